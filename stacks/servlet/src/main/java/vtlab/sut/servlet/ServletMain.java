@@ -1,0 +1,148 @@
+package vtlab.sut.servlet;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.catalina.Context;
+import org.apache.catalina.Executor;
+import org.apache.catalina.LifecycleException;
+import org.apache.catalina.connector.Connector;
+import org.apache.catalina.core.StandardThreadExecutor;
+import org.apache.catalina.core.StandardVirtualThreadExecutor;
+import org.apache.catalina.startup.Tomcat;
+import org.apache.coyote.AbstractProtocol;
+
+/**
+ * The article's Tomcat rig as one embedded server: the same connector and servlets in both modes, only the
+ * executor differs (StandardThreadExecutor with Tomcat's defaults, or StandardVirtualThreadExecutor).
+ * Configured by environment variables so the lab can start it without a config file.
+ */
+public final class ServletMain {
+
+    private ServletMain() {}
+
+    public static void main(String[] args) throws Exception {
+        Settings settings = Settings.fromEnv(System.getenv());
+        Tomcat tomcat = start(settings);
+        ParentWatch.exitWhenParentDies();
+        tomcat.getServer().await();
+    }
+
+    /** Starts Tomcat on 127.0.0.1 with the given settings; returns once it accepts connections. */
+    public static Tomcat start(Settings s) throws IOException, LifecycleException {
+        Path base = Files.createTempDirectory("vtlab-tomcat");
+        base.toFile().deleteOnExit();
+        Tomcat tomcat = new Tomcat();
+        tomcat.setBaseDir(base.toString());
+
+        Executor executor = newExecutor(s);
+        tomcat.getService().addExecutor(executor);
+
+        Connector connector = new Connector("HTTP/1.1");
+        connector.setPort(s.port());
+        connector.setProperty("address", "127.0.0.1");
+        connector.setProperty("maxConnections", Integer.toString(s.maxConnections()));
+        connector.setProperty("acceptCount", Integer.toString(s.acceptCount()));
+        ((AbstractProtocol<?>) connector.getProtocolHandler()).setExecutor(executor);
+        tomcat.getService().addConnector(connector);
+        tomcat.setConnector(connector);
+
+        Context ctx = tomcat.addContext("", null);
+        Tomcat.addServlet(ctx, "hello", new HelloServlet());
+        ctx.addServletMappingDecoded("/hello", "hello");
+        Tomcat.addServlet(ctx, "sleep", new SleepServlet(s.defaultSleepMs()));
+        ctx.addServletMappingDecoded("/sleep", "sleep");
+        Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector)));
+        ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
+
+        tomcat.start();
+        return tomcat;
+    }
+
+    static Executor newExecutor(Settings s) {
+        if (s.virtual()) {
+            StandardVirtualThreadExecutor vt = new StandardVirtualThreadExecutor();
+            vt.setName("vtlab-exec");
+            vt.setNamePrefix("vt-exec-");
+            return vt;
+        }
+        StandardThreadExecutor pool = new StandardThreadExecutor();
+        pool.setName("vtlab-exec");
+        pool.setNamePrefix("http-exec-");
+        pool.setMaxThreads(s.maxThreads());
+        pool.setMinSpareThreads(s.minSpareThreads());
+        return pool;
+    }
+
+    /** What the server really runs with, read back from the live objects (not from the settings). */
+    static Map<String, Object> runtimeInfo(Settings s, Executor executor, Connector connector) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("stack", "servlet");
+        m.put("thread_mode", executor instanceof StandardVirtualThreadExecutor ? "virtual" : "platform");
+        m.put("executor_class", executor.getClass().getName());
+        if (executor instanceof StandardThreadExecutor pool) {
+            m.put("max_threads", pool.getMaxThreads());
+            m.put("min_spare_threads", pool.getMinSpareThreads());
+            m.put("pool_size", pool.getPoolSize());
+        } else {
+            m.put("max_threads", null); // unbounded: one virtual thread per request
+        }
+        m.put("max_connections", Integer.parseInt(String.valueOf(connector.getProperty("maxConnections"))));
+        m.put("accept_count", Integer.parseInt(String.valueOf(connector.getProperty("acceptCount"))));
+        m.put("protocol", connector.getProtocolHandlerClassName());
+        Object address = connector.getProperty("address");
+        m.put("address", address instanceof java.net.InetAddress ia ? ia.getHostAddress() : String.valueOf(address));
+        m.put("port", connector.getLocalPort());
+        m.put("sleep_ms_default", s.defaultSleepMs());
+        m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
+        m.put("jdk_version", Runtime.version().toString());
+        m.put("java_vendor", System.getProperty("java.vendor"));
+        m.put("available_processors", Runtime.getRuntime().availableProcessors());
+        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
+        m.put("heap_init_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getInit() / (1024 * 1024));
+        m.put("pid", ProcessHandle.current().pid());
+        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
+        return m;
+    }
+
+    /** Start-up switches; Tomcat's own defaults where the variable is absent. */
+    public record Settings(int port, boolean virtual, int maxThreads, int minSpareThreads, int maxConnections,
+                           int acceptCount, long defaultSleepMs) {
+        public static Settings fromEnv(Map<String, String> env) {
+            String mode = env.getOrDefault("THREAD_MODE", "platform");
+            if (!mode.equals("platform") && !mode.equals("virtual")) {
+                throw new IllegalArgumentException("THREAD_MODE must be platform or virtual, not " + mode);
+            }
+            return new Settings(
+                    intEnv(env, "PORT", 8080),
+                    mode.equals("virtual"),
+                    intEnv(env, "MAX_THREADS", 200),
+                    intEnv(env, "MIN_SPARE_THREADS", 25),
+                    intEnv(env, "MAX_CONNECTIONS", 8192),
+                    intEnv(env, "ACCEPT_COUNT", 100),
+                    intEnv(env, "SLEEP_MS", 50));
+        }
+
+        private static int intEnv(Map<String, String> env, String key, int dflt) {
+            String v = env.get(key);
+            return v == null || v.isBlank() ? dflt : Integer.parseInt(v.trim());
+        }
+    }
+
+    /** Ends this server if the lab that started it is gone (e.g. killed with SIGKILL), so no JVM is orphaned. */
+    static final class ParentWatch {
+        static void exitWhenParentDies() {
+            String pid = System.getenv("VTLAB_PARENT_PID");
+            if (pid == null) return;
+            ProcessHandle.of(Long.parseLong(pid)).ifPresentOrElse(
+                    parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
+                    () -> Runtime.getRuntime().halt(3));
+        }
+    }
+}
