@@ -101,6 +101,7 @@ public final class ServletMain {
         m.put("sleep_ms_default", s.defaultSleepMs());
         m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
         m.put("jdk_version", Runtime.version().toString());
+        m.put("jdk_major", Runtime.version().feature());
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("available_processors", Runtime.getRuntime().availableProcessors());
         m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));

@@ -1,0 +1,62 @@
+package vtlab.check;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The checks every row carries, so no number is taken on faith: achieved vs theoretical bound, Little's law
+ * (connections = throughput x mean latency in a closed model), and whether a tier (above all the generator) was
+ * saturated.
+ */
+public final class Validity {
+    /** A tier at or above this share of its cores is saturated. */
+    public static final double SATURATED = 0.90;
+    /** Little's law tolerance. */
+    public static final double LITTLE_TOLERANCE = 0.10;
+
+    private Validity() {}
+
+    public static Double boundRatio(double rps, Double boundRps) {
+        return boundRps == null || boundRps <= 0 ? null : rps / boundRps;
+    }
+
+    /** In a closed model every connection always has one request outstanding: L = lambda x W. */
+    public static double littlesLawRatio(int connections, double rps, double meanLatencyMs) {
+        return connections == 0 ? 0 : rps * meanLatencyMs / 1000.0 / connections;
+    }
+
+    public static boolean littlesLawOk(double ratio) {
+        return Math.abs(ratio - 1) <= LITTLE_TOLERANCE;
+    }
+
+    /** cpuPct as top shows it (100 = one core) against the cores the tier is pinned to. */
+    public static boolean saturated(Double cpuPct, int cores) {
+        return cpuPct != null && cores > 0 && cpuPct >= SATURATED * 100 * cores;
+    }
+
+    /** Flags to attach to a finished row; an empty list means the row's numbers stand. */
+    public static List<String> flags(Inputs in) {
+        List<String> f = new ArrayList<>();
+        if (saturated(in.loadCpuPct(), in.loadCores())) f.add("generator-bound");
+        if (!littlesLawOk(in.littleRatio())) f.add("littles-law");
+        if (in.errorRate() > 0.001) f.add("errors");
+        if (in.maxConnections() != null && in.connections() > in.maxConnections()) f.add("over-max-connections");
+        boolean appBound = saturated(in.appCpuPct(), in.appCores());
+        if (appBound) f.add("app-cpu-bound");
+        Double ratio = boundRatio(in.rps(), in.boundRps());
+        if (ratio != null && ratio > 1.05) f.add("above-bound");
+        if (ratio != null && ratio < 0.90 && !appBound) f.add("below-bound");
+        return f;
+    }
+
+    /**
+     * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
+     * below-bound says the ceiling was not reached (often the finding itself): neither is a measurement fault.
+     */
+    public static boolean voids(String flag) {
+        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound");
+    }
+
+    public record Inputs(int connections, double rps, double errorRate, double littleRatio, Double loadCpuPct,
+                         int loadCores, Double appCpuPct, int appCores, Integer maxConnections, Double boundRps) {}
+}

@@ -1,0 +1,243 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import vtlab.data.Environment;
+import vtlab.data.RunDir;
+import vtlab.load.Generator;
+import vtlab.load.Generators;
+import vtlab.load.OsPackages;
+import vtlab.plan.Experiment;
+import vtlab.plan.Experiments;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.probe.Probe;
+import vtlab.probe.Probes;
+import vtlab.run.Runner;
+import vtlab.stack.Stack;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+
+/** vtlab's command line: run, list, doctor, help. Bad input: one line on stderr and exit code 2. */
+public final class Main {
+    static final String HELP = """
+            vtlab: what flipping a Java service from a platform-thread pool to virtual threads does, measured here.
+
+            Usage:
+              ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
+              ./vtlab list                            experiments with their axes and defaults, stacks, probes
+              ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits
+              ./vtlab test                            the whole test suite (what CI runs)
+
+            Run options (each experiment adds its own axes: see ./vtlab list):
+              --modes platform,virtual   thread modes
+              --conc 400,1000            concurrent connections (closed model: each sends its next request when
+                                         the answer arrives)
+              --reps N                   repetitions of each row       --warmup 10s  --hold 20s
+              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep)
+              --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
+              --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
+              --generator wrk            load generator (installed when missing)
+              --probes cpu,rss,threads,nmt   probes, by name; --no-probes for none
+              --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
+              --port 18080               SUT port on 127.0.0.1
+              --out results              where run folders go
+
+            Output: results/<UTC time>-<experiments>/ with matrix.csv (the seed rig's 23 columns, then vtlab's),
+            environment.json, summary.txt and raw/ (generator output, SUT logs, runtime-info); results/latest
+            points at the newest. Each row is checked against its theoretical bound and Little's law, and flagged
+            when the generator saturated its cores.
+            """;
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(List.of(args), System.out);
+        } catch (UsageError e) {
+            System.err.println("vtlab: " + e.getMessage());
+            code = 2;
+        } catch (InterruptedException e) {
+            code = 130;
+        } catch (Exception e) {
+            System.err.println("vtlab: " + e);
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    static int run(List<String> args, PrintStream out) throws Exception {
+        Options o = Options.parse(args);
+        List<String> words = o.positional();
+        String cmd = words.isEmpty() ? "help" : words.getFirst();
+        if (o.flag("help")) cmd = "help";
+        switch (cmd) {
+            case "help" -> out.print(HELP);
+            case "list" -> out.print(list());
+            case "doctor" -> out.print(doctor());
+            case "run" -> {
+                return runCommand(o, words.subList(1, words.size()), args, out);
+            }
+            default -> throw new UsageError("unknown command '" + cmd + "' (run, list, doctor, test, help)");
+        }
+        return 0;
+    }
+
+    /** Plans and checks everything before starting anything, then runs. */
+    static int runCommand(Options o, List<String> names, List<String> args, PrintStream out) throws Exception {
+        Prepared p = prepare(o, names);
+        out.println("vtlab: " + p.rows().size() + " rows of " + String.join(", ", p.experiments())
+                + ", about " + minutes(p.rows()) + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes()) + ")");
+        Environment env = new Environment(args, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
+                p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
+        RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.generator(), p.probes(), p.cores(), p.port(),
+                p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments()));
+        out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
+        return 0;
+    }
+
+    public record Prepared(List<String> experiments, List<Row> rows, Generator generator, List<String> probes, CoreMap cores,
+                           int port, Path results, java.util.Map<String, String> tierOptions) {}
+
+    /** Everything that can be refused is refused here, before any process starts. */
+    public static Prepared prepare(Options o, List<String> names) throws UsageError {
+        List<String> experiments = new ArrayList<>(names);
+        if (experiments.isEmpty()) {
+            // The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once.
+            experiments.add("servlet");
+            if (!o.has("workloads")) o.asMap().put("workloads", List.of("sleep"));
+            if (!o.has("reps")) o.asMap().put("reps", List.of("1"));
+        }
+        PlanContext ctx = PlanContext.from(o);
+        List<Row> rows = new ArrayList<>();
+        for (String name : new LinkedHashSet<>(experiments)) {
+            Experiment e = Experiments.byName(name);
+            rows.addAll(e.plan(o, ctx));
+        }
+        if (rows.isEmpty()) throw new UsageError("the options leave no row to run");
+        CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
+        List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
+        Generator gen = Generators.byName(o.string("generator", "wrk"));
+        int port = o.positiveInt("port", 18080);
+        Path results = Path.of(o.string("out", home().resolve("results").toString()));
+        java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
+        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        List<String> unknown = o.unread();
+        if (!unknown.isEmpty()) {
+            throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
+        }
+        if (port > 65535) throw new UsageError("--port must be at most 65535");
+        checkPortFree(port);
+        for (Row r : rows) {
+            Stack s = Stack.load(r.stack());
+            if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
+        }
+        if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
+        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
+        gen.ensureAvailable();
+        return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, gen, probes, cores, port, results, tierOptions);
+    }
+
+    static void checkPortFree(int port) throws UsageError {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new UsageError("port " + port + " on 127.0.0.1 is in use; stop what holds it or pass --port");
+        }
+    }
+
+    /**
+     * The generator and the SUT each hold one socket per connection. The JVM raises its own soft limit to the hard
+     * limit at start-up and children inherit it; the article's run failed with "too many open files" at 1,000.
+     */
+    static void checkFileLimit(int connections) throws UsageError {
+        long limit = openFileLimit();
+        long needed = connections + 1024L;
+        if (limit > 0 && needed > limit) {
+            throw new UsageError(connections + " connections need about " + needed + " open files per process, but the limit is "
+                    + limit + " (raise the hard limit: ulimit -Hn / limits.conf)");
+        }
+    }
+
+    public static long openFileLimit() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+                if (line.startsWith("Max open files")) {
+                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
+                    return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: no check
+        }
+        return -1;
+    }
+
+    static String minutes(List<Row> rows) {
+        long s = rows.stream().mapToLong(r -> r.plannedSeconds() + 6).sum();
+        return s >= 120 ? (s / 60) + " min" : s + " s";
+    }
+
+    public static Path home() {
+        return Path.of(System.getProperty("vtlab.home", ".")).toAbsolutePath().normalize();
+    }
+
+    static String list() {
+        StringBuilder sb = new StringBuilder("Experiments (./vtlab run NAME [options]):\n");
+        for (Experiment e : Experiments.all().values()) {
+            sb.append("\n  ").append(e.name()).append(" - ").append(e.summary()).append('\n');
+            for (String a : e.axes()) sb.append("      ").append(a).append('\n');
+        }
+        sb.append("\nStacks (stacks/NAME/stack.json):\n");
+        Stack.all().forEach((n, s) -> sb.append("  ").append(String.format("%-12s", n)).append(s.description())
+                .append(s.built() ? "" : "  [not built]").append("\n      workloads: ").append(String.join(", ", s.workloads().keySet())).append('\n'));
+        sb.append("\nProbes (--probes a,b):\n");
+        Probes.all().forEach((n, p) -> {
+            Probe probe = p.get();
+            sb.append("  ").append(String.format("%-12s", n)).append(probe.description())
+                    .append(Probes.DEFAULT.contains(n) ? "  [default]" : "").append('\n');
+        });
+        sb.append("\nGenerators (--generator NAME):\n");
+        Generators.all().forEach((n, g) -> sb.append("  ").append(String.format("%-12s", n)).append(g.get().description()).append('\n'));
+        return sb.toString();
+    }
+
+    static String doctor() {
+        StringBuilder sb = new StringBuilder();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        sb.append("CPUs          ").append(cpus).append('\n');
+        try {
+            sb.append("core map      ").append(CoreMap.compute(cpus, null)).append('\n');
+        } catch (UsageError e) {
+            sb.append("core map      ").append(e.getMessage()).append('\n');
+        }
+        sb.append("open files    ").append(openFileLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
+        sb.append("lab JDK       ").append(Jdk.current().label()).append("  ").append(Jdk.current().home()).append('\n');
+        sb.append("JDKs >= 21 found (use with --jdk PATH or --jdk MAJOR):\n");
+        for (Jdk j : Jdk.discover()) {
+            sb.append("  ").append(String.format("%-40s", j.label())).append(j.home())
+                    .append(j.jcmd().isPresent() ? "" : "  [no jcmd: nmt probe unavailable]").append('\n');
+        }
+        for (String g : Generators.all().keySet()) {
+            sb.append("generator     ").append(g).append(": ")
+                    .append(OsPackages.which(g).map(Path::toString).orElse("not installed (installed on first run when possible)")).append('\n');
+        }
+        sb.append("taskset       ").append(OsPackages.which("taskset").map(Path::toString).orElse("MISSING (util-linux)")).append('\n');
+        Stack.all().forEach((n, s) -> sb.append("stack         ").append(String.format("%-12s", n)).append(s.built() ? "built" : "not built (./vtlab build)").append('\n'));
+        return sb.toString();
+    }
+
+    static Set<String> known() {
+        return Experiments.all().keySet();
+    }
+}

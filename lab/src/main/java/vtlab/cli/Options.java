@@ -1,0 +1,152 @@
+package vtlab.cli;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Parsed command line: positional words and `--name value` / `--name=value` / `--flag` options.
+ * Typed getters validate and throw {@link UsageError} so bad input is refused before anything starts.
+ */
+public final class Options {
+    private final List<String> positional = new ArrayList<>();
+    private final Map<String, List<String>> values = new LinkedHashMap<>();
+    private final Set<String> read = new LinkedHashSet<>();
+
+    /** Options that take no value. */
+    static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "keep-going", "install", "verbose");
+
+    public static Options parse(List<String> args) throws UsageError {
+        Options o = new Options();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("-h")) a = "--help";
+            if (!a.startsWith("--")) {
+                o.positional.add(a);
+                continue;
+            }
+            String name = a.substring(2);
+            String value;
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                value = name.substring(eq + 1);
+                name = name.substring(0, eq);
+            } else if (FLAGS.contains(name)) {
+                value = "true";
+            } else {
+                if (i + 1 >= args.size()) throw new UsageError("option --" + name + " needs a value");
+                value = args.get(++i);
+            }
+            if (name.isEmpty()) throw new UsageError("empty option name in '" + a + "'");
+            o.values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
+        }
+        return o;
+    }
+
+    public List<String> positional() {
+        return positional;
+    }
+
+    public boolean has(String name) {
+        read.add(name);
+        return values.containsKey(name);
+    }
+
+    public boolean flag(String name) throws UsageError {
+        String v = string(name, "false");
+        return switch (v) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw new UsageError("--" + name + " takes no value (or true/false), not '" + v + "'");
+        };
+    }
+
+    /** The last value given for an option, or the default. */
+    public String string(String name, String dflt) {
+        read.add(name);
+        List<String> v = values.get(name);
+        return v == null ? dflt : v.getLast();
+    }
+
+    /** Every value of a repeatable option (e.g. --jdk A --jdk B), comma lists flattened. */
+    public List<String> all(String name) {
+        read.add(name);
+        List<String> out = new ArrayList<>();
+        for (String v : values.getOrDefault(name, List.of())) {
+            for (String p : v.split(",")) if (!p.isBlank()) out.add(p.trim());
+        }
+        return out;
+    }
+
+    /** A comma list restricted to allowed words, e.g. --modes platform,virtual. */
+    public List<String> choices(String name, List<String> allowed, List<String> dflt) throws UsageError {
+        if (!has(name)) return dflt;
+        List<String> out = new ArrayList<>();
+        for (String v : all(name)) {
+            if (!allowed.contains(v)) {
+                throw new UsageError("unknown value '" + v + "' for --" + name + " (choose from " + String.join(", ", allowed) + ")");
+            }
+            if (!out.contains(v)) out.add(v);
+        }
+        if (out.isEmpty()) throw new UsageError("--" + name + " needs at least one value");
+        return out;
+    }
+
+    /** A comma list of positive whole numbers, e.g. --conc 400,1000. */
+    public List<Integer> positiveInts(String name, List<Integer> dflt) throws UsageError {
+        if (!has(name)) return dflt;
+        List<Integer> out = new ArrayList<>();
+        for (String v : all(name)) out.add(positive(name, v));
+        if (out.isEmpty()) throw new UsageError("--" + name + " needs at least one number");
+        return out;
+    }
+
+    public int positiveInt(String name, int dflt) throws UsageError {
+        return has(name) ? positive(name, string(name, null)) : dflt;
+    }
+
+    private static int positive(String name, String v) throws UsageError {
+        int n;
+        try {
+            n = Integer.parseInt(v.trim().replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--" + name + " takes positive whole numbers, not '" + v + "'");
+        }
+        if (n <= 0) throw new UsageError("--" + name + " must be positive, not " + n);
+        return n;
+    }
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)?");
+
+    /** A duration like 20s, 500ms, 2m (plain numbers are seconds). */
+    public Duration duration(String name, Duration dflt, boolean allowZero) throws UsageError {
+        if (!has(name)) return dflt;
+        String v = string(name, null).trim();
+        Matcher m = DURATION.matcher(v);
+        if (!m.matches()) throw new UsageError("--" + name + " takes a duration like 20s, 500ms or 2m, not '" + v + "'");
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        Duration d = switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            default -> Duration.ofSeconds(n);
+        };
+        if (d.isZero() && !allowZero) throw new UsageError("--" + name + " must be longer than zero");
+        return d;
+    }
+
+    /** Names given on the command line that no command, experiment or global option asked for. */
+    public List<String> unread() {
+        return values.keySet().stream().filter(k -> !read.contains(k)).toList();
+    }
+
+    public Map<String, List<String>> asMap() {
+        return values;
+    }
+}

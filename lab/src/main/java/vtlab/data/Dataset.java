@@ -1,0 +1,120 @@
+package vtlab.data;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * matrix.csv of a run. Each row is appended and flushed (and forced to disk) as soon as it is finished, so an
+ * interrupted run keeps every finished row whole.
+ */
+public final class Dataset implements AutoCloseable {
+    private final Path file;
+    private final Writer out;
+
+    public Dataset(Path file) throws IOException {
+        this.file = file;
+        boolean fresh = !Files.exists(file) || Files.size(file) == 0;
+        this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        if (fresh) {
+            out.write(String.join(",", Columns.ALL) + "\n");
+            out.flush();
+        }
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public synchronized void append(Map<String, Object> row) throws IOException {
+        List<String> cells = new ArrayList<>(Columns.ALL.size());
+        for (String c : Columns.ALL) cells.add(csv(format(row.get(c))));
+        out.write(String.join(",", cells) + "\n");
+        out.flush();
+    }
+
+    /** Numbers without a needless ".0", doubles to 3 decimals at most; empty for absent values. */
+    public static String format(Object v) {
+        if (v == null) return "";
+        if (v instanceof Double || v instanceof Float) {
+            double d = ((Number) v).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) return "";
+            if (d == Math.rint(d) && Math.abs(d) < 1e15) return Long.toString((long) d);
+            return String.format(java.util.Locale.ROOT, "%.3f", d).replaceAll("0+$", "").replaceAll("\\.$", "");
+        }
+        return v.toString();
+    }
+
+    static String csv(String s) {
+        if (s.contains(",") || s.contains("\"") || s.contains("\n")) return "\"" + s.replace("\"", "\"\"") + "\"";
+        return s;
+    }
+
+    /** Reads a matrix.csv back (for the summary, report and compare). */
+    public static List<Map<String, String>> read(Path file) throws IOException {
+        List<Map<String, String>> rows = new ArrayList<>();
+        List<List<String>> records = parse(Files.readString(file));
+        if (records.isEmpty()) return rows;
+        List<String> header = records.getFirst();
+        for (List<String> r : records.subList(1, records.size())) {
+            Map<String, String> m = new LinkedHashMap<>();
+            for (int i = 0; i < header.size(); i++) m.put(header.get(i), i < r.size() ? r.get(i) : "");
+            rows.add(m);
+        }
+        return rows;
+    }
+
+    /** RFC 4180 parsing: quoted fields may hold commas, quotes and newlines. */
+    static List<List<String>> parse(String text) {
+        List<List<String>> out = new ArrayList<>();
+        List<String> rec = new ArrayList<>();
+        StringBuilder f = new StringBuilder();
+        boolean quoted = false, any = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < text.length() && text.charAt(i + 1) == '"') {
+                    f.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    f.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+                any = true;
+            } else if (c == ',') {
+                rec.add(f.toString());
+                f.setLength(0);
+                any = true;
+            } else if (c == '\n') {
+                rec.add(f.toString());
+                out.add(rec);
+                rec = new ArrayList<>();
+                f.setLength(0);
+                any = false;
+            } else if (c != '\r') {
+                f.append(c);
+                any = true;
+            }
+        }
+        if (any || f.length() > 0) {
+            rec.add(f.toString());
+            out.add(rec);
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        out.close();
+    }
+}

@@ -1,0 +1,92 @@
+package vtlab.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Bounds;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * The article's Tomcat 11 experiment (seed 000): HelloWorld and Thread.sleep servlets, a 200-thread platform pool vs
+ * the virtual-thread executor, at 400 and 1,000 concurrent connections.
+ */
+public final class ServletExperiment implements Experiment {
+    static final List<String> MODES = List.of("platform", "virtual");
+
+    @Override
+    public String name() {
+        return "servlet";
+    }
+
+    @Override
+    public String summary() {
+        return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor, hello and sleep workloads";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--modes platform,virtual        thread mode (default both)",
+                "--workloads hello,sleep         hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms) (default both)",
+                "--conc 400,1000                 concurrent connections (closed model)",
+                "--reps 3  --warmup 10s  --hold 20s",
+                "--sleep-ms 50                   service time of the sleep workload",
+                "--max-threads 200               platform pool size (Tomcat default); --min-spare-threads 25",
+                "--max-connections 8192          Tomcat connector limit (the only cap left with virtual threads)");
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load("servlet");
+        List<String> modes = o.choices("modes", MODES, MODES);
+        List<String> workloads = o.choices("workloads", List.copyOf(stack.workloads().keySet()), List.of("hello", "sleep"));
+        List<Integer> conc = o.positiveInts("conc", List.of(400, 1000));
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        int sleepMs = o.positiveInt("sleep-ms", 50);
+        int maxThreads = o.positiveInt("max-threads", 200);
+        int minSpare = o.positiveInt("min-spare-threads", 25);
+        int maxConnections = o.positiveInt("max-connections", 8192);
+        if (minSpare > maxThreads) throw new UsageError("--min-spare-threads " + minSpare + " exceeds --max-threads " + maxThreads);
+
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String workload : workloads)
+                for (int c : conc)
+                    for (int rep = 1; rep <= t.reps(); rep++)
+                        for (String mode : modes) { // modes innermost: platform and virtual run back to back
+                            Map<String, String> params = new LinkedHashMap<>();
+                            if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(sleepMs));
+                            Map<String, String> env = new LinkedHashMap<>();
+                            env.put(stack.envName("mode"), mode);
+                            env.put(stack.envName("maxThreads"), Integer.toString(maxThreads));
+                            env.put(stack.envName("minSpareThreads"), Integer.toString(minSpare));
+                            env.put(stack.envName("maxConnections"), Integer.toString(maxConnections));
+                            Map<String, Object> expect = new LinkedHashMap<>();
+                            expect.put("thread_mode", mode);
+                            expect.put("max_connections", maxConnections);
+                            expect.put("jdk_major", jdk.major());
+                            if (mode.equals("platform")) {
+                                expect.put("max_threads", maxThreads);
+                                params.put("maxThreads", Integer.toString(maxThreads));
+                            }
+                            Integer threads = mode.equals("platform") ? maxThreads : null;
+                            Double service = stack.workload(workload).serviceMsFor(params);
+                            Double bound = service == null ? null
+                                    : Bounds.closedModelRps(Bounds.inFlight(mode, threads, c, maxConnections), service);
+                            String boundNote = service == null ? "CPU-bound workload: no closed-form bound"
+                                    : Bounds.note(mode, threads, c, maxConnections, service);
+                            rows.add(new Row(name(), "servlet", mode, workload, c, rep, null, null, null, jdk, params, env,
+                                    expect, bound, boundNote, List.of(), t.warmup(), t.hold(), ctx.jvmArgs()));
+                        }
+        return rows;
+    }
+}

@@ -1,0 +1,38 @@
+package vtlab.load;
+
+import java.io.IOException;
+
+import vtlab.cli.UsageError;
+
+/**
+ * An established load generator behind one small interface (like JMH's profilers): selected by name with
+ * --generator, it runs a closed-model load and reports what its own histogram measured.
+ */
+public interface Generator {
+    String name();
+
+    String description();
+
+    /** Finds the tool, installing it from the OS packages when it can; otherwise one line saying what to install. */
+    void ensureAvailable() throws UsageError;
+
+    /** The tool's own version string, for environment.json. */
+    String version();
+
+    /** Starts the load; the process is tracked so a Ctrl-C stops it. */
+    RunningLoad start(LoadSpec spec) throws IOException;
+
+    /** A load in progress. */
+    interface RunningLoad {
+        ProcessHandle process();
+
+        /** Waits for the end and parses the output; {@link LoadException} if the tool failed. */
+        LoadResult await() throws LoadException, InterruptedException;
+    }
+
+    class LoadException extends Exception {
+        public LoadException(String message) {
+            super(message);
+        }
+    }
+}

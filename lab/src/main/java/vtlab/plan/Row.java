@@ -1,0 +1,62 @@
+package vtlab.plan;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+
+import vtlab.tier.Jdk;
+
+/**
+ * One measured scenario of a plan: which stack, in which configuration, under which load. Rows are made by an
+ * {@link Experiment} and carried out by the runner; every field is known before anything starts.
+ *
+ * @param params     workload placeholders and knobs (e.g. sleepMs=50, maxThreads=200), also written to the dataset
+ * @param sutEnv     environment the SUT is started with
+ * @param expectInfo what the SUT's runtime-info must report before load is sent (verification)
+ * @param boundRps   the theoretical throughput ceiling, or null where none can be derived (CPU-bound workloads)
+ * @param tiers      tiers the row needs besides SUT and generator (e.g. pg, stub), started once per run
+ */
+public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
+                  Integer hikariPool, String pathMode, String connMode, Jdk jdk,
+                  Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
+                  Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
+                  List<String> jvmArgs) {
+
+    /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */
+    public String scenario() {
+        StringJoiner j = new StringJoiner(" ");
+        j.add(experiment).add(threadMode).add(workload).add("c=" + concurrency);
+        if (hikariPool != null) j.add("pool=" + hikariPool);
+        if (pathMode != null) j.add(pathMode);
+        if (connMode != null) j.add(connMode);
+        params.forEach((k, v) -> j.add(k + "=" + v));
+        j.add("jdk" + jdk.major());
+        return j.toString();
+    }
+
+    /** Scenario without the thread mode: the rows the summary sets side by side (platform vs virtual). */
+    public String comparisonKey() {
+        StringJoiner j = new StringJoiner(" ");
+        j.add(experiment).add(workload).add("c=" + concurrency);
+        if (hikariPool != null) j.add("pool=" + hikariPool);
+        if (pathMode != null) j.add(pathMode);
+        if (connMode != null) j.add(connMode);
+        j.add("jdk" + jdk.major());
+        return j.toString();
+    }
+
+    public String label() {
+        return scenario() + " rep " + rep;
+    }
+
+    /** A string safe for file names, unique within a run given the row number. */
+    public String fileStem(int index) {
+        return String.format("%03d-%s-%s-%s-c%d-r%d", index, experiment, threadMode, workload, concurrency, rep)
+                .replaceAll("[^A-Za-z0-9._-]", "_");
+    }
+
+    public long plannedSeconds() {
+        return warmup.toSeconds() + hold.toSeconds();
+    }
+}

@@ -1,0 +1,70 @@
+package vtlab.probe;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * CPU of every tier over the hold, from /proc ticks of the tier's process tree, as top shows it: 100 = one core
+ * busy. A tier at >= 90% of the cores it is pinned to is saturated: for the generator that voids the row.
+ */
+public final class CpuProbe implements Probe {
+    private final Map<String, Long> startTicks = new HashMap<>();
+    private final Map<String, Long> lastTicks = new HashMap<>();
+    private final Map<String, Long> lastNanosByTier = new HashMap<>();
+    private long startNanos, lastNanos;
+
+    @Override
+    public String name() {
+        return "cpu";
+    }
+
+    @Override
+    public String description() {
+        return "CPU % of each tier (app, load, pg, stub) from /proc, 100 = one core";
+    }
+
+    @Override
+    public void start(ProbeContext ctx) {
+        startNanos = lastNanos = System.nanoTime();
+        ctx.tiers().forEach((tier, p) -> {
+            long t = Proc.treeTicks(p);
+            startTicks.put(tier, t);
+            lastTicks.put(tier, t);
+        });
+    }
+
+    @Override
+    public void sample(ProbeContext ctx, double second, Measurements out) {
+        long now = System.nanoTime();
+        double dt = (now - lastNanos) / 1e9;
+        if (dt <= 0) return;
+        ctx.tiers().forEach((tier, p) -> {
+            if (!p.isAlive()) return; // an exited process has no ticks to read: keep its last reading
+            long t = Proc.treeTicks(p);
+            Long prev = lastTicks.put(tier, t);
+            lastNanosByTier.put(tier, now);
+            if (prev != null) out.point(tier + "_cpu_pct", second, pct(t - prev, dt));
+        });
+        lastNanos = now;
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) {
+        double dt = (System.nanoTime() - startNanos) / 1e9;
+        ctx.tiers().forEach((tier, p) -> {
+            // the generator has exited by now: its last sample is the best reading of its total
+            long t = p.isAlive() ? Proc.treeTicks(p) : lastTicks.getOrDefault(tier, 0L);
+            double secs = p.isAlive() ? dt : (lastNanosByTier.getOrDefault(tier, startNanos) - startNanos) / 1e9;
+            Long s = startTicks.get(tier);
+            if (s != null && secs > 0) out.put(tier + "_cpu_pct", round1(pct(t - s, secs)));
+        });
+    }
+
+    static double pct(long ticks, double seconds) {
+        return ticks / Proc.HZ / seconds * 100.0;
+    }
+
+    static double round1(double d) {
+        return Math.round(d * 10) / 10.0;
+    }
+}

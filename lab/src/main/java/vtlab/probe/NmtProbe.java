@@ -1,0 +1,55 @@
+package vtlab.probe;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Native Memory Tracking's Thread category at the end of the hold: what the thread stacks reserve and commit.
+ * The SUT is started with -XX:NativeMemoryTracking=summary and read with the JDK's jcmd.
+ */
+public final class NmtProbe implements Probe {
+    static final Pattern THREAD = Pattern.compile(
+            "-\\s+Thread \\(reserved=(\\d+)KB, committed=(\\d+)KB\\)\\s*\\n\\s*\\(threads? #(\\d+)\\)");
+
+    @Override
+    public String name() {
+        return "nmt";
+    }
+
+    @Override
+    public String description() {
+        return "NMT Thread reserved/committed KB at the end of the hold (SUT runs with -XX:NativeMemoryTracking=summary)";
+    }
+
+    @Override
+    public List<String> jvmArgs() {
+        return List.of("-XX:NativeMemoryTracking=summary");
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        Path jcmd = ctx.row().jdk().jcmd().orElseThrow(() -> new IllegalStateException("JDK " + ctx.row().jdk().home() + " has no jcmd"));
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(ctx.app().pid()), "VM.native_memory", "summary")
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".nmt.txt"), text);
+        Reading r = parse(text);
+        if (r == null) throw new IllegalStateException("no Thread category in NMT output: " + text.strip().lines().findFirst().orElse(""));
+        out.put("nmt_thread_reserved_kb", r.reservedKb());
+        out.put("nmt_thread_committed_kb", r.committedKb());
+        out.put("nmt_threads", r.threads());
+    }
+
+    public record Reading(long reservedKb, long committedKb, long threads) {}
+
+    public static Reading parse(String text) {
+        Matcher m = THREAD.matcher(text);
+        return m.find() ? new Reading(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)), Long.parseLong(m.group(3))) : null;
+    }
+}

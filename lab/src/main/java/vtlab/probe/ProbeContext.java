@@ -1,0 +1,18 @@
+package vtlab.probe;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+
+import vtlab.plan.Row;
+
+/**
+ * What a probe may look at: the row, the processes of every tier by tier name (app, load, pg, stub), the CPU
+ * count each tier is pinned to, the SUT's URL and JDK, and where to put raw output.
+ */
+public record ProbeContext(Row row, Map<String, ProcessHandle> tiers, Map<String, Integer> tierCpus, URI sutBase,
+                           Path rawDir, String stem) {
+    public ProcessHandle app() {
+        return tiers.get("app");
+    }
+}

@@ -1,0 +1,48 @@
+package vtlab.probe;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import vtlab.cli.UsageError;
+
+/** The probes selectable with --probes a,b,c (like JMH's -prof); a fresh instance per row. */
+public final class Probes {
+    private static final Map<String, Supplier<Probe>> ALL = new LinkedHashMap<>();
+
+    static {
+        ALL.put("cpu", CpuProbe::new);
+        ALL.put("rss", RssProbe::new);
+        ALL.put("threads", ThreadsProbe::new);
+        ALL.put("nmt", NmtProbe::new);
+    }
+
+    /** On unless --probes says otherwise. */
+    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "nmt");
+
+    private Probes() {}
+
+    public static Map<String, Supplier<Probe>> all() {
+        return ALL;
+    }
+
+    /** Registers a probe (experiments with their own tiers add theirs, e.g. hikari). */
+    public static void register(String name, Supplier<Probe> probe) {
+        ALL.put(name, probe);
+    }
+
+    public static List<String> validate(List<String> names) throws UsageError {
+        for (String n : names) {
+            if (!ALL.containsKey(n)) throw new UsageError("unknown probe '" + n + "' (known: " + String.join(", ", ALL.keySet()) + ")");
+        }
+        return names;
+    }
+
+    public static List<Probe> create(List<String> names) {
+        List<Probe> out = new ArrayList<>();
+        for (String n : names) out.add(ALL.get(n).get());
+        return out;
+    }
+}

@@ -1,0 +1,29 @@
+package vtlab.probe;
+
+/** Peak resident memory of the SUT process during the hold (VmRSS), in MB. */
+public final class RssProbe implements Probe {
+    @Override
+    public String name() {
+        return "rss";
+    }
+
+    @Override
+    public String description() {
+        return "SUT resident set size, max over the hold (rss_mb_max)";
+    }
+
+    @Override
+    public void sample(ProbeContext ctx, double second, Measurements out) {
+        long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
+        if (kb < 0) return;
+        double mb = Math.round(kb / 102.4) / 10.0;
+        out.max("rss_mb_max", mb);
+        out.point("rss_mb", second, mb);
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) {
+        long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
+        if (kb >= 0) out.max("rss_mb_max", Math.round(kb / 102.4) / 10.0);
+    }
+}

@@ -1,0 +1,30 @@
+package vtlab.probe;
+
+/**
+ * Peak OS thread count of the SUT process (/proc Threads): every platform thread the JVM runs (pool threads,
+ * carriers, GC, JIT), not virtual threads, which are not OS threads. This is what thread stacks cost memory for.
+ */
+public final class ThreadsProbe implements Probe {
+    @Override
+    public String name() {
+        return "threads";
+    }
+
+    @Override
+    public String description() {
+        return "SUT OS threads, max over the hold (jvm_threads_max)";
+    }
+
+    @Override
+    public void sample(ProbeContext ctx, double second, Measurements out) {
+        long n = Proc.statusField(ctx.app().pid(), "Threads");
+        if (n < 0) return;
+        out.max("jvm_threads_max", n);
+        if (second >= 0) out.point("threads", second, n);
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) {
+        sample(ctx, -1, out);
+    }
+}

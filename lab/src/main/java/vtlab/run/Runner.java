@@ -1,0 +1,130 @@
+package vtlab.run;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.data.Dataset;
+import vtlab.data.Environment;
+import vtlab.data.RunDir;
+import vtlab.load.Generator;
+import vtlab.plan.Row;
+import vtlab.report.Summary;
+import vtlab.tier.Children;
+import vtlab.tier.CoreMap;
+import vtlab.tier.RunTier;
+import vtlab.tier.Tiers;
+
+/**
+ * Carries out a plan: run tiers up once, every row in order (see {@link RowRunner}), each finished row appended to
+ * matrix.csv at once, then the summary. Ctrl-C or SIGTERM stops every child and marks the run incomplete; the rows
+ * already written stay whole.
+ */
+public final class Runner {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final PrintStream out;
+
+    public Runner(PrintStream out) {
+        this.out = out;
+    }
+
+    public record Config(List<Row> rows, Generator generator, List<String> probes, CoreMap cores, int port,
+                         Path resultsRoot, Path stateDir, Map<String, String> tierOptions, Environment environment,
+                         List<String> experiments) {}
+
+    public RunDir run(Config c) throws IOException, InterruptedException {
+        RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
+        Environment env = c.environment();
+        env.write(dir.environment());
+        out.println("vtlab: core map  " + c.cores());
+        out.println("vtlab: results   " + dir.dir());
+
+        Runnable markInterrupted = () -> {
+            env.set("status", "incomplete");
+            env.set("ended", Instant.now().toString());
+            try {
+                env.write(dir.environment());
+                Files.writeString(dir.dir().resolve("INCOMPLETE"), "interrupted at " + Instant.now() + "; matrix.csv holds every finished row\n");
+            } catch (IOException ignored) {
+                // best effort while the JVM is stopping
+            }
+            System.err.println("\nvtlab: interrupted; stopping every tier. Finished rows are in " + dir.matrix());
+        };
+        Children.onShutdown(markInterrupted);
+
+        Map<String, RunTier> runTiers = new LinkedHashMap<>();
+        int failed = 0;
+        long planned = c.rows().stream().mapToLong(Row::plannedSeconds).sum();
+        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size(), planned);
+        try (Dataset data = new Dataset(dir.matrix())) {
+            RowRunner rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port());
+            for (int i = 0; i < c.rows().size(); i++) {
+                Row row = c.rows().get(i);
+                startTiers(row, runTiers, c, dir, progress);
+                int index = i + 1;
+                Map<String, Object> result = rowRunner.run(row, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
+                if (Children.shuttingDown()) break; // the row was cut short: not a result
+                @SuppressWarnings("unchecked")
+                Map<String, Object> series = (Map<String, Object>) result.remove("series");
+                data.append(result);
+                if (series != null) appendSeries(dir, row.fileStem(index), series);
+                if ("failed".equals(result.get("status"))) failed++;
+                progress.rowDone(row.plannedSeconds(), describe(row, result));
+            }
+        } finally {
+            progress.finish();
+            runTiers.values().forEach(RunTier::close);
+        }
+        Children.removeOnShutdown(markInterrupted);
+        env.set("status", failed == 0 ? "complete" : "complete-with-failures");
+        env.set("rows_failed", failed);
+        env.set("ended", Instant.now().toString());
+        env.write(dir.environment());
+        String summary = Summary.render(Dataset.read(dir.matrix()));
+        Files.writeString(dir.summary(), summary);
+        out.print(summary);
+        return dir;
+    }
+
+    private void startTiers(Row row, Map<String, RunTier> running, Config c, RunDir dir, Progress progress) throws IOException {
+        Set<String> wanted = new LinkedHashSet<>(row.tiers());
+        for (String name : wanted) {
+            if (running.containsKey(name)) continue;
+            progress.step(row.label(), "starting tier " + name);
+            RunTier t = Tiers.create(name);
+            running.put(name, t);
+            try {
+                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions()));
+            } catch (Exception e) {
+                throw new IOException("tier " + name + " failed to start: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void appendSeries(RunDir dir, String stem, Map<String, Object> series) throws IOException {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("row", stem);
+        line.put("series", series);
+        Files.writeString(dir.series(), JSON.writeValueAsString(line) + "\n", java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+    }
+
+    static String describe(Row row, Map<String, Object> r) {
+        String what = row.label();
+        if ("failed".equals(r.get("status"))) return what + "  FAILED: " + r.get("note");
+        String s = String.format(java.util.Locale.ROOT, "%s  %,.0f req/s  p99 %.1f ms", what,
+                ((Number) r.get("throughput_rps")).doubleValue(), ((Number) r.get("p99_ms")).doubleValue());
+        if (r.get("bound_ratio") instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
+        String flags = (String) r.get("flags");
+        return flags == null || flags.isEmpty() ? s : s + "  [" + flags + "]";
+    }
+}

@@ -1,0 +1,77 @@
+package vtlab.run;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+
+/**
+ * Verification before load, as TechEmpower does: the SUT must report the configuration the row intends, and the
+ * workload endpoint must answer with the expected status and body. A mismatch fails the row; it never gives numbers.
+ */
+public final class Verifier {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public static final class VerificationFailed extends Exception {
+        public VerificationFailed(String message) {
+            super(message);
+        }
+    }
+
+    /** Differences between what runtime-info reports and what the row expects; empty when they agree. */
+    public static List<String> mismatches(JsonNode info, Map<String, Object> expect) {
+        List<String> out = new ArrayList<>();
+        expect.forEach((key, want) -> {
+            JsonNode got = info.get(key);
+            String g = got == null || got.isNull() ? null : got.asText();
+            String w = want == null ? null : String.valueOf(want);
+            if (w == null ? g != null : !w.equals(g)) out.add(key + "=" + g + " (expected " + w + ")");
+        });
+        return out;
+    }
+
+    public JsonNode verifyConfig(String runtimeInfoJson, Row row) throws VerificationFailed {
+        JsonNode info;
+        try {
+            info = JSON.readTree(runtimeInfoJson);
+        } catch (IOException e) {
+            throw new VerificationFailed("runtime-info is not JSON: " + e.getMessage());
+        }
+        List<String> bad = mismatches(info, row.expectInfo());
+        if (!bad.isEmpty()) throw new VerificationFailed("SUT configuration differs from the row: " + String.join(", ", bad));
+        return info;
+    }
+
+    /** One request to the workload endpoint, checked for status and body pattern. */
+    public void verifyEndpoint(URI url, Stack.Workload w) throws VerificationFailed, InterruptedException {
+        HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30));
+        if (w.body() != null) req.method(w.method(), HttpRequest.BodyPublishers.ofString("x".repeat(w.body().length())));
+        else req.method(w.method(), HttpRequest.BodyPublishers.noBody());
+        HttpResponse<String> r;
+        try {
+            r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new VerificationFailed(url + " did not answer: " + e.getMessage());
+        }
+        if (r.statusCode() != w.expectStatus()) {
+            throw new VerificationFailed(url + " answered " + r.statusCode() + ", expected " + w.expectStatus());
+        }
+        if (!w.expectBody().isEmpty() && !Pattern.compile(w.expectBody(), Pattern.MULTILINE).matcher(r.body()).find()) {
+            String body = r.body().length() > 120 ? r.body().substring(0, 120) + "..." : r.body();
+            throw new VerificationFailed(url + " body does not match /" + w.expectBody() + "/: " + body.strip());
+        }
+    }
+}

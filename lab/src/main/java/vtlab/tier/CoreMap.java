@@ -1,0 +1,84 @@
+package vtlab.tier;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+
+/**
+ * Which CPUs each tier is pinned to. Computed from the machine's CPU count so the SUT and the load generator never
+ * share a core; the database and the stub share the generator's CPUs when there are too few to give them their own
+ * (as the seed rig shares load and stub). Every entry can be overridden: --cpus-app, --cpus-load, --cpus-pg, --cpus-stub.
+ */
+public record CoreMap(Map<String, String> cpus, int machineCpus) {
+    public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub";
+
+    public String of(String tier) {
+        return cpus.get(tier);
+    }
+
+    public int count(String tier) {
+        return parse(cpus.get(tier), machineCpus).length;
+    }
+
+    public static CoreMap compute(int n, Options o) throws UsageError {
+        Map<String, String> m = new LinkedHashMap<>();
+        if (n < 2) {
+            m.put(APP, "0");
+            m.put(LOAD, "0");
+            m.put(PG, "0");
+            m.put(STUB, "0");
+        } else if (n < 6) {
+            int app = n / 2; // 2 -> 0 | 1; 4 -> 0-1 | 2-3
+            m.put(APP, range(0, app - 1));
+            m.put(LOAD, range(app, n - 1));
+            m.put(PG, range(n - 1, n - 1));
+            m.put(STUB, range(app, n - 1));
+        } else {
+            int app = n / 2;
+            m.put(APP, range(0, app - 1));
+            m.put(PG, range(app, app));
+            m.put(LOAD, range(app + 1, n - 1));
+            m.put(STUB, range(app + 1, n - 1));
+        }
+        for (String tier : m.keySet()) {
+            if (o != null && o.has("cpus-" + tier)) {
+                String v = o.string("cpus-" + tier, null);
+                try {
+                    parse(v, n);
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("--cpus-" + tier + ": " + e.getMessage());
+                }
+                m.put(tier, v);
+            }
+        }
+        return new CoreMap(m, n);
+    }
+
+    private static String range(int a, int b) {
+        return a == b ? Integer.toString(a) : a + "-" + b;
+    }
+
+    /** A taskset CPU list (e.g. 0,2-3) as CPU numbers; refuses CPUs the machine does not have. */
+    public static int[] parse(String list, int machineCpus) throws IllegalArgumentException {
+        if (list == null || !list.matches("\\d+(-\\d+)?(,\\d+(-\\d+)?)*")) {
+            throw new IllegalArgumentException("'" + list + "' is not a CPU list like 0 or 0-1 or 0,2");
+        }
+        return java.util.Arrays.stream(list.split(",")).flatMapToInt(part -> {
+            String[] ab = part.split("-");
+            int a = Integer.parseInt(ab[0]), b = ab.length > 1 ? Integer.parseInt(ab[1]) : a;
+            if (b < a || b >= machineCpus) {
+                throw new IllegalArgumentException("CPU list '" + list + "' names CPUs this machine does not have (0-" + (machineCpus - 1) + ")");
+            }
+            return java.util.stream.IntStream.rangeClosed(a, b);
+        }).distinct().toArray();
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder();
+        cpus.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "  ").append(k).append("=").append(v));
+        return sb + "  (of " + machineCpus + " CPUs)";
+    }
+}

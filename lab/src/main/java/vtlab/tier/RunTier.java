@@ -1,0 +1,33 @@
+package vtlab.tier;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * A tier that lives for a whole run rather than a row (a database, a downstream stub): started once before the
+ * first row that needs it, pinned to its own CPUs, stopped at the end of the run or when the lab is interrupted.
+ */
+public interface RunTier extends AutoCloseable {
+    /** Tier name as used in the core map and the dataset's CPU columns (pg, stub). */
+    String name();
+
+    /** Starts the tier and waits until it is ready; throws with the log's last lines if it cannot. */
+    void start(Context ctx) throws Exception;
+
+    ProcessHandle process();
+
+    /** Environment the SUT needs to reach this tier (e.g. DB_URL, STUB_URL). */
+    Map<String, String> sutEnv();
+
+    /** Stops the tier and everything it started. */
+    @Override
+    void close();
+
+    /**
+     * @param cpus      the CPUs the tier is pinned to
+     * @param stateDir  where a tier may keep state between runs (e.g. the database's data directory)
+     * @param logDir    where its logs go (the run's raw/ folder)
+     * @param options   tier options of the run (e.g. reseed, delayMs)
+     */
+    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {}
+}

@@ -1,0 +1,97 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.stack.Stack;
+
+/** A system under test as its own JVM, pinned to its CPUs, reachable on 127.0.0.1:port. */
+public final class SutProcess implements AutoCloseable {
+    private final Process process;
+    private final URI base;
+    private final Path log;
+    private final String runtimeInfoPath;
+
+    private SutProcess(Process process, URI base, Path log, String runtimeInfoPath) {
+        this.process = process;
+        this.base = base;
+        this.log = log;
+        this.runtimeInfoPath = runtimeInfoPath;
+    }
+
+    public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, Map<String, String> env, String cpus,
+                                   int port, Path log) throws IOException {
+        if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus, jdk.java().toString()));
+        cmd.addAll(jvmArgs);
+        cmd.add("-jar");
+        cmd.add(stack.jar().toString());
+        Files.createDirectories(log.getParent());
+        Files.writeString(log, "# " + String.join(" ", cmd) + "\n# env " + env + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putAll(env);
+        pb.environment().put("PORT", Integer.toString(port));
+        pb.environment().put("SERVER_PORT", Integer.toString(port));
+        pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        Process p = Children.track(pb.start());
+        return new SutProcess(p, URI.create("http://127.0.0.1:" + port), log, stack.runtimeInfoPath());
+    }
+
+    public ProcessHandle handle() {
+        return process.toHandle();
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Waits until runtime-info answers 200; fails with the log's last lines if the JVM dies or time runs out. */
+    public String awaitReady(Duration timeout) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) throw new IOException("SUT exited with " + process.exitValue() + " during start-up: " + tail(5));
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(runtimeInfoPath))
+                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) return r.body();
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("SUT not ready after " + timeout.toSeconds() + " s: " + tail(5));
+    }
+
+    public String tail(int n) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    @Override
+    public void close() {
+        Children.stop(process.toHandle(), 10_000);
+    }
+}

@@ -1,0 +1,22 @@
+package vtlab.tier;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** Run-scoped tiers by name, as rows name them in Row.tiers(). */
+public final class Tiers {
+    private static final Map<String, Supplier<RunTier>> ALL = new LinkedHashMap<>();
+
+    private Tiers() {}
+
+    public static void register(String name, Supplier<RunTier> tier) {
+        ALL.put(name, tier);
+    }
+
+    public static RunTier create(String name) {
+        Supplier<RunTier> t = ALL.get(name);
+        if (t == null) throw new IllegalArgumentException("no run tier named " + name);
+        return t.get();
+    }
+}
