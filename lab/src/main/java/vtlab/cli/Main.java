@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
@@ -20,6 +19,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.Experiments;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.Study;
 import vtlab.probe.Probe;
 import vtlab.probe.Probes;
 import vtlab.run.Runner;
@@ -96,18 +96,20 @@ public final class Main {
     /** Plans and checks everything before starting anything, then runs. */
     static int runCommand(Options o, List<String> names, List<String> args, PrintStream out) throws Exception {
         Prepared p = prepare(o, names);
-        out.println("vtlab: " + p.rows().size() + " rows of " + String.join(", ", p.experiments())
-                + ", about " + minutes(p.rows()) + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes()) + ")");
+        out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
+                + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.rows(), p.studySeconds())
+                + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes()) + ")");
         Environment env = new Environment(args, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
-        RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.generator(), p.probes(), p.cores(), p.port(),
-                p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments()));
+        RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.studies(), p.studySeconds(), p.generator(), p.probes(),
+                p.cores(), p.port(), p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan()));
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
         return 0;
     }
 
-    public record Prepared(List<String> experiments, List<Row> rows, Generator generator, List<String> probes, CoreMap cores,
-                           int port, Path results, java.util.Map<String, String> tierOptions) {}
+    public record Prepared(List<String> experiments, List<Row> rows, List<Study> studies, long studySeconds,
+                           Generator generator, List<String> probes, CoreMap cores, int port, Path results,
+                           java.util.Map<String, String> tierOptions, PlanContext plan) {}
 
     /** Everything that can be refused is refused here, before any process starts. */
     public static Prepared prepare(Options o, List<String> names) throws UsageError {
@@ -120,11 +122,18 @@ public final class Main {
         }
         PlanContext ctx = PlanContext.from(o);
         List<Row> rows = new ArrayList<>();
+        List<Study> studies = new ArrayList<>();
+        long studySeconds = 0;
         for (String name : new LinkedHashSet<>(experiments)) {
             Experiment e = Experiments.byName(name);
-            rows.addAll(e.plan(o, ctx));
+            if (e instanceof Study s) {
+                studySeconds += s.prepare(o, ctx);
+                studies.add(s);
+            } else {
+                rows.addAll(e.plan(o, ctx));
+            }
         }
-        if (rows.isEmpty()) throw new UsageError("the options leave no row to run");
+        if (rows.isEmpty() && studies.isEmpty()) throw new UsageError("the options leave no row to run");
         CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
         List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
         Generator gen = Generators.byName(o.string("generator", "wrk"));
@@ -137,15 +146,16 @@ public final class Main {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         if (port > 65535) throw new UsageError("--port must be at most 65535");
-        checkPortFree(port);
+        if (!rows.isEmpty()) checkPortFree(port);
         for (Row r : rows) {
             Stack s = Stack.load(r.stack());
             if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
-        gen.ensureAvailable();
-        return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, gen, probes, cores, port, results, tierOptions);
+        if (!rows.isEmpty()) gen.ensureAvailable();
+        return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
+                port, results, tierOptions, ctx);
     }
 
     static void checkPortFree(int port) throws UsageError {
@@ -183,8 +193,8 @@ public final class Main {
         return -1;
     }
 
-    static String minutes(List<Row> rows) {
-        long s = rows.stream().mapToLong(r -> r.plannedSeconds() + 6).sum();
+    static String minutes(List<Row> rows, long extraSeconds) {
+        long s = rows.stream().mapToLong(r -> r.plannedSeconds() + 6).sum() + extraSeconds;
         return s >= 120 ? (s / 60) + " min" : s + " s";
     }
 
@@ -237,7 +247,4 @@ public final class Main {
         return sb.toString();
     }
 
-    static Set<String> known() {
-        return Experiments.all().keySet();
-    }
 }

@@ -20,4 +20,19 @@ public interface Experiment {
 
     /** The rows to run; invalid options are refused here, before anything starts. */
     List<Row> plan(Options options, PlanContext ctx) throws UsageError;
+
+    /**
+     * Statements in words about this experiment's rows (matrix.csv as read back), e.g. the seed's finding and whether
+     * this run supports it, with the numbers. Printed under the summary table and used by the report's verdicts.
+     * Rows with status other than "ok" must not be used as evidence.
+     */
+    /**
+     * Extra verification before load, after the runtime-info and endpoint checks (e.g. that a request really issues
+     * its SQL query). Throw to fail the row with the message as its reason.
+     */
+    default void verify(Row row, java.net.URI sutBase, java.util.Map<String, vtlab.tier.RunTier> tiers) throws Exception {}
+
+    default List<String> findings(List<java.util.Map<String, String>> rows) {
+        return List.of();
+    }
 }

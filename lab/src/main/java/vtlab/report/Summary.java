@@ -88,6 +88,27 @@ public final class Summary {
         return sb.toString();
     }
 
+    /** The table of a run's load rows, then each experiment's findings in words. */
+    public static String forRun(java.nio.file.Path matrix, List<String> experiments) throws java.io.IOException {
+        List<Map<String, String>> rows = java.nio.file.Files.exists(matrix) ? vtlab.data.Dataset.read(matrix) : List.of();
+        StringBuilder sb = new StringBuilder(rows.isEmpty() ? "" : render(rows));
+        for (String name : experiments) {
+            vtlab.plan.Experiment e;
+            try {
+                e = vtlab.plan.Experiments.byName(name);
+            } catch (vtlab.cli.UsageError ex) {
+                continue;
+            }
+            List<Map<String, String>> own = rows.stream().filter(r -> name.equals(r.get("experiment"))).toList();
+            List<String> f = e.findings(own);
+            if (!f.isEmpty()) {
+                sb.append("\nFindings, ").append(name).append(":\n");
+                f.forEach(line -> sb.append("  - ").append(line).append('\n'));
+            }
+        }
+        return sb.toString();
+    }
+
     static String num(double d, int decimals) {
         if (Double.isNaN(d)) return "";
         return String.format(Locale.ROOT, "%,." + decimals + "f", d);

@@ -75,6 +75,14 @@ public final class RowRunner {
             JsonNode runtime = verifier.verifyConfig(info, row);
             URI url = sut.base().resolve(w.pathFor(row.params()));
             verifier.verifyEndpoint(url, w);
+            vtlab.plan.Experiments.byName(row.experiment()).verify(row, sut.base(), runTiers);
+            Measurements m = new Measurements();
+            List<String> probeErrors = new ArrayList<>();
+            Map<String, ProcessHandle> idleTiers = new LinkedHashMap<>();
+            idleTiers.put("app", sut.handle());
+            runTiers.forEach((name, t) -> idleTiers.put(name, t.process()));
+            ProbeContext idle = new ProbeContext(row, idleTiers, Map.of(), sut.base(), raw, stem);
+            for (Probe p : probes) guard(p, probeErrors, () -> p.beforeLoad(idle, m));
 
             int threads = cores.count(CoreMap.LOAD);
             if (!row.warmup().isZero()) {
@@ -95,8 +103,6 @@ public final class RowRunner {
             runTiers.forEach((name, t) -> tiers.put(name, t.process()));
             Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
             ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
-            Measurements m = new Measurements();
-            List<String> probeErrors = new ArrayList<>();
             for (Probe p : probes) guard(p, probeErrors, () -> p.start(ctx));
             long t0 = System.nanoTime();
             while (load.process().isAlive()) {

@@ -17,7 +17,10 @@ import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.load.Generator;
+import vtlab.cli.Options;
+import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.Study;
 import vtlab.report.Summary;
 import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
@@ -37,9 +40,9 @@ public final class Runner {
         this.out = out;
     }
 
-    public record Config(List<Row> rows, Generator generator, List<String> probes, CoreMap cores, int port,
-                         Path resultsRoot, Path stateDir, Map<String, String> tierOptions, Environment environment,
-                         List<String> experiments) {}
+    public record Config(List<Row> rows, List<Study> studies, long studySeconds, Generator generator, List<String> probes,
+                         CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                         Environment environment, List<String> experiments, Options options, PlanContext plan) {}
 
     public RunDir run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
@@ -63,8 +66,8 @@ public final class Runner {
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
         int failed = 0;
-        long planned = c.rows().stream().mapToLong(Row::plannedSeconds).sum();
-        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size(), planned);
+        long planned = c.rows().stream().mapToLong(Row::plannedSeconds).sum() + c.studySeconds();
+        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), planned);
         try (Dataset data = new Dataset(dir.matrix())) {
             RowRunner rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port());
             for (int i = 0; i < c.rows().size(); i++) {
@@ -80,6 +83,22 @@ public final class Runner {
                 if ("failed".equals(result.get("status"))) failed++;
                 progress.rowDone(row.plannedSeconds(), describe(row, result));
             }
+            for (Study study : c.studies()) {
+                if (Children.shuttingDown()) break;
+                long est = study.prepare(c.options(), c.plan());
+                try {
+                    study.execute(new Study.Context(c.options(), c.plan(), dir.dir(), dir.raw(), c.cores(), out,
+                            what -> progress.step(study.name(), what)));
+                    progress.rowDone(est, study.name() + " done");
+                } catch (Exception e) {
+                    if (Children.shuttingDown()) break;
+                    failed++;
+                    env.set("failed_" + study.name(), e.toString());
+                    progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
+                }
+            }
+        } catch (vtlab.cli.UsageError e) {
+            throw new IOException(e.getMessage(), e);
         } finally {
             progress.finish();
             runTiers.values().forEach(RunTier::close);
@@ -89,7 +108,7 @@ public final class Runner {
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
-        String summary = Summary.render(Dataset.read(dir.matrix()));
+        String summary = Summary.forRun(dir.matrix(), c.experiments());
         Files.writeString(dir.summary(), summary);
         out.print(summary);
         return dir;

@@ -1,0 +1,35 @@
+package vtlab.plan;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.tier.CoreMap;
+
+/**
+ * An experiment that is not a load against a SUT (JMH benchmarks, thread memory): it measures in JVMs of its own
+ * and writes its own dataset file (e.g. jmh.csv) into the run folder. Its plan() returns no rows; the runner calls
+ * {@link #execute} after the load rows of the same run.
+ */
+public interface Study extends Experiment {
+
+    @Override
+    default List<Row> plan(Options options, PlanContext ctx) {
+        return List.of();
+    }
+
+    /** Checks the options (UsageError before anything starts) and returns an estimate of the run time in seconds. */
+    long prepare(Options options, PlanContext ctx) throws UsageError;
+
+    /** Runs the study. Files go under ctx.runDir(); progress lines through ctx.progress(). */
+    void execute(Context ctx) throws Exception;
+
+    /**
+     * @param runDir   the run folder (matrix.csv, environment.json, raw/ are the load rows'; a study adds its own files)
+     * @param progress one line per step, e.g. "thread-memory platform 4000: 1/8"
+     */
+    record Context(Options options, PlanContext plan, Path runDir, Path raw, CoreMap cores, PrintStream out,
+                   java.util.function.Consumer<String> progress) {}
+}
