@@ -76,7 +76,7 @@ public final class Main {
         System.exit(code);
     }
 
-    static int run(List<String> args, PrintStream out) throws Exception {
+    public static int run(List<String> args, PrintStream out) throws Exception {
         Options o = Options.parse(args);
         List<String> words = o.positional();
         String cmd = words.isEmpty() ? "help" : words.getFirst();
@@ -147,12 +147,12 @@ public final class Main {
         }
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         if (!rows.isEmpty()) checkPortFree(port);
+        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
         for (Row r : rows) {
             Stack s = Stack.load(r.stack());
             if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
-        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
         if (!rows.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
                 port, results, tierOptions, ctx);

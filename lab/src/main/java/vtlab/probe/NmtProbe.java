@@ -9,7 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Native Memory Tracking's Thread category at the end of the hold: what the thread stacks reserve and commit.
+ * Native Memory Tracking's Thread category at the end of the hold (and idle, before load): what the thread stacks
+ * reserve and commit.
  * The SUT is started with -XX:NativeMemoryTracking=summary and read with the JDK's jcmd.
  */
 public final class NmtProbe implements Probe {
@@ -31,19 +32,38 @@ public final class NmtProbe implements Probe {
         return List.of("-XX:NativeMemoryTracking=summary");
     }
 
+    /** The SUT before any load: what its idle thread pool reserves (the footprint experiment's "before"). */
+    @Override
+    public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
+        Reading r = read(ctx, ".idle.nmt.txt");
+        out.put("nmt_thread_reserved_kb_idle", r.reservedKb());
+        out.put("nmt_thread_committed_kb_idle", r.committedKb());
+    }
+
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
-        Path jcmd = ctx.row().jdk().jcmd().orElseThrow(() -> new IllegalStateException("JDK " + ctx.row().jdk().home() + " has no jcmd"));
-        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(ctx.app().pid()), "VM.native_memory", "summary")
-                .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
-        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".nmt.txt"), text);
-        Reading r = parse(text);
-        if (r == null) throw new IllegalStateException("no Thread category in NMT output: " + text.strip().lines().findFirst().orElse(""));
+        Reading r = read(ctx, ".nmt.txt");
         out.put("nmt_thread_reserved_kb", r.reservedKb());
         out.put("nmt_thread_committed_kb", r.committedKb());
         out.put("nmt_threads", r.threads());
+    }
+
+    private static Reading read(ProbeContext ctx, String rawSuffix) throws Exception {
+        String text = summary(ctx.row().jdk(), ctx.app().pid());
+        Files.writeString(ctx.rawDir().resolve(ctx.stem() + rawSuffix), text);
+        Reading r = parse(text);
+        if (r == null) throw new IllegalStateException("no Thread category in NMT output: " + text.strip().lines().findFirst().orElse(""));
+        return r;
+    }
+
+    /** `jcmd PID VM.native_memory summary` of a JVM started with -XX:NativeMemoryTracking=summary, as text. */
+    public static String summary(vtlab.tier.Jdk jdk, long pid) throws java.io.IOException, InterruptedException {
+        Path jcmd = jdk.jcmd().orElseThrow(() -> new IllegalStateException("JDK " + jdk.home() + " has no jcmd"));
+        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "VM.native_memory", "summary")
+                .redirectErrorStream(true).start();
+        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
+        return text;
     }
 
     public record Reading(long reservedKb, long committedKb, long threads) {}

@@ -15,6 +15,13 @@ public final class ThreadsProbe implements Probe {
         return "SUT OS threads, max over the hold (jvm_threads_max)";
     }
 
+    /** The SUT before any load: its idle thread count (the footprint experiment's "before"). */
+    @Override
+    public void beforeLoad(ProbeContext ctx, Measurements out) {
+        long n = Proc.statusField(ctx.app().pid(), "Threads");
+        if (n >= 0) out.put("jvm_threads_idle", n);
+    }
+
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
         long n = Proc.statusField(ctx.app().pid(), "Threads");

@@ -1,0 +1,349 @@
+package vtlab.report;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Collectors;
+
+/**
+ * Turns a run's rows into charts: sweeps (throughput and p99 vs concurrency, throughput vs pool), memory, pinning,
+ * JMH scores and per-second series. Lines are made of rows with status ok only (reps averaged); flagged rows are drawn
+ * apart, muted, so they are seen but never read as a result.
+ */
+public final class ChartData {
+    public static final String CONCURRENCY = "concurrency";
+    public static final String POOL = "hikari_pool";
+    static final String MUTED = "#9a9a9a";
+    static final String ERROR = "#d62728";
+    private static final List<String> PALETTE = List.of("#ff7f0e", "#8c564b", "#2ca02c", "#9467bd", "#17becf", "#bcbd22",
+            "#e377c2", "#7f7f7f");
+
+    private final RunData data;
+    private final Map<String, String> colors = new LinkedHashMap<>();
+    private int nextId;
+
+    public ChartData(RunData data) {
+        this.data = data;
+    }
+
+    /** virtual is blue, the first platform variant orange; others take the next free colour, the same on every chart. */
+    public String color(String variant) {
+        return colors.computeIfAbsent(variant, v -> {
+            if (v.equals("virtual")) return "#1f77b4";
+            Set<String> used = new LinkedHashSet<>(colors.values());
+            for (String c : PALETTE) if (!used.contains(c)) return c;
+            return PALETTE.get(colors.size() % PALETTE.size());
+        });
+    }
+
+    /** The thread-mode variant of a row (platform pools told apart by size), with the stack when an experiment has several. */
+    public static String variant(Map<String, String> r, boolean withStack) {
+        String v = vtlab.report.Summary.variant(r);
+        return withStack ? r.getOrDefault("stack", "") + " " + v : v;
+    }
+
+    static boolean varies(List<Map<String, String>> rows, String col) {
+        return rows.stream().map(r -> r.getOrDefault(col, "")).filter(v -> !v.isEmpty()).distinct().count() >= 2;
+    }
+
+    static boolean anyValue(List<Map<String, String>> rows, String col) {
+        return rows.stream().anyMatch(r -> !Double.isNaN(RunData.num(r, col)));
+    }
+
+    /** What a panel's rows share besides the x axis and the variant, in words: "sleep · sleepMs=50 · JDK 25". */
+    static String panelLabel(Map<String, String> r, String xCol, boolean withStack) {
+        List<String> parts = new ArrayList<>();
+        parts.add(r.getOrDefault("workload", ""));
+        if (!xCol.equals(CONCURRENCY)) parts.add(fmtInt(RunData.num(r, CONCURRENCY)) + " connections");
+        if (!xCol.equals(POOL) && !r.getOrDefault(POOL, "").isEmpty()) parts.add("pool " + r.get(POOL));
+        if (!r.getOrDefault("conn_mode", "").isEmpty()) parts.add(r.get("conn_mode"));
+        if (!r.getOrDefault("path_mode", "").isEmpty()) parts.add(r.get("path_mode"));
+        Arrays.stream(r.getOrDefault("params", "").split(";")).filter(kv -> !kv.isEmpty() && !kv.startsWith("maxThreads="))
+                .forEach(parts::add);
+        if (!r.getOrDefault("jdk", "").isEmpty()) parts.add("JDK " + r.get("jdk"));
+        if (!withStack && !r.getOrDefault("stack", "").isEmpty() && !r.get("stack").equals(r.get("experiment"))) parts.add(r.get("stack"));
+        return parts.stream().filter(p -> !p.isBlank()).collect(Collectors.joining(" · "));
+    }
+
+    /** Rows grouped into panels: same everything but xCol and the variant. */
+    static Map<String, List<Map<String, String>>> panels(List<Map<String, String>> rows, String xCol, boolean withStack) {
+        return rows.stream().filter(r -> !"failed".equals(r.get("status")))
+                .collect(Collectors.groupingBy(r -> panelLabel(r, xCol, withStack), LinkedHashMap::new, Collectors.toList()));
+    }
+
+    /** The sweep axis of an experiment's hero chart: concurrency, unless only the pool varies. */
+    static String heroAxis(List<Map<String, String>> rows) {
+        return !varies(rows, CONCURRENCY) && varies(rows, POOL) ? POOL : CONCURRENCY;
+    }
+
+    private String id(String prefix) {
+        return prefix + "-" + (++nextId);
+    }
+
+    /** Throughput (left axis) and p99 (right axis, dashed) against concurrency, one line per variant, per panel. */
+    public List<ChartSpec> hero(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment);
+        if (!varies(rows, CONCURRENCY) && varies(rows, POOL)) return List.of(); // the bottleneck chart says it all
+        return sweep(experiment, rows, CONCURRENCY, "concurrent connections", true, "hero");
+    }
+
+    /** Throughput against the HikariCP pool size, one line per variant, when the pool varies. */
+    public List<ChartSpec> bottleneck(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment);
+        if (!varies(rows, POOL)) return List.of();
+        return sweep(experiment, rows, POOL, "HikariCP pool size (connections)", false, "bottleneck");
+    }
+
+    private List<ChartSpec> sweep(String experiment, List<Map<String, String>> rows, String xCol, String xLabel, boolean withP99,
+                                  String prefix) {
+        boolean withStack = varies(rows, "stack");
+        List<ChartSpec> out = new ArrayList<>();
+        panels(rows, xCol, withStack).forEach((label, panel) -> {
+            if (!anyValue(panel, "throughput_rps")) return;
+            TreeSet<Double> xs = xValues(panel, xCol);
+            if (xs.isEmpty()) return;
+            String title = experiment + ": throughput" + (withP99 ? " and p99" : "") + " vs "
+                    + (xCol.equals(POOL) ? "pool size" : "concurrency") + " — " + label;
+            Map<String, List<Map<String, String>>> byVariant = byVariant(panel, withStack);
+            List<ChartSpec.Line> lines = new ArrayList<>();
+            boolean bars = xs.size() < 3;
+            List<Double> xList = List.copyOf(xs);
+            byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " req/s", "y", bars ? "bar" : "solid", color(v),
+                    aggregate(okOnly(vr), xCol, "throughput_rps", bars ? xList : null))));
+            if (withP99) {
+                byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
+                        aggregate(okOnly(vr), xCol, "p99_ms", bars ? xList : null))));
+            }
+            List<ChartSpec.Point> flagged = panel.stream().filter(r -> "flagged".equals(r.get("status")))
+                    .filter(r -> !Double.isNaN(RunData.num(r, "throughput_rps")))
+                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(RunData.num(r, xCol)) : RunData.num(r, xCol),
+                            RunData.num(r, "throughput_rps"), null, List.of(data.anchor(r))))
+                    .toList();
+            if (!flagged.isEmpty()) lines.add(new ChartSpec.Line("flagged rows (not evidence) req/s", "y", "muted", MUTED, flagged));
+            out.add(new ChartSpec(id(prefix), bars ? "bar" : "line", title, xLabel, "throughput (req/s)",
+                    withP99 ? "p99 latency (ms)" : null, !bars && logScale(xs),
+                    bars ? xList.stream().map(x -> fmtInt(x)).toList() : List.of(), lines));
+        });
+        return out;
+    }
+
+    /** RSS (bars) and OS threads (points, right axis) of the SUT per variant along the sweep. */
+    public List<ChartSpec> memory(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment);
+        if (!anyValue(rows, "rss_mb_max") && !anyValue(rows, "nmt_thread_committed_kb")) return List.of();
+        String xCol = heroAxis(rows);
+        boolean withStack = varies(rows, "stack");
+        boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
+        List<ChartSpec> out = new ArrayList<>();
+        panels(rows, xCol, withStack).forEach((label, panel) -> {
+            List<Double> xs = List.copyOf(xValues(panel, xCol));
+            if (xs.isEmpty()) return;
+            Map<String, List<Map<String, String>>> byVariant = byVariant(panel, withStack);
+            List<ChartSpec.Line> lines = new ArrayList<>();
+            String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb_max";
+            byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + (nmt ? " thread stacks MB" : " RSS MB"), "y", "bar",
+                    color(v), scale(aggregate(okOnly(vr), xCol, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+            if (nmt && anyValue(panel, "rss_mb_max")) {
+                byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " RSS MB", "y2", "points", color(v),
+                        aggregate(okOnly(vr), xCol, "rss_mb_max", xs))));
+            } else if (anyValue(panel, "jvm_threads_max")) {
+                byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " OS threads", "y2", "points", color(v),
+                        aggregate(okOnly(vr), xCol, "jvm_threads_max", xs))));
+            }
+            if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
+            String y2 = nmt && anyValue(panel, "rss_mb_max") ? "RSS (MB)" : anyValue(panel, "jvm_threads_max") ? "OS threads of the SUT" : null;
+            out.add(new ChartSpec(id("memory"), "bar", experiment + ": " + (nmt ? "thread stacks committed (NMT)" : "SUT resident memory")
+                    + " — " + label, xCol.equals(POOL) ? "HikariCP pool size" : "concurrent connections",
+                    nmt ? "committed thread memory (MB)" : "RSS, max (MB)", y2, false, xs.stream().map(ChartData::fmtInt).toList(), lines));
+        });
+        return out;
+    }
+
+    /** pinned_events per row (mean over reps) per variant, one bar group per scenario, when the column is filled. */
+    public List<ChartSpec> pinning(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(RunData.num(r, "pinned_events"))).toList();
+        if (rows.isEmpty()) return List.of();
+        boolean withStack = varies(rows, "stack");
+        String xCol = heroAxis(rows);
+        List<String> cats = new ArrayList<>();
+        Map<String, Map<String, List<Map<String, String>>>> byVariant = new LinkedHashMap<>();
+        for (Map<String, String> r : okOnly(rows)) {
+            String cat = panelLabel(r, xCol, withStack) + " · " + (xCol.equals(POOL) ? "pool " : "c=") + r.getOrDefault(xCol, "");
+            if (!cats.contains(cat)) cats.add(cat);
+            byVariant.computeIfAbsent(variant(r, withStack), k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
+        }
+        if (cats.isEmpty()) return List.of();
+        List<ChartSpec.Line> lines = new ArrayList<>();
+        byVariant.forEach((v, byCat) -> {
+            List<ChartSpec.Point> pts = new ArrayList<>();
+            byCat.forEach((cat, cr) -> pts.add(new ChartSpec.Point(cats.indexOf(cat), mean(cr, r -> RunData.num(r, "pinned_events")), null,
+                    anchors(cr))));
+            lines.add(new ChartSpec.Line(v, "y", "bar", color(v), pts));
+        });
+        return List.of(new ChartSpec(id("pinning"), "bar", experiment + ": virtual-thread pinning events (JFR jdk.VirtualThreadPinned)",
+                "scenario", "pinned events per row", null, false, cats, lines));
+    }
+
+    /** JMH scores ± error, one chart per unit, bars per thread mode. */
+    public List<ChartSpec> jmh() {
+        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(RunData.num(r, "score"))).toList();
+        List<ChartSpec> out = new ArrayList<>();
+        Map<String, List<Map<String, String>>> byUnit = rows.stream()
+                .collect(Collectors.groupingBy(r -> r.getOrDefault("unit", ""), LinkedHashMap::new, Collectors.toList()));
+        byUnit.forEach((unit, ur) -> {
+            List<String> cats = new ArrayList<>();
+            Map<String, Map<String, List<Map<String, String>>>> byMode = new LinkedHashMap<>();
+            for (Map<String, String> r : ur) {
+                String cat = jmhCategory(r);
+                if (!cats.contains(cat)) cats.add(cat);
+                String mode = r.getOrDefault("thread_mode", r.getOrDefault("mode", ""));
+                byMode.computeIfAbsent(mode.isEmpty() ? "score" : mode, k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
+            }
+            List<ChartSpec.Line> lines = new ArrayList<>();
+            byMode.forEach((mode, byCat) -> {
+                List<ChartSpec.Point> pts = new ArrayList<>();
+                byCat.forEach((cat, cr) -> {
+                    double err = mean(cr, r -> RunData.num(r, "error"));
+                    pts.add(new ChartSpec.Point(cats.indexOf(cat), mean(cr, r -> RunData.num(r, "score")), Double.isNaN(err) ? null : err,
+                            cr.stream().map(r -> "jmh-" + (data.jmh().indexOf(r) + 1)).toList()));
+                });
+                lines.add(new ChartSpec.Line(mode, "y", "bar", color(mode), pts));
+            });
+            out.add(new ChartSpec(id("jmh"), "bar", "JMH: score ± error" + (unit.isEmpty() ? "" : " (" + unit + ")"), "benchmark",
+                    unit.isEmpty() ? "score" : "score (" + unit + ")", null, false, cats, lines));
+        });
+        return out;
+    }
+
+    static String jmhCategory(Map<String, String> r) {
+        String b = r.getOrDefault("benchmark", "");
+        String shortName = b.contains(".") ? b.substring(b.lastIndexOf('.', b.lastIndexOf('.') - 1) + 1) : b;
+        String w = r.getOrDefault("workers", "");
+        return shortName + (w.isEmpty() ? "" : " ×" + w);
+    }
+
+    /** thread-memory.csv: committed thread memory (NMT) per thread count and mode, RSS as points on the right. */
+    public List<ChartSpec> threadMemory() {
+        List<Map<String, String>> rows = data.threadMemory();
+        if (rows.isEmpty()) return List.of();
+        List<Double> xs = List.copyOf(xValues(rows, "threads"));
+        if (xs.isEmpty()) return List.of();
+        String modeCol = rows.getFirst().containsKey("mode") ? "mode" : "thread_mode";
+        Map<String, List<Map<String, String>>> byMode = rows.stream()
+                .collect(Collectors.groupingBy(r -> r.getOrDefault(modeCol, ""), LinkedHashMap::new, Collectors.toList()));
+        boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
+        String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb";
+        List<ChartSpec.Line> lines = new ArrayList<>();
+        byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + (nmt ? " thread memory committed MB" : " RSS MB"), "y", "bar", color(m),
+                scale(aggregateTm(mr, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+        boolean rss = nmt && anyValue(rows, "rss_mb");
+        if (rss) byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + " RSS MB", "y2", "points", color(m), aggregateTm(mr, "rss_mb", xs))));
+        return List.of(new ChartSpec(id("thread-memory"), "bar", "Memory per thread count: " + (nmt ? "thread stacks committed (NMT)" : "RSS"),
+                "threads started", nmt ? "committed thread memory (MB)" : "RSS (MB)", rss ? "RSS (MB)" : null, false,
+                xs.stream().map(ChartData::fmtInt).toList(), lines));
+    }
+
+    private List<ChartSpec.Point> aggregateTm(List<Map<String, String>> rows, String col, List<Double> xs) {
+        Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
+        for (Map<String, String> r : rows) {
+            double x = RunData.num(r, "threads");
+            if (!Double.isNaN(x) && !Double.isNaN(RunData.num(r, col))) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+        }
+        List<ChartSpec.Point> pts = new ArrayList<>();
+        byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(xs.indexOf(x), mean(xr, r -> RunData.num(r, col)), null,
+                xr.stream().map(r -> "tm-" + (data.threadMemory().indexOf(r) + 1)).toList())));
+        return pts;
+    }
+
+    /** Each per-second series of matrix row k as a small chart; error and timeout series in red. */
+    public List<ChartSpec> overTime(int k) {
+        List<ChartSpec> out = new ArrayList<>();
+        data.series(k).forEach((name, pts) -> {
+            if (pts.isEmpty()) return;
+            boolean bad = isErrorSeries(name);
+            List<ChartSpec.Point> points = pts.stream().map(p -> new ChartSpec.Point(p[0], p[1], null, List.of())).toList();
+            out.add(new ChartSpec(id("time"), "line", name, "second of the measured hold", unitOf(name), null, false, List.of(),
+                    List.of(new ChartSpec.Line(name, "y", "solid", bad ? ERROR : "#1f77b4", points))));
+        });
+        return out;
+    }
+
+    static boolean isErrorSeries(String name) {
+        String n = name.toLowerCase(Locale.ROOT);
+        return n.contains("error") || n.contains("timeout") || n.contains("fail");
+    }
+
+    static String unitOf(String series) {
+        if (series.endsWith("_pct")) return "% (100 = one core)";
+        if (series.endsWith("_mb")) return "MB";
+        if (series.endsWith("_kb")) return "KB";
+        if (series.endsWith("_ms")) return "ms";
+        if (series.endsWith("_rps")) return "req/s";
+        if (series.contains("thread")) return "threads";
+        if (series.startsWith("hikari")) return "connections";
+        return series;
+    }
+
+    Map<String, List<Map<String, String>>> byVariant(List<Map<String, String>> rows, boolean withStack) {
+        Map<String, List<Map<String, String>>> m = rows.stream()
+                .collect(Collectors.groupingBy(r -> variant(r, withStack), LinkedHashMap::new, Collectors.toList()));
+        // platform first, so it is drawn under virtual and listed first in legends
+        Map<String, List<Map<String, String>>> sorted = new LinkedHashMap<>();
+        m.keySet().stream().sorted(Comparator.comparing((String v) -> v.contains("virtual") ? 1 : 0)).forEach(v -> sorted.put(v, m.get(v)));
+        sorted.keySet().forEach(this::color);
+        return sorted;
+    }
+
+    static List<Map<String, String>> okOnly(List<Map<String, String>> rows) {
+        return rows.stream().filter(RunData::ok).toList();
+    }
+
+    static TreeSet<Double> xValues(List<Map<String, String>> rows, String xCol) {
+        return rows.stream().map(r -> RunData.num(r, xCol)).filter(x -> !Double.isNaN(x)).collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    static boolean logScale(TreeSet<Double> xs) {
+        return xs.first() > 0 && xs.last() / xs.first() >= 10;
+    }
+
+    /**
+     * Mean of yCol per x value over the given rows; with categories, x is the index of the value in them.
+     * Rows without a value in yCol are left out.
+     */
+    List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories) {
+        Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
+        for (Map<String, String> r : rows) {
+            double x = RunData.num(r, xCol), y = RunData.num(r, yCol);
+            if (!Double.isNaN(x) && !Double.isNaN(y)) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+        }
+        List<ChartSpec.Point> pts = new ArrayList<>();
+        byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(categories == null ? x : categories.indexOf(x),
+                mean(xr, r -> RunData.num(r, yCol)), null, anchors(xr))));
+        return pts;
+    }
+
+    List<String> anchors(List<Map<String, String>> rows) {
+        return rows.stream().map(data::anchor).toList();
+    }
+
+    static List<ChartSpec.Point> scale(List<ChartSpec.Point> pts, double factor) {
+        return pts.stream().map(p -> new ChartSpec.Point(p.x(), p.y() * factor, p.err() == null ? null : p.err() * factor, p.rows())).toList();
+    }
+
+    static double mean(List<Map<String, String>> rows, ToDoubleFunction<Map<String, String>> f) {
+        return rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    }
+
+    static String fmtInt(double d) {
+        return Double.isNaN(d) ? "" : String.format(Locale.ROOT, "%,d", Math.round(d));
+    }
+}

@@ -1,0 +1,34 @@
+package vtlab.report;
+
+import java.util.List;
+
+/**
+ * One chart, independent of how it is drawn: the page hands it to Chart.js, {@link StaticChart} draws it as SVG and
+ * PNG. Line charts have a numeric x (log when it spans a decade or more); bar charts have categories, x being the
+ * category's index.
+ *
+ * @param kind       "line" or "bar"
+ * @param categories bar charts: the label of each x index
+ * @param y2Label    right axis label, or null when no line uses it
+ */
+public record ChartSpec(String id, String kind, String title, String xLabel, String yLabel, String y2Label, boolean logX,
+                        List<String> categories, List<Line> lines) {
+
+    /**
+     * @param axis   "y" (left) or "y2" (right)
+     * @param style  "solid", "dashed" (right-axis companions such as p99), "points" (markers only), "muted" (rows
+     *               that are not evidence: flagged)
+     * @param color  CSS colour; the same variant keeps its colour across charts
+     */
+    public record Line(String name, String axis, String style, String color, List<Point> points) {}
+
+    /**
+     * @param err  half-width of an error bar, or null
+     * @param rows anchors of the rows this point is made of (its evidence)
+     */
+    public record Point(double x, double y, Double err, List<String> rows) {}
+
+    public boolean isEmpty() {
+        return lines.stream().allMatch(l -> l.points().isEmpty());
+    }
+}

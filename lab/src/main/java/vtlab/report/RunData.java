@@ -1,0 +1,245 @@
+package vtlab.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+
+import vtlab.cli.UsageError;
+import vtlab.data.Dataset;
+import vtlab.plan.Experiments;
+
+/**
+ * A finished (or interrupted) run folder read back: matrix.csv rows numbered as the runner wrote them, the per-second
+ * series of each row, environment.json, and the files studies add (jmh.csv, thread-memory.csv, pinning files).
+ * Every file but the folder itself may be missing or partial.
+ */
+public final class RunData {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Files with a section of their own; other CSV files are shown as plain tables. */
+    static final Set<String> KNOWN = Set.of("matrix.csv", "jmh.csv", "thread-memory.csv");
+
+    private final Path dir;
+    private final List<Map<String, String>> rows;
+    private final Map<Integer, Map<String, List<double[]>>> series;
+    private final JsonNode environment;
+    private final String summary;
+    private final List<Map<String, String>> jmh;
+    private final List<Map<String, String>> threadMemory;
+    private final Map<String, List<Map<String, String>>> otherCsv;
+    private final Map<String, String> pinningText;
+    private final List<String> problems = new ArrayList<>();
+    private final Map<Map<String, String>, Integer> indexes = new java.util.IdentityHashMap<>();
+
+    private RunData(Path dir) {
+        this.dir = dir;
+        this.rows = csv(dir.resolve("matrix.csv"));
+        this.series = readSeries(dir.resolve("series.jsonl"));
+        this.environment = readJson(dir.resolve("environment.json"));
+        this.summary = text(dir.resolve("summary.txt"));
+        this.jmh = csv(dir.resolve("jmh.csv"));
+        this.threadMemory = csv(dir.resolve("thread-memory.csv"));
+        this.otherCsv = new LinkedHashMap<>();
+        this.pinningText = new LinkedHashMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.sorted().toList()) {
+                String n = f.getFileName().toString();
+                if (!Files.isRegularFile(f) || KNOWN.contains(n)) continue;
+                if (n.endsWith(".csv")) otherCsv.put(n, csv(f));
+                else if (n.toLowerCase(java.util.Locale.ROOT).contains("pinn") && Files.size(f) < 4_000_000) pinningText.put(n, text(f));
+            }
+        } catch (IOException e) {
+            problems.add("could not list " + dir + ": " + e.getMessage());
+        }
+    }
+
+    /** Reads a run folder; refuses (UsageError) a path that is not one. */
+    public static RunData load(Path dir) throws UsageError {
+        if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
+        if (!Files.exists(dir.resolve("matrix.csv")) && !Files.exists(dir.resolve("environment.json"))) {
+            throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
+        }
+        return new RunData(dir.toAbsolutePath().normalize());
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public String name() {
+        return dir.getFileName() == null ? dir.toString() : dir.getFileName().toString();
+    }
+
+    /** matrix.csv rows; row k (1-based) is the runner's k-th row, as in its raw file names. */
+    public List<Map<String, String>> rows() {
+        return rows;
+    }
+
+    public static boolean ok(Map<String, String> r) {
+        return "ok".equals(r.get("status"));
+    }
+
+    /** 1-based number of a matrix row (its anchor in the report is "row-N"). */
+    public int index(Map<String, String> row) {
+        if (indexes.isEmpty()) for (int i = 0; i < rows.size(); i++) indexes.put(rows.get(i), i + 1);
+        return indexes.getOrDefault(row, -1);
+    }
+
+    /** Anchor of a matrix row in the report. */
+    public String anchor(Map<String, String> row) {
+        return "row-" + index(row);
+    }
+
+    /** Per-second series of matrix row k, empty when none was recorded. */
+    public Map<String, List<double[]>> series(int k) {
+        return series.getOrDefault(k, Map.of());
+    }
+
+    public JsonNode environment() {
+        return environment;
+    }
+
+    public String summary() {
+        return summary;
+    }
+
+    public List<Map<String, String>> jmh() {
+        return jmh;
+    }
+
+    public List<Map<String, String>> threadMemory() {
+        return threadMemory;
+    }
+
+    public Map<String, List<Map<String, String>>> otherCsv() {
+        return otherCsv;
+    }
+
+    public Map<String, String> pinningText() {
+        return pinningText;
+    }
+
+    /** Files that could not be read, shown in the report instead of failing it. */
+    public List<String> problems() {
+        return problems;
+    }
+
+    /**
+     * The experiments of the run: those named in matrix.csv, then the run folder's name
+     * (&lt;time&gt;-a+b[-N]) for studies that add no matrix row. Only registered names are kept from the folder name.
+     */
+    public List<String> experiments() {
+        Set<String> out = new LinkedHashSet<>();
+        for (Map<String, String> r : rows) if (r.get("experiment") != null && !r.get("experiment").isEmpty()) out.add(r.get("experiment"));
+        String n = name();
+        int dash = n.indexOf('-');
+        if (dash > 0) {
+            for (String part : n.substring(dash + 1).split("\\+")) {
+                String p = part.replaceFirst("-\\d+$", "");
+                if (Experiments.all().containsKey(p)) out.add(p);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    public List<Map<String, String>> rowsOf(String experiment) {
+        return rows.stream().filter(r -> experiment.equals(r.get("experiment"))).toList();
+    }
+
+    private List<Map<String, String>> csv(Path f) {
+        if (!Files.exists(f)) return List.of();
+        try {
+            return Dataset.read(f);
+        } catch (IOException | RuntimeException e) {
+            problems.add(f.getFileName() + ": " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    private String text(Path f) {
+        if (!Files.exists(f)) return "";
+        try {
+            return Files.readString(f);
+        } catch (IOException e) {
+            problems.add(f.getFileName() + ": " + e.getMessage());
+            return "";
+        }
+    }
+
+    private JsonNode readJson(Path f) {
+        if (!Files.exists(f)) return NullNode.getInstance();
+        try {
+            return JSON.readTree(f.toFile());
+        } catch (IOException e) {
+            problems.add(f.getFileName() + ": " + e.getMessage());
+            return NullNode.getInstance();
+        }
+    }
+
+    /**
+     * series.jsonl: one line per finished row, {"row": "NNN-...", "series": {name: [[second, value], ...]}}; the
+     * leading number of the stem is the row's number in matrix.csv. A torn last line is skipped.
+     */
+    private Map<Integer, Map<String, List<double[]>>> readSeries(Path f) {
+        Map<Integer, Map<String, List<double[]>>> out = new LinkedHashMap<>();
+        if (!Files.exists(f)) return out;
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(f);
+        } catch (IOException e) {
+            problems.add(f.getFileName() + ": " + e.getMessage());
+            return out;
+        }
+        for (String line : lines) {
+            if (line.isBlank()) continue;
+            try {
+                JsonNode n = JSON.readTree(line);
+                String stem = n.path("row").asText("");
+                int k = leadingNumber(stem);
+                if (k <= 0) continue;
+                Map<String, List<double[]>> named = out.computeIfAbsent(k, x -> new LinkedHashMap<>());
+                for (Iterator<Map.Entry<String, JsonNode>> it = n.path("series").fields(); it.hasNext(); ) {
+                    var e = it.next();
+                    List<double[]> pts = new ArrayList<>();
+                    for (JsonNode p : e.getValue()) {
+                        if (p.isArray() && p.size() >= 2 && p.get(0).isNumber() && p.get(1).isNumber()) {
+                            pts.add(new double[] {p.get(0).asDouble(), p.get(1).asDouble()});
+                        }
+                    }
+                    named.put(e.getKey(), pts);
+                }
+            } catch (IOException | RuntimeException e) {
+                problems.add("series.jsonl: a line could not be read (" + e.getMessage() + ")");
+            }
+        }
+        return out;
+    }
+
+    static int leadingNumber(String stem) {
+        int i = 0;
+        while (i < stem.length() && Character.isDigit(stem.charAt(i))) i++;
+        return i == 0 ? -1 : Integer.parseInt(stem.substring(0, Math.min(i, 9)));
+    }
+
+    /** A numeric cell, or NaN when empty or not a number. */
+    public static double num(Map<String, String> r, String col) {
+        String v = r.get(col);
+        if (v == null || v.isBlank()) return Double.NaN;
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+}

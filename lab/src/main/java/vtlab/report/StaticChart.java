@@ -1,0 +1,414 @@
+package vtlab.report;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.awt.Graphics2D;
+import java.awt.RenderingHints;
+import java.awt.geom.AffineTransform;
+import java.awt.geom.Ellipse2D;
+import java.awt.geom.Line2D;
+import java.awt.geom.Path2D;
+import java.awt.geom.Rectangle2D;
+import java.awt.image.BufferedImage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import javax.imageio.ImageIO;
+
+/**
+ * Draws a {@link ChartSpec} as a static figure for slides and posts: SVG written as text and PNG through Java2D
+ * (headless), from one layout so both look the same. Labelled axes with units, a legend, a title.
+ */
+public final class StaticChart {
+    static final int W = 960, H = 560;
+    static final String FONT = "DejaVu Sans, Liberation Sans, Arial, sans-serif";
+
+    private StaticChart() {}
+
+    /** The drawing operations both outputs implement. Coordinates in pixels, origin top left. */
+    interface Pen {
+        void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed);
+
+        void polyline(List<double[]> pts, String color, double width, boolean dashed);
+
+        void rect(double x, double y, double w, double h, String fill);
+
+        void circle(double cx, double cy, double r, String fill);
+
+        /** anchor: "start", "middle" or "end"; rotate: degrees (-90 for a vertical axis label). */
+        void text(String s, double x, double y, int size, String anchor, boolean bold, double rotate, String color);
+    }
+
+    public static String svg(ChartSpec c) {
+        SvgPen pen = new SvgPen();
+        draw(c, pen);
+        return pen.finish();
+    }
+
+    public static BufferedImage png(ChartSpec c) {
+        System.setProperty("java.awt.headless", "true");
+        BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = img.createGraphics();
+        try {
+            g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+            g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+            g.setRenderingHint(RenderingHints.KEY_STROKE_CONTROL, RenderingHints.VALUE_STROKE_PURE);
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, W, H);
+            draw(c, new G2Pen(g));
+        } finally {
+            g.dispose();
+        }
+        return img;
+    }
+
+    /** Writes name.svg and name.png into dir; returns the files written (the PNG is skipped when Java2D cannot draw text). */
+    public static List<Path> write(ChartSpec c, Path dir, String name) throws IOException {
+        Files.createDirectories(dir);
+        List<Path> out = new ArrayList<>();
+        Path svg = dir.resolve(name + ".svg");
+        Files.writeString(svg, svg(c));
+        out.add(svg);
+        Path png = dir.resolve(name + ".png");
+        try {
+            ImageIO.write(png(c), "png", png.toFile());
+            out.add(png);
+        } catch (RuntimeException | Error e) { // no fonts or no AWT on a minimal machine: the SVG stands alone
+            Files.deleteIfExists(png);
+        }
+        return out;
+    }
+
+    // ---- layout ----
+
+    static final class Scale {
+        final double lo, hi;
+        final boolean log;
+        final double p0, p1;
+
+        Scale(double lo, double hi, boolean log, double p0, double p1) {
+            this.lo = lo;
+            this.hi = hi;
+            this.log = log;
+            this.p0 = p0;
+            this.p1 = p1;
+        }
+
+        double at(double v) {
+            double t = log ? (Math.log10(v) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo)) : (v - lo) / (hi - lo);
+            return p0 + t * (p1 - p0);
+        }
+    }
+
+    /** Round tick steps (1, 2, 5 x 10^n) from 0 to a little above max. */
+    static List<Double> niceTicks(double max) {
+        if (!(max > 0)) max = 1;
+        double raw = max / 5;
+        double mag = Math.pow(10, Math.floor(Math.log10(raw)));
+        double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
+        List<Double> t = new ArrayList<>();
+        for (double v = 0; v < max + step * 0.999; v += step) t.add(v);
+        return t;
+    }
+
+    static void draw(ChartSpec c, Pen pen) {
+        boolean hasY2 = c.y2Label() != null && c.lines().stream().anyMatch(l -> l.axis().equals("y2") && !l.points().isEmpty());
+        double left = 90, right = W - (hasY2 ? 90 : 30), top = 60;
+        List<List<ChartSpec.Line>> legendRows = legendRows(c.lines(), right - left);
+        double bottom = H - 60 - 20 * legendRows.size();
+
+        pen.text(c.title(), W / 2.0, 30, 16, "middle", true, 0, "#222");
+        if (c.isEmpty()) {
+            pen.text("no rows with status ok to draw", W / 2.0, H / 2.0, 14, "middle", false, 0, "#777");
+            return;
+        }
+        Scale y = new Scale(0, max(c, "y"), false, bottom, top);
+        Scale y2 = hasY2 ? new Scale(0, max(c, "y2"), false, bottom, top) : null;
+        boolean bar = c.kind().equals("bar");
+        int nCat = Math.max(1, c.categories().size());
+        Scale x;
+        if (bar) {
+            x = new Scale(-0.5, nCat - 0.5, false, left, right);
+        } else {
+            double lo = c.lines().stream().flatMap(l -> l.points().stream()).mapToDouble(ChartSpec.Point::x).min().orElse(0);
+            double hi = c.lines().stream().flatMap(l -> l.points().stream()).mapToDouble(ChartSpec.Point::x).max().orElse(1);
+            if (c.logX() && lo > 0) {
+                x = new Scale(lo / 1.3, hi * 1.3, true, left, right);
+            } else {
+                double pad = hi == lo ? Math.max(1, Math.abs(hi) * 0.1) : (hi - lo) * 0.05;
+                x = new Scale(lo - pad, hi + pad, false, left, right);
+            }
+        }
+
+        // grid and y ticks
+        for (double t : niceTicks(y.hi)) {
+            if (t > y.hi) break;
+            double py = y.at(t);
+            pen.line(left, py, right, py, "#e6e6e6", 1, false);
+            pen.text(num(t), left - 8, py + 4, 12, "end", false, 0, "#444");
+        }
+        if (y2 != null) {
+            for (double t : niceTicks(y2.hi)) {
+                if (t > y2.hi) break;
+                pen.text(num(t), right + 8, y2.at(t) + 4, 12, "start", false, 0, "#444");
+            }
+        }
+        // x ticks
+        if (bar) {
+            for (int i = 0; i < c.categories().size(); i++) {
+                pen.text(shorten(c.categories().get(i), (int) Math.max(6, (right - left) / nCat / 7)), x.at(i), bottom + 18, 12, "middle", false, 0, "#444");
+            }
+        } else {
+            for (double t : xTicks(c, x)) {
+                double px = x.at(t);
+                pen.line(px, bottom, px, bottom + 5, "#444", 1, false);
+                pen.text(num(t), px, bottom + 18, 12, "middle", false, 0, "#444");
+            }
+        }
+        pen.line(left, bottom, right, bottom, "#444", 1, false);
+        pen.line(left, top, left, bottom, "#444", 1, false);
+        if (y2 != null) pen.line(right, top, right, bottom, "#444", 1, false);
+        pen.text(c.xLabel() + (c.logX() ? " (log scale)" : ""), (left + right) / 2, bottom + 40, 13, "middle", false, 0, "#222");
+        pen.text(c.yLabel(), 22, (top + bottom) / 2, 13, "middle", false, -90, "#222");
+        if (y2 != null) pen.text(c.y2Label(), W - 18, (top + bottom) / 2, 13, "middle", false, 90, "#222");
+
+        // data: bars first, lines and points over them
+        List<ChartSpec.Line> bars = c.lines().stream().filter(l -> l.style().equals("bar")).toList();
+        double band = (right - left) / nCat * 0.8;
+        double bw = bars.isEmpty() ? 0 : band / bars.size();
+        for (int b = 0; b < bars.size(); b++) {
+            ChartSpec.Line l = bars.get(b);
+            Scale ys = l.axis().equals("y2") && y2 != null ? y2 : y;
+            for (ChartSpec.Point p : l.points()) {
+                if (Double.isNaN(p.y())) continue;
+                double px = x.at(p.x()) - band / 2 + b * bw;
+                double py = ys.at(p.y());
+                pen.rect(px + 1, py, bw - 2, ys.at(0) - py, l.color());
+                if (p.err() != null && p.err() > 0) {
+                    double cx = px + bw / 2, hi = ys.at(p.y() + p.err()), lo = ys.at(Math.max(0, p.y() - p.err()));
+                    pen.line(cx, hi, cx, lo, "#222", 1.5, false);
+                    pen.line(cx - 5, hi, cx + 5, hi, "#222", 1.5, false);
+                    pen.line(cx - 5, lo, cx + 5, lo, "#222", 1.5, false);
+                }
+            }
+        }
+        for (ChartSpec.Line l : c.lines()) {
+            if (l.style().equals("bar")) continue;
+            Scale ys = l.axis().equals("y2") && y2 != null ? y2 : y;
+            List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y())).map(p -> new double[] {x.at(p.x()), ys.at(p.y())}).toList();
+            boolean joined = l.style().equals("solid") || l.style().equals("dashed");
+            if (joined && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, l.style().equals("dashed"));
+            for (double[] p : pts) {
+                if (l.style().equals("muted")) {
+                    pen.line(p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5, l.color(), 2, false);
+                    pen.line(p[0] - 5, p[1] + 5, p[0] + 5, p[1] - 5, l.color(), 2, false);
+                } else if (pts.size() <= 60) {
+                    pen.circle(p[0], p[1], l.style().equals("points") ? 5 : 3.5, l.color());
+                }
+            }
+        }
+
+        // legend
+        double ly = H - 22 - 20 * (legendRows.size() - 1);
+        for (List<ChartSpec.Line> row : legendRows) {
+            double lx = left;
+            for (ChartSpec.Line l : row) {
+                switch (l.style()) {
+                    case "bar" -> pen.rect(lx, ly - 9, 18, 10, l.color());
+                    case "points" -> pen.circle(lx + 9, ly - 4, 5, l.color());
+                    case "muted" -> {
+                        pen.line(lx + 4, ly - 9, lx + 14, ly + 1, l.color(), 2, false);
+                        pen.line(lx + 4, ly + 1, lx + 14, ly - 9, l.color(), 2, false);
+                    }
+                    default -> pen.line(lx, ly - 4, lx + 18, ly - 4, l.color(), 2.5, l.style().equals("dashed"));
+                }
+                String label = l.name() + (l.axis().equals("y2") && y2 != null ? " (right axis)" : "");
+                pen.text(label, lx + 24, ly, 12, "start", false, 0, "#222");
+                lx += legendWidth(label);
+            }
+            ly += 20;
+        }
+    }
+
+    private static List<List<ChartSpec.Line>> legendRows(List<ChartSpec.Line> lines, double width) {
+        List<List<ChartSpec.Line>> rows = new ArrayList<>();
+        List<ChartSpec.Line> row = new ArrayList<>();
+        double used = 0;
+        for (ChartSpec.Line l : lines) {
+            double w = legendWidth(l.name() + (l.axis().equals("y2") ? " (right axis)" : ""));
+            if (!row.isEmpty() && used + w > width) {
+                rows.add(row);
+                row = new ArrayList<>();
+                used = 0;
+            }
+            row.add(l);
+            used += w;
+        }
+        if (!row.isEmpty()) rows.add(row);
+        if (rows.isEmpty()) rows.add(List.of());
+        return rows;
+    }
+
+    private static double legendWidth(String label) {
+        return 24 + label.length() * 7.0 + 22;
+    }
+
+    private static double max(ChartSpec c, String axis) {
+        double m = c.lines().stream().filter(l -> l.axis().equals(axis)).flatMap(l -> l.points().stream())
+                .mapToDouble(p -> p.y() + (p.err() == null ? 0 : p.err())).filter(d -> !Double.isNaN(d)).max().orElse(1);
+        List<Double> t = niceTicks(m <= 0 ? 1 : m * 1.05);
+        return t.getLast();
+    }
+
+    /** The data's own x values when there are few (a sweep's concurrency levels), else round ticks. */
+    private static List<Double> xTicks(ChartSpec c, Scale x) {
+        List<Double> xs = c.lines().stream().flatMap(l -> l.points().stream()).map(ChartSpec.Point::x).distinct().sorted().toList();
+        if (xs.size() <= 10) return xs;
+        if (x.log) {
+            List<Double> t = new ArrayList<>();
+            for (double d = Math.pow(10, Math.floor(Math.log10(x.lo))); d <= x.hi; d *= 10)
+                for (double m : new double[] {1, 2, 5}) if (d * m >= x.lo && d * m <= x.hi) t.add(d * m);
+            return t;
+        }
+        List<Double> t = new ArrayList<>();
+        List<Double> nice = niceTicks(x.hi - Math.max(0, x.lo));
+        double step = nice.size() > 1 ? nice.get(1) : 1;
+        for (double v = Math.ceil(x.lo / step) * step; v <= x.hi; v += step) t.add(v);
+        return t;
+    }
+
+    static String num(double v) {
+        double a = Math.abs(v);
+        if (a >= 1000) return String.format(Locale.ROOT, "%,.0f", v);
+        if (a >= 10 || v == Math.rint(v)) return String.format(Locale.ROOT, "%.0f", v);
+        if (a >= 1) return String.format(Locale.ROOT, "%.1f", v);
+        return String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    static String shorten(String s, int n) {
+        return s.length() <= n ? s : s.substring(0, Math.max(1, n - 1)) + "…";
+    }
+
+    // ---- outputs ----
+
+    static final class SvgPen implements Pen {
+        private final StringBuilder sb = new StringBuilder();
+
+        SvgPen() {
+            sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
+                    .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\" font-family=\"").append(FONT).append("\">\n")
+                    .append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
+        }
+
+        private static String f(double d) {
+            return String.format(Locale.ROOT, "%.1f", d);
+        }
+
+        @Override
+        public void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed) {
+            sb.append("<line x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2)).append("\" y2=\"")
+                    .append(f(y2)).append("\" stroke=\"").append(Html.esc(color)).append("\" stroke-width=\"").append(f(width)).append('"')
+                    .append(dashed ? " stroke-dasharray=\"7 5\"" : "").append("/>\n");
+        }
+
+        @Override
+        public void polyline(List<double[]> pts, String color, double width, boolean dashed) {
+            sb.append("<polyline fill=\"none\" stroke=\"").append(Html.esc(color)).append("\" stroke-width=\"").append(f(width)).append('"')
+                    .append(dashed ? " stroke-dasharray=\"7 5\"" : "").append(" points=\"");
+            for (double[] p : pts) sb.append(f(p[0])).append(',').append(f(p[1])).append(' ');
+            sb.append("\"/>\n");
+        }
+
+        @Override
+        public void rect(double x, double y, double w, double h, String fill) {
+            sb.append("<rect x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" width=\"").append(f(Math.max(0, w)))
+                    .append("\" height=\"").append(f(Math.max(0, h))).append("\" fill=\"").append(Html.esc(fill)).append("\"/>\n");
+        }
+
+        @Override
+        public void circle(double cx, double cy, double r, String fill) {
+            sb.append("<circle cx=\"").append(f(cx)).append("\" cy=\"").append(f(cy)).append("\" r=\"").append(f(r))
+                    .append("\" fill=\"").append(Html.esc(fill)).append("\"/>\n");
+        }
+
+        @Override
+        public void text(String s, double x, double y, int size, String anchor, boolean bold, double rotate, String color) {
+            sb.append("<text x=\"").append(f(x)).append("\" y=\"").append(f(y)).append("\" font-size=\"").append(size)
+                    .append("\" text-anchor=\"").append(anchor).append("\" fill=\"").append(Html.esc(color)).append('"')
+                    .append(bold ? " font-weight=\"bold\"" : "")
+                    .append(rotate != 0 ? " transform=\"rotate(" + f(rotate) + " " + f(x) + " " + f(y) + ")\"" : "").append('>')
+                    .append(Html.esc(s)).append("</text>\n");
+        }
+
+        String finish() {
+            return sb.append("</svg>\n").toString();
+        }
+    }
+
+    static final class G2Pen implements Pen {
+        private final Graphics2D g;
+
+        G2Pen(Graphics2D g) {
+            this.g = g;
+        }
+
+        private static Color color(String css) {
+            try {
+                return Color.decode(css);
+            } catch (NumberFormatException e) {
+                return Color.DARK_GRAY;
+            }
+        }
+
+        private void stroke(String color, double width, boolean dashed) {
+            g.setColor(color(color));
+            g.setStroke(dashed ? new BasicStroke((float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10, new float[] {7, 5}, 0)
+                    : new BasicStroke((float) width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
+        }
+
+        @Override
+        public void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed) {
+            stroke(color, width, dashed);
+            g.draw(new Line2D.Double(x1, y1, x2, y2));
+        }
+
+        @Override
+        public void polyline(List<double[]> pts, String color, double width, boolean dashed) {
+            stroke(color, width, dashed);
+            Path2D.Double p = new Path2D.Double();
+            p.moveTo(pts.getFirst()[0], pts.getFirst()[1]);
+            for (double[] q : pts.subList(1, pts.size())) p.lineTo(q[0], q[1]);
+            g.draw(p);
+        }
+
+        @Override
+        public void rect(double x, double y, double w, double h, String fill) {
+            g.setColor(color(fill));
+            g.fill(new Rectangle2D.Double(x, y, Math.max(0, w), Math.max(0, h)));
+        }
+
+        @Override
+        public void circle(double cx, double cy, double r, String fill) {
+            g.setColor(color(fill));
+            g.fill(new Ellipse2D.Double(cx - r, cy - r, 2 * r, 2 * r));
+        }
+
+        @Override
+        public void text(String s, double x, double y, int size, String anchor, boolean bold, double rotate, String color) {
+            g.setColor(color(color));
+            g.setFont(new Font(Font.SANS_SERIF, bold ? Font.BOLD : Font.PLAIN, size));
+            double w = g.getFontMetrics().stringWidth(s);
+            double dx = anchor.equals("middle") ? -w / 2 : anchor.equals("end") ? -w : 0;
+            AffineTransform saved = g.getTransform();
+            g.translate(x, y);
+            if (rotate != 0) g.rotate(Math.toRadians(rotate));
+            g.drawString(s, (float) dx, 0f);
+            g.setTransform(saved);
+        }
+    }
+}

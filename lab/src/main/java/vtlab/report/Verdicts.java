@@ -1,0 +1,344 @@
+package vtlab.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiment;
+import vtlab.plan.Experiments;
+
+/**
+ * Statements in words at the top of the report, each with links to the rows that support it. Computed verdicts use
+ * rows with status ok only: a flagged or failed row is listed under validity, never counted as evidence.
+ */
+public final class Verdicts {
+    /** Ratios within this band of 1 are reported as no difference. */
+    static final double SAME = 0.05;
+
+    /**
+     * @param source   "finding" (the experiment's own statement), "measured" (computed here) or "validity"
+     * @param evidence anchors in the report (row-N, jmh-N, tm-N, or a section)
+     */
+    public record Verdict(String experiment, String source, String text, List<String> evidence) {}
+
+    private final RunData data;
+
+    public Verdicts(RunData data) {
+        this.data = data;
+    }
+
+    public List<Verdict> all() {
+        List<Verdict> out = new ArrayList<>();
+        out.addAll(runStatus());
+        for (String exp : data.experiments()) {
+            out.addAll(findings(exp));
+            out.addAll(sweeps(exp));
+            out.addAll(bottleneck(exp));
+            out.addAll(pinning(exp));
+        }
+        out.addAll(jmh());
+        out.addAll(threadMemory());
+        out.addAll(validity());
+        return out;
+    }
+
+    /** The experiment's own findings (Experiment.findings), linked to its section. */
+    List<Verdict> findings(String exp) {
+        Experiment e;
+        try {
+            e = Experiments.byName(exp);
+        } catch (UsageError ex) {
+            return List.of();
+        }
+        List<String> lines;
+        try {
+            lines = e.findings(data.rowsOf(exp));
+        } catch (RuntimeException ex) {
+            return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + ex + ")", List.of()));
+        }
+        return lines.stream().map(l -> new Verdict(exp, "finding", l, List.of(Html.anchor("exp", exp)))).toList();
+    }
+
+    /** Per panel of a concurrency sweep: virtual against each platform variant (or a ranking when there is no such pair). */
+    List<Verdict> sweeps(String exp) {
+        List<Map<String, String>> rows = data.rowsOf(exp);
+        boolean withStack = ChartData.varies(rows, "stack");
+        List<Verdict> out = new ArrayList<>();
+        ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
+            Map<String, Map<Double, List<Map<String, String>>>> v = byVariantAndX(ChartData.okOnly(panel), ChartData.CONCURRENCY, withStack);
+            List<String> virtual = v.keySet().stream().filter(n -> n.endsWith("virtual")).toList();
+            List<String> platform = v.keySet().stream().filter(n -> n.contains("platform")).toList();
+            if (!virtual.isEmpty() && !platform.isEmpty()) {
+                for (String vt : virtual)
+                    for (String pt : platform) {
+                        Verdict pair = pair(exp, label, vt, pt, v.get(vt), v.get(pt));
+                        if (pair != null) out.add(pair);
+                    }
+            } else if (v.size() >= 2) {
+                Verdict rank = ranking(exp, label, v);
+                if (rank != null) out.add(rank);
+            }
+        });
+        return out;
+    }
+
+    private Verdict pair(String exp, String label, String vt, String pt, Map<Double, List<Map<String, String>>> vRows,
+                         Map<Double, List<Map<String, String>>> pRows) {
+        List<Double> common = vRows.keySet().stream().filter(pRows::containsKey).sorted().toList();
+        if (common.isEmpty()) return null;
+        double x = common.getLast();
+        List<Map<String, String>> a = vRows.get(x), b = pRows.get(x);
+        double ta = mean(a, "throughput_rps"), tb = mean(b, "throughput_rps");
+        if (Double.isNaN(ta) || Double.isNaN(tb) || tb <= 0) return null;
+        double ratio = ta / tb;
+        StringBuilder s = new StringBuilder(exp + " (" + label + "): ");
+        s.append(vt).append(" vs ").append(pt).append(" at ").append(n0(x)).append(" connections: ");
+        if (Math.abs(ratio - 1) <= SAME) s.append("no throughput difference (").append(n0(ta)).append(" vs ").append(n0(tb)).append(" req/s, within 5%)");
+        else s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s)", ratio, n0(ta), n0(tb)));
+        double pa = mean(a, "p99_ms"), pb = mean(b, "p99_ms");
+        if (!Double.isNaN(pa) && !Double.isNaN(pb)) s.append(", p99 ").append(ms(pa)).append(" vs ").append(ms(pb));
+        double bound = mean(b, "bound_ratio");
+        String threads = Summary.param(b.getFirst(), "maxThreads");
+        if (!Double.isNaN(bound)) {
+            s.append("; ").append(pt).append(" held at ").append(pct(bound)).append(" of its ")
+                    .append(threads == null ? "" : n0(Double.parseDouble(threads)) + "-thread ").append("bound");
+            double br = mean(b, "bound_rps");
+            if (!Double.isNaN(br)) s.append(" (").append(n0(br)).append(" req/s)");
+        }
+        double vb = mean(a, "bound_ratio");
+        if (!Double.isNaN(vb)) s.append("; ").append(vt).append(" at ").append(pct(vb)).append(" of its bound");
+        List<String> evidence = new ArrayList<>(anchors(a));
+        evidence.addAll(anchors(b));
+        appendCpuBound(s, vt, a);
+        appendCpuBound(s, pt, b);
+        // the widest gap, when it is not at the highest concurrency
+        double best = x, bestRatio = ratio;
+        for (double c : common) {
+            double r = mean(vRows.get(c), "throughput_rps") / mean(pRows.get(c), "throughput_rps");
+            if (r > bestRatio) {
+                bestRatio = r;
+                best = c;
+            }
+        }
+        if (best != x && bestRatio > 1 + SAME) {
+            s.append(String.format(Locale.ROOT, "; widest gap %.1f× at %s connections", bestRatio, n0(best)));
+            evidence.addAll(anchors(vRows.get(best)));
+            evidence.addAll(anchors(pRows.get(best)));
+        }
+        s.append(reps(a, b));
+        return new Verdict(exp, "measured", s.toString(), evidence);
+    }
+
+    private static void appendCpuBound(StringBuilder s, String variant, List<Map<String, String>> rows) {
+        if (rows.stream().anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"))) {
+            double cpu = mean(rows, "app_cpu_pct");
+            s.append("; ").append(variant).append(" saturated the SUT's CPU").append(Double.isNaN(cpu) ? "" : " (" + n0(cpu) + "% of one core)");
+        }
+    }
+
+    private Verdict ranking(String exp, String label, Map<String, Map<Double, List<Map<String, String>>>> v) {
+        Map<Double, Integer> count = new TreeMap<>();
+        v.values().forEach(m -> m.keySet().forEach(x -> count.merge(x, 1, Integer::sum)));
+        double x = count.entrySet().stream().filter(e -> e.getValue() >= 2).map(Map.Entry::getKey).reduce((p, q) -> q).orElse(Double.NaN);
+        if (Double.isNaN(x)) return null;
+        List<String> evidence = new ArrayList<>();
+        List<String> parts = v.entrySet().stream().filter(e -> e.getValue().containsKey(x))
+                .sorted(Comparator.comparingDouble(e -> -mean(e.getValue().get(x), "throughput_rps")))
+                .map(e -> {
+                    List<Map<String, String>> r = e.getValue().get(x);
+                    evidence.addAll(anchors(r));
+                    double p99 = mean(r, "p99_ms");
+                    return e.getKey() + " " + n0(mean(r, "throughput_rps")) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
+                }).toList();
+        return new Verdict(exp, "measured", exp + " (" + label + ") at " + n0(x) + " connections: " + String.join(", ", parts), evidence);
+    }
+
+    /** Whether throughput follows the HikariCP pool, per variant, and where it stops. */
+    List<Verdict> bottleneck(String exp) {
+        List<Map<String, String>> rows = data.rowsOf(exp);
+        if (!ChartData.varies(rows, ChartData.POOL)) return List.of();
+        boolean withStack = ChartData.varies(rows, "stack");
+        List<Verdict> out = new ArrayList<>();
+        ChartData.panels(rows, ChartData.POOL, withStack).forEach((label, panel) -> {
+            byVariantAndX(ChartData.okOnly(panel), ChartData.POOL, withStack).forEach((variant, byPool) -> {
+                if (byPool.size() < 2) return;
+                List<Double> pools = List.copyOf(byPool.keySet());
+                List<Double> rps = pools.stream().map(p -> mean(byPool.get(p), "throughput_rps")).toList();
+                int j = 0;
+                while (j + 1 < pools.size() && rps.get(j + 1) / rps.get(j) - 1 >= 0.5 * (pools.get(j + 1) / pools.get(j) - 1)) j++;
+                int last = pools.size() - 1;
+                StringBuilder s = new StringBuilder(exp + " (" + label + "): " + variant + " throughput ");
+                if (j == last) {
+                    s.append("follows the HikariCP pool over the whole range: ").append(n0(rps.getFirst())).append(" → ")
+                            .append(n0(rps.get(last))).append(" req/s as the pool goes ").append(n0(pools.getFirst())).append(" → ")
+                            .append(n0(pools.get(last))).append(String.format(Locale.ROOT, " (%.1f× for %.1f× the pool)",
+                                    rps.get(last) / rps.getFirst(), pools.get(last) / pools.getFirst()));
+                } else if (j == 0) {
+                    s.append("does not follow the pool: ").append(n0(rps.getFirst())).append(" → ").append(n0(rps.get(last)))
+                            .append(" req/s over pools ").append(n0(pools.getFirst())).append(" → ").append(n0(pools.get(last)));
+                } else {
+                    s.append("follows the HikariCP pool up to pool ").append(n0(pools.get(j))).append(" (").append(n0(rps.getFirst()))
+                            .append(" → ").append(n0(rps.get(j))).append(" req/s), then levels off (").append(n0(rps.get(last)))
+                            .append(" req/s at pool ").append(n0(pools.get(last))).append(")");
+                }
+                List<Map<String, String>> top = byPool.get(pools.get(last));
+                String threads = Summary.param(top.getFirst(), "maxThreads");
+                if (j < last && threads != null) s.append("; ").append(variant).append(" has ").append(threads).append(" request threads");
+                appendCpuBound(s, variant, top);
+                List<String> evidence = byPool.values().stream().flatMap(r -> anchors(r).stream()).toList();
+                out.add(new Verdict(exp, "measured", s.toString(), evidence));
+            });
+        });
+        return out;
+    }
+
+    /** Pinned events per JDK, variant and path, over ok rows that measured them. */
+    List<Verdict> pinning(String exp) {
+        List<Map<String, String>> rows = ChartData.okOnly(data.rowsOf(exp)).stream()
+                .filter(r -> !Double.isNaN(RunData.num(r, "pinned_events"))).toList();
+        if (rows.isEmpty()) return List.of();
+        boolean withStack = ChartData.varies(rows, "stack");
+        Map<String, List<Map<String, String>>> groups = rows.stream().collect(Collectors.groupingBy(
+                r -> "JDK " + r.getOrDefault("jdk", "?") + " " + ChartData.variant(r, withStack)
+                        + (r.getOrDefault("path_mode", "").isEmpty() ? "" : " " + r.get("path_mode")),
+                LinkedHashMap::new, Collectors.toList()));
+        double total = rows.stream().mapToDouble(r -> RunData.num(r, "pinned_events")).sum();
+        List<String> parts = new ArrayList<>();
+        groups.forEach((g, gr) -> parts.add(g + ": " + n0(gr.stream().mapToDouble(r -> RunData.num(r, "pinned_events")).sum())
+                + " in " + gr.size() + (gr.size() == 1 ? " row" : " rows")));
+        String head = total == 0 ? "no pinning measured (0 pinned events)" : "pinned events (JFR jdk.VirtualThreadPinned)";
+        return List.of(new Verdict(exp, "measured", exp + ": " + head + " — " + String.join("; ", parts), anchors(rows)));
+    }
+
+    /** JMH: thread modes of the same benchmark side by side, with their errors. */
+    List<Verdict> jmh() {
+        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(RunData.num(r, "score"))).toList();
+        Map<String, List<Map<String, String>>> byBench = rows.stream()
+                .collect(Collectors.groupingBy(ChartData::jmhCategory, LinkedHashMap::new, Collectors.toList()));
+        List<Verdict> out = new ArrayList<>();
+        byBench.forEach((bench, br) -> {
+            if (br.size() < 2) return;
+            List<Map<String, String>> sorted = br.stream().sorted(Comparator.comparingDouble(r -> -RunData.num(r, "score"))).toList();
+            Map<String, String> hi = sorted.getFirst(), lo = sorted.getLast();
+            String unit = hi.getOrDefault("unit", "");
+            double a = RunData.num(hi, "score"), b = RunData.num(lo, "score"), ea = RunData.num(hi, "error"), eb = RunData.num(lo, "error");
+            boolean overlap = !Double.isNaN(ea) && !Double.isNaN(eb) && a - ea <= b + eb;
+            String s = String.format(Locale.ROOT, "JMH %s: %s %s vs %s %s %s (%s)", bench, mode(hi), pm(a, ea), mode(lo), pm(b, eb), unit,
+                    overlap ? "within error" : String.format(Locale.ROOT, "%.2f×", b == 0 ? Double.NaN : a / b));
+            if (unit.contains("/op") && !overlap) s += "; lower is better for " + unit;
+            out.add(new Verdict("jmh", "measured", s, br.stream().map(r -> "jmh-" + (data.jmh().indexOf(r) + 1)).toList()));
+        });
+        return out;
+    }
+
+    private static String mode(Map<String, String> r) {
+        String m = r.getOrDefault("thread_mode", r.getOrDefault("mode", ""));
+        return m.isEmpty() ? r.getOrDefault("benchmark", "") : m;
+    }
+
+    /** thread-memory.csv: at the largest thread count, what each mode cost. */
+    List<Verdict> threadMemory() {
+        List<Map<String, String>> rows = data.threadMemory();
+        if (rows.isEmpty()) return List.of();
+        double top = rows.stream().mapToDouble(r -> RunData.num(r, "threads")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+        if (Double.isNaN(top)) return List.of();
+        List<String> parts = new ArrayList<>();
+        List<String> evidence = new ArrayList<>();
+        for (Map<String, String> r : rows) {
+            if (RunData.num(r, "threads") != top) continue;
+            evidence.add("tm-" + (rows.indexOf(r) + 1));
+            List<String> what = new ArrayList<>();
+            double res = RunData.num(r, "nmt_thread_reserved_kb"), com = RunData.num(r, "nmt_thread_committed_kb"), rss = RunData.num(r, "rss_mb");
+            if (!Double.isNaN(res)) what.add(n0(res / 1024) + " MB reserved");
+            if (!Double.isNaN(com)) what.add(n0(com / 1024) + " MB committed for threads (NMT)");
+            if (!Double.isNaN(rss)) what.add("RSS " + n0(rss) + " MB");
+            parts.add(r.getOrDefault("mode", r.getOrDefault("thread_mode", "?")) + " " + String.join(", ", what));
+        }
+        return List.of(new Verdict("thread-memory", "measured", "memory at " + n0(top) + " threads: " + String.join("; ", parts), evidence));
+    }
+
+    /** What is not evidence, and why: flagged and failed rows, an interrupted run. */
+    List<Verdict> validity() {
+        List<Map<String, String>> rows = data.rows();
+        if (rows.isEmpty()) return List.of();
+        List<Map<String, String>> flagged = rows.stream().filter(r -> "flagged".equals(r.get("status"))).toList();
+        List<Map<String, String>> failed = rows.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+        if (flagged.isEmpty() && failed.isEmpty()) {
+            return List.of(new Verdict("", "validity", "all " + rows.size() + " rows passed the validity checks (bound, Little's law, "
+                    + "generator CPU, errors) and count as evidence", List.of("validity")));
+        }
+        Map<String, Long> why = flagged.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
+                .filter(f -> !f.isEmpty() && vtlab.check.Validity.voids(f))
+                .collect(Collectors.groupingBy(f -> f, LinkedHashMap::new, Collectors.counting()));
+        StringBuilder s = new StringBuilder((flagged.size() + failed.size()) + " of " + rows.size() + " rows are not evidence and no verdict above uses them: ");
+        List<String> parts = new ArrayList<>();
+        if (!flagged.isEmpty()) parts.add(flagged.size() + " flagged (" + why.entrySet().stream().map(e -> e.getKey() + " ×" + e.getValue())
+                .collect(Collectors.joining(", ")) + ")");
+        if (!failed.isEmpty()) parts.add(failed.size() + " failed");
+        s.append(String.join(", ", parts));
+        List<String> evidence = new ArrayList<>(anchors(flagged));
+        evidence.addAll(anchors(failed));
+        return List.of(new Verdict("", "validity", s.toString(), evidence));
+    }
+
+    List<Verdict> runStatus() {
+        List<Verdict> out = new ArrayList<>();
+        String status = data.environment().path("status").asText("");
+        if (status.equals("incomplete") || status.equals("running")) {
+            out.add(new Verdict("", "validity", "the run is incomplete (" + status + "): only the " + data.rows().size()
+                    + " rows that finished are shown", List.of("environment")));
+        }
+        data.environment().properties().forEach(e -> {
+            if (e.getKey().startsWith("failed_")) {
+                out.add(new Verdict(e.getKey().substring(7), "validity", e.getKey().substring(7) + " failed: " + e.getValue().asText(),
+                        List.of("environment")));
+            }
+        });
+        return out;
+    }
+
+    private Map<String, Map<Double, List<Map<String, String>>>> byVariantAndX(List<Map<String, String>> rows, String xCol, boolean withStack) {
+        Map<String, Map<Double, List<Map<String, String>>>> out = new LinkedHashMap<>();
+        for (Map<String, String> r : rows) {
+            double x = RunData.num(r, xCol);
+            if (Double.isNaN(x) || Double.isNaN(RunData.num(r, "throughput_rps"))) continue;
+            out.computeIfAbsent(ChartData.variant(r, withStack), k -> new TreeMap<>()).computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+        }
+        return out;
+    }
+
+    private List<String> anchors(List<Map<String, String>> rows) {
+        return rows.stream().map(data::anchor).toList();
+    }
+
+    static double mean(List<Map<String, String>> rows, String col) {
+        return rows.stream().mapToDouble(r -> RunData.num(r, col)).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    }
+
+    private static String reps(List<Map<String, String>> a, List<Map<String, String>> b) {
+        return a.size() > 1 || b.size() > 1 ? " (means of " + a.size() + " and " + b.size() + " reps)" : "";
+    }
+
+    static String n0(double d) {
+        return String.format(Locale.ROOT, "%,.0f", d);
+    }
+
+    static String ms(double d) {
+        return d >= 10 ? n0(d) + " ms" : String.format(Locale.ROOT, "%.1f ms", d);
+    }
+
+    static String pct(double ratio) {
+        return String.format(Locale.ROOT, "%.0f%%", ratio * 100);
+    }
+
+    static String pm(double v, double err) {
+        String f = Math.abs(v) >= 100 ? "%,.0f" : Math.abs(v) >= 1 ? "%.2f" : "%.4f";
+        return String.format(Locale.ROOT, f, v) + (Double.isNaN(err) ? "" : " ± " + String.format(Locale.ROOT, f, err));
+    }
+}

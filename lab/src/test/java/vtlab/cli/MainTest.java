@@ -1,0 +1,101 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import vtlab.plan.Row;
+
+/** Bad input is refused with one clear line before anything starts. */
+class MainTest {
+
+    static String refusal(String... args) {
+        UsageError e = assertThrows(UsageError.class, () -> {
+            Options o = Options.parse(List.of(args));
+            Main.prepare(o, o.positional().subList(1, o.positional().size()));
+        });
+        assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
+        return e.getMessage();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "run nosuch                               | unknown experiment 'nosuch'",
+            "run servlet --modes green                | unknown value 'green' for --modes",
+            "run servlet --workloads fib              | unknown value 'fib' for --workloads",
+            "run servlet --conc 0                     | --conc must be positive",
+            "run servlet --conc 4x0                   | --conc takes positive whole numbers",
+            "run servlet --conc -5                    | --conc must be positive",
+            "run servlet --reps 0                     | --reps must be positive",
+            "run servlet --hold 10parsecs             | --hold takes a duration",
+            "run servlet --hold 0s                    | --hold must be longer than zero",
+            "run servlet --pools 50                   | option --pools is not known to servlet",
+            "run servlet --probes cpu,flux            | unknown probe 'flux'",
+            "run servlet --generator ab               | unknown generator 'ab'",
+            "run servlet --cpus-app 9                 | --cpus-app",
+            "run servlet --port 70000                 | --port must be at most 65535",
+            "run servlet --conc 900000                | 900000 connections need about",
+            "run servlet --jdk /nonexistent           | not a JDK folder",
+            "run servlet --min-spare-threads 300      | exceeds --max-threads",
+    })
+    void refusesBadInput(String args, String expected) {
+        String msg = refusal(args.trim().split("\\s+"));
+        assertTrue(msg.contains(expected), msg);
+    }
+
+    @Test
+    void refusesAPortInUse() throws Exception {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            String msg = refusal("run", "servlet", "--port", Integer.toString(s.getLocalPort()));
+            assertTrue(msg.contains("in use"), msg);
+        }
+    }
+
+    @Test
+    void plansTheArticlesMatrix() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--workloads", "hello,sleep", "--conc", "400,1000", "--reps", "3",
+                "--hold", "20s", "--warmup", "10s"));
+        List<Row> rows = vtlab.plan.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        assertEquals(2 * 2 * 2 * 3, rows.size());
+        Row platformSleep = rows.stream().filter(r -> r.threadMode().equals("platform") && r.workload().equals("sleep")
+                && r.concurrency() == 1000).findFirst().orElseThrow();
+        assertEquals(4000.0, platformSleep.boundRps(), 1e-9);
+        assertEquals("platform", platformSleep.sutEnv().get("THREAD_MODE"));
+        assertEquals(200, platformSleep.expectInfo().get("max_threads"));
+        Row virtualSleep = rows.stream().filter(r -> r.threadMode().equals("virtual") && r.workload().equals("sleep")
+                && r.concurrency() == 1000).findFirst().orElseThrow();
+        assertEquals(20000.0, virtualSleep.boundRps(), 1e-9);
+        Row hello = rows.stream().filter(r -> r.workload().equals("hello")).findFirst().orElseThrow();
+        assertEquals(null, hello.boundRps(), "hello is CPU-bound: no closed-form bound");
+        assertEquals(List.of("-Xms512m", "-Xmx512m"), hello.jvmArgs());
+        // platform and virtual of the same scenario run back to back
+        assertEquals("platform", rows.get(0).threadMode());
+        assertEquals("virtual", rows.get(1).threadMode());
+        assertEquals(rows.get(0).comparisonKey(), rows.get(1).comparisonKey());
+    }
+
+    @Test
+    void quickShortensTheTiming() throws Exception {
+        Options o = Options.parse(List.of("--quick"));
+        List<Row> rows = vtlab.plan.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        assertTrue(rows.stream().allMatch(r -> r.hold().toSeconds() <= 5 && r.rep() == 1));
+    }
+
+    @Test
+    void helpExplainsTheCommands() throws Exception {
+        var buf = new java.io.ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("--help"), new java.io.PrintStream(buf)));
+        String help = buf.toString();
+        for (String word : List.of("./vtlab run", "./vtlab list", "./vtlab test", "--conc", "matrix.csv")) {
+            assertTrue(help.contains(word), word);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.cli.Main;
+
+/**
+ * A tiny real matrix, end to end: real Tomcat, real wrk, both modes, far more connections than pool threads.
+ * A 100 ms sleep and a 20-thread pool keep the CPU low, so the bounds are exact on any machine:
+ * platform 20 / 100 ms = 200 req/s, virtual 200 / 100 ms = 2,000 req/s.
+ */
+class ServletRunIT {
+    @TempDir
+    Path out;
+
+    @Test
+    void virtualThreadsLiftThePoolsCeilingAndEveryRowCarriesItsProof() throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
+                "--min-spare-threads", "5", "--conc", "200", "--warmup", "2s", "--hold", "5s", "--reps", "1",
+                "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
+        String console = buf.toString();
+        assertEquals(0, code, console);
+        Path run = Lab.onlyRun(out);
+        List<Map<String, String>> rows = Lab.rows(run);
+        assertEquals(2, rows.size(), console);
+        Map<String, String> platform = rows.stream().filter(r -> r.get("thread_mode").equals("platform")).findFirst().orElseThrow();
+        Map<String, String> virtual = rows.stream().filter(r -> r.get("thread_mode").equals("virtual")).findFirst().orElseThrow();
+
+        // platform: held at its pool's bound (within 10%)
+        assertEquals(200.0, Lab.num(platform, "bound_rps"), 1e-9);
+        assertEquals(1.0, Lab.num(platform, "bound_ratio"), 0.10, console);
+        // virtual: the pool's ceiling is gone
+        assertEquals(2000.0, Lab.num(virtual, "bound_rps"), 1e-9);
+        assertTrue(Lab.num(virtual, "throughput_rps") > 5 * Lab.num(platform, "throughput_rps"), console);
+        assertTrue(Lab.num(virtual, "bound_ratio") > 0.85, console);
+
+        for (Map<String, String> r : List.of(platform, virtual)) {
+            assertEquals("ok", r.get("status"), r.toString());
+            assertEquals("true", r.get("littles_law_ok"), r.toString());
+            assertEquals("false", r.get("generator_bound"));
+            assertEquals("0", r.get("error_rate"));
+            assertTrue(Lab.num(r, "p50_ms") >= 100, "nobody answers faster than the sleep: " + r.get("p50_ms"));
+            assertTrue(Lab.num(r, "p99_ms") >= Lab.num(r, "p50_ms"));
+            assertTrue(Lab.num(r, "app_cpu_pct") > 0 && Lab.num(r, "load_cpu_pct") > 0, r.toString());
+            assertTrue(Lab.num(r, "rss_mb_max") > 50, r.toString());
+            assertTrue(Lab.num(r, "nmt_thread_committed_kb") > 0, r.toString());
+            // the raw generator output the numbers came from
+            assertTrue(Files.readString(run.resolve("raw").resolve(r.get("raw"))).contains("VTLAB_JSON_BEGIN"));
+        }
+        // a 20-thread pool runs its 20 threads plus the JVM's; virtual threads are not OS threads
+        assertTrue(Lab.num(platform, "jvm_threads_max") >= 20 + 10, platform.get("jvm_threads_max"));
+        assertTrue(Lab.num(virtual, "jvm_threads_max") < Lab.num(platform, "jvm_threads_max"));
+        assertTrue(Lab.num(platform, "nmt_thread_reserved_kb") > Lab.num(virtual, "nmt_thread_reserved_kb"));
+
+        String env = Files.readString(run.resolve("environment.json"));
+        assertTrue(env.contains("\"status\" : \"complete\""), env);
+        assertTrue(env.contains("\"core_map\""), env);
+        assertTrue(env.contains("\"generator_version\" : \"wrk"), env);
+        String info = Files.readString(run.resolve("raw").resolve(platform.get("raw").replace(".wrk.txt", ".runtime-info.json")));
+        assertTrue(info.contains("\"max_threads\":20"), info);
+        assertTrue(Files.readString(run.resolve("summary.txt")).contains("platform-20"));
+        assertTrue(console.contains("results in"), console);
+    }
+}

@@ -1,0 +1,43 @@
+package vtlab.tier;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+
+class CoreMapTest {
+    @Test
+    void twoCoresGiveTheSutOneAndTheGeneratorTheOther() throws Exception {
+        CoreMap m = CoreMap.compute(2, Options.parse(List.of()));
+        assertEquals("0", m.of(CoreMap.APP));
+        assertEquals("1", m.of(CoreMap.LOAD));
+        assertEquals(1, m.count(CoreMap.APP));
+    }
+
+    @Test
+    void largerMachinesGiveTheDatabaseItsOwnCore() throws Exception {
+        CoreMap m = CoreMap.compute(16, null);
+        assertEquals("0-7", m.of(CoreMap.APP));
+        assertEquals("8", m.of(CoreMap.PG));
+        assertEquals("9-15", m.of(CoreMap.LOAD));
+        assertEquals(8, m.count(CoreMap.APP));
+    }
+
+    @Test
+    void overridesAreValidatedAgainstTheMachine() throws Exception {
+        CoreMap m = CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2", "--cpus-load", "1-3")));
+        assertEquals("0,2", m.of(CoreMap.APP));
+        assertEquals(3, m.count(CoreMap.LOAD));
+        UsageError e = assertThrows(UsageError.class, () -> CoreMap.compute(2, Options.parse(List.of("--cpus-app", "5"))));
+        assertTrue(e.getMessage().startsWith("--cpus-app"), e.getMessage());
+        assertThrows(UsageError.class, () -> CoreMap.compute(2, Options.parse(List.of("--cpus-load", "one"))));
+        assertArrayEquals(new int[] {0, 1}, CoreMap.parse("0-1", 2));
+    }
+}

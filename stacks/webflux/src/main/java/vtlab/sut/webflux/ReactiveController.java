@@ -1,0 +1,27 @@
+package vtlab.sut.webflux;
+
+import java.time.Duration;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ResponseStatusException;
+
+import reactor.core.publisher.Mono;
+
+/** Seed 004's WebFlux handler: wait with Mono.delay (a timer on Reactor's parallel scheduler), no thread held. */
+@RestController
+public class ReactiveController {
+
+    @GetMapping("/delay")
+    public Mono<String> delay(@RequestParam(name = "ms", defaultValue = "100") long ms) {
+        checkMs(ms);
+        return Mono.delay(Duration.ofMillis(ms)).map(tick -> "mono delayed " + ms + " ms\n");
+    }
+
+    /** The same bounds as the servlet stack's sleep: a wait of 0 to 60,000 ms. */
+    static void checkMs(long ms) {
+        if (ms < 0 || ms > 60_000) throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "ms must be between 0 and 60000");
+    }
+}
