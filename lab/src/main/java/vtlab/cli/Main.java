@@ -36,6 +36,10 @@ public final class Main {
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits
+              ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
+                                                      summarised: virtual threads by state, top stacks
+              ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
+              ./vtlab compare RUN_A RUN_B [--out F]   the same rows of two runs side by side with deltas (+ compare.html)
               ./vtlab test                            the whole test suite (what CI runs)
 
             Run options (each experiment adds its own axes: see ./vtlab list):
@@ -47,7 +51,8 @@ public final class Main {
               --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
               --generator wrk            load generator (installed when missing)
-              --probes cpu,rss,threads,nmt   probes, by name; --no-probes for none
+              --probes cpu,rss,threads,nmt,jfr-pinning   probes, by name (./vtlab list); --no-probes for none
+              --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms)
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
               --port 18080               SUT port on 127.0.0.1
               --out results              where run folders go
@@ -85,10 +90,17 @@ public final class Main {
             case "help" -> out.print(HELP);
             case "list" -> out.print(list());
             case "doctor" -> out.print(doctor());
+            case "dump" -> out.print(dump(words.subList(1, words.size())));
             case "run" -> {
                 return runCommand(o, words.subList(1, words.size()), args, out);
             }
-            default -> throw new UsageError("unknown command '" + cmd + "' (run, list, doctor, test, help)");
+            case "report" -> {
+                return vtlab.report.Report.command(o, words.subList(1, words.size()), out);
+            }
+            case "compare" -> {
+                return vtlab.report.Compare.command(o, words.subList(1, words.size()), out);
+            }
+            default -> throw new UsageError("unknown command '" + cmd + "' (run, list, doctor, report, compare, test, help)");
         }
         return 0;
     }
@@ -139,6 +151,7 @@ public final class Main {
         Generator gen = Generators.byName(o.string("generator", "wrk"));
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", home().resolve("results").toString()));
+        Probes.setDuration("pin-threshold", o.duration("pin-threshold", java.time.Duration.ZERO, true));
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         List<String> unknown = o.unread();
@@ -220,6 +233,30 @@ public final class Main {
         sb.append("\nGenerators (--generator NAME):\n");
         Generators.all().forEach((n, g) -> sb.append("  ").append(String.format("%-12s", n)).append(g.get().description()).append('\n'));
         return sb.toString();
+    }
+
+    /** The thread dump of a SUT the lab started (the only one running, or the PID given). */
+    static String dump(List<String> args) throws Exception {
+        long pid;
+        if (!args.isEmpty()) {
+            try {
+                pid = Long.parseLong(args.getFirst());
+            } catch (NumberFormatException e) {
+                throw new UsageError("dump takes a process id, not '" + args.getFirst() + "'");
+            }
+            if (ProcessHandle.of(pid).isEmpty()) throw new UsageError("no process " + pid);
+        } else {
+            List<ProcessHandle> suts = ProcessHandle.allProcesses()
+                    .filter(p -> p.info().commandLine().orElse("").matches(".*/stacks/[^ ]+/target/vtlab-[^ ]+\\.jar.*")).toList();
+            if (suts.size() != 1) {
+                throw new UsageError(suts.isEmpty() ? "no running vtlab SUT found; give a PID: ./vtlab dump PID"
+                        : suts.size() + " SUTs running (" + suts.stream().map(p -> Long.toString(p.pid())).toList() + "): give a PID");
+            }
+            pid = suts.getFirst().pid();
+        }
+        Path file = Files.createTempFile("vtlab-threads-" + pid + "-", ".json");
+        vtlab.probe.ThreadDump.take(Jdk.current(), pid, file);
+        return vtlab.probe.ThreadDump.summarize(Files.readString(file), 8).render(8) + "dump: " + file + "\n";
     }
 
     static String doctor() {

@@ -17,7 +17,9 @@ public final class Columns {
             "load_model", "bound_rps", "bound_ratio", "littles_law_ok", "generator_bound", "nmt_thread_reserved_kb",
             "nmt_thread_committed_kb", "status", "note", "mean_ms", "p90_ms", "duration_s", "errors_connect",
             "errors_read", "errors_write", "errors_timeout", "errors_status", "stub_cpu_pct", "app_cpus", "load_cpus",
-            "bound_note", "littles_law_ratio", "flags", "params", "scenario", "raw");
+            "bound_note", "littles_law_ratio", "flags", "params", "scenario", "raw",
+            "nmt_thread_reserved_kb_idle", "nmt_thread_committed_kb_idle", "jvm_threads_idle",
+            "pinned_total_ms", "pinned_max_ms", "pinned_reasons", "vthreads_dump");
 
     public static final List<String> ALL;
 

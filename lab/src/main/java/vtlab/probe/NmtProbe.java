@@ -58,7 +58,7 @@ public final class NmtProbe implements Probe {
 
     /** `jcmd PID VM.native_memory summary` of a JVM started with -XX:NativeMemoryTracking=summary, as text. */
     public static String summary(vtlab.tier.Jdk jdk, long pid) throws java.io.IOException, InterruptedException {
-        Path jcmd = jdk.jcmd().orElseThrow(() -> new IllegalStateException("JDK " + jdk.home() + " has no jcmd"));
+        Path jcmd = jdk.jcmdOrLabs();
         Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "VM.native_memory", "summary")
                 .redirectErrorStream(true).start();
         String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -17,12 +17,25 @@ public final class Probes {
         ALL.put("rss", RssProbe::new);
         ALL.put("threads", ThreadsProbe::new);
         ALL.put("nmt", NmtProbe::new);
+        ALL.put("jfr-pinning", JfrPinningProbe::new);
+        ALL.put("vtdump", VirtualThreadDumpProbe::new);
     }
 
     /** On unless --probes says otherwise. */
-    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "nmt");
+    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "nmt", "jfr-pinning");
 
     private Probes() {}
+
+    /** Run-wide probe settings (e.g. pin-threshold), set once from the command line before the run. */
+    private static final Map<String, java.time.Duration> DURATIONS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public static void setDuration(String name, java.time.Duration d) {
+        DURATIONS.put(name, d);
+    }
+
+    public static java.time.Duration duration(String name, java.time.Duration dflt) {
+        return DURATIONS.getOrDefault(name, dflt);
+    }
 
     public static Map<String, Supplier<Probe>> all() {
         return ALL;

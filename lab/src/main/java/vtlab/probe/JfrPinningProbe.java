@@ -1,0 +1,136 @@
+package vtlab.probe;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordingFile;
+
+/**
+ * JFR jdk.VirtualThreadPinned events of the SUT during the hold (virtual-mode rows only): count, total and max
+ * pinned time, the JDK's pinned reason (JDK 24+), and the distinct stacks trimmed to the application's frames.
+ * The recording starts before warm-up (so attaching costs nothing measured) and only events inside the measured
+ * window are counted. The threshold defaults to 0 ms (every pin; JFR's own default is 20 ms): --pin-threshold.
+ */
+public final class JfrPinningProbe implements Probe {
+    static final String RECORDING = "vtlab-pinning";
+    /** Frames of these packages are the application's own: they are what a stack is trimmed to. */
+    static final List<String> APP_PACKAGES = List.of("vtlab.");
+
+    private Instant measureStart;
+    private boolean recording;
+
+    @Override
+    public String name() {
+        return "jfr-pinning";
+    }
+
+    @Override
+    public String description() {
+        return "JFR jdk.VirtualThreadPinned on virtual rows: pinned_events, total/max ms, reasons, stacks (pinning.txt)";
+    }
+
+    static boolean applies(ProbeContext ctx) {
+        return ctx.row().threadMode().contains("virtual");
+    }
+
+    static String settings(Duration threshold) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <configuration version="2.0" label="vtlab pinning">
+                  <event name="jdk.VirtualThreadPinned">
+                    <setting name="enabled">true</setting>
+                    <setting name="stackTrace">true</setting>
+                    <setting name="threshold">%d ms</setting>
+                  </event>
+                </configuration>
+                """.formatted(threshold.toMillis());
+    }
+
+    @Override
+    public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
+        if (!applies(ctx)) return;
+        Path jfc = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfc");
+        Files.writeString(jfc, settings(Probes.duration("pin-threshold", Duration.ZERO)));
+        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.start", "name=" + RECORDING, "settings=" + jfc.toAbsolutePath());
+        recording = true;
+    }
+
+    @Override
+    public void start(ProbeContext ctx) {
+        measureStart = Instant.now();
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        if (!recording) return;
+        Instant measureEnd = Instant.now();
+        Path jfr = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfr");
+        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.dump", "name=" + RECORDING, "filename=" + jfr.toAbsolutePath());
+        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.stop", "name=" + RECORDING);
+        Pins pins = read(jfr, measureStart, measureEnd);
+        out.put("pinned_events", pins.count());
+        out.put("pinned_total_ms", pins.totalMs());
+        out.put("pinned_max_ms", pins.maxMs());
+        out.put("pinned_reasons", pins.reasons().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(";")));
+        Path file = ctx.rawDir().getParent().resolve("pinning.txt");
+        Files.writeString(file, pins.render(ctx.stem() + "  " + ctx.row().scenario() + " rep " + ctx.row().rep(), 5),
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+
+    /** What the recording holds between two instants. */
+    public record Pins(int count, double totalMs, double maxMs, Map<String, Integer> reasons, List<Map.Entry<String, Integer>> stacks) {
+        public String render(String title, int top) {
+            StringBuilder sb = new StringBuilder("## ").append(title).append('\n');
+            sb.append(String.format(java.util.Locale.ROOT, "%d pinned events, total %.1f ms, max %.1f ms, reasons %s%n", count, totalMs, maxMs, reasons));
+            stacks.stream().limit(top).forEach(e -> sb.append(String.format("%6d x %s%n", e.getValue(), e.getKey().replace("\n", "\n         "))));
+            return sb.append('\n').toString();
+        }
+    }
+
+    public static Pins read(Path jfr, Instant from, Instant to) throws IOException {
+        int count = 0;
+        double total = 0, max = 0;
+        Map<String, Integer> reasons = new TreeMap<>();
+        Map<String, Integer> stacks = new LinkedHashMap<>();
+        for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
+            if (!e.getEventType().getName().equals("jdk.VirtualThreadPinned")) continue;
+            if (from != null && e.getStartTime().isBefore(from)) continue;
+            if (to != null && e.getStartTime().isAfter(to)) continue;
+            count++;
+            double ms = e.getDuration().toNanos() / 1e6;
+            total += ms;
+            max = Math.max(max, ms);
+            String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "(JDK gives no reason)";
+            reasons.merge(reason, 1, Integer::sum);
+            stacks.merge(trim(e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames()), 1, Integer::sum);
+        }
+        List<Map.Entry<String, Integer>> top = new ArrayList<>(stacks.entrySet());
+        top.sort((a, b) -> b.getValue() - a.getValue());
+        return new Pins(count, Math.round(total * 10) / 10.0, Math.round(max * 10) / 10.0, reasons, top);
+    }
+
+    /** The blocking frame on top, then the application's own frames (the rest is JDK, Tomcat and Spring plumbing). */
+    static String trim(List<RecordedFrame> frames) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < frames.size(); i++) {
+            RecordedFrame f = frames.get(i);
+            String type = f.getMethod().getType().getName();
+            boolean app = APP_PACKAGES.stream().anyMatch(type::startsWith);
+            if (i == 0 || app) out.add(type + "." + f.getMethod().getName() + ":" + f.getLineNumber() + (f.getType().equals("Native") ? " (native)" : ""));
+            if (out.size() >= 8) break;
+        }
+        return out.isEmpty() ? "(no stack)" : String.join("\n", out);
+    }
+}

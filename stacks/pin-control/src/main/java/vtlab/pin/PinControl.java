@@ -1,0 +1,30 @@
+package vtlab.pin;
+
+/**
+ * A positive control for pinning capture: runs a blocking action so that the virtual thread running it pins its
+ * carrier on every JDK, so a pinning count of zero elsewhere means "no pinning", not "capture broken".
+ * <p>
+ * This base version (JDK 21-23) blocks inside {@code synchronized}, which pins before JEP 491. On JDK 22+ the
+ * multi-release jar replaces it (META-INF/versions/22) with a native frame on the stack: libc {@code qsort} called
+ * through FFM with an upcall comparator that blocks, which still pins after JEP 491.
+ */
+public final class PinControl {
+    private static final Object LOCK = new Object();
+
+    private PinControl() {}
+
+    /** How this JDK's control pins, for runtime-info. */
+    public static String mechanism() {
+        return "synchronized (pins before JDK 24)";
+    }
+
+    public static void runPinned(Runnable blocking) {
+        synchronized (new Object()) { // a fresh monitor: pins without serialising requests
+            blocking.run();
+        }
+    }
+
+    static Object lock() {
+        return LOCK;
+    }
+}
