@@ -55,6 +55,8 @@ public final class Main {
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms)
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
               --port 18080               SUT port on 127.0.0.1
+              --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
+                                         SUT configuration share one warm JVM; each row still warms up)
               --out results              where run folders go
 
             Output: results/<UTC time>-<experiments>/ with matrix.csv (the seed rig's 23 columns, then vtlab's),
@@ -114,14 +116,14 @@ public final class Main {
         Environment env = new Environment(args, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.studies(), p.studySeconds(), p.generator(), p.probes(),
-                p.cores(), p.port(), p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan()));
+                p.cores(), p.port(), p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan(), p.freshSut()));
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
         return 0;
     }
 
     public record Prepared(List<String> experiments, List<Row> rows, List<Study> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
-                           java.util.Map<String, String> tierOptions, PlanContext plan) {}
+                           java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut) {}
 
     /** Everything that can be refused is refused here, before any process starts. */
     public static Prepared prepare(Options o, List<String> names) throws UsageError {
@@ -151,6 +153,7 @@ public final class Main {
         Generator gen = Generators.byName(o.string("generator", "wrk"));
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", home().resolve("results").toString()));
+        boolean freshSut = o.flag("fresh-sut");
         Probes.setDuration("pin-threshold", o.duration("pin-threshold", java.time.Duration.ZERO, true));
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
@@ -168,7 +171,7 @@ public final class Main {
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (!rows.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx);
+                port, results, tierOptions, ctx, freshSut);
     }
 
     static void checkPortFree(int port) throws UsageError {

@@ -20,7 +20,7 @@ public final class Options {
     private final Set<String> read = new LinkedHashSet<>();
 
     /** Options that take no value. */
-    static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "keep-going", "install", "verbose");
+    static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "keep-going", "install", "verbose", "fresh-sut");
 
     public static Options parse(List<String> args) throws UsageError {
         Options o = new Options();

@@ -58,11 +58,12 @@ public final class ServletExperiment implements Experiment {
         if (minSpare > maxThreads) throw new UsageError("--min-spare-threads " + minSpare + " exceeds --max-threads " + maxThreads);
 
         List<Row> rows = new ArrayList<>();
+        // Rows of one SUT configuration (JDK x workload x mode) are consecutive, so they share one warm JVM.
         for (Jdk jdk : ctx.jdks())
             for (String workload : workloads)
-                for (int c : conc)
-                    for (int rep = 1; rep <= t.reps(); rep++)
-                        for (String mode : modes) { // modes innermost: platform and virtual run back to back
+                for (String mode : modes)
+                    for (int c : conc)
+                        for (int rep = 1; rep <= t.reps(); rep++) {
                             Map<String, String> params = new LinkedHashMap<>();
                             if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(sleepMs));
                             Map<String, String> env = new LinkedHashMap<>();

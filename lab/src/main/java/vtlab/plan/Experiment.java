@@ -32,6 +32,14 @@ public interface Experiment {
      */
     default void verify(Row row, java.net.URI sutBase, java.util.Map<String, vtlab.tier.RunTier> tiers) throws Exception {}
 
+    /**
+     * Whether every row needs a JVM of its own. By default consecutive rows with the same SUT configuration share
+     * one (warm JIT, grown pools); experiments that read a fresh JVM's idle state (footprint) say true.
+     */
+    default boolean freshSutPerRow() {
+        return false;
+    }
+
     default List<String> findings(List<java.util.Map<String, String>> rows) {
         return List.of();
     }

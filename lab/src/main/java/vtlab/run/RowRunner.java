@@ -38,13 +38,24 @@ public final class RowRunner {
     private final List<String> probeNames;
     private final CoreMap cores;
     private final int port;
+    private final boolean freshSutPerRow;
     private final Verifier verifier = new Verifier();
+    /** The SUT kept from the previous row, and the configuration it was started with. */
+    private SutProcess kept;
+    private String keptConfig;
 
-    public RowRunner(Generator generator, List<String> probeNames, CoreMap cores, int port) {
+    public RowRunner(Generator generator, List<String> probeNames, CoreMap cores, int port, boolean freshSutPerRow) {
         this.generator = generator;
         this.probeNames = probeNames;
         this.cores = cores;
         this.port = port;
+        this.freshSutPerRow = freshSutPerRow;
+    }
+
+    /** Stops the SUT kept for the next row, if any (end of run). */
+    public void close() {
+        if (kept != null) kept.close();
+        kept = null;
     }
 
     /** Hook for a step a row goes through, so the caller can show progress. */
@@ -66,8 +77,24 @@ public final class RowRunner {
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
 
-            steps.step("starting SUT");
-            sut = SutProcess.start(stack, row.jdk(), jvmArgs, env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log"));
+            // Consecutive rows with the same SUT configuration share one JVM (warm JIT, grown pools: a server's steady
+            // state), unless the experiment or --fresh-sut asks for a new JVM per row (idle readings, isolation).
+            String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + env;
+            boolean fresh = freshSutPerRow || vtlab.plan.Experiments.byName(row.experiment()).freshSutPerRow();
+            if (kept != null && (fresh || !config.equals(keptConfig) || !kept.alive())) {
+                steps.step("stopping SUT");
+                close();
+            }
+            if (kept != null) {
+                sut = kept;
+                kept = null;
+                out.put("sut_jvm", "reused");
+            } else {
+                steps.step("starting SUT");
+                sut = SutProcess.start(stack, row.jdk(), jvmArgs, env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log"));
+                out.put("sut_jvm", "fresh");
+            }
+            out.put("sut_log", sut.log().getFileName().toString());
             String info = sut.awaitReady(Duration.ofSeconds(90));
             java.nio.file.Files.writeString(raw.resolve(stem + ".runtime-info.json"), info);
 
@@ -118,6 +145,11 @@ public final class RowRunner {
             out.putAll(m.columns());
             out.put("series", m.series());
             fill(out, row, r, runtime, probeErrors);
+            if (!fresh) {
+                kept = sut;
+                keptConfig = config;
+                sut = null;
+            }
             return out;
         } catch (InterruptedException e) {
             throw e;

@@ -42,7 +42,8 @@ public final class Runner {
 
     public record Config(List<Row> rows, List<Study> studies, long studySeconds, Generator generator, List<String> probes,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                         Environment environment, List<String> experiments, Options options, PlanContext plan) {}
+                         Environment environment, List<String> experiments, Options options, PlanContext plan,
+                         boolean freshSut) {}
 
     public RunDir run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
@@ -68,8 +69,9 @@ public final class Runner {
         int failed = 0;
         long planned = c.rows().stream().mapToLong(Row::plannedSeconds).sum() + c.studySeconds();
         Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), planned);
+        RowRunner rowRunner = null;
         try (Dataset data = new Dataset(dir.matrix())) {
-            RowRunner rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port());
+            rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port(), c.freshSut());
             for (int i = 0; i < c.rows().size(); i++) {
                 Row row = c.rows().get(i);
                 startTiers(row, runTiers, c, dir, progress);
@@ -101,6 +103,7 @@ public final class Runner {
             throw new IOException(e.getMessage(), e);
         } finally {
             progress.finish();
+            if (rowRunner != null) rowRunner.close();
             runTiers.values().forEach(RunTier::close);
         }
         Children.removeOnShutdown(markInterrupted);
@@ -111,6 +114,7 @@ public final class Runner {
         String summary = Summary.forRun(dir.matrix(), c.experiments());
         Files.writeString(dir.summary(), summary);
         out.print(summary);
+        vtlab.report.Report.afterRun(dir.dir(), out);
         return dir;
     }
 
