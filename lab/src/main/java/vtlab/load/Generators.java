@@ -12,6 +12,7 @@ public final class Generators {
 
     static {
         ALL.put("wrk", WrkGenerator::new);
+        ALL.put("hey", HeyGenerator::new);
     }
 
     private Generators() {}

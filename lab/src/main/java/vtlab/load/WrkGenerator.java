@@ -44,6 +44,7 @@ public final class WrkGenerator implements Generator {
 
     @Override
     public String version() {
+        if (wrk == null) return "wrk (not looked up: the run has no load rows)";
         try {
             Process p = new ProcessBuilder(wrk.toString(), "-v").redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

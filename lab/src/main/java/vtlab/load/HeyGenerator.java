@@ -1,0 +1,124 @@
+package vtlab.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import vtlab.cli.UsageError;
+import vtlab.tier.Children;
+
+/**
+ * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so
+ * the generator-bound flag matters more here. Its summary has percentiles up to p99 (no p99.9) and the slowest
+ * request as max; errors come from its error distribution.
+ */
+public final class HeyGenerator implements Generator {
+    private Path hey;
+
+    @Override
+    public String name() {
+        return "hey";
+    }
+
+    @Override
+    public String description() {
+        return "hey (Go), the article's tool; closed model, p99 at most (no p99.9), heavier per request than wrk";
+    }
+
+    @Override
+    public void ensureAvailable() throws UsageError {
+        hey = OsPackages.which("hey").orElse(null);
+        if (hey == null && OsPackages.aptInstall("hey")) hey = OsPackages.which("hey").orElse(null);
+        if (hey == null) throw new UsageError("hey not found and not installable here: install it (apt-get install hey, or go install github.com/rakyll/hey@latest)");
+    }
+
+    @Override
+    public String version() {
+        return "hey (" + hey + ")"; // hey prints no version
+    }
+
+    @Override
+    public RunningLoad start(LoadSpec s) throws IOException {
+        Files.createDirectories(s.rawDir());
+        Path out = s.rawDir().resolve(s.stem() + ".hey.txt");
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), hey.toString(),
+                "-c", Integer.toString(s.connections()), "-z", Math.max(1, s.duration().toSeconds()) + "s",
+                "-t", Long.toString(Math.max(1, s.timeout().toSeconds())), "-m", s.method()));
+        if (s.body() != null) {
+            Path body = s.rawDir().resolve(s.stem() + ".hey.body");
+            Files.writeString(body, "x".repeat(s.body().length()));
+            cmd.addAll(List.of("-D", body.toString(), "-T", "application/octet-stream"));
+        }
+        cmd.add(s.url().toString());
+        Files.writeString(s.rawDir().resolve(s.stem() + ".hey.cmd"), String.join(" ", cmd) + "\n");
+        Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start());
+        return new RunningLoad() {
+            @Override
+            public ProcessHandle process() {
+                return p.toHandle();
+            }
+
+            @Override
+            public LoadResult await() throws LoadException, InterruptedException {
+                int code = p.waitFor();
+                String text;
+                try {
+                    text = Files.readString(out);
+                } catch (IOException e) {
+                    throw new LoadException("cannot read hey output " + out + ": " + e.getMessage());
+                }
+                if (code != 0) throw new LoadException("hey exited with " + code + ": " + WrkGenerator.lastLines(text, 3));
+                return parse(text, out);
+            }
+        };
+    }
+
+    private static final Pattern STATUS = Pattern.compile("^\\s*\\[(\\d{3})]\\s+(\\d+) responses", Pattern.MULTILINE);
+    private static final Pattern ERROR = Pattern.compile("^\\s*\\[(\\d+)]\\s+(.*)$", Pattern.MULTILINE);
+
+    /** Parses hey's text summary (times in seconds) into milliseconds. */
+    public static LoadResult parse(String text, Path raw) throws LoadException {
+        double total = secs(text, "Total:");
+        if (Double.isNaN(total)) throw new LoadException("hey printed no summary: " + WrkGenerator.lastLines(text, 3));
+        long ok = 0, status = 0;
+        Matcher m = STATUS.matcher(text);
+        while (m.find()) {
+            long n = Long.parseLong(m.group(2));
+            ok += n;
+            if (Integer.parseInt(m.group(1)) >= 400) status += n; // as wrk counts non-2xx/3xx
+        }
+        long connect = 0, timeout = 0, read = 0;
+        int errors = text.indexOf("Error distribution:");
+        if (errors >= 0) {
+            Matcher e = ERROR.matcher(text.substring(errors));
+            while (e.find()) {
+                long n = Long.parseLong(e.group(1));
+                String what = e.group(2);
+                if (what.contains("Timeout") || what.contains("deadline exceeded")) timeout += n;
+                else if (what.contains("dial tcp") || what.contains("connect:")) connect += n;
+                else read += n;
+            }
+        }
+        return new LoadResult(ok, total, secs(text, "Average:") * 1000, pct(text, 50), pct(text, 90), pct(text, 95),
+                pct(text, 99), Double.NaN, secs(text, "Slowest:") * 1000, connect, read, 0, timeout, status,
+                (long) number(text, "Total data:"), raw);
+    }
+
+    static double secs(String text, String label) {
+        return number(text, label);
+    }
+
+    static double number(String text, String label) {
+        Matcher m = Pattern.compile("^\\s*" + Pattern.quote(label) + "\\s+([0-9.]+|NaN)", Pattern.MULTILINE).matcher(text);
+        return m.find() && !m.group(1).equals("NaN") ? Double.parseDouble(m.group(1)) : Double.NaN;
+    }
+
+    static double pct(String text, int p) {
+        Matcher m = Pattern.compile("^\\s*" + p + "% in ([0-9.]+) secs", Pattern.MULTILINE).matcher(text);
+        return m.find() ? Double.parseDouble(m.group(1)) * 1000 : Double.NaN;
+    }
+}

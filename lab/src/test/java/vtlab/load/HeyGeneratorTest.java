@@ -1,0 +1,58 @@
+package vtlab.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+class HeyGeneratorTest {
+    @Test
+    void parsesARealHeySummary() throws Exception {
+        // captured from hey -c 100 -z 3s against the servlet SUT's sleep endpoint on the dev machine
+        LoadResult r = HeyGenerator.parse(WrkGeneratorTest.resource("hey-sleep-virtual-c100.txt"), Path.of("x"));
+        assertEquals(1492, r.requests());
+        assertEquals(3.0460, r.durationS(), 1e-9);
+        assertEquals(1492 / 3.0460, r.rps(), 1e-9);
+        assertEquals(69.9, r.p50Ms(), 1e-9);
+        assertEquals(1818.2, r.p99Ms(), 1e-9);
+        assertTrue(Double.isNaN(r.p999Ms()), "hey has no p99.9");
+        assertEquals(1839.5, r.maxMs(), 1e-9);
+        assertEquals(200.0, r.meanMs(), 1e-9);
+        assertEquals(0, r.errors());
+        assertEquals(17904, r.bytes());
+    }
+
+    @Test
+    void classifiesErrors() throws Exception {
+        String text = """
+                Summary:
+                  Total:\t2.0135 secs
+                  Slowest:\t0.0000 secs
+                  Average:\t NaN secs
+
+                Status code distribution:
+                  [200]\t90 responses
+                  [503]\t10 responses
+
+                Error distribution:
+                  [100]\tGet "http://127.0.0.1:1/s": context deadline exceeded (Client.Timeout exceeded while awaiting headers)
+                  [7]\tGet "http://127.0.0.1:1/s": dial tcp 127.0.0.1:1: connect: connection refused
+                  [2]\tGet "http://127.0.0.1:1/s": EOF
+                """;
+        LoadResult r = HeyGenerator.parse(text, Path.of("x"));
+        assertEquals(100, r.requests());
+        assertEquals(10, r.errStatus());
+        assertEquals(100, r.errTimeout());
+        assertEquals(7, r.errConnect());
+        assertEquals(2, r.errRead());
+        assertTrue(Double.isNaN(r.meanMs()));
+    }
+
+    @Test
+    void refusesOutputWithoutASummary() {
+        assertThrows(Generator.LoadException.class, () -> HeyGenerator.parse("flag provided but not defined: -x\n", Path.of("x")));
+    }
+}
