@@ -1,0 +1,121 @@
+package vtlab.experiment;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.report.Summary;
+import vtlab.tier.RunTier;
+
+/**
+ * The article's footprint (seed 000): Tomcat idle, then after a load of 400 connections on the HelloWorld servlet.
+ * Platform: 41 threads / 42 MB of thread stacks reserved idle -> 231 threads / 237 MB after the load (the pool grew
+ * to 200); virtual: 31 -> 39 threads. The rows are the servlet experiment's, with its own defaults; the idle
+ * readings come from the threads and nmt probes before the load (jvm_threads_idle, nmt_thread_*_kb_idle).
+ */
+public final class FootprintExperiment implements Experiment {
+    /** Where footprint's defaults differ from the servlet experiment's. */
+    static final Map<String, String> DEFAULTS = Map.of("workloads", "hello", "conc", "400", "reps", "1");
+
+    private final ServletExperiment servlet = new ServletExperiment();
+
+    @Override
+    public String name() {
+        return "footprint";
+    }
+
+    @Override
+    public String summary() {
+        return "Tomcat idle vs after load (seed 000): OS threads and NMT Thread reserved/committed, platform pool vs virtual";
+    }
+
+    @Override
+    public List<String> axes() {
+        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes, with --workloads hello --conc 400 --reps 1 by default;",
+                "needs the threads and nmt probes (default): idle = before the warm-up, after = end of the hold"));
+        a.addAll(servlet.axes());
+        return a;
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        // The servlet experiment reads a copy with footprint's defaults added, so a run of both keeps servlet's own.
+        List<String> args = new ArrayList<>();
+        o.asMap().forEach((k, vs) -> vs.forEach(v -> args.add("--" + k + "=" + v)));
+        DEFAULTS.forEach((k, v) -> {
+            if (!o.asMap().containsKey(k)) args.add("--" + k + "=" + v);
+        });
+        Options own = Options.parse(args);
+        List<Row> rows = servlet.plan(own, ctx);
+        List<String> unread = own.unread();
+        for (String k : own.asMap().keySet()) if (!unread.contains(k)) o.has(k); // what servlet read counts as read
+        return rows.stream().map(FootprintExperiment::asFootprint).toList();
+    }
+
+    static Row asFootprint(Row r) {
+        return new Row("footprint", r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), r.hikariPool(), r.pathMode(),
+                r.connMode(), r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), r.boundRps(), r.boundNote(), r.tiers(), r.warmup(),
+                r.hold(), r.jvmArgs());
+    }
+
+    /** "Idle" means a JVM that has served nothing yet: no row may inherit the previous row's grown pool. */
+    @Override
+    public boolean freshSutPerRow() {
+        return true;
+    }
+
+    @Override
+    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+        servlet.verify(row, sutBase, tiers);
+    }
+
+    /**
+     * Thread counts and NMT are read from the SUT itself, not from the generator: a row flagged for its load figures
+     * (e.g. littles-law, generator-bound) still measured them, so flagged rows are used and named; failed rows are not.
+     */
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        List<Map<String, String>> ok = rows.stream().filter(r -> "ok".equals(r.get("status")) || "flagged".equals(r.get("status"))).toList();
+        long failed = rows.size() - ok.size();
+        if (ok.isEmpty()) {
+            if (!rows.isEmpty()) out.add("footprint: every row failed (" + failed + "): nothing to conclude");
+            return out;
+        }
+        Map<String, List<Map<String, String>>> byMode = ok.stream()
+                .collect(Collectors.groupingBy(r -> r.get("thread_mode"), LinkedHashMap::new, Collectors.toList()));
+        byMode.forEach((mode, mr) -> {
+            double idle = Summary.mean(mr, "jvm_threads_idle"), after = Summary.mean(mr, "jvm_threads_max");
+            double resIdle = Summary.mean(mr, "nmt_thread_reserved_kb_idle"), res = Summary.mean(mr, "nmt_thread_reserved_kb");
+            double comIdle = Summary.mean(mr, "nmt_thread_committed_kb_idle"), com = Summary.mean(mr, "nmt_thread_committed_kb");
+            if (Double.isNaN(idle) || Double.isNaN(resIdle)) {
+                out.add(mode + ": no idle readings (the threads and nmt probes must be on)");
+                return;
+            }
+            String check = switch (mode) {
+                case "platform" -> after >= 200 ? "; >= 200 threads after load, as the article's pool grew" : "; FEWER than 200 threads after load: the pool did not grow to its maximum";
+                case "virtual" -> after <= 60 ? "; <= 60 threads after load: virtual threads are not OS threads" : "; MORE than 60 threads after load";
+                default -> "";
+            };
+            String flagged = mr.stream().filter(r -> "flagged".equals(r.get("status"))).map(r -> r.getOrDefault("note", "flagged"))
+                    .distinct().collect(Collectors.joining(", "));
+            out.add(String.format(Locale.ROOT, "%s: %.0f threads idle -> %.0f after load (c=%s); NMT Thread reserved %.1f -> %.1f MiB (+%.1f MiB), "
+                    + "committed %.1f -> %.1f MiB (+%.1f MiB)%s%s", mode, idle, after, mr.getFirst().get("concurrency"), resIdle / 1024, res / 1024,
+                    (res - resIdle) / 1024, comIdle / 1024, com / 1024, (com - comIdle) / 1024, check,
+                    flagged.isEmpty() ? "" : " [row " + flagged + ": its load figures are in doubt, not these SUT readings]"));
+        });
+        if (failed > 0) out.add(failed + " failed row(s) not used");
+        out.add("seed 000 (the article, Tomcat 10.1 vs 11): platform 41 threads / 42 MB reserved idle -> 231 threads / 237 MB after load; "
+                + "virtual 31 -> 39 threads (32 -> 40 MB reserved)");
+        return out;
+    }
+}

@@ -1,0 +1,218 @@
+package vtlab.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.data.Dataset;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Study;
+import vtlab.probe.NmtProbe;
+import vtlab.probe.Proc;
+import vtlab.tier.Children;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+
+/**
+ * The talk's stack-memory table (seed 004): N threads that park, platform vs virtual, each count in a fresh JVM with
+ * Native Memory Tracking, read once all N are parked: NMT Thread reserved/committed, RSS, heap used. The talk: 1,000
+ * threads reserve ~1 GB of stack (committed 80 MB), 10,000 threads ~10 GB: reserved, not resident.
+ */
+public final class ThreadMemoryStudy implements Study {
+    public static final String FILE = "thread-memory.csv";
+    public static final List<String> COLUMNS = List.of("mode", "threads", "nmt_thread_reserved_kb", "nmt_thread_committed_kb",
+            "rss_mb", "heap_used_mb", "reserved_kb_per_thread", "committed_kb_per_thread",
+            "jdk", "os_threads", "nmt_threads", "thread_stack_size_kb", "start_ms", "raw");
+    static final List<String> MODES = List.of("platform", "virtual");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private volatile Path lastCsv;
+
+    @Override
+    public String name() {
+        return "thread-memory";
+    }
+
+    @Override
+    public String summary() {
+        return "Stack memory (seed 004): N parked platform vs virtual threads, NMT Thread reserved/committed, RSS, heap";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of("--threads 1000,2000,4000,10000  parked threads, each count in a fresh JVM",
+                "--modes platform,virtual        thread mode (default both); --jvm-args apply (e.g. -Xss512k)",
+                "-> thread-memory.csv");
+    }
+
+    private static List<Integer> threads(Options o) throws UsageError {
+        return o.positiveInts("threads", List.of(1000, 2000, 4000, 10000));
+    }
+
+    @Override
+    public long prepare(Options o, PlanContext ctx) throws UsageError {
+        lastCsv = null; // a new run: no findings from an earlier one
+        List<Integer> n = threads(o);
+        List<String> modes = o.choices("modes", MODES, MODES);
+        if (!Files.isRegularFile(JmhStudy.jar())) throw new UsageError("bench/jmh is not built (" + JmhStudy.jar() + "): run ./vtlab build");
+        for (Jdk j : ctx.jdks()) if (j.jcmd().isEmpty()) throw new UsageError("JDK " + j.home() + " has no jcmd: thread-memory reads NMT with it");
+        // a JVM start, N thread starts, a jcmd: a few seconds each
+        return ctx.jdks().size() * modes.size() * n.stream().mapToLong(k -> 3 + k / 5000).sum();
+    }
+
+    @Override
+    public void execute(Context ctx) throws Exception {
+        List<Integer> counts = threads(ctx.options());
+        List<String> modes = ctx.options().choices("modes", MODES, MODES);
+        StudyCsv csv = new StudyCsv(ctx.runDir().resolve(FILE), COLUMNS);
+        lastCsv = csv.file();
+        int total = ctx.plan().jdks().size() * modes.size() * counts.size(), done = 0;
+        for (Jdk jdk : ctx.plan().jdks())
+            for (int n : counts)
+                for (String mode : modes) {
+                    ctx.progress().accept(mode + " " + n + " threads, jdk" + jdk.major() + ": " + (++done) + "/" + total);
+                    csv.append(measure(jdk, mode, n, ctx.plan().jvmArgs(), ctx.cores().of(CoreMap.APP), ctx.raw()));
+                }
+    }
+
+    /** One fresh JVM holding n parked threads, read, then released (stdin closed). */
+    static Map<String, Object> measure(Jdk jdk, String mode, int n, List<String> jvmArgs, String cpus, Path raw)
+            throws IOException, InterruptedException {
+        String stem = String.format(Locale.ROOT, "thread-memory-jdk%d-%s-%d", jdk.major(), mode, n);
+        Path log = raw.resolve(stem + ".log");
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus, jdk.java().toString()));
+        cmd.addAll(jvmArgs);
+        cmd.addAll(List.of("-XX:NativeMemoryTracking=summary", "-cp", JmhStudy.jar().toString(), "vtlab.bench.ParkedThreads", mode,
+                Integer.toString(n)));
+        Files.writeString(log, "# " + String.join(" ", cmd) + "\n");
+        Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
+        try {
+            JsonNode ready = awaitReady(p, log, 120_000);
+            String nmt = NmtProbe.summary(jdk, p.pid());
+            Files.writeString(raw.resolve(stem + ".nmt.txt"), nmt);
+            NmtProbe.Reading r = NmtProbe.parse(nmt);
+            if (r == null) throw new IOException("no Thread category in NMT output of " + mode + " " + n + ": " + nmt.strip().lines().findFirst().orElse(""));
+            long rssKb = Proc.statusField(p.pid(), "VmRSS");
+            long osThreads = Proc.statusField(p.pid(), "Threads");
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("mode", mode);
+            row.put("threads", n);
+            row.put("nmt_thread_reserved_kb", r.reservedKb());
+            row.put("nmt_thread_committed_kb", r.committedKb());
+            row.put("rss_mb", rssKb < 0 ? null : Math.round(rssKb / 102.4) / 10.0);
+            row.put("heap_used_mb", ready.path("heap_used_mb").asDouble());
+            row.put("reserved_kb_per_thread", (double) r.reservedKb() / n);
+            row.put("committed_kb_per_thread", (double) r.committedKb() / n);
+            row.put("jdk", jdk.major());
+            row.put("os_threads", osThreads < 0 ? null : osThreads);
+            row.put("nmt_threads", r.threads());
+            row.put("thread_stack_size_kb", ready.path("thread_stack_size_kb").asLong());
+            row.put("start_ms", ready.path("start_ms").asLong());
+            row.put("raw", stem + ".nmt.txt");
+            return row;
+        } finally {
+            p.getOutputStream().close(); // the program's signal to release its threads and exit
+            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) Children.stop(p.toHandle(), 2_000);
+        }
+    }
+
+    /** The JSON line ParkedThreads prints once every thread is parked. */
+    static JsonNode awaitReady(Process p, Path log, long timeoutMs) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        while (System.currentTimeMillis() < deadline) {
+            for (String line : Files.readAllLines(log)) {
+                if (line.startsWith("{") && line.contains("\"parked\"")) return JSON.readTree(line);
+            }
+            if (!p.isAlive()) throw new IOException("ParkedThreads exited with " + p.exitValue() + ": " + lastLines(log));
+            Thread.sleep(100);
+        }
+        throw new IOException("ParkedThreads did not report its threads parked within " + timeoutMs / 1000 + " s: " + lastLines(log));
+    }
+
+    private static String lastLines(Path log) throws IOException {
+        List<String> l = Files.readAllLines(log);
+        return String.join(" | ", l.subList(Math.max(0, l.size() - 5), l.size()));
+    }
+
+    @Override
+    public List<String> findings(List<Map<String, String>> matrixRows) {
+        Path csv = lastCsv;
+        if (csv == null) return List.of();
+        try {
+            return findingsFrom(csv);
+        } catch (IOException e) {
+            return List.of("could not read " + csv + ": " + e.getMessage());
+        }
+    }
+
+    /** Statements from a run folder's thread-memory.csv (also for a finished run). */
+    public static List<String> findingsFrom(Path file) throws IOException {
+        if (!Files.exists(file)) return List.of();
+        List<Map<String, String>> rows = Dataset.read(file);
+        List<String> out = new ArrayList<>();
+        Map<String, List<Map<String, String>>> byJdk = rows.stream()
+                .collect(Collectors.groupingBy(r -> r.getOrDefault("jdk", ""), LinkedHashMap::new, Collectors.toList()));
+        byJdk.forEach((jdk, jr) -> {
+            String prefix = byJdk.size() > 1 ? "JDK " + jdk + ": " : "";
+            int max = jr.stream().mapToInt(r -> Integer.parseInt(r.get("threads"))).max().orElse(0);
+            Optional<Map<String, String>> p = find(jr, "platform", max), v = find(jr, "virtual", max);
+            p.ifPresent(r -> {
+                double reservedKb = num(r, "nmt_thread_reserved_kb"), committedKb = num(r, "nmt_thread_committed_kb");
+                double stackKb = num(r, "thread_stack_size_kb");
+                double expectedKb = max * stackKb;
+                out.add(prefix + String.format(Locale.ROOT, "at %,d platform threads NMT Thread reserved %s = %.2fx %,d x the %,.0f KiB "
+                        + "thread stack size (%s); committed only %s (%.1f%% of reserved, %.0f KiB per thread); RSS %s",
+                        max, size(reservedKb), reservedKb / expectedKb, max, stackKb, size(expectedKb), size(committedKb),
+                        committedKb / reservedKb * 100, committedKb / max, size(num(r, "rss_mb") * 1024)));
+            });
+            v.ifPresent(r -> {
+                double reservedKb = num(r, "nmt_thread_reserved_kb");
+                String vs = p.map(pr -> String.format(Locale.ROOT, " = %.2f%% of platform's %s (%s)", reservedKb / num(pr, "nmt_thread_reserved_kb") * 100,
+                        size(num(pr, "nmt_thread_reserved_kb")), reservedKb / num(pr, "nmt_thread_reserved_kb") < 0.01 ? "under 1%, as claimed" : "NOT under 1%"))
+                        .orElse("");
+                out.add(prefix + String.format(Locale.ROOT, "at %,d virtual threads NMT Thread reserved %s%s, committed %s, over %s OS threads (carriers and "
+                        + "the JVM's own); their stacks live on the heap: heap used %.1f MiB, RSS %s", max, size(reservedKb), vs,
+                        size(num(r, "nmt_thread_committed_kb")), r.get("os_threads"), num(r, "heap_used_mb"), size(num(r, "rss_mb") * 1024)));
+            });
+            List<String> table = new ArrayList<>();
+            for (Map<String, String> r : jr) {
+                if (!"platform".equals(r.get("mode"))) continue;
+                table.add(String.format(Locale.ROOT, "%,d: %s / %s", Integer.parseInt(r.get("threads")), size(num(r, "nmt_thread_reserved_kb")),
+                        size(num(r, "nmt_thread_committed_kb"))));
+            }
+            if (!table.isEmpty()) out.add(prefix + "platform reserved / committed by thread count: " + String.join("; ", table)
+                    + " (seed 004, stack only: 1,000 -> 1.03 GiB / 78 MiB, 2,000 -> 2.01 GiB / 152 MiB, 4,000 -> 3.96 GiB / 270 MiB; 10,000 threads = 10 GB)");
+        });
+        return out;
+    }
+
+    private static Optional<Map<String, String>> find(List<Map<String, String>> rows, String mode, int threads) {
+        return rows.stream().filter(r -> mode.equals(r.get("mode")) && String.valueOf(threads).equals(r.get("threads"))).findFirst();
+    }
+
+    static double num(Map<String, String> r, String col) {
+        String v = r.get(col);
+        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
+    }
+
+    /** KB as KiB, MiB or GiB, e.g. 9.81 GiB (NMT counts in KiB). */
+    static String size(double kb) {
+        if (Double.isNaN(kb)) return "n/a";
+        if (kb >= 1024 * 1024) return String.format(Locale.ROOT, "%.2f GiB", kb / (1024 * 1024));
+        if (kb >= 1024) return String.format(Locale.ROOT, "%.1f MiB", kb / 1024);
+        return String.format(Locale.ROOT, "%.0f KiB", kb);
+    }
+}
