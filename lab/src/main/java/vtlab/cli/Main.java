@@ -187,6 +187,7 @@ public final class Main {
      * limit at start-up and children inherit it; the article's run failed with "too many open files" at 1,000.
      */
     static void checkFileLimit(int connections) throws UsageError {
+        vtlab.tier.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
         long limit = openFileLimit();
         long needed = connections + 1024L;
         if (limit > 0 && needed > limit) {

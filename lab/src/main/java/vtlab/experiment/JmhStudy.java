@@ -37,9 +37,6 @@ public abstract class JmhStudy implements Study {
             "params", "study", "method", "jdk", "jmh_mode", "samples", "ci_low", "ci_high", "forks", "warmup_iterations",
             "warmup_time", "measurement_iterations", "measurement_time", "raw");
 
-    /** The jmh.csv this study last wrote, for findings() (which receives matrix.csv rows, and studies have none). */
-    private volatile Path lastCsv;
-
     /** JMH's include regex, e.g. vtlab\.bench\.ThreadCostBenchmark\. */
     protected abstract String include();
 
@@ -85,7 +82,6 @@ public abstract class JmhStudy implements Study {
 
     @Override
     public long prepare(Options o, PlanContext ctx) throws UsageError {
-        lastCsv = null; // a new run: no findings from an earlier one
         Timing t = timing(o);
         jmhParams(o);
         if (!Files.isRegularFile(jar())) throw new UsageError("the JMH benchmarks are not built (" + jar() + "): run ./vtlab build");
@@ -96,7 +92,6 @@ public abstract class JmhStudy implements Study {
     public void execute(Context ctx) throws Exception {
         Timing t = timing(ctx.options());
         StudyCsv csv = new StudyCsv(ctx.runDir().resolve(FILE), COLUMNS);
-        lastCsv = csv.file();
         int total = benchmarkCount(ctx.options());
         for (Jdk jdk : ctx.plan().jdks()) {
             String stem = "jmh-" + name() + "-jdk" + jdk.major();
@@ -166,9 +161,13 @@ public abstract class JmhStudy implements Study {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> matrixRows) {
-        Path csv = lastCsv;
-        if (csv == null) return List.of();
+    public String dataFile() {
+        return FILE;
+    }
+
+    @Override
+    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
+        Path csv = runDir.resolve(FILE);
         try {
             return findingsFrom(csv);
         } catch (IOException e) {

@@ -38,7 +38,6 @@ public final class ThreadMemoryStudy implements Study {
     static final List<String> MODES = List.of("platform", "virtual");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private volatile Path lastCsv;
 
     @Override
     public String name() {
@@ -63,7 +62,6 @@ public final class ThreadMemoryStudy implements Study {
 
     @Override
     public long prepare(Options o, PlanContext ctx) throws UsageError {
-        lastCsv = null; // a new run: no findings from an earlier one
         List<Integer> n = threads(o);
         List<String> modes = o.choices("modes", MODES, MODES);
         if (!Files.isRegularFile(JmhStudy.jar())) throw new UsageError("bench/jmh is not built (" + JmhStudy.jar() + "): run ./vtlab build");
@@ -77,7 +75,6 @@ public final class ThreadMemoryStudy implements Study {
         List<Integer> counts = threads(ctx.options());
         List<String> modes = ctx.options().choices("modes", MODES, MODES);
         StudyCsv csv = new StudyCsv(ctx.runDir().resolve(FILE), COLUMNS);
-        lastCsv = csv.file();
         int total = ctx.plan().jdks().size() * modes.size() * counts.size(), done = 0;
         for (Jdk jdk : ctx.plan().jdks())
             for (int n : counts)
@@ -148,9 +145,13 @@ public final class ThreadMemoryStudy implements Study {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> matrixRows) {
-        Path csv = lastCsv;
-        if (csv == null) return List.of();
+    public String dataFile() {
+        return FILE;
+    }
+
+    @Override
+    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
+        Path csv = runDir.resolve(FILE);
         try {
             return findingsFrom(csv);
         } catch (IOException e) {

@@ -43,4 +43,12 @@ public interface Experiment {
     default List<String> findings(List<java.util.Map<String, String>> rows) {
         return List.of();
     }
+
+    /**
+     * Findings of a run folder, finished or read back later: by default from its matrix.csv rows; a {@link Study}
+     * reads the file it wrote into the folder.
+     */
+    default List<String> findings(java.nio.file.Path runDir, List<java.util.Map<String, String>> rows) {
+        return findings(rows);
+    }
 }

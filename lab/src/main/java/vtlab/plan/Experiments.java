@@ -12,7 +12,13 @@ public final class Experiments {
     private static final Map<String, Experiment> ALL = new LinkedHashMap<>();
 
     static {
-        for (Experiment e : List.<Experiment>of(new ServletExperiment())) ALL.put(e.name(), e);
+        for (Experiment e : List.<Experiment>of(new ServletExperiment(),
+                new vtlab.experiment.FootprintExperiment(), new vtlab.experiment.ThreadCostStudy(),
+                new vtlab.experiment.ThreadLocalStudy(), new vtlab.experiment.ThreadMemoryStudy(),
+                new vtlab.experiment.OrderSummaryExperiment(), new vtlab.experiment.PoolBottleneckExperiment(),
+                new vtlab.experiment.SpringSleepExperiment(), new vtlab.experiment.PinningExperiment(),
+                new vtlab.experiment.ReactiveExperiment(), new vtlab.experiment.ServletIoExperiment(),
+                new vtlab.experiment.ResponseSizeExperiment())) ALL.put(e.name(), e);
     }
 
     private Experiments() {}

@@ -23,6 +23,9 @@ public interface Study extends Experiment {
     /** Checks the options (UsageError before anything starts) and returns an estimate of the run time in seconds. */
     long prepare(Options options, PlanContext ctx) throws UsageError;
 
+    /** The dataset file this study writes into the run folder (e.g. jmh.csv); the report shows it in its section. */
+    String dataFile();
+
     /** Runs the study. Files go under ctx.runDir(); progress lines through ctx.progress(). */
     void execute(Context ctx) throws Exception;
 

@@ -19,10 +19,11 @@ public final class Probes {
         ALL.put("nmt", NmtProbe::new);
         ALL.put("jfr-pinning", JfrPinningProbe::new);
         ALL.put("vtdump", VirtualThreadDumpProbe::new);
+        ALL.put("hikari", HikariProbe::new);
     }
 
     /** On unless --probes says otherwise. */
-    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "nmt", "jfr-pinning");
+    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "nmt", "jfr-pinning", "hikari");
 
     private Probes() {}
 

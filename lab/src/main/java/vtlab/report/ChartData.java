@@ -24,21 +24,26 @@ public final class ChartData {
     public static final String POOL = "hikari_pool";
     static final String MUTED = "#9a9a9a";
     static final String ERROR = "#d62728";
-    private static final List<String> PALETTE = List.of("#ff7f0e", "#8c564b", "#2ca02c", "#9467bd", "#17becf", "#bcbd22",
-            "#e377c2", "#7f7f7f");
+    static final String VIRTUAL = "#1f77b4", PLATFORM = "#ff7f0e";
+    private static final List<String> PALETTE = List.of("#8c564b", "#2ca02c", "#9467bd", "#17becf", "#bcbd22", "#e377c2", "#7f7f7f");
 
     private final RunData data;
     private final Map<String, String> colors = new LinkedHashMap<>();
-    private int nextId;
+    private final Map<String, Integer> ids = new LinkedHashMap<>();
 
     public ChartData(RunData data) {
         this.data = data;
     }
 
-    /** virtual is blue, the first platform variant orange; others take the next free colour, the same on every chart. */
+    /**
+     * virtual is blue; platform, and the first platform pool size seen (platform-200), orange; other variants (a second
+     * pool size, reactive, ...) take the next free colour. The same variant keeps its colour on every chart.
+     */
     public String color(String variant) {
         return colors.computeIfAbsent(variant, v -> {
-            if (v.equals("virtual")) return "#1f77b4";
+            if (v.equals("virtual") || v.endsWith(" virtual")) return VIRTUAL;
+            if (v.equals("platform") || v.endsWith(" platform")) return PLATFORM;
+            if (v.matches("(.* )?platform-\\d+") && colors.keySet().stream().noneMatch(k -> k.matches("(.* )?platform-\\d+"))) return PLATFORM;
             Set<String> used = new LinkedHashSet<>(colors.values());
             for (String c : PALETTE) if (!used.contains(c)) return c;
             return PALETTE.get(colors.size() % PALETTE.size());
@@ -85,22 +90,24 @@ public final class ChartData {
         return !varies(rows, CONCURRENCY) && varies(rows, POOL) ? POOL : CONCURRENCY;
     }
 
+    /** Chart ids double as static figure file names: safe characters only, unique within a report. */
     private String id(String prefix) {
-        return prefix + "-" + (++nextId);
+        String p = prefix.replaceAll("[^A-Za-z0-9_-]", "_");
+        return p + "-" + ids.merge(p, 1, Integer::sum);
     }
 
     /** Throughput (left axis) and p99 (right axis, dashed) against concurrency, one line per variant, per panel. */
     public List<ChartSpec> hero(String experiment) {
         List<Map<String, String>> rows = data.rowsOf(experiment);
         if (!varies(rows, CONCURRENCY) && varies(rows, POOL)) return List.of(); // the bottleneck chart says it all
-        return sweep(experiment, rows, CONCURRENCY, "concurrent connections", true, "hero");
+        return sweep(experiment, rows, CONCURRENCY, "concurrent connections", true, "hero-" + experiment);
     }
 
     /** Throughput against the HikariCP pool size, one line per variant, when the pool varies. */
     public List<ChartSpec> bottleneck(String experiment) {
         List<Map<String, String>> rows = data.rowsOf(experiment);
         if (!varies(rows, POOL)) return List.of();
-        return sweep(experiment, rows, POOL, "HikariCP pool size (connections)", false, "bottleneck");
+        return sweep(experiment, rows, POOL, "HikariCP pool size (connections)", false, "bottleneck-" + experiment);
     }
 
     private List<ChartSpec> sweep(String experiment, List<Map<String, String>> rows, String xCol, String xLabel, boolean withP99,
@@ -161,7 +168,7 @@ public final class ChartData {
             }
             if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
             String y2 = nmt && anyValue(panel, "rss_mb_max") ? "RSS (MB)" : anyValue(panel, "jvm_threads_max") ? "OS threads of the SUT" : null;
-            out.add(new ChartSpec(id("memory"), "bar", experiment + ": " + (nmt ? "thread stacks committed (NMT)" : "SUT resident memory")
+            out.add(new ChartSpec(id("memory-" + experiment), "bar", experiment + ": " + (nmt ? "thread stacks committed (NMT)" : "SUT resident memory")
                     + " — " + label, xCol.equals(POOL) ? "HikariCP pool size" : "concurrent connections",
                     nmt ? "committed thread memory (MB)" : "RSS, max (MB)", y2, false, xs.stream().map(ChartData::fmtInt).toList(), lines));
         });
@@ -171,7 +178,8 @@ public final class ChartData {
     /** pinned_events per row (mean over reps) per variant, one bar group per scenario, when the column is filled. */
     public List<ChartSpec> pinning(String experiment) {
         List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(RunData.num(r, "pinned_events"))).toList();
-        if (rows.isEmpty()) return List.of();
+        // all zero: the verdict says "no pinning" with its rows; a chart of empty bars adds nothing
+        if (okOnly(rows).stream().allMatch(r -> RunData.num(r, "pinned_events") == 0)) return List.of();
         boolean withStack = varies(rows, "stack");
         String xCol = heroAxis(rows);
         List<String> cats = new ArrayList<>();
@@ -189,7 +197,7 @@ public final class ChartData {
                     anchors(cr))));
             lines.add(new ChartSpec.Line(v, "y", "bar", color(v), pts));
         });
-        return List.of(new ChartSpec(id("pinning"), "bar", experiment + ": virtual-thread pinning events (JFR jdk.VirtualThreadPinned)",
+        return List.of(new ChartSpec(id("pinning-" + experiment), "bar", experiment + ": virtual-thread pinning events (JFR jdk.VirtualThreadPinned)",
                 "scenario", "pinned events per row", null, false, cats, lines));
     }
 
@@ -224,11 +232,27 @@ public final class ChartData {
         return out;
     }
 
-    static String jmhCategory(Map<String, String> r) {
+    /** Class.method, the workers, other @Params, and the JDK when jmh.csv holds several. */
+    String jmhCategory(Map<String, String> r) {
+        return jmhCategory(r, data.jmh().stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1);
+    }
+
+    static String jmhCategory(Map<String, String> r, boolean withJdk) {
         String b = r.getOrDefault("benchmark", "");
         String shortName = b.contains(".") ? b.substring(b.lastIndexOf('.', b.lastIndexOf('.') - 1) + 1) : b;
         String w = r.getOrDefault("workers", "");
-        return shortName + (w.isEmpty() ? "" : " ×" + w);
+        String params = java.util.Arrays.stream(r.getOrDefault("params", "").split("[;,]"))
+                .filter(kv -> !kv.isBlank() && !kv.startsWith("workers=") && !kv.startsWith("mode=") && !kv.startsWith("threadMode="))
+                .collect(Collectors.joining(" "));
+        String jdk = r.getOrDefault("jdk", "");
+        return shortName + (w.isEmpty() ? "" : " ×" + w) + (params.isEmpty() ? "" : " " + params) + (withJdk && !jdk.isEmpty() ? " JDK " + jdk : "");
+    }
+
+    /** thread-memory.csv's mode, with the JDK when the file holds several. */
+    String memoryMode(Map<String, String> r) {
+        String m = r.getOrDefault("mode", r.getOrDefault("thread_mode", ""));
+        boolean jdks = data.threadMemory().stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1;
+        return m + (jdks ? " JDK " + r.getOrDefault("jdk", "") : "");
     }
 
     /** thread-memory.csv: committed thread memory (NMT) per thread count and mode, RSS as points on the right. */
@@ -237,9 +261,8 @@ public final class ChartData {
         if (rows.isEmpty()) return List.of();
         List<Double> xs = List.copyOf(xValues(rows, "threads"));
         if (xs.isEmpty()) return List.of();
-        String modeCol = rows.getFirst().containsKey("mode") ? "mode" : "thread_mode";
         Map<String, List<Map<String, String>>> byMode = rows.stream()
-                .collect(Collectors.groupingBy(r -> r.getOrDefault(modeCol, ""), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(this::memoryMode, LinkedHashMap::new, Collectors.toList()));
         boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
         String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb";
         List<ChartSpec.Line> lines = new ArrayList<>();

@@ -38,7 +38,8 @@ public final class StaticChart {
 
         void rect(double x, double y, double w, double h, String fill);
 
-        void circle(double cx, double cy, double r, String fill);
+        /** stroke: outline colour, or null for none. */
+        void circle(double cx, double cy, double r, String fill, String stroke);
 
         /** anchor: "start", "middle" or "end"; rotate: degrees (-90 for a vertical axis label). */
         void text(String s, double x, double y, int size, String anchor, boolean bold, double rotate, String color);
@@ -112,23 +113,36 @@ public final class StaticChart {
         double mag = Math.pow(10, Math.floor(Math.log10(raw)));
         double step = raw / mag < 1.5 ? mag : raw / mag < 3.5 ? 2 * mag : raw / mag < 7.5 ? 5 * mag : 10 * mag;
         List<Double> t = new ArrayList<>();
-        for (double v = 0; v < max + step * 0.999; v += step) t.add(v);
+        for (int i = 0; ; i++) { // up to the first tick at or above max
+            double v = Math.round(i * step / mag * 1000) / 1000.0 * mag;
+            t.add(v);
+            if (v >= max - step * 1e-9) break;
+        }
         return t;
     }
 
     static void draw(ChartSpec c, Pen pen) {
         boolean hasY2 = c.y2Label() != null && c.lines().stream().anyMatch(l -> l.axis().equals("y2") && !l.points().isEmpty());
         double left = 90, right = W - (hasY2 ? 90 : 30), top = 60;
-        List<List<ChartSpec.Line>> legendRows = legendRows(c.lines(), right - left);
-        double bottom = H - 60 - 20 * legendRows.size();
+        // a long title breaks at its " — " into a title and a smaller second line
+        String title = c.title(), subtitle = null;
+        if (title.length() * 9.5 > W - 40 && title.contains(" — ")) {
+            subtitle = title.substring(title.indexOf(" — ") + 3);
+            title = title.substring(0, title.indexOf(" — "));
+            top = 74;
+        }
+        List<List<ChartSpec.Line>> legendRows = legendRows(c.lines().stream().filter(l -> !l.points().isEmpty()).toList(), right - left);
+        double bottom = H - 76 - 20 * legendRows.size();
 
-        pen.text(c.title(), W / 2.0, 30, 16, "middle", true, 0, "#222");
+        pen.text(shorten(title, (int) ((W - 40) / 9.5)), W / 2.0, 28, 16, "middle", true, 0, "#222");
+        if (subtitle != null) pen.text(shorten(subtitle, (int) ((W - 40) / 7.5)), W / 2.0, 50, 13, "middle", false, 0, "#444");
         if (c.isEmpty()) {
             pen.text("no rows with status ok to draw", W / 2.0, H / 2.0, 14, "middle", false, 0, "#777");
             return;
         }
-        Scale y = new Scale(0, max(c, "y"), false, bottom, top);
-        Scale y2 = hasY2 ? new Scale(0, max(c, "y2"), false, bottom, top) : null;
+        List<Double> yTicks = ticks(c, "y"), y2Ticks = ticks(c, "y2");
+        Scale y = new Scale(0, yTicks.getLast(), false, bottom, top);
+        Scale y2 = hasY2 ? new Scale(0, y2Ticks.getLast(), false, bottom, top) : null;
         boolean bar = c.kind().equals("bar");
         int nCat = Math.max(1, c.categories().size());
         Scale x;
@@ -146,15 +160,13 @@ public final class StaticChart {
         }
 
         // grid and y ticks
-        for (double t : niceTicks(y.hi)) {
-            if (t > y.hi) break;
+        for (double t : yTicks) {
             double py = y.at(t);
             pen.line(left, py, right, py, "#e6e6e6", 1, false);
             pen.text(num(t), left - 8, py + 4, 12, "end", false, 0, "#444");
         }
         if (y2 != null) {
-            for (double t : niceTicks(y2.hi)) {
-                if (t > y2.hi) break;
+            for (double t : y2Ticks) {
                 pen.text(num(t), right + 8, y2.at(t) + 4, 12, "start", false, 0, "#444");
             }
         }
@@ -173,7 +185,7 @@ public final class StaticChart {
         pen.line(left, bottom, right, bottom, "#444", 1, false);
         pen.line(left, top, left, bottom, "#444", 1, false);
         if (y2 != null) pen.line(right, top, right, bottom, "#444", 1, false);
-        pen.text(c.xLabel() + (c.logX() ? " (log scale)" : ""), (left + right) / 2, bottom + 40, 13, "middle", false, 0, "#222");
+        pen.text(c.xLabel() + (c.logX() ? " (log scale)" : ""), (left + right) / 2, bottom + 38, 13, "middle", false, 0, "#222");
         pen.text(c.yLabel(), 22, (top + bottom) / 2, 13, "middle", false, -90, "#222");
         if (y2 != null) pen.text(c.y2Label(), W - 18, (top + bottom) / 2, 13, "middle", false, 90, "#222");
 
@@ -200,7 +212,10 @@ public final class StaticChart {
         for (ChartSpec.Line l : c.lines()) {
             if (l.style().equals("bar")) continue;
             Scale ys = l.axis().equals("y2") && y2 != null ? y2 : y;
-            List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y())).map(p -> new double[] {x.at(p.x()), ys.at(p.y())}).toList();
+            // markers in a bar chart sit over the bar of the same variant (same colour)
+            int slot = bars.stream().map(ChartSpec.Line::color).toList().indexOf(l.color());
+            double dx = bar && slot >= 0 ? -band / 2 + (slot + 0.5) * bw : 0;
+            List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y())).map(p -> new double[] {x.at(p.x()) + dx, ys.at(p.y())}).toList();
             boolean joined = l.style().equals("solid") || l.style().equals("dashed");
             if (joined && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, l.style().equals("dashed"));
             for (double[] p : pts) {
@@ -208,19 +223,20 @@ public final class StaticChart {
                     pen.line(p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5, l.color(), 2, false);
                     pen.line(p[0] - 5, p[1] + 5, p[0] + 5, p[1] - 5, l.color(), 2, false);
                 } else if (pts.size() <= 60) {
-                    pen.circle(p[0], p[1], l.style().equals("points") ? 5 : 3.5, l.color());
+                    boolean marker = l.style().equals("points");
+                    pen.circle(p[0], p[1], marker ? 6 : 3.5, l.color(), marker ? "#222222" : null);
                 }
             }
         }
 
         // legend
-        double ly = H - 22 - 20 * (legendRows.size() - 1);
+        double ly = bottom + 66;
         for (List<ChartSpec.Line> row : legendRows) {
             double lx = left;
             for (ChartSpec.Line l : row) {
                 switch (l.style()) {
                     case "bar" -> pen.rect(lx, ly - 9, 18, 10, l.color());
-                    case "points" -> pen.circle(lx + 9, ly - 4, 5, l.color());
+                    case "points" -> pen.circle(lx + 9, ly - 4, 6, l.color(), "#222222");
                     case "muted" -> {
                         pen.line(lx + 4, ly - 9, lx + 14, ly + 1, l.color(), 2, false);
                         pen.line(lx + 4, ly + 1, lx + 14, ly - 9, l.color(), 2, false);
@@ -258,11 +274,11 @@ public final class StaticChart {
         return 24 + label.length() * 7.0 + 22;
     }
 
-    private static double max(ChartSpec c, String axis) {
+    /** The axis' ticks from 0 to a round value just above its largest point (error bars included). */
+    private static List<Double> ticks(ChartSpec c, String axis) {
         double m = c.lines().stream().filter(l -> l.axis().equals(axis)).flatMap(l -> l.points().stream())
                 .mapToDouble(p -> p.y() + (p.err() == null ? 0 : p.err())).filter(d -> !Double.isNaN(d)).max().orElse(1);
-        List<Double> t = niceTicks(m <= 0 ? 1 : m * 1.05);
-        return t.getLast();
+        return niceTicks(m <= 0 ? 1 : m * 1.05);
     }
 
     /** The data's own x values when there are few (a sweep's concurrency levels), else round ticks. */
@@ -331,9 +347,10 @@ public final class StaticChart {
         }
 
         @Override
-        public void circle(double cx, double cy, double r, String fill) {
+        public void circle(double cx, double cy, double r, String fill, String stroke) {
             sb.append("<circle cx=\"").append(f(cx)).append("\" cy=\"").append(f(cy)).append("\" r=\"").append(f(r))
-                    .append("\" fill=\"").append(Html.esc(fill)).append("\"/>\n");
+                    .append("\" fill=\"").append(Html.esc(fill)).append('"')
+                    .append(stroke == null ? "" : " stroke=\"" + Html.esc(stroke) + "\" stroke-width=\"2\"").append("/>\n");
         }
 
         @Override
@@ -393,9 +410,14 @@ public final class StaticChart {
         }
 
         @Override
-        public void circle(double cx, double cy, double r, String fill) {
+        public void circle(double cx, double cy, double r, String fill, String stroke) {
+            Ellipse2D.Double e = new Ellipse2D.Double(cx - r, cy - r, 2 * r, 2 * r);
             g.setColor(color(fill));
-            g.fill(new Ellipse2D.Double(cx - r, cy - r, 2 * r, 2 * r));
+            g.fill(e);
+            if (stroke != null) {
+                stroke(stroke, 2, false);
+                g.draw(e);
+            }
         }
 
         @Override

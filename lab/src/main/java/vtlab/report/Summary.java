@@ -55,24 +55,23 @@ public final class Summary {
                 .collect(Collectors.groupingBy(r -> r.get("experiment"), LinkedHashMap::new, Collectors.toList()));
         byExperiment.forEach((exp, expRows) -> {
             sb.append("\n== ").append(exp).append(" ==\n");
-            String fmt = "%-28s %-14s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
-            sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
             Map<String, List<Map<String, String>>> groups = expRows.stream().filter(r -> !"failed".equals(r.get("status")))
                     .collect(Collectors.groupingBy(Summary::group, LinkedHashMap::new, Collectors.toList()));
+            // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
+            int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> scenarioLabel(g).length()).max().orElse(0)));
+            String fmt = "%-" + width + "s %-14s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
+            sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
             groups.forEach((g, gRows) -> {
                 Map<String, List<Map<String, String>>> variants = gRows.stream()
                         .collect(Collectors.groupingBy(Summary::variant, LinkedHashMap::new, Collectors.toList()));
                 double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
                         .findFirst().map(e -> mean(e.getValue(), "throughput_rps")).orElse(Double.NaN);
-                String[] parts = g.split("\\|", -1);
-                String scenario = parts[1] + " c=" + parts[2] + (parts[3].isEmpty() ? "" : " pool=" + parts[3])
-                        + (parts[4].isEmpty() ? "" : " " + parts[4]) + (parts[5].isEmpty() ? "" : " " + parts[5])
-                        + " " + parts[6] + (parts[7].isEmpty() ? "" : " " + parts[7]);
+                String scenario = scenarioLabel(g);
                 variants.forEach((v, vRows) -> {
                     double rps = mean(vRows, "throughput_rps");
                     List<String> flags = vRows.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
                             .filter(f -> !f.isEmpty()).distinct().toList();
-                    sb.append(String.format(Locale.ROOT, fmt, trim(scenario, 28), v, num(rps, 0), num(spreadPct(vRows, "throughput_rps"), 1),
+                    sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(spreadPct(vRows, "throughput_rps"), 1),
                             num(mean(vRows, "p50_ms"), 1), num(mean(vRows, "p99_ms"), 1), num(mean(vRows, "jvm_threads_max"), 0),
                             num(mean(vRows, "bound_rps"), 0), num(mean(vRows, "bound_ratio"), 2),
                             Double.isNaN(platformRps) ? "" : num(rps / platformRps, 2) + "x", String.join(",", flags)));
@@ -88,6 +87,14 @@ public final class Summary {
         return sb.toString();
     }
 
+    /** A group key as the table's scenario column: workload, concurrency, pool, paths, JDK, knobs. */
+    static String scenarioLabel(String g) {
+        String[] parts = g.split("\\|", -1);
+        return parts[1] + " c=" + parts[2] + (parts[3].isEmpty() ? "" : " pool=" + parts[3])
+                + (parts[4].isEmpty() ? "" : " " + parts[4]) + (parts[5].isEmpty() ? "" : " " + parts[5])
+                + " " + parts[6] + (parts[7].isEmpty() ? "" : " " + parts[7]);
+    }
+
     /** The table of a run's load rows, then each experiment's findings in words. */
     public static String forRun(java.nio.file.Path matrix, List<String> experiments) throws java.io.IOException {
         List<Map<String, String>> rows = java.nio.file.Files.exists(matrix) ? vtlab.data.Dataset.read(matrix) : List.of();
@@ -100,7 +107,7 @@ public final class Summary {
                 continue;
             }
             List<Map<String, String>> own = rows.stream().filter(r -> name.equals(r.get("experiment"))).toList();
-            List<String> f = e.findings(own);
+            List<String> f = e.findings(matrix.getParent(), own);
             if (!f.isEmpty()) {
                 sb.append("\nFindings, ").append(name).append(":\n");
                 f.forEach(line -> sb.append("  - ").append(line).append('\n'));

@@ -28,9 +28,11 @@ public final class Verdicts {
     public record Verdict(String experiment, String source, String text, List<String> evidence) {}
 
     private final RunData data;
+    private final ChartData charts;
 
     public Verdicts(RunData data) {
         this.data = data;
+        this.charts = new ChartData(data);
     }
 
     public List<Verdict> all() {
@@ -58,16 +60,23 @@ public final class Verdicts {
         }
         List<String> lines;
         try {
-            lines = e.findings(data.rowsOf(exp));
+            lines = e.findings(data.dir(), data.rowsOf(exp));
         } catch (RuntimeException ex) {
             return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + ex + ")", List.of()));
         }
-        return lines.stream().map(l -> new Verdict(exp, "finding", l, List.of(Html.anchor("exp", exp)))).toList();
+        String section = data.rowsOf(exp).isEmpty() ? studySection(e) : Html.anchor("exp", exp);
+        return lines.stream().map(l -> new Verdict(exp, "finding", l, section == null ? List.of() : List.of(section))).toList();
+    }
+
+    /** The section a study's file is shown in. */
+    private static String studySection(Experiment e) {
+        return e instanceof vtlab.plan.Study s ? s.dataFile().replaceFirst("\\.csv$", "") : null;
     }
 
     /** Per panel of a concurrency sweep: virtual against each platform variant (or a ranking when there is no such pair). */
     List<Verdict> sweeps(String exp) {
         List<Map<String, String>> rows = data.rowsOf(exp);
+        if (ChartData.heroAxis(rows).equals(ChartData.POOL)) return List.of(); // a pool sweep: see bottleneck()
         boolean withStack = ChartData.varies(rows, "stack");
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
@@ -220,7 +229,7 @@ public final class Verdicts {
     List<Verdict> jmh() {
         List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(RunData.num(r, "score"))).toList();
         Map<String, List<Map<String, String>>> byBench = rows.stream()
-                .collect(Collectors.groupingBy(ChartData::jmhCategory, LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(charts::jmhCategory, LinkedHashMap::new, Collectors.toList()));
         List<Verdict> out = new ArrayList<>();
         byBench.forEach((bench, br) -> {
             if (br.size() < 2) return;
@@ -258,7 +267,7 @@ public final class Verdicts {
             if (!Double.isNaN(res)) what.add(n0(res / 1024) + " MB reserved");
             if (!Double.isNaN(com)) what.add(n0(com / 1024) + " MB committed for threads (NMT)");
             if (!Double.isNaN(rss)) what.add("RSS " + n0(rss) + " MB");
-            parts.add(r.getOrDefault("mode", r.getOrDefault("thread_mode", "?")) + " " + String.join(", ", what));
+            parts.add(charts.memoryMode(r) + " " + String.join(", ", what));
         }
         return List.of(new Verdict("thread-memory", "measured", "memory at " + n0(top) + " threads: " + String.join("; ", parts), evidence));
     }

@@ -71,7 +71,7 @@ public final class RowRunner {
         SutProcess sut = null;
         try {
             Stack stack = Stack.load(row.stack());
-            Stack.Workload w = stack.workload(row.workload());
+            Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             probes.forEach(p -> jvmArgs.addAll(p.jvmArgs()));
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
@@ -134,6 +134,7 @@ public final class RowRunner {
             long t0 = System.nanoTime();
             while (load.process().isAlive()) {
                 Thread.sleep(1000);
+                if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
                 double second = (System.nanoTime() - t0) / 1e9;
                 for (Probe p : probes) guard(p, probeErrors, () -> p.sample(ctx, second, m));
             }

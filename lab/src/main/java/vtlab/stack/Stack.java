@@ -20,9 +20,13 @@ import vtlab.cli.UsageError;
 public record Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
                     Map<String, String> env, Map<String, Workload> workloads) {
 
-    /** One endpoint to load. Path and service time may hold {param} placeholders filled from the row. */
+    /**
+     * One endpoint to load. Path and service time may hold {param} placeholders filled from the row.
+     *
+     * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes (overrides body)
+     */
     public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, String method,
-                           String body) {
+                           String body, String bodyBytes) {
         public String pathFor(Map<String, String> params) {
             return fill(path, params);
         }
@@ -31,6 +35,14 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         public Double serviceMsFor(Map<String, String> params) {
             if (serviceMs == null) return null;
             return Double.parseDouble(fill(serviceMs, params));
+        }
+
+        /** This workload for one row: a body of bodyBytes bytes, and the row's params in expectBody (when it names any). */
+        public Workload withParams(Map<String, String> params) {
+            String b = bodyBytes == null ? body : "x".repeat(Integer.parseInt(fill(bodyBytes, params)));
+            String expect = expectBody;
+            for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
+            return new Workload(name, path, expectStatus, expect, serviceMs, method, b, null);
         }
     }
 
@@ -85,7 +97,8 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             JsonNode w = e.getValue();
             workloads.put(e.getKey(), new Workload(e.getKey(), w.path("path").asText(), w.path("expectStatus").asInt(200),
                     w.path("expectBody").asText(""), w.hasNonNull("serviceMs") ? w.get("serviceMs").asText() : null,
-                    w.path("method").asText("GET"), w.hasNonNull("body") ? w.get("body").asText() : null));
+                    w.path("method").asText("GET"), w.hasNonNull("body") ? w.get("body").asText() : null,
+                    w.hasNonNull("bodyBytes") ? w.get("bodyBytes").asText() : null));
         });
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), env, workloads);

@@ -8,6 +8,11 @@ import java.util.function.Supplier;
 public final class Tiers {
     private static final Map<String, Supplier<RunTier>> ALL = new LinkedHashMap<>();
 
+    static {
+        register(PostgresTier.NAME, PostgresTier::new);
+        register(StubTier.NAME, StubTier::new);
+    }
+
     private Tiers() {}
 
     public static void register(String name, Supplier<RunTier> tier) {

@@ -59,6 +59,7 @@ public final class ServletMain {
         ctx.addServletMappingDecoded("/sleep", "sleep");
         Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
+        IoEndpoints.addTo(ctx, connector, s.stubUrl());
 
         tomcat.start();
         return tomcat;
@@ -99,6 +100,7 @@ public final class ServletMain {
         m.put("address", address instanceof java.net.InetAddress ia ? ia.getHostAddress() : String.valueOf(address));
         m.put("port", connector.getLocalPort());
         m.put("sleep_ms_default", s.defaultSleepMs());
+        m.put("downstream", Downstream.describe(s.stubUrl()));
         m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
         m.put("jdk_version", Runtime.version().toString());
         m.put("jdk_major", Runtime.version().feature());
@@ -114,7 +116,7 @@ public final class ServletMain {
 
     /** Start-up switches; Tomcat's own defaults where the variable is absent. */
     public record Settings(int port, boolean virtual, int maxThreads, int minSpareThreads, int maxConnections,
-                           int acceptCount, long defaultSleepMs) {
+                           int acceptCount, long defaultSleepMs, String stubUrl) {
         public static Settings fromEnv(Map<String, String> env) {
             String mode = env.getOrDefault("THREAD_MODE", "platform");
             if (!mode.equals("platform") && !mode.equals("virtual")) {
@@ -127,7 +129,8 @@ public final class ServletMain {
                     intEnv(env, "MIN_SPARE_THREADS", 25),
                     intEnv(env, "MAX_CONNECTIONS", 8192),
                     intEnv(env, "ACCEPT_COUNT", 100),
-                    intEnv(env, "SLEEP_MS", 50));
+                    intEnv(env, "SLEEP_MS", 50),
+                    env.get("STUB_URL"));
         }
 
         private static int intEnv(Map<String, String> env, String key, int dflt) {

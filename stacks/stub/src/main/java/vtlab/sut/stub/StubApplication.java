@@ -8,11 +8,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.reactor.netty.NettyServerCustomizer;
+import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import reactor.core.publisher.Mono;
+import reactor.netty.http.HttpProtocol;
 
 /**
  * The downstream every order-summary request calls: answers after a fixed delay without holding a thread
@@ -22,11 +25,26 @@ import reactor.core.publisher.Mono;
 @RestController
 public class StubApplication {
     static final long DEFAULT_DELAY_MS = longEnv("STUB_DELAY_MS", 100);
+    /**
+     * Streams one HTTP/2 connection may carry at once: far above any concurrency the lab sends, so a client that
+     * multiplexes its calls (h2c) is never queued by the stub.
+     */
+    static final long MAX_CONCURRENT_STREAMS = 1_000_000;
     private final AtomicLong served = new AtomicLong();
 
     public static void main(String[] args) {
         exitWhenParentDies();
         SpringApplication.run(StubApplication.class, args);
+    }
+
+    /**
+     * HTTP/1.1 and cleartext HTTP/2 (h2c, by upgrade) on the same port: a SUT may send each call on a connection of
+     * its own (two sockets per client connection in the SUT) or multiplex them on a few.
+     */
+    @Bean
+    NettyServerCustomizer protocols() {
+        return server -> server.protocol(HttpProtocol.HTTP11, HttpProtocol.H2C)
+                .http2Settings(h2 -> h2.maxConcurrentStreams(MAX_CONCURRENT_STREAMS));
     }
 
     @GetMapping("/delay")
@@ -47,6 +65,8 @@ public class StubApplication {
         m.put("stack", "stub");
         m.put("server", "reactor-netty");
         m.put("delay_ms_default", DEFAULT_DELAY_MS);
+        m.put("protocols", "HTTP/1.1, h2c");
+        m.put("h2_max_concurrent_streams", MAX_CONCURRENT_STREAMS);
         m.put("served", served.get());
         m.put("spring_boot_version", org.springframework.boot.SpringBootVersion.getVersion());
         m.put("jdk_version", Runtime.version().toString());

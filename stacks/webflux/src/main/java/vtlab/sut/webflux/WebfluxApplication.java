@@ -16,8 +16,9 @@ import reactor.netty.resources.LoopResources;
 /**
  * Seed 004's non-blocking contenders on one Reactor Netty server: WebFlux with Mono.delay (/delay), the same wait as a
  * Kotlin suspend function (/co/delay), and blocking code on virtual threads behind Netty (/vt/sleep, the "loom-netty"
- * approach). THREAD_MODE (reactive | coroutine | virtual-netty) names the variant a run measures; only virtual-netty
- * creates the virtual-thread executor, so the other two carry nothing but Netty's event loops and Reactor's timers.
+ * approach). THREAD_MODE (reactive | coroutine | virtual-netty) picks the variant /sleep runs ({@link SleepRoute});
+ * only virtual-netty creates the virtual-thread executor, so the other two carry nothing but Netty's event loops and
+ * the timers.
  */
 @SpringBootApplication
 @RestController
@@ -26,10 +27,12 @@ public class WebfluxApplication {
 
     private final Mode mode;
     private final VirtualNettyConfig virtualNetty;
+    private final SleepRoute sleepRoute;
 
-    WebfluxApplication(Mode mode, VirtualNettyConfig virtualNetty) {
+    WebfluxApplication(Mode mode, VirtualNettyConfig virtualNetty, SleepRoute sleepRoute) {
         this.mode = mode;
         this.virtualNetty = virtualNetty;
+        this.sleepRoute = sleepRoute;
     }
 
     public static void main(String[] args) {
@@ -48,6 +51,7 @@ public class WebfluxApplication {
         m.put("stack", "webflux");
         m.put("thread_mode", mode.name());
         m.put("server", "reactor-netty");
+        m.put("sleep_handler", sleepRoute.target());
         m.put("transport", LoopResources.hasNativeSupport() ? "native" : "nio");
         // Reactor Netty's default worker count: max(available processors, 4); the loops start with the first connection.
         m.put("event_loop_threads", LoopResources.DEFAULT_IO_WORKER_COUNT);

@@ -13,9 +13,9 @@ import org.springframework.web.bind.annotation.RestController
 class CoroutineController {
 
     @GetMapping("/co/delay")
-    suspend fun delay(@RequestParam(name = "ms", defaultValue = "100") ms: Long): String {
+    suspend fun coroutineDelay(@RequestParam(name = "ms", defaultValue = "100") ms: Long): String {
         ReactiveController.checkMs(ms)
-        delay(ms)
+        delay(ms) // kotlinx.coroutines.delay: suspends, no thread held
         return "coroutine delayed $ms ms\n"
     }
 }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.pin.PinControl;
 
-/** The pinning reader on a real JFR recording of real pins (the lab's positive control). */
-class JfrPinningProbeTest {
+/** The pinning reader on a real JFR recording of real pins: an IT so the positive control is its packaged multi-release jar. */
+class JfrPinningProbeIT {
     @TempDir
     Path tmp;
 
@@ -63,7 +63,7 @@ class JfrPinningProbeTest {
         // the stack is trimmed to the blocking frame and the application's (vtlab.*) frames
         String stack = window.stacks().getFirst().getKey();
         assertTrue(stack.contains("vtlab.pin.PinControl"), stack);
-        assertTrue(stack.contains("vtlab.probe.JfrPinningProbeTest"), stack);
+        assertTrue(stack.contains("vtlab.probe.JfrPinningProbeIT"), stack);
         assertTrue(stack.lines().noneMatch(l -> l.startsWith("java.util.concurrent")), stack);
         assertEquals(3, window.stacks().getFirst().getValue());
         if (Runtime.version().feature() >= 24) {

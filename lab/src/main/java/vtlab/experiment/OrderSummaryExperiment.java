@@ -1,0 +1,160 @@
+package vtlab.experiment;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+import vtlab.tier.RunTier;
+
+/**
+ * The seed rig's hero (seed 002): one blocking Spring Boot 4 endpoint (a PostgreSQL lookup through HikariCP, then a
+ * 100 ms downstream call), connection released after the query, pool 50, swept over concurrency in both thread
+ * modes. Platform threads should plateau near 200 / (delay + query); virtual threads should pass that wall.
+ * Ids: the SUT draws a uniform random order id per request (/api/order-summary/random), so wrk's single URL reads
+ * the whole table.
+ */
+public final class OrderSummaryExperiment implements Experiment {
+    static final List<Integer> CONC = List.of(100, 500, 1000, 2500, 5000, 10000);
+    static final List<Integer> QUICK_CONC = List.of(100, 1000);
+
+    @Override
+    public String name() {
+        return "order-summary";
+    }
+
+    @Override
+    public String summary() {
+        return "Spring Boot 4 + PostgreSQL + 100 ms downstream (seed 002 hero): concurrency sweep, platform vs virtual, pool 50";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--modes platform,virtual        thread mode (VT_ENABLED) (default both)",
+                "--conc 100,500,1000,2500,5000,10000   concurrent connections (--quick: 100,1000)",
+                "--pool 50                       HikariCP pool size (fixed, min = max)",
+                "--conn-mode released            released (hero) or held (connection held across the call)",
+                "--path-mode normal              normal or synchronized (striped monitor around the blocking section)",
+                "--delay-ms 100                  the stub's delay per call",
+                "--client jdk                    SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection",
+                "--max-threads 200               Tomcat's platform pool (TOMCAT_MAX_THREADS)",
+                "--reps 3  --warmup 10s  --hold 20s   (--reseed rebuilds the PostgreSQL seed)");
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load(SpringRig.STACK);
+        List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
+        List<Integer> conc = o.positiveInts("conc", o.flag("quick") ? QUICK_CONC : CONC);
+        int pool = o.positiveInt("pool", 50);
+        String connMode = o.choices("conn-mode", SpringRig.CONN_MODES, List.of("released")).getLast();
+        String pathMode = o.choices("path-mode", SpringRig.PATH_MODES, List.of("normal")).getLast();
+        int delay = o.positiveInt("delay-ms", 100);
+        String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
+        int maxThreads = o.positiveInt("max-threads", 200);
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String mode : modes) // one warm SUT per mode, its rows back to back
+                for (int c : conc)
+                    for (int rep = 1; rep <= t.reps(); rep++) {
+                        SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, connMode, pathMode, delay, client);
+                        rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, true, Map.of(),
+                                SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, ctx));
+                    }
+        return rows;
+    }
+
+    @Override
+    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+        SpringRig.verifyQueries(sutBase.resolve("/api/order-summary/" + SpringRig.ORDER_ID), tiers, SpringRig.VERIFY_BURST);
+    }
+
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        return findingsOf(rows);
+    }
+
+    static List<String> findingsOf(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        Predicate<Map<String, String>> platform = r -> "platform".equals(r.get("thread_mode"));
+        Predicate<Map<String, String>> virtual = r -> "virtual".equals(r.get("thread_mode"));
+        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "concurrency", "throughput_rps");
+        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "concurrency", "throughput_rps");
+        if (p.isEmpty() && v.isEmpty()) {
+            out.add("no row finished with status ok: nothing to conclude");
+            return out;
+        }
+        Map<String, String> any = rows.stream().filter(SpringRig::ok).findFirst().orElseThrow();
+        double delay = SpringRig.param(any, "delayMs") != null ? Double.parseDouble(SpringRig.param(any, "delayMs")) : 100;
+        int threads = rows.stream().filter(platform).map(r -> SpringRig.param(r, "maxThreads")).filter(x -> x != null)
+                .mapToInt(Integer::parseInt).findFirst().orElse(200);
+        double wall = threads * 1000.0 / delay;
+
+        // Platform: beyond its thread count, more connections only queue.
+        TreeMap<Integer, Double> beyond = new TreeMap<>(p.tailMap(threads, false));
+        if (!beyond.isEmpty()) {
+            double plateau = beyond.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            out.add(String.format(java.util.Locale.ROOT,
+                    "platform plateaus at %s for concurrency %s (%d Tomcat threads): %.0f%% of %d / %.0f ms = %s; the"
+                            + " shortfall is query time and overhead",
+                    SpringRig.rps(plateau), beyond.keySet(), threads, plateau / wall * 100, threads, delay, SpringRig.rps(wall)));
+        } else if (!p.isEmpty()) {
+            out.add("no platform row above " + threads + " connections: the thread wall was not reached");
+        }
+
+        // Virtual against platform, concurrency by concurrency.
+        for (var e : v.entrySet()) {
+            int c = e.getKey();
+            Double pr = p.get(c);
+            String s = "c=" + c + ": virtual " + SpringRig.rps(e.getValue());
+            if (pr != null) s += " = " + SpringRig.times(e.getValue() / pr) + " platform (" + SpringRig.rps(pr) + ")";
+            if (c >= 1000) {
+                s += e.getValue() > wall * 1.05 ? ", above the platform wall of " + SpringRig.rps(wall)
+                        : ", NOT above the platform wall of " + SpringRig.rps(wall);
+            }
+            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, "concurrency", c));
+            if (sat != null) s += "; " + sat;
+            out.add(s);
+        }
+
+        // Where virtual stops rising: the tier that saturated there.
+        Integer peak = v.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+        if (peak != null && v.higherKey(peak) != null) {
+            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, "concurrency", peak));
+            out.add("virtual peaks at c=" + peak + " (" + SpringRig.rps(v.get(peak)) + ") and does not rise with more connections"
+                    + (sat == null ? "" : "; " + sat));
+        }
+
+        // Released mode: waits for a connection although the query is sub-millisecond.
+        TreeMap<Integer, Double> pending = SpringRig.meanBy(rows, virtual.and(r -> "released".equals(r.get("conn_mode"))),
+                "concurrency", "hikari_pending_max");
+        pending.entrySet().stream().filter(e -> e.getValue() >= 1).reduce((a, b) -> b).ifPresent(e -> out.add(String.format(
+                java.util.Locale.ROOT, "virtual c=%d: up to %.0f requests waited for a pooled connection (pool %s, released right after"
+                        + " the query): the pool is held while threads that own a connection wait for CPU", e.getKey(), e.getValue(),
+                rows.stream().filter(SpringRig::ok).map(r -> r.get("hikari_pool")).filter(x -> x != null).findFirst().orElse("?"))));
+
+        // Tail latency at the highest concurrency both modes finished.
+        TreeMap<Integer, Double> p99p = SpringRig.meanBy(rows, platform, "concurrency", "p99_ms");
+        TreeMap<Integer, Double> p99v = SpringRig.meanBy(rows, virtual, "concurrency", "p99_ms");
+        Integer top = p99p.keySet().stream().filter(p99v::containsKey).max(Integer::compare).orElse(null);
+        if (top != null) {
+            out.add(String.format(java.util.Locale.ROOT, "p99 at c=%d: platform %.0f ms, virtual %.0f ms", top, p99p.get(top), p99v.get(top)));
+        }
+        long excluded = rows.stream().filter(r -> !SpringRig.ok(r)).count();
+        if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
+        return out;
+    }
+}

@@ -1,0 +1,127 @@
+package vtlab.experiment;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+import vtlab.tier.RunTier;
+
+/**
+ * Does my code pin, where, how often, on which JDK, and what does it cost? The spring-mvc SUT in virtual mode with
+ * its blocking section (the downstream call) run three ways: normal, inside a striped synchronized (pins before
+ * JDK 24, not after: JEP 491), and inside the positive control (stacks/pin-control: pins on every JDK), so that a
+ * zero can be trusted. Rows: path x JDK; by default JDK 25 (the lab's) and 21 (installed from PyPI when missing).
+ */
+public final class PinningExperiment implements Experiment {
+    static final List<String> PATHS = List.of("normal", "synchronized", "control");
+
+    @Override
+    public String name() {
+        return "pinning";
+    }
+
+    @Override
+    public String summary() {
+        return "JFR pinning per path (normal, synchronized, positive control) x JDK (25, 21): counts, stacks, cost";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--paths normal,synchronized,control   the blocking section: plain, in synchronized, in the control",
+                "--jdk 25 --jdk 21               JDKs (default: the lab's and 21, installed from PyPI if missing)",
+                "--conc 100                      connections (well above the carrier count: pinned carriers show)",
+                "--pin-threshold 0ms             shortest pin recorded (JFR's default is 20 ms)",
+                "--reps 1  --warmup 10s  --hold 20s");
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load(SpringRig.STACK);
+        List<String> paths = o.choices("paths", PATHS, PATHS);
+        List<Integer> conc = o.positiveInts("conc", List.of(100));
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 1);
+        List<Jdk> jdks = new ArrayList<>(ctx.jdks());
+        if (!o.has("jdk")) {
+            try {
+                Jdk jdk21 = Jdk.resolve("21");
+                if (jdks.stream().noneMatch(j -> j.major() == 21)) jdks.add(jdk21);
+            } catch (UsageError e) {
+                // not available: the findings say JDK 21 was not tested
+                System.err.println("vtlab: pinning: " + e.getMessage() + "; JDK 21 rows skipped");
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : jdks)
+            for (String path : paths)
+                for (int c : conc)
+                    for (int rep = 1; rep <= t.reps(); rep++) {
+                        SpringRig.Sut s = new SpringRig.Sut("virtual", 200, SpringRig.MAX_CONNECTIONS, 50, "released", path, 100, "jdk");
+                        rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, false, Map.of(),
+                                SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, ctx));
+                    }
+        return rows;
+    }
+
+    @Override
+    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+        SpringRig.verifyQueries(sutBase.resolve("/api/order-summary/" + SpringRig.ORDER_ID), tiers, SpringRig.VERIFY_BURST);
+    }
+
+    /**
+     * Pin counts come from JFR, not from the load: a row flagged for its throughput (a pinned path can be slow
+     * enough for timeouts) still counts as evidence of pinning; failed rows never do.
+     */
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        List<Map<String, String>> usable = rows.stream().filter(r -> !"failed".equals(r.get("status"))
+                && r.get("pinned_events") != null && !r.get("pinned_events").isEmpty()).toList();
+        TreeSet<Integer> jdks = usable.stream().map(r -> Integer.parseInt(r.get("jdk"))).collect(Collectors.toCollection(TreeSet::new));
+        for (int jdk : jdks.descendingSet()) {
+            Map<String, double[]> byPath = new LinkedHashMap<>(); // events, rps, p99 (means over reps)
+            for (String path : PATHS) {
+                List<Map<String, String>> p = usable.stream().filter(r -> r.get("jdk").equals(Integer.toString(jdk))
+                        && path.equals(r.get("path_mode"))).toList();
+                if (p.isEmpty()) continue;
+                byPath.put(path, new double[] {mean(p, "pinned_events"), mean(p, "throughput_rps"), mean(p, "p99_ms")});
+            }
+            double[] control = byPath.get("control"), sync = byPath.get("synchronized"), normal = byPath.get("normal");
+            if (control != null && control[0] == 0) {
+                out.add(String.format(Locale.ROOT, "JDK %d: the positive control recorded 0 pinned events: capture is broken on this JDK, so no zero here can be trusted", jdk));
+                continue;
+            }
+            String trust = control == null ? " (no control row: a zero is unproven)"
+                    : String.format(Locale.ROOT, " (positive control: %,.0f events, so capture works)", control[0]);
+            if (sync != null) {
+                String verdict = sync[0] == 0 ? (jdk >= 24 ? "synchronized no longer pins (JEP 491)" : "synchronized did not pin")
+                        : (jdk >= 24 ? "synchronized still pins" : "synchronized pins (before JEP 491)");
+                out.add(String.format(Locale.ROOT, "JDK %d: %s: %,.0f pinned events on the synchronized path%s", jdk, verdict, sync[0], trust));
+            }
+            if (normal != null) out.add(String.format(Locale.ROOT, "JDK %d: the normal path recorded %,.0f pinned events", jdk, normal[0]));
+            String cost = byPath.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %s, p99 %s ms", e.getKey(),
+                    SpringRig.rps(e.getValue()[1]), SpringRig.fmt(e.getValue()[2]))).collect(Collectors.joining("; "));
+            out.add("JDK " + jdk + ": cost of pinning, throughput and p99 per path: " + cost);
+        }
+        if (!jdks.contains(21)) out.add("JDK 21: not tested in this run (no JDK 21 rows); synchronized pinning before JEP 491 is not shown");
+        if (jdks.stream().noneMatch(j -> j >= 24)) out.add("no JDK 24+ in this run: JEP 491 (synchronized without pinning) is not shown");
+        return out;
+    }
+
+    static double mean(List<Map<String, String>> rows, String col) {
+        return rows.stream().map(r -> r.get(col)).filter(v -> v != null && !v.isEmpty()).mapToDouble(Double::parseDouble).average().orElse(Double.NaN);
+    }
+}

@@ -1,0 +1,245 @@
+package vtlab.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Bounds;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.report.Summary;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * Seed 004: do virtual threads make reactive programming unnecessary? The same 100 ms wait at 2,000 connections
+ * through Spring MVC on Tomcat (200 and 2,000 platform threads, virtual threads: Thread.sleep) and through WebFlux on
+ * Reactor Netty (Mono.delay, a Kotlin suspend function, and Thread.sleep on virtual threads behind Netty, the
+ * loom-netty approach of loom-webflux-benchmarks). Every variant serves GET /sleep?ms=N, so the summary sets them side
+ * by side; the threads and nmt probes record each one's OS threads and thread-stack memory.
+ */
+public final class ReactiveExperiment implements Experiment {
+    /** Summary.variant names: platform-N is MVC on an N-thread pool. */
+    static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
+    static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
+    static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
+    /** Spring MVC's connector limit, set explicitly so the bound knows it (Tomcat's 8,192 default is also above 2,000). */
+    static final int MVC_MAX_CONNECTIONS = 16384;
+
+    @Override
+    public String name() {
+        return "reactive";
+    }
+
+    @Override
+    public String summary() {
+        return "virtual threads vs reactive (seed 004): MVC 200/2,000 threads and virtual, WebFlux Mono.delay, coroutines, virtual threads on Netty; 100 ms at 2,000 connections";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--variants " + String.join(",", VARIANTS),
+                "                                 platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on",
+                "                                 virtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty",
+                "--conc 200,1000,2000            concurrent connections (--quick: 2000)",
+                "--sleep-ms 100                  the wait every variant makes (Thread.sleep, Mono.delay or delay())",
+                "--reps 1  --warmup 5s  --hold 15s   the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is",
+                "                                 cold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for",
+                "                                 the MVC rows; --quick: 6 rows, about 3 min");
+    }
+
+    /** One server configuration under test. */
+    record Variant(String id, String stack, String threadMode, Integer maxThreads) {
+        static Variant parse(String id) throws UsageError {
+            Matcher m = PLATFORM.matcher(id);
+            if (m.matches()) {
+                int n;
+                try {
+                    n = Integer.parseInt(m.group(1));
+                } catch (NumberFormatException e) {
+                    n = 0;
+                }
+                if (n < 1 || n > 20_000) throw new UsageError("--variants " + id + ": the pool size must be 1 to 20000");
+                return new Variant(id, "spring-mvc", "platform", n);
+            }
+            if (id.equals("virtual")) return new Variant(id, "spring-mvc", "virtual", null);
+            if (WEBFLUX_MODES.contains(id)) return new Variant(id, "webflux", id, null);
+            throw new UsageError("unknown value '" + id + "' for --variants (choose from " + String.join(", ", VARIANTS) + ", or platform-N)");
+        }
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        List<Variant> variants = new ArrayList<>();
+        for (String id : o.has("variants") ? o.all("variants") : VARIANTS) {
+            Variant v = Variant.parse(id);
+            if (variants.stream().noneMatch(x -> x.id().equals(v.id()))) variants.add(v);
+        }
+        if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
+        boolean quick = o.flag("quick");
+        List<Integer> conc = o.positiveInts("conc", quick ? List.of(2000) : List.of(200, 1000, 2000));
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(5), Duration.ofSeconds(15), 1);
+        // A fresh Spring JVM on one shared core needs 15-20 s of load before the JIT has compiled the request path
+        // (WebFlux measured 1.8k req/s after 3 s, 10k after 20 s here); later rows of a variant reuse the warm JVM.
+        Duration cold = o.has("warmup") ? t.warmup() : Duration.ofSeconds(quick ? 15 : 20);
+        int sleepMs = o.positiveInt("sleep-ms", 100);
+        Map<String, Stack> stacks = new LinkedHashMap<>();
+        for (Variant v : variants) if (!stacks.containsKey(v.stack())) stacks.put(v.stack(), Stack.load(v.stack()));
+
+        List<Row> rows = new ArrayList<>();
+        // Rows of one variant are consecutive, so they share one warm JVM.
+        for (Jdk jdk : ctx.jdks())
+            for (Variant v : variants)
+                for (int c : conc)
+                    for (int rep = 1; rep <= t.reps(); rep++) {
+                        boolean first = c == conc.getFirst() && rep == 1;
+                        rows.add(row(v, stacks.get(v.stack()), jdk, c, rep, sleepMs, first ? cold : t.warmup(), t, ctx));
+                    }
+        return rows;
+    }
+
+    private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
+                    PlanContext ctx) {
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("sleepMs", Integer.toString(sleepMs));
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, Object> expect = new LinkedHashMap<>();
+        expect.put("thread_mode", v.threadMode());
+        expect.put("jdk_major", jdk.major());
+        List<String> tiers;
+        int maxConnections;
+        if (v.stack().equals("spring-mvc")) {
+            env.put(stack.envName("mode"), Boolean.toString(v.maxThreads() == null));
+            if (v.maxThreads() != null) {
+                env.put(stack.envName("maxThreads"), Integer.toString(v.maxThreads()));
+                params.put("maxThreads", Integer.toString(v.maxThreads()));
+            }
+            env.put(stack.envName("maxConnections"), Integer.toString(MVC_MAX_CONNECTIONS));
+            expect.put("max_threads", v.maxThreads());
+            expect.put("max_connections", MVC_MAX_CONNECTIONS);
+            maxConnections = MVC_MAX_CONNECTIONS;
+            tiers = List.of("pg"); // the MVC application opens its HikariCP pool at start-up, /sleep never uses it
+        } else {
+            env.put(stack.envName("mode"), v.threadMode());
+            expect.put("blocking_executor", v.threadMode().equals("virtual-netty") ? "VirtualThreadTaskExecutor" : null);
+            maxConnections = Integer.MAX_VALUE; // Reactor Netty sets no connection limit
+            tiers = List.of();
+        }
+        double bound = Bounds.closedModelRps(Bounds.inFlight(v.threadMode(), v.maxThreads(), c, maxConnections), sleepMs);
+        String note = Bounds.note(v.threadMode(), v.maxThreads(), c, maxConnections, sleepMs);
+        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, env, expect, bound, note,
+                tiers, warmup, t.hold(), ctx.jvmArgs());
+    }
+
+    /**
+     * Seed 004's numbers, then this run's: the ceiling of the 200-thread pool, whether the others clear it by 3x (or
+     * ran out of CPU first), how close virtual threads come to WebFlux, and each stack's OS threads and stack memory.
+     */
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        out.add("seed 004 (M1, 8 cores, 2,000 JMeter threads, 100 ms): MVC 2,000 platform threads 12,342 req/s, WebFlux 17,228, "
+                + "WebFlux + coroutines 17,240, MVC + virtual threads 16,294; stacks 2 GB (2,000 platform threads) vs 9 MB vs 11 MB");
+        List<Map<String, String>> ok = RowStats.ok(rows);
+        long notOk = rows.size() - ok.size();
+        if (ok.isEmpty()) {
+            if (!rows.isEmpty()) out.add("every row failed or was flagged (" + notOk + "): nothing to conclude");
+            return out;
+        }
+        int top = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).max().orElseThrow();
+        List<Map<String, String>> atTop = ok.stream().filter(r -> Integer.parseInt(r.get("concurrency")) == top).toList();
+        Map<String, Double> rps = new LinkedHashMap<>();
+        for (String v : atTop.stream().map(Summary::variant).distinct().toList()) {
+            rps.put(v, RowStats.rps(atTop, r -> Summary.variant(r).equals(v)));
+        }
+        List<String> ranked = rps.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + RowStats.n0(e.getValue())).toList();
+        out.add("this run at " + top + " connections, req/s: " + String.join(", ", ranked));
+
+        // The smallest platform pool is the ceiling the others must clear.
+        String base = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
+                .min((a, b) -> Integer.compare(Integer.parseInt(a.substring(9)), Integer.parseInt(b.substring(9)))).orElse(null);
+        if (base != null) {
+            Map<String, String> br = atTop.stream().filter(r -> Summary.variant(r).equals(base)).findFirst().orElseThrow();
+            double baseRps = rps.get(base), bound = Double.parseDouble(br.get("bound_rps"));
+            out.add(String.format(Locale.ROOT, "%s holds at its pool's ceiling: %s req/s vs bound %s (%s)", base, RowStats.n0(baseRps),
+                    RowStats.n0(bound), baseRps <= bound * 1.05 ? "at or below it, as it must" : "ABOVE it: check the pool size"));
+        }
+        if (base != null && rps.size() > 1) {
+            double baseRps = rps.get(base);
+            List<String> clear = new ArrayList<>(), cpu = new ArrayList<>(), short3 = new ArrayList<>();
+            rps.forEach((v, x) -> {
+                if (v.equals(base)) return;
+                boolean appBound = atTop.stream().filter(r -> Summary.variant(r).equals(v))
+                        .anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"));
+                String s = String.format(Locale.ROOT, "%s %.1fx", v, x / baseRps);
+                if (x >= 3 * baseRps) clear.add(s);
+                else if (appBound) cpu.add(s + " (app-cpu-bound: the SUT's cores ran out first)");
+                else short3.add(s);
+            });
+            out.add("the others vs " + base + ": " + (clear.isEmpty() ? "" : ">= 3x: " + String.join(", ", clear))
+                    + (cpu.isEmpty() ? "" : (clear.isEmpty() ? "" : "; ") + "below 3x but CPU-bound: " + String.join(", ", cpu))
+                    + (short3.isEmpty() ? "" : (clear.isEmpty() && cpu.isEmpty() ? "" : "; ") + "BELOW 3x and not CPU-bound: " + String.join(", ", short3))
+                    + (short3.isEmpty() ? " (supports: only the pool caps the blocking servlet)" : " (does not support: something besides the CPU capped them)"));
+        }
+
+        // Seed 004: virtual threads within ~5 % of WebFlux (16.3k vs 17.2k); the seed compares MVC + VT with Mono.delay.
+        Double vt = rps.get("virtual"), wf = rps.get("reactive");
+        if (vt != null && wf != null) {
+            double p = RowStats.pct(vt, wf);
+            out.add("MVC on virtual threads vs WebFlux Mono.delay: " + RowStats.signedPct(p) + " (seed 004: -5 %); "
+                    + (p >= -15 ? "supports: blocking code on virtual threads keeps up with the reactive stack"
+                    : "does not support: the reactive stack is well ahead here"));
+        }
+        Double co = rps.get("coroutine");
+        if (co != null && wf != null) {
+            out.add("WebFlux coroutine vs Mono.delay: " + RowStats.signedPct(RowStats.pct(co, wf)) + " (seed 004: +0 %)");
+        }
+        Double vn = rps.get("virtual-netty");
+        if (vn != null && wf != null) {
+            out.add("virtual threads on Netty vs WebFlux Mono.delay: " + RowStats.signedPct(RowStats.pct(vn, wf))
+                    + (vt != null ? ", vs virtual threads on Tomcat: " + RowStats.signedPct(RowStats.pct(vn, vt)) : "")
+                    + " (loom-webflux-benchmarks found loom-netty ahead of both at high load)");
+        }
+
+        // Threads and stack memory: the cost seed 004 names (2 GB of stacks vs 9 MB).
+        List<String> mem = new ArrayList<>();
+        for (String v : rps.keySet()) {
+            List<Map<String, String>> vr = atTop.stream().filter(r -> Summary.variant(r).equals(v)).toList();
+            double threads = Summary.mean(vr, "jvm_threads_max"), res = Summary.mean(vr, "nmt_thread_reserved_kb"),
+                    com = Summary.mean(vr, "nmt_thread_committed_kb");
+            mem.add(String.format(Locale.ROOT, "%s %s threads, %s MB reserved / %s MB committed", v, RowStats.n0(threads),
+                    RowStats.n0(res / 1024), RowStats.n0(com / 1024)));
+        }
+        out.add("OS threads and NMT Thread memory at " + top + " connections: " + String.join("; ", mem));
+        // "WebFlux's thread count stays near the core count": its threads must not grow with the connections.
+        int low = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).min().orElseThrow();
+        List<String> wfThreads = new ArrayList<>();
+        boolean flat = true;
+        for (String v : List.of("reactive", "coroutine")) {
+            double atHigh = RowStats.mean(atTop, r -> Summary.variant(r).equals(v), "jvm_threads_max");
+            if (Double.isNaN(atHigh)) continue;
+            double atLow = RowStats.mean(ok, r -> Summary.variant(r).equals(v) && r.get("concurrency").equals(String.valueOf(low)), "jvm_threads_max");
+            wfThreads.add(v + " " + (low < top && !Double.isNaN(atLow) ? RowStats.n0(atLow) + " at c=" + low + ", " : "") + RowStats.n0(atHigh) + " at c=" + top);
+            flat &= atHigh <= 60 && (Double.isNaN(atLow) || atHigh <= atLow + 5);
+        }
+        if (!wfThreads.isEmpty()) {
+            double plat = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
+                    .mapToDouble(v -> RowStats.mean(atTop, r -> Summary.variant(r).equals(v), "jvm_threads_max")).max().orElse(Double.NaN);
+            out.add("WebFlux's OS threads: " + String.join("; ", wfThreads) + " on " + RowStats.appCores(atTop)
+                    + " app core(s) (event loops max(cores, 4) plus the JVM's own)" + (Double.isNaN(plat) ? "" : "; the largest platform pool ran " + RowStats.n0(plat))
+                    + (flat ? " (supports: a fixed handful, not one per connection)" : " (does not support: they grew with the connections or passed 60)"));
+        }
+        if (notOk > 0) out.add(notOk + " row(s) failed or flagged, not used as evidence");
+        return out;
+    }
+}

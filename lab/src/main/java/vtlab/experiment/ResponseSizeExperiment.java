@@ -1,0 +1,158 @@
+package vtlab.experiment;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * Seed 003's throughput sweep: GET /bytes?n=N (a response of exactly N bytes, no other work) for several N, from one
+ * connection to far more connections than the SUT has cores, on Tomcat's platform pool and on virtual threads.
+ */
+public final class ResponseSizeExperiment implements Experiment {
+    static final List<String> MODES = List.of("platform", "virtual");
+    static final List<String> DEFAULT_SIZES = List.of("10", "1k", "10k", "100k", "1m");
+
+    @Override
+    public String name() {
+        return "response-size";
+    }
+
+    @Override
+    public String summary() {
+        return "throughput by response size x concurrency (seed 003): 10 B to 1 MB, 1 to 32 connections, platform vs virtual";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--sizes 10,1k,10k,100k,1m       response sizes in bytes (--quick: 10,1m)",
+                "--conc 1,2,4,8,16,32            concurrent connections, up to well above the SUT's cores (--quick: 1,2,8)",
+                "--modes platform,virtual        thread mode (default both)",
+                "--max-threads 200               platform pool size (Tomcat default)",
+                "--reps 1  --warmup 3s  --hold 7s   the first row of each mode warms up 10 s (--quick: 6 s: a cold JVM);",
+                "                                 defaults: 60 rows, about 12-16 min; --quick: 12 rows, about 3 min");
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load("servlet");
+        boolean quick = o.flag("quick");
+        List<String> modes = o.choices("modes", MODES, MODES);
+        List<Long> sizes = ServletIoExperiment.sizes(o, "sizes", quick ? List.of("10", "1m") : DEFAULT_SIZES);
+        List<Integer> conc = o.positiveInts("conc", quick ? List.of(1, 2, 8) : List.of(1, 2, 4, 8, 16, 32));
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(3), Duration.ofSeconds(7), 1);
+        Duration cold = ServletIoExperiment.coldWarmup(o, t);
+        int maxThreads = o.positiveInt("max-threads", 200);
+        stack.workload("bytes");
+
+        List<Row> rows = new ArrayList<>();
+        // Mode outermost: one warm JVM per mode.
+        for (Jdk jdk : ctx.jdks())
+            for (String mode : modes) {
+                boolean first = true;
+                for (long size : sizes)
+                    for (int c : conc)
+                        for (int rep = 1; rep <= t.reps(); rep++) {
+                            Map<String, String> params = new LinkedHashMap<>();
+                            params.put("bytes", Long.toString(size));
+                            rows.add(ServletIoExperiment.servletRow(name(), stack, mode, "bytes", c, rep, jdk, params, maxThreads,
+                                    first ? cold : t.warmup(), t, ctx, List.of(), null, false));
+                            first = false;
+                        }
+            }
+        return rows;
+    }
+
+    /** Seed 003's three statements about this sweep, each with this run's numbers (ok rows only). */
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        List<Map<String, String>> ok = RowStats.ok(rows);
+        long notOk = rows.size() - ok.size();
+        if (ok.isEmpty()) {
+            if (!rows.isEmpty()) out.add("every row failed or was flagged (" + notOk + "): nothing to conclude");
+            return out;
+        }
+        List<Long> sizes = ok.stream().map(r -> Long.parseLong(RowStats.param(r, "bytes"))).distinct().sorted().toList();
+        List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
+        int cores = RowStats.appCores(ok);
+
+        // 1. The bigger the response, the smaller the difference (virtual vs platform, mean over concurrency).
+        List<String> bySize = new ArrayList<>();
+        List<Double> diffs = new ArrayList<>();
+        for (long s : sizes) {
+            double p = RowStats.pairedPct(ok, size(s).and(mode("virtual")), size(s).and(mode("platform")), r -> r.get("concurrency"));
+            if (Double.isNaN(p)) continue;
+            bySize.add(RowStats.size(s) + " " + RowStats.signedPct(p));
+            diffs.add(p);
+        }
+        if (diffs.size() >= 2) {
+            boolean shrinks = Math.abs(diffs.getLast()) < Math.abs(diffs.getFirst());
+            out.add("seed 003: the bigger the response, the smaller the difference. Virtual vs platform (over the concurrencies both have): "
+                    + String.join(", ", bySize) + (shrinks ? " (supports: the largest response differs least)" : " (does not support)"));
+        } else if (!bySize.isEmpty()) {
+            out.add("virtual vs platform: " + String.join(", ", bySize) + " (one size only: the size trend needs two)");
+        }
+
+        // 2. Platform threads do worse at concurrency 2 than at 1.
+        if (conc.contains(1) && conc.contains(2)) {
+            List<String> parts = new ArrayList<>();
+            int worse = 0, n = 0;
+            for (long s : sizes) {
+                double p = RowStats.pct(RowStats.rps(ok, size(s).and(mode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(mode("platform")).and(at(1))));
+                if (Double.isNaN(p)) continue;
+                parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
+                n++;
+                if (p < 0) worse++;
+            }
+            if (n > 0) {
+                out.add("seed 003: platform-thread throughput is worse at concurrency 2 than at 1. Platform c=2 vs c=1: " + String.join(", ", parts)
+                        + (worse * 2 > n ? " (supports: worse for " + worse + " of " + n + " sizes)" : " (does not support: worse for " + worse + " of " + n + " sizes)"));
+            }
+        }
+
+        // 3. Above the core count, virtual threads have the higher throughput.
+        List<Integer> above = conc.stream().filter(c -> cores > 0 && c > cores).toList();
+        if (!above.isEmpty()) {
+            int ahead = 0, n = 0;
+            List<String> parts = new ArrayList<>();
+            for (int c : above) {
+                double p = RowStats.pairedPct(ok, mode("virtual").and(at(c)), mode("platform").and(at(c)), r -> RowStats.param(r, "bytes"));
+                if (Double.isNaN(p)) continue;
+                parts.add("c=" + c + " " + RowStats.signedPct(p));
+                n++;
+                if (p > 0) ahead++;
+            }
+            if (n > 0) {
+                out.add("seed 003: once concurrency exceeds the processor count, virtual threads show higher throughput. The SUT had " + cores
+                        + " core(s); virtual vs platform, mean over sizes: " + String.join(", ", parts)
+                        + (ahead * 2 > n ? " (supports: ahead at " + ahead + " of " + n + ")" : " (does not support: ahead at " + ahead + " of " + n + ")"));
+            }
+        }
+        if (notOk > 0) out.add(notOk + " row(s) failed or flagged, not used as evidence");
+        return out;
+    }
+
+    private static Predicate<Map<String, String>> size(long s) {
+        return r -> String.valueOf(s).equals(RowStats.param(r, "bytes"));
+    }
+
+    private static Predicate<Map<String, String>> mode(String m) {
+        return r -> m.equals(r.get("thread_mode"));
+    }
+
+    private static Predicate<Map<String, String>> at(int c) {
+        return r -> r.get("concurrency").equals(String.valueOf(c));
+    }
+}

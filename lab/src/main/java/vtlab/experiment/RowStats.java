@@ -1,0 +1,105 @@
+package vtlab.experiment;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Predicate;
+
+import vtlab.report.Summary;
+import vtlab.tier.CoreMap;
+
+/** What the findings of the I/O and reactive experiments share: evidence rows only, means, params, percentages. */
+final class RowStats {
+    private RowStats() {}
+
+    /** Rows usable as evidence: status ok (flags that do not void a row, like app-cpu-bound, are kept). */
+    static List<Map<String, String>> ok(List<Map<String, String>> rows) {
+        return rows.stream().filter(r -> "ok".equals(r.get("status"))).toList();
+    }
+
+    static String param(Map<String, String> r, String key) {
+        for (String kv : r.getOrDefault("params", "").split(";")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
+        }
+        return null;
+    }
+
+    /** Mean of a column over the rows that match, NaN when none does. */
+    static double mean(List<Map<String, String>> rows, Predicate<Map<String, String>> which, String col) {
+        return Summary.mean(rows.stream().filter(which).toList(), col);
+    }
+
+    static double rps(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
+        return mean(rows, which, "throughput_rps");
+    }
+
+    /**
+     * a's throughput against b's in percent, over the values of {@code pairBy} (e.g. concurrency) where both have rows,
+     * so a missing (flagged) row on one side does not tilt the comparison. NaN when no value is shared.
+     */
+    static double pairedPct(List<Map<String, String>> rows, Predicate<Map<String, String>> a, Predicate<Map<String, String>> b,
+                            java.util.function.Function<Map<String, String>, String> pairBy) {
+        java.util.Set<String> shared = new java.util.LinkedHashSet<>(rows.stream().filter(a).map(pairBy).toList());
+        shared.retainAll(rows.stream().filter(b).map(pairBy).toList());
+        if (shared.isEmpty()) return Double.NaN;
+        Predicate<Map<String, String>> in = r -> shared.contains(pairBy.apply(r));
+        return pct(rps(rows, a.and(in)), rps(rows, b.and(in)));
+    }
+
+    /** a against b in percent (+12 % = a is 12 % higher), NaN when either is missing. */
+    static double pct(double a, double b) {
+        return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? Double.NaN : (a / b - 1) * 100;
+    }
+
+    static String signedPct(double p) {
+        return Double.isNaN(p) ? "n/a" : String.format(Locale.ROOT, "%+.0f %%", p);
+    }
+
+    static String n0(double d) {
+        return Double.isNaN(d) ? "n/a" : String.format(Locale.ROOT, "%,.0f", d);
+    }
+
+    /** CPUs the SUT ran on (the app_cpus column, a taskset list), or 0 when unknown. */
+    static int appCores(List<Map<String, String>> rows) {
+        for (Map<String, String> r : rows) {
+            String cpus = r.get("app_cpus");
+            if (cpus == null || cpus.isBlank()) continue;
+            try {
+                return CoreMap.parse(cpus, Integer.MAX_VALUE).length;
+            } catch (IllegalArgumentException e) {
+                return 0;
+            }
+        }
+        return 0;
+    }
+
+    /** 1024 -> "1 KB", 10 -> "10 B", 1048576 -> "1 MB" (binary units, as the sizes are given). */
+    static String size(long bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) return (bytes >> 20) + " MB";
+        if (bytes >= 1024 && bytes % 1024 == 0) return (bytes >> 10) + " KB";
+        return bytes + " B";
+    }
+
+    /** Sizes like 10, 1k, 100KB, 1m, 1MB as bytes (binary units). */
+    static long parseSize(String s) throws IllegalArgumentException {
+        String v = s.trim().toLowerCase(Locale.ROOT).replace("_", "");
+        long unit = 1;
+        if (v.endsWith("b")) v = v.substring(0, v.length() - 1);
+        if (v.endsWith("k")) {
+            unit = 1024;
+            v = v.substring(0, v.length() - 1);
+        } else if (v.endsWith("m")) {
+            unit = 1024 * 1024;
+            v = v.substring(0, v.length() - 1);
+        }
+        long n;
+        try {
+            n = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("'" + s + "' is not a size like 10, 1k, 100KB or 1MB");
+        }
+        if (n < 1) throw new IllegalArgumentException("size must be positive, not '" + s + "'");
+        return n * unit;
+    }
+}

@@ -1,0 +1,274 @@
+package vtlab.experiment;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import vtlab.plan.Bounds;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.run.Verifier.VerificationFailed;
+import vtlab.stack.Stack;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+import vtlab.tier.PostgresTier;
+import vtlab.tier.RunTier;
+
+/**
+ * What the spring-mvc experiments (order-summary, pool-bottleneck, spring-sleep) share: rows for the seed rig's
+ * SUT with its PostgreSQL and stub tiers, their bounds, the query-count verification and the words of findings.
+ */
+final class SpringRig {
+    static final String STACK = "spring-mvc";
+    static final List<String> MODES = List.of("platform", "virtual");
+    static final List<String> CONN_MODES = List.of("released", "held");
+    static final List<String> PATH_MODES = List.of("normal", "synchronized");
+    /** The SUT's downstream HTTP library: jdk = java.net.http.HttpClient (the rig's), urlconnection = HttpURLConnection. */
+    static final List<String> CLIENTS = List.of("jdk", "urlconnection");
+    /** Above Tomcat's default 8,192 so a 10,000-connection row is not cut by the connector. */
+    static final int MAX_CONNECTIONS = 16_384;
+    /** The workload's order id: the SUT draws a uniform id over every seeded order per request (see stack.json). */
+    static final String ORDER_ID = "random";
+    /** Requests of the verification burst, each of which must show up as one call of the order query. */
+    static final int VERIFY_BURST = 20;
+
+    private SpringRig() {}
+
+    /** One SUT configuration, as the env variables of stacks/spring-mvc/stack.json set it. */
+    record Sut(String mode, int maxThreads, int maxConnections, int pool, String connMode, String pathMode, int delayMs,
+               String client) {}
+
+    static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
+                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   PlanContext.Timing t, PlanContext ctx) {
+        Map<String, String> params = new LinkedHashMap<>();
+        if (workload.equals("order-summary")) {
+            params.put("orderId", ORDER_ID);
+            params.put("delayMs", Integer.toString(s.delayMs()));
+            params.put("client", s.client());
+        }
+        params.putAll(extraParams);
+        boolean platform = s.mode().equals("platform");
+        if (platform) params.put("maxThreads", Integer.toString(s.maxThreads()));
+
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put(stack.envName("mode"), Boolean.toString(!platform)); // VT_ENABLED
+        env.put(stack.envName("maxThreads"), Integer.toString(s.maxThreads()));
+        env.put(stack.envName("maxConnections"), Integer.toString(s.maxConnections()));
+        env.put(stack.envName("hikariPool"), Integer.toString(s.pool()));
+        env.put(stack.envName("connMode"), s.connMode());
+        env.put(stack.envName("pathMode"), s.pathMode());
+        env.put(stack.envName("downstreamDelayMs"), Integer.toString(s.delayMs()));
+        env.put(stack.envName("downstreamClient"), s.client());
+
+        Map<String, Object> expect = new LinkedHashMap<>();
+        expect.put("stack", STACK);
+        expect.put("thread_mode", s.mode());
+        expect.put("max_threads", platform ? s.maxThreads() : null);
+        expect.put("max_connections", s.maxConnections());
+        expect.put("hikari_pool", s.pool());
+        expect.put("conn_mode", s.connMode());
+        expect.put("path_mode", s.pathMode());
+        expect.put("downstream_delay_ms", s.delayMs());
+        expect.put("downstream_max_connections", "unbounded");
+        expect.put("downstream_http_library", s.client().equals("jdk") ? "java.net.http.HttpClient" : "java.net.HttpURLConnection");
+        expect.put("jdk_major", jdk.major());
+
+        boolean orders = workload.equals("order-summary");
+        return new Row(experiment, STACK, s.mode(), workload, concurrency, rep, poolIsAxis || orders ? s.pool() : null,
+                orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, env, expect, bound, boundNote,
+                List.of(PostgresTier.NAME, "stub"), t.warmup(), t.hold(), ctx.jvmArgs());
+    }
+
+    // ---- bounds
+
+    /**
+     * Requests that can be in their downstream call at once: connections, capped by Tomcat's threads in platform
+     * mode and by the connector's limit; in held mode also by the pool, since each holds a connection across it.
+     */
+    static int inFlight(Sut s, int concurrency) {
+        int n = Bounds.inFlight(s.mode(), s.mode().equals("platform") ? s.maxThreads() : null, concurrency, s.maxConnections());
+        return s.connMode().equals("held") ? Math.min(n, s.pool()) : n;
+    }
+
+    /** Closed-model ceiling of order-summary: in-flight / downstream delay (the query only lowers it). */
+    static double orderSummaryBound(Sut s, int concurrency) {
+        return Bounds.closedModelRps(inFlight(s, concurrency), s.delayMs());
+    }
+
+    static String orderSummaryBoundNote(Sut s, int concurrency) {
+        int n = inFlight(s, concurrency);
+        boolean platform = s.mode().equals("platform");
+        String what;
+        if (s.connMode().equals("held") && n == s.pool() && (!platform || s.pool() <= s.maxThreads()) && s.pool() < concurrency) {
+            what = n + " pooled connections held across the call";
+        } else if (platform && n == s.maxThreads() && s.maxThreads() < concurrency) {
+            what = n + " Tomcat threads";
+        } else if (n == s.maxConnections() && concurrency > s.maxConnections()) {
+            what = n + " (maxConnections)";
+        } else {
+            what = n + " connections";
+        }
+        return what + " / (" + s.delayMs() + " ms downstream + query time)";
+    }
+
+    // ---- verification
+
+    /**
+     * TechEmpower-style proof that a request really queries: a burst of requests must raise the order query's
+     * call count in pg_stat_statements by exactly the burst's size (no cache, no broken or skipped query).
+     */
+    static void verifyQueries(URI url, Map<String, RunTier> tiers, int burst) throws Exception {
+        if (!(tiers.get(PostgresTier.NAME) instanceof PostgresTier pg)) throw new VerificationFailed("no pg tier is running");
+        long before = pg.orderQueryCalls();
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(burst, 10))) {
+            for (int i = 0; i < burst; i++) {
+                answers.add(pool.submit(() -> http.send(HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30)).build(),
+                        HttpResponse.BodyHandlers.ofString())));
+            }
+            for (Future<HttpResponse<String>> f : answers) {
+                HttpResponse<String> r = f.get();
+                if (r.statusCode() != 200 || !r.body().contains("\"order\":{\"id\":")) {
+                    throw new VerificationFailed(url + " answered " + r.statusCode() + " during the query check: " + r.body());
+                }
+            }
+        }
+        long after = pg.orderQueryCalls();
+        if (after - before != burst) {
+            throw new VerificationFailed(burst + " requests ran the order query " + (after - before)
+                    + " times (pg_stat_statements): a cache or a broken query would make the numbers meaningless");
+        }
+    }
+
+    // ---- findings
+
+    static boolean ok(Map<String, String> r) {
+        return "ok".equals(r.get("status"));
+    }
+
+    static double num(Map<String, String> r, String col) {
+        String v = r.get(col);
+        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
+    }
+
+    static String param(Map<String, String> r, String key) {
+        for (String kv : r.getOrDefault("params", "").split(";")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
+        }
+        return null;
+    }
+
+    /** Mean of a column over the ok rows matching a filter, by an integer key column (e.g. concurrency). */
+    static TreeMap<Integer, Double> meanBy(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, String col) {
+        return rows.stream().filter(SpringRig::ok).filter(filter).filter(r -> !Double.isNaN(num(r, col)))
+                .collect(Collectors.groupingBy(r -> (int) num(r, key), TreeMap::new, Collectors.averagingDouble(r -> num(r, col))));
+    }
+
+    /** The ok rows of one key value (e.g. one concurrency), for naming the tier that saturated there. */
+    static List<Map<String, String>> at(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, int value) {
+        return rows.stream().filter(SpringRig::ok).filter(filter).filter(r -> (int) num(r, key) == value).toList();
+    }
+
+    /**
+     * Every CPU's busy share in a row, with the tiers on it, busiest first, e.g. "CPU 0 (app 97%)" or "CPU 1 (load 40%
+     * + pg 30% + stub 25% = 95%)". A tier pinned to several CPUs is counted evenly over them. The pg and stub CPUs are
+     * not in the row: they come from the core map.
+     */
+    static List<CpuLoad> cpuLoads(Map<String, String> row, Map<String, String> tierCpus, int machineCpus) {
+        Map<Integer, Map<String, Double>> perCpu = new TreeMap<>();
+        for (String tier : List.of("app", "load", "pg", "stub")) {
+            double pct = num(row, tier + "_cpu_pct");
+            String list = row.getOrDefault(tier + "_cpus", "");
+            if (list.isEmpty()) list = tierCpus.get(tier);
+            if (Double.isNaN(pct) || list == null) continue;
+            int[] cpus;
+            try {
+                cpus = CoreMap.parse(list, Math.max(machineCpus, 1 + maxCpu(list)));
+            } catch (IllegalArgumentException e) {
+                continue;
+            }
+            for (int c : cpus) perCpu.computeIfAbsent(c, k -> new LinkedHashMap<>()).merge(tier, pct / cpus.length, Double::sum);
+        }
+        List<CpuLoad> out = new ArrayList<>();
+        perCpu.forEach((cpu, tiers) -> {
+            double busy = tiers.values().stream().mapToDouble(Double::doubleValue).sum();
+            String parts = tiers.entrySet().stream().filter(e -> e.getValue() >= 1)
+                    .map(e -> e.getKey() + " " + fmt(e.getValue()) + "%").collect(Collectors.joining(" + "));
+            long named = tiers.values().stream().filter(v -> v >= 1).count();
+            out.add(new CpuLoad(cpu, busy, "CPU " + cpu + " (" + parts + (named > 1 ? " = " + fmt(busy) + "%" : "") + ")"));
+        });
+        out.sort(java.util.Comparator.comparingDouble(CpuLoad::busyPct).reversed());
+        return out;
+    }
+
+    /** One CPU's busy share (100 = fully busy) and the words naming the tiers on it. */
+    record CpuLoad(int cpu, double busyPct, String words) {
+        boolean saturated() {
+            return busyPct >= vtlab.check.Validity.SATURATED * 100;
+        }
+    }
+
+    private static int maxCpu(String list) {
+        return java.util.Arrays.stream(list.split("[,-]")).filter(s -> s.matches("\\d+")).mapToInt(Integer::parseInt).max().orElse(0);
+    }
+
+    /** The default core map of this machine, for the pg and stub CPUs the rows do not carry. */
+    static Map<String, String> coreMap() {
+        try {
+            return CoreMap.compute(Runtime.getRuntime().availableProcessors(), null).cpus();
+        } catch (vtlab.cli.UsageError e) {
+            return Map.of();
+        }
+    }
+
+    /**
+     * Words for the rows of one scenario: "saturated: CPU 0 (app 97%)", or, when no CPU reached 90%, the busiest one
+     * ("no CPU saturated; busiest CPU 0 (app 83%)"); null without CPU readings.
+     */
+    static String saturation(List<Map<String, String>> rows) {
+        List<CpuLoad> loads = loads(rows);
+        if (loads.isEmpty()) return null;
+        List<String> saturated = saturatedCpus(rows);
+        if (!saturated.isEmpty()) return "saturated: " + String.join(", ", saturated);
+        return "no CPU saturated; busiest " + loads.stream().max(java.util.Comparator.comparingDouble(CpuLoad::busyPct)).orElseThrow().words();
+    }
+
+    /** The saturated CPUs of some rows, in words (e.g. "CPU 0 (app 97%)"). */
+    static List<String> saturatedCpus(List<Map<String, String>> rows) {
+        return loads(rows).stream().filter(CpuLoad::saturated).map(CpuLoad::words).distinct().toList();
+    }
+
+    private static List<CpuLoad> loads(List<Map<String, String>> rows) {
+        Map<String, String> cpus = coreMap();
+        int n = Runtime.getRuntime().availableProcessors();
+        return rows.stream().flatMap(r -> cpuLoads(r, cpus, n).stream()).toList();
+    }
+
+    static String fmt(double d) {
+        return String.format(Locale.ROOT, d >= 100 ? "%,.0f" : "%.1f", d);
+    }
+
+    static String rps(double d) {
+        return String.format(Locale.ROOT, "%,.0f req/s", d);
+    }
+
+    static String times(double ratio) {
+        return String.format(Locale.ROOT, "%.2fx", ratio);
+    }
+}

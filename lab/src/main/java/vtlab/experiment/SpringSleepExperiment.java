@@ -1,0 +1,152 @@
+package vtlab.experiment;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+import vtlab.plan.Bounds;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.run.Verifier.VerificationFailed;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+import vtlab.tier.RunTier;
+
+/**
+ * The Spring variants of the sleep experiment, on the spring-mvc SUT's /sleep controller (Thread.sleep):
+ * the article's (seed 000: 50 ms, spring.threads.virtual.enabled off/on, 400 and 1,000 connections) and the talk's
+ * (seed 004: 100 ms, platform 200 threads vs platform 2,000 threads vs virtual, 2,000 connections).
+ */
+public final class SpringSleepExperiment implements Experiment {
+    static final List<String> VARIANTS = List.of("article", "talk");
+
+    /** One variant's settings: sleep, connections, and the platform pool sizes it compares with virtual threads. */
+    record Variant(String name, int sleepMs, List<Integer> conc, List<Integer> platformThreads) {}
+
+    static final Variant ARTICLE = new Variant("article", 50, List.of(400, 1000), List.of(200));
+    static final Variant TALK = new Variant("talk", 100, List.of(2000), List.of(200, 2000));
+
+    @Override
+    public String name() {
+        return "spring-sleep";
+    }
+
+    @Override
+    public String summary() {
+        return "Spring Boot /sleep: the article's variant (50 ms, 400/1,000 conns) and the talk's (100 ms, 200 vs 2,000 threads vs virtual, 2,000 conns)";
+    }
+
+    @Override
+    public List<String> axes() {
+        return List.of(
+                "--variants article,talk         article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;",
+                "                                talk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections",
+                "--modes platform,virtual        thread modes (default both)",
+                "--conc N,...                    overrides both variants' connections",
+                "--reps 3  --warmup 10s  --hold 20s");
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load(SpringRig.STACK);
+        List<String> variants = o.choices("variants", VARIANTS, VARIANTS);
+        List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
+        List<Integer> concOverride = o.has("conc") ? o.positiveInts("conc", List.of()) : null;
+        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String vName : variants) {
+                Variant v = vName.equals("article") ? ARTICLE : TALK;
+                List<Integer> conc = concOverride != null ? concOverride : v.conc();
+                List<Integer> configs = new ArrayList<>(); // platform pool sizes, then 0 = virtual
+                if (modes.contains("platform")) configs.addAll(v.platformThreads());
+                if (modes.contains("virtual")) configs.add(0);
+                for (int threads : configs)
+                    for (int c : conc)
+                        for (int rep = 1; rep <= t.reps(); rep++) {
+                            String mode = threads == 0 ? "virtual" : "platform";
+                            // virtual ignores TOMCAT_MAX_THREADS; the default is passed so its env is the same every time
+                            SpringRig.Sut s = new SpringRig.Sut(mode, threads == 0 ? 200 : threads, SpringRig.MAX_CONNECTIONS, 10,
+                                    "released", "normal", 100, "jdk");
+                            Map<String, String> params = new LinkedHashMap<>();
+                            params.put("variant", v.name());
+                            params.put("sleepMs", Integer.toString(v.sleepMs()));
+                            Integer inFlightThreads = threads == 0 ? null : threads;
+                            double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, s.maxConnections()), v.sleepMs());
+                            String note = Bounds.note(mode, inFlightThreads, c, s.maxConnections(), v.sleepMs());
+                            rows.add(SpringRig.row(name(), stack, jdk, s, "sleep", c, rep, false, params, bound, note, t, ctx));
+                        }
+            }
+        return rows;
+    }
+
+    /** The request must run on the kind of thread the row says: a virtual thread's name starts with VirtualThread[. */
+    @Override
+    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(sutBase.resolve("/sleep?ms=1")).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        boolean onVirtual = r.body().contains("on VirtualThread[");
+        if (r.statusCode() != 200 || onVirtual != row.threadMode().equals("virtual")) {
+            throw new VerificationFailed("/sleep ran on the wrong kind of thread for a " + row.threadMode() + " row: " + r.body().strip());
+        }
+    }
+
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        return findingsOf(rows);
+    }
+
+    static List<String> findingsOf(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        for (String variant : VARIANTS) {
+            Predicate<Map<String, String>> inVariant = r -> variant.equals(SpringRig.param(r, "variant"));
+            if (rows.stream().noneMatch(inVariant)) continue;
+            // one series per configuration: platform-N or virtual
+            Map<String, TreeMap<Integer, Double>> series = new LinkedHashMap<>();
+            Map<String, TreeMap<Integer, Double>> bounds = new LinkedHashMap<>();
+            rows.stream().filter(inVariant).map(SpringSleepExperiment::config).distinct().sorted().forEach(cfg -> {
+                Predicate<Map<String, String>> f = inVariant.and(r -> config(r).equals(cfg));
+                series.put(cfg, SpringRig.meanBy(rows, f, "concurrency", "throughput_rps"));
+                bounds.put(cfg, SpringRig.meanBy(rows, f, "concurrency", "bound_rps"));
+            });
+            TreeMap<Integer, Double> base = series.get("platform-200");
+            for (var e : series.entrySet()) {
+                for (var c : e.getValue().entrySet()) {
+                    double bound = bounds.get(e.getKey()).getOrDefault(c.getKey(), Double.NaN);
+                    String s = String.format(Locale.ROOT, "%s, c=%d: %s %s (%.0f%% of its bound %s)", variant, c.getKey(), e.getKey(),
+                            SpringRig.rps(c.getValue()), c.getValue() / bound * 100, SpringRig.rps(bound));
+                    if (base != null && !e.getKey().equals("platform-200") && base.containsKey(c.getKey())) {
+                        s += " = " + SpringRig.times(c.getValue() / base.get(c.getKey())) + " platform-200";
+                    }
+                    String sat = SpringRig.saturation(rows.stream().filter(SpringRig::ok).filter(inVariant)
+                            .filter(r -> config(r).equals(e.getKey()) && (int) SpringRig.num(r, "concurrency") == c.getKey()).toList());
+                    if (sat != null) s += "; " + sat;
+                    out.add(s);
+                }
+            }
+        }
+        if (out.isEmpty()) out.add("no row finished with status ok: nothing to conclude");
+        long excluded = rows.stream().filter(r -> !SpringRig.ok(r)).count();
+        if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
+        return out;
+    }
+
+    static String config(Map<String, String> r) {
+        String t = SpringRig.param(r, "maxThreads");
+        return "platform".equals(r.get("thread_mode")) && t != null ? "platform-" + t : r.get("thread_mode");
+    }
+}

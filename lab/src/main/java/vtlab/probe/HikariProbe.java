@@ -1,0 +1,75 @@
+package vtlab.probe;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * HikariCP's busiest moments during the hold: the most connections checked out (hikari_active_max) and the most
+ * requests waiting for one (hikari_pending_max). The SUT samples its pool every 10 ms and keeps the maxima
+ * (GET /api/pool, reset when the hold starts), because this probe's own request can queue behind the load; the
+ * probe reads the current counts once a second for the series. Only rows with a Hikari pool (spring-mvc) have one.
+ */
+public final class HikariProbe implements Probe {
+    static final String PATH = "/api/pool";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private boolean active;
+    private java.util.concurrent.CompletableFuture<Void> inFlight;
+
+    @Override
+    public String name() {
+        return "hikari";
+    }
+
+    @Override
+    public String description() {
+        return "HikariCP active and pending connections (max over the hold), for SUTs with a pool (spring-mvc)";
+    }
+
+    @Override
+    public void start(ProbeContext ctx) throws Exception {
+        active = ctx.row().hikariPool() != null;
+        if (active) read(ctx.sutBase(), true); // a new window: peaks of warm-up and verification do not count
+    }
+
+    /** Asynchronous: under load the answer may take seconds, and the runner's sampling loop must not wait for it. */
+    @Override
+    public void sample(ProbeContext ctx, double second, Measurements out) {
+        if (!active || (inFlight != null && !inFlight.isDone())) return;
+        inFlight = http.sendAsync(HttpRequest.newBuilder(ctx.sutBase().resolve(PATH)).timeout(Duration.ofSeconds(20)).build(),
+                HttpResponse.BodyHandlers.ofString()).thenAccept(r -> {
+                    if (r.statusCode() != 200) return;
+                    try {
+                        JsonNode n = JSON.readTree(r.body());
+                        out.point("hikari_active", second, n.path("active").asDouble());
+                        out.point("hikari_pending", second, n.path("pending").asDouble());
+                    } catch (IOException e) {
+                        // a garbled sample is skipped; the maxima come from finish()
+                    }
+                });
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        if (!active) return;
+        if (inFlight != null) inFlight.cancel(true);
+        JsonNode n = read(ctx.sutBase(), false);
+        if (!n.hasNonNull("active_max")) throw new IOException(PATH + " reports no active_max: " + n);
+        out.put("hikari_active_max", n.get("active_max").asInt());
+        out.put("hikari_pending_max", n.path("pending_max").asInt());
+    }
+
+    private JsonNode read(URI base, boolean reset) throws IOException, InterruptedException {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(PATH + (reset ? "?reset=true" : "")))
+                .timeout(Duration.ofSeconds(20)).build(), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() != 200) throw new IOException(PATH + " answered " + r.statusCode());
+        return JSON.readTree(r.body());
+    }
+}

@@ -1,0 +1,494 @@
+package vtlab.report;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import vtlab.cli.UsageError;
+import vtlab.plan.Experiments;
+
+/**
+ * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the
+ * studies' files (JMH, thread memory, pinning), validity and environment. One file, no network: the chart library
+ * and the data are inlined. Every string from the data goes through {@link Html}.
+ */
+public final class ReportPage {
+    /** The matrix columns of the rows table, in order, with their headings; a column only shows when it has values. */
+    static final List<String[]> ROW_COLUMNS = List.of(
+            new String[] {"thread_mode", "mode"}, new String[] {"workload", "workload"}, new String[] {"concurrency", "conc"},
+            new String[] {"hikari_pool", "pool"}, new String[] {"conn_mode", "conn"}, new String[] {"path_mode", "path"},
+            new String[] {"params", "params"}, new String[] {"jdk", "JDK"}, new String[] {"rep", "rep"},
+            new String[] {"throughput_rps", "req/s"}, new String[] {"p50_ms", "p50 ms"}, new String[] {"p99_ms", "p99 ms"},
+            new String[] {"p999_ms", "p99.9 ms"}, new String[] {"max_ms", "max ms"}, new String[] {"error_rate", "errors"},
+            new String[] {"app_cpu_pct", "app CPU %"}, new String[] {"load_cpu_pct", "load CPU %"}, new String[] {"pg_cpu_pct", "pg CPU %"},
+            new String[] {"stub_cpu_pct", "stub CPU %"}, new String[] {"jvm_threads_max", "threads"}, new String[] {"rss_mb_max", "RSS MB"},
+            new String[] {"nmt_thread_committed_kb", "thread KB (NMT)"}, new String[] {"hikari_active_max", "hikari active"},
+            new String[] {"hikari_pending_max", "hikari pending"}, new String[] {"pinned_events", "pinned"},
+            new String[] {"bound_rps", "bound req/s"}, new String[] {"bound_ratio", "of bound"}, new String[] {"littles_law_ratio", "Little"},
+            new String[] {"flags", "flags"}, new String[] {"note", "note"});
+
+    private final RunData data;
+    private final ChartData charts;
+    private final Map<String, ChartSpec> specs = new LinkedHashMap<>();
+    /** Charts that also go to charts/ as SVG and PNG. */
+    private final List<ChartSpec> figures = new ArrayList<>();
+    private final StringBuilder sb = new StringBuilder();
+
+    public ReportPage(RunData data) {
+        this.data = data;
+        this.charts = new ChartData(data);
+    }
+
+    public List<ChartSpec> figures() {
+        return figures;
+    }
+
+    public Map<String, ChartSpec> charts() {
+        return specs;
+    }
+
+    public String render() {
+        List<Verdicts.Verdict> verdicts = new Verdicts(data).all();
+        JsonNode env = data.environment();
+        sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+                .append("<title>vtlab report — ").append(Html.esc(data.name())).append("</title>\n<style>\n").append(CSS).append("</style>\n</head>\n<body>\n");
+        sb.append("<header><h1>vtlab report <span class=\"run\">").append(Html.esc(data.name())).append("</span></h1>\n<p class=\"meta\">");
+        List<String> meta = new ArrayList<>();
+        if (!env.path("status").asText("").isEmpty()) meta.add("status <b>" + Html.esc(env.path("status").asText()) + "</b>");
+        if (env.hasNonNull("started")) meta.add("started " + Html.esc(env.path("started").asText()));
+        if (env.hasNonNull("cpu_model")) meta.add(Html.esc(env.path("cpus").asText("?")) + " CPUs, " + Html.esc(env.path("cpu_model").asText()));
+        if (env.hasNonNull("generator")) meta.add("generator " + Html.esc(env.path("generator_version").asText(env.path("generator").asText())));
+        meta.add(data.rows().size() + " rows");
+        sb.append(String.join(" · ", meta)).append("</p>\n");
+        if (env.hasNonNull("command")) sb.append("<p class=\"meta\"><code>").append(Html.esc(env.path("command").asText())).append("</code></p>\n");
+        sb.append("<nav><a href=\"#verdicts\">verdicts</a>");
+        for (String exp : data.experiments()) {
+            if (!data.rowsOf(exp).isEmpty()) sb.append(" <a href=\"#").append(Html.anchor("exp", exp)).append("\">").append(Html.esc(exp)).append("</a>");
+        }
+        if (!data.jmh().isEmpty()) sb.append(" <a href=\"#jmh\">JMH</a>");
+        if (!data.threadMemory().isEmpty()) sb.append(" <a href=\"#thread-memory\">thread memory</a>");
+        if (!data.pinningText().isEmpty()) sb.append(" <a href=\"#pinning-files\">pinning</a>");
+        if (!data.otherCsv().isEmpty()) sb.append(" <a href=\"#other-data\">other data</a>");
+        sb.append(" <a href=\"#validity\">validity</a> <a href=\"#environment\">environment</a></nav>\n</header>\n<main>\n");
+
+        verdicts(verdicts);
+        for (String exp : data.experiments()) experiment(exp);
+        jmh();
+        threadMemory();
+        pinningFiles();
+        otherCsv();
+        validity();
+        environment();
+
+        sb.append("</main>\n<footer>Generated by vtlab from ").append(Html.esc(data.dir().toString()))
+                .append(". Charts: Chart.js ").append(Html.esc(ChartLibrary.version())).append(" (MIT), inlined. ")
+                .append("Points are means over repetitions of rows with status ok; × marks flagged rows, which are not evidence. ")
+                .append("Click a point to jump to its rows.</footer>\n");
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("charts", specs);
+        sb.append("<script id=\"vtlab-data\" type=\"application/json\">").append(Html.scriptJson(json)).append("</script>\n");
+        String lib = ChartLibrary.script();
+        if (lib == null) {
+            sb.append("<p class=\"bad\">The chart library (org.webjars.npm:chart.js) was not on the classpath: interactive charts are missing; "
+                    + "the static figures are in charts/.</p>\n");
+        } else {
+            sb.append("<script>\n").append(lib).append("\n</script>\n<script>\n").append(ChartLibrary.resource("report.js")).append("\n</script>\n");
+        }
+        sb.append("</body>\n</html>\n");
+        return sb.toString();
+    }
+
+    private void verdicts(List<Verdicts.Verdict> verdicts) {
+        sb.append("<section id=\"verdicts\"><h2>Verdicts</h2>\n");
+        if (verdicts.isEmpty()) {
+            sb.append("<p>No verdict: the run has no row with status ok yet.</p>\n");
+        } else {
+            sb.append("<ul class=\"verdicts\">\n");
+            for (Verdicts.Verdict v : verdicts) {
+                sb.append("<li class=\"v-").append(Html.esc(v.source())).append("\"><span class=\"tag\">")
+                        .append(Html.esc(v.source().equals("finding") ? "finding" : v.source().equals("validity") ? "validity" : "measured"))
+                        .append("</span> ").append(Html.esc(v.text()));
+                evidence(v.evidence());
+                sb.append("</li>\n");
+            }
+            sb.append("</ul>\n");
+        }
+        sb.append("</section>\n");
+    }
+
+    private void evidence(List<String> anchors) {
+        if (anchors.isEmpty()) return;
+        sb.append(" <span class=\"ev\">evidence:");
+        List<String> distinct = anchors.stream().distinct().toList();
+        for (String a : distinct.subList(0, Math.min(24, distinct.size()))) {
+            String label = a.startsWith("row-") ? "row " + a.substring(4) : a.startsWith("exp-") ? "section" : a.replace('-', ' ');
+            sb.append(" <a href=\"#").append(Html.esc(a)).append("\">").append(Html.esc(label)).append("</a>");
+        }
+        if (distinct.size() > 24) sb.append(" and ").append(distinct.size() - 24).append(" more");
+        sb.append("</span>");
+    }
+
+    private void experiment(String exp) {
+        List<Map<String, String>> rows = data.rowsOf(exp);
+        if (rows.isEmpty()) return;
+        sb.append("<section id=\"").append(Html.anchor("exp", exp)).append("\"><h2>").append(Html.esc(exp)).append("</h2>\n");
+        try {
+            sb.append("<p class=\"summary\">").append(Html.esc(Experiments.byName(exp).summary())).append("</p>\n");
+        } catch (UsageError e) {
+            // an experiment this build does not know: its rows still show
+        }
+        chartGroup("Throughput and p99 latency vs concurrency, platform vs virtual", charts.hero(exp), true);
+        chartGroup("Bottleneck: throughput vs HikariCP pool size", charts.bottleneck(exp), true);
+        chartGroup("Memory and threads", charts.memory(exp), true);
+        chartGroup("Pinning", charts.pinning(exp), false);
+        rowsTable(rows);
+        overTime(rows);
+        sb.append("</section>\n");
+    }
+
+    private void chartGroup(String heading, List<ChartSpec> list, boolean figure) {
+        List<ChartSpec> drawn = list.stream().filter(c -> !c.isEmpty()).toList();
+        if (drawn.isEmpty()) return;
+        sb.append("<h3>").append(Html.esc(heading)).append("</h3>\n<div class=\"charts\">\n");
+        for (ChartSpec c : drawn) {
+            specs.put(c.id(), c);
+            if (figure) figures.add(c);
+            sb.append("<figure><div class=\"chart\"><canvas id=\"c-").append(Html.esc(c.id())).append("\" data-chart=\"")
+                    .append(Html.esc(c.id())).append("\" role=\"img\" aria-label=\"").append(Html.esc(c.title())).append("\"></canvas></div>");
+            if (figure) {
+                sb.append("<figcaption>static figure: <a href=\"charts/").append(Html.esc(c.id())).append(".svg\">SVG</a> · <a href=\"charts/")
+                        .append(Html.esc(c.id())).append(".png\">PNG</a></figcaption>");
+            }
+            sb.append("</figure>\n");
+        }
+        sb.append("</div>\n");
+    }
+
+    private void rowsTable(List<Map<String, String>> rows) {
+        List<String[]> cols = ROW_COLUMNS.stream().filter(c -> rows.stream().anyMatch(r -> !r.getOrDefault(c[0], "").isEmpty())).toList();
+        sb.append("<h3>Rows</h3>\n<p class=\"hint\">Click a heading to sort. Yellow: flagged (not evidence); red: failed.</p>\n")
+                .append("<div class=\"scroll\"><table class=\"sortable rows\"><thead><tr><th>#</th><th>status</th>");
+        for (String[] c : cols) sb.append("<th>").append(Html.esc(c[1])).append("</th>");
+        sb.append("<th>raw</th></tr></thead>\n<tbody>\n");
+        for (Map<String, String> r : rows) {
+            int k = data.index(r);
+            String status = r.getOrDefault("status", "");
+            sb.append("<tr id=\"row-").append(k).append("\" class=\"st-").append(Html.esc(status)).append("\"><td data-v=\"").append(k)
+                    .append("\"><a href=\"#time-").append(k).append("\">").append(k).append("</a></td><td>").append(Html.esc(status)).append("</td>");
+            for (String[] c : cols) cell(r, c[0]);
+            String raw = r.getOrDefault("raw", "");
+            sb.append("<td>");
+            if (raw.matches("[A-Za-z0-9._-]+")) sb.append("<a href=\"raw/").append(Html.esc(raw)).append("\">").append(Html.esc(raw)).append("</a>");
+            sb.append("</td></tr>\n");
+        }
+        sb.append("</tbody></table></div>\n");
+    }
+
+    private void cell(Map<String, String> r, String col) {
+        String v = r.getOrDefault(col, "");
+        double d = RunData.num(r, col);
+        if (Double.isNaN(d)) {
+            sb.append("<td").append(col.equals("note") && !v.isEmpty() ? " class=\"note\"" : "").append(">").append(Html.esc(v)).append("</td>");
+            return;
+        }
+        String shown = switch (col) {
+            case "error_rate" -> String.format(Locale.ROOT, "%.2f%%", d * 100);
+            case "bound_ratio" -> String.format(Locale.ROOT, "%.0f%%", d * 100);
+            case "littles_law_ratio" -> String.format(Locale.ROOT, "%.2f", d);
+            default -> StaticChart.num(d);
+        };
+        boolean bad = col.equals("error_rate") && d > 0;
+        sb.append("<td data-v=\"").append(Html.esc(v)).append("\"").append(bad ? " class=\"bad\"" : "").append(">").append(Html.esc(shown)).append("</td>");
+    }
+
+    /** Per row: each probe's per-second series as a small chart; errors and failures in red. */
+    private void overTime(List<Map<String, String>> rows) {
+        boolean any = rows.stream().anyMatch(r -> !data.series(data.index(r)).isEmpty() || "failed".equals(r.get("status")));
+        if (!any) return;
+        sb.append("<h3>Over time, per row</h3>\n<p class=\"hint\">Sampled each second during the measured hold, so warm-up effects, stalls and "
+                + "timeouts show instead of being averaged away. Rows with errors or timeouts are marked in red.</p>\n");
+        for (Map<String, String> r : rows) {
+            int k = data.index(r);
+            List<ChartSpec> small = charts.overTime(k);
+            String errors = errorsText(r);
+            boolean failed = "failed".equals(r.get("status"));
+            if (small.isEmpty() && !failed && errors.isEmpty()) continue;
+            sb.append("<div class=\"timeline").append(failed || !errors.isEmpty() ? " has-errors" : "").append("\" id=\"time-").append(k).append("\">")
+                    .append("<h4><a href=\"#row-").append(k).append("\">row ").append(k).append("</a> ").append(Html.esc(r.getOrDefault("scenario", "")))
+                    .append(" rep ").append(Html.esc(r.getOrDefault("rep", ""))).append(" — ").append(Html.esc(r.getOrDefault("status", ""))).append("</h4>");
+            if (failed) sb.append("<p class=\"bad\">failed: ").append(Html.esc(r.getOrDefault("note", ""))).append("</p>");
+            if (!errors.isEmpty()) sb.append("<p class=\"bad\">").append(Html.esc(errors)).append("</p>");
+            if (!small.isEmpty()) {
+                sb.append("<div class=\"charts small\">");
+                for (ChartSpec c : small) {
+                    specs.put(c.id(), c);
+                    sb.append("<figure><figcaption>").append(Html.esc(c.title())).append(" (").append(Html.esc(c.yLabel())).append(")</figcaption>")
+                            .append("<div class=\"chart\"><canvas id=\"c-").append(Html.esc(c.id())).append("\" data-chart=\"").append(Html.esc(c.id()))
+                            .append("\" role=\"img\" aria-label=\"").append(Html.esc(c.title())).append("\"></canvas></div></figure>");
+                }
+                sb.append("</div>");
+            }
+            sb.append("</div>\n");
+        }
+    }
+
+    /** "errors: 12 timeouts, 3 non-2xx answers (0.31%)", or empty. */
+    static String errorsText(Map<String, String> r) {
+        List<String> parts = new ArrayList<>();
+        String[][] kinds = {{"errors_timeout", "timeouts"}, {"errors_status", "non-2xx answers"}, {"errors_connect", "connect errors"},
+                {"errors_read", "read errors"}, {"errors_write", "write errors"}};
+        for (String[] k : kinds) {
+            double n = RunData.num(r, k[0]);
+            if (n > 0) parts.add(StaticChart.num(n) + " " + k[1]);
+        }
+        double rate = RunData.num(r, "error_rate");
+        if (parts.isEmpty() && !(rate > 0)) return "";
+        return "errors: " + (parts.isEmpty() ? "" : String.join(", ", parts) + " ") + (rate > 0 ? String.format(Locale.ROOT, "(%.2f%% of requests)", rate * 100) : "");
+    }
+
+    private void jmh() {
+        if (data.jmh().isEmpty()) return;
+        sb.append("<section id=\"jmh\"><h2>JMH</h2>\n");
+        chartGroup("Scores ± error", charts.jmh(), true);
+        table(data.jmh(), "jmh", "jmh.csv");
+        sb.append("</section>\n");
+    }
+
+    private void threadMemory() {
+        if (data.threadMemory().isEmpty()) return;
+        sb.append("<section id=\"thread-memory\"><h2>Thread memory</h2>\n");
+        chartGroup("Memory per thread count", charts.threadMemory(), true);
+        table(data.threadMemory(), "tm", "thread-memory.csv");
+        sb.append("</section>\n");
+    }
+
+    private void pinningFiles() {
+        if (data.pinningText().isEmpty()) return;
+        sb.append("<section id=\"pinning-files\"><h2>Pinning: events and stacks</h2>\n");
+        data.pinningText().forEach((name, text) -> {
+            String shown = text.length() > 200_000 ? text.substring(0, 200_000) + "\n… (cut; the whole file is " + name + ")" : text;
+            sb.append("<details open><summary>").append(Html.esc(name)).append("</summary><pre>").append(Html.esc(shown)).append("</pre></details>\n");
+        });
+        sb.append("</section>\n");
+    }
+
+    private void otherCsv() {
+        if (data.otherCsv().isEmpty()) return;
+        sb.append("<section id=\"other-data\"><h2>Other data files</h2>\n");
+        int i = 0;
+        for (var e : data.otherCsv().entrySet()) table(e.getValue(), "f" + (++i), e.getKey());
+        sb.append("</section>\n");
+    }
+
+    /** A CSV file as a sortable table; row n gets the anchor prefix-n. */
+    private void table(List<Map<String, String>> rows, String prefix, String title) {
+        sb.append("<h3>").append(Html.esc(title)).append("</h3>\n");
+        if (rows.isEmpty()) {
+            sb.append("<p>empty</p>\n");
+            return;
+        }
+        List<String> cols = new ArrayList<>(rows.getFirst().keySet());
+        sb.append("<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>#</th>");
+        for (String c : cols) sb.append("<th>").append(Html.esc(c)).append("</th>");
+        sb.append("</tr></thead>\n<tbody>\n");
+        int n = 0;
+        for (Map<String, String> r : rows) {
+            n++;
+            if (n > 2000) break;
+            sb.append("<tr id=\"").append(prefix).append('-').append(n).append("\"><td data-v=\"").append(n).append("\">").append(n).append("</td>");
+            for (String c : cols) {
+                String v = r.getOrDefault(c, "");
+                sb.append("<td>").append(Html.esc(v)).append("</td>");
+            }
+            sb.append("</tr>\n");
+        }
+        sb.append("</tbody></table></div>\n");
+        if (rows.size() > 2000) sb.append("<p class=\"hint\">first 2,000 of ").append(rows.size()).append(" lines</p>\n");
+    }
+
+    private void validity() {
+        sb.append("<section id=\"validity\"><h2>Validity</h2>\n<p class=\"hint\">Every row is checked before its numbers count: achieved "
+                + "throughput against the closed-model bound, Little's law (connections = throughput × mean latency, within 10%), whether the "
+                + "generator's cores were saturated, and errors. Flagged and failed rows are never used as evidence.</p>\n");
+        List<Map<String, String>> rows = data.rows();
+        if (rows.isEmpty()) {
+            sb.append("<p>No load rows in this run.</p>\n");
+        } else {
+            sb.append("<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>#</th><th>scenario</th><th>rep</th><th>status</th>")
+                    .append("<th>bound req/s</th><th>of bound</th><th>bound</th><th>Little L/(λW)</th><th>Little ok</th><th>generator-bound</th>")
+                    .append("<th>load CPU %</th><th>errors</th><th>flags</th><th>note</th></tr></thead>\n<tbody>\n");
+            for (Map<String, String> r : rows) {
+                int k = data.index(r);
+                sb.append("<tr id=\"val-").append(k).append("\" class=\"st-").append(Html.esc(r.getOrDefault("status", ""))).append("\">")
+                        .append("<td data-v=\"").append(k).append("\"><a href=\"#row-").append(k).append("\">").append(k).append("</a></td><td>")
+                        .append(Html.esc(r.getOrDefault("scenario", ""))).append("</td>");
+                cell(r, "rep");
+                sb.append("<td>").append(Html.esc(r.getOrDefault("status", ""))).append("</td>");
+                cell(r, "bound_rps");
+                cell(r, "bound_ratio");
+                cell(r, "bound_note");
+                cell(r, "littles_law_ratio");
+                boolean littleBad = "false".equals(r.get("littles_law_ok"));
+                sb.append("<td").append(littleBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.getOrDefault("littles_law_ok", ""))).append("</td>");
+                boolean genBad = "true".equals(r.get("generator_bound"));
+                sb.append("<td").append(genBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.getOrDefault("generator_bound", ""))).append("</td>");
+                cell(r, "load_cpu_pct");
+                String err = errorsText(r);
+                sb.append("<td").append(err.isEmpty() ? "" : " class=\"bad\"").append(">").append(Html.esc(err)).append("</td>");
+                cell(r, "flags");
+                cell(r, "note");
+                sb.append("</tr>\n");
+            }
+            sb.append("</tbody></table></div>\n");
+            List<Map<String, String>> failed = rows.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+            if (!failed.isEmpty()) {
+                sb.append("<h3>Failed rows</h3>\n<ul>\n");
+                for (Map<String, String> r : failed) {
+                    sb.append("<li><a href=\"#row-").append(data.index(r)).append("\">row ").append(data.index(r)).append("</a> ")
+                            .append(Html.esc(r.getOrDefault("scenario", ""))).append(": <span class=\"bad\">").append(Html.esc(r.getOrDefault("note", "")))
+                            .append("</span></li>\n");
+                }
+                sb.append("</ul>\n");
+            }
+        }
+        if (!data.problems().isEmpty()) {
+            sb.append("<h3>Files that could not be read</h3>\n<ul>\n");
+            data.problems().forEach(p -> sb.append("<li class=\"bad\">").append(Html.esc(p)).append("</li>\n"));
+            sb.append("</ul>\n");
+        }
+        sb.append("</section>\n");
+    }
+
+    private void environment() {
+        JsonNode env = data.environment();
+        sb.append("<section id=\"environment\"><h2>Environment</h2>\n");
+        if (env.isObject()) {
+            JsonNode cores = env.path("core_map");
+            if (cores.isObject() && !cores.isEmpty()) {
+                sb.append("<h3>Core map</h3>\n<table><thead><tr><th>tier</th><th>CPUs (taskset)</th></tr></thead><tbody>\n");
+                cores.properties().forEach(e -> sb.append("<tr><td>").append(Html.esc(e.getKey())).append("</td><td>")
+                        .append(Html.esc(e.getValue().asText())).append("</td></tr>\n"));
+                sb.append("</tbody></table>\n");
+            }
+            JsonNode jdks = env.path("jdks");
+            if (jdks.isArray() && !jdks.isEmpty()) {
+                sb.append("<h3>JDKs</h3>\n<table><thead><tr><th>major</th><th>version</th><th>vendor</th><th>home</th></tr></thead><tbody>\n");
+                for (JsonNode j : jdks) {
+                    sb.append("<tr><td>").append(Html.esc(j.path("major").asText())).append("</td><td>").append(Html.esc(j.path("version").asText()))
+                            .append("</td><td>").append(Html.esc(j.path("vendor").asText())).append("</td><td>").append(Html.esc(j.path("home").asText()))
+                            .append("</td></tr>\n");
+                }
+                sb.append("</tbody></table>\n");
+            }
+            sb.append("<h3>environment.json</h3>\n<table class=\"kv\"><tbody>\n");
+            env.properties().forEach(e -> {
+                if (e.getKey().equals("core_map") || e.getKey().equals("jdks")) return;
+                JsonNode v = e.getValue();
+                sb.append("<tr><th>").append(Html.esc(e.getKey())).append("</th><td>");
+                if (v.isValueNode()) sb.append(Html.esc(v.asText()));
+                else sb.append("<code>").append(Html.esc(v.toString())).append("</code>");
+                sb.append("</td></tr>\n");
+            });
+            sb.append("</tbody></table>\n");
+        } else {
+            sb.append("<p>No environment.json in this run folder.</p>\n");
+        }
+        if (!data.summary().isBlank()) {
+            sb.append("<details><summary>summary.txt</summary><pre>").append(Html.esc(data.summary())).append("</pre></details>\n");
+        }
+        sb.append("</section>\n");
+    }
+
+    /** The inlined chart library and the page's own script, both read from the classpath. */
+    static final class ChartLibrary {
+        private static final String POM = "META-INF/maven/org.webjars.npm/chart.js/pom.properties";
+
+        private ChartLibrary() {}
+
+        static String version() {
+            try (InputStream in = ReportPage.class.getClassLoader().getResourceAsStream(POM)) {
+                if (in == null) return "?";
+                Properties p = new Properties();
+                p.load(in);
+                return p.getProperty("version", "?");
+            } catch (IOException e) {
+                return "?";
+            }
+        }
+
+        /** Chart.js's UMD build, safe to put between script tags, or null when the WebJar is missing. */
+        static String script() {
+            String v = version();
+            for (String file : List.of("chart.umd.min.js", "chart.umd.js")) {
+                String js = read("META-INF/resources/webjars/chart.js/" + v + "/dist/" + file);
+                if (js != null) {
+                    return js.replaceAll("(?m)^//# sourceMappingURL=.*$", "").replaceAll("(?i)</script", "<\\\\/script");
+                }
+            }
+            return null;
+        }
+
+        static String resource(String name) {
+            String s = read("vtlab/report/" + name);
+            if (s == null) throw new IllegalStateException("vtlab/report/" + name + " missing from the classpath");
+            return s;
+        }
+
+        private static String read(String path) {
+            try (InputStream in = ReportPage.class.getClassLoader().getResourceAsStream(path)) {
+                return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return null;
+            }
+        }
+    }
+
+    static final String CSS = """
+            :root { --fg: #1d1d1f; --muted: #666; --line: #ddd; --bad: #c62828; --warn: #fff4d6; --failbg: #fde8e8; }
+            * { box-sizing: border-box; }
+            body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: var(--fg); margin: 0; background: #fafafa; }
+            header, main, footer { max-width: 1280px; margin: 0 auto; padding: 0 20px; }
+            header { padding-top: 16px; }
+            h1 { font-size: 24px; margin: 8px 0; } h1 .run { font-weight: normal; color: var(--muted); font-size: 18px; }
+            h2 { font-size: 20px; border-bottom: 2px solid var(--line); padding-bottom: 4px; margin-top: 32px; }
+            h3 { font-size: 16px; margin: 22px 0 8px; } h4 { font-size: 13px; margin: 4px 0; }
+            .meta { color: var(--muted); margin: 2px 0; } code { font-size: 12px; word-break: break-all; }
+            nav { margin: 10px 0; } nav a { margin-right: 12px; }
+            section { background: #fff; border: 1px solid var(--line); border-radius: 6px; padding: 4px 18px 16px; margin: 18px 0; }
+            ul.verdicts { padding-left: 0; list-style: none; } ul.verdicts li { margin: 8px 0; padding: 6px 10px; border-left: 4px solid #1f77b4; background: #f5f9fd; }
+            ul.verdicts li.v-finding { border-left-color: #2ca02c; background: #f4fbf4; }
+            ul.verdicts li.v-validity { border-left-color: #e0a000; background: #fffaf0; }
+            .tag { font-size: 11px; text-transform: uppercase; color: var(--muted); margin-right: 4px; }
+            .ev { color: var(--muted); font-size: 12px; } .ev a { margin-left: 4px; }
+            .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(560px, 1fr)); gap: 14px; }
+            .charts figure { margin: 0; } .chart { position: relative; height: 380px; }
+            .charts.small { grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 8px; }
+            .charts.small .chart { height: 140px; } .charts.small figcaption { font-size: 12px; color: var(--muted); }
+            figcaption { font-size: 12px; color: var(--muted); }
+            .timeline { border: 1px solid var(--line); border-radius: 4px; padding: 6px 10px; margin: 8px 0; }
+            .timeline.has-errors { border-color: var(--bad); border-width: 2px; }
+            .bad { color: var(--bad); font-weight: 600; }
+            .scroll { overflow-x: auto; }
+            table { border-collapse: collapse; font-size: 12px; }
+            th, td { border: 1px solid var(--line); padding: 3px 6px; text-align: left; vertical-align: top; }
+            table.sortable th { cursor: pointer; background: #f0f0f0; white-space: nowrap; }
+            table.sortable th[data-dir=asc]::after { content: " ▲"; } table.sortable th[data-dir=desc]::after { content: " ▼"; }
+            td[data-v] { text-align: right; font-variant-numeric: tabular-nums; }
+            td.note { max-width: 420px; }
+            tr.st-flagged td { background: var(--warn); } tr.st-failed td { background: var(--failbg); }
+            tr:target td, div:target { outline: 2px solid #1f77b4; }
+            table.kv th { background: #f6f6f6; width: 200px; }
+            pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; max-height: 480px; }
+            .hint { color: var(--muted); font-size: 12px; margin: 2px 0 6px; }
+            footer { color: var(--muted); font-size: 12px; padding: 10px 20px 30px; }
+            """;
+}

@@ -1,0 +1,120 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.cli.UsageError;
+import vtlab.stack.Stack;
+
+/**
+ * The downstream stub (stacks/stub: WebFlux on Reactor Netty, non-blocking delay) as a run tier on its own CPUs.
+ * It runs on the lab's JDK whatever JDK the rows test, so the downstream is the same in every row.
+ */
+public final class StubTier implements RunTier {
+    public static final String NAME = "stub";
+    /** Tier option: the stub's default delay (a SUT may ask for another per call with ?ms=). */
+    public static final String OPT_DELAY_MS = "stub.delayMs";
+    static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
+
+    private Process process;
+    private URI base;
+    private Path log;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public void start(Context ctx) throws Exception {
+        Stack stack;
+        try {
+            stack = Stack.load("stub");
+        } catch (UsageError e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        if (!stack.built()) throw new IOException("the stub is not built (" + stack.jar() + " missing): run ./vtlab build");
+        int port = freePort();
+        base = URI.create("http://127.0.0.1:" + port);
+        Files.createDirectories(ctx.logDir());
+        log = ctx.logDir().resolve("stub.log");
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", ctx.cpus(), Jdk.current().java().toString(),
+                "-Xms256m", "-Xmx1g", "-jar", stack.jar().toString()));
+        Files.writeString(log, "# " + String.join(" ", cmd) + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().put("PORT", Integer.toString(port));
+        pb.environment().put("SERVER_PORT", Integer.toString(port));
+        pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+        String delay = ctx.options().get(OPT_DELAY_MS);
+        if (delay != null) pb.environment().put("STUB_DELAY_MS", delay);
+        process = Children.track(pb.start());
+        awaitReady(stack.runtimeInfoPath());
+    }
+
+    private void awaitReady(String infoPath) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) throw new IOException("the stub exited with " + process.exitValue() + " during start-up: " + tail(6));
+            try {
+                HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(infoPath)).timeout(Duration.ofSeconds(2)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                if (r.statusCode() == 200) return;
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IOException("the stub not ready after " + READY_TIMEOUT.toSeconds() + " s: " + tail(6));
+    }
+
+    public URI base() {
+        return base;
+    }
+
+    @Override
+    public ProcessHandle process() {
+        return process == null ? null : process.toHandle();
+    }
+
+    /** The SUT appends the path (/delay?ms=N) itself. */
+    @Override
+    public Map<String, String> sutEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("STUB_URL", base.toString());
+        return env;
+    }
+
+    public String tail(int n) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process != null) Children.stop(process.toHandle(), 10_000);
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,185 @@
+// vtlab report: draws every <canvas data-chart="id"> from the JSON in #vtlab-data with Chart.js, makes tables sortable.
+(function () {
+  'use strict';
+  var data = JSON.parse(document.getElementById('vtlab-data').textContent);
+  var charts = data.charts || {};
+
+  var errorBars = {
+    id: 'vtlabErrorBars',
+    afterDatasetsDraw: function (chart) {
+      var ctx = chart.ctx;
+      chart.data.datasets.forEach(function (ds, i) {
+        if (ds.type !== 'bar' || !ds.errs) return;
+        var meta = chart.getDatasetMeta(i);
+        if (meta.hidden) return;
+        var ys = chart.scales[ds.yAxisID || 'y'];
+        meta.data.forEach(function (el, j) {
+          var e = ds.errs[j], v = ds.data[j];
+          if (e == null || v == null || !(e > 0)) return;
+          var hi = ys.getPixelForValue(v + e), lo = ys.getPixelForValue(Math.max(0, v - e));
+          ctx.save();
+          ctx.strokeStyle = '#222';
+          ctx.lineWidth = 1.5;
+          ctx.beginPath();
+          ctx.moveTo(el.x, hi); ctx.lineTo(el.x, lo);
+          ctx.moveTo(el.x - 5, hi); ctx.lineTo(el.x + 5, hi);
+          ctx.moveTo(el.x - 5, lo); ctx.lineTo(el.x + 5, lo);
+          ctx.stroke();
+          ctx.restore();
+        });
+      });
+    }
+  };
+
+  // A marker belongs over its variant's bar, not in the middle of the category.
+  var alignMarkers = {
+    id: 'vtlabAlignMarkers',
+    afterDatasetsUpdate: function (chart) {
+      chart.data.datasets.forEach(function (ds, i) {
+        if (ds.alignTo == null) return;
+        var bar = chart.getDatasetMeta(ds.alignTo), meta = chart.getDatasetMeta(i);
+        if (bar.hidden) return;
+        meta.data.forEach(function (el, j) { if (bar.data[j]) el.x = bar.data[j].x; });
+      });
+    }
+  };
+
+  function fmt(v) {
+    if (v == null || isNaN(v)) return '';
+    var a = Math.abs(v);
+    return a >= 100 ? Math.round(v).toLocaleString('en-US') : a >= 1 ? v.toFixed(1) : v.toPrecision(2);
+  }
+
+  function datasets(spec, hasY2) {
+    var bars = spec.lines.filter(function (l) { return l.style === 'bar'; });
+    var n = spec.categories.length;
+    return spec.lines.map(function (l) {
+      var ds = {
+        label: l.name + (l.axis === 'y2' && hasY2 ? ' (right axis)' : ''),
+        borderColor: l.color, backgroundColor: l.color,
+        yAxisID: l.axis === 'y2' && hasY2 ? 'y2' : 'y'
+      };
+      if (spec.kind === 'bar' && l.style === 'bar') {
+        ds.type = 'bar';
+        ds.pointStyle = 'rect';
+        ds.data = new Array(n).fill(null);
+        ds.errs = new Array(n).fill(null);
+        ds.rows = new Array(n).fill(null);
+        l.points.forEach(function (p) { ds.data[p.x] = p.y; ds.errs[p.x] = p.err; ds.rows[p.x] = p.rows; });
+        return ds;
+      }
+      ds.type = 'line';
+      ds.order = -1; // markers and lines over bars
+      if (spec.kind === 'bar') { // markers per category, moved over the bar of the same colour by alignMarkers
+        ds.data = new Array(n).fill(null);
+        ds.rows = new Array(n).fill(null);
+        ds.errs = new Array(n).fill(null);
+        l.points.forEach(function (p) { ds.data[p.x] = p.y; ds.rows[p.x] = p.rows; ds.errs[p.x] = p.err; });
+        var slot = spec.lines.indexOf(bars.filter(function (b) { return b.color === l.color; })[0]);
+        if (slot >= 0) ds.alignTo = slot;
+      } else {
+        ds.data = l.points.map(function (p) { return { x: p.x, y: p.y }; });
+        ds.rows = l.points.map(function (p) { return p.rows; });
+        ds.errs = l.points.map(function (p) { return p.err; });
+      }
+      ds.showLine = spec.kind !== 'bar' && (l.style === 'solid' || l.style === 'dashed');
+      ds.borderDash = l.style === 'dashed' ? [6, 4] : [];
+      ds.borderWidth = 2;
+      ds.pointStyle = l.style === 'muted' ? 'crossRot' : 'circle';
+      ds.pointRadius = l.style === 'muted' ? 7 : l.style === 'points' ? 5 : l.points.length > 60 ? 0 : 3;
+      ds.pointBorderWidth = l.style === 'muted' ? 2 : l.style === 'points' ? 2 : 1;
+      if (l.style === 'points') ds.pointBorderColor = '#222'; // visible over a bar of the same colour
+      return ds;
+    });
+  }
+
+  function render(canvas, spec) {
+    var hasY2 = !!spec.y2Label && spec.lines.some(function (l) { return l.axis === 'y2' && l.points.length; });
+    var small = canvas.closest('.small') !== null;
+    var scales = {};
+    if (spec.kind === 'bar') {
+      scales.x = { type: 'category', labels: spec.categories, title: { display: true, text: spec.xLabel } };
+    } else {
+      var xs = [];
+      spec.lines.forEach(function (l) { l.points.forEach(function (p) { if (xs.indexOf(p.x) < 0) xs.push(p.x); }); });
+      xs.sort(function (a, b) { return a - b; });
+      scales.x = { type: spec.logX ? 'logarithmic' : 'linear', title: { display: !small, text: spec.xLabel + (spec.logX ? ' (log scale)' : '') } };
+      if (!small && xs.length <= 10) {
+        scales.x.afterBuildTicks = function (axis) { axis.ticks = xs.map(function (v) { return { value: v }; }); };
+        scales.x.ticks = { callback: function (v) { return fmt(v); } };
+      }
+    }
+    scales.y = { beginAtZero: true, title: { display: true, text: spec.yLabel } };
+    if (hasY2) scales.y2 = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: spec.y2Label } };
+    return new Chart(canvas, {
+      type: spec.kind === 'bar' ? 'bar' : 'line',
+      data: { datasets: datasets(spec, hasY2) },
+      options: {
+        responsive: true, maintainAspectRatio: false, animation: false,
+        scales: scales,
+        plugins: {
+          title: { display: !small, text: spec.title.split(' — ')[0] },
+          subtitle: { display: !small && spec.title.indexOf(' — ') > 0, text: spec.title.split(' — ').slice(1).join(' — ') },
+          legend: {
+            display: !small || spec.lines.length > 1, position: 'bottom',
+            labels: {
+              usePointStyle: true,
+              sort: function (a, b) { return a.datasetIndex - b.datasetIndex; },
+              filter: function (item, d) { return d.datasets[item.datasetIndex].data.some(function (v) { return v != null; }); }
+            }
+          },
+          tooltip: {
+            callbacks: {
+              afterLabel: function (item) {
+                var ds = item.dataset, out = [];
+                var e = ds.errs && ds.errs[item.dataIndex];
+                if (e != null) out.push('± ' + fmt(e));
+                var r = ds.rows && ds.rows[item.dataIndex];
+                if (r && r.length) out.push('evidence: ' + r.join(', '));
+                return out;
+              }
+            }
+          }
+        },
+        onClick: function (evt, els, chart) {
+          if (!els.length) return;
+          var ds = chart.data.datasets[els[0].datasetIndex];
+          var r = ds.rows && ds.rows[els[0].index];
+          if (r && r.length) location.hash = r[0];
+        }
+      },
+      plugins: [errorBars, alignMarkers]
+    });
+  }
+
+  document.querySelectorAll('canvas[data-chart]').forEach(function (canvas) {
+    var spec = charts[canvas.getAttribute('data-chart')];
+    if (spec) render(canvas, spec);
+  });
+
+  function sortKey(row, i) {
+    var c = row.cells[i];
+    if (!c) return '';
+    var t = c.hasAttribute('data-v') ? c.getAttribute('data-v') : c.textContent.trim();
+    var n = Number(t.replace(/,/g, ''));
+    return t !== '' && !isNaN(n) ? n : t.toLowerCase();
+  }
+  document.querySelectorAll('table.sortable').forEach(function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.addEventListener('click', function () {
+        var dir = th.getAttribute('data-dir') === 'asc' ? 'desc' : 'asc';
+        Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute('data-dir'); });
+        th.setAttribute('data-dir', dir);
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (a, b) {
+          var x = sortKey(a, i), y = sortKey(b, i), c;
+          if (typeof x === typeof y) c = x < y ? -1 : x > y ? 1 : 0;
+          else c = typeof x === 'number' ? -1 : 1;
+          return dir === 'asc' ? c : -c;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+})();

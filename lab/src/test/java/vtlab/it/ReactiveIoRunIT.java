@@ -1,0 +1,136 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.cli.Main;
+
+/**
+ * The reactive, servlet-io and response-size experiments end to end on tiny matrices: real Tomcat, Spring MVC,
+ * WebFlux on Reactor Netty, the stub and PostgreSQL tiers, real wrk. Short loads on cold JVMs: the assertions are the
+ * ones no machine can miss (ceilings, ordering by an order of magnitude, what each row must carry), not tuned numbers.
+ */
+class ReactiveIoRunIT {
+    @TempDir
+    Path out;
+
+    private record Run(String console, Path dir, List<Map<String, String>> rows) {}
+
+    private Run run(String... args) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        List<String> all = new ArrayList<>(List.of("run"));
+        all.addAll(List.of(args));
+        // the probes the assertions read (the pinning recorder and the pool sampler only cost time here)
+        all.addAll(List.of("--probes", "cpu,threads,nmt", "--port", Integer.toString(Lab.freePort()), "--out", out.resolve(args[0]).toString()));
+        int code = Main.run(all, new PrintStream(buf, true));
+        String console = buf.toString();
+        assertEquals(0, code, console);
+        Path dir = Lab.onlyRun(out.resolve(args[0]));
+        List<Map<String, String>> rows = Lab.rows(dir);
+        for (Map<String, String> r : rows) {
+            assertTrue(List.of("ok", "flagged").contains(r.get("status")), "row failed: " + r.get("scenario") + ": " + r.get("note") + "\n" + console);
+            assertTrue(Lab.num(r, "throughput_rps") > 0 && Lab.num(r, "http_reqs") > 0, r.toString());
+            assertEquals("0", r.get("error_rate"), r.toString());
+            assertTrue(Lab.num(r, "jvm_threads_max") > 5 && Lab.num(r, "nmt_thread_reserved_kb") > 0, r.toString());
+        }
+        assertTrue(Files.readString(dir.resolve("summary.txt")).contains("Findings, " + args[0]), console);
+        return new Run(console, dir, rows);
+    }
+
+    private static Map<String, String> row(Run run, String threadMode, String workload, String param) {
+        return run.rows().stream().filter(r -> r.get("thread_mode").equals(threadMode) && r.get("workload").equals(workload)
+                && hasParam(r, param)).findFirst().orElseThrow(() -> new AssertionError(threadMode + " " + workload + " " + param));
+    }
+
+    private static boolean hasParam(Map<String, String> r, String kv) {
+        return List.of(r.get("params").split(";")).contains(kv);
+    }
+
+    private static Map<String, String> at(Run run, String mode, String c, String kv) {
+        return run.rows().stream().filter(r -> r.get("thread_mode").equals(mode) && r.get("concurrency").equals(c) && hasParam(r, kv))
+                .findFirst().orElseThrow(() -> new AssertionError(mode + " c=" + c + " " + kv));
+    }
+
+    @Test
+    void reactiveSetsTheBlockingPoolAgainstWebfluxAndVirtualThreadsOnNetty() throws Exception {
+        // A 20-thread MVC pool at 200 connections and 100 ms: 200 req/s at most; the Netty variants are capped at 2,000.
+        Run run = run("reactive", "--variants", "platform-20,reactive,virtual-netty", "--conc", "200", "--sleep-ms", "100",
+                "--warmup", "4s", "--hold", "4s");
+        assertEquals(3, run.rows().size(), run.console());
+        Map<String, String> pool = row(run, "platform", "sleep", "maxThreads=20");
+        assertEquals("spring-mvc", pool.get("stack"));
+        assertEquals(200.0, Lab.num(pool, "bound_rps"), 1e-9);
+        assertTrue(Lab.num(pool, "throughput_rps") <= 200 * 1.05, "never above its pool's ceiling: " + pool);
+        if ("ok".equals(pool.get("status"))) assertTrue(Lab.num(pool, "bound_ratio") >= 0.5, pool.toString());
+        assertTrue(Lab.num(pool, "p50_ms") >= 100, pool.toString());
+        for (String mode : List.of("reactive", "virtual-netty")) {
+            Map<String, String> wf = row(run, mode, "sleep", "sleepMs=100");
+            assertEquals("webflux", wf.get("stack"));
+            assertEquals(2000.0, Lab.num(wf, "bound_rps"), 1e-9);
+            // A row the lab flagged (e.g. a starved generator on a busy machine) is not evidence, so it need not win.
+            if ("ok".equals(wf.get("status"))) {
+                assertTrue(Lab.num(wf, "throughput_rps") > Lab.num(pool, "bound_rps"), mode + " beats the pool's ceiling: " + wf);
+            } else {
+                assertTrue(wf.get("note").startsWith("flagged: "), wf.toString());
+            }
+            assertTrue(Lab.num(wf, "p50_ms") >= 100, wf.toString());
+            String info = Files.readString(run.dir().resolve("raw").resolve(wf.get("raw").replace(".wrk.txt", ".runtime-info.json")));
+            assertTrue(info.contains("\"thread_mode\":\"" + mode + "\""), info);
+        }
+        // the event loops and the JVM's own threads, not one thread per connection
+        assertTrue(Lab.num(row(run, "reactive", "sleep", "sleepMs=100"), "jvm_threads_max") < 60, run.console());
+        String summary = Files.readString(run.dir().resolve("summary.txt"));
+        for (String variant : List.of("platform-20", "reactive", "virtual-netty")) assertTrue(summary.contains(variant), summary);
+        if ("ok".equals(pool.get("status"))) assertTrue(summary.contains("platform-20 holds at its pool's ceiling"), summary);
+    }
+
+    @Test
+    void servletIoCountsBodiesAndCallsTheStub() throws Exception {
+        Run run = run("servlet-io", "--body-sizes", "64k", "--conc", "4", "--delay-ms", "100", "--warmup", "1s", "--hold", "3s");
+        assertEquals(8, run.rows().size(), run.console());
+        for (String mode : List.of("platform", "virtual")) {
+            for (String w : List.of("count", "count-async")) {
+                Map<String, String> r = row(run, mode, w, "bodyBytes=65536");
+                assertEquals("", r.get("bound_rps"), "no closed-form bound for a CPU/IO-bound count");
+                // verified before load: the endpoint answered "Total bytes read = [65536]" for a 64 KB body
+                assertTrue(Lab.num(r, "throughput_rps") > 20, r.toString());
+            }
+            for (String w : List.of("call", "call-async")) {
+                Map<String, String> r = row(run, mode, w, "delayMs=100");
+                assertEquals(40.0, Lab.num(r, "bound_rps"), 1e-9); // 4 connections / 100 ms
+                assertTrue(Lab.num(r, "p50_ms") >= 100, "the stub's wait is in every call: " + r);
+                assertTrue(Lab.num(r, "throughput_rps") <= 40 * 1.05, r.toString());
+                String info = Files.readString(run.dir().resolve("raw").resolve(r.get("raw").replace(".wrk.txt", ".runtime-info.json")));
+                assertTrue(info.contains("\"downstream\":\"stub http://127.0.0.1:"), info);
+            }
+        }
+        assertTrue(run.console().contains("Downstream call, blocking HttpClient.send on virtual threads vs async servlet")
+                || run.console().contains("not used as evidence"), run.console());
+    }
+
+    @Test
+    void responseSizeSweepsSizesAndConcurrency() throws Exception {
+        Run run = run("response-size", "--sizes", "10,256k", "--conc", "4", "--warmup", "1s", "--hold", "2s");
+        assertEquals(4, run.rows().size(), run.console());
+        for (String mode : List.of("platform", "virtual")) {
+            for (String c : List.of("4")) {
+                Map<String, String> small = at(run, mode, c, "bytes=10"), big = at(run, mode, c, "bytes=262144");
+                assertTrue(Lab.num(small, "throughput_rps") > Lab.num(big, "throughput_rps"), "10 B answers outrun 256 KB ones: " + small + " / " + big);
+            }
+        }
+        String summary = Files.readString(run.dir().resolve("summary.txt"));
+        assertTrue(summary.contains("bytes c=4 jdk"), summary);
+        assertTrue(summary.contains("bytes=262144"), "the size stays visible in the table: " + summary);
+    }
+}

@@ -1,0 +1,191 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+
+import vtlab.cli.Main;
+import vtlab.load.OsPackages;
+
+/**
+ * The report of a short real run, opened in a real browser: Debian's chromium driven through Debian's chromedriver
+ * (both installed here when missing; nothing is downloaded by Selenium). Every chart must have drawn, the page must
+ * log no error, verdict links must land on rows, and the rows table must sort. Screenshots go to
+ * lab/target/report-it/.
+ */
+class ReportBrowserIT {
+    /** Selenium warns that it has no DevTools bindings for a Chromium this new; the test uses none. Held so they stay set. */
+    static final List<java.util.logging.Logger> CDP_LOGS = List.of(java.util.logging.Logger.getLogger("org.openqa.selenium.devtools"),
+            java.util.logging.Logger.getLogger("org.openqa.selenium.chromium"));
+    static Path chromium;
+    static Path chromedriver;
+
+    @TempDir
+    Path out;
+
+    @BeforeAll
+    static void browser() {
+        CDP_LOGS.forEach(l -> l.setLevel(Level.SEVERE));
+        chromium = find("chromium", "chromium");
+        chromedriver = find("chromedriver", "chromium-driver");
+    }
+
+    private static Path find(String command, String debianPackage) {
+        if (OsPackages.which(command).isEmpty() && !OsPackages.aptInstall(debianPackage)) {
+            fail(command + " is missing and apt-get install " + debianPackage + " did not work (needs root and Debian's package mirror)");
+        }
+        return OsPackages.which(command).orElseThrow();
+    }
+
+    @Test
+    void theReportOfARealRunDrawsEveryChartWithoutErrors() throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int code = Main.run(List.of("run", "servlet", "--quick", "--workloads", "sleep", "--conc", "50", "--hold", "2s",
+                "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
+        String console = buf.toString();
+        assertEquals(0, code, console);
+        Path run = Lab.onlyRun(out);
+        Path report = run.resolve("report.html");
+        assertTrue(Files.exists(report), "report.html written at the end of the run: " + console);
+        assertTrue(console.contains("vtlab: report"), console);
+        for (String f : List.of("hero-servlet-1.svg", "hero-servlet-1.png", "memory-servlet-1.svg")) {
+            assertTrue(Files.size(run.resolve("charts").resolve(f)) > 1000, f);
+        }
+        String html = Files.readString(report);
+        Matcher m = Pattern.compile("<canvas id=\"c-[^\"]+\" data-chart=\"([^\"]+)\"").matcher(html);
+        int canvases = 0;
+        while (m.find()) canvases++;
+        // hero + memory + at least cpu, rss and threads over time for each of the two rows
+        assertTrue(canvases >= 2 + 2 * 3, "charts in the page: " + canvases);
+
+        Path artifacts = Lab.home().resolve("lab/target/report-it");
+        Files.createDirectories(artifacts);
+        ChromeDriver driver = start(Files.createTempDirectory("vtlab-chromium-"));
+        try {
+            driver.get(report.toUri().toString());
+            JavascriptExecutor js = driver;
+            new org.openqa.selenium.support.ui.WebDriverWait(driver, Duration.ofSeconds(20))
+                    .until(d -> "complete".equals(js.executeScript("return document.readyState")));
+
+            // every canvas has a Chart.js chart and painted pixels
+            @SuppressWarnings("unchecked")
+            List<Map<String, Object>> drawn = (List<Map<String, Object>>) js.executeScript("""
+                    return Array.from(document.querySelectorAll('canvas[data-chart]')).map(function (c) {
+                      var px = 0;
+                      if (c.width > 0 && c.height > 0) {
+                        var d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                        for (var i = 3; i < d.length; i += 4) if (d[i] !== 0) px++;
+                      }
+                      return {id: c.getAttribute('data-chart'), chart: !!(window.Chart && Chart.getChart(c)), w: c.width, h: c.height, px: px};
+                    });""");
+            assertEquals(canvases, drawn.size());
+            for (Map<String, Object> c : drawn) {
+                assertEquals(Boolean.TRUE, c.get("chart"), "no chart on canvas " + c);
+                assertTrue(((Number) c.get("w")).intValue() > 100 && ((Number) c.get("h")).intValue() > 80, "canvas too small: " + c);
+                assertTrue(((Number) c.get("px")).intValue() > 1000, "canvas left blank: " + c);
+            }
+
+            // every evidence link lands on an element of the page
+            @SuppressWarnings("unchecked")
+            List<String> dangling = (List<String>) js.executeScript("""
+                    return Array.from(document.querySelectorAll('.ev a')).map(function (a) { return a.getAttribute('href').slice(1); })
+                      .filter(function (id) { return !document.getElementById(id); });""");
+            assertEquals(List.of(), dangling);
+            // measured verdicts cite only rows that matrix.csv says are ok
+            @SuppressWarnings("unchecked")
+            List<String> cited = (List<String>) js.executeScript("""
+                    return Array.from(document.querySelectorAll('li.v-measured .ev a')).map(function (a) { return a.getAttribute('href').slice(1); })
+                      .filter(function (id) { return id.indexOf('row-') === 0; });""");
+            List<Map<String, String>> rows = Lab.rows(run);
+            for (String id : cited) {
+                Map<String, String> row = rows.get(Integer.parseInt(id.substring(4)) - 1);
+                assertEquals("ok", row.get("status"), id + " cited as evidence: " + row);
+            }
+            assertTrue(driver.findElements(By.cssSelector("#verdicts li")).size() >= 1);
+
+            // the rows table sorts by throughput, ascending then descending
+            WebElement table = driver.findElement(By.cssSelector("table.rows"));
+            List<WebElement> heads = table.findElements(By.cssSelector("thead th"));
+            int col = heads.stream().map(WebElement::getText).toList().indexOf("req/s");
+            assertTrue(col > 0, "req/s column");
+            heads.get(col).click();
+            List<Double> asc = column(js, col);
+            heads.get(col).click();
+            List<Double> desc = column(js, col);
+            assertEquals(asc.stream().sorted().toList(), asc);
+            assertEquals(asc.reversed(), desc);
+
+            List<LogEntry> errors = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                    .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+            assertEquals(List.of(), errors.stream().map(LogEntry::getMessage).toList(), "console errors");
+
+            Files.write(artifacts.resolve("report.png"), fullPage(driver));
+            Files.writeString(artifacts.resolve("run-folder.txt"), run + "\n");
+
+            // the static SVG figure renders as an image of its own
+            driver.get(run.resolve("charts/hero-servlet-1.svg").toUri().toString());
+            WebElement svg = driver.findElement(By.tagName("svg"));
+            assertTrue(svg.getSize().getWidth() > 500 && svg.getSize().getHeight() > 300, svg.getSize().toString());
+            assertTrue(driver.findElements(By.tagName("rect")).size() > 2, "bars drawn in the SVG");
+            Files.write(artifacts.resolve("hero.svg.png"), fullPage(driver));
+        } finally {
+            driver.quit();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Double> column(JavascriptExecutor js, int col) {
+        List<Object> v = (List<Object>) js.executeScript("return Array.from(document.querySelectorAll('table.rows tbody tr')).map("
+                + "function (r) { return Number(r.cells[" + col + "].getAttribute('data-v')); });");
+        return v.stream().map(o -> ((Number) o).doubleValue()).toList();
+    }
+
+    /** Debian's chromium through Debian's chromedriver: both paths given, so Selenium Manager never runs. */
+    private static ChromeDriver start(Path profile) {
+        System.setProperty("webdriver.chrome.driver", chromedriver.toString());
+        ChromeOptions o = new ChromeOptions();
+        o.setBinary(chromium.toFile());
+        o.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions", "--hide-scrollbars",
+                "--user-data-dir=" + profile, "--window-size=1400,1000");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        o.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromedriver.toFile()).usingAnyFreePort().build();
+        return new ChromeDriver(service, o);
+    }
+
+    /** The whole page, not only the window: Chrome's DevTools screenshot beyond the viewport. */
+    private static byte[] fullPage(ChromeDriver driver) {
+        Number w = (Number) driver.executeScript("return document.documentElement.scrollWidth");
+        Number h = (Number) driver.executeScript("return Math.min(document.documentElement.scrollHeight, 16000)");
+        Map<String, Object> shot = driver.executeCdpCommand("Page.captureScreenshot", Map.of("format", "png", "captureBeyondViewport", true,
+                "clip", Map.of("x", 0, "y", 0, "width", w, "height", h, "scale", 1)));
+        return Base64.getDecoder().decode((String) shot.get("data"));
+    }
+}

@@ -1,0 +1,240 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.cli.Main;
+import vtlab.cli.Options;
+import vtlab.data.Environment;
+import vtlab.run.Runner;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+import vtlab.tier.PostgresTier;
+import vtlab.tier.RunTier;
+import vtlab.tier.StubTier;
+import vtlab.tier.SutProcess;
+
+/**
+ * The seed rig on a real PostgreSQL that the test starts (a small seed: 1,000 customers, 10,000 orders) and the real
+ * stub: the spring-mvc SUT in each value of each switch (VT on/off x conn released/held x path normal/synchronized,
+ * as a 4-run orthogonal array), and a short order-summary run through the Runner.
+ */
+class SpringMvcIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final Map<String, String> SMALL_SEED = Map.of(PostgresTier.OPT_CUSTOMERS, "1000", PostgresTier.OPT_ORDERS, "10000");
+    static final int DELAY_MS = 700;
+    static Path state;
+    static PostgresTier pg;
+    static StubTier stub;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** A state folder the server's unprivileged user can enter (a JUnit temp folder is owner-only). */
+    static Path stateDir() throws IOException {
+        Path d = Files.createTempDirectory("vtlab-it-state");
+        Files.setPosixFilePermissions(d, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return d;
+    }
+
+    @BeforeAll
+    static void tiers() throws Exception {
+        state = stateDir();
+        pg = new PostgresTier();
+        stub = new StubTier();
+        pg.start(new RunTier.Context("0-1", state, state.resolve("logs"), Jdk.current(), SMALL_SEED));
+        stub.start(new RunTier.Context("0-1", state, state.resolve("logs"), Jdk.current(), Map.of()));
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        if (stub != null) stub.close();
+        if (pg != null) pg.close();
+        deleteTree(state);
+    }
+
+    record Combo(boolean virtual, String conn, String path) {}
+
+    @Test
+    void eachSwitchIsReportedAndHeldModeHoldsTheConnectionAcrossTheCall() throws Exception {
+        // every value of each switch twice, and every pair of values of two switches once
+        List<Combo> combos = List.of(new Combo(false, "released", "normal"), new Combo(false, "held", "synchronized"),
+                new Combo(true, "released", "synchronized"), new Combo(true, "held", "normal"));
+        Stack stack = Stack.load("spring-mvc");
+        List<SutProcess> suts = new ArrayList<>();
+        try {
+            for (Combo c : combos) { // started together: four JVM start-ups overlap
+                Map<String, String> env = new LinkedHashMap<>(pg.sutEnv());
+                env.putAll(stub.sutEnv());
+                env.put("VT_ENABLED", Boolean.toString(c.virtual()));
+                env.put("CONN_MODE", c.conn());
+                env.put("PATH_MODE", c.path());
+                env.put("HIKARI_MAX_POOL", "4");
+                env.put("TOMCAT_MAX_THREADS", "16");
+                env.put("DOWNSTREAM_DELAY_MS", Integer.toString(DELAY_MS));
+                suts.add(SutProcess.start(stack, Jdk.current(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), env, "0-1",
+                        Lab.freePort(), state.resolve("logs").resolve("sut-" + suts.size() + ".log")));
+            }
+            for (int i = 0; i < combos.size(); i++) check(combos.get(i), suts.get(i), stack);
+        } finally {
+            suts.forEach(SutProcess::close);
+        }
+    }
+
+    private void check(Combo c, SutProcess sut, Stack stack) throws Exception {
+        String what = c.toString();
+        JsonNode info = JSON.readTree(sut.awaitReady(Duration.ofSeconds(120)));
+        assertEquals(c.virtual() ? "virtual" : "platform", info.get("thread_mode").asText(), what);
+        if (c.virtual()) assertTrue(info.get("max_threads").isNull(), what);
+        else assertEquals(16, info.get("max_threads").asInt(), what);
+        assertEquals(4, info.get("hikari_pool").asInt(), what);
+        assertEquals(4, info.get("hikari_total").asInt(), "the pool is full before the SUT answers: " + what);
+        assertEquals(c.conn(), info.get("conn_mode").asText(), what);
+        assertEquals(c.path(), info.get("path_mode").asText(), what);
+        assertEquals(c.path().equals("synchronized"), !info.get("sync_stripes").isNull(), what);
+        assertEquals(DELAY_MS, info.get("downstream_delay_ms").asInt(), what);
+        assertEquals(10000, info.get("orders_max_id").asLong(), what);
+        assertEquals(16384, info.get("max_connections").asInt(), "above Tomcat's 8,192: " + what);
+        assertEquals("unbounded", info.get("downstream_max_connections").asText(), what);
+        assertEquals("java.net.http.HttpClient", info.get("downstream_http_library").asText(), what);
+        assertEquals(false, info.get("apache_httpclient_on_classpath").asBoolean(), what);
+        assertEquals(false, info.get("reactor_netty_on_classpath").asBoolean(), what);
+        assertEquals(false, info.get("webflux_on_classpath").asBoolean(), "MVC only: " + what);
+        assertTrue(info.get("tomcat_version").asText().startsWith("11.0."), what);
+        assertEquals(Runtime.version().feature(), info.get("jdk_major").asInt(), what);
+
+        // the endpoint: the order joined to its customer, plus the stub's answer, in the shape stack.json expects
+        HttpResponse<String> r = get(sut.base().resolve("/api/order-summary/7"));
+        assertEquals(200, r.statusCode(), what + " " + r.body());
+        assertTrue(Pattern.compile(stack.workload("order-summary").expectBody()).matcher(r.body()).find(), r.body());
+        JsonNode body = JSON.readTree(r.body());
+        assertEquals(7, body.at("/order/id").asLong());
+        assertEquals(1 + (7 * 7919) % 1000, body.at("/customer/id").asLong(), "the seed's customer of order 7");
+        assertEquals("customer" + body.at("/customer/id").asLong() + "@example.com", body.at("/customer/email").asText());
+        assertEquals("stub", body.at("/downstream/source").asText());
+        assertEquals(DELAY_MS, body.at("/downstream/delay_ms").asInt());
+        assertEquals(c.conn(), body.get("conn_mode").asText());
+        assertEquals(c.virtual(), body.get("thread").asText().startsWith("VirtualThread["), body.get("thread").asText());
+        long random = JSON.readTree(get(sut.base().resolve("/api/order-summary/random")).body()).at("/order/id").asLong();
+        assertTrue(random >= 1 && random <= 10000, "random ids stay within the seed: " + random);
+        assertEquals(404, get(sut.base().resolve("/api/order-summary/10001")).statusCode());
+        HttpResponse<String> sleep = get(sut.base().resolve("/sleep?ms=5"));
+        assertTrue(Pattern.compile(stack.workload("sleep").expectBody()).matcher(sleep.body()).find(), sleep.body());
+
+        // Three slow calls in flight (700 ms at the stub). Held mode keeps a connection each for the whole call;
+        // released mode has given them back once the query ran (pg_stat_statements counts an autocommit query at once;
+        // a query inside a transaction only at its commit, hence the two ways of waiting).
+        long before = pg.orderQueryCalls();
+        List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
+        for (int id : new int[] {11, 12, 13}) { // distinct stripes on the synchronized path
+            inFlight.add(http.sendAsync(HttpRequest.newBuilder(sut.base().resolve("/api/order-summary/" + id))
+                    .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        if (c.conn().equals("held")) {
+            while (activeConnections(sut) < 3 && System.nanoTime() < deadline) Thread.sleep(10);
+            assertTrue(inFlight.stream().noneMatch(CompletableFuture::isDone), "sampled before any call returned: " + what);
+            Thread.sleep(DELAY_MS / 2);
+            assertEquals(3, activeConnections(sut), what + ": still held half a call later");
+        } else {
+            while (pg.orderQueryCalls() - before < 3 && System.nanoTime() < deadline) Thread.sleep(10);
+            assertEquals(0, activeConnections(sut), what + ": connections returned before the call");
+        }
+        assertTrue(inFlight.stream().noneMatch(CompletableFuture::isDone), "sampled during the calls: " + what);
+        for (var f : inFlight) assertEquals(200, f.get().statusCode(), what);
+        assertEquals(3, pg.orderQueryCalls() - before, "one query per request, no cache: " + what);
+        JsonNode after = JSON.readTree(get(sut.base().resolve("/api/pool")).body());
+        assertEquals(0, after.get("active").asInt(), "every connection returned: " + after);
+        assertTrue(after.get("active_max").asInt() >= (c.conn().equals("held") ? 3 : 1), after.toString());
+    }
+
+    @Test
+    void aShortOrderSummaryRunFillsTheRigsColumns(@TempDir Path out) throws Exception {
+        Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself
+        try {
+            List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--hold", "4s",
+                    "--reps", "1", "--probes", "cpu,threads,hikari", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
+            Options o = Options.parse(args);
+            Main.Prepared p = Main.prepare(o, List.of("order-summary"));
+            Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
+                    p.generator().version(), p.probes(), p.rows().size());
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.rows(), p.studies(), p.studySeconds(), p.generator(),
+                    p.probes(), p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), o, p.plan(), p.freshSut()));
+            String console = buf.toString();
+            Path run = Lab.onlyRun(out);
+            List<Map<String, String>> rows = Lab.rows(run);
+            assertEquals(2, rows.size(), console);
+            for (Map<String, String> r : rows) {
+                String what = r.get("thread_mode") + ": " + r;
+                assertNotEquals("failed", r.get("status"), what); // verification passed: runtime-info, JSON shape, query counts
+                assertEquals("4", r.get("hikari_pool"), what);
+                assertEquals("released", r.get("conn_mode"), what);
+                assertEquals("normal", r.get("path_mode"), what);
+                assertEquals(200.0, Lab.num(r, "bound_rps"), 1e-9, "20 connections / 100 ms: " + what);
+                double rps = Lab.num(r, "throughput_rps");
+                assertTrue(rps > 0.3 * 200 && rps <= 1.05 * 200, what);
+                assertEquals(0.0, Lab.num(r, "error_rate"), what);
+                assertTrue(Lab.num(r, "p50_ms") >= 100, "no answer beats the stub's delay: " + what);
+                double active = Lab.num(r, "hikari_active_max");
+                assertTrue(active >= 1 && active <= 4, what);
+                assertTrue(Lab.num(r, "hikari_pending_max") >= 0, what);
+                assertTrue(Lab.num(r, "pg_cpu_pct") >= 0 && Lab.num(r, "stub_cpu_pct") > 0, what);
+                assertTrue(Lab.num(r, "app_cpu_pct") > 0, what);
+            }
+            assertTrue(Files.readString(run.resolve("summary.txt")).contains("Findings, order-summary"), console);
+            assertTrue(Files.exists(run.resolve("raw").resolve("pg.log")), "the database's log is kept with the run");
+            // the run stopped what it started: its database, its stub and its SUTs (the class's own tiers stay up)
+            assertTrue(Files.notExists(runState.resolve("pg/data/postmaster.pid")), "the run's PostgreSQL is stopped");
+            List<String> live = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
+                    .map(h -> h.info().commandLine().orElse("")).toList();
+            assertEquals(0, live.stream().filter(cmd -> cmd.contains(runState.toString())).count(), live.toString());
+            assertEquals(0, live.stream().filter(cmd -> cmd.contains("vtlab-spring-mvc.jar")).count(), live.toString());
+            assertEquals(1, live.stream().filter(cmd -> cmd.contains("vtlab-stub.jar")).count(), live.toString());
+        } finally {
+            deleteTree(runState);
+        }
+    }
+
+    int activeConnections(SutProcess sut) throws IOException, InterruptedException {
+        return JSON.readTree(get(sut.base().resolve("/api/pool")).body()).get("active").asInt();
+    }
+
+    HttpResponse<String> get(URI uri) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (p == null || !Files.exists(p)) return;
+        try (Stream<Path> s = Files.walk(p)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(f);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package vtlab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.cli.Options;
+import vtlab.cli.UsageError;
+
+class CompareTest {
+    @TempDir
+    Path tmp;
+
+    private Path run(String name, double platformRps, double virtualRps, int jdk) throws Exception {
+        RunFixture f = new RunFixture(tmp.resolve(name));
+        f.row("servlet", "platform", 1000, null, 1, platformRps, 500).put("jdk", jdk);
+        f.row("servlet", "platform", 1000, null, 2, platformRps + 2, 520).put("jdk", jdk);
+        f.row("servlet", "virtual", 1000, null, 1, virtualRps, 130).put("jdk", jdk);
+        f.write();
+        return f.dir;
+    }
+
+    @Test
+    void matchingRowsGetDeltasAcrossJdks() throws Exception {
+        RunData a = RunData.load(run("a", 1000, 8000, 21));
+        RunData b = RunData.load(run("b", 1100, 6000, 25));
+        List<Compare.Line> lines = Compare.lines(a, b);
+        assertEquals(2, lines.size(), "one JDK per run: the JDK is not part of the key, so 21 and 25 rows match");
+        Compare.Line platform = lines.getFirst();
+        assertEquals("platform-200", platform.variant());
+        assertEquals("servlet sleep c=1000 sleepMs=100", platform.scenario());
+        assertEquals(1001, platform.a().rps(), 1e-9);
+        assertEquals(1101, platform.b().rps(), 1e-9);
+        assertEquals(100.0 / 1001 * 100, platform.rpsDelta(), 1e-9);
+        assertEquals(0, platform.p99Delta(), 1e-9);
+        assertEquals(-25, lines.get(1).rpsDelta(), 1e-9);
+        String table = Compare.terminal(a, b, lines);
+        assertTrue(table.contains("+10.0%"), table);
+        assertTrue(table.contains("-25.0%"), table);
+    }
+
+    @Test
+    void rowsOnOneSideOnlyOrNotOkHaveNoDelta() throws Exception {
+        RunFixture fa = new RunFixture(tmp.resolve("a"));
+        fa.row("servlet", "virtual", 400, null, 1, 5000, 100);
+        Map<String, Object> flagged = fa.row("servlet", "platform", 400, null, 1, 3000, 300);
+        flagged.put("status", "flagged");
+        fa.write();
+        RunFixture fb = new RunFixture(tmp.resolve("b"));
+        fb.row("servlet", "virtual", 400, null, 1, 5500, 90);
+        fb.row("servlet", "platform", 400, null, 1, 3100, 280);
+        fb.row("servlet", "virtual", 800, null, 1, 7000, 140);
+        fb.write();
+        List<Compare.Line> lines = Compare.lines(RunData.load(fa.dir), RunData.load(fb.dir));
+        assertEquals(3, lines.size());
+        Compare.Line platform = lines.stream().filter(l -> l.variant().startsWith("platform")).findFirst().orElseThrow();
+        assertEquals("flagged", platform.a().status());
+        assertTrue(Double.isNaN(platform.rpsDelta()));
+        Compare.Line only = lines.getLast();
+        assertEquals("absent", only.a().status());
+        assertTrue(Double.isNaN(only.rpsDelta()));
+        assertEquals(10, lines.getFirst().rpsDelta(), 1e-9);
+    }
+
+    @Test
+    void commandWritesHtmlAndRefusesBadArguments() throws Exception {
+        Path a = run("a", 1000, 8000, 25), b = run("b", 900, 9000, 25);
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        Path out = tmp.resolve("cmp.html");
+        int code = Compare.command(Options.parse(List.of("--out", out.toString())), List.of(a.toString(), b.toString()),
+                new PrintStream(buf, true, StandardCharsets.UTF_8));
+        assertEquals(0, code);
+        String html = Files.readString(out);
+        assertTrue(html.contains("<canvas id=\"c-compare-1\""));
+        assertTrue(html.contains("class=\"worse\">-10.0%"), "platform fell 10%: marked worse");
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("comparison in"));
+        assertThrows(UsageError.class, () -> Compare.command(Options.parse(List.of()), List.of(a.toString()), System.out));
+        assertThrows(UsageError.class, () -> Compare.command(Options.parse(List.of()), List.of(a.toString(), tmp.resolve("nope").toString()), System.out));
+        Files.createDirectories(tmp.resolve("empty"));
+        assertThrows(UsageError.class, () -> Compare.command(Options.parse(List.of()), List.of(a.toString(), tmp.resolve("empty").toString()), System.out));
+        assertThrows(UsageError.class, () -> Compare.command(Options.parse(List.of("--bogus", "1")), List.of(a.toString(), b.toString()), System.out));
+        assertFalse(Files.exists(Path.of("compare.html")) && Files.getLastModifiedTime(Path.of("compare.html")).toMillis() > System.currentTimeMillis() - 60_000,
+                "--out was given: nothing written to the current directory");
+    }
+}

@@ -1,0 +1,87 @@
+package vtlab.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class VerdictsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void sweepVerdictQuotesTheNumbersOfOkRowsAtTheHighestConcurrency() throws Exception {
+        RunFixture.heroSweep(dir).write();
+        RunData data = RunData.load(dir);
+        List<Verdicts.Verdict> all = new Verdicts(data).all();
+        Verdicts.Verdict pair = all.stream().filter(v -> v.text().contains("virtual vs platform-200")).findFirst().orElseThrow();
+        // virtual 20,001 (rep 2 flagged, left out) vs platform mean 1,961.5 -> 10.2x
+        assertTrue(pair.text().contains("at 2,500 connections: 10.2× throughput (20,001 vs 1,962 req/s)"), pair.text());
+        assertTrue(pair.text().contains("platform-200 held at 98% of its 200-thread bound (2,000 req/s)"), pair.text());
+        Set<String> okAnchors = data.rows().stream().filter(RunData::ok).map(data::anchor).collect(Collectors.toSet());
+        for (Verdicts.Verdict v : all) {
+            if (v.source().equals("measured")) assertTrue(okAnchors.containsAll(v.evidence()), v.text() + " cites " + v.evidence());
+        }
+        Verdicts.Verdict validity = all.stream().filter(v -> v.source().equals("validity")).findFirst().orElseThrow();
+        assertEquals("2 of 17 rows are not evidence and no verdict above uses them: 1 flagged (generator-bound ×1), 1 failed", validity.text());
+        assertEquals(List.of("row-16", "row-17"), validity.evidence());
+    }
+
+    @Test
+    void bottleneckVerdictSaysWhereThroughputStopsFollowingThePool() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (int pool : new int[] {50, 100, 200, 400, 800}) {
+            f.row("pool-bottleneck", "virtual", 2000, pool, 1, Math.min(pool, 400) * 9.5, 200);
+            f.row("pool-bottleneck", "platform", 2000, pool, 1, Math.min(pool, 200) * 9.5, 900);
+        }
+        f.write();
+        List<Verdicts.Verdict> v = new Verdicts(RunData.load(dir)).bottleneck("pool-bottleneck");
+        String virtual = v.stream().map(Verdicts.Verdict::text).filter(t -> t.contains(": virtual")).findFirst().orElseThrow();
+        String platform = v.stream().map(Verdicts.Verdict::text).filter(t -> t.contains(": platform")).findFirst().orElseThrow();
+        assertTrue(virtual.contains("follows the HikariCP pool up to pool 400 (475 → 3,800 req/s), then levels off (3,800 req/s at pool 800)"), virtual);
+        assertTrue(platform.contains("up to pool 200") && platform.contains("platform-200 has 200 request threads"), platform);
+        assertEquals(5, v.getFirst().evidence().size());
+    }
+
+    @Test
+    void pinningAndJmhAndThreadMemoryVerdicts() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        Map<String, Object> a = f.row("pinning", "virtual", 100, null, 1, 900, 120);
+        a.put("path_mode", "synchronized");
+        a.put("pinned_events", 0);
+        Map<String, Object> b = f.row("pinning", "virtual", 100, null, 2, 910, 121);
+        b.put("path_mode", "synchronized");
+        b.put("pinned_events", 0);
+        f.write();
+        f.file("jmh.csv", "benchmark,thread_mode,workers,score,error,unit\nx.Sleep.run,platform,1000,10,1,ops/s\nx.Sleep.run,virtual,1000,40,2,ops/s\n");
+        f.file("thread-memory.csv", "mode,threads,nmt_thread_reserved_kb,nmt_thread_committed_kb,rss_mb\nplatform,1000,1048576,40960,300\n"
+                + "virtual,1000,2048,1024,120\nplatform,10,10240,400,60\n");
+        Verdicts verdicts = new Verdicts(RunData.load(dir));
+        String pin = verdicts.pinning("pinning").getFirst().text();
+        assertEquals("pinning: no pinning measured (0 pinned events) — JDK 25 virtual synchronized: 0 in 2 rows", pin);
+        String jmh = verdicts.jmh().getFirst().text();
+        assertEquals("JMH Sleep.run ×1000: virtual 40.00 ± 2.00 vs platform 10.00 ± 1.00 ops/s (4.00×)", jmh);
+        String tm = verdicts.threadMemory().getFirst().text();
+        assertEquals("memory at 1,000 threads: platform 1,024 MB reserved, 40 MB committed for threads (NMT), RSS 300 MB; "
+                + "virtual 2 MB reserved, 1 MB committed for threads (NMT), RSS 120 MB", tm);
+    }
+
+    @Test
+    void anInterruptedRunSaysSo() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        f.env.put("status", "incomplete");
+        f.env.put("failed_jmh", "java.io.IOException: fork failed");
+        f.row("servlet", "virtual", 100, null, 1, 900, 120);
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).all().stream().map(Verdicts.Verdict::text).toList();
+        assertTrue(texts.contains("the run is incomplete (incomplete): only the 1 rows that finished are shown"), texts.toString());
+        assertTrue(texts.contains("jmh failed: java.io.IOException: fork failed"), texts.toString());
+    }
+}

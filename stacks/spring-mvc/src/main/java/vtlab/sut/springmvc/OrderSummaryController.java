@@ -1,0 +1,129 @@
+package vtlab.sut.springmvc;
+
+import java.lang.management.ManagementFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+
+import javax.sql.DataSource;
+
+import org.apache.catalina.connector.Connector;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.env.Environment;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+@RestController
+public class OrderSummaryController {
+    private final OrderSummaryService service;
+    private final PoolWarmup warmup;
+    private final DataSource dataSource;
+    private final DownstreamClient downstream;
+    private final Settings settings;
+    private final ApplicationContext context;
+    private final Environment env;
+    private final PoolSampler sampler;
+
+    public OrderSummaryController(OrderSummaryService service, PoolWarmup warmup, DataSource dataSource,
+                                  DownstreamClient downstream, Settings settings, ApplicationContext context, Environment env,
+                                  PoolSampler sampler) {
+        this.service = service;
+        this.warmup = warmup;
+        this.dataSource = dataSource;
+        this.downstream = downstream;
+        this.settings = settings;
+        this.context = context;
+        this.env = env;
+        this.sampler = sampler;
+    }
+
+    /**
+     * One order's summary. The id "random" draws a uniform id over every seeded order per request, so a load
+     * generator that repeats one URL (wrk) still spreads its lookups over the whole table.
+     */
+    @GetMapping("/api/order-summary/{id}")
+    public ResponseEntity<Map<String, Object>> orderSummary(@PathVariable("id") String id) {
+        long orderId;
+        if (id.equals("random")) {
+            orderId = ThreadLocalRandom.current().nextLong(1, warmup.maxOrderId() + 1);
+        } else {
+            try {
+                orderId = Long.parseLong(id);
+            } catch (NumberFormatException e) {
+                return ResponseEntity.badRequest().body(Map.of("error", "order id must be a number or 'random', not " + id));
+            }
+        }
+        return service.summary(orderId).map(ResponseEntity::ok)
+                .orElseGet(() -> ResponseEntity.status(404).body(Map.of("error", "no order " + orderId)));
+    }
+
+    /** The article's Spring controller: blocks the request's thread and names it. */
+    @GetMapping("/sleep")
+    public String sleep(@RequestParam(name = "ms", defaultValue = "50") long ms) throws InterruptedException {
+        Thread.sleep(ms);
+        return "slept " + ms + " ms on " + Thread.currentThread();
+    }
+
+    /** HikariCP's live counters and their maxima since the last reset, read by the lab's hikari probe. */
+    @GetMapping("/api/pool")
+    public Map<String, Object> pool(@RequestParam(name = "reset", defaultValue = "false") boolean reset) {
+        return sampler.read(reset);
+    }
+
+    /** What the server really runs with, read back from the live Tomcat, Hikari and client objects. */
+    @GetMapping("/api/runtime-info")
+    public Map<String, Object> runtimeInfo() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("stack", "spring-mvc");
+        Connector connector = ((TomcatWebServer) ((WebServerApplicationContext) context).getWebServer()).getTomcat().getConnector();
+        java.util.concurrent.Executor executor = connector.getProtocolHandler().getExecutor();
+        boolean virtual = executor != null && executor.getClass().getSimpleName().contains("VirtualThread");
+        m.put("thread_mode", virtual ? "virtual" : "platform");
+        m.put("vt_enabled", env.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
+        m.put("executor_class", executor == null ? null : executor.getClass().getName());
+        // Tomcat's platform pool is its own ThreadPoolExecutor (not java.util.concurrent's); virtual: no pool
+        if (executor instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor tpe) {
+            m.put("max_threads", tpe.getMaximumPoolSize());
+            m.put("pool_size", tpe.getPoolSize());
+        } else {
+            m.put("max_threads", null);
+        }
+        m.put("tomcat_max_threads_setting", env.getProperty("server.tomcat.threads.max", Integer.class));
+        m.put("max_connections", Integer.parseInt(String.valueOf(connector.getProperty("maxConnections"))));
+        m.put("accept_count", Integer.parseInt(String.valueOf(connector.getProperty("acceptCount"))));
+        HikariDataSource h = (HikariDataSource) dataSource;
+        m.put("hikari_pool", h.getMaximumPoolSize());
+        m.put("hikari_min_idle", h.getMinimumIdle());
+        m.put("hikari_connection_timeout_ms", h.getConnectionTimeout());
+        m.put("hikari_total", h.getHikariPoolMXBean().getTotalConnections());
+        m.put("hikari_fill_ms", warmup.fillMillis());
+        m.put("db_url", h.getJdbcUrl());
+        m.put("conn_mode", settings.connMode());
+        m.put("path_mode", settings.pathMode());
+        m.put("sync_stripes", settings.synchronizedPath() ? settings.syncStripes() : null);
+        m.put("pin_control", settings.pathMode().equals("control") ? vtlab.pin.PinControl.mechanism() : null);
+        m.put("downstream_delay_ms", settings.downstreamDelayMs());
+        m.putAll(downstream.describe());
+        m.put("order_query", OrderSummaryService.ORDER_QUERY);
+        m.put("orders_max_id", warmup.maxOrderId());
+        m.put("spring_boot_version", SpringBootVersion.getVersion());
+        m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
+        m.put("jdk_version", Runtime.version().toString());
+        m.put("jdk_major", Runtime.version().feature());
+        m.put("java_vendor", System.getProperty("java.vendor"));
+        m.put("available_processors", Runtime.getRuntime().availableProcessors());
+        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
+        m.put("pid", ProcessHandle.current().pid());
+        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
+        return m;
+    }
+}
