@@ -150,9 +150,8 @@ public final class ReactiveExperiment implements Experiment {
         out.add("seed 004 (M1, 8 cores, 2,000 JMeter threads, 100 ms): MVC 2,000 platform threads 12,342 req/s, WebFlux 17,228, "
                 + "WebFlux + coroutines 17,240, MVC + virtual threads 16,294; stacks 2 GB (2,000 platform threads) vs 9 MB vs 11 MB");
         List<Map<String, String>> ok = RowStats.ok(rows);
-        long notOk = rows.size() - ok.size();
         if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("every row failed or was flagged (" + notOk + "): nothing to conclude");
+            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
         }
         int top = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).max().orElseThrow();
@@ -239,7 +238,8 @@ public final class ReactiveExperiment implements Experiment {
                     + " app core(s) (event loops max(cores, 4) plus the JVM's own)" + (Double.isNaN(plat) ? "" : "; the largest platform pool ran " + RowStats.n0(plat))
                     + (flat ? " (supports: a fixed handful, not one per connection)" : " (does not support: they grew with the connections or passed 60)"));
         }
-        if (notOk > 0) out.add(notOk + " row(s) failed or flagged, not used as evidence");
+        String left = RowStats.notUsed(rows);
+        if (left != null) out.add(left);
         return out;
     }
 }

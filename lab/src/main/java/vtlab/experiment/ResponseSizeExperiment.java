@@ -79,9 +79,8 @@ public final class ResponseSizeExperiment implements Experiment {
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
         List<Map<String, String>> ok = RowStats.ok(rows);
-        long notOk = rows.size() - ok.size();
         if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("every row failed or was flagged (" + notOk + "): nothing to conclude");
+            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
         }
         List<Long> sizes = ok.stream().map(r -> Long.parseLong(RowStats.param(r, "bytes"))).distinct().sorted().toList();
@@ -136,11 +135,12 @@ public final class ResponseSizeExperiment implements Experiment {
             }
             if (n > 0) {
                 out.add("seed 003: once concurrency exceeds the processor count, virtual threads show higher throughput. The SUT had " + cores
-                        + " core(s); virtual vs platform, mean over sizes: " + String.join(", ", parts)
+                        + " core(s); virtual vs platform (over the sizes both have): " + String.join(", ", parts)
                         + (ahead * 2 > n ? " (supports: ahead at " + ahead + " of " + n + ")" : " (does not support: ahead at " + ahead + " of " + n + ")"));
             }
         }
-        if (notOk > 0) out.add(notOk + " row(s) failed or flagged, not used as evidence");
+        String left = RowStats.notUsed(rows);
+        if (left != null) out.add(left);
         return out;
     }
 

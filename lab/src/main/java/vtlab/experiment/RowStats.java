@@ -17,6 +17,30 @@ final class RowStats {
         return rows.stream().filter(r -> "ok".equals(r.get("status"))).toList();
     }
 
+    /**
+     * The line that says which rows were left out and why, e.g. "2 row(s) not used as evidence: failed 1; flagged 1
+     * (littles-law 1)", or null when every row is usable.
+     */
+    static String notUsed(List<Map<String, String>> rows) {
+        List<Map<String, String>> out = rows.stream().filter(r -> !"ok".equals(r.get("status"))).toList();
+        if (out.isEmpty()) return null;
+        long failed = out.stream().filter(r -> "failed".equals(r.get("status"))).count();
+        Map<String, Long> flags = new java.util.TreeMap<>();
+        out.stream().filter(r -> "flagged".equals(r.get("status")))
+                .flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
+                .filter(f -> !f.isEmpty() && vtlab.check.Validity.voids(f)).forEach(f -> flags.merge(f, 1L, Long::sum));
+        List<String> parts = new java.util.ArrayList<>();
+        if (failed > 0) parts.add("failed " + failed);
+        long flagged = out.size() - failed;
+        if (flagged > 0) {
+            parts.add("flagged " + flagged + (flags.isEmpty() ? "" : " (" + String.join(", ",
+                    flags.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()) + ")"));
+        }
+        return out.size() + " row(s) not used as evidence: " + String.join("; ", parts)
+                + (flags.containsKey("littles-law") ? "; littles-law: the generator's latencies do not account for its"
+                + " connections (starved or unevenly served connections, or latency tails wrk's correction inflates)" : "");
+    }
+
     static String param(Map<String, String> r, String key) {
         for (String kv : r.getOrDefault("params", "").split(";")) {
             int eq = kv.indexOf('=');

@@ -48,7 +48,8 @@ public final class ServletExperiment implements Experiment {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
         List<String> modes = o.choices("modes", MODES, MODES);
-        List<String> workloads = o.choices("workloads", List.copyOf(stack.workloads().keySet()), List.of("hello", "sleep"));
+        // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
+        List<String> workloads = o.choices("workloads", List.of("hello", "sleep"), List.of("hello", "sleep"));
         List<Integer> conc = o.positiveInts("conc", List.of(400, 1000));
         PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
         int sleepMs = o.positiveInt("sleep-ms", 50);

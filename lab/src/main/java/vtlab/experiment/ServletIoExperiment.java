@@ -154,9 +154,8 @@ public final class ServletIoExperiment implements Experiment {
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
         List<Map<String, String>> ok = RowStats.ok(rows);
-        long notOk = rows.size() - ok.size();
         if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("every row failed or was flagged (" + notOk + "): nothing to conclude");
+            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
         }
         List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
@@ -225,7 +224,8 @@ public final class ServletIoExperiment implements Experiment {
             if (!pooled.isEmpty()) out.add("the same blocking call on the platform pool vs async: " + String.join(", ", pooled)
                     + " (blocking holds a pool thread for the whole wait)");
         }
-        if (notOk > 0) out.add(notOk + " row(s) failed or flagged, not used as evidence");
+        String left = RowStats.notUsed(rows);
+        if (left != null) out.add(left);
         return out;
     }
 

@@ -152,7 +152,7 @@ class ReactiveIoExperimentsTest {
         assertTrue(f.contains("10 B +24 %") && f.contains("1 MB +1 %") && f.contains("supports: the largest response differs least"), f);
         assertTrue(f.contains("c=2 vs c=1: 10 B -10 %, 1 MB -1 %") && f.contains("worse for 2 of 2"), f);
         assertTrue(f.contains("The SUT had 1 core(s)") && f.contains("ahead at 2 of 2"), f);
-        assertTrue(f.contains("1 row(s) failed or flagged"), f);
+        assertTrue(f.contains("1 row(s) not used as evidence: flagged 1"), f);
     }
 
     @Test
@@ -205,6 +205,16 @@ class ReactiveIoExperimentsTest {
         r.put("nmt_thread_reserved_kb", Integer.toString(n * 1024));
         r.put("nmt_thread_committed_kb", Integer.toString(n * 100));
         return r;
+    }
+
+    @Test
+    void flaggedRowsAreNamedWithWhatVoidedThem() {
+        Map<String, String> a = row("reactive", "reactive", "sleep", 2000, "sleepMs=100", 2000, "flagged");
+        a.put("flags", "littles-law;app-cpu-bound");
+        Map<String, String> b = row("reactive", "coroutine", "sleep", 2000, "sleepMs=100", 0, "failed");
+        String f = String.join("\n", new ReactiveExperiment().findings(List.of(a, b)));
+        assertTrue(f.contains("nothing to conclude: 2 row(s) not used as evidence: failed 1; flagged 1 (littles-law 1)"), f);
+        assertTrue(!f.contains("app-cpu-bound 1"), "app-cpu-bound does not void a row: " + f);
     }
 
     @Test
