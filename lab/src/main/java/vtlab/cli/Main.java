@@ -188,26 +188,12 @@ public final class Main {
      */
     static void checkFileLimit(int connections) throws UsageError {
         vtlab.tier.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
-        long limit = openFileLimit();
+        long limit = vtlab.tier.FileLimits.softLimit();
         long needed = connections + 1024L;
         if (limit > 0 && needed > limit) {
             throw new UsageError(connections + " connections need about " + needed + " open files per process, but the limit is "
                     + limit + " (raise the hard limit: ulimit -Hn / limits.conf)");
         }
-    }
-
-    public static long openFileLimit() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max open files")) {
-                    String soft = line.substring("Max open files".length()).trim().split("\\s+")[0];
-                    return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // not Linux: no check
-        }
-        return -1;
     }
 
     static String minutes(List<Row> rows, long extraSeconds) {
@@ -272,7 +258,7 @@ public final class Main {
         } catch (UsageError e) {
             sb.append("core map      ").append(e.getMessage()).append('\n');
         }
-        sb.append("open files    ").append(openFileLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
+        sb.append("open files    ").append(vtlab.tier.FileLimits.softLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
         sb.append("lab JDK       ").append(Jdk.current().label()).append("  ").append(Jdk.current().home()).append('\n');
         sb.append("JDKs >= 21 found (use with --jdk PATH or --jdk MAJOR):\n");
         for (Jdk j : Jdk.discover()) {

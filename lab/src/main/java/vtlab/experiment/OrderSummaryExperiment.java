@@ -48,6 +48,8 @@ public final class OrderSummaryExperiment implements Experiment {
                 "--path-mode normal              normal or synchronized (striped monitor around the blocking section)",
                 "--delay-ms 100                  the stub's delay per call",
                 "--client jdk                    SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection",
+                "--downstream-http auto          http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file",
+                "                                limit cannot hold two sockets per connection",
                 "--max-threads 200               Tomcat's platform pool (TOMCAT_MAX_THREADS)",
                 "--reps 3  --warmup 10s  --hold 20s   (--reseed rebuilds the PostgreSQL seed)");
     }
@@ -62,17 +64,19 @@ public final class OrderSummaryExperiment implements Experiment {
         String pathMode = o.choices("path-mode", SpringRig.PATH_MODES, List.of("normal")).getLast();
         int delay = o.positiveInt("delay-ms", 100);
         String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
+        String http = SpringRig.downstreamHttp(o, client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
         int maxThreads = o.positiveInt("max-threads", 200);
         PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) // one warm SUT per mode, its rows back to back
                 for (int c : conc)
                     for (int rep = 1; rep <= t.reps(); rep++) {
-                        SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, connMode, pathMode, delay, client);
+                        SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, connMode, pathMode, delay, client, http);
                         rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, true, Map.of(),
-                                SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, ctx));
+                                SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, jvmArgs));
                     }
         return rows;
     }
@@ -85,6 +89,14 @@ public final class OrderSummaryExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         return findingsOf(rows);
+    }
+
+    /** Where the platform plateau is below its wall, whether the SUT's CPU (not the threads) was the limit. */
+    private static String platformSaturation(List<Map<String, String>> rows, Predicate<Map<String, String>> platform,
+                                             TreeMap<Integer, Double> beyond, double plateau) {
+        int at = beyond.entrySet().stream().filter(e -> e.getValue() == plateau).findFirst().orElseThrow().getKey();
+        String sat = SpringRig.saturation(SpringRig.at(rows, platform, "concurrency", at));
+        return sat == null ? "" : " (at c=" + at + ": " + sat + ")";
     }
 
     static List<String> findingsOf(List<Map<String, String>> rows) {
@@ -108,9 +120,10 @@ public final class OrderSummaryExperiment implements Experiment {
         if (!beyond.isEmpty()) {
             double plateau = beyond.values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
             out.add(String.format(java.util.Locale.ROOT,
-                    "platform plateaus at %s for concurrency %s (%d Tomcat threads): %.0f%% of %d / %.0f ms = %s; the"
-                            + " shortfall is query time and overhead",
-                    SpringRig.rps(plateau), beyond.keySet(), threads, plateau / wall * 100, threads, delay, SpringRig.rps(wall)));
+                    "platform plateaus at %s for concurrency %s (%d Tomcat threads): %.0f%% of %d / %.0f ms = %s"
+                            + (plateau >= 0.85 * wall ? "; the shortfall is query time and overhead" : ", far below that wall"),
+                    SpringRig.rps(plateau), beyond.keySet(), threads, plateau / wall * 100, threads, delay, SpringRig.rps(wall))
+                    + platformSaturation(rows, platform, beyond, plateau));
         } else if (!p.isEmpty()) {
             out.add("no platform row above " + threads + " connections: the thread wall was not reached");
         }

@@ -47,6 +47,8 @@ public final class PoolBottleneckExperiment implements Experiment {
                 "--path-mode normal              normal or synchronized",
                 "--delay-ms 100                  the stub's delay per call",
                 "--client jdk                    SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection",
+                "--downstream-http auto          http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file",
+                "                                limit cannot hold two sockets per connection",
                 "--max-threads 200               Tomcat's platform pool (TOMCAT_MAX_THREADS)",
                 "--reps 3  --warmup 10s  --hold 20s");
     }
@@ -61,11 +63,13 @@ public final class PoolBottleneckExperiment implements Experiment {
         String pathMode = o.choices("path-mode", SpringRig.PATH_MODES, List.of("normal")).getLast();
         int delay = o.positiveInt("delay-ms", 100);
         String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
+        String http = SpringRig.downstreamHttp(o, client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
         int maxThreads = o.positiveInt("max-threads", 200);
         for (int p : pools) {
             if (p > 900) throw new UsageError("--pools " + p + ": the pg tier allows 1,000 connections (900 for a pool)");
         }
         PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
@@ -73,9 +77,9 @@ public final class PoolBottleneckExperiment implements Experiment {
                 for (int pool : pools) // the pool is the SUT's configuration: its reps share one warm JVM
                     for (int c : conc)
                         for (int rep = 1; rep <= t.reps(); rep++) {
-                            SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, "held", pathMode, delay, client);
+                            SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, "held", pathMode, delay, client, http);
                             rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, true, Map.of(),
-                                    SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, ctx));
+                                    SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, jvmArgs));
                         }
         return rows;
     }

@@ -49,16 +49,63 @@ final class SpringRig {
 
     /** One SUT configuration, as the env variables of stacks/spring-mvc/stack.json set it. */
     record Sut(String mode, int maxThreads, int maxConnections, int pool, String connMode, String pathMode, int delayMs,
-               String client) {}
+               String client, String http) {
+        /** The rig's HTTP/1.1 to the stub. */
+        Sut(String mode, int maxThreads, int maxConnections, int pool, String connMode, String pathMode, int delayMs, String client) {
+            this(mode, maxThreads, maxConnections, pool, connMode, pathMode, delayMs, client, "http1");
+        }
+    }
 
+    static final List<String> HTTP = List.of("auto", "http1", "h2c");
+
+    /**
+     * The SUT's protocol to the stub for a whole plan. http1 (the rig's) holds a second socket per connection in
+     * flight, so 10,000 connections need over 20,000 descriptors in the SUT; where the open-file limit cannot be
+     * raised that far (a sandbox without CAP_SYS_RESOURCE), "auto" multiplexes the calls over h2c instead of letting
+     * the SUT fail with "Too many open files". One protocol for all rows, so a sweep never mixes them.
+     */
+    static String downstreamHttp(vtlab.cli.Options o, String client, int maxConcurrency) throws vtlab.cli.UsageError {
+        String http = o.choices("downstream-http", HTTP, List.of("auto")).getLast();
+        if (http.equals("h2c") && !client.equals("jdk")) {
+            throw new vtlab.cli.UsageError("--downstream-http h2c needs --client jdk (HttpURLConnection speaks HTTP/1.1 only)");
+        }
+        if (!http.equals("auto")) return http;
+        long needed = 2L * maxConcurrency + 2048;
+        vtlab.tier.FileLimits.raise(needed);
+        long limit = vtlab.tier.FileLimits.softLimit();
+        if (limit < 0 || limit >= needed || !client.equals("jdk")) return "http1";
+        System.err.println("vtlab: the SUT's calls to the stub go over h2c (one multiplexed connection): " + maxConcurrency
+                + " connections over HTTP/1.1 would need about " + needed + " open files, the limit is " + limit
+                + " (--downstream-http http1 to force the rig's HTTP/1.1)");
+        return "h2c";
+    }
+
+    /**
+     * The SUT's heap unless --jvm-args says otherwise: at 10,000 connections Tomcat's per-connection buffers and the
+     * waiting requests outgrow the lab's default 512 MB (OutOfMemoryError, then a GC spiral that answers nothing).
+     */
+    static final List<String> SUT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
+
+    static List<String> jvmArgs(vtlab.cli.Options o, PlanContext ctx) {
+        return o.has("jvm-args") ? ctx.jvmArgs() : SUT_JVM_ARGS;
+    }
+
+    /** A row with the run's --jvm-args as they are (the lab's default heap). */
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
                    boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, PlanContext ctx) {
+        return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, ctx.jvmArgs());
+    }
+
+    static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
+                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   PlanContext.Timing t, List<String> jvmArgs) {
         Map<String, String> params = new LinkedHashMap<>();
         if (workload.equals("order-summary")) {
             params.put("orderId", ORDER_ID);
             params.put("delayMs", Integer.toString(s.delayMs()));
             params.put("client", s.client());
+            params.put("http", s.http());
         }
         params.putAll(extraParams);
         boolean platform = s.mode().equals("platform");
@@ -73,6 +120,7 @@ final class SpringRig {
         env.put(stack.envName("pathMode"), s.pathMode());
         env.put(stack.envName("downstreamDelayMs"), Integer.toString(s.delayMs()));
         env.put(stack.envName("downstreamClient"), s.client());
+        env.put(stack.envName("downstreamHttp"), s.http());
 
         Map<String, Object> expect = new LinkedHashMap<>();
         expect.put("stack", STACK);
@@ -85,12 +133,13 @@ final class SpringRig {
         expect.put("downstream_delay_ms", s.delayMs());
         expect.put("downstream_max_connections", "unbounded");
         expect.put("downstream_http_library", s.client().equals("jdk") ? "java.net.http.HttpClient" : "java.net.HttpURLConnection");
+        if (workload.equals("order-summary")) expect.put("downstream_negotiated", s.http().equals("h2c") ? "HTTP_2" : "HTTP_1_1");
         expect.put("jdk_major", jdk.major());
 
         boolean orders = workload.equals("order-summary");
         return new Row(experiment, STACK, s.mode(), workload, concurrency, rep, poolIsAxis || orders ? s.pool() : null,
                 orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, env, expect, bound, boundNote,
-                List.of(PostgresTier.NAME, "stub"), t.warmup(), t.hold(), ctx.jvmArgs());
+                List.of(PostgresTier.NAME, "stub"), t.warmup(), t.hold(), jvmArgs);
     }
 
     // ---- bounds

@@ -65,6 +65,7 @@ public final class SpringSleepExperiment implements Experiment {
         List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
         List<Integer> concOverride = o.has("conc") ? o.positiveInts("conc", List.of()) : null;
         PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
@@ -80,14 +81,14 @@ public final class SpringSleepExperiment implements Experiment {
                             String mode = threads == 0 ? "virtual" : "platform";
                             // virtual ignores TOMCAT_MAX_THREADS; the default is passed so its env is the same every time
                             SpringRig.Sut s = new SpringRig.Sut(mode, threads == 0 ? 200 : threads, SpringRig.MAX_CONNECTIONS, 10,
-                                    "released", "normal", 100, "jdk");
+                                    "released", "normal", 100, "jdk", "http1");
                             Map<String, String> params = new LinkedHashMap<>();
                             params.put("variant", v.name());
                             params.put("sleepMs", Integer.toString(v.sleepMs()));
                             Integer inFlightThreads = threads == 0 ? null : threads;
                             double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, s.maxConnections()), v.sleepMs());
                             String note = Bounds.note(mode, inFlightThreads, c, s.maxConnections(), v.sleepMs());
-                            rows.add(SpringRig.row(name(), stack, jdk, s, "sleep", c, rep, false, params, bound, note, t, ctx));
+                            rows.add(SpringRig.row(name(), stack, jdk, s, "sleep", c, rep, false, params, bound, note, t, jvmArgs));
                         }
             }
         return rows;

@@ -9,7 +9,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.cli.UsageError;
-import vtlab.tier.Children;
 
 /**
  * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so
@@ -44,7 +43,6 @@ public final class HeyGenerator implements Generator {
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
-        Path out = s.rawDir().resolve(s.stem() + ".hey.txt");
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), hey.toString(),
                 "-c", Integer.toString(s.connections()), "-z", Math.max(1, s.duration().toSeconds()) + "s",
                 "-t", Long.toString(Math.max(1, s.timeout().toSeconds())), "-m", s.method()));
@@ -54,27 +52,7 @@ public final class HeyGenerator implements Generator {
             cmd.addAll(List.of("-D", body.toString(), "-T", "application/octet-stream"));
         }
         cmd.add(s.url().toString());
-        Files.writeString(s.rawDir().resolve(s.stem() + ".hey.cmd"), String.join(" ", cmd) + "\n");
-        Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start());
-        return new RunningLoad() {
-            @Override
-            public ProcessHandle process() {
-                return p.toHandle();
-            }
-
-            @Override
-            public LoadResult await() throws LoadException, InterruptedException {
-                int code = p.waitFor();
-                String text;
-                try {
-                    text = Files.readString(out);
-                } catch (IOException e) {
-                    throw new LoadException("cannot read hey output " + out + ": " + e.getMessage());
-                }
-                if (code != 0) throw new LoadException("hey exited with " + code + ": " + WrkGenerator.lastLines(text, 3));
-                return parse(text, out);
-            }
-        };
+        return new ToolRun("hey", cmd, s.rawDir(), s.stem(), HeyGenerator::parse);
     }
 
     private static final Pattern STATUS = Pattern.compile("^\\s*\\[(\\d{3})]\\s+(\\d+) responses", Pattern.MULTILINE);

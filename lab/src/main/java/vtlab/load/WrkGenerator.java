@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.cli.UsageError;
-import vtlab.tier.Children;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the
@@ -85,34 +84,13 @@ public final class WrkGenerator implements Generator {
         Files.createDirectories(s.rawDir());
         Path lua = s.rawDir().resolve(s.stem() + ".wrk.lua");
         Files.writeString(lua, script(s.method(), s.body()));
-        Path out = s.rawDir().resolve(s.stem() + ".wrk.txt");
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk.toString(),
                 "-t", Integer.toString(Math.max(1, Math.min(s.threads(), s.connections()))),
                 "-c", Integer.toString(s.connections()),
                 "-d", Math.max(1, s.duration().toSeconds()) + "s",
                 "--timeout", Math.max(1, s.timeout().toSeconds()) + "s",
                 "--latency", "-s", lua.toString(), s.url().toString()));
-        Files.writeString(s.rawDir().resolve(s.stem() + ".wrk.cmd"), String.join(" ", cmd) + "\n");
-        Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start());
-        return new RunningLoad() {
-            @Override
-            public ProcessHandle process() {
-                return p.toHandle();
-            }
-
-            @Override
-            public LoadResult await() throws LoadException, InterruptedException {
-                int code = p.waitFor();
-                String text;
-                try {
-                    text = Files.readString(out);
-                } catch (IOException e) {
-                    throw new LoadException("cannot read wrk output " + out + ": " + e.getMessage());
-                }
-                if (code != 0) throw new LoadException("wrk exited with " + code + ": " + lastLines(text, 3));
-                return parse(text, out);
-            }
-        };
+        return new ToolRun("wrk", cmd, s.rawDir(), s.stem(), WrkGenerator::parse);
     }
 
     /** Parses the JSON block our done() hook printed. */

@@ -204,7 +204,17 @@ public final class PostgresTier implements RunTier {
     /** Newest /usr/lib/postgresql/N/bin with a server, else the one on PATH, else installed from the OS packages. */
     static Path serverBinaries() throws IOException {
         Optional<Path> found = findServerBinaries();
-        if (found.isEmpty() && OsPackages.aptInstall("postgresql")) found = findServerBinaries();
+        if (found.isEmpty() && OsPackages.canInstall()) {
+            // Debian's package would also create and start a system cluster; the lab only wants the binaries. A drop-in
+            // (not createcluster.conf itself, a conffile of postgresql-common) says so before the install.
+            Path conf = Path.of("/etc/postgresql-common/createcluster.d/vtlab-no-main-cluster.conf");
+            if (!Files.exists(conf)) {
+                Files.createDirectories(conf.getParent());
+                Files.writeString(conf, "# written by vtlab before installing PostgreSQL: binaries only, no system cluster\n"
+                        + "create_main_cluster = false\n");
+            }
+            if (OsPackages.aptInstall("postgresql")) found = findServerBinaries();
+        }
         return found.orElseThrow(() -> new IOException("PostgreSQL server binaries (postgres, initdb, pg_ctl) not found in "
                 + "/usr/lib/postgresql/*/bin or on PATH, and not installable here: install PostgreSQL "
                 + "(apt-get install postgresql, dnf install postgresql-server, brew install postgresql)"));

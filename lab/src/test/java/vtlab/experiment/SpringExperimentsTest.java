@@ -85,6 +85,17 @@ class SpringExperimentsTest {
         assertEquals("urlconnection", h.sutEnv().get("DOWNSTREAM_CLIENT"));
         assertEquals("java.net.HttpURLConnection", h.expectInfo().get("downstream_http_library"));
         assertEquals(300.0, h.boundRps(), 1e-9); // 30 connections held for 100 ms each
+        assertEquals("http1", h.sutEnv().get("DOWNSTREAM_HTTP"), "HttpURLConnection speaks HTTP/1.1 only");
+        assertEquals(List.of("-Xms2g", "-Xmx2g"), h.jvmArgs(), "10,000 connections outgrow a 512 MB heap");
+        assertThrows(UsageError.class, () -> plan(new OrderSummaryExperiment(), "--client", "urlconnection", "--downstream-http", "h2c"));
+        Row h2 = find(plan(new OrderSummaryExperiment(), "--quick", "--downstream-http", "h2c", "--jvm-args", "-Xmx1g"), "virtual", 100);
+        assertEquals("h2c", h2.sutEnv().get("DOWNSTREAM_HTTP"));
+        assertEquals("HTTP_2", h2.expectInfo().get("downstream_negotiated"), "the runtime-info must show h2c was really negotiated");
+        assertEquals(List.of("-Xmx1g"), h2.jvmArgs());
+        // a few hundred connections fit any open-file limit: the rig's HTTP/1.1
+        Row auto = find(plan(new OrderSummaryExperiment(), "--quick", "--conc", "300"), "virtual", 300);
+        assertEquals("http1", auto.sutEnv().get("DOWNSTREAM_HTTP"));
+        assertEquals("HTTP_1_1", auto.expectInfo().get("downstream_negotiated"));
         assertThrows(UsageError.class, () -> plan(new OrderSummaryExperiment(), "--conn-mode", "sometimes"));
     }
 
@@ -188,7 +199,7 @@ class SpringExperimentsTest {
                 row("virtual", 100, 50, 960, "ok", 40), row("virtual", 500, 50, 4700, "ok", 80),
                 row("virtual", 1000, 50, 9000, "ok", 97), row("virtual", 2500, 50, 31000, "flagged", 99));
         String f = String.join("\n", OrderSummaryExperiment.findingsOf(rows));
-        assertTrue(f.contains("platform plateaus at 1,950 req/s for concurrency [500, 1000] (200 Tomcat threads): 98% of 200 / 100 ms = 2,000 req/s"), f);
+        assertTrue(f.contains("platform plateaus at 1,950 req/s for concurrency [500, 1000] (200 Tomcat threads): 98% of 200 / 100 ms = 2,000 req/s; the shortfall is query time and overhead (at c=1000: no CPU saturated; busiest CPU 0 (app 65.0%))"), f);
         assertTrue(f.contains("c=1000: virtual 9,000 req/s = 4.62x platform (1,950 req/s), above the platform wall of 2,000 req/s; saturated: CPU 0 (app 97.0%)"), f);
         assertFalse(f.contains("31,000"), "a flagged row is no evidence: " + f);
         assertTrue(f.contains("1 row(s) not ok"), f);

@@ -80,13 +80,14 @@ class SpringMvcIT {
         deleteTree(state);
     }
 
-    record Combo(boolean virtual, String conn, String path) {}
+    /** http: the SUT's protocol to the stub (h2c multiplexes the calls on one connection). */
+    record Combo(boolean virtual, String conn, String path, String http) {}
 
     @Test
     void eachSwitchIsReportedAndHeldModeHoldsTheConnectionAcrossTheCall() throws Exception {
         // every value of each switch twice, and every pair of values of two switches once
-        List<Combo> combos = List.of(new Combo(false, "released", "normal"), new Combo(false, "held", "synchronized"),
-                new Combo(true, "released", "synchronized"), new Combo(true, "held", "normal"));
+        List<Combo> combos = List.of(new Combo(false, "released", "normal", "http1"), new Combo(false, "held", "synchronized", "http1"),
+                new Combo(true, "released", "synchronized", "http1"), new Combo(true, "held", "normal", "h2c"));
         Stack stack = Stack.load("spring-mvc");
         List<SutProcess> suts = new ArrayList<>();
         try {
@@ -96,6 +97,7 @@ class SpringMvcIT {
                 env.put("VT_ENABLED", Boolean.toString(c.virtual()));
                 env.put("CONN_MODE", c.conn());
                 env.put("PATH_MODE", c.path());
+                env.put("DOWNSTREAM_HTTP", c.http());
                 env.put("HIKARI_MAX_POOL", "4");
                 env.put("TOMCAT_MAX_THREADS", "16");
                 env.put("DOWNSTREAM_DELAY_MS", Integer.toString(DELAY_MS));
@@ -124,6 +126,7 @@ class SpringMvcIT {
         assertEquals(16384, info.get("max_connections").asInt(), "above Tomcat's 8,192: " + what);
         assertEquals("unbounded", info.get("downstream_max_connections").asText(), what);
         assertEquals("java.net.http.HttpClient", info.get("downstream_http_library").asText(), what);
+        assertEquals(c.http().equals("h2c") ? "HTTP_2" : "HTTP_1_1", info.get("downstream_negotiated").asText(), what);
         assertEquals(false, info.get("apache_httpclient_on_classpath").asBoolean(), what);
         assertEquals(false, info.get("reactor_netty_on_classpath").asBoolean(), what);
         assertEquals(false, info.get("webflux_on_classpath").asBoolean(), "MVC only: " + what);
@@ -180,7 +183,7 @@ class SpringMvcIT {
         Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself
         try {
             List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--hold", "4s",
-                    "--reps", "1", "--probes", "cpu,threads,hikari", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
+                    "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
             Options o = Options.parse(args);
             Main.Prepared p = Main.prepare(o, List.of("order-summary"));
             Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),

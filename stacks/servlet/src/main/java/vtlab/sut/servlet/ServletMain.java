@@ -36,7 +36,8 @@ public final class ServletMain {
     /** Starts Tomcat on 127.0.0.1 with the given settings; returns once it accepts connections. */
     public static Tomcat start(Settings s) throws IOException, LifecycleException {
         Path base = Files.createTempDirectory("vtlab-tomcat");
-        base.toFile().deleteOnExit();
+        // Tomcat fills its base dir (work/): remove it whole when the JVM stops, or every row leaves one behind
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(base), "vtlab-tomcat-cleanup"));
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
 
@@ -63,6 +64,14 @@ public final class ServletMain {
 
         tomcat.start();
         return tomcat;
+    }
+
+    static void deleteTree(Path root) {
+        try (var paths = Files.walk(root)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // best effort at exit
+        }
     }
 
     static Executor newExecutor(Settings s) {

@@ -39,6 +39,9 @@ class SettingsTest {
         assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("PATH_MODE", "sync")));
         assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("SYNC_STRIPES", "0")));
         assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("DOWNSTREAM_CLIENT", "apache")));
+        assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2")));
+        assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2c", "DOWNSTREAM_CLIENT", "urlconnection")));
+        assertEquals("h2c", Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2c")).downstreamHttp());
     }
 
     @Test

@@ -1,0 +1,49 @@
+package vtlab.load;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import vtlab.tier.Children;
+
+/**
+ * A generator run as a tracked child process: its command is kept beside its output (raw/STEM.TOOL.cmd and
+ * .txt), and the output is parsed by the generator's own parser once the tool exits.
+ */
+final class ToolRun implements Generator.RunningLoad {
+    interface Parser {
+        LoadResult parse(String text, Path raw) throws Generator.LoadException;
+    }
+
+    private final String tool;
+    private final Process process;
+    private final Path out;
+    private final Parser parser;
+
+    ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
+        this.tool = tool;
+        this.out = rawDir.resolve(stem + "." + tool + ".txt");
+        this.parser = parser;
+        Files.writeString(rawDir.resolve(stem + "." + tool + ".cmd"), String.join(" ", cmd) + "\n");
+        this.process = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start());
+    }
+
+    @Override
+    public ProcessHandle process() {
+        return process.toHandle();
+    }
+
+    @Override
+    public LoadResult await() throws Generator.LoadException, InterruptedException {
+        int code = process.waitFor();
+        String text;
+        try {
+            text = Files.readString(out);
+        } catch (IOException e) {
+            throw new Generator.LoadException("cannot read " + tool + " output " + out + ": " + e.getMessage());
+        }
+        if (code != 0) throw new Generator.LoadException(tool + " exited with " + code + ": " + WrkGenerator.lastLines(text, 3));
+        return parser.parse(text, out);
+    }
+}
