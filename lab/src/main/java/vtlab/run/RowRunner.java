@@ -119,6 +119,9 @@ public final class RowRunner {
                 generator.start(warm).await();
                 if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
             }
+            // the warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold
+            steps.step("draining");
+            out.put("drain_ms", sut.drain(Duration.ofSeconds(60)).toMillis());
 
             steps.step("measuring " + row.hold().toSeconds() + "s");
             LoadSpec spec = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, row.hold(), LOAD_TIMEOUT,

@@ -81,6 +81,28 @@ public final class SutProcess implements AutoCloseable {
         throw new IOException("SUT not ready after " + timeout.toSeconds() + " s: " + tail(5));
     }
 
+    /**
+     * Waits until requests left queued by the previous load (the warm-up's connections are gone, but a platform
+     * pool still works through their queued requests) are served: runtime-info goes through the same executor, so
+     * it answers fast only once the queue is empty. Returns how long it waited.
+     */
+    public Duration drain(Duration max) throws InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        long t0 = System.nanoTime(), deadline = t0 + max.toNanos();
+        int fast = 0;
+        while (System.nanoTime() < deadline && fast < 2) {
+            long r0 = System.nanoTime();
+            try {
+                http.send(HttpRequest.newBuilder(base.resolve(runtimeInfoPath)).timeout(max).build(), HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                // an answer that did not come is not a drained queue
+            }
+            fast = (System.nanoTime() - r0) < 50_000_000L ? fast + 1 : 0;
+            if (fast < 2) Thread.sleep(100);
+        }
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
     public String tail(int n) {
         try {
             List<String> lines = Files.readAllLines(log);

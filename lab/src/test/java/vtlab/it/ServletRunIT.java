@@ -28,7 +28,7 @@ class ServletRunIT {
     void virtualThreadsLiftThePoolsCeilingAndEveryRowCarriesItsProof() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
-                "--min-spare-threads", "5", "--conc", "200", "--warmup", "2s", "--hold", "5s", "--reps", "1",
+                "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--hold", "10s", "--reps", "1",
                 "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
         String console = buf.toString();
         assertEquals(0, code, console);
