@@ -1,6 +1,5 @@
 package vtlab.sut.springmvc;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,16 +37,30 @@ public final class OrderSummaryService {
     /** The combined JSON for one order, or empty when the order does not exist. */
     public Optional<Map<String, Object>> summary(long orderId) {
         if (settings.pathMode().equals("control")) {
-            // The positive control: the same work with a frame the JDK cannot unmount past (see vtlab.pin.PinControl).
-            List<Optional<Map<String, Object>>> result = new ArrayList<>(1);
-            vtlab.pin.PinControl.runPinned(() -> result.add(blockingSection(orderId)));
-            return result.getFirst();
+            // The positive control: the same work, then a short wait behind a frame the JDK cannot unmount past
+            // (vtlab.pin.PinControl). The pinned wait is a sleep, which needs no other virtual thread to wake it:
+            // pinning the downstream call itself deadlocks a one-carrier SUT (its HTTP client completes on virtual
+            // threads that have no carrier left to run on).
+            Optional<Map<String, Object>> result = blockingSection(orderId);
+            vtlab.pin.PinControl.runPinned(OrderSummaryService::controlPause);
+            return result;
         }
         if (!settings.synchronizedPath()) return blockingSection(orderId);
         // Striped so that unrelated ids do not queue on one lock: what is measured is blocking inside a monitor
         // (a pinned carrier before JDK 24, JEP 491), not lock contention.
         synchronized (stripes[(int) Math.floorMod(orderId, (long) stripes.length)]) {
             return blockingSection(orderId);
+        }
+    }
+
+    /** How long the positive control holds its carrier per request. */
+    static final long CONTROL_PIN_MS = 5;
+
+    private static void controlPause() {
+        try {
+            Thread.sleep(CONTROL_PIN_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
