@@ -73,6 +73,32 @@ class JfrPinningProbeIT {
     }
 
     @Test
+    void blockingInsideSynchronizedDoesNotPinOnJdk24AndLater() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 24, "JEP 491 is in JDK 24+");
+        Path jfr = tmp.resolve("sync.jfr");
+        Object lock = new Object();
+        try (Recording r = new Recording()) {
+            r.enable("jdk.VirtualThreadPinned").withThreshold(Duration.ZERO).withStackTrace();
+            r.start();
+            Thread.ofVirtual().start(() -> {
+                synchronized (lock) {
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }).join();
+            pinOnce(15); // the control in the same recording: capture works
+            r.stop();
+            r.dump(jfr);
+        }
+        JfrPinningProbe.Pins pins = JfrPinningProbe.read(jfr, null, null);
+        assertEquals(1, pins.count(), "only the control pins: " + pins.render("sync", 5));
+        assertTrue(pins.stacks().getFirst().getKey().contains("vtlab.pin.PinControl"));
+    }
+
+    @Test
     void settingsCarryTheThreshold() {
         String jfc = JfrPinningProbe.settings(Duration.ofMillis(20));
         assertTrue(jfc.contains("<setting name=\"threshold\">20 ms</setting>"));
