@@ -104,12 +104,7 @@ public final class SutProcess implements AutoCloseable {
     }
 
     public String tail(int n) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
-        } catch (IOException e) {
-            return "(no log)";
-        }
+        return LogTail.of(log, n);
     }
 
     @Override
