@@ -57,10 +57,11 @@ public final class Validity {
 
     /**
      * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
-     * below-bound says the ceiling was not reached (often the finding itself): neither is a measurement fault.
+     * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
+     * number: none of them is a measurement fault.
      */
     public static boolean voids(String flag) {
-        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound");
+        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady");
     }
 
     public record Inputs(int connections, double rps, double errorRate, double littleRatio, Double loadCpuPct,

@@ -47,9 +47,14 @@ public final class Main {
               --conc 400,1000            concurrent connections (closed model: each sends its next request when
                                          the answer arrives)
               --reps N                   repetitions of each row       --warmup 10s  --hold 20s
-              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep)
+              --warmup-max 60s           the warm-up goes on in 5 s slices after --warmup until two slices agree
+                                         within 5% (JIT on a one-CPU SUT needs ~50 s), at most this long
+              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max)
               --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
+              --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
+                                         auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
+                                         behind Tomcat's poller, GC and JIT; see README)
               --generator wrk            load generator (installed when missing)
               --probes cpu,rss,threads,nmt,jfr-pinning   probes, by name (./vtlab list); --no-probes for none
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms)

@@ -87,7 +87,7 @@ final class SpringRig {
     static final List<String> SUT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
 
     static List<String> jvmArgs(vtlab.cli.Options o, PlanContext ctx) {
-        return o.has("jvm-args") ? ctx.jvmArgs() : SUT_JVM_ARGS;
+        return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
 
     /** A row with the run's --jvm-args as they are (the lab's default heap). */

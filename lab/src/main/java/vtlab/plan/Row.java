@@ -56,6 +56,13 @@ public record Row(String experiment, String stack, String threadMode, String wor
                 .replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
+    /** The virtual-thread carrier count the SUT is started with (see PlanContext), or null if the JVM picks it. */
+    public Integer carriers() {
+        String prefix = "-D" + PlanContext.CARRIERS_PROPERTY + "=";
+        return jvmArgs.stream().filter(a -> a.startsWith(prefix)).map(a -> Integer.valueOf(a.substring(prefix.length())))
+                .reduce((a, b) -> b).orElse(null);
+    }
+
     public long plannedSeconds() {
         return warmup.toSeconds() + hold.toSeconds();
     }

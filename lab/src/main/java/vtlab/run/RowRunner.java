@@ -39,17 +39,20 @@ public final class RowRunner {
     private final CoreMap cores;
     private final int port;
     private final boolean freshSutPerRow;
+    private final Duration warmupMax;
     private final Verifier verifier = new Verifier();
     /** The SUT kept from the previous row, and the configuration it was started with. */
     private SutProcess kept;
     private String keptConfig;
 
-    public RowRunner(Generator generator, List<String> probeNames, CoreMap cores, int port, boolean freshSutPerRow) {
+    public RowRunner(Generator generator, List<String> probeNames, CoreMap cores, int port, boolean freshSutPerRow,
+                     Duration warmupMax) {
         this.generator = generator;
         this.probeNames = probeNames;
         this.cores = cores;
         this.port = port;
         this.freshSutPerRow = freshSutPerRow;
+        this.warmupMax = warmupMax;
     }
 
     /** Stops the SUT kept for the next row, if any (end of run). */
@@ -113,11 +116,19 @@ public final class RowRunner {
 
             int threads = cores.count(CoreMap.LOAD);
             if (!row.warmup().isZero()) {
-                steps.step("warming up " + row.warmup().toSeconds() + "s");
-                LoadSpec warm = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, row.warmup(),
-                        LOAD_TIMEOUT, cores.of(CoreMap.LOAD), raw, stem + ".warmup");
-                generator.start(warm).await();
-                if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
+                SutProcess warming = sut;
+                WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
+                    steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
+                    LoadSpec spec = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, d,
+                            LOAD_TIMEOUT, cores.of(CoreMap.LOAD), raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
+                    double rps = generator.start(spec).await().rps();
+                    if (!warming.alive()) throw new RowFailed("SUT died during warm-up: " + warming.tail(5));
+                    return rps;
+                });
+                out.put("warmup_s", warm.total().toSeconds());
+                out.put("warmup_steady", warm.steady());
+                out.put("warmup_rps", warm.rates().stream().map(v -> String.format(java.util.Locale.ROOT, "%.0f", v))
+                        .collect(Collectors.joining(";")));
             }
             // the warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold
             steps.step("draining");
@@ -203,6 +214,7 @@ public final class RowRunner {
         out.put("path_mode", row.pathMode());
         out.put("conn_mode", row.connMode());
         out.put("jdk", row.jdk().major());
+        out.put("carriers", row.carriers());
         out.put("generator", generator.name());
         out.put("load_model", "closed");
         out.put("bound_rps", row.boundRps());
@@ -246,6 +258,8 @@ public final class RowRunner {
         Integer maxConn = runtime.hasNonNull("max_connections") ? runtime.get("max_connections").asInt() : null;
         List<String> flags = Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
                 cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps()));
+        // a warm-up that never settled: the hold may still include JIT or pool growth (not voiding: it is a caveat)
+        if (Boolean.FALSE.equals(out.get("warmup_steady"))) flags = concat(flags, "warmup-not-steady");
         out.put("flags", String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put("status", voided ? "flagged" : "ok");
@@ -253,6 +267,12 @@ public final class RowRunner {
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
         if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
         out.put("note", String.join(" | ", notes));
+    }
+
+    private static List<String> concat(List<String> list, String item) {
+        List<String> all = new ArrayList<>(list);
+        all.add(item);
+        return all;
     }
 
     static Double num(Object o) {

@@ -71,7 +71,7 @@ public final class Runner {
         Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), planned);
         RowRunner rowRunner = null;
         try (Dataset data = new Dataset(dir.matrix())) {
-            rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port(), c.freshSut());
+            rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port(), c.freshSut(), c.plan().warmupMax());
             for (int i = 0; i < c.rows().size(); i++) {
                 Row row = c.rows().get(i);
                 startTiers(row, runTiers, c, dir, progress);

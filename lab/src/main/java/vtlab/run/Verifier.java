@@ -50,7 +50,9 @@ public final class Verifier {
         } catch (IOException e) {
             throw new VerificationFailed("runtime-info is not JSON: " + e.getMessage());
         }
-        List<String> bad = mismatches(info, row.expectInfo());
+        List<String> bad = new ArrayList<>(mismatches(info, row.expectInfo()));
+        // every stack that runs virtual threads reports its scheduler's parallelism: it must be the row's carrier count
+        if (info.has("vt_carriers") && row.carriers() != null) bad.addAll(mismatches(info, Map.<String, Object>of("vt_carriers", row.carriers())));
         if (!bad.isEmpty()) throw new VerificationFailed("SUT configuration differs from the row: " + String.join(", ", bad));
         return info;
     }

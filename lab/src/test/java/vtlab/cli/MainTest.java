@@ -75,7 +75,12 @@ class MainTest {
         assertEquals(20000.0, virtualSleep.boundRps(), 1e-9);
         Row hello = rows.stream().filter(r -> r.workload().equals("hello")).findFirst().orElseThrow();
         assertEquals(null, hello.boundRps(), "hello is CPU-bound: no closed-form bound");
-        assertEquals(List.of("-Xms512m", "-Xmx512m"), hello.jvmArgs());
+        int carriers = vtlab.plan.PlanContext.from(o).carriers();
+        assertEquals(List.of("-Xms512m", "-Xmx512m", "-Djdk.virtualThreadScheduler.parallelism=" + carriers), hello.jvmArgs());
+        assertEquals(carriers, hello.carriers());
+        // every request keeps a cached Tomcat processor (see ServletExperiment.processorCache), verified before load
+        assertEquals("-1", virtualSleep.sutEnv().get("PROCESSOR_CACHE"));
+        assertEquals(-1, virtualSleep.expectInfo().get("processor_cache"));
         // rows of one SUT configuration (workload x mode) are consecutive, so they can share a warm JVM
         List<String> configs = rows.stream().map(r -> r.workload() + r.sutEnv()).toList();
         for (int i = 1; i < configs.size(); i++) {
@@ -85,6 +90,12 @@ class MainTest {
             }
         }
         assertEquals(4, configs.stream().distinct().count());
+    }
+
+    @Test
+    void refusesABadProcessorCache() throws Exception {
+        assertTrue(refusal("run", "servlet", "--processor-cache", "-2").contains("--processor-cache"));
+        assertTrue(refusal("run", "servlet", "--processor-cache", "many").contains("--processor-cache"));
     }
 
     @Test

@@ -49,6 +49,9 @@ public final class ServletMain {
         connector.setProperty("address", "127.0.0.1");
         connector.setProperty("maxConnections", Integer.toString(s.maxConnections()));
         connector.setProperty("acceptCount", Integer.toString(s.acceptCount()));
+        // Tomcat keeps at most processorCache idle request processors (default 200, sized for a 200-thread pool);
+        // with one virtual thread per connection every request above that builds a new ~50 KB processor
+        connector.setProperty("processorCache", Integer.toString(s.processorCache()));
         ((AbstractProtocol<?>) connector.getProtocolHandler()).setExecutor(executor);
         tomcat.getService().addConnector(connector);
         tomcat.setConnector(connector);
@@ -104,6 +107,7 @@ public final class ServletMain {
         }
         m.put("max_connections", Integer.parseInt(String.valueOf(connector.getProperty("maxConnections"))));
         m.put("accept_count", Integer.parseInt(String.valueOf(connector.getProperty("acceptCount"))));
+        m.put("processor_cache", Integer.parseInt(String.valueOf(connector.getProperty("processorCache"))));
         m.put("protocol", connector.getProtocolHandlerClassName());
         Object address = connector.getProperty("address");
         m.put("address", address instanceof java.net.InetAddress ia ? ia.getHostAddress() : String.valueOf(address));
@@ -115,6 +119,7 @@ public final class ServletMain {
         m.put("jdk_major", Runtime.version().feature());
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("available_processors", Runtime.getRuntime().availableProcessors());
+        m.put("vt_carriers", vtCarriers());
         m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
         m.put("heap_init_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getInit() / (1024 * 1024));
         m.put("pid", ProcessHandle.current().pid());
@@ -123,9 +128,14 @@ public final class ServletMain {
         return m;
     }
 
+    /** The virtual-thread scheduler's parallelism: its system property if set, else one carrier per processor. */
+    static int vtCarriers() {
+        return Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
+    }
+
     /** Start-up switches; Tomcat's own defaults where the variable is absent. */
     public record Settings(int port, boolean virtual, int maxThreads, int minSpareThreads, int maxConnections,
-                           int acceptCount, long defaultSleepMs, String stubUrl) {
+                           int acceptCount, int processorCache, long defaultSleepMs, String stubUrl) {
         public static Settings fromEnv(Map<String, String> env) {
             String mode = env.getOrDefault("THREAD_MODE", "platform");
             if (!mode.equals("platform") && !mode.equals("virtual")) {
@@ -138,6 +148,7 @@ public final class ServletMain {
                     intEnv(env, "MIN_SPARE_THREADS", 25),
                     intEnv(env, "MAX_CONNECTIONS", 8192),
                     intEnv(env, "ACCEPT_COUNT", 100),
+                    intEnv(env, "PROCESSOR_CACHE", 200),
                     intEnv(env, "SLEEP_MS", 50),
                     env.get("STUB_URL"));
         }

@@ -99,6 +99,7 @@ public class OrderSummaryController {
         m.put("tomcat_max_threads_setting", env.getProperty("server.tomcat.threads.max", Integer.class));
         m.put("max_connections", Integer.parseInt(String.valueOf(connector.getProperty("maxConnections"))));
         m.put("accept_count", Integer.parseInt(String.valueOf(connector.getProperty("acceptCount"))));
+        m.put("processor_cache", Integer.parseInt(String.valueOf(connector.getProperty("processorCache"))));
         HikariDataSource h = (HikariDataSource) dataSource;
         m.put("hikari_pool", h.getMaximumPoolSize());
         m.put("hikari_min_idle", h.getMinimumIdle());
@@ -120,6 +121,8 @@ public class OrderSummaryController {
         m.put("jdk_major", Runtime.version().feature());
         m.put("java_vendor", System.getProperty("java.vendor"));
         m.put("available_processors", Runtime.getRuntime().availableProcessors());
+        // the virtual-thread scheduler's parallelism: its system property if set, else one carrier per processor
+        m.put("vt_carriers", Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
         m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
         m.put("pid", ProcessHandle.current().pid());
         m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());

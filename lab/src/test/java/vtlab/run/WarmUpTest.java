@@ -1,0 +1,74 @@
+package vtlab.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class WarmUpTest {
+
+    /** Rates a SUT would show one run after another (a JIT warming up), recording the durations asked for. */
+    static final class Series implements WarmUp.Load {
+        final double[] rates;
+        final List<Duration> asked = new ArrayList<>();
+
+        Series(double... rates) {
+            this.rates = rates;
+        }
+
+        @Override
+        public double run(Duration duration, int slice) {
+            asked.add(duration);
+            return rates[slice];
+        }
+    }
+
+    @Test
+    void goesOnUntilTwoSlicesAgree() throws Exception {
+        // the measured cold start of the hello servlet, platform mode, in 10 s steps
+        Series s = new Series(7096, 12103, 22044, 31673, 43059, 45218, 44079);
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), s);
+        assertTrue(r.steady());
+        // 43,059 -> 45,218 is 5.01% apart: one more slice; 45,218 -> 44,079 (2.5%) settles
+        assertEquals(List.of(7096.0, 12103.0, 22044.0, 31673.0, 43059.0, 45218.0, 44079.0), r.rates());
+        assertEquals(Duration.ofSeconds(40), r.total());
+        assertEquals(Duration.ofSeconds(10), s.asked.getFirst());
+        assertTrue(s.asked.subList(1, s.asked.size()).stream().allMatch(WarmUp.SLICE::equals));
+    }
+
+    @Test
+    void aWarmSutIsDoneAfterOneSlice() throws Exception {
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(3950, 3948));
+        assertTrue(r.steady());
+        assertEquals(Duration.ofSeconds(15), r.total());
+    }
+
+    @Test
+    void stopsAtTheMaximumAndSaysItNeverSettled() throws Exception {
+        Series s = new Series(1000, 2000, 3000, 4000, 5000, 6000, 7000);
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(25), s);
+        assertFalse(r.steady());
+        assertEquals(Duration.ofSeconds(25), r.total(), "never past --warmup-max");
+        assertEquals(4, r.rates().size());
+    }
+
+    @Test
+    void noRoomForASliceMeansUnknown() throws Exception {
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(12), new Series(100, 100));
+        assertNull(r.steady());
+        assertEquals(1, r.rates().size());
+    }
+
+    @Test
+    void aZeroRateNeverCountsAsSettled() {
+        assertFalse(WarmUp.settled(0, 0));
+        assertTrue(WarmUp.settled(100, 95));
+        assertFalse(WarmUp.settled(100, 94));
+    }
+}
