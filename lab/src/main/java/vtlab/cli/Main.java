@@ -47,8 +47,10 @@ public final class Main {
               --conc 400,1000            concurrent connections (closed model: each sends its next request when
                                          the answer arrives)
               --reps N                   repetitions of each row       --warmup 10s  --hold 20s
-              --warmup-max 60s           the warm-up goes on in 5 s slices after --warmup until two slices agree
-                                         within 5% (JIT on a one-CPU SUT needs ~50 s), at most this long
+              --warmup-max 120s          the warm-up goes on in 5 s slices after --warmup until two slices agree
+                                         within 5%, at most this long (on a one-CPU SUT the JIT needs ~50 s for
+                                         the hello servlet, over a minute for Spring); rows that never settle
+                                         are flagged warmup-not-steady
               --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max)
               --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)

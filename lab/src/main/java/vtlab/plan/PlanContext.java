@@ -29,7 +29,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         if (jvmArgs.stream().anyMatch(a -> a.startsWith("-D" + CARRIERS_PROPERTY + "="))) {
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
         }
-        Duration warmupMax = o.duration("warmup-max", o.flag("quick") ? Duration.ZERO : Duration.ofSeconds(60), true);
+        Duration warmupMax = o.duration("warmup-max", o.flag("quick") ? Duration.ZERO : Duration.ofSeconds(120), true);
         return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax);
     }
 

@@ -86,12 +86,14 @@ class SpringExperimentsTest {
         assertEquals("java.net.HttpURLConnection", h.expectInfo().get("downstream_http_library"));
         assertEquals(300.0, h.boundRps(), 1e-9); // 30 connections held for 100 ms each
         assertEquals("http1", h.sutEnv().get("DOWNSTREAM_HTTP"), "HttpURLConnection speaks HTTP/1.1 only");
-        assertEquals(List.of("-Xms2g", "-Xmx2g"), h.jvmArgs(), "10,000 connections outgrow a 512 MB heap");
+        assertEquals(List.of("-Xms2g", "-Xmx2g", "-Djdk.virtualThreadScheduler.parallelism=" + h.carriers()), h.jvmArgs(),
+                "10,000 connections outgrow a 512 MB heap; the run's carrier count follows it");
+        assertTrue(h.carriers() >= 2, "auto never leaves a SUT with one carrier");
         assertThrows(UsageError.class, () -> plan(new OrderSummaryExperiment(), "--client", "urlconnection", "--downstream-http", "h2c"));
         Row h2 = find(plan(new OrderSummaryExperiment(), "--quick", "--downstream-http", "h2c", "--jvm-args", "-Xmx1g"), "virtual", 100);
         assertEquals("h2c", h2.sutEnv().get("DOWNSTREAM_HTTP"));
         assertEquals("HTTP_2", h2.expectInfo().get("downstream_negotiated"), "the runtime-info must show h2c was really negotiated");
-        assertEquals(List.of("-Xmx1g"), h2.jvmArgs());
+        assertEquals(List.of("-Xmx1g", "-Djdk.virtualThreadScheduler.parallelism=" + h2.carriers()), h2.jvmArgs());
         // a few hundred connections fit any open-file limit: the rig's HTTP/1.1
         Row auto = find(plan(new OrderSummaryExperiment(), "--quick", "--conc", "300"), "virtual", 300);
         assertEquals("http1", auto.sutEnv().get("DOWNSTREAM_HTTP"));

@@ -30,7 +30,7 @@ class FaultsIT {
 
     @Test
     void sigtermStopsEveryChildAndKeepsFinishedRows() throws Exception {
-        Process lab = Lab.cli(List.of("run", "servlet", "--workloads", "sleep", "--conc", "50", "--warmup", "1s",
+        Process lab = Lab.cli(List.of("run", "servlet", "--workloads", "sleep", "--conc", "50", "--warmup", "1s", "--warmup-max", "0s",
                 "--hold", "3s", "--reps", "5", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()))
                 .redirectErrorStream(true).redirectOutput(out.resolve("console.txt").toFile()).start();
         try {

@@ -66,7 +66,7 @@ class ReactiveIoRunIT {
     void reactiveSetsTheBlockingPoolAgainstWebfluxAndVirtualThreadsOnNetty() throws Exception {
         // A 20-thread MVC pool at 200 connections and 100 ms: 200 req/s at most; the Netty variants are capped at 2,000.
         Run run = run("reactive", "--variants", "platform-20,reactive,virtual-netty", "--conc", "200", "--sleep-ms", "100",
-                "--warmup", "4s", "--hold", "4s");
+                "--warmup", "4s", "--warmup-max", "0s", "--hold", "4s");
         assertEquals(3, run.rows().size(), run.console());
         Map<String, String> pool = row(run, "platform", "sleep", "maxThreads=20");
         assertEquals("spring-mvc", pool.get("stack"));
@@ -97,7 +97,7 @@ class ReactiveIoRunIT {
 
     @Test
     void servletIoCountsBodiesAndCallsTheStub() throws Exception {
-        Run run = run("servlet-io", "--body-sizes", "64k", "--conc", "4", "--delay-ms", "100", "--warmup", "1s", "--hold", "3s");
+        Run run = run("servlet-io", "--body-sizes", "64k", "--conc", "4", "--delay-ms", "100", "--warmup", "1s", "--warmup-max", "0s", "--hold", "3s");
         assertEquals(8, run.rows().size(), run.console());
         for (String mode : List.of("platform", "virtual")) {
             for (String w : List.of("count", "count-async")) {
@@ -121,7 +121,7 @@ class ReactiveIoRunIT {
 
     @Test
     void responseSizeSweepsSizesAndConcurrency() throws Exception {
-        Run run = run("response-size", "--sizes", "10,256k", "--conc", "4", "--warmup", "1s", "--hold", "2s");
+        Run run = run("response-size", "--sizes", "10,256k", "--conc", "4", "--warmup", "1s", "--warmup-max", "0s", "--hold", "2s");
         assertEquals(4, run.rows().size(), run.console());
         for (String mode : List.of("platform", "virtual")) {
             for (String c : List.of("4")) {

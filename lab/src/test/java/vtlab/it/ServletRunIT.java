@@ -28,7 +28,7 @@ class ServletRunIT {
     void virtualThreadsLiftThePoolsCeilingAndEveryRowCarriesItsProof() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
-                "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--hold", "10s", "--reps", "1",
+                "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "23s", "--hold", "10s", "--reps", "1",
                 "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
         String console = buf.toString();
         assertEquals(0, code, console);
@@ -56,6 +56,15 @@ class ServletRunIT {
             assertTrue(Lab.num(r, "app_cpu_pct") > 0 && Lab.num(r, "load_cpu_pct") > 0, r.toString());
             assertTrue(Lab.num(r, "rss_mb_max") > 50, r.toString());
             assertTrue(Lab.num(r, "nmt_thread_committed_kb") > 0, r.toString());
+            // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max
+            long warm = Long.parseLong(r.get("warmup_s"));
+            assertTrue(warm >= 8 && warm <= 23 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");
+            assertEquals((warm - 3) / 5 + 1, r.get("warmup_rps").split(";").length, r.get("warmup_rps"));
+            assertTrue(List.of("true", "false").contains(r.get("warmup_steady")), r.get("warmup_steady"));
+            // the carrier count the row asked for is the one the SUT reported before load
+            String rowInfo = Files.readString(run.resolve("raw").resolve(r.get("raw").replace(".wrk.txt", ".runtime-info.json")));
+            assertTrue(rowInfo.contains("\"vt_carriers\":" + r.get("carriers") + ","), rowInfo);
+            assertTrue(rowInfo.contains("\"processor_cache\":-1,"), rowInfo);
             // the raw generator output the numbers came from
             assertTrue(Files.readString(run.resolve("raw").resolve(r.get("raw"))).contains("VTLAB_JSON_BEGIN"));
         }

@@ -182,7 +182,7 @@ class SpringMvcIT {
     void aShortOrderSummaryRunFillsTheRigsColumns(@TempDir Path out) throws Exception {
         Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself
         try {
-            List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--hold", "4s",
+            List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--warmup-max", "0s", "--hold", "4s",
                     "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
             Options o = Options.parse(args);
             Main.Prepared p = Main.prepare(o, List.of("order-summary"));
