@@ -52,7 +52,9 @@ public final class Runner {
         out.println("vtlab: core map  " + c.cores());
         out.println("vtlab: results   " + dir.dir());
 
+        java.util.concurrent.atomic.AtomicBoolean marked = new java.util.concurrent.atomic.AtomicBoolean();
         Runnable markInterrupted = () -> {
+            if (marked.getAndSet(true)) return; // the hook and this thread may both get here
             env.set("status", "incomplete");
             env.set("ended", Instant.now().toString());
             try {
@@ -105,6 +107,12 @@ public final class Runner {
             progress.finish();
             if (rowRunner != null) rowRunner.close();
             runTiers.values().forEach(RunTier::close);
+        }
+        // SIGTERM can stop the rows before the shutdown hook gets to its callbacks: mark the run here as well, never
+        // as complete (the hook may still be stopping the tiers when this thread gets here)
+        if (Children.shuttingDown()) {
+            markInterrupted.run();
+            return dir;
         }
         Children.removeOnShutdown(markInterrupted);
         env.set("status", failed == 0 ? "complete" : "complete-with-failures");
