@@ -70,15 +70,14 @@ public final class PinningExperiment implements Experiment {
                 for (int c : conc)
                     for (int rep = 1; rep <= t.reps(); rep++) {
                         SpringRig.Sut s = new SpringRig.Sut("virtual", 200, SpringRig.MAX_CONNECTIONS, 50, "released", path, 100, "jdk");
-                        rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, false, Map.of(),
-                                SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, ctx));
+                        rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s, c, rep, false, t, ctx.jvmArgs()));
                     }
         return rows;
     }
 
     @Override
     public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyQueries(sutBase.resolve("/api/order-summary/" + SpringRig.ORDER_ID), tiers, SpringRig.VERIFY_BURST);
+        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     /**

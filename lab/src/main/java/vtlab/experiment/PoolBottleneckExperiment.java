@@ -78,15 +78,14 @@ public final class PoolBottleneckExperiment implements Experiment {
                     for (int c : conc)
                         for (int rep = 1; rep <= t.reps(); rep++) {
                             SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, "held", pathMode, delay, client, http);
-                            rows.add(SpringRig.row(name(), stack, jdk, s, "order-summary", c, rep, true, Map.of(),
-                                    SpringRig.orderSummaryBound(s, c), SpringRig.orderSummaryBoundNote(s, c), t, jvmArgs));
+                            rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s, c, rep, true, t, jvmArgs));
                         }
         return rows;
     }
 
     @Override
     public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyQueries(sutBase.resolve("/api/order-summary/" + SpringRig.ORDER_ID), tiers, SpringRig.VERIFY_BURST);
+        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     @Override

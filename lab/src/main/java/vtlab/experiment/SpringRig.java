@@ -90,13 +90,6 @@ final class SpringRig {
         return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
 
-    /** A row with the run's --jvm-args as they are (the lab's default heap). */
-    static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
-                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
-                   PlanContext.Timing t, PlanContext ctx) {
-        return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, ctx.jvmArgs());
-    }
-
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
                    boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs) {
@@ -174,7 +167,19 @@ final class SpringRig {
         return what + " / (" + s.delayMs() + " ms downstream + query time)";
     }
 
+    /** An order-summary row with its closed-model bound: the Spring experiments differ only in the Sut they sweep. */
+    static Row orderSummaryRow(String experiment, Stack stack, Jdk jdk, Sut s, int concurrency, int rep, boolean poolIsAxis,
+                               PlanContext.Timing t, List<String> jvmArgs) {
+        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Map.of(),
+                orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
+    }
+
     // ---- verification
+
+    /** What every order-summary experiment checks before load: the endpoint really issues its query. */
+    static void verifyOrderSummary(URI sutBase, Map<String, RunTier> tiers) throws Exception {
+        verifyQueries(sutBase.resolve("/api/order-summary/" + ORDER_ID), tiers, VERIFY_BURST);
+    }
 
     /**
      * TechEmpower-style proof that a request really queries: a burst of requests must raise the order query's
