@@ -48,9 +48,10 @@ public final class Main {
                                          the answer arrives)
               --reps N                   repetitions of each row       --warmup 10s  --hold 20s
               --warmup-max 120s          the warm-up goes on in 5 s slices after --warmup until two slices agree
-                                         within 5%, at most this long (on a one-CPU SUT the JIT needs ~50 s for
-                                         the hello servlet, over a minute for Spring); rows that never settle
-                                         are flagged warmup-not-steady
+                                         within 5% and the JIT used at most 2% of a core in the last, at most
+                                         this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,
+                                         over a minute for Spring); rows that never settle are flagged
+                                         warmup-not-steady
               --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max)
               --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
@@ -58,7 +59,8 @@ public final class Main {
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; see README)
               --generator wrk            load generator (installed when missing)
-              --probes cpu,rss,threads,nmt,jfr-pinning   probes, by name (./vtlab list); --no-probes for none
+              --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
+                                         for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms)
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
               --port 18080               SUT port on 127.0.0.1
@@ -119,7 +121,8 @@ public final class Main {
         Prepared p = prepare(o, names);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
                 + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.rows(), p.studySeconds())
-                + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes()) + ")");
+                + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
+                + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
         Environment env = new Environment(args, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.studies(), p.studySeconds(), p.generator(), p.probes(),

@@ -41,30 +41,24 @@ public final class FootprintExperiment implements Experiment {
     @Override
     public List<String> axes() {
         List<String> a = new ArrayList<>(List.of("the servlet experiment's axes, with --workloads hello --conc 400 --reps 1 by default;",
-                "needs the threads and nmt probes (default): idle = before the warm-up, after = end of the hold"));
+                "always runs the threads and nmt probes: idle = before the warm-up, after = end of the hold"));
         a.addAll(servlet.axes());
         return a;
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        // The servlet experiment reads a copy with footprint's defaults added, so a run of both keeps servlet's own.
-        List<String> args = new ArrayList<>();
-        o.asMap().forEach((k, vs) -> vs.forEach(v -> args.add("--" + k + "=" + v)));
-        DEFAULTS.forEach((k, v) -> {
-            if (!o.asMap().containsKey(k)) args.add("--" + k + "=" + v);
-        });
-        Options own = Options.parse(args);
-        List<Row> rows = servlet.plan(own, ctx);
-        List<String> unread = own.unread();
-        for (String k : own.asMap().keySet()) if (!unread.contains(k)) o.has(k); // what servlet read counts as read
-        return rows.stream().map(FootprintExperiment::asFootprint).toList();
+        return servlet.planWithDefaults(o, ctx, DEFAULTS).stream().map(FootprintExperiment::asFootprint).toList();
     }
 
     static Row asFootprint(Row r) {
-        return new Row("footprint", r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), r.hikariPool(), r.pathMode(),
-                r.connMode(), r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), r.boundRps(), r.boundNote(), r.tiers(), r.warmup(),
-                r.hold(), r.jvmArgs());
+        return r.as("footprint", r.params());
+    }
+
+    /** The idle and after readings are the threads and nmt probes': on whatever the run's --probes. */
+    @Override
+    public List<String> probes(List<String> runProbes) {
+        return Experiment.withProbes(runProbes, "threads", "nmt");
     }
 
     /** "Idle" means a JVM that has served nothing yet: no row may inherit the previous row's grown pool. */

@@ -77,6 +77,12 @@ public final class ReactiveExperiment implements Experiment {
         }
     }
 
+    /** Thread-stack memory per stack is part of this comparison: nmt runs whatever the run's --probes. */
+    @Override
+    public List<String> probes(List<String> runProbes) {
+        return Experiment.withProbes(runProbes, "threads", "nmt");
+    }
+
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         List<Variant> variants = new ArrayList<>();

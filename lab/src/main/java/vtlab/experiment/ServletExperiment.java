@@ -100,6 +100,23 @@ public final class ServletExperiment implements Experiment {
     }
 
     /**
+     * The servlet rows planned with other defaults (experiments built on these rows: footprint, probe-cost). The
+     * servlet experiment reads a copy with the defaults added, so a run of both keeps servlet's own defaults.
+     */
+    List<Row> planWithDefaults(Options o, PlanContext ctx, Map<String, String> defaults) throws UsageError {
+        List<String> args = new ArrayList<>();
+        o.asMap().forEach((k, vs) -> vs.forEach(v -> args.add("--" + k + "=" + v)));
+        defaults.forEach((k, v) -> {
+            if (!o.asMap().containsKey(k)) args.add("--" + k + "=" + v);
+        });
+        Options own = Options.parse(args);
+        List<Row> rows = plan(own, ctx);
+        List<String> unread = own.unread();
+        for (String k : own.asMap().keySet()) if (!unread.contains(k)) o.has(k); // what servlet read counts as read
+        return rows;
+    }
+
+    /**
      * -1 (keep every processor) by default: Tomcat sizes its cache of 200 for a 200-thread pool, and with a virtual
      * thread per connection the requests above 200 each build, register in JMX and throw away a processor with its
      * buffers (~50 KB). At 1,000 connections that was 7.0k instead of 10.1k req/s with full GCs every 2 s (README).

@@ -40,6 +40,21 @@ public interface Experiment {
         return false;
     }
 
+    /**
+     * The probes this experiment's rows run with, given the run's (--probes): an experiment whose measurement is a
+     * probe's reading adds that probe (footprint needs nmt whatever the run's default).
+     */
+    default List<String> probes(List<String> runProbes) {
+        return runProbes;
+    }
+
+    /** Adds the probes an experiment cannot do without to the run's, keeping the run's order. */
+    static List<String> withProbes(List<String> runProbes, String... needed) {
+        java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(runProbes);
+        all.addAll(List.of(needed));
+        return List.copyOf(all);
+    }
+
     default List<String> findings(List<java.util.Map<String, String>> rows) {
         return List.of();
     }

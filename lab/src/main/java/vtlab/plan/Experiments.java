@@ -13,7 +13,7 @@ public final class Experiments {
 
     static {
         for (Experiment e : List.<Experiment>of(new ServletExperiment(),
-                new vtlab.experiment.FootprintExperiment(), new vtlab.experiment.ThreadCostStudy(),
+                new vtlab.experiment.FootprintExperiment(), new vtlab.experiment.ProbeCostExperiment(), new vtlab.experiment.ThreadCostStudy(),
                 new vtlab.experiment.ThreadLocalStudy(), new vtlab.experiment.ThreadMemoryStudy(),
                 new vtlab.experiment.OrderSummaryExperiment(), new vtlab.experiment.PoolBottleneckExperiment(),
                 new vtlab.experiment.SpringSleepExperiment(), new vtlab.experiment.PinningExperiment(),

@@ -22,6 +22,20 @@ public record Row(String experiment, String stack, String threadMode, String wor
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs) {
+    /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
+    public static final String PROBES_PARAM = "probes";
+
+    /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
+    public List<String> probes(List<String> runProbes) {
+        String own = params.get(PROBES_PARAM);
+        return own == null ? runProbes : List.of(own.split("\\+"));
+    }
+
+    /** This row under another experiment's name, with other params (experiments built on another's rows). */
+    public Row as(String experiment, Map<String, String> params) {
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs);
+    }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */
     public String scenario() {

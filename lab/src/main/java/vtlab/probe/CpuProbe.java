@@ -60,7 +60,8 @@ public final class CpuProbe implements Probe {
         });
     }
 
-    static double pct(long ticks, double seconds) {
+    /** Ticks over a stretch of seconds as % of one core. */
+    public static double pct(long ticks, double seconds) {
         return ticks / Proc.HZ / seconds * 100.0;
     }
 

@@ -61,6 +61,16 @@ public final class RowRunner {
         kept = null;
     }
 
+    /** The run's probes, or the row's own set (probe-cost), plus what its experiment cannot do without (footprint: nmt). */
+    List<String> probeNames(Row row) {
+        List<String> names = row.probes(probeNames);
+        try {
+            return vtlab.plan.Experiments.byName(row.experiment()).probes(names);
+        } catch (vtlab.cli.UsageError e) {
+            return names; // rows are planned by a known experiment: this is a row made by hand (tests)
+        }
+    }
+
     /** Hook for a step a row goes through, so the caller can show progress. */
     public interface Steps {
         void step(String what);
@@ -70,7 +80,7 @@ public final class RowRunner {
                                    Steps steps) throws InterruptedException {
         Map<String, Object> out = base(row);
         String stem = row.fileStem(index);
-        List<Probe> probes = Probes.create(probeNames);
+        List<Probe> probes = Probes.create(probeNames(row));
         SutProcess sut = null;
         try {
             Stack stack = Stack.load(row.stack());
@@ -121,13 +131,18 @@ public final class RowRunner {
                     steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
                     LoadSpec spec = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, d,
                             LOAD_TIMEOUT, cores.of(CoreMap.LOAD), raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
+                    long jit0 = vtlab.probe.CpuByThreadProbe.jitTicks(warming.handle().pid()), t0 = System.nanoTime();
                     double rps = generator.start(spec).await().rps();
                     if (!warming.alive()) throw new RowFailed("SUT died during warm-up: " + warming.tail(5));
-                    return rps;
+                    long jit1 = vtlab.probe.CpuByThreadProbe.jitTicks(warming.handle().pid());
+                    double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : vtlab.probe.CpuProbe.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
+                    return new WarmUp.Slice(rps, jitPct);
                 });
                 out.put("warmup_s", warm.total().toSeconds());
                 out.put("warmup_steady", warm.steady());
-                out.put("warmup_rps", warm.rates().stream().map(v -> String.format(java.util.Locale.ROOT, "%.0f", v))
+                out.put("warmup_rps", warm.slices().stream().map(v -> String.format(java.util.Locale.ROOT, "%.0f", v.rps()))
+                        .collect(Collectors.joining(";")));
+                out.put("warmup_jit_pct", warm.slices().stream().map(v -> String.format(java.util.Locale.ROOT, "%.1f", v.jitPct()))
                         .collect(Collectors.joining(";")));
             }
             // the warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold

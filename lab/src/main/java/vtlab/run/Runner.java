@@ -48,8 +48,10 @@ public final class Runner {
     public RunDir run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
         Environment env = c.environment();
+        String labCpus = vtlab.tier.LabAffinity.pin(c.cores(), out);
+        env.set("lab_cpus", labCpus == null ? "unpinned" : labCpus);
         env.write(dir.environment());
-        out.println("vtlab: core map  " + c.cores());
+        out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
         out.println("vtlab: results   " + dir.dir());
 
         java.util.concurrent.atomic.AtomicBoolean marked = new java.util.concurrent.atomic.AtomicBoolean();

@@ -8,43 +8,59 @@ import java.util.List;
  * Warm-up until the SUT's throughput settles, not for a fixed time only. On a one-CPU SUT the JIT competes with the
  * request threads for that CPU (with 200 runnable pool threads it gets a small share): the hello servlet took ~50 s
  * to reach its steady rate here, so a fixed 10 s warm-up measured the compiler, not the server. After the minimum
- * (--warmup) the load goes on in 5 s slices until one slice's rate is within 5% of the one before, or --warmup-max.
+ * (--warmup) the load goes on in 5 s slices until one slice's rate is within 5% of the one before and the JIT used at
+ * most 2% of a core in it, or --warmup-max. The JIT condition came from the cpu-threads probe: rows whose rate had
+ * "settled" still spent 4-8% of the SUT's core compiling during the measured hold, one JVM differently from the next.
  */
 final class WarmUp {
     static final Duration SLICE = Duration.ofSeconds(5);
     static final double TOLERANCE = 0.05;
+    /** The JIT's compiler threads may use at most this share of one core (in %) in the slice that ends the warm-up. */
+    static final double JIT_QUIET_PCT = 2.0;
 
-    /** Runs the row's load for a while and returns its rate in req/s. */
+    /** One stretch of warm-up load: its rate in req/s, and the JIT's CPU meanwhile in % of a core (NaN: unknown). */
+    record Slice(double rps, double jitPct) {}
+
+    /** Runs the row's load for a while and says what it saw. */
     interface Load {
-        double run(Duration duration, int slice) throws Exception;
+        Slice run(Duration duration, int slice) throws Exception;
     }
 
     /**
-     * @param steady true when two consecutive rates agreed, false when --warmup-max came first, null when there was
-     *               no room to check (--warmup-max not above --warmup)
-     * @param rates  req/s of the minimum warm-up, then of each slice
+     * @param steady true when two consecutive rates agreed with the JIT quiet, false when --warmup-max came first,
+     *               null when there was no room to check (--warmup-max not above --warmup)
+     * @param slices the minimum warm-up, then each slice
      */
-    record Result(Duration total, Boolean steady, List<Double> rates) {}
+    record Result(Duration total, Boolean steady, List<Slice> slices) {
+        List<Double> rates() {
+            return slices.stream().map(Slice::rps).toList();
+        }
+    }
 
     private WarmUp() {}
 
     static Result run(Duration min, Duration max, Load load) throws Exception {
-        List<Double> rates = new ArrayList<>();
-        double previous = load.run(min, 0);
-        rates.add(previous);
+        List<Slice> slices = new ArrayList<>();
+        Slice previous = load.run(min, 0);
+        slices.add(previous);
         Duration total = min;
-        if (total.plus(SLICE).compareTo(max) > 0) return new Result(total, null, rates);
+        if (total.plus(SLICE).compareTo(max) > 0) return new Result(total, null, slices);
         while (total.plus(SLICE).compareTo(max) <= 0) {
-            double current = load.run(SLICE, rates.size());
-            rates.add(current);
+            Slice current = load.run(SLICE, slices.size());
+            slices.add(current);
             total = total.plus(SLICE);
-            if (settled(previous, current)) return new Result(total, true, rates);
+            if (settled(previous.rps(), current.rps()) && jitQuiet(current)) return new Result(total, true, slices);
             previous = current;
         }
-        return new Result(total, false, rates);
+        return new Result(total, false, slices);
     }
 
     static boolean settled(double previous, double current) {
         return previous > 0 && Math.abs(current - previous) / previous <= TOLERANCE;
+    }
+
+    /** Quiet when the compiler threads stayed under the limit; a JIT that could not be read does not hold the row. */
+    static boolean jitQuiet(Slice s) {
+        return Double.isNaN(s.jitPct()) || s.jitPct() <= JIT_QUIET_PCT;
     }
 }

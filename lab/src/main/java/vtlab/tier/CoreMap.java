@@ -22,6 +22,17 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
         return parse(cpus.get(tier), machineCpus).length;
     }
 
+    /**
+     * The CPUs the lab's own JVM may use: every CPU the SUT does not run on, as a taskset list, or null when the SUT
+     * has them all (a one-CPU machine). The lab samples probes, starts jcmd and parses JFR while the SUT is measured.
+     */
+    public String labCpus() {
+        java.util.Set<Integer> app = java.util.Arrays.stream(parse(of(APP), machineCpus)).boxed().collect(java.util.stream.Collectors.toSet());
+        String list = java.util.stream.IntStream.range(0, machineCpus).filter(c -> !app.contains(c)).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(","));
+        return list.isEmpty() ? null : list;
+    }
+
     public static CoreMap compute(int n, Options o) throws UsageError {
         Map<String, String> m = new LinkedHashMap<>();
         if (n < 2) {

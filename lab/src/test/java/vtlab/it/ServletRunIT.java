@@ -29,7 +29,7 @@ class ServletRunIT {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
                 "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "23s", "--hold", "10s", "--reps", "1",
-                "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
+                "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
         String console = buf.toString();
         assertEquals(0, code, console);
         Path run = Lab.onlyRun(out);
@@ -56,6 +56,8 @@ class ServletRunIT {
             assertTrue(Lab.num(r, "app_cpu_pct") > 0 && Lab.num(r, "load_cpu_pct") > 0, r.toString());
             assertTrue(Lab.num(r, "rss_mb_max") > 50, r.toString());
             assertTrue(Lab.num(r, "nmt_thread_committed_kb") > 0, r.toString());
+            // where the SUT's CPU went: most of it on the threads that serve requests
+            assertTrue(r.get("app_cpu_by_thread").contains("requests "), r.get("app_cpu_by_thread"));
             // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max
             long warm = Long.parseLong(r.get("warmup_s"));
             assertTrue(warm >= 8 && warm <= 23 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");

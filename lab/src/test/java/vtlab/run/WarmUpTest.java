@@ -16,16 +16,23 @@ class WarmUpTest {
     /** Rates a SUT would show one run after another (a JIT warming up), recording the durations asked for. */
     static final class Series implements WarmUp.Load {
         final double[] rates;
+        double[] jit;
         final List<Duration> asked = new ArrayList<>();
 
         Series(double... rates) {
             this.rates = rates;
         }
 
+        /** The compiler threads' share of a core in each run (unknown when not given). */
+        Series jit(double... pct) {
+            this.jit = pct;
+            return this;
+        }
+
         @Override
-        public double run(Duration duration, int slice) {
+        public WarmUp.Slice run(Duration duration, int slice) {
             asked.add(duration);
-            return rates[slice];
+            return new WarmUp.Slice(rates[slice], jit == null ? Double.NaN : jit[slice]);
         }
     }
 
@@ -40,6 +47,18 @@ class WarmUpTest {
         assertEquals(Duration.ofSeconds(40), r.total());
         assertEquals(Duration.ofSeconds(10), s.asked.getFirst());
         assertTrue(s.asked.subList(1, s.asked.size()).stream().allMatch(WarmUp.SLICE::equals));
+    }
+
+    @Test
+    void aSteadyRateIsNotEnoughWhileTheJitIsStillCompiling() throws Exception {
+        // the rate agrees from the first slice on, but the compiler threads use 6%, 5%, 3%, then 1.5% of the core
+        Series s = new Series(12000, 12100, 12050, 12000, 12100).jit(40, 6, 5, 3, 1.5);
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), s);
+        assertTrue(r.steady());
+        assertEquals(Duration.ofSeconds(30), r.total(), "four slices: the JIT went quiet in the fourth");
+        assertEquals(1.5, r.slices().getLast().jitPct());
+        Series busy = new Series(12000, 12100, 12050, 12000).jit(40, 6, 5, 3);
+        assertFalse(WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(25), busy).steady(), "never quiet before --warmup-max");
     }
 
     @Test

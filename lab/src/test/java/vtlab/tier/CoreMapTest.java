@@ -31,6 +31,14 @@ class CoreMapTest {
     }
 
     @Test
+    void theLabGetsEveryCpuTheSutDoesNotRunOn() throws Exception {
+        assertEquals("1", CoreMap.compute(2, null).labCpus());
+        assertEquals("1,3", CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2"))).labCpus());
+        assertEquals("8,9,10,11,12,13,14,15", CoreMap.compute(16, null).labCpus());
+        assertEquals(null, CoreMap.compute(1, null).labCpus(), "one CPU: nowhere else to go");
+    }
+
+    @Test
     void overridesAreValidatedAgainstTheMachine() throws Exception {
         CoreMap m = CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2", "--cpus-load", "1-3")));
         assertEquals("0,2", m.of(CoreMap.APP));
