@@ -48,7 +48,7 @@ public final class Main {
                                          the answer arrives)
               --reps N                   repetitions of each row       --warmup 10s  --hold 20s
               --warmup-max 120s          the warm-up goes on in 5 s slices after --warmup until two slices agree
-                                         within 5% and the JIT used at most 2% of a core in the last, at most
+                                         within 5% and the JIT used at most 2% of a core in both, at most
                                          this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,
                                          over a minute for Spring); rows that never settle are flagged
                                          warmup-not-steady
@@ -143,6 +143,10 @@ public final class Main {
             experiments.add("servlet");
             if (!o.has("workloads")) o.asMap().put("workloads", List.of("sleep"));
             if (!o.has("reps")) o.asMap().put("reps", List.of("1"));
+            // under 3 minutes: a fixed 15 s warm-up (full runs warm up until the rate and the JIT settle), 15 s hold
+            if (!o.has("warmup")) o.asMap().put("warmup", List.of("15s"));
+            if (!o.has("warmup-max")) o.asMap().put("warmup-max", List.of("0s"));
+            if (!o.has("hold")) o.asMap().put("hold", List.of("15s"));
         }
         PlanContext ctx = PlanContext.from(o);
         List<Row> rows = new ArrayList<>();

@@ -9,7 +9,7 @@ import java.util.List;
  * request threads for that CPU (with 200 runnable pool threads it gets a small share): the hello servlet took ~50 s
  * to reach its steady rate here, so a fixed 10 s warm-up measured the compiler, not the server. After the minimum
  * (--warmup) the load goes on in 5 s slices until one slice's rate is within 5% of the one before and the JIT used at
- * most 2% of a core in it, or --warmup-max. The JIT condition came from the cpu-threads probe: rows whose rate had
+ * most 2% of a core in both, or --warmup-max. The JIT condition came from the cpu-threads probe: rows whose rate had
  * "settled" still spent 4-8% of the SUT's core compiling during the measured hold, one JVM differently from the next.
  */
 final class WarmUp {
@@ -49,7 +49,8 @@ final class WarmUp {
             Slice current = load.run(SLICE, slices.size());
             slices.add(current);
             total = total.plus(SLICE);
-            if (settled(previous.rps(), current.rps()) && jitQuiet(current)) return new Result(total, true, slices);
+            // compilation comes in bursts: one quiet slice after a busy one is not yet the end of it
+            if (settled(previous.rps(), current.rps()) && jitQuiet(previous) && jitQuiet(current)) return new Result(total, true, slices);
             previous = current;
         }
         return new Result(total, false, slices);

@@ -46,7 +46,9 @@ class WebfluxApplicationTest {
     }
 
     private static HttpResponse<String> get(ConfigurableApplicationContext ctx, String path) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(uri(ctx, path)).build(), HttpResponse.BodyHandlers.ofString());
+        // a lost answer fails this test in 30 s instead of hanging the suite (it happened once, on /delay?ms=5)
+        return HTTP.send(HttpRequest.newBuilder(uri(ctx, path)).timeout(java.time.Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     /** Each wait really waits, and concurrent waits overlap (no thread is held while waiting). */
@@ -62,7 +64,8 @@ class WebfluxApplicationTest {
         List<CompletableFuture<HttpResponse<String>>> all = new ArrayList<>();
         long t1 = System.nanoTime();
         for (int i = 0; i < 64; i++) {
-            all.add(HTTP.sendAsync(HttpRequest.newBuilder(uri(virtualNetty, path)).build(), HttpResponse.BodyHandlers.ofString()));
+            all.add(HTTP.sendAsync(HttpRequest.newBuilder(uri(virtualNetty, path)).timeout(java.time.Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
         }
         for (var f : all) assertEquals(200, f.get().statusCode());
         long allMs = (System.nanoTime() - t1) / 1_000_000;
