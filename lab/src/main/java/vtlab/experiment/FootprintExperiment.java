@@ -1,6 +1,5 @@
 package vtlab.experiment;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +13,6 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.report.Summary;
-import vtlab.tier.RunTier;
 
 /**
  * The article's footprint (seed 000): Tomcat idle, then after a load of 400 connections on the HelloWorld servlet.
@@ -65,11 +63,6 @@ public final class FootprintExperiment implements Experiment {
     @Override
     public boolean freshSutPerRow() {
         return true;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        servlet.verify(row, sutBase, tiers);
     }
 
     /**

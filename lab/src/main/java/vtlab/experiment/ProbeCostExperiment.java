@@ -1,6 +1,5 @@
 package vtlab.experiment;
 
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,7 +13,6 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.probe.Probes;
-import vtlab.tier.RunTier;
 
 /**
  * What the probes cost the SUT (issue 2: "probes on vs off changes throughput by less than 3%"). Every servlet row is
@@ -86,11 +84,6 @@ public final class ProbeCostExperiment implements Experiment {
     @Override
     public boolean freshSutPerRow() {
         return true;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        servlet.verify(row, sutBase, tiers);
     }
 
     @Override
