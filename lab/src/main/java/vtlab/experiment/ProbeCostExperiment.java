@@ -12,6 +12,7 @@ import vtlab.cli.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.probe.CpuByThreadProbe;
 import vtlab.probe.Probes;
 
 /**
@@ -125,15 +126,10 @@ public final class ProbeCostExperiment implements Experiment {
         return Double.isNaN(jfr) ? "" : String.format(Locale.ROOT, "; JFR's own threads in the SUT: %.2f%% of a core", jfr);
     }
 
-    /** A group's share from app_cpu_by_thread ("requests 75.0;jfr 0.1"): 0 when the group used nothing, NaN without the column. */
+    /** A group's share of the SUT's CPU in a row (cpu-threads probe), NaN when the row has no such reading. */
     static double threadGroupPct(Map<String, String> row, String group) {
         String v = row.get("app_cpu_by_thread");
-        if (v == null || v.isEmpty()) return Double.NaN;
-        for (String part : v.split(";")) {
-            int sp = part.lastIndexOf(' ');
-            if (sp > 0 && part.substring(0, sp).equals(group)) return Double.parseDouble(part.substring(sp + 1));
-        }
-        return 0;
+        return v == null || v.isEmpty() ? Double.NaN : CpuByThreadProbe.groupPct(v, group);
     }
 
     /** Rows at >= 90% of their bound: their throughput is held there, a cost can only show in CPU per request. */

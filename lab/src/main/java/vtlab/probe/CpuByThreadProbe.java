@@ -1,8 +1,5 @@
 package vtlab.probe;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -10,7 +7,6 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * Where the SUT's CPU went during the hold, by thread group: request threads (pool workers or virtual-thread
@@ -23,7 +19,7 @@ public final class CpuByThreadProbe implements Probe {
     /** jcmd Thread.print header: "name" ... nid=12345 (decimal on JDK 19+, hex before). */
     private static final Pattern HEADER = Pattern.compile("^\"(.*)\".*\\bnid=(0x[0-9a-fA-F]+|\\d+)");
 
-    private Map<Long, Long> startTicks = Map.of();
+    private Map<Long, Proc.ThreadTicks> start = Map.of();
     private long startNanos;
 
     @Override
@@ -39,18 +35,20 @@ public final class CpuByThreadProbe implements Probe {
     @Override
     public void start(ProbeContext ctx) {
         startNanos = System.nanoTime();
-        startTicks = ticksByThread(ctx.app().pid());
+        start = Proc.threadTicks(ctx.app().pid());
     }
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
         double secs = (System.nanoTime() - startNanos) / 1e9;
-        Map<Long, Long> end = ticksByThread(ctx.app().pid());
+        Map<Long, Proc.ThreadTicks> end = Proc.threadTicks(ctx.app().pid());
         Map<Long, String> names = names(Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "Thread.print"));
         Map<String, Long> ticks = new HashMap<>();
         end.forEach((tid, t) -> {
-            long d = t - startTicks.getOrDefault(tid, 0L);
-            if (d > 0) ticks.merge(group(names.getOrDefault(tid, comm(ctx.app().pid(), tid))), d, Long::sum);
+            Proc.ThreadTicks before = start.get(tid);
+            long d = t.ticks() - (before == null ? 0 : before.ticks());
+            // a thread that ended before the dump keeps its /proc name
+            if (d > 0) ticks.merge(group(names.getOrDefault(tid, t.name())), d, Long::sum);
         });
         if (secs > 0) out.put("app_cpu_by_thread", render(ticks, secs));
     }
@@ -60,6 +58,15 @@ public final class CpuByThreadProbe implements Probe {
         return ticks.entrySet().stream().sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
                 .map(e -> String.format(Locale.ROOT, "%s %.1f", e.getKey(), CpuProbe.pct(e.getValue(), secs)))
                 .collect(Collectors.joining(";"));
+    }
+
+    /** One group's share from an app_cpu_by_thread value (as {@link #render} writes it): 0 when the group used nothing. */
+    public static double groupPct(String byThread, String group) {
+        for (String part : byThread.split(";")) {
+            int sp = part.lastIndexOf(' ');
+            if (sp > 0 && part.substring(0, sp).equals(group)) return Double.parseDouble(part.substring(sp + 1));
+        }
+        return 0;
     }
 
     /** The group a JVM thread belongs to, by the names Tomcat, Reactor Netty and HotSpot give their threads. */
@@ -85,45 +92,14 @@ public final class CpuByThreadProbe implements Probe {
         return out;
     }
 
-    /** utime + stime of every live thread of a process, by thread id. */
-    static Map<Long, Long> ticksByThread(long pid) {
-        Map<Long, Long> out = new HashMap<>();
-        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            tasks.forEach(t -> {
-                try {
-                    String stat = Files.readString(t.resolve("stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-                    out.put(Long.parseLong(t.getFileName().toString()), Long.parseLong(f[11]) + Long.parseLong(f[12]));
-                } catch (IOException | RuntimeException e) {
-                    // the thread ended between the listing and the read
-                }
-            });
-        } catch (IOException e) {
-            // process gone: no reading
-        }
-        return out;
-    }
-
     /**
      * CPU ticks of the JIT's compiler threads so far (recognised by their /proc names, "C1 CompilerThre", "C2
      * CompilerThre": no jcmd needed, so the warm-up can ask every slice), or -1 when the process is gone.
      */
     public static long jitTicks(long pid) {
-        Map<Long, Long> ticks = ticksByThread(pid);
-        if (ticks.isEmpty()) return -1;
-        long sum = 0;
-        for (var e : ticks.entrySet()) {
-            String comm = comm(pid, e.getKey());
-            if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) sum += e.getValue();
-        }
-        return sum;
-    }
-
-    private static String comm(long pid, long tid) {
-        try {
-            return Files.readString(Path.of("/proc", Long.toString(pid), "task", Long.toString(tid), "comm")).strip();
-        } catch (IOException e) {
-            return "?";
-        }
+        Map<Long, Proc.ThreadTicks> threads = Proc.threadTicks(pid);
+        if (threads.isEmpty()) return -1;
+        return threads.values().stream().filter(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre"))
+                .mapToLong(Proc.ThreadTicks::ticks).sum();
     }
 }

@@ -3,6 +3,9 @@ package vtlab.probe;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /** Reads Linux /proc: CPU ticks and status fields of a process, cheaply enough to sample every second. */
 public final class Proc {
@@ -14,14 +17,42 @@ public final class Proc {
     /** utime + stime of the process, plus those of its exited and waited-for children (cutime + cstime). */
     public static long cpuTicks(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            // The command name (field 2) may contain spaces: fields start after the last ')'.
-            String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
-            // f[0] is field 3 (state); utime is field 14 -> f[11]
+            String[] f = fieldsAfterName(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
             return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** One thread of a process: its /proc name (cut to 15 characters by the kernel) and utime + stime so far. */
+    public record ThreadTicks(String name, long ticks) {}
+
+    /** Every live thread of a process by thread id, from one read of each /proc/<pid>/task/<tid>/stat; empty when gone. */
+    public static Map<Long, ThreadTicks> threadTicks(long pid) {
+        Map<Long, ThreadTicks> out = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            tasks.forEach(t -> {
+                try {
+                    String stat = Files.readString(t.resolve("stat"));
+                    String[] f = fieldsAfterName(stat);
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    out.put(Long.parseLong(t.getFileName().toString()), new ThreadTicks(name, Long.parseLong(f[11]) + Long.parseLong(f[12])));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between the listing and the read
+                }
+            });
+        } catch (IOException e) {
+            // process gone: no reading
+        }
+        return out;
+    }
+
+    /**
+     * The fields of a stat line after the command name: the name (field 2) may contain spaces and parentheses, so
+     * fields start after the last ')'. [0] is field 3 (state), [11] utime (field 14), [12] stime, [13] cutime, [14] cstime.
+     */
+    private static String[] fieldsAfterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     }
 
     /** CPU ticks of a process and all its live descendants (PostgreSQL serves each connection in a child). */

@@ -56,13 +56,18 @@ class CpuByThreadProbeTest {
         ticks.put("requests", 1500L);
         ticks.put("connector", 380L);
         // 20 s of hold at 100 ticks/s = 2,000 ticks per core
-        assertEquals("requests 75.0;connector 19.0;jit 1.0", CpuByThreadProbe.render(ticks, 20));
+        String rendered = CpuByThreadProbe.render(ticks, 20);
+        assertEquals("requests 75.0;connector 19.0;jit 1.0", rendered);
+        assertEquals(19.0, CpuByThreadProbe.groupPct(rendered, "connector"), "read back as written");
+        assertEquals(0.0, CpuByThreadProbe.groupPct(rendered, "jfr"), "a group that used nothing is absent");
     }
 
     @Test
     void readsThisJvmsOwnThreadsFromProc() {
-        Map<Long, Long> ticks = CpuByThreadProbe.ticksByThread(ProcessHandle.current().pid());
+        Map<Long, Proc.ThreadTicks> ticks = Proc.threadTicks(ProcessHandle.current().pid());
         assertTrue(ticks.size() >= Thread.getAllStackTraces().size() / 2, ticks.toString());
-        assertTrue(ticks.values().stream().mapToLong(Long::longValue).sum() > 0, "a JVM that ran tests used CPU");
+        assertTrue(ticks.values().stream().mapToLong(Proc.ThreadTicks::ticks).sum() > 0, "a JVM that ran tests used CPU");
+        assertTrue(ticks.values().stream().anyMatch(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre")),
+                "the /proc names come with the ticks (the JIT's threads are found by them): " + ticks.values());
     }
 }
