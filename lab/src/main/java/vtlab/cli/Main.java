@@ -10,13 +10,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.load.Generator;
 import vtlab.load.Generators;
 import vtlab.load.OsPackages;
 import vtlab.plan.Experiment;
-import vtlab.plan.Experiments;
+import vtlab.experiment.Experiments;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.Study;

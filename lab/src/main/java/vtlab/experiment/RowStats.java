@@ -9,11 +9,11 @@ import vtlab.report.Summary;
 import vtlab.tier.CoreMap;
 
 /** What the findings of the I/O and reactive experiments share: evidence rows only, means, params, percentages. */
-final class RowStats {
+public final class RowStats {
     private RowStats() {}
 
     /** Rows usable as evidence: status ok (flags that do not void a row, like app-cpu-bound, are kept). */
-    static List<Map<String, String>> ok(List<Map<String, String>> rows) {
+    public static List<Map<String, String>> ok(List<Map<String, String>> rows) {
         return rows.stream().filter(r -> "ok".equals(r.get("status"))).toList();
     }
 
@@ -21,7 +21,7 @@ final class RowStats {
      * The line that says which rows were left out and why, e.g. "2 row(s) not used as evidence: failed 1; flagged 1
      * (littles-law 1)", or null when every row is usable.
      */
-    static String notUsed(List<Map<String, String>> rows) {
+    public static String notUsed(List<Map<String, String>> rows) {
         List<Map<String, String>> out = rows.stream().filter(r -> !"ok".equals(r.get("status"))).toList();
         if (out.isEmpty()) return null;
         long failed = out.stream().filter(r -> "failed".equals(r.get("status"))).count();
@@ -41,7 +41,7 @@ final class RowStats {
                 + " connections (starved or unevenly served connections, or latency tails wrk's correction inflates)" : "");
     }
 
-    static String param(Map<String, String> r, String key) {
+    public static String param(Map<String, String> r, String key) {
         for (String kv : r.getOrDefault("params", "").split(";")) {
             int eq = kv.indexOf('=');
             if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
@@ -50,11 +50,11 @@ final class RowStats {
     }
 
     /** Mean of a column over the rows that match, NaN when none does. */
-    static double mean(List<Map<String, String>> rows, Predicate<Map<String, String>> which, String col) {
+    public static double mean(List<Map<String, String>> rows, Predicate<Map<String, String>> which, String col) {
         return Summary.mean(rows.stream().filter(which).toList(), col);
     }
 
-    static double rps(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
+    public static double rps(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
         return mean(rows, which, "throughput_rps");
     }
 
@@ -62,7 +62,7 @@ final class RowStats {
      * a's throughput against b's in percent, over the values of {@code pairBy} (e.g. concurrency) where both have rows,
      * so a missing (flagged) row on one side does not tilt the comparison. NaN when no value is shared.
      */
-    static double pairedPct(List<Map<String, String>> rows, Predicate<Map<String, String>> a, Predicate<Map<String, String>> b,
+    public static double pairedPct(List<Map<String, String>> rows, Predicate<Map<String, String>> a, Predicate<Map<String, String>> b,
                             java.util.function.Function<Map<String, String>, String> pairBy) {
         java.util.Set<String> shared = new java.util.LinkedHashSet<>(rows.stream().filter(a).map(pairBy).toList());
         shared.retainAll(rows.stream().filter(b).map(pairBy).toList());
@@ -72,20 +72,20 @@ final class RowStats {
     }
 
     /** a against b in percent (+12 % = a is 12 % higher), NaN when either is missing. */
-    static double pct(double a, double b) {
+    public static double pct(double a, double b) {
         return Double.isNaN(a) || Double.isNaN(b) || b == 0 ? Double.NaN : (a / b - 1) * 100;
     }
 
-    static String signedPct(double p) {
+    public static String signedPct(double p) {
         return Double.isNaN(p) ? "n/a" : String.format(Locale.ROOT, "%+.0f %%", p);
     }
 
-    static String n0(double d) {
+    public static String n0(double d) {
         return Double.isNaN(d) ? "n/a" : String.format(Locale.ROOT, "%,.0f", d);
     }
 
     /** CPUs the SUT ran on (the app_cpus column, a taskset list), or 0 when unknown. */
-    static int appCores(List<Map<String, String>> rows) {
+    public static int appCores(List<Map<String, String>> rows) {
         for (Map<String, String> r : rows) {
             String cpus = r.get("app_cpus");
             if (cpus == null || cpus.isBlank()) continue;
@@ -99,14 +99,14 @@ final class RowStats {
     }
 
     /** 1024 -> "1 KB", 10 -> "10 B", 1048576 -> "1 MB" (binary units, as the sizes are given). */
-    static String size(long bytes) {
+    public static String size(long bytes) {
         if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) return (bytes >> 20) + " MB";
         if (bytes >= 1024 && bytes % 1024 == 0) return (bytes >> 10) + " KB";
         return bytes + " B";
     }
 
     /** Sizes like 10, 1k, 100KB, 1m, 1MB as bytes (binary units). */
-    static long parseSize(String s) throws IllegalArgumentException {
+    public static long parseSize(String s) throws IllegalArgumentException {
         String v = s.trim().toLowerCase(Locale.ROOT).replace("_", "");
         long unit = 1;
         if (v.endsWith("b")) v = v.substring(0, v.length() - 1);

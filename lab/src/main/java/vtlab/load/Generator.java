@@ -2,7 +2,7 @@ package vtlab.load;
 
 import java.io.IOException;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /**
  * An established load generator behind one small interface (like JMH's profilers): selected by name with

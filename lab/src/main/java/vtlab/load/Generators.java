@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /** The generators selectable with --generator NAME. */
 public final class Generators {

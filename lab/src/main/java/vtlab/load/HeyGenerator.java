@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /**
  * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so

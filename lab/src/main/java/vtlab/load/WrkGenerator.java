@@ -10,7 +10,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the

@@ -2,8 +2,8 @@ package vtlab.plan;
 
 import java.util.List;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 
 /**
  * An experiment turns options into rows (its axes crossed), as a k6 executor turns options into a load model.

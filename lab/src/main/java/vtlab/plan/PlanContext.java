@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
 

@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.tier.CoreMap;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /** The probes selectable with --probes a,b,c (like JMH's -prof); a fresh instance per row. */
 public final class Probes {

@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 
 /**
  * ./vtlab compare RUN_A RUN_B: the same scenarios and variants of two runs (two machines, two JDKs, two versions)

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /** Writes report.html and the static figures (charts/*.svg, *.png) of a run folder. */
 public final class Report {
@@ -43,7 +43,7 @@ public final class Report {
     }
 
     /** ./vtlab report RUN_DIR: (re)writes the report of a finished or interrupted run. */
-    public static int command(vtlab.cli.Options o, List<String> args, PrintStream out) throws IOException, UsageError {
+    public static int command(vtlab.core.Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         List<String> unknown = o.unread();
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
         if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");

@@ -12,8 +12,8 @@ import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import vtlab.cli.UsageError;
-import vtlab.plan.Experiments;
+import vtlab.core.UsageError;
+import vtlab.experiment.Experiments;
 
 /**
  * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the

@@ -16,9 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 import vtlab.data.Dataset;
-import vtlab.plan.Experiments;
+import vtlab.experiment.Experiments;
 
 /**
  * A finished (or interrupted) run folder read back: matrix.csv rows numbered as the runner wrote them, the per-second

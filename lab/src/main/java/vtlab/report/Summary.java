@@ -102,8 +102,8 @@ public final class Summary {
         for (String name : experiments) {
             vtlab.plan.Experiment e;
             try {
-                e = vtlab.plan.Experiments.byName(name);
-            } catch (vtlab.cli.UsageError ex) {
+                e = vtlab.experiment.Experiments.byName(name);
+            } catch (vtlab.core.UsageError ex) {
                 continue;
             }
             List<Map<String, String>> own = rows.stream().filter(r -> name.equals(r.get("experiment"))).toList();

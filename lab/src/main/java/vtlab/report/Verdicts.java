@@ -9,9 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
-import vtlab.plan.Experiments;
+import vtlab.experiment.Experiments;
 
 /**
  * Statements in words at the top of the report, each with links to the rows that support it. Computed verdicts use

@@ -65,8 +65,8 @@ public final class RowRunner {
     List<String> probeNames(Row row) {
         List<String> names = row.probes(probeNames);
         try {
-            return vtlab.plan.Experiments.byName(row.experiment()).probes(names);
-        } catch (vtlab.cli.UsageError e) {
+            return vtlab.experiment.Experiments.byName(row.experiment()).probes(names);
+        } catch (vtlab.core.UsageError e) {
             return names; // rows are planned by a known experiment: this is a row made by hand (tests)
         }
     }
@@ -93,7 +93,7 @@ public final class RowRunner {
             // Consecutive rows with the same SUT configuration share one JVM (warm JIT, grown pools: a server's steady
             // state), unless the experiment or --fresh-sut asks for a new JVM per row (idle readings, isolation).
             String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + env;
-            boolean fresh = freshSutPerRow || vtlab.plan.Experiments.byName(row.experiment()).freshSutPerRow();
+            boolean fresh = freshSutPerRow || vtlab.experiment.Experiments.byName(row.experiment()).freshSutPerRow();
             if (kept != null && (fresh || !config.equals(keptConfig) || !kept.alive())) {
                 steps.step("stopping SUT");
                 close();
@@ -115,7 +115,7 @@ public final class RowRunner {
             JsonNode runtime = verifier.verifyConfig(info, row);
             URI url = sut.base().resolve(w.pathFor(row.params()));
             verifier.verifyEndpoint(url, w);
-            vtlab.plan.Experiments.byName(row.experiment()).verify(row, sut.base(), runTiers);
+            vtlab.experiment.Experiments.byName(row.experiment()).verify(row, sut.base(), runTiers);
             Measurements m = new Measurements();
             List<String> probeErrors = new ArrayList<>();
             Map<String, ProcessHandle> idleTiers = new LinkedHashMap<>();

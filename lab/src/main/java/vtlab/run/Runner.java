@@ -17,7 +17,7 @@ import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.load.Generator;
-import vtlab.cli.Options;
+import vtlab.core.Options;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.Study;
@@ -103,7 +103,7 @@ public final class Runner {
                     progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
                 }
             }
-        } catch (vtlab.cli.UsageError e) {
+        } catch (vtlab.core.UsageError e) {
             throw new IOException(e.getMessage(), e);
         } finally {
             progress.finish();

@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /**
  * A system under test, described by the `stack.json` in its folder under stacks/ (as TechEmpower's

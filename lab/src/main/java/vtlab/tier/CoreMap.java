@@ -3,8 +3,8 @@ package vtlab.tier;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 
 /**
  * Which CPUs each tier is pinned to. Computed from the machine's CPU count so the SUT and the load generator never

@@ -12,7 +12,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.stream.Stream;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 /** A Java runtime the lab can start a SUT with; read from its `release` file, no JVM start needed. */
 public record Jdk(Path home, int major, String version, String vendor) {

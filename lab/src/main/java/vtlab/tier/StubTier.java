@@ -15,7 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 import vtlab.stack.Stack;
 
 /**

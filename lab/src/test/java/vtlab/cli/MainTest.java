@@ -12,6 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Row;
 
 /** Bad input is refused with one clear line before anything starts. */
@@ -63,7 +65,7 @@ class MainTest {
     void plansTheArticlesMatrix() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "hello,sleep", "--conc", "400,1000", "--reps", "3",
                 "--hold", "20s", "--warmup", "10s"));
-        List<Row> rows = vtlab.plan.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        List<Row> rows = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertEquals(2 * 2 * 2 * 3, rows.size());
         Row platformSleep = rows.stream().filter(r -> r.threadMode().equals("platform") && r.workload().equals("sleep")
                 && r.concurrency() == 1000).findFirst().orElseThrow();
@@ -101,7 +103,7 @@ class MainTest {
     @Test
     void quickShortensTheTiming() throws Exception {
         Options o = Options.parse(List.of("--quick"));
-        List<Row> rows = vtlab.plan.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        List<Row> rows = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertTrue(rows.stream().allMatch(r -> r.hold().toSeconds() <= 5 && r.rep() == 1));
     }
 

@@ -13,8 +13,11 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.experiment.reactive.ReactiveExperiment;
+import vtlab.experiment.servlet.ResponseSizeExperiment;
+import vtlab.experiment.servlet.ServletIoExperiment;
+import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;

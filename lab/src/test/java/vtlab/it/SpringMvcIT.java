@@ -33,7 +33,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.cli.Main;
-import vtlab.cli.Options;
+import vtlab.core.Options;
 import vtlab.data.Environment;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.UsageError;
+import vtlab.core.UsageError;
 
 class ReportPageTest {
     static final String EVIL = "</script><img src=x onerror=alert(1)>";

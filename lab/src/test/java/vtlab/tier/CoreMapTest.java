@@ -9,8 +9,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 
 class CoreMapTest {
     @Test

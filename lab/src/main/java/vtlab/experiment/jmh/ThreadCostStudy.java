@@ -1,11 +1,11 @@
-package vtlab.experiment;
+package vtlab.experiment.jmh;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import vtlab.cli.Options;
+import vtlab.core.Options;
 
 /**
  * The article's ThreadsBenchmark (seed 000) in JMH: Blackhole.consumeCPU(1024) inline, in a new platform thread and

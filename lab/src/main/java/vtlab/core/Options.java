@@ -1,4 +1,4 @@
-package vtlab.cli;
+package vtlab.core;
 
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package vtlab.cli;
+package vtlab.core;
 
 /** Bad input or a missing prerequisite found before anything starts: one line, exit code 2. */
 public class UsageError extends Exception {

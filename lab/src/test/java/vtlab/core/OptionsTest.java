@@ -1,4 +1,4 @@
-package vtlab.cli;
+package vtlab.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

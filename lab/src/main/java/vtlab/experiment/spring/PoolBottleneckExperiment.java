@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.spring;
 
 import java.net.URI;
 import java.time.Duration;
@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.reactive;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.experiment.RowStats;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
@@ -29,7 +30,7 @@ import vtlab.tier.Jdk;
 public final class ReactiveExperiment implements Experiment {
     /** Summary.variant names: platform-N is MVC on an N-thread pool. */
     static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
-    static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
+    public static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
     static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
     /** Spring MVC's connector limit, set explicitly so the bound knows it (Tomcat's 8,192 default is also above 2,000). */
     static final int MVC_MAX_CONNECTIONS = 16384;

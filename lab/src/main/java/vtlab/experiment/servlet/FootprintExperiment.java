@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.servlet;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -7,8 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.jmh;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.servlet;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.experiment.RowStats;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;

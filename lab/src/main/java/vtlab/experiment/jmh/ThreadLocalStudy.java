@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.jmh;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 
 /**
  * The Tomcat talk's ThreadLocal question (seed 003): an object that is expensive to create, cached in a ThreadLocal,

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.spring;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -64,10 +64,10 @@ final class SpringRig {
      * raised that far (a sandbox without CAP_SYS_RESOURCE), "auto" multiplexes the calls over h2c instead of letting
      * the SUT fail with "Too many open files". One protocol for all rows, so a sweep never mixes them.
      */
-    static String downstreamHttp(vtlab.cli.Options o, String client, int maxConcurrency) throws vtlab.cli.UsageError {
+    static String downstreamHttp(vtlab.core.Options o, String client, int maxConcurrency) throws vtlab.core.UsageError {
         String http = o.choices("downstream-http", HTTP, List.of("auto")).getLast();
         if (http.equals("h2c") && !client.equals("jdk")) {
-            throw new vtlab.cli.UsageError("--downstream-http h2c needs --client jdk (HttpURLConnection speaks HTTP/1.1 only)");
+            throw new vtlab.core.UsageError("--downstream-http h2c needs --client jdk (HttpURLConnection speaks HTTP/1.1 only)");
         }
         if (!http.equals("auto")) return http;
         long needed = 2L * maxConcurrency + 2048;
@@ -86,7 +86,7 @@ final class SpringRig {
      */
     static final List<String> SUT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
 
-    static List<String> jvmArgs(vtlab.cli.Options o, PlanContext ctx) {
+    static List<String> jvmArgs(vtlab.core.Options o, PlanContext ctx) {
         return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
 
@@ -286,7 +286,7 @@ final class SpringRig {
     static Map<String, String> coreMap() {
         try {
             return CoreMap.compute(Runtime.getRuntime().availableProcessors(), null).cpus();
-        } catch (vtlab.cli.UsageError e) {
+        } catch (vtlab.core.UsageError e) {
             return Map.of();
         }
     }

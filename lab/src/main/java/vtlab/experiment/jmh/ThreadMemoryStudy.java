@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.jmh;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,8 +14,8 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.data.Dataset;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.spring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.run.Verifier;

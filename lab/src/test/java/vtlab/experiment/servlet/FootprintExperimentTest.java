@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.servlet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.cli.Options;
+import vtlab.core.Options;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.jmh;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -16,8 +16,8 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import vtlab.cli.Main;
-import vtlab.cli.Options;
-import vtlab.cli.UsageError;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.data.Dataset;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
