@@ -5,29 +5,24 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 
-import vtlab.report.Summary;
+import vtlab.data.Rows;
 import vtlab.tier.CoreMap;
 
 /** What the findings of the I/O and reactive experiments share: evidence rows only, means, params, percentages. */
 public final class RowStats {
     private RowStats() {}
 
-    /** Rows usable as evidence: status ok (flags that do not void a row, like app-cpu-bound, are kept). */
-    public static List<Map<String, String>> ok(List<Map<String, String>> rows) {
-        return rows.stream().filter(r -> "ok".equals(r.get("status"))).toList();
-    }
-
     /**
      * The line that says which rows were left out and why, e.g. "2 row(s) not used as evidence: failed 1; flagged 1
      * (littles-law 1)", or null when every row is usable.
      */
     public static String notUsed(List<Map<String, String>> rows) {
-        List<Map<String, String>> out = rows.stream().filter(r -> !"ok".equals(r.get("status"))).toList();
+        List<Map<String, String>> out = rows.stream().filter(r -> !Rows.ok(r)).toList();
         if (out.isEmpty()) return null;
-        long failed = out.stream().filter(r -> "failed".equals(r.get("status"))).count();
+        long failed = out.stream().filter(r -> Rows.failed(r)).count();
         Map<String, Long> flags = new java.util.TreeMap<>();
-        out.stream().filter(r -> "flagged".equals(r.get("status")))
-                .flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
+        out.stream().filter(r -> Rows.flagged(r))
+                .flatMap(r -> Rows.flags(r).stream())
                 .filter(f -> !f.isEmpty() && vtlab.check.Validity.voids(f)).forEach(f -> flags.merge(f, 1L, Long::sum));
         List<String> parts = new java.util.ArrayList<>();
         if (failed > 0) parts.add("failed " + failed);
@@ -41,21 +36,8 @@ public final class RowStats {
                 + " connections (starved or unevenly served connections, or latency tails wrk's correction inflates)" : "");
     }
 
-    public static String param(Map<String, String> r, String key) {
-        for (String kv : r.getOrDefault("params", "").split(";")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
-        }
-        return null;
-    }
-
-    /** Mean of a column over the rows that match, NaN when none does. */
-    public static double mean(List<Map<String, String>> rows, Predicate<Map<String, String>> which, String col) {
-        return Summary.mean(rows.stream().filter(which).toList(), col);
-    }
-
     public static double rps(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
-        return mean(rows, which, "throughput_rps");
+        return Rows.mean(rows, which, Rows.RPS);
     }
 
     /**

@@ -49,17 +49,6 @@ public record Row(String experiment, String stack, String threadMode, String wor
         return j.toString();
     }
 
-    /** Scenario without the thread mode: the rows the summary sets side by side (platform vs virtual). */
-    public String comparisonKey() {
-        StringJoiner j = new StringJoiner(" ");
-        j.add(experiment).add(workload).add("c=" + concurrency);
-        if (hikariPool != null) j.add("pool=" + hikariPool);
-        if (pathMode != null) j.add(pathMode);
-        if (connMode != null) j.add(connMode);
-        j.add("jdk" + jdk.major());
-        return j.toString();
-    }
-
     public String label() {
         return scenario() + " rep " + rep;
     }

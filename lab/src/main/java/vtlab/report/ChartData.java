@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
+
+import vtlab.data.Rows;
+import vtlab.data.Grouping;
 
 /**
  * Turns a run's rows into charts: sweeps (throughput and p99 vs concurrency, throughput vs pool), memory, pinning,
@@ -50,39 +52,18 @@ public final class ChartData {
         });
     }
 
-    /** The thread-mode variant of a row (platform pools told apart by size), with the stack when an experiment has several. */
-    public static String variant(Map<String, String> r, boolean withStack) {
-        String v = vtlab.report.Summary.variant(r);
-        return withStack ? r.getOrDefault("stack", "") + " " + v : v;
-    }
-
     static boolean varies(List<Map<String, String>> rows, String col) {
         return rows.stream().map(r -> r.getOrDefault(col, "")).filter(v -> !v.isEmpty()).distinct().count() >= 2;
     }
 
     static boolean anyValue(List<Map<String, String>> rows, String col) {
-        return rows.stream().anyMatch(r -> !Double.isNaN(RunData.num(r, col)));
-    }
-
-    /** What a panel's rows share besides the x axis and the variant, in words: "sleep · sleepMs=50 · JDK 25". */
-    static String panelLabel(Map<String, String> r, String xCol, boolean withStack) {
-        List<String> parts = new ArrayList<>();
-        parts.add(r.getOrDefault("workload", ""));
-        if (!xCol.equals(CONCURRENCY)) parts.add(fmtInt(RunData.num(r, CONCURRENCY)) + " connections");
-        if (!xCol.equals(POOL) && !r.getOrDefault(POOL, "").isEmpty()) parts.add("pool " + r.get(POOL));
-        if (!r.getOrDefault("conn_mode", "").isEmpty()) parts.add(r.get("conn_mode"));
-        if (!r.getOrDefault("path_mode", "").isEmpty()) parts.add(r.get("path_mode"));
-        Arrays.stream(r.getOrDefault("params", "").split(";")).filter(kv -> !kv.isEmpty() && !kv.startsWith("maxThreads="))
-                .forEach(parts::add);
-        if (!r.getOrDefault("jdk", "").isEmpty()) parts.add("JDK " + r.get("jdk"));
-        if (!withStack && !r.getOrDefault("stack", "").isEmpty() && !r.get("stack").equals(r.get("experiment"))) parts.add(r.get("stack"));
-        return parts.stream().filter(p -> !p.isBlank()).collect(Collectors.joining(" · "));
+        return rows.stream().anyMatch(r -> !Double.isNaN(Rows.num(r, col)));
     }
 
     /** Rows grouped into panels: same everything but xCol and the variant. */
     static Map<String, List<Map<String, String>>> panels(List<Map<String, String>> rows, String xCol, boolean withStack) {
         return rows.stream().filter(r -> !"failed".equals(r.get("status")))
-                .collect(Collectors.groupingBy(r -> panelLabel(r, xCol, withStack), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(r -> Grouping.panel(r, xCol, withStack), LinkedHashMap::new, Collectors.toList()));
     }
 
     /** The sweep axis of an experiment's hero chart: concurrency, unless only the pool varies. */
@@ -115,7 +96,7 @@ public final class ChartData {
         boolean withStack = varies(rows, "stack");
         List<ChartSpec> out = new ArrayList<>();
         panels(rows, xCol, withStack).forEach((label, panel) -> {
-            if (!anyValue(panel, "throughput_rps")) return;
+            if (!anyValue(panel, Rows.RPS)) return;
             TreeSet<Double> xs = xValues(panel, xCol);
             if (xs.isEmpty()) return;
             String title = experiment + ": throughput" + (withP99 ? " and p99" : "") + " vs "
@@ -125,15 +106,15 @@ public final class ChartData {
             boolean bars = xs.size() < 3;
             List<Double> xList = List.copyOf(xs);
             byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " req/s", "y", bars ? "bar" : "solid", color(v),
-                    aggregate(okOnly(vr), xCol, "throughput_rps", bars ? xList : null))));
+                    aggregate(Rows.okOnly(vr), xCol, Rows.RPS, bars ? xList : null))));
             if (withP99) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
-                        aggregate(okOnly(vr), xCol, "p99_ms", bars ? xList : null))));
+                        aggregate(Rows.okOnly(vr), xCol, "p99_ms", bars ? xList : null))));
             }
             List<ChartSpec.Point> flagged = panel.stream().filter(r -> "flagged".equals(r.get("status")))
-                    .filter(r -> !Double.isNaN(RunData.num(r, "throughput_rps")))
-                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(RunData.num(r, xCol)) : RunData.num(r, xCol),
-                            RunData.num(r, "throughput_rps"), null, List.of(data.anchor(r))))
+                    .filter(r -> !Double.isNaN(Rows.num(r, Rows.RPS)))
+                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(Rows.num(r, xCol)) : Rows.num(r, xCol),
+                            Rows.num(r, Rows.RPS), null, List.of(data.anchor(r))))
                     .toList();
             if (!flagged.isEmpty()) lines.add(new ChartSpec.Line("flagged rows (not evidence) req/s", "y", "muted", MUTED, flagged));
             out.add(new ChartSpec(id(prefix), bars ? "bar" : "line", title, xLabel, "throughput (req/s)",
@@ -158,13 +139,13 @@ public final class ChartData {
             List<ChartSpec.Line> lines = new ArrayList<>();
             String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb_max";
             byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + (nmt ? " thread stacks MB" : " RSS MB"), "y", "bar",
-                    color(v), scale(aggregate(okOnly(vr), xCol, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+                    color(v), scale(aggregate(Rows.okOnly(vr), xCol, yCol, xs), nmt ? 1 / 1024.0 : 1))));
             if (nmt && anyValue(panel, "rss_mb_max")) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " RSS MB", "y2", "points", color(v),
-                        aggregate(okOnly(vr), xCol, "rss_mb_max", xs))));
+                        aggregate(Rows.okOnly(vr), xCol, "rss_mb_max", xs))));
             } else if (anyValue(panel, "jvm_threads_max")) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " OS threads", "y2", "points", color(v),
-                        aggregate(okOnly(vr), xCol, "jvm_threads_max", xs))));
+                        aggregate(Rows.okOnly(vr), xCol, "jvm_threads_max", xs))));
             }
             if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
             String y2 = nmt && anyValue(panel, "rss_mb_max") ? "RSS (MB)" : anyValue(panel, "jvm_threads_max") ? "OS threads of the SUT" : null;
@@ -177,23 +158,23 @@ public final class ChartData {
 
     /** pinned_events per row (mean over reps) per variant, one bar group per scenario, when the column is filled. */
     public List<ChartSpec> pinning(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(RunData.num(r, "pinned_events"))).toList();
+        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(Rows.num(r, "pinned_events"))).toList();
         // all zero: the verdict says "no pinning" with its rows; a chart of empty bars adds nothing
-        if (okOnly(rows).stream().allMatch(r -> RunData.num(r, "pinned_events") == 0)) return List.of();
+        if (Rows.okOnly(rows).stream().allMatch(r -> Rows.num(r, "pinned_events") == 0)) return List.of();
         boolean withStack = varies(rows, "stack");
         String xCol = heroAxis(rows);
         List<String> cats = new ArrayList<>();
         Map<String, Map<String, List<Map<String, String>>>> byVariant = new LinkedHashMap<>();
-        for (Map<String, String> r : okOnly(rows)) {
-            String cat = panelLabel(r, xCol, withStack) + " · " + (xCol.equals(POOL) ? "pool " : "c=") + r.getOrDefault(xCol, "");
+        for (Map<String, String> r : Rows.okOnly(rows)) {
+            String cat = Grouping.panel(r, xCol, withStack) + " · " + (xCol.equals(POOL) ? "pool " : "c=") + r.getOrDefault(xCol, "");
             if (!cats.contains(cat)) cats.add(cat);
-            byVariant.computeIfAbsent(variant(r, withStack), k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
+            byVariant.computeIfAbsent(Grouping.variant(r, withStack), k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
         }
         if (cats.isEmpty()) return List.of();
         List<ChartSpec.Line> lines = new ArrayList<>();
         byVariant.forEach((v, byCat) -> {
             List<ChartSpec.Point> pts = new ArrayList<>();
-            byCat.forEach((cat, cr) -> pts.add(new ChartSpec.Point(cats.indexOf(cat), mean(cr, r -> RunData.num(r, "pinned_events")), null,
+            byCat.forEach((cat, cr) -> pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, "pinned_events"), null,
                     anchors(cr))));
             lines.add(new ChartSpec.Line(v, "y", "bar", color(v), pts));
         });
@@ -203,7 +184,7 @@ public final class ChartData {
 
     /** JMH scores ± error, one chart per unit, bars per thread mode. */
     public List<ChartSpec> jmh() {
-        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(RunData.num(r, "score"))).toList();
+        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
         List<ChartSpec> out = new ArrayList<>();
         Map<String, List<Map<String, String>>> byUnit = rows.stream()
                 .collect(Collectors.groupingBy(r -> r.getOrDefault("unit", ""), LinkedHashMap::new, Collectors.toList()));
@@ -220,8 +201,8 @@ public final class ChartData {
             byMode.forEach((mode, byCat) -> {
                 List<ChartSpec.Point> pts = new ArrayList<>();
                 byCat.forEach((cat, cr) -> {
-                    double err = mean(cr, r -> RunData.num(r, "error"));
-                    pts.add(new ChartSpec.Point(cats.indexOf(cat), mean(cr, r -> RunData.num(r, "score")), Double.isNaN(err) ? null : err,
+                    double err = Rows.mean(cr, "error");
+                    pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, "score"), Double.isNaN(err) ? null : err,
                             cr.stream().map(r -> "jmh-" + (data.jmh().indexOf(r) + 1)).toList()));
                 });
                 lines.add(new ChartSpec.Line(mode, "y", "bar", color(mode), pts));
@@ -278,11 +259,11 @@ public final class ChartData {
     private List<ChartSpec.Point> aggregateTm(List<Map<String, String>> rows, String col, List<Double> xs) {
         Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
         for (Map<String, String> r : rows) {
-            double x = RunData.num(r, "threads");
-            if (!Double.isNaN(x) && !Double.isNaN(RunData.num(r, col))) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+            double x = Rows.num(r, "threads");
+            if (!Double.isNaN(x) && !Double.isNaN(Rows.num(r, col))) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
-        byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(xs.indexOf(x), mean(xr, r -> RunData.num(r, col)), null,
+        byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(xs.indexOf(x), Rows.mean(xr, col), null,
                 xr.stream().map(r -> "tm-" + (data.threadMemory().indexOf(r) + 1)).toList())));
         return pts;
     }
@@ -318,7 +299,7 @@ public final class ChartData {
 
     Map<String, List<Map<String, String>>> byVariant(List<Map<String, String>> rows, boolean withStack) {
         Map<String, List<Map<String, String>>> m = rows.stream()
-                .collect(Collectors.groupingBy(r -> variant(r, withStack), LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(r -> Grouping.variant(r, withStack), LinkedHashMap::new, Collectors.toList()));
         // platform first, so it is drawn under virtual and listed first in legends
         Map<String, List<Map<String, String>>> sorted = new LinkedHashMap<>();
         m.keySet().stream().sorted(Comparator.comparing((String v) -> v.contains("virtual") ? 1 : 0)).forEach(v -> sorted.put(v, m.get(v)));
@@ -326,12 +307,8 @@ public final class ChartData {
         return sorted;
     }
 
-    static List<Map<String, String>> okOnly(List<Map<String, String>> rows) {
-        return rows.stream().filter(RunData::ok).toList();
-    }
-
     static TreeSet<Double> xValues(List<Map<String, String>> rows, String xCol) {
-        return rows.stream().map(r -> RunData.num(r, xCol)).filter(x -> !Double.isNaN(x)).collect(Collectors.toCollection(TreeSet::new));
+        return rows.stream().map(r -> Rows.num(r, xCol)).filter(x -> !Double.isNaN(x)).collect(Collectors.toCollection(TreeSet::new));
     }
 
     static boolean logScale(TreeSet<Double> xs) {
@@ -345,12 +322,12 @@ public final class ChartData {
     List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories) {
         Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
         for (Map<String, String> r : rows) {
-            double x = RunData.num(r, xCol), y = RunData.num(r, yCol);
+            double x = Rows.num(r, xCol), y = Rows.num(r, yCol);
             if (!Double.isNaN(x) && !Double.isNaN(y)) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
         byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(categories == null ? x : categories.indexOf(x),
-                mean(xr, r -> RunData.num(r, yCol)), null, anchors(xr))));
+                Rows.mean(xr, yCol), null, anchors(xr))));
         return pts;
     }
 
@@ -360,10 +337,6 @@ public final class ChartData {
 
     static List<ChartSpec.Point> scale(List<ChartSpec.Point> pts, double factor) {
         return pts.stream().map(p -> new ChartSpec.Point(p.x(), p.y() * factor, p.err() == null ? null : p.err() * factor, p.rows())).toList();
-    }
-
-    static double mean(List<Map<String, String>> rows, ToDoubleFunction<Map<String, String>> f) {
-        return rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
     }
 
     static String fmtInt(double d) {

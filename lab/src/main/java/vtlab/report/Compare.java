@@ -19,6 +19,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 
+import vtlab.data.Rows;
+import vtlab.data.Grouping;
+
 /**
  * ./vtlab compare RUN_A RUN_B: the same scenarios and variants of two runs (two machines, two JDKs, two versions)
  * side by side with deltas, in the terminal and as compare.html. Means over rows with status ok; a side with no such
@@ -88,35 +91,22 @@ public final class Compare {
         return d.rows().stream().map(r -> r.getOrDefault("jdk", "")).distinct().count();
     }
 
-    static String scenario(Map<String, String> r, boolean keyJdk) {
-        List<String> parts = new ArrayList<>();
-        parts.add(r.getOrDefault("experiment", ""));
-        parts.add(r.getOrDefault("workload", ""));
-        parts.add("c=" + r.getOrDefault("concurrency", ""));
-        if (!r.getOrDefault("hikari_pool", "").isEmpty()) parts.add("pool=" + r.get("hikari_pool"));
-        if (!r.getOrDefault("conn_mode", "").isEmpty()) parts.add(r.get("conn_mode"));
-        if (!r.getOrDefault("path_mode", "").isEmpty()) parts.add(r.get("path_mode"));
-        Arrays.stream(r.getOrDefault("params", "").split(";")).filter(kv -> !kv.isEmpty() && !kv.startsWith("maxThreads=")).forEach(parts::add);
-        if (keyJdk) parts.add("jdk" + r.getOrDefault("jdk", ""));
-        return String.join(" ", parts);
-    }
-
     private static Map<String, List<Map<String, String>>> group(RunData d, boolean keyJdk) {
         boolean multiStack = d.rows().stream().map(r -> r.get("experiment") + "/" + r.get("stack")).distinct().count()
                 > d.rows().stream().map(r -> r.get("experiment")).distinct().count();
-        return d.rows().stream().collect(Collectors.groupingBy(r -> scenario(r, keyJdk) + "|" + ChartData.variant(r, multiStack),
+        return d.rows().stream().collect(Collectors.groupingBy(r -> Grouping.scenario(r, keyJdk) + "|" + Grouping.variant(r, multiStack),
                 LinkedHashMap::new, Collectors.toList()));
     }
 
     static Side side(RunData d, List<Map<String, String>> rows) {
         if (rows == null || rows.isEmpty()) return Side.ABSENT;
-        List<Map<String, String>> ok = ChartData.okOnly(rows);
+        List<Map<String, String>> ok = Rows.okOnly(rows);
         String status = ok.isEmpty() ? rows.stream().map(r -> r.getOrDefault("status", "?")).distinct().collect(Collectors.joining("/"))
                 : ok.size() + "/" + rows.size() + " ok";
         List<Map<String, String>> flagged = rows.stream().filter(r -> "flagged".equals(r.get("status"))).toList();
-        return new Side(ok.size(), rows.size(), Verdicts.mean(ok, "throughput_rps"), Verdicts.mean(ok, "p50_ms"), Verdicts.mean(ok, "p99_ms"),
-                Verdicts.mean(ok, "app_cpu_pct"), Verdicts.mean(ok, "jvm_threads_max"), Verdicts.mean(ok, "rss_mb_max"), status,
-                rows.stream().map(d::index).toList(), Verdicts.mean(flagged, "throughput_rps"), Verdicts.mean(flagged, "p99_ms"));
+        return new Side(ok.size(), rows.size(), Rows.mean(ok, Rows.RPS), Rows.mean(ok, "p50_ms"), Rows.mean(ok, "p99_ms"),
+                Rows.mean(ok, "app_cpu_pct"), Rows.mean(ok, "jvm_threads_max"), Rows.mean(ok, "rss_mb_max"), status,
+                rows.stream().map(d::index).toList(), Rows.mean(flagged, Rows.RPS), Rows.mean(flagged, "p99_ms"));
     }
 
     /** The terminal table. */

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import vtlab.core.UsageError;
 import vtlab.experiment.Experiments;
 
+import vtlab.data.Rows;
+
 /**
  * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the
  * studies' files (JMH, thread memory, pinning), validity and environment. One file, no network: the chart library
@@ -26,7 +28,7 @@ public final class ReportPage {
             new String[] {"thread_mode", "mode"}, new String[] {"workload", "workload"}, new String[] {"concurrency", "conc"},
             new String[] {"hikari_pool", "pool"}, new String[] {"conn_mode", "conn"}, new String[] {"path_mode", "path"},
             new String[] {"params", "params"}, new String[] {"jdk", "JDK"}, new String[] {"rep", "rep"},
-            new String[] {"throughput_rps", "req/s"}, new String[] {"p50_ms", "p50 ms"}, new String[] {"p99_ms", "p99 ms"},
+            new String[] {Rows.RPS, "req/s"}, new String[] {"p50_ms", "p50 ms"}, new String[] {"p99_ms", "p99 ms"},
             new String[] {"p999_ms", "p99.9 ms"}, new String[] {"max_ms", "max ms"}, new String[] {"error_rate", "errors"},
             new String[] {"app_cpu_pct", "app CPU %"}, new String[] {"load_cpu_pct", "load CPU %"}, new String[] {"pg_cpu_pct", "pg CPU %"},
             new String[] {"stub_cpu_pct", "stub CPU %"}, new String[] {"jvm_threads_max", "threads"}, new String[] {"rss_mb_max", "RSS MB"},
@@ -195,7 +197,7 @@ public final class ReportPage {
 
     private void cell(Map<String, String> r, String col) {
         String v = r.getOrDefault(col, "");
-        double d = RunData.num(r, col);
+        double d = Rows.num(r, col);
         if (Double.isNaN(d)) {
             sb.append("<td").append(col.equals("note") && !v.isEmpty() ? " class=\"note\"" : "").append(">").append(Html.esc(v)).append("</td>");
             return;
@@ -247,10 +249,10 @@ public final class ReportPage {
         String[][] kinds = {{"errors_timeout", "timeouts"}, {"errors_status", "non-2xx answers"}, {"errors_connect", "connect errors"},
                 {"errors_read", "read errors"}, {"errors_write", "write errors"}};
         for (String[] k : kinds) {
-            double n = RunData.num(r, k[0]);
+            double n = Rows.num(r, k[0]);
             if (n > 0) parts.add(StaticChart.num(n) + " " + k[1]);
         }
-        double rate = RunData.num(r, "error_rate");
+        double rate = Rows.num(r, "error_rate");
         if (parts.isEmpty() && !(rate > 0)) return "";
         return "errors: " + (parts.isEmpty() ? "" : String.join(", ", parts) + " ") + (rate > 0 ? String.format(Locale.ROOT, "(%.2f%% of requests)", rate * 100) : "");
     }

@@ -86,10 +86,6 @@ public final class RunData {
         return rows;
     }
 
-    public static boolean ok(Map<String, String> r) {
-        return "ok".equals(r.get("status"));
-    }
-
     /** 1-based number of a matrix row (its anchor in the report is "row-N"). */
     public int index(Map<String, String> row) {
         if (indexes.isEmpty()) for (int i = 0; i < rows.size(); i++) indexes.put(rows.get(i), i + 1);
@@ -232,14 +228,4 @@ public final class RunData {
         return i == 0 ? -1 : Integer.parseInt(stem.substring(0, Math.min(i, 9)));
     }
 
-    /** A numeric cell, or NaN when empty or not a number. */
-    public static double num(Map<String, String> r, String col) {
-        String v = r.get(col);
-        if (v == null || v.isBlank()) return Double.NaN;
-        try {
-            return Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
-    }
 }

@@ -7,6 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import vtlab.data.Grouping;
+import vtlab.data.Rows;
+
 /**
  * The end-of-run table, per experiment: one line per scenario and thread-mode variant, reps averaged (with their
  * spread), speedup against the platform variant of the same scenario, and every flag. Built from matrix.csv rows
@@ -15,40 +18,6 @@ import java.util.stream.Collectors;
 public final class Summary {
     private Summary() {}
 
-    /** platform rows carry their pool size, so 200 and 2,000 threads are told apart. */
-    public static String variant(Map<String, String> r) {
-        String mt = param(r, "maxThreads");
-        return r.get("thread_mode") + ("platform".equals(r.get("thread_mode")) && mt != null ? "-" + mt : "");
-    }
-
-    static String param(Map<String, String> r, String key) {
-        for (String kv : r.getOrDefault("params", "").split(";")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
-        }
-        return null;
-    }
-
-    /** Rows that compare with each other: same experiment, workload, concurrency, pool, paths, JDK, knobs. */
-    public static String group(Map<String, String> r) {
-        String params = java.util.Arrays.stream(r.getOrDefault("params", "").split(";"))
-                .filter(kv -> !kv.startsWith("maxThreads=") && !kv.isEmpty()).collect(Collectors.joining(" "));
-        return String.join("|", r.get("experiment"), r.get("workload"), r.get("concurrency"), r.getOrDefault("hikari_pool", ""),
-                r.getOrDefault("path_mode", ""), r.getOrDefault("conn_mode", ""), "jdk" + r.get("jdk"), params);
-    }
-
-    /** Mean of a numeric column over rows (empty cells skipped), or NaN. */
-    public static double mean(List<Map<String, String>> rows, String col) {
-        return rows.stream().map(r -> r.get(col)).filter(v -> v != null && !v.isEmpty())
-                .mapToDouble(Double::parseDouble).average().orElse(Double.NaN);
-    }
-
-    /** (max - min) / mean over reps, in %: how well repetitions agree. */
-    public static double spreadPct(List<Map<String, String>> rows, String col) {
-        var s = rows.stream().map(r -> r.get(col)).filter(v -> v != null && !v.isEmpty()).mapToDouble(Double::parseDouble).summaryStatistics();
-        return s.getCount() < 2 || s.getAverage() == 0 ? Double.NaN : (s.getMax() - s.getMin()) / s.getAverage() * 100;
-    }
-
     public static String render(List<Map<String, String>> rows) {
         StringBuilder sb = new StringBuilder();
         Map<String, List<Map<String, String>>> byExperiment = rows.stream()
@@ -56,24 +25,24 @@ public final class Summary {
         byExperiment.forEach((exp, expRows) -> {
             sb.append("\n== ").append(exp).append(" ==\n");
             Map<String, List<Map<String, String>>> groups = expRows.stream().filter(r -> !"failed".equals(r.get("status")))
-                    .collect(Collectors.groupingBy(Summary::group, LinkedHashMap::new, Collectors.toList()));
+                    .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
-            int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> scenarioLabel(g).length()).max().orElse(0)));
+            int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> Grouping.comparisonLabel(g).length()).max().orElse(0)));
             String fmt = "%-" + width + "s %-14s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
             sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
             groups.forEach((g, gRows) -> {
                 Map<String, List<Map<String, String>>> variants = gRows.stream()
-                        .collect(Collectors.groupingBy(Summary::variant, LinkedHashMap::new, Collectors.toList()));
+                        .collect(Collectors.groupingBy(Grouping::variant, LinkedHashMap::new, Collectors.toList()));
                 double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
-                        .findFirst().map(e -> mean(e.getValue(), "throughput_rps")).orElse(Double.NaN);
-                String scenario = scenarioLabel(g);
+                        .findFirst().map(e -> Rows.mean(e.getValue(), Rows.RPS)).orElse(Double.NaN);
+                String scenario = Grouping.comparisonLabel(g);
                 variants.forEach((v, vRows) -> {
-                    double rps = mean(vRows, "throughput_rps");
+                    double rps = Rows.mean(vRows, Rows.RPS);
                     List<String> flags = vRows.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
                             .filter(f -> !f.isEmpty()).distinct().toList();
-                    sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(spreadPct(vRows, "throughput_rps"), 1),
-                            num(mean(vRows, "p50_ms"), 1), num(mean(vRows, "p99_ms"), 1), num(mean(vRows, "jvm_threads_max"), 0),
-                            num(mean(vRows, "bound_rps"), 0), num(mean(vRows, "bound_ratio"), 2),
+                    sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(Rows.spreadPct(vRows, Rows.RPS), 1),
+                            num(Rows.mean(vRows, "p50_ms"), 1), num(Rows.mean(vRows, "p99_ms"), 1), num(Rows.mean(vRows, "jvm_threads_max"), 0),
+                            num(Rows.mean(vRows, "bound_rps"), 0), num(Rows.mean(vRows, "bound_ratio"), 2),
                             Double.isNaN(platformRps) ? "" : num(rps / platformRps, 2) + "x", String.join(",", flags)));
                 });
             });
@@ -85,14 +54,6 @@ public final class Summary {
         sb.append("\nreq/s: mean over reps; ±%: spread (max-min)/mean of reps; threads: SUT OS threads (max);")
                 .append(" bound: closed-model ceiling; ratio: achieved/bound; vs plat: against the platform variant.\n");
         return sb.toString();
-    }
-
-    /** A group key as the table's scenario column: workload, concurrency, pool, paths, JDK, knobs. */
-    static String scenarioLabel(String g) {
-        String[] parts = g.split("\\|", -1);
-        return parts[1] + " c=" + parts[2] + (parts[3].isEmpty() ? "" : " pool=" + parts[3])
-                + (parts[4].isEmpty() ? "" : " " + parts[4]) + (parts[5].isEmpty() ? "" : " " + parts[5])
-                + " " + parts[6] + (parts[7].isEmpty() ? "" : " " + parts[7]);
     }
 
     /** The table of a run's load rows, then each experiment's findings in words. */

@@ -13,6 +13,9 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.experiment.Experiments;
 
+import vtlab.data.Rows;
+import vtlab.data.Grouping;
+
 /**
  * Statements in words at the top of the report, each with links to the rows that support it. Computed verdicts use
  * rows with status ok only: a flagged or failed row is listed under validity, never counted as evidence.
@@ -80,7 +83,7 @@ public final class Verdicts {
         boolean withStack = ChartData.varies(rows, "stack");
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
-            Map<String, Map<Double, List<Map<String, String>>>> v = byVariantAndX(ChartData.okOnly(panel), ChartData.CONCURRENCY, withStack);
+            Map<String, Map<Double, List<Map<String, String>>>> v = byVariantAndX(Rows.okOnly(panel), ChartData.CONCURRENCY, withStack);
             List<String> virtual = v.keySet().stream().filter(n -> n.endsWith("virtual")).toList();
             List<String> platform = v.keySet().stream().filter(n -> n.contains("platform")).toList();
             if (!virtual.isEmpty() && !platform.isEmpty()) {
@@ -103,24 +106,24 @@ public final class Verdicts {
         if (common.isEmpty()) return null;
         double x = common.getLast();
         List<Map<String, String>> a = vRows.get(x), b = pRows.get(x);
-        double ta = mean(a, "throughput_rps"), tb = mean(b, "throughput_rps");
+        double ta = Rows.mean(a, Rows.RPS), tb = Rows.mean(b, Rows.RPS);
         if (Double.isNaN(ta) || Double.isNaN(tb) || tb <= 0) return null;
         double ratio = ta / tb;
         StringBuilder s = new StringBuilder(exp + " (" + label + "): ");
         s.append(vt).append(" vs ").append(pt).append(" at ").append(n0(x)).append(" connections: ");
         if (Math.abs(ratio - 1) <= SAME) s.append("no throughput difference (").append(n0(ta)).append(" vs ").append(n0(tb)).append(" req/s, within 5%)");
         else s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s)", ratio, n0(ta), n0(tb)));
-        double pa = mean(a, "p99_ms"), pb = mean(b, "p99_ms");
+        double pa = Rows.mean(a, "p99_ms"), pb = Rows.mean(b, "p99_ms");
         if (!Double.isNaN(pa) && !Double.isNaN(pb)) s.append(", p99 ").append(ms(pa)).append(" vs ").append(ms(pb));
-        double bound = mean(b, "bound_ratio");
-        String threads = Summary.param(b.getFirst(), "maxThreads");
+        double bound = Rows.mean(b, "bound_ratio");
+        String threads = Rows.param(b.getFirst(), "maxThreads");
         if (!Double.isNaN(bound)) {
             s.append("; ").append(pt).append(" held at ").append(pct(bound)).append(" of its ")
                     .append(threads == null ? "" : n0(Double.parseDouble(threads)) + "-thread ").append("bound");
-            double br = mean(b, "bound_rps");
+            double br = Rows.mean(b, "bound_rps");
             if (!Double.isNaN(br)) s.append(" (").append(n0(br)).append(" req/s)");
         }
-        double vb = mean(a, "bound_ratio");
+        double vb = Rows.mean(a, "bound_ratio");
         if (!Double.isNaN(vb)) s.append("; ").append(vt).append(" at ").append(pct(vb)).append(" of its bound");
         List<String> evidence = new ArrayList<>(anchors(a));
         evidence.addAll(anchors(b));
@@ -129,7 +132,7 @@ public final class Verdicts {
         // the widest gap, when it is not at the highest concurrency
         double best = x, bestRatio = ratio;
         for (double c : common) {
-            double r = mean(vRows.get(c), "throughput_rps") / mean(pRows.get(c), "throughput_rps");
+            double r = Rows.mean(vRows.get(c), Rows.RPS) / Rows.mean(pRows.get(c), Rows.RPS);
             if (r > bestRatio) {
                 bestRatio = r;
                 best = c;
@@ -146,7 +149,7 @@ public final class Verdicts {
 
     private static void appendCpuBound(StringBuilder s, String variant, List<Map<String, String>> rows) {
         if (rows.stream().anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"))) {
-            double cpu = mean(rows, "app_cpu_pct");
+            double cpu = Rows.mean(rows, "app_cpu_pct");
             s.append("; ").append(variant).append(" saturated the SUT's CPU").append(Double.isNaN(cpu) ? "" : " (" + n0(cpu) + "% of one core)");
         }
     }
@@ -158,12 +161,12 @@ public final class Verdicts {
         if (Double.isNaN(x)) return null;
         List<String> evidence = new ArrayList<>();
         List<String> parts = v.entrySet().stream().filter(e -> e.getValue().containsKey(x))
-                .sorted(Comparator.comparingDouble(e -> -mean(e.getValue().get(x), "throughput_rps")))
+                .sorted(Comparator.comparingDouble(e -> -Rows.mean(e.getValue().get(x), Rows.RPS)))
                 .map(e -> {
                     List<Map<String, String>> r = e.getValue().get(x);
                     evidence.addAll(anchors(r));
-                    double p99 = mean(r, "p99_ms");
-                    return e.getKey() + " " + n0(mean(r, "throughput_rps")) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
+                    double p99 = Rows.mean(r, "p99_ms");
+                    return e.getKey() + " " + n0(Rows.mean(r, Rows.RPS)) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
                 }).toList();
         return new Verdict(exp, "measured", exp + " (" + label + ") at " + n0(x) + " connections: " + String.join(", ", parts), evidence);
     }
@@ -175,10 +178,10 @@ public final class Verdicts {
         boolean withStack = ChartData.varies(rows, "stack");
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.POOL, withStack).forEach((label, panel) -> {
-            byVariantAndX(ChartData.okOnly(panel), ChartData.POOL, withStack).forEach((variant, byPool) -> {
+            byVariantAndX(Rows.okOnly(panel), ChartData.POOL, withStack).forEach((variant, byPool) -> {
                 if (byPool.size() < 2) return;
                 List<Double> pools = List.copyOf(byPool.keySet());
-                List<Double> rps = pools.stream().map(p -> mean(byPool.get(p), "throughput_rps")).toList();
+                List<Double> rps = pools.stream().map(p -> Rows.mean(byPool.get(p), Rows.RPS)).toList();
                 int j = 0;
                 while (j + 1 < pools.size() && rps.get(j + 1) / rps.get(j) - 1 >= 0.5 * (pools.get(j + 1) / pools.get(j) - 1)) j++;
                 int last = pools.size() - 1;
@@ -197,7 +200,7 @@ public final class Verdicts {
                             .append(" req/s at pool ").append(n0(pools.get(last))).append(")");
                 }
                 List<Map<String, String>> top = byPool.get(pools.get(last));
-                String threads = Summary.param(top.getFirst(), "maxThreads");
+                String threads = Rows.param(top.getFirst(), "maxThreads");
                 if (j < last && threads != null) s.append("; ").append(variant).append(" has ").append(threads).append(" request threads");
                 appendCpuBound(s, variant, top);
                 List<String> evidence = byPool.values().stream().flatMap(r -> anchors(r).stream()).toList();
@@ -209,17 +212,17 @@ public final class Verdicts {
 
     /** Pinned events per JDK, variant and path, over ok rows that measured them. */
     List<Verdict> pinning(String exp) {
-        List<Map<String, String>> rows = ChartData.okOnly(data.rowsOf(exp)).stream()
-                .filter(r -> !Double.isNaN(RunData.num(r, "pinned_events"))).toList();
+        List<Map<String, String>> rows = Rows.okOnly(data.rowsOf(exp)).stream()
+                .filter(r -> !Double.isNaN(Rows.num(r, "pinned_events"))).toList();
         if (rows.isEmpty()) return List.of();
         boolean withStack = ChartData.varies(rows, "stack");
         Map<String, List<Map<String, String>>> groups = rows.stream().collect(Collectors.groupingBy(
-                r -> "JDK " + r.getOrDefault("jdk", "?") + " " + ChartData.variant(r, withStack)
+                r -> "JDK " + r.getOrDefault("jdk", "?") + " " + Grouping.variant(r, withStack)
                         + (r.getOrDefault("path_mode", "").isEmpty() ? "" : " " + r.get("path_mode")),
                 LinkedHashMap::new, Collectors.toList()));
-        double total = rows.stream().mapToDouble(r -> RunData.num(r, "pinned_events")).sum();
+        double total = rows.stream().mapToDouble(r -> Rows.num(r, "pinned_events")).sum();
         List<String> parts = new ArrayList<>();
-        groups.forEach((g, gr) -> parts.add(g + ": " + n0(gr.stream().mapToDouble(r -> RunData.num(r, "pinned_events")).sum())
+        groups.forEach((g, gr) -> parts.add(g + ": " + n0(gr.stream().mapToDouble(r -> Rows.num(r, "pinned_events")).sum())
                 + " in " + gr.size() + (gr.size() == 1 ? " row" : " rows")));
         String head = total == 0 ? "no pinning measured (0 pinned events)" : "pinned events (JFR jdk.VirtualThreadPinned)";
         return List.of(new Verdict(exp, "measured", exp + ": " + head + " — " + String.join("; ", parts), anchors(rows)));
@@ -227,16 +230,16 @@ public final class Verdicts {
 
     /** JMH: thread modes of the same benchmark side by side, with their errors. */
     List<Verdict> jmh() {
-        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(RunData.num(r, "score"))).toList();
+        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
         Map<String, List<Map<String, String>>> byBench = rows.stream()
                 .collect(Collectors.groupingBy(charts::jmhCategory, LinkedHashMap::new, Collectors.toList()));
         List<Verdict> out = new ArrayList<>();
         byBench.forEach((bench, br) -> {
             if (br.size() < 2) return;
-            List<Map<String, String>> sorted = br.stream().sorted(Comparator.comparingDouble(r -> -RunData.num(r, "score"))).toList();
+            List<Map<String, String>> sorted = br.stream().sorted(Comparator.comparingDouble(r -> -Rows.num(r, "score"))).toList();
             Map<String, String> hi = sorted.getFirst(), lo = sorted.getLast();
             String unit = hi.getOrDefault("unit", "");
-            double a = RunData.num(hi, "score"), b = RunData.num(lo, "score"), ea = RunData.num(hi, "error"), eb = RunData.num(lo, "error");
+            double a = Rows.num(hi, "score"), b = Rows.num(lo, "score"), ea = Rows.num(hi, "error"), eb = Rows.num(lo, "error");
             boolean overlap = !Double.isNaN(ea) && !Double.isNaN(eb) && a - ea <= b + eb;
             String s = String.format(Locale.ROOT, "JMH %s: %s %s vs %s %s %s (%s)", bench, mode(hi), pm(a, ea), mode(lo), pm(b, eb), unit,
                     overlap ? "within error" : String.format(Locale.ROOT, "%.2f×", b == 0 ? Double.NaN : a / b));
@@ -255,15 +258,15 @@ public final class Verdicts {
     List<Verdict> threadMemory() {
         List<Map<String, String>> rows = data.threadMemory();
         if (rows.isEmpty()) return List.of();
-        double top = rows.stream().mapToDouble(r -> RunData.num(r, "threads")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+        double top = rows.stream().mapToDouble(r -> Rows.num(r, "threads")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
         if (Double.isNaN(top)) return List.of();
         List<String> parts = new ArrayList<>();
         List<String> evidence = new ArrayList<>();
         for (Map<String, String> r : rows) {
-            if (RunData.num(r, "threads") != top) continue;
+            if (Rows.num(r, "threads") != top) continue;
             evidence.add("tm-" + (rows.indexOf(r) + 1));
             List<String> what = new ArrayList<>();
-            double res = RunData.num(r, "nmt_thread_reserved_kb"), com = RunData.num(r, "nmt_thread_committed_kb"), rss = RunData.num(r, "rss_mb");
+            double res = Rows.num(r, "nmt_thread_reserved_kb"), com = Rows.num(r, "nmt_thread_committed_kb"), rss = Rows.num(r, "rss_mb");
             if (!Double.isNaN(res)) what.add(n0(res / 1024) + " MB reserved");
             if (!Double.isNaN(com)) what.add(n0(com / 1024) + " MB committed for threads (NMT)");
             if (!Double.isNaN(rss)) what.add("RSS " + n0(rss) + " MB");
@@ -315,19 +318,15 @@ public final class Verdicts {
     private Map<String, Map<Double, List<Map<String, String>>>> byVariantAndX(List<Map<String, String>> rows, String xCol, boolean withStack) {
         Map<String, Map<Double, List<Map<String, String>>>> out = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            double x = RunData.num(r, xCol);
-            if (Double.isNaN(x) || Double.isNaN(RunData.num(r, "throughput_rps"))) continue;
-            out.computeIfAbsent(ChartData.variant(r, withStack), k -> new TreeMap<>()).computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+            double x = Rows.num(r, xCol);
+            if (Double.isNaN(x) || Double.isNaN(Rows.num(r, Rows.RPS))) continue;
+            out.computeIfAbsent(Grouping.variant(r, withStack), k -> new TreeMap<>()).computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         return out;
     }
 
     private List<String> anchors(List<Map<String, String>> rows) {
         return rows.stream().map(data::anchor).toList();
-    }
-
-    static double mean(List<Map<String, String>> rows, String col) {
-        return rows.stream().mapToDouble(r -> RunData.num(r, col)).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
     }
 
     private static String reps(List<Map<String, String>> a, List<Map<String, String>> b) {

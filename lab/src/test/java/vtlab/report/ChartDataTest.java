@@ -124,7 +124,7 @@ class ChartDataTest {
         assertEquals("#1f77b4", cd.color("virtual"));
         assertFalse(cd.color("platform-2000").equals(before));
         Map<String, String> r = Map.of("thread_mode", "platform", "params", "sleepMs=1;maxThreads=2000", "stack", "servlet");
-        assertEquals("platform-2000", ChartData.variant(r, false));
-        assertEquals("servlet platform-2000", ChartData.variant(r, true));
+        assertEquals("platform-2000", vtlab.data.Grouping.variant(r, false));
+        assertEquals("servlet platform-2000", vtlab.data.Grouping.variant(r, true));
     }
 }

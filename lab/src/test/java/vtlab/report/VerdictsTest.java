@@ -25,7 +25,7 @@ class VerdictsTest {
         // virtual 20,001 (rep 2 flagged, left out) vs platform mean 1,961.5 -> 10.2x
         assertTrue(pair.text().contains("at 2,500 connections: 10.2× throughput (20,001 vs 1,962 req/s)"), pair.text());
         assertTrue(pair.text().contains("platform-200 held at 98% of its 200-thread bound (2,000 req/s)"), pair.text());
-        Set<String> okAnchors = data.rows().stream().filter(RunData::ok).map(data::anchor).collect(Collectors.toSet());
+        Set<String> okAnchors = data.rows().stream().filter(vtlab.data.Rows::ok).map(data::anchor).collect(Collectors.toSet());
         for (Verdicts.Verdict v : all) {
             if (v.source().equals("measured")) assertTrue(okAnchors.containsAll(v.evidence()), v.text() + " cites " + v.evidence());
         }

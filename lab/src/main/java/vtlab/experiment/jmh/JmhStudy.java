@@ -1,5 +1,7 @@
 package vtlab.experiment.jmh;
 
+import static vtlab.data.Rows.num;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -189,11 +191,6 @@ public abstract class JmhStudy implements Study {
     }
 
     // --- helpers for statements ---
-
-    static double num(Map<String, String> r, String col) {
-        String v = r.get(col);
-        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
-    }
 
     /** "28.5 ± 3.1 us/op", or "28.5 us/op (no error: fewer than 3 iterations)". */
     static String scoreText(Map<String, String> r) {

@@ -1,5 +1,7 @@
 package vtlab.experiment.jmh;
 
+import static vtlab.data.Rows.num;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

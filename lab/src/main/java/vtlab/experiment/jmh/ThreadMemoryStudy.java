@@ -1,5 +1,7 @@
 package vtlab.experiment.jmh;
 
+import static vtlab.data.Rows.num;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -202,11 +204,6 @@ public final class ThreadMemoryStudy implements Study {
 
     private static Optional<Map<String, String>> find(List<Map<String, String>> rows, String mode, int threads) {
         return rows.stream().filter(r -> mode.equals(r.get("mode")) && String.valueOf(threads).equals(r.get("threads"))).findFirst();
-    }
-
-    static double num(Map<String, String> r, String col) {
-        String v = r.get(col);
-        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
     }
 
     /** KB as KiB, MiB or GiB, e.g. 9.81 GiB (NMT counts in KiB). */

@@ -1,5 +1,8 @@
 package vtlab.experiment.reactive;
 
+import vtlab.data.Rows;
+import vtlab.data.Grouping;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +19,6 @@ import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
-import vtlab.report.Summary;
 import vtlab.stack.Stack;
 import vtlab.tier.Jdk;
 
@@ -28,7 +30,7 @@ import vtlab.tier.Jdk;
  * by side; the threads and nmt probes record each one's OS threads and thread-stack memory.
  */
 public final class ReactiveExperiment implements Experiment {
-    /** Summary.variant names: platform-N is MVC on an N-thread pool. */
+    /** Grouping.variant names: platform-N is MVC on an N-thread pool. */
     static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
     public static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
     static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
@@ -156,7 +158,7 @@ public final class ReactiveExperiment implements Experiment {
         List<String> out = new ArrayList<>();
         out.add("seed 004 (M1, 8 cores, 2,000 JMeter threads, 100 ms): MVC 2,000 platform threads 12,342 req/s, WebFlux 17,228, "
                 + "WebFlux + coroutines 17,240, MVC + virtual threads 16,294; stacks 2 GB (2,000 platform threads) vs 9 MB vs 11 MB");
-        List<Map<String, String>> ok = RowStats.ok(rows);
+        List<Map<String, String>> ok = Rows.okOnly(rows);
         if (ok.isEmpty()) {
             if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
@@ -164,8 +166,8 @@ public final class ReactiveExperiment implements Experiment {
         int top = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).max().orElseThrow();
         List<Map<String, String>> atTop = ok.stream().filter(r -> Integer.parseInt(r.get("concurrency")) == top).toList();
         Map<String, Double> rps = new LinkedHashMap<>();
-        for (String v : atTop.stream().map(Summary::variant).distinct().toList()) {
-            rps.put(v, RowStats.rps(atTop, r -> Summary.variant(r).equals(v)));
+        for (String v : atTop.stream().map(Grouping::variant).distinct().toList()) {
+            rps.put(v, RowStats.rps(atTop, r -> Grouping.variant(r).equals(v)));
         }
         List<String> ranked = rps.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                 .map(e -> e.getKey() + " " + RowStats.n0(e.getValue())).toList();
@@ -175,7 +177,7 @@ public final class ReactiveExperiment implements Experiment {
         String base = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
                 .min((a, b) -> Integer.compare(Integer.parseInt(a.substring(9)), Integer.parseInt(b.substring(9)))).orElse(null);
         if (base != null) {
-            Map<String, String> br = atTop.stream().filter(r -> Summary.variant(r).equals(base)).findFirst().orElseThrow();
+            Map<String, String> br = atTop.stream().filter(r -> Grouping.variant(r).equals(base)).findFirst().orElseThrow();
             double baseRps = rps.get(base), bound = Double.parseDouble(br.get("bound_rps"));
             out.add(String.format(Locale.ROOT, "%s holds at its pool's ceiling: %s req/s vs bound %s (%s)", base, RowStats.n0(baseRps),
                     RowStats.n0(bound), baseRps <= bound * 1.05 ? "at or below it, as it must" : "ABOVE it: check the pool size"));
@@ -185,7 +187,7 @@ public final class ReactiveExperiment implements Experiment {
             List<String> clear = new ArrayList<>(), cpu = new ArrayList<>(), short3 = new ArrayList<>();
             rps.forEach((v, x) -> {
                 if (v.equals(base)) return;
-                boolean appBound = atTop.stream().filter(r -> Summary.variant(r).equals(v))
+                boolean appBound = atTop.stream().filter(r -> Grouping.variant(r).equals(v))
                         .anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"));
                 String s = String.format(Locale.ROOT, "%s %.1fx", v, x / baseRps);
                 if (x >= 3 * baseRps) clear.add(s);
@@ -220,9 +222,9 @@ public final class ReactiveExperiment implements Experiment {
         // Threads and stack memory: the cost seed 004 names (2 GB of stacks vs 9 MB).
         List<String> mem = new ArrayList<>();
         for (String v : rps.keySet()) {
-            List<Map<String, String>> vr = atTop.stream().filter(r -> Summary.variant(r).equals(v)).toList();
-            double threads = Summary.mean(vr, "jvm_threads_max"), res = Summary.mean(vr, "nmt_thread_reserved_kb"),
-                    com = Summary.mean(vr, "nmt_thread_committed_kb");
+            List<Map<String, String>> vr = atTop.stream().filter(r -> Grouping.variant(r).equals(v)).toList();
+            double threads = Rows.mean(vr, "jvm_threads_max"), res = Rows.mean(vr, "nmt_thread_reserved_kb"),
+                    com = Rows.mean(vr, "nmt_thread_committed_kb");
             mem.add(String.format(Locale.ROOT, "%s %s threads, %s MB reserved / %s MB committed", v, RowStats.n0(threads),
                     RowStats.n0(res / 1024), RowStats.n0(com / 1024)));
         }
@@ -232,15 +234,15 @@ public final class ReactiveExperiment implements Experiment {
         List<String> wfThreads = new ArrayList<>();
         boolean flat = true;
         for (String v : List.of("reactive", "coroutine")) {
-            double atHigh = RowStats.mean(atTop, r -> Summary.variant(r).equals(v), "jvm_threads_max");
+            double atHigh = Rows.mean(atTop, r -> Grouping.variant(r).equals(v), "jvm_threads_max");
             if (Double.isNaN(atHigh)) continue;
-            double atLow = RowStats.mean(ok, r -> Summary.variant(r).equals(v) && r.get("concurrency").equals(String.valueOf(low)), "jvm_threads_max");
+            double atLow = Rows.mean(ok, r -> Grouping.variant(r).equals(v) && r.get("concurrency").equals(String.valueOf(low)), "jvm_threads_max");
             wfThreads.add(v + " " + (low < top && !Double.isNaN(atLow) ? RowStats.n0(atLow) + " at c=" + low + ", " : "") + RowStats.n0(atHigh) + " at c=" + top);
             flat &= atHigh <= 60 && (Double.isNaN(atLow) || atHigh <= atLow + 5);
         }
         if (!wfThreads.isEmpty()) {
             double plat = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
-                    .mapToDouble(v -> RowStats.mean(atTop, r -> Summary.variant(r).equals(v), "jvm_threads_max")).max().orElse(Double.NaN);
+                    .mapToDouble(v -> Rows.mean(atTop, r -> Grouping.variant(r).equals(v), "jvm_threads_max")).max().orElse(Double.NaN);
             out.add("WebFlux's OS threads: " + String.join("; ", wfThreads) + " on " + RowStats.appCores(atTop)
                     + " app core(s) (event loops max(cores, 4) plus the JVM's own)" + (Double.isNaN(plat) ? "" : "; the largest platform pool ran " + RowStats.n0(plat))
                     + (flat ? " (supports: a fixed handful, not one per connection)" : " (does not support: they grew with the connections or passed 60)"));

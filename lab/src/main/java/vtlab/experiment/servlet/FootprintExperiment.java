@@ -1,5 +1,7 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Rows;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +14,6 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
-import vtlab.report.Summary;
 
 /**
  * The article's footprint (seed 000): Tomcat idle, then after a load of 400 connections on the HelloWorld servlet.
@@ -81,9 +82,9 @@ public final class FootprintExperiment implements Experiment {
         Map<String, List<Map<String, String>>> byMode = ok.stream()
                 .collect(Collectors.groupingBy(r -> r.get("thread_mode"), LinkedHashMap::new, Collectors.toList()));
         byMode.forEach((mode, mr) -> {
-            double idle = Summary.mean(mr, "jvm_threads_idle"), after = Summary.mean(mr, "jvm_threads_max");
-            double resIdle = Summary.mean(mr, "nmt_thread_reserved_kb_idle"), res = Summary.mean(mr, "nmt_thread_reserved_kb");
-            double comIdle = Summary.mean(mr, "nmt_thread_committed_kb_idle"), com = Summary.mean(mr, "nmt_thread_committed_kb");
+            double idle = Rows.mean(mr, "jvm_threads_idle"), after = Rows.mean(mr, "jvm_threads_max");
+            double resIdle = Rows.mean(mr, "nmt_thread_reserved_kb_idle"), res = Rows.mean(mr, "nmt_thread_reserved_kb");
+            double comIdle = Rows.mean(mr, "nmt_thread_committed_kb_idle"), com = Rows.mean(mr, "nmt_thread_committed_kb");
             if (Double.isNaN(idle) || Double.isNaN(resIdle)) {
                 out.add(mode + ": no idle readings (the threads and nmt probes must be on)");
                 return;

@@ -1,5 +1,7 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Rows;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +93,7 @@ public final class ProbeCostExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = RowStats.ok(rows);
+        List<Map<String, String>> ok = Rows.okOnly(rows);
         Map<String, List<Map<String, String>>> groups = ok.stream().collect(Collectors.groupingBy(
                 r -> r.get("thread_mode") + " " + r.get("workload") + " c=" + r.get("concurrency") + " jdk" + r.get("jdk"),
                 LinkedHashMap::new, Collectors.toList()));
@@ -103,7 +105,7 @@ public final class ProbeCostExperiment implements Experiment {
             }
             Interval tput = Interval.of(pairs.stream().map(p -> -RowStats.pct(p.on().rps(), p.off().rps())).toList());
             Interval cpu = Interval.of(pairs.stream().map(p -> RowStats.pct(p.on().cpuUsPerRequest(), p.off().cpuUsPerRequest())).toList());
-            String tested = RowStats.param(pairs.getFirst().on().row(), Row.PROBES_PARAM);
+            String tested = Rows.param(pairs.getFirst().on().row(), Row.PROBES_PARAM);
             out.add(String.format(Locale.ROOT, "%s: %d pair(s), probes %s: %s req/s with vs %s without; throughput cost %s, "
                             + "SUT CPU per request %s (%.1f vs %.1f us) -> %s", scenario, pairs.size(), tested,
                     RowStats.n0(pairs.stream().mapToDouble(p -> p.on().rps()).average().orElse(Double.NaN)),
@@ -155,7 +157,7 @@ public final class ProbeCostExperiment implements Experiment {
 
     record Side(Map<String, String> row) {
         double rps() {
-            return Double.parseDouble(row.get("throughput_rps"));
+            return Double.parseDouble(row.get(Rows.RPS));
         }
 
         /** app_cpu_pct is 100 per busy core: CPU-seconds per second, over requests per second. */
@@ -169,7 +171,7 @@ public final class ProbeCostExperiment implements Experiment {
     static List<Pair> pairs(List<Map<String, String>> rows) {
         Map<String, Map<String, String>> on = new LinkedHashMap<>(), off = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            boolean baseline = String.join("+", BASELINE).equals(RowStats.param(r, Row.PROBES_PARAM));
+            boolean baseline = String.join("+", BASELINE).equals(Rows.param(r, Row.PROBES_PARAM));
             (baseline ? off : on).put(r.get("rep"), r);
         }
         List<Pair> out = new ArrayList<>();

@@ -1,5 +1,7 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Rows;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -79,12 +81,12 @@ public final class ResponseSizeExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = RowStats.ok(rows);
+        List<Map<String, String>> ok = Rows.okOnly(rows);
         if (ok.isEmpty()) {
             if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
         }
-        List<Long> sizes = ok.stream().map(r -> Long.parseLong(RowStats.param(r, "bytes"))).distinct().sorted().toList();
+        List<Long> sizes = ok.stream().map(r -> Long.parseLong(Rows.param(r, "bytes"))).distinct().sorted().toList();
         List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
         int cores = RowStats.appCores(ok);
 
@@ -128,7 +130,7 @@ public final class ResponseSizeExperiment implements Experiment {
             int ahead = 0, n = 0;
             List<String> parts = new ArrayList<>();
             for (int c : above) {
-                double p = RowStats.pairedPct(ok, mode("virtual").and(at(c)), mode("platform").and(at(c)), r -> RowStats.param(r, "bytes"));
+                double p = RowStats.pairedPct(ok, mode("virtual").and(at(c)), mode("platform").and(at(c)), r -> Rows.param(r, "bytes"));
                 if (Double.isNaN(p)) continue;
                 parts.add("c=" + c + " " + RowStats.signedPct(p));
                 n++;
@@ -146,7 +148,7 @@ public final class ResponseSizeExperiment implements Experiment {
     }
 
     private static Predicate<Map<String, String>> size(long s) {
-        return r -> String.valueOf(s).equals(RowStats.param(r, "bytes"));
+        return r -> String.valueOf(s).equals(Rows.param(r, "bytes"));
     }
 
     private static Predicate<Map<String, String>> mode(String m) {

@@ -1,5 +1,7 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Rows;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -154,7 +156,7 @@ public final class ServletIoExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = RowStats.ok(rows);
+        List<Map<String, String>> ok = Rows.okOnly(rows);
         if (ok.isEmpty()) {
             if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
             return out;
@@ -163,12 +165,12 @@ public final class ServletIoExperiment implements Experiment {
 
         // Counting: blocking reads on virtual threads vs the ReadListener on the platform pool, per body size.
         List<Long> sizes = ok.stream().filter(r -> r.get("workload").startsWith("count"))
-                .map(r -> Long.parseLong(RowStats.param(r, "bodyBytes"))).distinct().sorted().toList();
+                .map(r -> Long.parseLong(Rows.param(r, "bodyBytes"))).distinct().sorted().toList();
         if (!sizes.isEmpty()) {
             List<String> parts = new ArrayList<>();
             List<Double> diffs = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(RowStats.param(r, "bodyBytes"));
+                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count-async", "platform")), CONC);
                 if (!Double.isNaN(p)) {
                     parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
@@ -183,7 +185,7 @@ public final class ServletIoExperiment implements Experiment {
             }
             List<String> vtOnAsync = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(RowStats.param(r, "bodyBytes"));
+                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count-async", "virtual")), size.and(is("count-async", "platform")), CONC);
                 if (!Double.isNaN(p)) vtOnAsync.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }
@@ -193,7 +195,7 @@ public final class ServletIoExperiment implements Experiment {
             }
             List<String> blocking = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(RowStats.param(r, "bodyBytes"));
+                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count", "platform")), CONC);
                 if (!Double.isNaN(p)) blocking.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }

@@ -1,5 +1,7 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Rows;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -102,15 +104,15 @@ public final class OrderSummaryExperiment implements Experiment {
         List<String> out = new ArrayList<>();
         Predicate<Map<String, String>> platform = r -> "platform".equals(r.get("thread_mode"));
         Predicate<Map<String, String>> virtual = r -> "virtual".equals(r.get("thread_mode"));
-        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "concurrency", "throughput_rps");
-        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "concurrency", "throughput_rps");
+        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "concurrency", Rows.RPS);
+        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "concurrency", Rows.RPS);
         if (p.isEmpty() && v.isEmpty()) {
             out.add("no row finished with status ok: nothing to conclude");
             return out;
         }
-        Map<String, String> any = rows.stream().filter(SpringRig::ok).findFirst().orElseThrow();
-        double delay = SpringRig.param(any, "delayMs") != null ? Double.parseDouble(SpringRig.param(any, "delayMs")) : 100;
-        int threads = rows.stream().filter(platform).map(r -> SpringRig.param(r, "maxThreads")).filter(x -> x != null)
+        Map<String, String> any = rows.stream().filter(Rows::ok).findFirst().orElseThrow();
+        double delay = Rows.param(any, "delayMs") != null ? Double.parseDouble(Rows.param(any, "delayMs")) : 100;
+        int threads = rows.stream().filter(platform).map(r -> Rows.param(r, "maxThreads")).filter(x -> x != null)
                 .mapToInt(Integer::parseInt).findFirst().orElse(200);
         double wall = threads * 1000.0 / delay;
 
@@ -156,7 +158,7 @@ public final class OrderSummaryExperiment implements Experiment {
         pending.entrySet().stream().filter(e -> e.getValue() >= 1).reduce((a, b) -> b).ifPresent(e -> out.add(String.format(
                 java.util.Locale.ROOT, "virtual c=%d: up to %.0f requests waited for a pooled connection (pool %s, released right after"
                         + " the query): the pool is held while threads that own a connection wait for CPU", e.getKey(), e.getValue(),
-                rows.stream().filter(SpringRig::ok).map(r -> r.get("hikari_pool")).filter(x -> x != null).findFirst().orElse("?"))));
+                rows.stream().filter(Rows::ok).map(r -> r.get("hikari_pool")).filter(x -> x != null).findFirst().orElse("?"))));
 
         // Tail latency at the highest concurrency both modes finished.
         TreeMap<Integer, Double> p99p = SpringRig.meanBy(rows, platform, "concurrency", "p99_ms");
@@ -165,7 +167,7 @@ public final class OrderSummaryExperiment implements Experiment {
         if (top != null) {
             out.add(String.format(java.util.Locale.ROOT, "p99 at c=%d: platform %.0f ms, virtual %.0f ms", top, p99p.get(top), p99v.get(top)));
         }
-        long excluded = rows.stream().filter(r -> !SpringRig.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }

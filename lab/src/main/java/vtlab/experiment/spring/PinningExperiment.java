@@ -1,5 +1,7 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Rows;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -96,7 +98,7 @@ public final class PinningExperiment implements Experiment {
                 List<Map<String, String>> p = usable.stream().filter(r -> r.get("jdk").equals(Integer.toString(jdk))
                         && path.equals(r.get("path_mode"))).toList();
                 if (p.isEmpty()) continue;
-                byPath.put(path, new double[] {mean(p, "pinned_events"), mean(p, "throughput_rps"), mean(p, "p99_ms")});
+                byPath.put(path, new double[] {Rows.mean(p, "pinned_events"), Rows.mean(p, Rows.RPS), Rows.mean(p, "p99_ms")});
             }
             double[] control = byPath.get("control"), sync = byPath.get("synchronized"), normal = byPath.get("normal");
             if (control != null && control[0] == 0) {
@@ -120,7 +122,4 @@ public final class PinningExperiment implements Experiment {
         return out;
     }
 
-    static double mean(List<Map<String, String>> rows, String col) {
-        return rows.stream().map(r -> r.get(col)).filter(v -> v != null && !v.isEmpty()).mapToDouble(Double::parseDouble).average().orElse(Double.NaN);
-    }
 }

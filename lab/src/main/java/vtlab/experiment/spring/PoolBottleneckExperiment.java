@@ -1,5 +1,7 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Rows;
+
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,8 +99,8 @@ public final class PoolBottleneckExperiment implements Experiment {
         List<String> out = new ArrayList<>();
         Predicate<Map<String, String>> platform = r -> "platform".equals(r.get("thread_mode"));
         Predicate<Map<String, String>> virtual = r -> "virtual".equals(r.get("thread_mode"));
-        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "hikari_pool", "throughput_rps");
-        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "hikari_pool", "throughput_rps");
+        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "hikari_pool", Rows.RPS);
+        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "hikari_pool", Rows.RPS);
         if (v.isEmpty() && p.isEmpty()) {
             out.add("no row finished with status ok: nothing to conclude");
             return out;
@@ -135,7 +137,7 @@ public final class PoolBottleneckExperiment implements Experiment {
         }
 
         // Platform: a pool beyond Tomcat's threads has connections no thread can use.
-        int threads = rows.stream().filter(platform).map(r -> SpringRig.param(r, "maxThreads")).filter(x -> x != null)
+        int threads = rows.stream().filter(platform).map(r -> Rows.param(r, "maxThreads")).filter(x -> x != null)
                 .mapToInt(Integer::parseInt).findFirst().orElse(200);
         Integer atThreads = p.floorKey(threads), above = p.higherKey(threads);
         if (atThreads != null && above != null) {
@@ -156,7 +158,7 @@ public final class PoolBottleneckExperiment implements Experiment {
             out.add("requests waiting for a connection (virtual, max): " + pending.entrySet().stream()
                     .map(e -> "pool " + e.getKey() + ": " + Math.round(e.getValue())).toList());
         }
-        long excluded = rows.stream().filter(r -> !SpringRig.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }

@@ -1,5 +1,7 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Rows;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -211,32 +213,15 @@ final class SpringRig {
 
     // ---- findings
 
-    static boolean ok(Map<String, String> r) {
-        return "ok".equals(r.get("status"));
-    }
-
-    static double num(Map<String, String> r, String col) {
-        String v = r.get(col);
-        return v == null || v.isEmpty() ? Double.NaN : Double.parseDouble(v);
-    }
-
-    static String param(Map<String, String> r, String key) {
-        for (String kv : r.getOrDefault("params", "").split(";")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
-        }
-        return null;
-    }
-
     /** Mean of a column over the ok rows matching a filter, by an integer key column (e.g. concurrency). */
     static TreeMap<Integer, Double> meanBy(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, String col) {
-        return rows.stream().filter(SpringRig::ok).filter(filter).filter(r -> !Double.isNaN(num(r, col)))
-                .collect(Collectors.groupingBy(r -> (int) num(r, key), TreeMap::new, Collectors.averagingDouble(r -> num(r, col))));
+        return rows.stream().filter(Rows::ok).filter(filter).filter(r -> !Double.isNaN(Rows.num(r, col)))
+                .collect(Collectors.groupingBy(r -> (int) Rows.num(r, key), TreeMap::new, Collectors.averagingDouble(r -> Rows.num(r, col))));
     }
 
     /** The ok rows of one key value (e.g. one concurrency), for naming the tier that saturated there. */
     static List<Map<String, String>> at(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, int value) {
-        return rows.stream().filter(SpringRig::ok).filter(filter).filter(r -> (int) num(r, key) == value).toList();
+        return rows.stream().filter(Rows::ok).filter(filter).filter(r -> (int) Rows.num(r, key) == value).toList();
     }
 
     /**
@@ -247,7 +232,7 @@ final class SpringRig {
     static List<CpuLoad> cpuLoads(Map<String, String> row, Map<String, String> tierCpus, int machineCpus) {
         Map<Integer, Map<String, Double>> perCpu = new TreeMap<>();
         for (String tier : List.of("app", "load", "pg", "stub")) {
-            double pct = num(row, tier + "_cpu_pct");
+            double pct = Rows.num(row, tier + "_cpu_pct");
             String list = row.getOrDefault(tier + "_cpus", "");
             if (list.isEmpty()) list = tierCpus.get(tier);
             if (Double.isNaN(pct) || list == null) continue;

@@ -1,5 +1,7 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Rows;
+
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -114,14 +116,14 @@ public final class SpringSleepExperiment implements Experiment {
     static List<String> findingsOf(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
         for (String variant : VARIANTS) {
-            Predicate<Map<String, String>> inVariant = r -> variant.equals(SpringRig.param(r, "variant"));
+            Predicate<Map<String, String>> inVariant = r -> variant.equals(Rows.param(r, "variant"));
             if (rows.stream().noneMatch(inVariant)) continue;
             // one series per configuration: platform-N or virtual
             Map<String, TreeMap<Integer, Double>> series = new LinkedHashMap<>();
             Map<String, TreeMap<Integer, Double>> bounds = new LinkedHashMap<>();
             rows.stream().filter(inVariant).map(SpringSleepExperiment::config).distinct().sorted().forEach(cfg -> {
                 Predicate<Map<String, String>> f = inVariant.and(r -> config(r).equals(cfg));
-                series.put(cfg, SpringRig.meanBy(rows, f, "concurrency", "throughput_rps"));
+                series.put(cfg, SpringRig.meanBy(rows, f, "concurrency", Rows.RPS));
                 bounds.put(cfg, SpringRig.meanBy(rows, f, "concurrency", "bound_rps"));
             });
             TreeMap<Integer, Double> base = series.get("platform-200");
@@ -133,21 +135,21 @@ public final class SpringSleepExperiment implements Experiment {
                     if (base != null && !e.getKey().equals("platform-200") && base.containsKey(c.getKey())) {
                         s += " = " + SpringRig.times(c.getValue() / base.get(c.getKey())) + " platform-200";
                     }
-                    String sat = SpringRig.saturation(rows.stream().filter(SpringRig::ok).filter(inVariant)
-                            .filter(r -> config(r).equals(e.getKey()) && (int) SpringRig.num(r, "concurrency") == c.getKey()).toList());
+                    String sat = SpringRig.saturation(rows.stream().filter(Rows::ok).filter(inVariant)
+                            .filter(r -> config(r).equals(e.getKey()) && (int) Rows.num(r, "concurrency") == c.getKey()).toList());
                     if (sat != null) s += "; " + sat;
                     out.add(s);
                 }
             }
         }
         if (out.isEmpty()) out.add("no row finished with status ok: nothing to conclude");
-        long excluded = rows.stream().filter(r -> !SpringRig.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }
 
     static String config(Map<String, String> r) {
-        String t = SpringRig.param(r, "maxThreads");
+        String t = Rows.param(r, "maxThreads");
         return "platform".equals(r.get("thread_mode")) && t != null ? "platform-" + t : r.get("thread_mode");
     }
 }

@@ -1,0 +1,58 @@
+package vtlab.data;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class GroupingTest {
+    private static Map<String, String> row(String mode, int concurrency, String params) {
+        Map<String, String> r = new LinkedHashMap<>();
+        r.put("experiment", "servlet-io");
+        r.put("stack", "servlet");
+        r.put("thread_mode", mode);
+        r.put("workload", "sleep");
+        r.put("concurrency", String.valueOf(concurrency));
+        r.put("hikari_pool", "");
+        r.put("path_mode", "");
+        r.put("conn_mode", "");
+        r.put("jdk", "25");
+        r.put("rep", "1");
+        r.put("params", params);
+        return r;
+    }
+
+    @Test
+    void platform200AndVirtualOfOneScenarioCompare() {
+        Map<String, String> p = row("platform", 1000, "sleepMs=50;maxThreads=200"), v = row("virtual", 1000, "sleepMs=50");
+        v.put("rep", "2");
+        assertEquals(Grouping.comparison(p), Grouping.comparison(v));
+        assertEquals(Grouping.scenario(p, true), Grouping.scenario(v, true));
+        assertEquals(Grouping.panel(p, Rows.CONCURRENCY, false), Grouping.panel(v, Rows.CONCURRENCY, false));
+        assertEquals("platform-200", Grouping.variant(p));
+        assertEquals("virtual", Grouping.variant(v));
+        assertEquals("servlet platform-200", Grouping.variant(p, true));
+        assertEquals("sleep c=1000 jdk25 sleepMs=50", Grouping.comparisonLabel(Grouping.comparison(p)));
+        assertEquals("servlet-io sleep c=1000 sleepMs=50", Grouping.scenario(p, false));
+        assertEquals("sleep · sleepMs=50 · JDK 25 · servlet", Grouping.panel(p, Rows.CONCURRENCY, false));
+    }
+
+    @Test
+    void differentConcurrencyOrKnobsDoNotCompare() {
+        Map<String, String> a = row("virtual", 1000, "sleepMs=50"), b = row("virtual", 2000, "sleepMs=50"), c = row("virtual", 1000, "sleepMs=10");
+        assertNotEquals(Grouping.comparison(a), Grouping.comparison(b));
+        assertNotEquals(Grouping.scenario(a, false), Grouping.scenario(b, false));
+        assertNotEquals(Grouping.comparison(a), Grouping.comparison(c));
+        // a concurrency sweep is one panel: the x axis is not part of it
+        assertEquals(Grouping.panel(a, Rows.CONCURRENCY, false), Grouping.panel(b, Rows.CONCURRENCY, false));
+    }
+
+    @Test
+    void platformPoolSizesAreDifferentVariants() {
+        assertNotEquals(Grouping.variant(row("platform", 1, "maxThreads=200")), Grouping.variant(row("platform", 1, "maxThreads=2000")));
+        assertEquals("platform", Grouping.variant(row("platform", 1, "")));
+    }
+}
