@@ -108,10 +108,10 @@ public final class Main {
                 return runCommand(o, words.subList(1, words.size()), args, out);
             }
             case "report" -> {
-                return vtlab.report.Report.command(o, words.subList(1, words.size()), out);
+                return ReportCommand.run(o, words.subList(1, words.size()), out);
             }
             case "compare" -> {
-                return vtlab.report.Compare.command(o, words.subList(1, words.size()), out);
+                return CompareCommand.run(o, words.subList(1, words.size()), out);
             }
             default -> throw new UsageError("unknown command '" + cmd + "' (run, list, doctor, report, compare, test, help)");
         }

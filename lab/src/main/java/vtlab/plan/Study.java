@@ -26,6 +26,11 @@ public interface Study extends Experiment {
     /** The dataset file this study writes into the run folder (e.g. jmh.csv); the report shows it in its section. */
     String dataFile();
 
+    /** How the report shows {@link #dataFile()}: by default as a table under its name. */
+    default vtlab.data.StudySection section() {
+        return vtlab.data.StudySection.table(dataFile());
+    }
+
     /** Runs the study. Files go under ctx.runDir(); progress lines through ctx.progress(). */
     void execute(Context ctx) throws Exception;
 

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import vtlab.data.Rows;
+import vtlab.data.StudySection;
 import vtlab.data.Grouping;
 
 /**
@@ -182,9 +183,11 @@ public final class ChartData {
                 "scenario", "pinned events per row", null, false, cats, lines));
     }
 
-    /** JMH scores ± error, one chart per unit, bars per thread mode. */
-    public List<ChartSpec> jmh() {
-        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
+    /** A study's scores ± error (JMH), one chart per unit, bars per thread mode. */
+    public List<ChartSpec> scores(StudySection section) {
+        List<Map<String, String>> all = data.studyRows(section);
+        boolean withJdk = severalJdks(all);
+        List<Map<String, String>> rows = all.stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
         List<ChartSpec> out = new ArrayList<>();
         Map<String, List<Map<String, String>>> byUnit = rows.stream()
                 .collect(Collectors.groupingBy(r -> r.getOrDefault("unit", ""), LinkedHashMap::new, Collectors.toList()));
@@ -192,7 +195,7 @@ public final class ChartData {
             List<String> cats = new ArrayList<>();
             Map<String, Map<String, List<Map<String, String>>>> byMode = new LinkedHashMap<>();
             for (Map<String, String> r : ur) {
-                String cat = jmhCategory(r);
+                String cat = jmhCategory(r, withJdk);
                 if (!cats.contains(cat)) cats.add(cat);
                 String mode = r.getOrDefault("thread_mode", r.getOrDefault("mode", ""));
                 byMode.computeIfAbsent(mode.isEmpty() ? "score" : mode, k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
@@ -203,20 +206,22 @@ public final class ChartData {
                 byCat.forEach((cat, cr) -> {
                     double err = Rows.mean(cr, "error");
                     pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, "score"), Double.isNaN(err) ? null : err,
-                            cr.stream().map(r -> "jmh-" + (data.jmh().indexOf(r) + 1)).toList()));
+                            cr.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList()));
                 });
                 lines.add(new ChartSpec.Line(mode, "y", "bar", color(mode), pts));
             });
-            out.add(new ChartSpec(id("jmh"), "bar", "JMH: score ± error" + (unit.isEmpty() ? "" : " (" + unit + ")"), "benchmark",
+            out.add(new ChartSpec(id(section.anchor()), "bar", section.title() + ": score ± error" + (unit.isEmpty() ? "" : " (" + unit + ")"), "benchmark",
                     unit.isEmpty() ? "score" : "score (" + unit + ")", null, false, cats, lines));
         });
         return out;
     }
 
-    /** Class.method, the workers, other @Params, and the JDK when jmh.csv holds several. */
-    String jmhCategory(Map<String, String> r) {
-        return jmhCategory(r, data.jmh().stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1);
+    /** Whether a study's file holds rows of several JDKs (then its labels name the JDK). */
+    static boolean severalJdks(List<Map<String, String>> rows) {
+        return rows.stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1;
     }
+
+    /** Class.method, the workers, other @Params, and the JDK when the file holds several. */
 
     static String jmhCategory(Map<String, String> r, boolean withJdk) {
         String b = r.getOrDefault("benchmark", "");
@@ -229,34 +234,35 @@ public final class ChartData {
         return shortName + (w.isEmpty() ? "" : " ×" + w) + (params.isEmpty() ? "" : " " + params) + (withJdk && !jdk.isEmpty() ? " JDK " + jdk : "");
     }
 
-    /** thread-memory.csv's mode, with the JDK when the file holds several. */
-    String memoryMode(Map<String, String> r) {
+    /** A thread-memory row's mode, with the JDK when the file holds several. */
+    static String memoryMode(Map<String, String> r, boolean jdks) {
         String m = r.getOrDefault("mode", r.getOrDefault("thread_mode", ""));
-        boolean jdks = data.threadMemory().stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1;
         return m + (jdks ? " JDK " + r.getOrDefault("jdk", "") : "");
     }
 
-    /** thread-memory.csv: committed thread memory (NMT) per thread count and mode, RSS as points on the right. */
-    public List<ChartSpec> threadMemory() {
-        List<Map<String, String>> rows = data.threadMemory();
+    /** A thread-memory study's file: committed thread memory (NMT) per thread count and mode, RSS as points on the right. */
+    public List<ChartSpec> threadMemory(StudySection section) {
+        List<Map<String, String>> rows = data.studyRows(section);
+        boolean jdks = severalJdks(rows);
         if (rows.isEmpty()) return List.of();
         List<Double> xs = List.copyOf(xValues(rows, "threads"));
         if (xs.isEmpty()) return List.of();
         Map<String, List<Map<String, String>>> byMode = rows.stream()
-                .collect(Collectors.groupingBy(this::memoryMode, LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(r -> memoryMode(r, jdks), LinkedHashMap::new, Collectors.toList()));
         boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
         String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb";
         List<ChartSpec.Line> lines = new ArrayList<>();
         byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + (nmt ? " thread memory committed MB" : " RSS MB"), "y", "bar", color(m),
-                scale(aggregateTm(mr, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+                scale(aggregateTm(mr, rows, section, yCol, xs), nmt ? 1 / 1024.0 : 1))));
         boolean rss = nmt && anyValue(rows, "rss_mb");
-        if (rss) byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + " RSS MB", "y2", "points", color(m), aggregateTm(mr, "rss_mb", xs))));
-        return List.of(new ChartSpec(id("thread-memory"), "bar", "Memory per thread count: " + (nmt ? "thread stacks committed (NMT)" : "RSS"),
+        if (rss) byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + " RSS MB", "y2", "points", color(m), aggregateTm(mr, rows, section, "rss_mb", xs))));
+        return List.of(new ChartSpec(id(section.anchor()), "bar", "Memory per thread count: " + (nmt ? "thread stacks committed (NMT)" : "RSS"),
                 "threads started", nmt ? "committed thread memory (MB)" : "RSS (MB)", rss ? "RSS (MB)" : null, false,
                 xs.stream().map(ChartData::fmtInt).toList(), lines));
     }
 
-    private List<ChartSpec.Point> aggregateTm(List<Map<String, String>> rows, String col, List<Double> xs) {
+    private List<ChartSpec.Point> aggregateTm(List<Map<String, String>> rows, List<Map<String, String>> all, StudySection section, String col,
+                                              List<Double> xs) {
         Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
         for (Map<String, String> r : rows) {
             double x = Rows.num(r, "threads");
@@ -264,7 +270,7 @@ public final class ChartData {
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
         byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(xs.indexOf(x), Rows.mean(xr, col), null,
-                xr.stream().map(r -> "tm-" + (data.threadMemory().indexOf(r) + 1)).toList())));
+                xr.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList())));
         return pts;
     }
 

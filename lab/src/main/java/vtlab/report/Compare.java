@@ -16,7 +16,6 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import vtlab.core.Options;
 import vtlab.core.UsageError;
 
 import vtlab.data.Rows;
@@ -255,26 +254,5 @@ public final class Compare {
             }
         }
         sb.append("</td>");
-    }
-
-    /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] */
-    public static int command(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
-        String outArg = o.string("out", null);
-        List<String> unknown = o.unread();
-        if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR])");
-        if (args.size() != 2) throw new UsageError("usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR] (two run folders, e.g. results/<a> results/latest)");
-        RunData a = RunData.load(Report.runFolder(args.get(0)));
-        RunData b = RunData.load(Report.runFolder(args.get(1)));
-        if (a.rows().isEmpty() && b.rows().isEmpty()) throw new UsageError("neither run has load rows in its matrix.csv: nothing to compare");
-        Path file = outArg == null ? Path.of("compare.html")
-                : outArg.endsWith(".html") ? Path.of(outArg) : Path.of(outArg).resolve("compare.html");
-        if (file.getParent() != null && !Files.isDirectory(file.getParent())) {
-            throw new UsageError("--out: folder " + file.getParent() + " does not exist");
-        }
-        List<Line> lines = lines(a, b);
-        out.print(terminal(a, b, lines));
-        Files.writeString(file, html(a, b, lines));
-        out.println("vtlab: comparison in " + file.toAbsolutePath().normalize());
-        return 0;
     }
 }

@@ -10,7 +10,10 @@ import java.util.stream.Stream;
 
 import vtlab.core.UsageError;
 
-/** Writes report.html and the static figures (charts/*.svg, *.png) of a run folder. */
+/**
+ * Writes report.html and the static figures (charts/*.svg, *.png) of a run folder from its files alone: the
+ * experiments' findings and the studies' sections come in findings.json (vtlab.data.Findings), written before.
+ */
 public final class Report {
     private Report() {}
 
@@ -42,27 +45,10 @@ public final class Report {
         }
     }
 
-    /** ./vtlab report RUN_DIR: (re)writes the report of a finished or interrupted run. */
-    public static int command(vtlab.core.Options o, List<String> args, PrintStream out) throws IOException, UsageError {
-        List<String> unknown = o.unread();
-        if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
-        if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");
-        Written w = write(runFolder(args.getFirst()));
-        out.println("vtlab: report " + w.html());
-        if (!w.figures().isEmpty()) out.println("vtlab: figures " + w.html().resolveSibling("charts") + " (" + w.figures().size() + " files)");
-        return 0;
-    }
-
-    /** A path as given, else a folder of that name under the lab's results/ (so "latest" works from anywhere). */
-    static Path runFolder(String arg) throws UsageError {
-        Path p = Path.of(arg);
-        if (Files.isDirectory(p)) return p;
-        Path underResults = vtlab.cli.Main.home().resolve("results").resolve(arg);
-        if (!p.isAbsolute() && Files.isDirectory(underResults)) return underResults;
-        throw new UsageError(arg + " is not a run folder (no such directory)");
-    }
-
-    /** At the end of a run: a report that cannot be written must not fail the run, whose data is already on disk. */
+    /**
+     * At the end of a run, after the CLI wrote findings.json: a report that cannot be written must not fail the run,
+     * whose data is already on disk.
+     */
     public static void afterRun(Path runDir, PrintStream out) {
         try {
             Written w = write(runDir);

@@ -12,14 +12,14 @@ import java.util.Properties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import vtlab.core.UsageError;
-import vtlab.experiment.Experiments;
+import vtlab.data.Findings;
+import vtlab.data.StudySection;
 
 import vtlab.data.Rows;
 
 /**
- * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the
- * studies' files (JMH, thread memory, pinning), validity and environment. One file, no network: the chart library
+ * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), one per
+ * study data file (as findings.json describes it), pinning files, validity and environment. One file, no network: the chart library
  * and the data are inlined. Every string from the data goes through {@link Html}.
  */
 public final class ReportPage {
@@ -76,16 +76,16 @@ public final class ReportPage {
         for (String exp : data.experiments()) {
             if (!data.rowsOf(exp).isEmpty()) sb.append(" <a href=\"#").append(Html.anchor("exp", exp)).append("\">").append(Html.esc(exp)).append("</a>");
         }
-        if (!data.jmh().isEmpty()) sb.append(" <a href=\"#jmh\">JMH</a>");
-        if (!data.threadMemory().isEmpty()) sb.append(" <a href=\"#thread-memory\">thread memory</a>");
+        for (StudySection s : data.studies().keySet()) {
+            sb.append(" <a href=\"#").append(Html.esc(s.anchor())).append("\">").append(Html.esc(s.nav())).append("</a>");
+        }
         if (!data.pinningText().isEmpty()) sb.append(" <a href=\"#pinning-files\">pinning</a>");
         if (!data.otherCsv().isEmpty()) sb.append(" <a href=\"#other-data\">other data</a>");
         sb.append(" <a href=\"#validity\">validity</a> <a href=\"#environment\">environment</a></nav>\n</header>\n<main>\n");
 
         verdicts(verdicts);
         for (String exp : data.experiments()) experiment(exp);
-        jmh();
-        threadMemory();
+        data.studies().keySet().forEach(this::study);
         pinningFiles();
         otherCsv();
         validity();
@@ -143,11 +143,9 @@ public final class ReportPage {
         List<Map<String, String>> rows = data.rowsOf(exp);
         if (rows.isEmpty()) return;
         sb.append("<section id=\"").append(Html.anchor("exp", exp)).append("\"><h2>").append(Html.esc(exp)).append("</h2>\n");
-        try {
-            sb.append("<p class=\"summary\">").append(Html.esc(Experiments.byName(exp).summary())).append("</p>\n");
-        } catch (UsageError e) {
-            // an experiment this build does not know: its rows still show
-        }
+        Findings.Entry e = data.findings().of(exp);
+        // an experiment findings.json does not describe (this build does not know it): its rows still show
+        if (e != null && e.summary() != null) sb.append("<p class=\"summary\">").append(Html.esc(e.summary())).append("</p>\n");
         chartGroup("Throughput and p99 latency vs concurrency, platform vs virtual", charts.hero(exp), true);
         chartGroup("Bottleneck: throughput vs HikariCP pool size", charts.bottleneck(exp), true);
         chartGroup("Memory and threads", charts.memory(exp), true);
@@ -257,19 +255,13 @@ public final class ReportPage {
         return "errors: " + (parts.isEmpty() ? "" : String.join(", ", parts) + " ") + (rate > 0 ? String.format(Locale.ROOT, "(%.2f%% of requests)", rate * 100) : "");
     }
 
-    private void jmh() {
-        if (data.jmh().isEmpty()) return;
-        sb.append("<section id=\"jmh\"><h2>JMH</h2>\n");
-        chartGroup("Scores ± error", charts.jmh(), true);
-        table(data.jmh(), "jmh", "jmh.csv");
-        sb.append("</section>\n");
-    }
-
-    private void threadMemory() {
-        if (data.threadMemory().isEmpty()) return;
-        sb.append("<section id=\"thread-memory\"><h2>Thread memory</h2>\n");
-        chartGroup("Memory per thread count", charts.threadMemory(), true);
-        table(data.threadMemory(), "tm", "thread-memory.csv");
+    /** A study's data file: its charts (by the kind the study names), then the file as a table. */
+    private void study(StudySection s) {
+        sb.append("<section id=\"").append(Html.esc(s.anchor())).append("\"><h2>").append(Html.esc(s.title())).append("</h2>\n");
+        List<ChartSpec> drawn = StudySection.SCORES.equals(s.chart()) ? charts.scores(s)
+                : StudySection.THREAD_MEMORY.equals(s.chart()) ? charts.threadMemory(s) : List.of();
+        if (s.chartHeading() != null) chartGroup(s.chartHeading(), drawn, true);
+        table(data.studyRows(s), s.rowPrefix(), s.dataFile());
         sb.append("</section>\n");
     }
 

@@ -18,25 +18,25 @@ import com.fasterxml.jackson.databind.node.NullNode;
 
 import vtlab.core.UsageError;
 import vtlab.data.Dataset;
-import vtlab.experiment.Experiments;
+import vtlab.data.Findings;
+import vtlab.data.StudySection;
 
 /**
  * A finished (or interrupted) run folder read back: matrix.csv rows numbered as the runner wrote them, the per-second
- * series of each row, environment.json, and the files studies add (jmh.csv, thread-memory.csv, pinning files).
- * Every file but the folder itself may be missing or partial.
+ * series of each row, environment.json, findings.json (the experiments' findings and the studies' sections, written by
+ * the CLI), the studies' data files and pinning files. Every file but the folder itself may be missing or partial.
  */
 public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
-    /** Files with a section of their own; other CSV files are shown as plain tables. */
-    static final Set<String> KNOWN = Set.of("matrix.csv", "jmh.csv", "thread-memory.csv");
 
     private final Path dir;
     private final List<Map<String, String>> rows;
     private final Map<Integer, Map<String, List<double[]>>> series;
     private final JsonNode environment;
     private final String summary;
-    private final List<Map<String, String>> jmh;
-    private final List<Map<String, String>> threadMemory;
+    private final Findings findings;
+    /** Each study section with its data file's rows, in findings.json's order; files that are absent are left out. */
+    private final Map<StudySection, List<Map<String, String>>> studies = new LinkedHashMap<>();
     private final Map<String, List<Map<String, String>>> otherCsv;
     private final Map<String, String> pinningText;
     private final List<String> problems = new ArrayList<>();
@@ -48,14 +48,20 @@ public final class RunData {
         this.series = readSeries(dir.resolve("series.jsonl"));
         this.environment = readJson(dir.resolve("environment.json"));
         this.summary = text(dir.resolve("summary.txt"));
-        this.jmh = csv(dir.resolve("jmh.csv"));
-        this.threadMemory = csv(dir.resolve("thread-memory.csv"));
+        this.findings = readFindings(dir);
+        // files with a section of their own; other CSV files are shown as plain tables
+        Set<String> known = new java.util.HashSet<>(Set.of("matrix.csv"));
+        for (StudySection s : findings.sections()) {
+            if (!known.add(s.dataFile())) continue;
+            List<Map<String, String>> r = csv(dir.resolve(s.dataFile()));
+            if (!r.isEmpty()) studies.put(s, r);
+        }
         this.otherCsv = new LinkedHashMap<>();
         this.pinningText = new LinkedHashMap<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path f : files.sorted().toList()) {
                 String n = f.getFileName().toString();
-                if (!Files.isRegularFile(f) || KNOWN.contains(n)) continue;
+                if (!Files.isRegularFile(f) || known.contains(n) || n.equals(Findings.FILE)) continue;
                 if (n.endsWith(".csv")) otherCsv.put(n, csv(f));
                 else if (n.toLowerCase(java.util.Locale.ROOT).contains("pinn") && Files.size(f) < 4_000_000) pinningText.put(n, text(f));
             }
@@ -66,11 +72,16 @@ public final class RunData {
 
     /** Reads a run folder; refuses (UsageError) a path that is not one. */
     public static RunData load(Path dir) throws UsageError {
+        requireRunFolder(dir);
+        return new RunData(dir.toAbsolutePath().normalize());
+    }
+
+    /** Refuses (UsageError) a path that is not a run folder, without reading it. */
+    public static void requireRunFolder(Path dir) throws UsageError {
         if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
         if (!Files.exists(dir.resolve("matrix.csv")) && !Files.exists(dir.resolve("environment.json"))) {
             throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
         }
-        return new RunData(dir.toAbsolutePath().normalize());
     }
 
     public Path dir() {
@@ -110,12 +121,19 @@ public final class RunData {
         return summary;
     }
 
-    public List<Map<String, String>> jmh() {
-        return jmh;
+    /** What the experiments said about the run (findings.json). */
+    public Findings findings() {
+        return findings;
     }
 
-    public List<Map<String, String>> threadMemory() {
-        return threadMemory;
+    /** The studies' sections with their data files' rows (only files that have rows). */
+    public Map<StudySection, List<Map<String, String>>> studies() {
+        return studies;
+    }
+
+    /** The rows of a study section's data file, empty when it has none. */
+    public List<Map<String, String>> studyRows(StudySection s) {
+        return studies.getOrDefault(s, List.of());
     }
 
     public Map<String, List<Map<String, String>>> otherCsv() {
@@ -131,21 +149,11 @@ public final class RunData {
         return problems;
     }
 
-    /**
-     * The experiments of the run: those named in matrix.csv, then the run folder's name
-     * (&lt;time&gt;-a+b[-N]) for studies that add no matrix row. Only registered names are kept from the folder name.
-     */
+    /** The experiments of the run: those named in matrix.csv, then those findings.json names (studies add no matrix row). */
     public List<String> experiments() {
         Set<String> out = new LinkedHashSet<>();
         for (Map<String, String> r : rows) if (r.get("experiment") != null && !r.get("experiment").isEmpty()) out.add(r.get("experiment"));
-        String n = name();
-        int dash = n.indexOf('-');
-        if (dash > 0) {
-            for (String part : n.substring(dash + 1).split("\\+")) {
-                String p = part.replaceFirst("-\\d+$", "");
-                if (Experiments.all().containsKey(p)) out.add(p);
-            }
-        }
+        out.addAll(findings.names());
         return List.copyOf(out);
     }
 
@@ -160,6 +168,15 @@ public final class RunData {
         } catch (IOException | RuntimeException e) {
             problems.add(f.getFileName() + ": " + e.getMessage());
             return List.of();
+        }
+    }
+
+    private Findings readFindings(Path dir) {
+        try {
+            return Findings.read(dir);
+        } catch (IOException | RuntimeException e) {
+            problems.add(Findings.FILE + ": " + e.getMessage());
+            return Findings.none();
         }
     }
 

@@ -56,21 +56,19 @@ public final class Summary {
         return sb.toString();
     }
 
-    /** The table of a run's load rows, then each experiment's findings in words. */
-    public static String forRun(java.nio.file.Path matrix, List<String> experiments) throws java.io.IOException {
+    /** The table of a run's load rows, then each experiment's findings in words (as the experiments computed them). */
+    public static String forRun(java.nio.file.Path matrix, vtlab.data.Findings findings) throws java.io.IOException {
         List<Map<String, String>> rows = java.nio.file.Files.exists(matrix) ? vtlab.data.Dataset.read(matrix) : List.of();
-        StringBuilder sb = new StringBuilder(rows.isEmpty() ? "" : render(rows));
-        for (String name : experiments) {
-            vtlab.plan.Experiment e;
-            try {
-                e = vtlab.experiment.Experiments.byName(name);
-            } catch (vtlab.core.UsageError ex) {
-                continue;
-            }
-            List<Map<String, String>> own = rows.stream().filter(r -> name.equals(r.get("experiment"))).toList();
-            List<String> f = e.findings(matrix.getParent(), own);
+        return (rows.isEmpty() ? "" : render(rows)) + findings(findings);
+    }
+
+    /** Each experiment's findings under its name; one that could not be computed says why. */
+    public static String findings(vtlab.data.Findings findings) {
+        StringBuilder sb = new StringBuilder();
+        for (vtlab.data.Findings.Entry e : findings.experiments()) {
+            List<String> f = e.error() == null ? e.lines() : List.of("its findings could not be computed (" + e.error() + ")");
             if (!f.isEmpty()) {
-                sb.append("\nFindings, ").append(name).append(":\n");
+                sb.append("\nFindings, ").append(e.name()).append(":\n");
                 f.forEach(line -> sb.append("  - ").append(line).append('\n'));
             }
         }

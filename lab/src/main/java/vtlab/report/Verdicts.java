@@ -9,9 +9,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
-import vtlab.core.UsageError;
-import vtlab.plan.Experiment;
-import vtlab.experiment.Experiments;
+import vtlab.data.Findings;
+import vtlab.data.StudySection;
 
 import vtlab.data.Rows;
 import vtlab.data.Grouping;
@@ -26,7 +25,7 @@ public final class Verdicts {
 
     /**
      * @param source   "finding" (the experiment's own statement), "measured" (computed here) or "validity"
-     * @param evidence anchors in the report (row-N, jmh-N, tm-N, or a section)
+     * @param evidence anchors in the report (row-N, a study row prefix-N such as jmh-N, or a section)
      */
     public record Verdict(String experiment, String source, String text, List<String> evidence) {}
 
@@ -47,33 +46,21 @@ public final class Verdicts {
             out.addAll(bottleneck(exp));
             out.addAll(pinning(exp));
         }
-        out.addAll(jmh());
-        out.addAll(threadMemory());
+        data.studies().keySet().forEach(s -> {
+            if (StudySection.SCORES.equals(s.chart())) out.addAll(scores(s));
+            else if (StudySection.THREAD_MEMORY.equals(s.chart())) out.addAll(threadMemory(s));
+        });
         out.addAll(validity());
         return out;
     }
 
-    /** The experiment's own findings (Experiment.findings), linked to its section. */
+    /** The experiment's own findings (findings.json), linked to its section. */
     List<Verdict> findings(String exp) {
-        Experiment e;
-        try {
-            e = Experiments.byName(exp);
-        } catch (UsageError ex) {
-            return List.of();
-        }
-        List<String> lines;
-        try {
-            lines = e.findings(data.dir(), data.rowsOf(exp));
-        } catch (RuntimeException ex) {
-            return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + ex + ")", List.of()));
-        }
-        String section = data.rowsOf(exp).isEmpty() ? studySection(e) : Html.anchor("exp", exp);
-        return lines.stream().map(l -> new Verdict(exp, "finding", l, section == null ? List.of() : List.of(section))).toList();
-    }
-
-    /** The section a study's file is shown in. */
-    private static String studySection(Experiment e) {
-        return e instanceof vtlab.plan.Study s ? s.dataFile().replaceFirst("\\.csv$", "") : null;
+        Findings.Entry e = data.findings().of(exp);
+        if (e == null) return List.of();
+        if (e.error() != null) return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + e.error() + ")", List.of()));
+        String section = data.rowsOf(exp).isEmpty() ? e.section() : Html.anchor("exp", exp);
+        return e.lines().stream().map(l -> new Verdict(exp, "finding", l, section == null ? List.of() : List.of(section))).toList();
     }
 
     /** Per panel of a concurrency sweep: virtual against each platform variant (or a ranking when there is no such pair). */
@@ -228,11 +215,13 @@ public final class Verdicts {
         return List.of(new Verdict(exp, "measured", exp + ": " + head + " — " + String.join("; ", parts), anchors(rows)));
     }
 
-    /** JMH: thread modes of the same benchmark side by side, with their errors. */
-    List<Verdict> jmh() {
-        List<Map<String, String>> rows = data.jmh().stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
+    /** A scores study (JMH): thread modes of the same benchmark side by side, with their errors. */
+    List<Verdict> scores(StudySection section) {
+        List<Map<String, String>> all = data.studyRows(section);
+        boolean withJdk = ChartData.severalJdks(all);
+        List<Map<String, String>> rows = all.stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
         Map<String, List<Map<String, String>>> byBench = rows.stream()
-                .collect(Collectors.groupingBy(charts::jmhCategory, LinkedHashMap::new, Collectors.toList()));
+                .collect(Collectors.groupingBy(r -> ChartData.jmhCategory(r, withJdk), LinkedHashMap::new, Collectors.toList()));
         List<Verdict> out = new ArrayList<>();
         byBench.forEach((bench, br) -> {
             if (br.size() < 2) return;
@@ -241,10 +230,10 @@ public final class Verdicts {
             String unit = hi.getOrDefault("unit", "");
             double a = Rows.num(hi, "score"), b = Rows.num(lo, "score"), ea = Rows.num(hi, "error"), eb = Rows.num(lo, "error");
             boolean overlap = !Double.isNaN(ea) && !Double.isNaN(eb) && a - ea <= b + eb;
-            String s = String.format(Locale.ROOT, "JMH %s: %s %s vs %s %s %s (%s)", bench, mode(hi), pm(a, ea), mode(lo), pm(b, eb), unit,
+            String s = String.format(Locale.ROOT, "%s %s: %s %s vs %s %s %s (%s)", section.title(), bench, mode(hi), pm(a, ea), mode(lo), pm(b, eb), unit,
                     overlap ? "within error" : String.format(Locale.ROOT, "%.2f×", b == 0 ? Double.NaN : a / b));
             if (unit.contains("/op") && !overlap) s += "; lower is better for " + unit;
-            out.add(new Verdict("jmh", "measured", s, br.stream().map(r -> "jmh-" + (data.jmh().indexOf(r) + 1)).toList()));
+            out.add(new Verdict(section.anchor(), "measured", s, br.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList()));
         });
         return out;
     }
@@ -254,9 +243,10 @@ public final class Verdicts {
         return m.isEmpty() ? r.getOrDefault("benchmark", "") : m;
     }
 
-    /** thread-memory.csv: at the largest thread count, what each mode cost. */
-    List<Verdict> threadMemory() {
-        List<Map<String, String>> rows = data.threadMemory();
+    /** A thread-memory study's file: at the largest thread count, what each mode cost. */
+    List<Verdict> threadMemory(StudySection section) {
+        List<Map<String, String>> rows = data.studyRows(section);
+        boolean jdks = ChartData.severalJdks(rows);
         if (rows.isEmpty()) return List.of();
         double top = rows.stream().mapToDouble(r -> Rows.num(r, "threads")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
         if (Double.isNaN(top)) return List.of();
@@ -264,15 +254,15 @@ public final class Verdicts {
         List<String> evidence = new ArrayList<>();
         for (Map<String, String> r : rows) {
             if (Rows.num(r, "threads") != top) continue;
-            evidence.add("tm-" + (rows.indexOf(r) + 1));
+            evidence.add(section.rowPrefix() + "-" + (rows.indexOf(r) + 1));
             List<String> what = new ArrayList<>();
             double res = Rows.num(r, "nmt_thread_reserved_kb"), com = Rows.num(r, "nmt_thread_committed_kb"), rss = Rows.num(r, "rss_mb");
             if (!Double.isNaN(res)) what.add(n0(res / 1024) + " MB reserved");
             if (!Double.isNaN(com)) what.add(n0(com / 1024) + " MB committed for threads (NMT)");
             if (!Double.isNaN(rss)) what.add("RSS " + n0(rss) + " MB");
-            parts.add(charts.memoryMode(r) + " " + String.join(", ", what));
+            parts.add(ChartData.memoryMode(r, jdks) + " " + String.join(", ", what));
         }
-        return List.of(new Verdict("thread-memory", "measured", "memory at " + n0(top) + " threads: " + String.join("; ", parts), evidence));
+        return List.of(new Verdict(section.anchor(), "measured", "memory at " + n0(top) + " threads: " + String.join("; ", parts), evidence));
     }
 
     /** What is not evidence, and why: flagged and failed rows, an interrupted run. */

@@ -121,7 +121,8 @@ public final class Runner {
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
-        String summary = Summary.forRun(dir.matrix(), c.experiments());
+        // the experiments' findings go to findings.json, which the summary and the report read
+        String summary = Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), c.experiments()));
         Files.writeString(dir.summary(), summary);
         out.print(summary);
         vtlab.report.Report.afterRun(dir.dir(), out);

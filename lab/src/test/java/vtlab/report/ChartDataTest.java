@@ -84,13 +84,13 @@ class ChartDataTest {
 
     @Test
     void jmhScoresKeepTheirErrorsAndUnits() throws Exception {
-        new RunFixture(dir).write().file("jmh.csv", """
+        new RunFixture(dir).write().studies(RunFixture.JMH).file("jmh.csv", """
                 benchmark,thread_mode,workers,score,error,unit
                 vtlab.jmh.Sleep.run,platform,1000,12.5,0.5,ops/s
                 vtlab.jmh.Sleep.run,virtual,1000,980.0,12.0,ops/s
                 vtlab.jmh.Start.start,virtual,1,0.8,0.1,us/op
                 """);
-        List<ChartSpec> charts = new ChartData(RunData.load(dir)).jmh();
+        List<ChartSpec> charts = new ChartData(RunData.load(dir)).scores(RunFixture.JMH);
         assertEquals(2, charts.size(), "one chart per unit");
         ChartSpec ops = charts.getFirst();
         assertEquals(List.of("Sleep.run ×1000"), ops.categories());

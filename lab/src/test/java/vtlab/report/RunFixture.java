@@ -12,6 +12,8 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.data.Dataset;
+import vtlab.data.Findings;
+import vtlab.data.StudySection;
 
 /**
  * Writes a run folder as the runner does (matrix.csv through {@link Dataset}, series.jsonl, environment.json) plus
@@ -19,6 +21,9 @@ import vtlab.data.Dataset;
  */
 final class RunFixture {
     static final ObjectMapper JSON = new ObjectMapper();
+    /** The sections the studies declare, as the CLI writes them into findings.json. */
+    static final StudySection JMH = new vtlab.experiment.jmh.ThreadCostStudy().section();
+    static final StudySection TM = new vtlab.experiment.jmh.ThreadMemoryStudy().section();
     final Path dir;
     final List<Map<String, Object>> rows = new ArrayList<>();
     final Map<String, Object> env = new LinkedHashMap<>();
@@ -92,6 +97,12 @@ final class RunFixture {
         }
         Files.writeString(dir.resolve("series.jsonl"), series);
         JSON.writeValue(dir.resolve("environment.json").toFile(), env);
+        return this;
+    }
+
+    /** findings.json naming the studies' sections (no findings): what the CLI hands the report. */
+    RunFixture studies(StudySection... sections) throws IOException {
+        new Findings(List.of(), List.of(sections)).write(dir);
         return this;
     }
 

@@ -59,16 +59,16 @@ class VerdictsTest {
         Map<String, Object> b = f.row("pinning", "virtual", 100, null, 2, 910, 121);
         b.put("path_mode", "synchronized");
         b.put("pinned_events", 0);
-        f.write();
+        f.write().studies(RunFixture.JMH, RunFixture.TM);
         f.file("jmh.csv", "benchmark,thread_mode,workers,score,error,unit\nx.Sleep.run,platform,1000,10,1,ops/s\nx.Sleep.run,virtual,1000,40,2,ops/s\n");
         f.file("thread-memory.csv", "mode,threads,nmt_thread_reserved_kb,nmt_thread_committed_kb,rss_mb\nplatform,1000,1048576,40960,300\n"
                 + "virtual,1000,2048,1024,120\nplatform,10,10240,400,60\n");
         Verdicts verdicts = new Verdicts(RunData.load(dir));
         String pin = verdicts.pinning("pinning").getFirst().text();
         assertEquals("pinning: no pinning measured (0 pinned events) — JDK 25 virtual synchronized: 0 in 2 rows", pin);
-        String jmh = verdicts.jmh().getFirst().text();
+        String jmh = verdicts.scores(RunFixture.JMH).getFirst().text();
         assertEquals("JMH Sleep.run ×1000: virtual 40.00 ± 2.00 vs platform 10.00 ± 1.00 ops/s (4.00×)", jmh);
-        String tm = verdicts.threadMemory().getFirst().text();
+        String tm = verdicts.threadMemory(RunFixture.TM).getFirst().text();
         assertEquals("memory at 1,000 threads: platform 1,024 MB reserved, 40 MB committed for threads (NMT), RSS 300 MB; "
                 + "virtual 2 MB reserved, 1 MB committed for threads (NMT), RSS 120 MB", tm);
     }

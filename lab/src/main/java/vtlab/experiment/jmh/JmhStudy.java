@@ -167,6 +167,12 @@ public abstract class JmhStudy implements Study {
         return FILE;
     }
 
+    /** Its section in the report: scores ± error per benchmark and thread mode (all JMH studies share jmh.csv). */
+    @Override
+    public vtlab.data.StudySection section() {
+        return new vtlab.data.StudySection(FILE, "jmh", "JMH", "JMH", "jmh", vtlab.data.StudySection.SCORES, "Scores ± error");
+    }
+
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
         Path csv = runDir.resolve(FILE);

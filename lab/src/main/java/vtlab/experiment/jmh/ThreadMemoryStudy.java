@@ -151,6 +151,13 @@ public final class ThreadMemoryStudy implements Study {
         return FILE;
     }
 
+    /** Its section in the report: memory against the thread count per mode. */
+    @Override
+    public vtlab.data.StudySection section() {
+        return new vtlab.data.StudySection(FILE, "thread-memory", "Thread memory", "thread memory", "tm", vtlab.data.StudySection.THREAD_MEMORY,
+                "Memory per thread count");
+    }
+
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
         Path csv = runDir.resolve(FILE);

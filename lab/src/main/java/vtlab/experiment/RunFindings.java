@@ -1,0 +1,88 @@
+package vtlab.experiment;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import vtlab.core.UsageError;
+import vtlab.data.Dataset;
+import vtlab.data.Findings;
+import vtlab.data.Rows;
+import vtlab.data.StudySection;
+import vtlab.plan.Experiment;
+import vtlab.plan.Study;
+
+/**
+ * The experiments' findings about a run folder, handed to the summary and the report as data (findings.json): the
+ * report does not know the experiments, so they are computed here, after a run and again on ./vtlab report.
+ */
+public final class RunFindings {
+    private RunFindings() {}
+
+    /**
+     * The experiments of a run folder: those named in its matrix.csv, then those in the folder's name
+     * (&lt;time&gt;-a+b[-N]) for studies that add no matrix row. Only registered names are kept from the folder name.
+     */
+    public static List<String> experimentsOf(Path runDir) throws IOException {
+        Set<String> out = new LinkedHashSet<>();
+        Path matrix = runDir.resolve("matrix.csv");
+        if (Files.exists(matrix)) {
+            for (Map<String, String> r : Dataset.read(matrix)) if (!Rows.text(r, Rows.EXPERIMENT).isEmpty()) out.add(r.get(Rows.EXPERIMENT));
+        }
+        Path name = runDir.toAbsolutePath().normalize().getFileName();
+        String n = name == null ? "" : name.toString();
+        int dash = n.indexOf('-');
+        if (dash > 0) {
+            for (String part : n.substring(dash + 1).split("\\+")) {
+                String p = part.replaceFirst("-\\d+$", "");
+                if (Experiments.all().containsKey(p)) out.add(p);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Each named experiment's findings over its rows of runDir/matrix.csv (a study reads its own file), and the
+     * sections of the run's studies. Names this build does not know are left out; an experiment whose findings throw
+     * gets the error instead, so one broken statement does not cost the run its summary or report.
+     */
+    public static Findings compute(Path runDir, List<String> experiments) throws IOException {
+        Path matrix = runDir.resolve("matrix.csv");
+        List<Map<String, String>> rows = Files.exists(matrix) ? Dataset.read(matrix) : List.of();
+        List<Findings.Entry> entries = new ArrayList<>();
+        Map<String, StudySection> sections = new LinkedHashMap<>();
+        for (String name : experiments) {
+            Experiment e;
+            try {
+                e = Experiments.byName(name);
+            } catch (UsageError ex) {
+                continue;
+            }
+            StudySection section = e instanceof Study s ? s.section() : null;
+            if (section != null) sections.putIfAbsent(section.dataFile(), section); // studies sharing a file share its section
+            List<Map<String, String>> own = Rows.of(rows, name);
+            List<String> lines = List.of();
+            String error = null;
+            try {
+                lines = e.findings(runDir, own);
+            } catch (RuntimeException ex) {
+                error = ex.toString();
+            }
+            entries.add(new Findings.Entry(name, e.summary(), lines, error, section == null ? null : section.anchor()));
+        }
+        return new Findings(entries, List.copyOf(sections.values()));
+    }
+
+    /** Computes the findings and writes runDir/findings.json; returns them. */
+    public static Findings write(Path runDir, List<String> experiments) throws IOException {
+        Findings f = compute(runDir, experiments);
+        f.write(runDir);
+        return f;
+    }
+}
