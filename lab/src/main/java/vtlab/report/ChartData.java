@@ -63,7 +63,7 @@ public final class ChartData {
 
     /** Rows grouped into panels: same everything but xCol and the variant. */
     static Map<String, List<Map<String, String>>> panels(List<Map<String, String>> rows, String xCol, boolean withStack) {
-        return rows.stream().filter(r -> !"failed".equals(r.get("status")))
+        return rows.stream().filter(r -> !Rows.failed(r))
                 .collect(Collectors.groupingBy(r -> Grouping.panel(r, xCol, withStack), LinkedHashMap::new, Collectors.toList()));
     }
 
@@ -112,7 +112,7 @@ public final class ChartData {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
                         aggregate(Rows.okOnly(vr), xCol, "p99_ms", bars ? xList : null))));
             }
-            List<ChartSpec.Point> flagged = panel.stream().filter(r -> "flagged".equals(r.get("status")))
+            List<ChartSpec.Point> flagged = panel.stream().filter(r -> Rows.flagged(r))
                     .filter(r -> !Double.isNaN(Rows.num(r, Rows.RPS)))
                     .map(r -> new ChartSpec.Point(bars ? xList.indexOf(Rows.num(r, xCol)) : Rows.num(r, xCol),
                             Rows.num(r, Rows.RPS), null, List.of(data.anchor(r))))

@@ -102,7 +102,7 @@ public final class Compare {
         List<Map<String, String>> ok = Rows.okOnly(rows);
         String status = ok.isEmpty() ? rows.stream().map(r -> r.getOrDefault("status", "?")).distinct().collect(Collectors.joining("/"))
                 : ok.size() + "/" + rows.size() + " ok";
-        List<Map<String, String>> flagged = rows.stream().filter(r -> "flagged".equals(r.get("status"))).toList();
+        List<Map<String, String>> flagged = rows.stream().filter(r -> Rows.flagged(r)).toList();
         return new Side(ok.size(), rows.size(), Rows.mean(ok, Rows.RPS), Rows.mean(ok, "p50_ms"), Rows.mean(ok, "p99_ms"),
                 Rows.mean(ok, "app_cpu_pct"), Rows.mean(ok, "jvm_threads_max"), Rows.mean(ok, "rss_mb_max"), status,
                 rows.stream().map(d::index).toList(), Rows.mean(flagged, Rows.RPS), Rows.mean(flagged, "p99_ms"));

@@ -212,7 +212,7 @@ public final class ReportPage {
 
     /** Per row: each probe's per-second series as a small chart; errors and failures in red. */
     private void overTime(List<Map<String, String>> rows) {
-        boolean any = rows.stream().anyMatch(r -> !data.series(data.index(r)).isEmpty() || "failed".equals(r.get("status")));
+        boolean any = rows.stream().anyMatch(r -> !data.series(data.index(r)).isEmpty() || Rows.failed(r));
         if (!any) return;
         sb.append("<h3>Over time, per row</h3>\n<p class=\"hint\">Sampled each second during the measured hold, so warm-up effects, stalls and "
                 + "timeouts show instead of being averaged away. Rows with errors or timeouts are marked in red.</p>\n");
@@ -220,7 +220,7 @@ public final class ReportPage {
             int k = data.index(r);
             List<ChartSpec> small = charts.overTime(k);
             String errors = errorsText(r);
-            boolean failed = "failed".equals(r.get("status"));
+            boolean failed = Rows.failed(r);
             if (small.isEmpty() && !failed && errors.isEmpty()) continue;
             sb.append("<div class=\"timeline").append(failed || !errors.isEmpty() ? " has-errors" : "").append("\" id=\"time-").append(k).append("\">")
                     .append("<h4><a href=\"#row-").append(k).append("\">row ").append(k).append("</a> ").append(Html.esc(r.getOrDefault("scenario", "")))
@@ -343,7 +343,7 @@ public final class ReportPage {
                 sb.append("</tr>\n");
             }
             sb.append("</tbody></table></div>\n");
-            List<Map<String, String>> failed = rows.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+            List<Map<String, String>> failed = rows.stream().filter(r -> Rows.failed(r)).toList();
             if (!failed.isEmpty()) {
                 sb.append("<h3>Failed rows</h3>\n<ul>\n");
                 for (Map<String, String> r : failed) {

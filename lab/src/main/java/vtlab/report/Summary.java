@@ -24,7 +24,7 @@ public final class Summary {
                 .collect(Collectors.groupingBy(r -> r.get("experiment"), LinkedHashMap::new, Collectors.toList()));
         byExperiment.forEach((exp, expRows) -> {
             sb.append("\n== ").append(exp).append(" ==\n");
-            Map<String, List<Map<String, String>>> groups = expRows.stream().filter(r -> !"failed".equals(r.get("status")))
+            Map<String, List<Map<String, String>>> groups = expRows.stream().filter(r -> !Rows.failed(r))
                     .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
             int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> Grouping.comparisonLabel(g).length()).max().orElse(0)));
@@ -38,15 +38,14 @@ public final class Summary {
                 String scenario = Grouping.comparisonLabel(g);
                 variants.forEach((v, vRows) -> {
                     double rps = Rows.mean(vRows, Rows.RPS);
-                    List<String> flags = vRows.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
-                            .filter(f -> !f.isEmpty()).distinct().toList();
+                    List<String> flags = vRows.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList();
                     sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(Rows.spreadPct(vRows, Rows.RPS), 1),
                             num(Rows.mean(vRows, "p50_ms"), 1), num(Rows.mean(vRows, "p99_ms"), 1), num(Rows.mean(vRows, "jvm_threads_max"), 0),
                             num(Rows.mean(vRows, "bound_rps"), 0), num(Rows.mean(vRows, "bound_ratio"), 2),
                             Double.isNaN(platformRps) ? "" : num(rps / platformRps, 2) + "x", String.join(",", flags)));
                 });
             });
-            List<Map<String, String>> failed = expRows.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+            List<Map<String, String>> failed = expRows.stream().filter(r -> Rows.failed(r)).toList();
             for (Map<String, String> f : failed) {
                 sb.append("FAILED ").append(f.get("scenario")).append(" rep ").append(f.get("rep")).append(": ").append(f.get("note")).append('\n');
             }
@@ -88,7 +87,7 @@ public final class Summary {
     public static List<String> flagged(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
         for (Map<String, String> r : rows) {
-            if ("flagged".equals(r.get("status"))) out.add(r.get("scenario") + " rep " + r.get("rep") + ": " + r.get("note"));
+            if (Rows.flagged(r)) out.add(r.get("scenario") + " rep " + r.get("rep") + ": " + r.get("note"));
         }
         return out;
     }

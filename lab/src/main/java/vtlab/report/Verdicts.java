@@ -269,8 +269,8 @@ public final class Verdicts {
     List<Verdict> validity() {
         List<Map<String, String>> rows = data.rows();
         if (rows.isEmpty()) return List.of();
-        List<Map<String, String>> flagged = rows.stream().filter(r -> "flagged".equals(r.get("status"))).toList();
-        List<Map<String, String>> failed = rows.stream().filter(r -> "failed".equals(r.get("status"))).toList();
+        List<Map<String, String>> flagged = rows.stream().filter(r -> Rows.flagged(r)).toList();
+        List<Map<String, String>> failed = rows.stream().filter(r -> Rows.failed(r)).toList();
         if (flagged.isEmpty() && failed.isEmpty()) {
             return List.of(new Verdict("", "validity", "all " + rows.size() + " rows passed the validity checks (bound, Little's law, "
                     + "generator CPU, errors) and count as evidence", List.of("validity")));
