@@ -249,4 +249,17 @@ class RowRunnerTest {
         assertTrue(events.stream().noneMatch(e -> e.startsWith("load")), events.toString());
         assertTrue(events.contains("stop"), "a failed row's SUT is not kept");
     }
+
+    @Test
+    void theWarmUpRunsBeforeTheDrainAndIsNotTheMeasurement() throws Exception {
+        Row r = row("virtual", 1);
+        Row warmed = new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), null, null, null,
+                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), null, null, r.tiers(), Duration.ofSeconds(1), r.hold(), r.jvmArgs());
+        RowRunner.Result res = run(runner(), PlannedRow.of(warmed, List.of()), 1);
+        String stem = warmed.fileStem(1);
+        assertEquals(List.of("start", "load " + stem + ".warmup", "drain", "load " + stem), events);
+        assertEquals(1L, res.values().get("warmup_s"));
+        assertEquals("1000", res.values().get("warmup_rps"));
+        assertEquals(null, res.values().get("warmup_steady"), "no room to check: --warmup-max not above --warmup");
+    }
 }
