@@ -3,6 +3,8 @@ package vtlab.check;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.data.Column;
+
 /**
  * The checks every row carries, so no number is taken on faith: achieved vs theoretical bound, Little's law
  * (connections = throughput x mean latency in a closed model), and whether a tier (above all the generator) was
@@ -13,6 +15,17 @@ public final class Validity {
     public static final double SATURATED = 0.90;
     /** Little's law tolerance. */
     public static final double LITTLE_TOLERANCE = 0.10;
+
+    public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound)");
+    public static final Column LITTLE_RATIO = Column.number("littles_law_ratio", "ratio", "throughput x mean latency over connections (1 = closed model held)");
+    public static final Column LITTLE_OK = Column.bool("littles_law_ok", "Little's law ratio within tolerance on the low side");
+    public static final Column GENERATOR_BOUND = Column.bool("generator_bound", "the generator saturated its cores (empty: no CPU reading)");
+    public static final Column FLAGS = Column.text("flags", "validity flags (generator-bound;littles-law;errors;...)");
+    public static final Column STATUS = Column.text("status", "ok, flagged (a voiding flag) or failed (no numbers)");
+    public static final Column NOTE = Column.text("note", "why a row is flagged or failed, and probe errors");
+
+    /** The columns the checks fill. */
+    public static final List<Column> COLUMNS = List.of(BOUND_RATIO, LITTLE_RATIO, LITTLE_OK, GENERATOR_BOUND, FLAGS, STATUS, NOTE);
 
     private Validity() {}
 

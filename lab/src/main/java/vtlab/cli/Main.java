@@ -20,7 +20,9 @@ import vtlab.load.OsPackages;
 import vtlab.plan.Experiment;
 import vtlab.experiment.Experiments;
 import vtlab.plan.PlanContext;
+import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
+import vtlab.plan.RowCheck;
 import vtlab.plan.Study;
 import vtlab.probe.Probe;
 import vtlab.probe.Probes;
@@ -37,6 +39,7 @@ public final class Main {
             Usage:
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
+              ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
@@ -63,7 +66,9 @@ public final class Main {
               --generator wrk            load generator (installed when missing)
               --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
                                          for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
-              --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms)
+                                         options after a colon, e.g. jfr-pinning:threshold=5ms
+              --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);
+                                         short for --probes ...,jfr-pinning:threshold=0ms
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
               --port 18080               SUT port on 127.0.0.1
               --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
@@ -101,7 +106,7 @@ public final class Main {
         if (o.flag("help")) cmd = "help";
         switch (cmd) {
             case "help" -> out.print(HELP);
-            case "list" -> out.print(list());
+            case "list" -> out.print(words.size() > 1 && words.get(1).equals("columns") ? columns() : list());
             case "doctor" -> out.print(doctor());
             case "dump" -> out.print(dump(words.subList(1, words.size())));
             case "run" -> {
@@ -127,15 +132,24 @@ public final class Main {
                 + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
         Environment env = new Environment(args, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
-        RunDir dir = new Runner(out).run(new Runner.Config(p.rows(), p.studies(), p.studySeconds(), p.generator(), p.probes(),
-                p.cores(), p.port(), p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan(), p.freshSut()));
+        Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
+                p.cores(), p.port(), p.results(), home().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan()));
+        RunDir dir = done.dir();
+        if (done.complete()) {
+            // the experiments' findings go to findings.json, which the summary and the report read
+            String summary = vtlab.report.Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), p.experiments()));
+            Files.writeString(dir.summary(), summary);
+            out.print(summary);
+            vtlab.report.Report.afterRun(dir.dir(), out);
+        }
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
         return 0;
     }
 
     public record Prepared(List<String> experiments, List<Row> rows, List<Study> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
-                           java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut) {}
+                           java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
+                           List<PlannedRow> planned) {}
 
     /** Everything that can be refused is refused here, before any process starts. */
     public static Prepared prepare(Options o, List<String> names) throws UsageError {
@@ -170,7 +184,9 @@ public final class Main {
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", home().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");
-        Probes.setDuration("pin-threshold", o.duration("pin-threshold", java.time.Duration.ZERO, true));
+        String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
+        List<PlannedRow> planned = new ArrayList<>();
+        for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         List<String> unknown = o.unread();
@@ -187,7 +203,28 @@ public final class Main {
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (!rows.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx, freshSut);
+                port, results, tierOptions, ctx, freshSut, planned);
+    }
+
+    /**
+     * A row with its hooks resolved, so the runner needs no experiment: its probes (its own set or the run's, plus
+     * what its experiment needs; --pin-threshold as jfr-pinning's option), a fresh JVM or not, the experiment's extra
+     * verification, and every registered probe's drains (the pool's idle wait runs whether or not hikari is probed).
+     */
+    static PlannedRow planned(Row r, List<String> runProbes, boolean freshSut, String pinThreshold) throws UsageError {
+        Experiment e;
+        try {
+            e = Experiments.byName(r.experiment());
+        } catch (UsageError x) {
+            e = null; // rows are planned by a known experiment: this is a row made by hand (tests)
+        }
+        List<String> probes = r.probes(runProbes);
+        if (e != null) probes = e.probes(probes);
+        if (pinThreshold != null) probes = Probes.withOption(probes, "jfr-pinning", "threshold", pinThreshold);
+        Probes.validate(probes);
+        List<vtlab.plan.Drain> drains = new ArrayList<>();
+        for (java.util.function.Supplier<Probe> p : Probes.all().values()) drains.addAll(p.get().drains(r));
+        return new PlannedRow(r, probes, freshSut || (e != null && e.freshSutPerRow()), e == null ? RowCheck.NONE : e::verify, drains);
     }
 
     static void checkPortFree(int port) throws UsageError {
@@ -238,6 +275,13 @@ public final class Main {
         });
         sb.append("\nGenerators (--generator NAME):\n");
         Generators.all().forEach((n, g) -> sb.append("  ").append(String.format("%-12s", n)).append(g.get().description()).append('\n'));
+        return sb.toString();
+    }
+
+    /** `list columns`: matrix.csv's columns as their components declare them, seed columns first. */
+    static String columns() {
+        StringBuilder sb = new StringBuilder("Columns of matrix.csv (name, kind, unit, meaning):\n");
+        for (vtlab.data.Column c : vtlab.run.MatrixSchema.full().columns()) sb.append("  ").append(c.describe()).append('\n');
         return sb.toString();
     }
 

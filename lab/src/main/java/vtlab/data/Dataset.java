@@ -13,18 +13,21 @@ import java.util.Map;
 
 /**
  * matrix.csv of a run. Each row is appended and flushed (and forced to disk) as soon as it is finished, so an
- * interrupted run keeps every finished row whole.
+ * interrupted run keeps every finished row whole. The header is the schema's; a value for a column the schema does
+ * not declare is refused (it would otherwise never reach the file).
  */
 public final class Dataset implements AutoCloseable {
     private final Path file;
     private final Writer out;
+    private final Schema schema;
 
-    public Dataset(Path file) throws IOException {
+    public Dataset(Path file, Schema schema) throws IOException {
         this.file = file;
+        this.schema = schema;
         boolean fresh = !Files.exists(file) || Files.size(file) == 0;
         this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         if (fresh) {
-            out.write(String.join(",", Columns.ALL) + "\n");
+            out.write(String.join(",", schema.names()) + "\n");
             out.flush();
         }
     }
@@ -33,11 +36,25 @@ public final class Dataset implements AutoCloseable {
         return file;
     }
 
-    public synchronized void append(Map<String, Object> row) throws IOException {
-        List<String> cells = new ArrayList<>(Columns.ALL.size());
-        for (String c : Columns.ALL) cells.add(csv(format(row.get(c))));
+    public Schema schema() {
+        return schema;
+    }
+
+    public synchronized void append(RowValues row) throws IOException {
+        for (Column c : row.asMap().keySet()) {
+            if (!schema.declares(c.name())) throw new IllegalArgumentException("column " + c.name() + " is not in this dataset's schema");
+        }
+        List<String> cells = new ArrayList<>(schema.size());
+        for (Column c : schema.columns()) cells.add(csv(format(row.get(c.name()))));
         out.write(String.join(",", cells) + "\n");
         out.flush();
+    }
+
+    /** A row by column name (fixtures, tools); every name must be declared and every value of its column's kind. */
+    public void append(Map<String, Object> row) throws IOException {
+        RowValues v = new RowValues();
+        row.forEach((name, value) -> v.put(schema.column(name), value));
+        append(v);
     }
 
     /** Numbers without a needless ".0", doubles to 3 decimals at most; empty for absent values. */

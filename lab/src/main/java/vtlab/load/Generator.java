@@ -19,6 +19,11 @@ public interface Generator {
     /** The tool's own version string, for environment.json. */
     String version();
 
+    /** The dataset columns this generator's results fill (declared on {@link LoadResult}). */
+    default java.util.List<vtlab.data.Column> columns() {
+        return LoadResult.COLUMNS;
+    }
+
     /** Starts the load; the process is tracked so a Ctrl-C stops it. */
     RunningLoad start(LoadSpec spec) throws IOException;
 

@@ -1,11 +1,37 @@
 package vtlab.load;
 
 import java.nio.file.Path;
+import java.util.List;
+
+import vtlab.data.Column;
+import vtlab.data.RowValues;
 
 /** What the generator measured, from its own histogram; latencies in milliseconds. */
 public record LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
                          double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
                          long errTimeout, long errStatus, long bytes, Path raw) {
+
+    public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");
+    public static final Column P50 = Column.number("p50_ms", "ms", "median latency (generator's histogram)");
+    public static final Column P90 = Column.number("p90_ms", "ms", "90th percentile latency");
+    public static final Column P95 = Column.number("p95_ms", "ms", "95th percentile latency");
+    public static final Column P99 = Column.number("p99_ms", "ms", "99th percentile latency");
+    public static final Column P999 = Column.number("p999_ms", "ms", "99.9th percentile latency (empty where the generator has none)");
+    public static final Column MAX = Column.number("max_ms", "ms", "slowest request");
+    public static final Column MEAN = Column.number("mean_ms", "ms", "mean latency");
+    public static final Column ERROR_RATE = Column.number("error_rate", "ratio", "failed requests (socket errors, timeouts, non-2xx/3xx) over all attempted");
+    public static final Column HTTP_REQS = Column.integer("http_reqs", "requests", "completed requests in the hold");
+    public static final Column DURATION = Column.number("duration_s", "s", "length of the hold as the generator measured it");
+    public static final Column ERR_CONNECT = Column.integer("errors_connect", "count", "connect errors");
+    public static final Column ERR_READ = Column.integer("errors_read", "count", "read errors");
+    public static final Column ERR_WRITE = Column.integer("errors_write", "count", "write errors");
+    public static final Column ERR_TIMEOUT = Column.integer("errors_timeout", "count", "requests that timed out");
+    public static final Column ERR_STATUS = Column.integer("errors_status", "count", "answers with status >= 400");
+    public static final Column RAW = Column.text("raw", "the generator's output file in raw/");
+
+    /** The columns every generator's result fills. */
+    public static final List<Column> COLUMNS = List.of(THROUGHPUT, P50, P90, P95, P99, P999, MAX, MEAN, ERROR_RATE,
+            HTTP_REQS, DURATION, ERR_CONNECT, ERR_READ, ERR_WRITE, ERR_TIMEOUT, ERR_STATUS, RAW);
 
     public double rps() {
         return durationS > 0 ? requests / durationS : 0;
@@ -19,5 +45,13 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
     public double errorRate() {
         long attempted = requests + errConnect + errTimeout;
         return attempted == 0 ? 0 : (double) errors() / attempted;
+    }
+
+    /** This result as the row's generator columns. */
+    public RowValues values() {
+        return new RowValues().put(THROUGHPUT, rps()).put(P50, p50Ms).put(P90, p90Ms).put(P95, p95Ms).put(P99, p99Ms)
+                .put(P999, p999Ms).put(MAX, maxMs).put(MEAN, meanMs).put(ERROR_RATE, errorRate()).put(HTTP_REQS, requests)
+                .put(DURATION, durationS).put(ERR_CONNECT, errConnect).put(ERR_READ, errRead).put(ERR_WRITE, errWrite)
+                .put(ERR_TIMEOUT, errTimeout).put(ERR_STATUS, errStatus).put(RAW, raw.getFileName().toString());
     }
 }

@@ -1,5 +1,8 @@
 package vtlab.probe;
 
+import java.util.List;
+
+import vtlab.data.Column;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -18,6 +21,13 @@ import java.util.stream.Collectors;
 public final class CpuByThreadProbe implements Probe {
     /** jcmd Thread.print header: "name" ... nid=12345 (decimal on JDK 19+, hex before). */
     private static final Pattern HEADER = Pattern.compile("^\"(.*)\".*\\bnid=(0x[0-9a-fA-F]+|\\d+)");
+
+    static final Column BY_THREAD = Column.text("app_cpu_by_thread", "SUT CPU % of one core by thread group over the hold (group pct;...)");
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.of(BY_THREAD);
+    }
 
     private Map<Long, Proc.ThreadTicks> start = Map.of();
     private long startNanos;
@@ -50,7 +60,7 @@ public final class CpuByThreadProbe implements Probe {
             // a thread that ended before the dump keeps its /proc name
             if (d > 0) ticks.merge(group(names.getOrDefault(tid, t.name())), d, Long::sum);
         });
-        if (secs > 0) out.put("app_cpu_by_thread", render(ticks, secs));
+        if (secs > 0) out.put(BY_THREAD, render(ticks, secs));
     }
 
     /** "requests 61.2;connector 18.9;gc-vm 3.1" in % of one core, largest first. */
@@ -90,16 +100,5 @@ public final class CpuByThreadProbe implements Probe {
             out.put(nid.startsWith("0x") ? Long.parseLong(nid.substring(2), 16) : Long.parseLong(nid), m.group(1));
         }
         return out;
-    }
-
-    /**
-     * CPU ticks of the JIT's compiler threads so far (recognised by their /proc names, "C1 CompilerThre", "C2
-     * CompilerThre": no jcmd needed, so the warm-up can ask every slice), or -1 when the process is gone.
-     */
-    public static long jitTicks(long pid) {
-        Map<Long, Proc.ThreadTicks> threads = Proc.threadTicks(pid);
-        if (threads.isEmpty()) return -1;
-        return threads.values().stream().filter(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre"))
-                .mapToLong(Proc.ThreadTicks::ticks).sum();
     }
 }

@@ -1,5 +1,8 @@
 package vtlab.probe;
 
+import java.util.List;
+
+import vtlab.data.Column;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -8,6 +11,20 @@ import java.util.Map;
  * busy. A tier at >= 90% of the cores it is pinned to is saturated: for the generator that voids the row.
  */
 public final class CpuProbe implements Probe {
+    /** The tiers a row can have; each has its own column. */
+    static final Map<String, Column> TIER_COLUMNS = new java.util.LinkedHashMap<>();
+
+    static {
+        for (String tier : java.util.List.of("app", "load", "pg", "stub")) {
+            TIER_COLUMNS.put(tier, Column.number(tier + "_cpu_pct", "% core", "CPU of the " + tier + " tier's processes over the hold, 100 = one core"));
+        }
+    }
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.copyOf(TIER_COLUMNS.values());
+    }
+
     private final Map<String, Long> startTicks = new HashMap<>();
     private final Map<String, Long> lastTicks = new HashMap<>();
     private final Map<String, Long> lastNanosByTier = new HashMap<>();
@@ -56,13 +73,14 @@ public final class CpuProbe implements Probe {
             long t = p.isAlive() ? Proc.treeTicks(p) : lastTicks.getOrDefault(tier, 0L);
             double secs = p.isAlive() ? dt : (lastNanosByTier.getOrDefault(tier, startNanos) - startNanos) / 1e9;
             Long s = startTicks.get(tier);
-            if (s != null && secs > 0) out.put(tier + "_cpu_pct", round1(pct(t - s, secs)));
+            Column c = TIER_COLUMNS.get(tier);
+            if (c != null && s != null && secs > 0) out.put(c, round1(pct(t - s, secs)));
         });
     }
 
     /** Ticks over a stretch of seconds as % of one core. */
     public static double pct(long ticks, double seconds) {
-        return ticks / Proc.HZ / seconds * 100.0;
+        return Proc.pct(ticks, seconds);
     }
 
     static double round1(double d) {

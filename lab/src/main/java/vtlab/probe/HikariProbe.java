@@ -1,5 +1,8 @@
 package vtlab.probe;
 
+import java.util.List;
+
+import vtlab.data.Column;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,8 +23,21 @@ public final class HikariProbe implements Probe {
     static final String PATH = "/api/pool";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    static final Column ACTIVE_MAX = Column.integer("hikari_active_max", "connections", "most pooled connections checked out in the hold");
+    static final Column PENDING_MAX = Column.integer("hikari_pending_max", "requests", "most requests waiting for a pooled connection in the hold");
     private boolean active;
     private java.util.concurrent.CompletableFuture<Void> inFlight;
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.of(ACTIVE_MAX, PENDING_MAX);
+    }
+
+    /** Rows with a pool wait for it to go idle before the hold, probe selected or not (see {@link #awaitIdle}). */
+    @Override
+    public java.util.List<vtlab.plan.Drain> drains(vtlab.plan.Row row) {
+        return row.hikariPool() == null ? java.util.List.of() : java.util.List.of(vtlab.plan.Drain.of("the pool", HikariProbe::awaitIdle));
+    }
 
     @Override
     public String name() {
@@ -62,8 +78,8 @@ public final class HikariProbe implements Probe {
         if (inFlight != null) inFlight.cancel(true);
         JsonNode n = read(ctx.sutBase(), false);
         if (!n.hasNonNull("active_max")) throw new IOException(PATH + " reports no active_max: " + n);
-        out.put("hikari_active_max", n.get("active_max").asInt());
-        out.put("hikari_pending_max", n.path("pending_max").asInt());
+        out.put(ACTIVE_MAX, n.get("active_max").asInt());
+        out.put(PENDING_MAX, n.path("pending_max").asInt());
     }
 
     /**

@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+
+import vtlab.data.Column;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -21,15 +23,29 @@ import jdk.jfr.consumer.RecordingFile;
  * JFR jdk.VirtualThreadPinned events of the SUT during the hold (virtual-mode rows only): count, total and max
  * pinned time, the JDK's pinned reason (JDK 24+), and the distinct stacks trimmed to the application's frames.
  * The recording starts before warm-up (so attaching costs nothing measured) and only events inside the measured
- * window are counted. The threshold defaults to 0 ms (every pin; JFR's own default is 20 ms): --pin-threshold.
+ * window are counted. The threshold defaults to 0 ms (every pin; JFR's own default is 20 ms):
+ * jfr-pinning:threshold=5ms (or --pin-threshold 5ms).
  */
 public final class JfrPinningProbe implements Probe {
     static final String RECORDING = "vtlab-pinning";
     /** Frames of these packages are the application's own: they are what a stack is trimmed to. */
     static final List<String> APP_PACKAGES = List.of("vtlab.");
 
+    static final Column EVENTS = Column.integer("pinned_events", "events", "jdk.VirtualThreadPinned events in the hold (virtual rows)");
+    static final Column TOTAL = Column.number("pinned_total_ms", "ms", "time virtual threads spent pinned in the hold");
+    static final Column MAX = Column.number("pinned_max_ms", "ms", "longest pin in the hold");
+    static final Column REASONS = Column.text("pinned_reasons", "pinned reasons with counts (reason:n;...)");
+
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?");
+
+    private Duration threshold = Duration.ZERO;
     private Instant measureStart;
     private boolean recording;
+
+    @Override
+    public List<Column> columns() {
+        return List.of(EVENTS, TOTAL, MAX, REASONS);
+    }
 
     @Override
     public String name() {
@@ -39,6 +55,29 @@ public final class JfrPinningProbe implements Probe {
     @Override
     public String description() {
         return "JFR jdk.VirtualThreadPinned on virtual rows: pinned_events, total/max ms, reasons, stacks (pinning.txt)";
+    }
+
+    @Override
+    public void configure(Map<String, String> options) throws vtlab.core.UsageError {
+        for (Map.Entry<String, String> o : options.entrySet()) {
+            if (!o.getKey().equals("threshold")) {
+                throw new vtlab.core.UsageError("probe jfr-pinning has no option '" + o.getKey() + "' (known: threshold)");
+            }
+            java.util.regex.Matcher m = DURATION.matcher(o.getValue());
+            if (!m.matches()) {
+                throw new vtlab.core.UsageError("jfr-pinning:threshold takes a duration like 0ms, 5ms or 1s, not '" + o.getValue() + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            threshold = switch (m.group(2) == null ? "s" : m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "m" -> Duration.ofMinutes(n);
+                default -> Duration.ofSeconds(n);
+            };
+        }
+    }
+
+    Duration threshold() {
+        return threshold;
     }
 
     static boolean applies(ProbeContext ctx) {
@@ -62,7 +101,7 @@ public final class JfrPinningProbe implements Probe {
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
         if (!applies(ctx)) return;
         Path jfc = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfc");
-        Files.writeString(jfc, settings(Probes.duration("pin-threshold", Duration.ZERO)));
+        Files.writeString(jfc, settings(threshold));
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.start", "name=" + RECORDING, "settings=" + jfc.toAbsolutePath());
         recording = true;
     }
@@ -80,10 +119,10 @@ public final class JfrPinningProbe implements Probe {
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.dump", "name=" + RECORDING, "filename=" + jfr.toAbsolutePath());
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.stop", "name=" + RECORDING);
         Pins pins = read(jfr, measureStart, measureEnd);
-        out.put("pinned_events", pins.count());
-        out.put("pinned_total_ms", pins.totalMs());
-        out.put("pinned_max_ms", pins.maxMs());
-        out.put("pinned_reasons", pins.reasons().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(";")));
+        out.put(EVENTS, pins.count());
+        out.put(TOTAL, pins.totalMs());
+        out.put(MAX, pins.maxMs());
+        out.put(REASONS, pins.reasons().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(";")));
         Path file = ctx.rawDir().getParent().resolve("pinning.txt");
         Files.writeString(file, pins.render(ctx.stem() + "  " + ctx.row().scenario() + " rep " + ctx.row().rep(), 5),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+
+import vtlab.data.Column;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,6 +18,17 @@ import java.util.regex.Pattern;
 public final class NmtProbe implements Probe {
     static final Pattern THREAD = Pattern.compile(
             "-\\s+Thread \\(reserved=(\\d+)KB, committed=(\\d+)KB\\)\\s*\\n\\s*\\(threads? #(\\d+)\\)");
+
+    static final Column RESERVED = Column.integer("nmt_thread_reserved_kb", "KB", "NMT Thread category reserved at the end of the hold");
+    static final Column COMMITTED = Column.integer("nmt_thread_committed_kb", "KB", "NMT Thread category committed at the end of the hold");
+    static final Column THREADS = Column.integer("nmt_threads", "threads", "threads NMT counts at the end of the hold");
+    static final Column RESERVED_IDLE = Column.integer("nmt_thread_reserved_kb_idle", "KB", "NMT Thread reserved before any load");
+    static final Column COMMITTED_IDLE = Column.integer("nmt_thread_committed_kb_idle", "KB", "NMT Thread committed before any load");
+
+    @Override
+    public List<Column> columns() {
+        return List.of(RESERVED, COMMITTED, RESERVED_IDLE, COMMITTED_IDLE, THREADS);
+    }
 
     @Override
     public String name() {
@@ -36,16 +49,16 @@ public final class NmtProbe implements Probe {
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
         Reading r = read(ctx, ".idle.nmt.txt");
-        out.put("nmt_thread_reserved_kb_idle", r.reservedKb());
-        out.put("nmt_thread_committed_kb_idle", r.committedKb());
+        out.put(RESERVED_IDLE, r.reservedKb());
+        out.put(COMMITTED_IDLE, r.committedKb());
     }
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
         Reading r = read(ctx, ".nmt.txt");
-        out.put("nmt_thread_reserved_kb", r.reservedKb());
-        out.put("nmt_thread_committed_kb", r.committedKb());
-        out.put("nmt_threads", r.threads());
+        out.put(RESERVED, r.reservedKb());
+        out.put(COMMITTED, r.committedKb());
+        out.put(THREADS, r.threads());
     }
 
     private static Reading read(ProbeContext ctx, String rawSuffix) throws Exception {

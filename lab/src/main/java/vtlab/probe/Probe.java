@@ -1,9 +1,16 @@
 package vtlab.probe;
 
 import java.util.List;
+import java.util.Map;
+
+import vtlab.core.UsageError;
+import vtlab.data.Column;
+import vtlab.plan.Drain;
+import vtlab.plan.Row;
 
 /**
- * A measurement taken alongside the load, like a JMH profiler: a small class selected by name (--probes cpu,rss).
+ * A measurement taken alongside the load, like a JMH profiler: a small class selected by name (--probes cpu,rss),
+ * with options after a colon (jfr-pinning:threshold=5ms).
  * A fresh instance serves one row: beforeLoad() once the SUT is verified (before warm-up), start() when the measured
  * load begins, sample() about once a second during the hold, finish() when the load has ended (the SUT is still up).
  * In beforeLoad() the context has no load tier yet.
@@ -13,8 +20,23 @@ public interface Probe {
 
     String description();
 
+    /** The dataset columns this probe fills; the only ones it may put into {@link Measurements}. */
+    List<Column> columns();
+
+    /** The options given after the name; unknown options and bad values are refused before anything starts. */
+    default void configure(Map<String, String> options) throws UsageError {
+        if (!options.isEmpty()) {
+            throw new UsageError("probe " + name() + " takes no options (got '" + options.keySet().iterator().next() + "')");
+        }
+    }
+
     /** JVM options the SUT must be started with for this probe (e.g. NMT). */
     default List<String> jvmArgs() {
+        return List.of();
+    }
+
+    /** Waits this probe's subject needs before a row's hold (e.g. an idle connection pool); resolved when planning. */
+    default List<Drain> drains(Row row) {
         return List.of();
     }
 

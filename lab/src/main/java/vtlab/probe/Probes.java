@@ -8,7 +8,10 @@ import java.util.function.Supplier;
 
 import vtlab.core.UsageError;
 
-/** The probes selectable with --probes a,b,c (like JMH's -prof); a fresh instance per row. */
+/**
+ * The probes selectable with --probes a,b,c (like JMH's -prof); a fresh instance per row. A probe spec is a name,
+ * optionally with options the probe parses itself: jfr-pinning:threshold=5ms (several: name:a=1;b=2).
+ */
 public final class Probes {
     private static final Map<String, Supplier<Probe>> ALL = new LinkedHashMap<>();
 
@@ -32,17 +35,6 @@ public final class Probes {
 
     private Probes() {}
 
-    /** Run-wide probe settings (e.g. pin-threshold), set once from the command line before the run. */
-    private static final Map<String, java.time.Duration> DURATIONS = new java.util.concurrent.ConcurrentHashMap<>();
-
-    public static void setDuration(String name, java.time.Duration d) {
-        DURATIONS.put(name, d);
-    }
-
-    public static java.time.Duration duration(String name, java.time.Duration dflt) {
-        return DURATIONS.getOrDefault(name, dflt);
-    }
-
     public static Map<String, Supplier<Probe>> all() {
         return ALL;
     }
@@ -52,16 +44,62 @@ public final class Probes {
         ALL.put(name, probe);
     }
 
-    public static List<String> validate(List<String> names) throws UsageError {
-        for (String n : names) {
-            if (!ALL.containsKey(n)) throw new UsageError("unknown probe '" + n + "' (known: " + String.join(", ", ALL.keySet()) + ")");
-        }
-        return names;
+    /** The probe name of a spec (the part before ':'). */
+    public static String name(String spec) {
+        int colon = spec.indexOf(':');
+        return colon < 0 ? spec : spec.substring(0, colon);
     }
 
-    public static List<Probe> create(List<String> names) {
+    /** The options of a spec by key, in order; a part without '=' or given twice is refused. */
+    static Map<String, String> options(String spec) throws UsageError {
+        Map<String, String> out = new LinkedHashMap<>();
+        int colon = spec.indexOf(':');
+        if (colon < 0) return out;
+        for (String part : spec.substring(colon + 1).split(";")) {
+            int eq = part.indexOf('=');
+            if (eq <= 0) throw new UsageError("probe option '" + part + "' of " + spec + " is not KEY=VALUE");
+            if (out.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim()) != null) {
+                throw new UsageError("probe option '" + part.substring(0, eq) + "' given twice in " + spec);
+            }
+        }
+        return out;
+    }
+
+    /** Checks every spec (known name, options the probe accepts) before anything starts. */
+    public static List<String> validate(List<String> specs) throws UsageError {
+        for (String spec : specs) configured(spec);
+        return specs;
+    }
+
+    /** The specs with {@code key=value} set on every spec of probe {@code name} that does not set the key itself. */
+    public static List<String> withOption(List<String> specs, String name, String key, String value) throws UsageError {
+        List<String> out = new ArrayList<>();
+        for (String spec : specs) {
+            if (name(spec).equals(name) && !options(spec).containsKey(key)) spec += (spec.contains(":") ? ";" : ":") + key + "=" + value;
+            out.add(spec);
+        }
+        return out;
+    }
+
+    private static Probe configured(String spec) throws UsageError {
+        String n = name(spec);
+        Supplier<Probe> s = ALL.get(n);
+        if (s == null) throw new UsageError("unknown probe '" + n + "' (known: " + String.join(", ", ALL.keySet()) + ")");
+        Probe p = s.get();
+        p.configure(options(spec));
+        return p;
+    }
+
+    /** Fresh, configured instances of validated specs. */
+    public static List<Probe> create(List<String> specs) {
         List<Probe> out = new ArrayList<>();
-        for (String n : names) out.add(ALL.get(n).get());
+        for (String spec : specs) {
+            try {
+                out.add(configured(spec));
+            } catch (UsageError e) {
+                throw new IllegalArgumentException("probe spec not validated: " + e.getMessage(), e);
+            }
+        }
         return out;
     }
 }

@@ -73,4 +73,20 @@ public final class Proc {
         }
         return -1;
     }
+
+    /**
+     * CPU ticks of the JIT's compiler threads so far (recognised by their /proc names, "C1 CompilerThre", "C2
+     * CompilerThre": no jcmd needed, so the warm-up can ask every slice), or -1 when the process is gone.
+     */
+    public static long jitTicks(long pid) {
+        Map<Long, ThreadTicks> threads = threadTicks(pid);
+        if (threads.isEmpty()) return -1;
+        return threads.values().stream().filter(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre"))
+                .mapToLong(ThreadTicks::ticks).sum();
+    }
+
+    /** Ticks over a stretch of seconds as % of one core. */
+    public static double pct(long ticks, double seconds) {
+        return ticks / HZ / seconds * 100.0;
+    }
 }

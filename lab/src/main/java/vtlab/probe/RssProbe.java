@@ -1,7 +1,16 @@
 package vtlab.probe;
 
+import vtlab.data.Column;
+
 /** Peak resident memory of the SUT process during the hold (VmRSS), in MB. */
 public final class RssProbe implements Probe {
+    static final Column RSS_MAX = Column.number("rss_mb_max", "MB", "SUT resident set size (VmRSS), max over the hold");
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.of(RSS_MAX);
+    }
+
     @Override
     public String name() {
         return "rss";
@@ -17,13 +26,13 @@ public final class RssProbe implements Probe {
         long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
         if (kb < 0) return;
         double mb = Math.round(kb / 102.4) / 10.0;
-        out.max("rss_mb_max", mb);
+        out.max(RSS_MAX, mb);
         out.point("rss_mb", second, mb);
     }
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) {
         long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
-        if (kb >= 0) out.max("rss_mb_max", Math.round(kb / 102.4) / 10.0);
+        if (kb >= 0) out.max(RSS_MAX, Math.round(kb / 102.4) / 10.0);
     }
 }

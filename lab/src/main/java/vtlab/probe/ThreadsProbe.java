@@ -1,10 +1,20 @@
 package vtlab.probe;
 
+import vtlab.data.Column;
+
 /**
  * Peak OS thread count of the SUT process (/proc Threads): every platform thread the JVM runs (pool threads,
  * carriers, GC, JIT), not virtual threads, which are not OS threads. This is what thread stacks cost memory for.
  */
 public final class ThreadsProbe implements Probe {
+    static final Column MAX = Column.integer("jvm_threads_max", "threads", "SUT OS threads (/proc Threads), max over the hold");
+    static final Column IDLE = Column.integer("jvm_threads_idle", "threads", "SUT OS threads before any load");
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.of(MAX, IDLE);
+    }
+
     @Override
     public String name() {
         return "threads";
@@ -19,14 +29,14 @@ public final class ThreadsProbe implements Probe {
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) {
         long n = Proc.statusField(ctx.app().pid(), "Threads");
-        if (n >= 0) out.put("jvm_threads_idle", n);
+        if (n >= 0) out.put(IDLE, n);
     }
 
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
         long n = Proc.statusField(ctx.app().pid(), "Threads");
         if (n < 0) return;
-        out.max("jvm_threads_max", n);
+        out.max(MAX, n);
         if (second >= 0) out.point("threads", second, n);
     }
 

@@ -1,5 +1,8 @@
 package vtlab.probe;
 
+import java.util.List;
+
+import vtlab.data.Column;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -8,7 +11,13 @@ import java.nio.file.Path;
  * the count of virtual threads goes to vthreads_dump, the summary and the dump to raw/.
  */
 public final class VirtualThreadDumpProbe implements Probe {
+    static final Column VTHREADS = Column.integer("vthreads_dump", "threads", "virtual threads in a JSON thread dump at mid-hold");
     private boolean taken;
+
+    @Override
+    public java.util.List<Column> columns() {
+        return java.util.List.of(VTHREADS);
+    }
 
     @Override
     public String name() {
@@ -27,7 +36,7 @@ public final class VirtualThreadDumpProbe implements Probe {
         Path file = ThreadDump.take(ctx.row().jdk(), ctx.app().pid(), ctx.rawDir().resolve(ctx.stem() + ".threads.json"));
         ThreadDump.Summary s = ThreadDump.summarize(Files.readString(file), 8);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".threads.txt"), s.render(5));
-        out.put("vthreads_dump", s.virtual());
+        out.put(VTHREADS, s.virtual());
     }
 
     @Override

@@ -1,73 +1,55 @@
 package vtlab.run;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.check.Validity;
+import vtlab.data.RowValues;
 import vtlab.load.Generator;
 import vtlab.load.LoadResult;
 import vtlab.load.LoadSpec;
+import vtlab.plan.Drain;
+import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
-import vtlab.probe.Measurements;
-import vtlab.probe.Probe;
 import vtlab.probe.ProbeContext;
 import vtlab.probe.Probes;
+import vtlab.probe.Proc;
 import vtlab.stack.Stack;
 import vtlab.tier.CoreMap;
 import vtlab.tier.RunTier;
+import vtlab.tier.SutHandle;
 import vtlab.tier.SutProcess;
 
 /**
- * Carries out one row: SUT up -> verify -> warm-up (discarded) -> measured load with probes -> SUT down, and turns
- * what was measured into one dataset row. A fresh SUT per row: no JIT, pool or heap state leaks from one row into
- * the next (a platform pool that grew to 200 threads stays grown), at the price of a JVM start-up per row.
+ * Carries out one planned row: SUT up (or the previous row's kept, see {@link SutReuse}) -> verify -> warm-up
+ * (discarded) -> drain -> measured load with probes, and turns what was measured into one dataset row. Everything
+ * the row's experiment decides (probes, a fresh JVM, extra checks, drains) comes resolved in the {@link PlannedRow}.
  */
 public final class RowRunner {
     /** Generator timeout: far above any latency a row should see, so slow answers are measured, not dropped. */
     static final Duration LOAD_TIMEOUT = Duration.ofSeconds(30);
+    static final Duration DRAIN_MAX = Duration.ofSeconds(60);
 
-    private final Generator generator;
-    private final List<String> probeNames;
-    private final CoreMap cores;
-    private final int port;
-    private final boolean freshSutPerRow;
-    private final Duration warmupMax;
-    private final Verifier verifier = new Verifier();
-    /** The SUT kept from the previous row, and the configuration it was started with. */
-    private SutProcess kept;
-    private String keptConfig;
-
-    public RowRunner(Generator generator, List<String> probeNames, CoreMap cores, int port, boolean freshSutPerRow,
-                     Duration warmupMax) {
-        this.generator = generator;
-        this.probeNames = probeNames;
-        this.cores = cores;
-        this.port = port;
-        this.freshSutPerRow = freshSutPerRow;
-        this.warmupMax = warmupMax;
+    /** Checks a started SUT before load (runtime-info against the row, one request to the workload); the runtime-info. */
+    interface Verification {
+        JsonNode verify(String runtimeInfo, Row row, URI url, Stack.Workload workload) throws Exception;
     }
 
-    /** Stops the SUT kept for the next row, if any (end of run). */
-    public void close() {
-        if (kept != null) kept.close();
-        kept = null;
-    }
-
-    /** The run's probes, or the row's own set (probe-cost), plus what its experiment cannot do without (footprint: nmt). */
-    List<String> probeNames(Row row) {
-        List<String> names = row.probes(probeNames);
-        try {
-            return vtlab.experiment.Experiments.byName(row.experiment()).probes(names);
-        } catch (vtlab.core.UsageError e) {
-            return names; // rows are planned by a known experiment: this is a row made by hand (tests)
+    /** A row's values for matrix.csv and its per-second series for series.jsonl (null for a failed row). */
+    public record Result(RowValues values, Map<String, List<double[]>> series) {
+        public boolean failed() {
+            return "failed".equals(values.get(Validity.STATUS));
         }
     }
 
@@ -76,123 +58,77 @@ public final class RowRunner {
         void step(String what);
     }
 
-    public Map<String, Object> run(Row row, int index, java.nio.file.Path raw, Map<String, RunTier> runTiers,
-                                   Steps steps) throws InterruptedException {
-        Map<String, Object> out = base(row);
+    private final Generator generator;
+    private final CoreMap cores;
+    private final int port;
+    private final Duration warmupMax;
+    private final SutHandle.Launcher launcher;
+    private final Verification verification;
+    private final SutReuse suts = new SutReuse();
+
+    public RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax) {
+        this(generator, cores, port, warmupMax, SutProcess::start, RowRunner::verifyOverHttp);
+    }
+
+    RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax, SutHandle.Launcher launcher,
+              Verification verification) {
+        this.generator = generator;
+        this.cores = cores;
+        this.port = port;
+        this.warmupMax = warmupMax;
+        this.launcher = launcher;
+        this.verification = verification;
+    }
+
+    /** Stops the SUT kept for the next row, if any (end of run). */
+    public void close() {
+        suts.close();
+    }
+
+    public Result run(PlannedRow planned, int index, Path raw, Map<String, RunTier> runTiers, Steps steps)
+            throws InterruptedException {
+        Row row = planned.row();
+        RowValues out = base(row);
         String stem = row.fileStem(index);
-        List<Probe> probes = Probes.create(probeNames(row));
-        SutProcess sut = null;
+        SutHandle sut = null;
+        ProbeSession probes = null;
         try {
+            probes = new ProbeSession(Probes.create(planned.probes()));
             Stack stack = Stack.load(row.stack());
             Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
-            probes.forEach(p -> jvmArgs.addAll(p.jvmArgs()));
+            jvmArgs.addAll(probes.jvmArgs());
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
-
-            // Consecutive rows with the same SUT configuration share one JVM (warm JIT, grown pools: a server's steady
-            // state), unless the experiment or --fresh-sut asks for a new JVM per row (idle readings, isolation).
             String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + env;
-            boolean fresh = freshSutPerRow || vtlab.experiment.Experiments.byName(row.experiment()).freshSutPerRow();
-            if (kept != null && (fresh || !config.equals(keptConfig) || !kept.alive())) {
-                steps.step("stopping SUT");
-                close();
-            }
-            if (kept != null) {
-                sut = kept;
-                kept = null;
-                out.put("sut_jvm", "reused");
-            } else {
-                steps.step("starting SUT");
-                sut = SutProcess.start(stack, row.jdk(), jvmArgs, env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log"));
-                out.put("sut_jvm", "fresh");
-            }
-            out.put("sut_log", sut.log().getFileName().toString());
-            String info = sut.awaitReady(Duration.ofSeconds(90));
-            java.nio.file.Files.writeString(raw.resolve(stem + ".runtime-info.json"), info);
+
+            SutReuse.Acquired got = suts.acquire(config, planned.freshSut(), steps, () -> launcher.start(stack, row.jdk(),
+                    jvmArgs, env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
+            sut = got.sut();
+            out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
+            out.put(RowColumns.SUT_LOG, sut.log().getFileName().toString());
 
             steps.step("verifying");
-            JsonNode runtime = verifier.verifyConfig(info, row);
             URI url = sut.base().resolve(w.pathFor(row.params()));
-            verifier.verifyEndpoint(url, w);
-            vtlab.experiment.Experiments.byName(row.experiment()).verify(row, sut.base(), runTiers);
-            Measurements m = new Measurements();
-            List<String> probeErrors = new ArrayList<>();
-            Map<String, ProcessHandle> idleTiers = new LinkedHashMap<>();
-            idleTiers.put("app", sut.handle());
-            runTiers.forEach((name, t) -> idleTiers.put(name, t.process()));
-            ProbeContext idle = new ProbeContext(row, idleTiers, Map.of(), sut.base(), raw, stem);
-            for (Probe p : probes) guard(p, probeErrors, () -> p.beforeLoad(idle, m));
+            JsonNode runtime = verify(planned, sut, url, w, raw, stem, runTiers);
 
-            int threads = cores.count(CoreMap.LOAD);
-            if (!row.warmup().isZero()) {
-                SutProcess warming = sut;
-                WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
-                    steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
-                    LoadSpec spec = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, d,
-                            LOAD_TIMEOUT, cores.of(CoreMap.LOAD), raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
-                    long jit0 = vtlab.probe.CpuByThreadProbe.jitTicks(warming.handle().pid()), t0 = System.nanoTime();
-                    double rps = generator.start(spec).await().rps();
-                    if (!warming.alive()) throw new RowFailed("SUT died during warm-up: " + warming.tail(5));
-                    long jit1 = vtlab.probe.CpuByThreadProbe.jitTicks(warming.handle().pid());
-                    double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : vtlab.probe.CpuProbe.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
-                    return new WarmUp.Slice(rps, jitPct);
-                });
-                out.put("warmup_s", warm.total().toSeconds());
-                out.put("warmup_steady", warm.steady());
-                out.put("warmup_rps", warm.slices().stream().map(v -> String.format(java.util.Locale.ROOT, "%.0f", v.rps()))
-                        .collect(Collectors.joining(";")));
-                out.put("warmup_jit_pct", warm.slices().stream().map(v -> String.format(java.util.Locale.ROOT, "%.1f", v.jitPct()))
-                        .collect(Collectors.joining(";")));
-            }
-            // the warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold
-            steps.step("draining");
-            long drain0 = System.nanoTime();
-            sut.drain(Duration.ofSeconds(60));
-            if (row.hikariPool() != null && !vtlab.probe.HikariProbe.awaitIdle(sut.base(), Duration.ofSeconds(60))) {
-                steps.step("the pool did not go idle in 60 s; measuring anyway");
-            }
-            out.put("drain_ms", (System.nanoTime() - drain0) / 1_000_000);
+            probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
+            if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out);
+            drain(planned, sut, steps, out);
+            LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps);
 
-            steps.step("measuring " + row.hold().toSeconds() + "s");
-            LoadSpec spec = new LoadSpec(url, w.method(), w.body(), row.concurrency(), threads, row.hold(), LOAD_TIMEOUT,
-                    cores.of(CoreMap.LOAD), raw, stem);
-            Generator.RunningLoad load = generator.start(spec);
-            Map<String, ProcessHandle> tiers = new LinkedHashMap<>();
-            tiers.put("app", sut.handle());
-            tiers.put("load", load.process());
-            runTiers.forEach((name, t) -> tiers.put(name, t.process()));
-            Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
-            ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
-            for (Probe p : probes) guard(p, probeErrors, () -> p.start(ctx));
-            long t0 = System.nanoTime();
-            while (load.process().isAlive()) {
-                Thread.sleep(1000);
-                if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
-                double second = (System.nanoTime() - t0) / 1e9;
-                for (Probe p : probes) guard(p, probeErrors, () -> p.sample(ctx, second, m));
-            }
-            LoadResult r = load.await();
-            if (!sut.alive()) throw new RowFailed("SUT died during the measured load: " + sut.tail(5));
-            for (Probe p : probes) guard(p, probeErrors, () -> p.finish(ctx, m));
-            if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
-
-            out.putAll(m.columns());
-            out.put("series", m.series());
-            fill(out, row, r, runtime, probeErrors);
-            if (!fresh) {
-                kept = sut;
-                keptConfig = config;
-                sut = null;
-            }
-            return out;
+            out.putAll(probes.measurements().columns());
+            out.putAll(r.values());
+            validity(out, row, r, runtime, probes.errors());
+            if (suts.release(sut, config, planned.freshSut())) sut = null;
+            return new Result(out, probes.measurements().series());
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
-            out.put("status", "failed");
-            out.put("note", e instanceof RowFailed || e instanceof Verifier.VerificationFailed || e instanceof Generator.LoadException
+            out.put(Validity.STATUS, "failed");
+            out.put(Validity.NOTE, e instanceof RowFailed || e instanceof Verifier.VerificationFailed || e instanceof Generator.LoadException
                     ? e.getMessage() : e.toString());
-            return out;
+            return new Result(out, null); // a failed row has no series line
         } finally {
             if (sut != null) {
                 steps.step("stopping SUT");
@@ -201,18 +137,89 @@ public final class RowRunner {
         }
     }
 
-    private interface ProbeStep {
-        void run() throws Exception;
+    /** Waits for the SUT, keeps its runtime-info in raw/, checks it and the endpoint, then the experiment's own check. */
+    private JsonNode verify(PlannedRow planned, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
+                            Map<String, RunTier> runTiers) throws Exception {
+        String info = sut.awaitReady(Duration.ofSeconds(90));
+        Files.writeString(raw.resolve(stem + ".runtime-info.json"), info);
+        JsonNode runtime = verification.verify(info, planned.row(), url, w);
+        planned.extraVerification().verify(planned.row(), sut.base(), runTiers);
+        return runtime;
     }
 
-    /** A failing probe costs its own columns, not the row: the error is noted. */
-    private static void guard(Probe p, List<String> errors, ProbeStep step) {
-        try {
-            step.run();
-        } catch (Exception e) {
-            String msg = p.name() + ": " + e.getMessage();
-            if (!errors.contains(msg)) errors.add(msg);
+    private static JsonNode verifyOverHttp(String info, Row row, URI url, Stack.Workload w) throws Exception {
+        Verifier v = new Verifier();
+        JsonNode runtime = v.verifyConfig(info, row);
+        v.verifyEndpoint(url, w);
+        return runtime;
+    }
+
+    /** Load until the rate and the JIT settle (see {@link WarmUp}); discarded but for the warm-up columns. */
+    private void warmUp(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
+                        RowValues out) throws Exception {
+        WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
+            steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
+            LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
+            long jit0 = Proc.jitTicks(sut.handle().pid()), t0 = System.nanoTime();
+            double rps = generator.start(spec).await().rps();
+            if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
+            long jit1 = Proc.jitTicks(sut.handle().pid());
+            double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
+            return new WarmUp.Slice(rps, jitPct);
+        });
+        out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
+        out.put(RowColumns.WARMUP_STEADY, warm.steady());
+        out.put(RowColumns.WARMUP_RPS, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.0f", v.rps()))
+                .collect(Collectors.joining(";")));
+        out.put(RowColumns.WARMUP_JIT_PCT, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.1f", v.jitPct()))
+                .collect(Collectors.joining(";")));
+    }
+
+    /** The warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold. */
+    private static void drain(PlannedRow planned, SutHandle sut, Steps steps, RowValues out) throws InterruptedException {
+        steps.step("draining");
+        long t0 = System.nanoTime();
+        sut.drain(DRAIN_MAX);
+        for (Drain d : planned.drains()) {
+            if (!d.await(sut.base(), DRAIN_MAX)) steps.step(d.what() + " did not go idle in " + DRAIN_MAX.toSeconds() + " s; measuring anyway");
         }
+        out.put(RowColumns.DRAIN_MS, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** The measured hold: the load, the probes started with it and sampled about once a second. */
+    private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
+                               Map<String, RunTier> runTiers, ProbeSession probes, Steps steps) throws Exception {
+        steps.step("measuring " + row.hold().toSeconds() + "s");
+        Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem));
+        Map<String, ProcessHandle> tiers = tiers(sut, load.process(), runTiers);
+        Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
+        ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
+        probes.start(ctx);
+        long t0 = System.nanoTime();
+        while (load.process().isAlive()) {
+            Thread.sleep(1000);
+            if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
+            probes.sample(ctx, (System.nanoTime() - t0) / 1e9);
+        }
+        LoadResult r = load.await();
+        if (!sut.alive()) throw new RowFailed("SUT died during the measured load: " + sut.tail(5));
+        probes.finish(ctx);
+        if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
+        return r;
+    }
+
+    private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {
+        return new LoadSpec(url, w.method(), w.body(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
+                cores.of(CoreMap.LOAD), raw, stem);
+    }
+
+    /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */
+    private static Map<String, ProcessHandle> tiers(SutHandle sut, ProcessHandle load, Map<String, RunTier> runTiers) {
+        Map<String, ProcessHandle> tiers = new LinkedHashMap<>();
+        tiers.put("app", sut.handle());
+        if (load != null) tiers.put("load", load);
+        runTiers.forEach((name, t) -> tiers.put(name, t.process()));
+        return tiers;
     }
 
     static final class RowFailed extends Exception {
@@ -221,81 +228,55 @@ public final class RowRunner {
         }
     }
 
-    Map<String, Object> base(Row row) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("ts_iso", Instant.now().toString());
-        out.put("experiment", row.experiment());
-        out.put("stack", row.stack());
-        out.put("thread_mode", row.threadMode());
-        out.put("workload", row.workload());
-        out.put("concurrency", row.concurrency());
-        out.put("rep", row.rep());
-        out.put("hikari_pool", row.hikariPool());
-        out.put("path_mode", row.pathMode());
-        out.put("conn_mode", row.connMode());
-        out.put("jdk", row.jdk().major());
-        out.put("carriers", row.carriers());
-        out.put("generator", generator.name());
-        out.put("load_model", "closed");
-        out.put("bound_rps", row.boundRps());
-        out.put("bound_note", row.boundNote());
-        out.put("app_cpus", cores.of(CoreMap.APP));
-        out.put("load_cpus", cores.of(CoreMap.LOAD));
-        out.put("params", row.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";")));
-        out.put("scenario", row.scenario());
-        return out;
+    RowValues base(Row row) {
+        return new RowValues()
+                .put(RowColumns.TS, Instant.now().toString())
+                .put(RowColumns.EXPERIMENT, row.experiment())
+                .put(RowColumns.STACK, row.stack())
+                .put(RowColumns.THREAD_MODE, row.threadMode())
+                .put(RowColumns.WORKLOAD, row.workload())
+                .put(RowColumns.CONCURRENCY, row.concurrency())
+                .put(RowColumns.REP, row.rep())
+                .put(RowColumns.HIKARI_POOL, row.hikariPool())
+                .put(RowColumns.PATH_MODE, row.pathMode())
+                .put(RowColumns.CONN_MODE, row.connMode())
+                .put(RowColumns.JDK, row.jdk().major())
+                .put(RowColumns.CARRIERS, row.carriers())
+                .put(RowColumns.GENERATOR, generator.name())
+                .put(RowColumns.LOAD_MODEL, "closed")
+                .put(RowColumns.BOUND_RPS, row.boundRps())
+                .put(RowColumns.BOUND_NOTE, row.boundNote())
+                .put(RowColumns.APP_CPUS, cores.of(CoreMap.APP))
+                .put(RowColumns.LOAD_CPUS, cores.of(CoreMap.LOAD))
+                .put(RowColumns.PARAMS, row.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";")))
+                .put(RowColumns.SCENARIO, row.scenario());
     }
 
-    /** Generator numbers and validity checks into the row. */
-    void fill(Map<String, Object> out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors) {
+    /** The validity checks over what was measured, into the row. */
+    void validity(RowValues out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors) {
         double rps = r.rps();
-        out.put("throughput_rps", rps);
-        out.put("p50_ms", r.p50Ms());
-        out.put("p90_ms", r.p90Ms());
-        out.put("p95_ms", r.p95Ms());
-        out.put("p99_ms", r.p99Ms());
-        out.put("p999_ms", r.p999Ms());
-        out.put("max_ms", r.maxMs());
-        out.put("mean_ms", r.meanMs());
-        out.put("error_rate", r.errorRate());
-        out.put("http_reqs", r.requests());
-        out.put("duration_s", r.durationS());
-        out.put("errors_connect", r.errConnect());
-        out.put("errors_read", r.errRead());
-        out.put("errors_write", r.errWrite());
-        out.put("errors_timeout", r.errTimeout());
-        out.put("errors_status", r.errStatus());
-        out.put("raw", r.raw().getFileName().toString());
-
-        Double boundRatio = Validity.boundRatio(rps, row.boundRps());
-        out.put("bound_ratio", boundRatio);
+        out.put(Validity.BOUND_RATIO, Validity.boundRatio(rps, row.boundRps()));
         double little = Validity.littlesLawRatio(row.concurrency(), rps, r.meanMs());
-        out.put("littles_law_ratio", little);
-        out.put("littles_law_ok", Validity.littlesLawOk(little));
-        Double loadCpu = num(out.get("load_cpu_pct")), appCpu = num(out.get("app_cpu_pct"));
+        out.put(Validity.LITTLE_RATIO, little);
+        out.put(Validity.LITTLE_OK, Validity.littlesLawOk(little));
+        Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
         boolean genBound = Validity.saturated(loadCpu, cores.count(CoreMap.LOAD));
-        out.put("generator_bound", loadCpu == null ? null : genBound);
+        out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : genBound);
         Integer maxConn = runtime.hasNonNull("max_connections") ? runtime.get("max_connections").asInt() : null;
-        List<String> flags = Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
-                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps()));
+        List<String> flags = new ArrayList<>(Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
+                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())));
         // a warm-up that never settled: the hold may still include JIT or pool growth (not voiding: it is a caveat)
-        if (Boolean.FALSE.equals(out.get("warmup_steady"))) flags = concat(flags, "warmup-not-steady");
-        out.put("flags", String.join(";", flags));
+        if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
+        out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
-        out.put("status", voided ? "flagged" : "ok");
+        out.put(Validity.STATUS, voided ? "flagged" : "ok");
         List<String> notes = new ArrayList<>();
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
         if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
-        out.put("note", String.join(" | ", notes));
+        out.put(Validity.NOTE, String.join(" | ", notes));
     }
 
-    private static List<String> concat(List<String> list, String item) {
-        List<String> all = new ArrayList<>(list);
-        all.add(item);
-        return all;
-    }
-
-    static Double num(Object o) {
+    static Double number(Object o) {
         return o instanceof Number n ? n.doubleValue() : null;
     }
 }

@@ -19,9 +19,9 @@ import vtlab.data.RunDir;
 import vtlab.load.Generator;
 import vtlab.core.Options;
 import vtlab.plan.PlanContext;
+import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
 import vtlab.plan.Study;
-import vtlab.report.Summary;
 import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
 import vtlab.tier.RunTier;
@@ -29,7 +29,7 @@ import vtlab.tier.Tiers;
 
 /**
  * Carries out a plan: run tiers up once, every row in order (see {@link RowRunner}), each finished row appended to
- * matrix.csv at once, then the summary. Ctrl-C or SIGTERM stops every child and marks the run incomplete; the rows
+ * matrix.csv at once; the caller writes the summary and report from it. Ctrl-C or SIGTERM stops every child and marks the run incomplete; the rows
  * already written stay whole.
  */
 public final class Runner {
@@ -40,12 +40,14 @@ public final class Runner {
         this.out = out;
     }
 
-    public record Config(List<Row> rows, List<Study> studies, long studySeconds, Generator generator, List<String> probes,
+    public record Config(List<PlannedRow> rows, List<Study> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                         Environment environment, List<String> experiments, Options options, PlanContext plan,
-                         boolean freshSut) {}
+                         Environment environment, List<String> experiments, Options options, PlanContext plan) {}
 
-    public RunDir run(Config c) throws IOException, InterruptedException {
+    /** The run folder, and whether every row and study got to run (false: interrupted). */
+    public record Outcome(RunDir dir, boolean complete) {}
+
+    public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
         Environment env = c.environment();
         String labCpus = vtlab.tier.LabAffinity.pin(c.cores(), out);
@@ -71,23 +73,22 @@ public final class Runner {
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
         int failed = 0;
-        long planned = c.rows().stream().mapToLong(Row::plannedSeconds).sum() + c.studySeconds();
-        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), planned);
+        long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds();
+        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), plannedSeconds);
         RowRunner rowRunner = null;
-        try (Dataset data = new Dataset(dir.matrix())) {
-            rowRunner = new RowRunner(c.generator(), c.probes(), c.cores(), c.port(), c.freshSut(), c.plan().warmupMax());
+        try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
+            rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax());
             for (int i = 0; i < c.rows().size(); i++) {
-                Row row = c.rows().get(i);
+                PlannedRow planned = c.rows().get(i);
+                Row row = planned.row();
                 startTiers(row, runTiers, c, dir, progress);
                 int index = i + 1;
-                Map<String, Object> result = rowRunner.run(row, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
+                RowRunner.Result result = rowRunner.run(planned, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
                 if (Children.shuttingDown()) break; // the row was cut short: not a result
-                @SuppressWarnings("unchecked")
-                Map<String, Object> series = (Map<String, Object>) result.remove("series");
-                data.append(result);
-                if (series != null) appendSeries(dir, row.fileStem(index), series);
-                if ("failed".equals(result.get("status"))) failed++;
-                progress.rowDone(row.plannedSeconds(), describe(row, result));
+                data.append(result.values());
+                if (result.series() != null) appendSeries(dir, row.fileStem(index), result.series());
+                if (result.failed()) failed++;
+                progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
             }
             for (Study study : c.studies()) {
                 if (Children.shuttingDown()) break;
@@ -114,19 +115,14 @@ public final class Runner {
         // as complete (the hook may still be stopping the tiers when this thread gets here)
         if (Children.shuttingDown()) {
             markInterrupted.run();
-            return dir;
+            return new Outcome(dir, false);
         }
         Children.removeOnShutdown(markInterrupted);
         env.set("status", failed == 0 ? "complete" : "complete-with-failures");
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
-        // the experiments' findings go to findings.json, which the summary and the report read
-        String summary = Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), c.experiments()));
-        Files.writeString(dir.summary(), summary);
-        out.print(summary);
-        vtlab.report.Report.afterRun(dir.dir(), out);
-        return dir;
+        return new Outcome(dir, true);
     }
 
     private void startTiers(Row row, Map<String, RunTier> running, Config c, RunDir dir, Progress progress) throws IOException {
@@ -144,7 +140,7 @@ public final class Runner {
         }
     }
 
-    private static void appendSeries(RunDir dir, String stem, Map<String, Object> series) throws IOException {
+    private static void appendSeries(RunDir dir, String stem, Map<String, List<double[]>> series) throws IOException {
         Map<String, Object> line = new LinkedHashMap<>();
         line.put("row", stem);
         line.put("series", series);
@@ -152,7 +148,7 @@ public final class Runner {
                 java.nio.file.StandardOpenOption.APPEND);
     }
 
-    static String describe(Row row, Map<String, Object> r) {
+    static String describe(Row row, vtlab.data.RowValues r) {
         String what = row.label();
         if ("failed".equals(r.get("status"))) return what + "  FAILED: " + r.get("note");
         String s = String.format(java.util.Locale.ROOT, "%s  %,.0f req/s  p99 %.1f ms", what,

@@ -15,7 +15,7 @@ import java.util.Map;
 import vtlab.stack.Stack;
 
 /** A system under test as its own JVM, pinned to its CPUs, reachable on 127.0.0.1:port. */
-public final class SutProcess implements AutoCloseable {
+public final class SutProcess implements SutHandle {
     private final Process process;
     private final URI base;
     private final Path log;
@@ -47,23 +47,28 @@ public final class SutProcess implements AutoCloseable {
         return new SutProcess(p, URI.create("http://127.0.0.1:" + port), log, stack.runtimeInfoPath());
     }
 
+    @Override
     public ProcessHandle handle() {
         return process.toHandle();
     }
 
+    @Override
     public URI base() {
         return base;
     }
 
+    @Override
     public Path log() {
         return log;
     }
 
+    @Override
     public boolean alive() {
         return process.isAlive();
     }
 
     /** Waits until runtime-info answers 200; fails with the log's last lines if the JVM dies or time runs out. */
+    @Override
     public String awaitReady(Duration timeout) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -86,6 +91,7 @@ public final class SutProcess implements AutoCloseable {
      * pool still works through their queued requests) are served: runtime-info goes through the same executor, so
      * it answers fast only once the queue is empty. Returns how long it waited.
      */
+    @Override
     public Duration drain(Duration max) throws InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long t0 = System.nanoTime(), deadline = t0 + max.toNanos();
@@ -103,6 +109,7 @@ public final class SutProcess implements AutoCloseable {
         return Duration.ofNanos(System.nanoTime() - t0);
     }
 
+    @Override
     public String tail(int n) {
         return LogTail.of(log, n);
     }

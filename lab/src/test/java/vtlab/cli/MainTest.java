@@ -47,6 +47,11 @@ class MainTest {
             "run servlet --conc 900000                | 900000 connections need about",
             "run servlet --jdk /nonexistent           | not a JDK folder",
             "run servlet --min-spare-threads 300      | exceeds --max-threads",
+            "run servlet --probes cpu:every=1s        | probe cpu takes no options",
+            "run servlet --probes jfr-pinning:depth=3 | probe jfr-pinning has no option 'depth'",
+            "run servlet --probes jfr-pinning:threshold=soon | jfr-pinning:threshold takes a duration",
+            "run servlet --probes jfr-pinning:threshold | is not KEY=VALUE",
+            "run servlet --pin-threshold 5parsecs     | --pin-threshold takes a duration",
     })
     void refusesBadInput(String args, String expected) {
         String msg = refusal(args.trim().split("\\s+"));
@@ -115,5 +120,34 @@ class MainTest {
         for (String word : List.of("./vtlab run", "./vtlab list", "./vtlab test", "--conc", "matrix.csv")) {
             assertTrue(help.contains(word), word);
         }
+    }
+
+    @Test
+    void plannedRowsCarryTheirExperimentsHooks() throws Exception {
+        Options o = Options.parse(List.of("run", "footprint", "--reps", "1"));
+        Row footprint = vtlab.experiment.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
+        vtlab.plan.PlannedRow p = Main.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
+        assertTrue(p.freshSut(), "footprint reads a fresh JVM's idle state");
+        assertTrue(p.probes().contains("nmt"), p.probes().toString());
+        // --pin-threshold is short for the jfr-pinning probe's option
+        assertTrue(p.probes().contains("jfr-pinning:threshold=5ms"), p.probes().toString());
+        assertTrue(p.drains().isEmpty(), "no Hikari pool, no pool drain");
+        Row pooled = new Row("hand-made", "spring-mvc", "virtual", "orders", 10, 1, 8, null, null, footprint.jdk(),
+                java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), null, null, List.of(), footprint.warmup(),
+                footprint.hold(), List.of());
+        vtlab.plan.PlannedRow q = Main.planned(pooled, List.of(), false, null);
+        assertEquals(List.of("the pool"), q.drains().stream().map(vtlab.plan.Drain::what).toList(), "drained with or without the hikari probe");
+        assertEquals(false, q.freshSut());
+    }
+
+    @Test
+    void listColumnsPrintsEveryDeclaredColumnSeedFirst() throws Exception {
+        var buf = new java.io.ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("list", "columns"), new java.io.PrintStream(buf)));
+        List<String> lines = buf.toString().lines().skip(1).toList();
+        assertEquals(vtlab.run.MatrixSchema.full().size(), lines.size());
+        assertTrue(lines.getFirst().trim().startsWith("ts_iso "), lines.getFirst());
+        assertTrue(lines.get(22).trim().startsWith("pinned_events "), lines.get(22));
+        assertTrue(lines.stream().anyMatch(l -> l.trim().startsWith("nmt_threads ") && l.contains("threads NMT counts")));
     }
 }

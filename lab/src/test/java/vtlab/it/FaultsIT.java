@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.cli.Main;
-import vtlab.data.Columns;
 
 /** Ctrl-C / SIGTERM and a dying SUT: nothing left running, no finished row lost. */
 class FaultsIT {
@@ -54,7 +53,7 @@ class FaultsIT {
             List<Map<String, String>> rows = Lab.rows(run);
             assertTrue(rows.size() >= 1 && rows.size() < 10);
             for (Map<String, String> r : rows) {
-                assertEquals(Columns.ALL.size(), r.size());
+                assertEquals(vtlab.run.MatrixSchema.full().size(), r.size());
                 assertEquals("ok", r.get("status"), r.toString()); // only whole rows: the cut row is not written
                 assertTrue(Double.parseDouble(r.get("throughput_rps")) > 0);
             }

@@ -76,7 +76,7 @@ final class RunFixture {
     }
 
     RunFixture write() throws IOException {
-        try (Dataset d = new Dataset(dir.resolve("matrix.csv"))) {
+        try (Dataset d = new Dataset(dir.resolve("matrix.csv"), vtlab.run.MatrixSchema.full())) {
             for (Map<String, Object> r : rows) d.append(r);
         }
         StringBuilder series = new StringBuilder();

@@ -1,0 +1,65 @@
+package vtlab.run;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import vtlab.probe.Measurements;
+import vtlab.probe.Probe;
+import vtlab.probe.ProbeContext;
+
+/**
+ * One row's probes through their calls. Every call is guarded: a probe that throws costs its own columns, not the
+ * row; the error is kept for the row's note.
+ */
+final class ProbeSession {
+    private final List<Probe> probes;
+    private final Measurements measurements = new Measurements();
+    private final List<String> errors = new ArrayList<>();
+
+    ProbeSession(List<Probe> probes) {
+        this.probes = probes;
+    }
+
+    List<String> jvmArgs() {
+        List<String> args = new ArrayList<>();
+        probes.forEach(p -> args.addAll(p.jvmArgs()));
+        return args;
+    }
+
+    void beforeLoad(ProbeContext ctx) {
+        for (Probe p : probes) guard(p, () -> p.beforeLoad(ctx, measurements));
+    }
+
+    void start(ProbeContext ctx) {
+        for (Probe p : probes) guard(p, () -> p.start(ctx));
+    }
+
+    void sample(ProbeContext ctx, double second) {
+        for (Probe p : probes) guard(p, () -> p.sample(ctx, second, measurements));
+    }
+
+    void finish(ProbeContext ctx) {
+        for (Probe p : probes) guard(p, () -> p.finish(ctx, measurements));
+    }
+
+    Measurements measurements() {
+        return measurements;
+    }
+
+    List<String> errors() {
+        return List.copyOf(errors);
+    }
+
+    private interface Call {
+        void run() throws Exception;
+    }
+
+    private void guard(Probe p, Call call) {
+        try {
+            call.run();
+        } catch (Exception e) {
+            String msg = p.name() + ": " + e.getMessage();
+            if (!errors.contains(msg)) errors.add(msg);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** A running system under test as the runner uses it ({@link SutProcess}; a fake in the runner's tests). */
+public interface SutHandle extends AutoCloseable {
+    ProcessHandle handle();
+
+    URI base();
+
+    Path log();
+
+    boolean alive();
+
+    /** Waits until runtime-info answers; returns its body. */
+    String awaitReady(Duration timeout) throws IOException, InterruptedException;
+
+    /** Waits until requests queued by a previous load are served; returns how long it waited. */
+    Duration drain(Duration max) throws InterruptedException;
+
+    /** The last lines of the SUT's log, for failure reasons. */
+    String tail(int n);
+
+    @Override
+    void close();
+
+    /** Starts a SUT: {@link SutProcess#start} in a run. */
+    interface Launcher {
+        SutHandle start(vtlab.stack.Stack stack, Jdk jdk, java.util.List<String> jvmArgs, java.util.Map<String, String> env,
+                        String cpus, int port, Path log) throws IOException;
+    }
+}

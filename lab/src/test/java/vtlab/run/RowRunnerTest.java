@@ -1,0 +1,265 @@
+package vtlab.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.data.Column;
+import vtlab.load.Generator;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSpec;
+import vtlab.plan.Drain;
+import vtlab.plan.PlannedRow;
+import vtlab.plan.Row;
+import vtlab.plan.RowCheck;
+import vtlab.probe.Measurements;
+import vtlab.probe.Probe;
+import vtlab.probe.ProbeContext;
+import vtlab.probe.Probes;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+import vtlab.tier.SutHandle;
+
+/** The runner's parts with a fake SUT and a fake generator: no process is started, no port is used. */
+class RowRunnerTest {
+    @TempDir
+    Path raw;
+
+    final List<String> events = new ArrayList<>();
+    final List<FakeSut> started = new ArrayList<>();
+    /** Runs when the fake generator's load is awaited (e.g. the SUT dies mid-hold). */
+    Runnable duringHold = () -> {};
+
+    static ProcessHandle finished;
+
+    @BeforeAll
+    static void aFinishedProcess() throws Exception {
+        Process p = new ProcessBuilder("true").start();
+        p.waitFor();
+        finished = p.toHandle(); // a load that is already over: the sampling loop does not wait
+        Probes.register("test-throws", ThrowingProbe::new);
+    }
+
+    final class FakeSut implements SutHandle {
+        boolean alive = true;
+
+        @Override
+        public ProcessHandle handle() {
+            return ProcessHandle.current();
+        }
+
+        @Override
+        public URI base() {
+            return URI.create("http://127.0.0.1:9");
+        }
+
+        @Override
+        public Path log() {
+            return raw.resolve("fake.sut.log");
+        }
+
+        @Override
+        public boolean alive() {
+            return alive;
+        }
+
+        @Override
+        public String awaitReady(Duration timeout) {
+            return "{}";
+        }
+
+        @Override
+        public Duration drain(Duration max) {
+            events.add("drain");
+            return Duration.ZERO;
+        }
+
+        @Override
+        public String tail(int n) {
+            return "fake log";
+        }
+
+        @Override
+        public void close() {
+            events.add("stop");
+            alive = false;
+        }
+    }
+
+    final class FakeGenerator implements Generator {
+        @Override
+        public String name() {
+            return "fake";
+        }
+
+        @Override
+        public String description() {
+            return "answers at once";
+        }
+
+        @Override
+        public void ensureAvailable() {}
+
+        @Override
+        public String version() {
+            return "0";
+        }
+
+        @Override
+        public RunningLoad start(LoadSpec spec) {
+            events.add("load " + spec.stem());
+            return new RunningLoad() {
+                @Override
+                public ProcessHandle process() {
+                    return finished;
+                }
+
+                @Override
+                public LoadResult await() {
+                    duringHold.run();
+                    // 1,000 req/s at 10 ms with 10 connections: Little's law holds
+                    return new LoadResult(1000, 1, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 0, 0, 1000, spec.rawDir().resolve(spec.stem() + ".fake.txt"));
+                }
+            };
+        }
+    }
+
+    public static final class ThrowingProbe implements Probe {
+        @Override
+        public String name() {
+            return "test-throws";
+        }
+
+        @Override
+        public String description() {
+            return "fails every call";
+        }
+
+        @Override
+        public List<Column> columns() {
+            return List.of();
+        }
+
+        @Override
+        public void finish(ProbeContext ctx, Measurements out) {
+            throw new IllegalStateException("boom");
+        }
+    }
+
+    RowRunner runner() throws Exception {
+        SutHandle.Launcher launcher = (stack, jdk, jvmArgs, env, cpus, port, log) -> {
+            events.add("start");
+            FakeSut s = new FakeSut();
+            started.add(s);
+            return s;
+        };
+        return new RowRunner(new FakeGenerator(), CoreMap.compute(Runtime.getRuntime().availableProcessors(), null), 18080,
+                Duration.ZERO, launcher, (info, row, url, w) -> new ObjectMapper().readTree(info));
+    }
+
+    static Row row(String mode, int rep) {
+        return new Row("servlet", "servlet", mode, "hello", 10, rep, null, null, null, Jdk.current(), Map.of(),
+                Map.of("THREAD_MODE", mode), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(1), List.of());
+    }
+
+    RowRunner.Result run(RowRunner r, PlannedRow p, int index) throws InterruptedException {
+        return r.run(p, index, raw, Map.of(), what -> {});
+    }
+
+    @Test
+    void rowsOfOneConfigurationShareASutAndAnotherConfigurationStartsANewOne() throws Exception {
+        RowRunner r = runner();
+        RowRunner.Result first = run(r, PlannedRow.of(row("virtual", 1), List.of()), 1);
+        RowRunner.Result second = run(r, PlannedRow.of(row("virtual", 2), List.of()), 2);
+        assertEquals(1, started.size(), events.toString());
+        assertEquals("fresh", first.values().get("sut_jvm"));
+        assertEquals("reused", second.values().get("sut_jvm"));
+        assertEquals("ok", second.values().get("status"), String.valueOf(second.values().get("note")));
+
+        RowRunner.Result other = run(r, PlannedRow.of(row("platform", 1), List.of()), 3);
+        assertEquals(2, started.size());
+        assertTrue(!started.getFirst().alive, "the kept SUT is stopped before another configuration starts");
+        assertEquals("fresh", other.values().get("sut_jvm"));
+        r.close();
+        assertTrue(!started.getLast().alive, "close() stops the SUT kept for a next row");
+    }
+
+    @Test
+    void aRowThatAsksForAFreshSutGetsOne() throws Exception {
+        RowRunner r = runner();
+        PlannedRow fresh = new PlannedRow(row("virtual", 1), List.of(), true, RowCheck.NONE, List.of());
+        run(r, fresh, 1);
+        run(r, new PlannedRow(row("virtual", 2), List.of(), true, RowCheck.NONE, List.of()), 2);
+        assertEquals(2, started.size());
+        assertTrue(started.stream().noneMatch(s -> s.alive), "fresh SUTs are not kept");
+    }
+
+    @Test
+    void theDrainsRunBeforeTheHold() throws Exception {
+        Drain pool = Drain.of("the pool", (base, max) -> {
+            events.add("pool idle");
+            return true;
+        });
+        PlannedRow p = new PlannedRow(row("virtual", 1), List.of(), false, RowCheck.NONE, List.of(pool));
+        RowRunner.Result res = run(runner(), p, 1);
+        String stem = p.row().fileStem(1);
+        assertEquals(List.of("start", "drain", "pool idle", "load " + stem), events.subList(0, 4));
+        assertTrue(res.values().get("drain_ms") instanceof Long);
+    }
+
+    @Test
+    void aProbeThatThrowsCostsItsColumnsNotTheRow() throws Exception {
+        RowRunner.Result res = run(runner(), PlannedRow.of(row("virtual", 1), List.of("test-throws")), 1);
+        assertEquals("ok", res.values().get("status"));
+        assertEquals("probe errors: test-throws: boom", res.values().get("note"));
+        assertEquals(1000.0, res.values().get("throughput_rps"));
+        assertTrue(res.series() != null);
+    }
+
+    @Test
+    void aSutThatDiesMidHoldFailsTheRowWithAReason() throws Exception {
+        duringHold = () -> started.getLast().alive = false;
+        RowRunner.Result res = run(runner(), PlannedRow.of(row("virtual", 1), List.of()), 1);
+        assertTrue(res.failed());
+        assertEquals("SUT died during the measured load: fake log", res.values().get("note"));
+        assertEquals(null, res.series());
+    }
+
+    @Test
+    void aFailedExtraVerificationFailsTheRowBeforeAnyLoad() throws Exception {
+        RowCheck refuse = (row, base, tiers) -> {
+            throw new IllegalStateException("no query issued");
+        };
+        RowRunner.Result res = run(runner(), new PlannedRow(row("virtual", 1), List.of(), false, refuse, List.of()), 1);
+        assertTrue(res.failed());
+        assertTrue(String.valueOf(res.values().get("note")).contains("no query issued"));
+        assertTrue(events.stream().noneMatch(e -> e.startsWith("load")), events.toString());
+        assertTrue(events.contains("stop"), "a failed row's SUT is not kept");
+    }
+
+    @Test
+    void theWarmUpRunsBeforeTheDrainAndIsNotTheMeasurement() throws Exception {
+        Row r = row("virtual", 1);
+        Row warmed = new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), null, null, null,
+                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), null, null, r.tiers(), Duration.ofSeconds(1), r.hold(), r.jvmArgs());
+        RowRunner.Result res = run(runner(), PlannedRow.of(warmed, List.of()), 1);
+        String stem = warmed.fileStem(1);
+        assertEquals(List.of("start", "load " + stem + ".warmup", "drain", "load " + stem), events);
+        assertEquals(1L, res.values().get("warmup_s"));
+        assertEquals("1000", res.values().get("warmup_rps"));
+        assertEquals(null, res.values().get("warmup_steady"), "no room to check: --warmup-max not above --warmup");
+    }
+}
