@@ -133,7 +133,9 @@ public final class Runner {
             RunTier t = Tiers.create(name);
             running.put(name, t);
             try {
-                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions()));
+                // the data the row's stack keeps in a tier (pg: schema and seed); a tier ignores data not meant for it
+                var data = vtlab.stack.Stack.load(row.stack()).data().orElse(null);
+                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions(), data));
             } catch (Exception e) {
                 throw new IOException("tier " + name + " failed to start: " + e.getMessage(), e);
             }

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -66,6 +67,16 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         String v = env.get(setting);
         if (v == null) throw new IllegalStateException("stack " + name + " declares no env variable for " + setting);
         return v;
+    }
+
+    /** What the SUT needs stored in a run tier (stack.json "data": schema, seed, query markers), if anything. */
+    public Optional<StackData> data() throws UsageError {
+        Path file = dir.resolve("stack.json");
+        try {
+            return StackData.parse(name, dir, JSON.readTree(file.toFile()).path("data"));
+        } catch (IOException | RuntimeException e) {
+            throw new UsageError("cannot read " + file + ": " + e.getMessage());
+        }
     }
 
     public boolean built() {

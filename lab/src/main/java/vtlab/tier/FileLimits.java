@@ -24,7 +24,7 @@ public final class FileLimits {
         if (ceiling <= now) return false;
         long target = Math.min(Math.max(needed, 65_536), ceiling);
         try {
-            PostgresTier.Result r = PostgresTier.attempt(List.of("prlimit", "--pid", Long.toString(ProcessHandle.current().pid()),
+            Commands.Result r = Commands.attempt(List.of("prlimit", "--pid", Long.toString(ProcessHandle.current().pid()),
                     "--nofile=" + target + ":" + target), Duration.ofSeconds(10));
             if (!r.ok()) System.err.println("vtlab: could not raise the open-file limit to " + target + ": " + r.output().strip());
         } catch (IOException e) {

@@ -2,6 +2,9 @@ package vtlab.tier;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.OptionalLong;
+
+import vtlab.stack.StackData;
 
 /**
  * A tier that lives for a whole run rather than a row (a database, a downstream stub): started once before the
@@ -19,6 +22,14 @@ public interface RunTier extends AutoCloseable {
     /** Environment the SUT needs to reach this tier (e.g. DB_URL, STUB_URL). */
     Map<String, String> sutEnv();
 
+    /**
+     * How often statements whose text contains marker have run, for a tier that counts them (a database); empty for
+     * others. Lets an experiment prove requests really reach the tier without knowing the tier's class.
+     */
+    default OptionalLong statementCalls(String marker) throws Exception {
+        return OptionalLong.empty();
+    }
+
     /** Stops the tier and everything it started. */
     @Override
     void close();
@@ -28,6 +39,12 @@ public interface RunTier extends AutoCloseable {
      * @param stateDir  where a tier may keep state between runs (e.g. the database's data directory)
      * @param logDir    where its logs go (the run's raw/ folder)
      * @param options   tier options of the run (e.g. reseed, delayMs)
+     * @param data      what the row's stack keeps in a tier (stack.json "data"), or null; a tier applies it only when
+     *                  it names that tier
      */
-    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {}
+    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data) {
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {
+            this(cpus, stateDir, logDir, jdk, options, null);
+        }
+    }
 }

@@ -50,7 +50,7 @@ import vtlab.tier.SutProcess;
  */
 class SpringMvcIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Map<String, String> SMALL_SEED = Map.of(PostgresTier.OPT_CUSTOMERS, "1000", PostgresTier.OPT_ORDERS, "10000");
+    static final Map<String, String> SMALL_SEED = Map.of("pg.customers", "1000", "pg.orders", "10000");
     static final int DELAY_MS = 700;
     static Path state;
     static PostgresTier pg;
@@ -69,7 +69,8 @@ class SpringMvcIT {
         state = stateDir();
         pg = new PostgresTier();
         stub = new StubTier();
-        pg.start(new RunTier.Context("0-1", state, state.resolve("logs"), Jdk.current(), SMALL_SEED));
+        pg.start(new RunTier.Context("0-1", state, state.resolve("logs"), Jdk.current(), SMALL_SEED,
+                Stack.load("spring-mvc").data().orElseThrow()));
         stub.start(new RunTier.Context("0-1", state, state.resolve("logs"), Jdk.current(), Map.of()));
     }
 
@@ -154,7 +155,7 @@ class SpringMvcIT {
         // Three slow calls in flight (700 ms at the stub). Held mode keeps a connection each for the whole call;
         // released mode has given them back once the query ran (pg_stat_statements counts an autocommit query at once;
         // a query inside a transaction only at its commit, hence the two ways of waiting).
-        long before = pg.orderQueryCalls();
+        long before = orderQueryCalls();
         List<CompletableFuture<HttpResponse<String>>> inFlight = new ArrayList<>();
         for (int id : new int[] {11, 12, 13}) { // distinct stripes on the synchronized path
             inFlight.add(http.sendAsync(HttpRequest.newBuilder(sut.base().resolve("/api/order-summary/" + id))
@@ -167,12 +168,12 @@ class SpringMvcIT {
             Thread.sleep(DELAY_MS / 2);
             assertEquals(3, activeConnections(sut), what + ": still held half a call later");
         } else {
-            while (pg.orderQueryCalls() - before < 3 && System.nanoTime() < deadline) Thread.sleep(10);
+            while (orderQueryCalls() - before < 3 && System.nanoTime() < deadline) Thread.sleep(10);
             assertEquals(0, activeConnections(sut), what + ": connections returned before the call");
         }
         assertTrue(inFlight.stream().noneMatch(CompletableFuture::isDone), "sampled during the calls: " + what);
         for (var f : inFlight) assertEquals(200, f.get().statusCode(), what);
-        assertEquals(3, pg.orderQueryCalls() - before, "one query per request, no cache: " + what);
+        assertEquals(3, orderQueryCalls() - before, "one query per request, no cache: " + what);
         JsonNode after = JSON.readTree(get(sut.base().resolve("/api/pool")).body());
         assertEquals(0, after.get("active").asInt(), "every connection returned: " + after);
         assertTrue(after.get("active_max").asInt() >= (c.conn().equals("held") ? 3 : 1), after.toString());
@@ -224,6 +225,11 @@ class SpringMvcIT {
         } finally {
             deleteTree(runState);
         }
+    }
+
+    /** Calls of the order lookup the stack declares, as the pg tier counts them. */
+    static long orderQueryCalls() throws Exception {
+        return pg.statementCalls(Stack.load("spring-mvc").data().orElseThrow().query("order-lookup")).orElseThrow();
     }
 
     int activeConnections(SutProcess sut) throws IOException, InterruptedException {

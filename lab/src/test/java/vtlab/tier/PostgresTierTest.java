@@ -2,6 +2,7 @@ package vtlab.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,13 +15,16 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.stack.Stack;
+import vtlab.stack.StackData;
+
 class PostgresTierTest {
     @TempDir
     Path tmp;
 
     @Test
     void theServerListensOnLoopbackOnlyAndCountsStatements() {
-        Map<String, String> s = PostgresTier.serverSettings();
+        Map<String, String> s = PostgresCluster.serverSettings();
         assertEquals("127.0.0.1", s.get("listen_addresses"));
         assertEquals("", s.get("unix_socket_directories"), "no socket in a shared /var/run/postgresql");
         assertEquals("pg_stat_statements", s.get("shared_preload_libraries"));
@@ -28,23 +32,69 @@ class PostgresTierTest {
         assertTrue(Integer.parseInt(s.get("max_connections")) > 800, "the largest pool of the sweep must fit");
     }
 
+    /** spring-mvc's own schema and seed files, rendered with a small size. */
+    static List<String> springSeed(long customers, long orders) throws Exception {
+        StackData d = Stack.load("spring-mvc").data().orElseThrow();
+        return PostgresSeed.statements(Files.readString(d.schema()), Files.readString(d.seed()),
+                new java.util.TreeMap<>(Map.of("customers", customers, "orders", orders)));
+    }
+
     @Test
-    void theSeedHasTheRequestedSizeAndItsMarkerComesLast() {
-        List<String> sql = PostgresTier.seedSql(1000, 10000);
+    void theSeedHasTheRequestedSizeAndItsMarkerComesLast() throws Exception {
+        List<String> sql = springSeed(1000, 10000);
         String all = String.join("\n", sql);
         assertTrue(all.contains("generate_series(1, 1000::bigint)"), all);
         assertTrue(all.contains("generate_series(1, 10000::bigint)"), all);
         assertTrue(all.contains("ALTER TABLE orders ADD PRIMARY KEY (id)"), all);
         // every order's customer exists: ids 1 + (g * 7919) % customers lie in 1..customers
         assertTrue(all.contains("1 + (g * 7919) % 1000"), all);
-        assertTrue(sql.getLast().startsWith("INSERT INTO vtlab_seed VALUES (1000, 10000"), sql.getLast());
+        assertFalse(all.contains("--"), "comments are dropped: " + all);
+        assertEquals("SET LOCAL synchronous_commit = off", sql.getFirst());
+        assertTrue(sql.get(2).startsWith("DROP TABLE IF EXISTS orders, customers"), sql.get(2));
+        assertTrue(sql.getLast().startsWith("INSERT INTO vtlab_seed VALUES ('"), sql.getLast());
+        assertTrue(sql.getLast().contains("customers=1000, orders=10000"), sql.getLast());
     }
 
     @Test
-    void seedSizesAreTierOptions() {
-        assertEquals(100_000, PostgresTier.longOption(Map.of(), PostgresTier.OPT_CUSTOMERS, PostgresTier.DEFAULT_CUSTOMERS));
-        assertEquals(10_000, PostgresTier.longOption(Map.of(PostgresTier.OPT_ORDERS, "10_000"), PostgresTier.OPT_ORDERS, 1));
-        assertThrows(IllegalArgumentException.class, () -> PostgresTier.longOption(Map.of(PostgresTier.OPT_ORDERS, "0"), PostgresTier.OPT_ORDERS, 1));
+    void anotherSizeIsAnotherSeed() throws Exception {
+        assertEquals(springSeed(1000, 10000).getLast().substring(0, 60), springSeed(1000, 10000).getLast().substring(0, 60));
+        assertNotEquals(springSeed(1000, 10000).getLast().substring(0, 60), springSeed(1000, 20000).getLast().substring(0, 60));
+    }
+
+    @Test
+    void scriptsSplitAtSemicolonsOutsideQuotesAndComments() {
+        List<String> s = PostgresSeed.split("""
+                -- a comment; not a statement
+                INSERT INTO t VALUES ('a;b', "c;d"); /* block; comment */ SELECT {n}
+                ;
+                """);
+        assertEquals(List.of("INSERT INTO t VALUES ('a;b', \"c;d\")", "SELECT {n}"), s);
+        assertEquals("SELECT 5", PostgresSeed.render(s.get(1), Map.of("n", 5L)));
+        assertThrows(IllegalStateException.class, () -> PostgresSeed.render(s.get(1), Map.of()));
+    }
+
+    @Test
+    void seedSizesAreTierOptionsOverTheStacksDefaults() throws Exception {
+        StackData d = Stack.load("spring-mvc").data().orElseThrow();
+        assertEquals(Map.of("customers", 100_000L, "orders", 1_000_000L), PostgresSeed.sizes(d, PostgresTier.NAME, Map.of()));
+        assertEquals(Map.of("customers", 100_000L, "orders", 10_000L),
+                PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "10_000")));
+        assertThrows(IllegalArgumentException.class, () -> PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "0")));
+    }
+
+    @Test
+    void springMvcDeclaresItsDataAndTheOrderLookup() throws Exception {
+        StackData d = Stack.load("spring-mvc").data().orElseThrow();
+        assertEquals(PostgresTier.NAME, d.tier());
+        assertTrue(Files.isRegularFile(d.schema()) && Files.isRegularFile(d.seed()), d.toString());
+        assertEquals("FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = $1", d.query("order-lookup"));
+        assertThrows(IllegalStateException.class, () -> d.query("nope"));
+        assertTrue(Stack.load("servlet").data().isEmpty(), "a stack without a database declares no data");
+    }
+
+    @Test
+    void onlyATierThatCountsStatementsOffersCounts() throws Exception {
+        assertTrue(new StubTier().statementCalls("anything").isEmpty());
     }
 
     @Test
@@ -52,15 +102,15 @@ class PostgresTierTest {
         for (String b : List.of("postgres", "initdb")) {
             Files.createFile(tmp.resolve(b), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         }
-        assertFalse(PostgresTier.hasServer(tmp));
+        assertFalse(PostgresInstall.hasServer(tmp));
         Files.createFile(tmp.resolve("pg_ctl"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        assertTrue(PostgresTier.hasServer(tmp));
+        assertTrue(PostgresInstall.hasServer(tmp));
     }
 
     @Test
     void commandsReportTheirOutputOnFailure() throws Exception {
-        assertEquals("hi\n", PostgresTier.run(List.of("echo", "hi"), java.time.Duration.ofSeconds(10)));
-        var e = assertThrows(java.io.IOException.class, () -> PostgresTier.run(List.of("sh", "-c", "echo broken >&2; exit 3"),
+        assertEquals("hi\n", Commands.run(List.of("echo", "hi"), java.time.Duration.ofSeconds(10)));
+        var e = assertThrows(java.io.IOException.class, () -> Commands.run(List.of("sh", "-c", "echo broken >&2; exit 3"),
                 java.time.Duration.ofSeconds(10)));
         assertTrue(e.getMessage().contains("(3): broken"), e.getMessage());
     }

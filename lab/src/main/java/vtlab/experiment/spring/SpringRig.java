@@ -24,6 +24,7 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.run.Verifier.VerificationFailed;
 import vtlab.stack.Stack;
+import vtlab.stack.StackData;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
 import vtlab.tier.PostgresTier;
@@ -46,6 +47,8 @@ final class SpringRig {
     static final String ORDER_ID = "random";
     /** Requests of the verification burst, each of which must show up as one call of the order query. */
     static final int VERIFY_BURST = 20;
+    /** The order lookup's name under data.queries in stack.json: the query the verification counts. */
+    static final String ORDER_QUERY = "order-lookup";
 
     private SpringRig() {}
 
@@ -180,16 +183,19 @@ final class SpringRig {
 
     /** What every order-summary experiment checks before load: the endpoint really issues its query. */
     static void verifyOrderSummary(URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        verifyQueries(sutBase.resolve("/api/order-summary/" + ORDER_ID), tiers, VERIFY_BURST);
+        StackData data = Stack.load(STACK).data().orElseThrow(() -> new VerificationFailed("stack " + STACK + " declares no data"));
+        verifyQueries(sutBase.resolve("/api/order-summary/" + ORDER_ID), tiers, data.tier(), data.query(ORDER_QUERY), VERIFY_BURST);
     }
 
     /**
-     * TechEmpower-style proof that a request really queries: a burst of requests must raise the order query's
-     * call count in pg_stat_statements by exactly the burst's size (no cache, no broken or skipped query).
+     * TechEmpower-style proof that a request really queries: a burst of requests must raise the call count of the
+     * query found by marker in the given tier's statement counts by exactly the burst's size (no cache, no broken or
+     * skipped query).
      */
-    static void verifyQueries(URI url, Map<String, RunTier> tiers, int burst) throws Exception {
-        if (!(tiers.get(PostgresTier.NAME) instanceof PostgresTier pg)) throw new VerificationFailed("no pg tier is running");
-        long before = pg.orderQueryCalls();
+    static void verifyQueries(URI url, Map<String, RunTier> tiers, String tier, String marker, int burst) throws Exception {
+        RunTier db = tiers.get(tier);
+        if (db == null) throw new VerificationFailed("no " + tier + " tier is running");
+        long before = statementCalls(db, marker);
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         List<Future<HttpResponse<String>>> answers = new ArrayList<>();
         try (ExecutorService pool = Executors.newFixedThreadPool(Math.min(burst, 10))) {
@@ -204,11 +210,15 @@ final class SpringRig {
                 }
             }
         }
-        long after = pg.orderQueryCalls();
+        long after = statementCalls(db, marker);
         if (after - before != burst) {
             throw new VerificationFailed(burst + " requests ran the order query " + (after - before)
-                    + " times (pg_stat_statements): a cache or a broken query would make the numbers meaningless");
+                    + " times (" + tier + " statement counts): a cache or a broken query would make the numbers meaningless");
         }
+    }
+
+    private static long statementCalls(RunTier db, String marker) throws Exception {
+        return db.statementCalls(marker).orElseThrow(() -> new VerificationFailed("tier " + db.name() + " counts no statements"));
     }
 
     // ---- findings
