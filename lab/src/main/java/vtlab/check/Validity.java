@@ -3,6 +3,8 @@ package vtlab.check;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.data.Rows;
+
 import vtlab.data.Column;
 
 /**
@@ -68,13 +70,9 @@ public final class Validity {
         return f;
     }
 
-    /**
-     * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
-     * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
-     * number: none of them is a measurement fault.
-     */
+    /** Flags that void a row as evidence: the rule lives with the readers of rows (see {@link Rows#voids}). */
     public static boolean voids(String flag) {
-        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady");
+        return Rows.voids(flag);
     }
 
     public record Inputs(int connections, double rps, double errorRate, double littleRatio, Double loadCpuPct,

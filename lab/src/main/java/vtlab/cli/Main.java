@@ -16,7 +16,7 @@ import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.load.Generator;
 import vtlab.load.Generators;
-import vtlab.load.OsPackages;
+import vtlab.tier.OsPackages;
 import vtlab.plan.Experiment;
 import vtlab.experiment.Experiments;
 import vtlab.plan.PlanContext;
@@ -255,7 +255,7 @@ public final class Main {
     }
 
     public static Path home() {
-        return Path.of(System.getProperty("vtlab.home", ".")).toAbsolutePath().normalize();
+        return vtlab.core.LabHome.get();
     }
 
     static String list() {

@@ -50,6 +50,15 @@ public final class Rows {
     }
 
     /** Status ok: the only rows usable as evidence (flags that do not void a row are kept). */
+    /**
+     * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
+     * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
+     * number: none of them is a measurement fault.
+     */
+    public static boolean voids(String flag) {
+        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady");
+    }
+
     public static boolean ok(Map<String, String> r) {
         return "ok".equals(r.get(STATUS));
     }

@@ -23,7 +23,7 @@ public final class RowStats {
         Map<String, Long> flags = new java.util.TreeMap<>();
         out.stream().filter(r -> Rows.flagged(r))
                 .flatMap(r -> Rows.flags(r).stream())
-                .filter(f -> !f.isEmpty() && vtlab.check.Validity.voids(f)).forEach(f -> flags.merge(f, 1L, Long::sum));
+                .filter(f -> !f.isEmpty() && vtlab.data.Rows.voids(f)).forEach(f -> flags.merge(f, 1L, Long::sum));
         List<String> parts = new java.util.ArrayList<>();
         if (failed > 0) parts.add("failed " + failed);
         long flagged = out.size() - failed;

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vtlab.tier.OsPackages;
 import vtlab.core.UsageError;
 
 /**

@@ -10,6 +10,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.tier.OsPackages;
 import vtlab.core.UsageError;
 
 /**

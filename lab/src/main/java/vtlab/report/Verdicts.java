@@ -276,7 +276,7 @@ public final class Verdicts {
                     + "generator CPU, errors) and count as evidence", List.of("validity")));
         }
         Map<String, Long> why = flagged.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
-                .filter(f -> !f.isEmpty() && vtlab.check.Validity.voids(f))
+                .filter(f -> !f.isEmpty() && vtlab.data.Rows.voids(f))
                 .collect(Collectors.groupingBy(f -> f, LinkedHashMap::new, Collectors.counting()));
         StringBuilder s = new StringBuilder((flagged.size() + failed.size()) + " of " + rows.size() + " rows are not evidence and no verdict above uses them: ");
         List<String> parts = new ArrayList<>();

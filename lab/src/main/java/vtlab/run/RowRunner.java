@@ -126,7 +126,7 @@ public final class RowRunner {
             throw e;
         } catch (Exception e) {
             out.put(Validity.STATUS, "failed");
-            out.put(Validity.NOTE, e instanceof RowFailed || e instanceof Verifier.VerificationFailed || e instanceof Generator.LoadException
+            out.put(Validity.NOTE, e instanceof RowFailed || e instanceof vtlab.plan.VerificationFailed || e instanceof Generator.LoadException
                     ? e.getMessage() : e.toString());
             return new Result(out, null); // a failed row has no series line
         } finally {

@@ -15,6 +15,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.plan.Row;
+import vtlab.plan.VerificationFailed;
 import vtlab.stack.Stack;
 
 /**
@@ -24,12 +25,6 @@ import vtlab.stack.Stack;
 public final class Verifier {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-    public static final class VerificationFailed extends Exception {
-        public VerificationFailed(String message) {
-            super(message);
-        }
-    }
 
     /** Differences between what runtime-info reports and what the row expects; empty when they agree. */
     public static List<String> mismatches(JsonNode info, Map<String, Object> expect) {

@@ -7,7 +7,7 @@ import java.util.Comparator;
 import java.util.Optional;
 import java.util.stream.Stream;
 
-import vtlab.load.OsPackages;
+import vtlab.tier.OsPackages;
 
 /** The machine's PostgreSQL server binaries (postgres, initdb, pg_ctl): found, or installed from the OS packages. */
 final class PostgresInstall {

@@ -30,7 +30,7 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 import vtlab.cli.Main;
-import vtlab.load.OsPackages;
+import vtlab.tier.OsPackages;
 
 /**
  * The report of a short real run, opened in a real browser: Debian's chromium driven through Debian's chromedriver

@@ -17,7 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import vtlab.cli.Main;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.Dataset;
@@ -79,7 +78,7 @@ public abstract class JmhStudy implements Study {
     }
 
     public static Path jar() {
-        return Main.home().resolve("bench/jmh/target/vtlab-jmh.jar");
+        return vtlab.core.LabHome.get().resolve("bench/jmh/target/vtlab-jmh.jar");
     }
 
     @Override

@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
 import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
-import vtlab.run.Verifier.VerificationFailed;
+import vtlab.plan.VerificationFailed;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.tier.CoreMap;

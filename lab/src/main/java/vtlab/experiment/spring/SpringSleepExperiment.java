@@ -21,7 +21,7 @@ import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
-import vtlab.run.Verifier.VerificationFailed;
+import vtlab.plan.VerificationFailed;
 import vtlab.stack.Stack;
 import vtlab.tier.Jdk;
 import vtlab.tier.RunTier;

@@ -8,7 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.run.Verifier.VerificationFailed;
+import vtlab.plan.VerificationFailed;
 import vtlab.tier.RunTier;
 import vtlab.tier.StubTier;
 

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.tier;
 
 import java.io.IOException;
 import java.nio.file.Files;
