@@ -32,8 +32,6 @@ public final class ReactiveExperiment implements Experiment {
     static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
     public static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
     static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
-    /** Spring MVC's connector limit, set explicitly so the bound knows it (Tomcat's 8,192 default is also above 2,000). */
-    static final int MVC_MAX_CONNECTIONS = 16384;
 
     @Override
     public String name() {
@@ -115,36 +113,23 @@ public final class ReactiveExperiment implements Experiment {
     }
 
     private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
-                    PlanContext ctx) {
+                    PlanContext ctx) throws UsageError {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("sleepMs", Integer.toString(sleepMs));
-        Map<String, String> env = new LinkedHashMap<>();
-        Map<String, Object> expect = new LinkedHashMap<>();
-        expect.put("thread_mode", v.threadMode());
-        expect.put("jdk_major", jdk.major());
-        List<String> tiers;
-        int maxConnections;
-        if (v.stack().equals("spring-mvc")) {
-            env.put(stack.envName("mode"), Boolean.toString(v.maxThreads() == null));
-            if (v.maxThreads() != null) {
-                env.put(stack.envName("maxThreads"), Integer.toString(v.maxThreads()));
-                params.put("maxThreads", Integer.toString(v.maxThreads()));
-            }
-            env.put(stack.envName("maxConnections"), Integer.toString(MVC_MAX_CONNECTIONS));
-            expect.put("max_threads", v.maxThreads());
-            expect.put("max_connections", MVC_MAX_CONNECTIONS);
-            maxConnections = MVC_MAX_CONNECTIONS;
-            tiers = List.of("pg"); // the MVC application opens its HikariCP pool at start-up, /sleep never uses it
-        } else {
-            env.put(stack.envName("mode"), v.threadMode());
-            expect.put("blocking_executor", v.threadMode().equals("virtual-netty") ? "VirtualThreadTaskExecutor" : null);
-            maxConnections = Integer.MAX_VALUE; // Reactor Netty sets no connection limit
-            tiers = List.of();
+        Map<String, String> axes = new LinkedHashMap<>();
+        if (v.maxThreads() != null) {
+            axes.put("maxThreads", Integer.toString(v.maxThreads()));
+            params.put("maxThreads", Integer.toString(v.maxThreads()));
         }
+        String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? "virtual" : "platform") : v.threadMode();
+        // MVC: the stack's pg tier (its HikariCP pool opens at start-up; /sleep never uses it); WebFlux: none
+        Stack.Config cfg = stack.configure(mode, "sleep", axes, jdk);
+        // Reactor Netty sets no connection limit
+        int maxConnections = cfg.values().containsKey("maxConnections") ? cfg.intValue("maxConnections") : Integer.MAX_VALUE;
         double bound = Bounds.closedModelRps(Bounds.inFlight(v.threadMode(), v.maxThreads(), c, maxConnections), sleepMs);
         String note = Bounds.note(v.threadMode(), v.maxThreads(), c, maxConnections, sleepMs);
-        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, env, expect, bound, note,
-                tiers, warmup, t.hold(), ctx.jvmArgs());
+        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, cfg.env(), cfg.expectInfo(),
+                bound, note, cfg.tiers(), warmup, t.hold(), ctx.jvmArgs());
     }
 
     /**

@@ -67,8 +67,8 @@ public final class ResponseSizeExperiment implements Experiment {
                         for (int rep = 1; rep <= t.reps(); rep++) {
                             Map<String, String> params = new LinkedHashMap<>();
                             params.put("bytes", Long.toString(size));
-                            rows.add(ServletIoExperiment.servletRow(name(), stack, mode, "bytes", c, rep, jdk, params, maxThreads,
-                                    first ? cold : t.warmup(), t, ctx, List.of(), null, false));
+                            rows.add(ServletRig.row(name(), stack, mode, "bytes", c, rep, jdk, params, ServletIoExperiment.tomcat(maxThreads),
+                                    first ? cold : t.warmup(), t.hold(), ctx));
                             first = false;
                         }
             }

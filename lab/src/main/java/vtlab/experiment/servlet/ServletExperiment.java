@@ -56,11 +56,11 @@ public final class ServletExperiment implements Experiment {
         List<Integer> conc = o.positiveInts("conc", List.of(400, 1000));
         PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
         int sleepMs = o.positiveInt("sleep-ms", 50);
-        int maxThreads = o.positiveInt("max-threads", 200);
-        int minSpare = o.positiveInt("min-spare-threads", 25);
-        int maxConnections = o.positiveInt("max-connections", 8192);
-        int processorCache = processorCache(o);
-        if (minSpare > maxThreads) throw new UsageError("--min-spare-threads " + minSpare + " exceeds --max-threads " + maxThreads);
+        Map<String, String> tomcat = new LinkedHashMap<>();
+        if (o.has("max-threads")) tomcat.put("maxThreads", Integer.toString(o.positiveInt("max-threads", 200)));
+        if (o.has("min-spare-threads")) tomcat.put("minSpareThreads", Integer.toString(o.positiveInt("min-spare-threads", 25)));
+        if (o.has("max-connections")) tomcat.put("maxConnections", Integer.toString(o.positiveInt("max-connections", 8192)));
+        if (o.has("processor-cache")) tomcat.put("processorCache", Integer.toString(processorCache(o)));
 
         List<Row> rows = new ArrayList<>();
         // Rows of one SUT configuration (JDK x workload x mode) are consecutive, so they share one warm JVM.
@@ -71,30 +71,7 @@ public final class ServletExperiment implements Experiment {
                         for (int rep = 1; rep <= t.reps(); rep++) {
                             Map<String, String> params = new LinkedHashMap<>();
                             if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(sleepMs));
-                            Map<String, String> env = new LinkedHashMap<>();
-                            env.put(stack.envName("mode"), mode);
-                            env.put(stack.envName("maxThreads"), Integer.toString(maxThreads));
-                            env.put(stack.envName("minSpareThreads"), Integer.toString(minSpare));
-                            env.put(stack.envName("maxConnections"), Integer.toString(maxConnections));
-                            env.put(stack.envName("processorCache"), Integer.toString(processorCache));
-                            Map<String, Object> expect = new LinkedHashMap<>();
-                            expect.put("thread_mode", mode);
-                            expect.put("max_connections", maxConnections);
-                            expect.put("processor_cache", processorCache);
-                            if (processorCache != -1) params.put("processorCache", Integer.toString(processorCache));
-                            expect.put("jdk_major", jdk.major());
-                            if (mode.equals("platform")) {
-                                expect.put("max_threads", maxThreads);
-                                params.put("maxThreads", Integer.toString(maxThreads));
-                            }
-                            Integer threads = mode.equals("platform") ? maxThreads : null;
-                            Double service = stack.workload(workload).serviceMsFor(params);
-                            Double bound = service == null ? null
-                                    : Bounds.closedModelRps(Bounds.inFlight(mode, threads, c, maxConnections), service);
-                            String boundNote = service == null ? "CPU-bound workload: no closed-form bound"
-                                    : Bounds.note(mode, threads, c, maxConnections, service);
-                            rows.add(new Row(name(), "servlet", mode, workload, c, rep, null, null, null, jdk, params, env,
-                                    expect, bound, boundNote, List.of(), t.warmup(), t.hold(), ctx.jvmArgs()));
+                            rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, tomcat, t.warmup(), t.hold(), ctx));
                         }
         return rows;
     }

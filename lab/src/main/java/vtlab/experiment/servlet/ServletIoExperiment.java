@@ -10,7 +10,6 @@ import java.util.function.Predicate;
 import vtlab.experiment.RowStats;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -77,50 +76,22 @@ public final class ServletIoExperiment implements Experiment {
                         for (int c : conc)
                             for (int rep = 1; rep <= t.reps(); rep++) {
                                 Map<String, String> params = new LinkedHashMap<>();
-                                boolean call = w.startsWith("call");
-                                if (call) params.put("delayMs", Integer.toString(delayMs));
+                                if (w.startsWith("call")) params.put("delayMs", Integer.toString(delayMs));
                                 else params.put("bodyBytes", Long.toString(size));
-                                rows.add(servletRow(name(), stack, mode, w, c, rep, jdk, params, maxThreads, first ? cold : t.warmup(),
-                                        t, ctx, call ? List.of("stub") : List.of(), call ? delayMs : null, w.equals("call-async")));
+                                rows.add(ServletRig.row(name(), stack, mode, w, c, rep, jdk, params, tomcat(maxThreads),
+                                        first ? cold : t.warmup(), t.hold(), ctx));
                                 first = false;
                             }
                 }
         return rows;
     }
 
-    /**
-     * A servlet-stack row: mode, pool size and connector limit in the environment and in the expected runtime-info.
-     * The bound holds only for a fixed wait: blocking requests are capped by the pool in platform mode; an async
-     * request holds no thread while it waits, so only the connections cap it.
-     */
-    static Row servletRow(String experiment, Stack stack, String mode, String workload, int c, int rep, Jdk jdk,
-                          Map<String, String> params, int maxThreads, Duration warmup, PlanContext.Timing t, PlanContext ctx,
-                          List<String> tiers, Integer waitMs, boolean async) {
-        int maxConnections = 8192;
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put(stack.envName("mode"), mode);
-        env.put(stack.envName("maxThreads"), Integer.toString(maxThreads));
-        env.put(stack.envName("minSpareThreads"), Integer.toString(Math.min(25, maxThreads)));
-        env.put(stack.envName("maxConnections"), Integer.toString(maxConnections));
-        Map<String, Object> expect = new LinkedHashMap<>();
-        expect.put("thread_mode", mode);
-        expect.put("max_connections", maxConnections);
-        expect.put("jdk_major", jdk.major());
-        Map<String, String> p = new LinkedHashMap<>(params);
-        if (mode.equals("platform")) {
-            expect.put("max_threads", maxThreads);
-            p.put("maxThreads", Integer.toString(maxThreads));
-        }
-        Double bound = null;
-        String note = "CPU/IO-bound workload: no closed-form bound";
-        if (waitMs != null) {
-            Integer threads = mode.equals("platform") && !async ? maxThreads : null;
-            bound = Bounds.closedModelRps(Bounds.inFlight(threads == null ? "virtual" : "platform", threads, c, maxConnections), waitMs);
-            note = Bounds.note(threads == null ? "virtual" : "platform", threads, c, maxConnections, waitMs)
-                    + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
-        }
-        return new Row(experiment, "servlet", mode, workload, c, rep, null, null, null, jdk, p, env, expect, bound, note, tiers,
-                warmup, t.hold(), ctx.jvmArgs());
+    /** A --max-threads below the stack's 25 spare threads takes the spare count down with it (Tomcat refuses more). */
+    static Map<String, String> tomcat(int maxThreads) {
+        Map<String, String> axes = new LinkedHashMap<>();
+        axes.put("maxThreads", Integer.toString(maxThreads));
+        if (maxThreads < 25) axes.put("minSpareThreads", Integer.toString(maxThreads));
+        return axes;
     }
 
     /**
