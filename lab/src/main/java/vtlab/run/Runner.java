@@ -40,7 +40,7 @@ public final class Runner {
         this.out = out;
     }
 
-    public record Config(List<Row> rows, List<Study> studies, long studySeconds, Generator generator, List<String> probes,
+    public record Config(List<Row> rows, List<Study.Prepared> studies, long studySeconds, Generator generator, List<String> probes,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
                          Environment environment, List<String> experiments, Options options, PlanContext plan,
                          boolean freshSut) {}
@@ -89,11 +89,12 @@ public final class Runner {
                 if ("failed".equals(result.get("status"))) failed++;
                 progress.rowDone(row.plannedSeconds(), describe(row, result));
             }
-            for (Study study : c.studies()) {
+            for (Study.Prepared prepared : c.studies()) {
                 if (Children.shuttingDown()) break;
-                long est = study.prepare(c.options(), c.plan());
+                Study study = prepared.study();
+                long est = prepared.seconds();
                 try {
-                    study.execute(new Study.Context(c.options(), c.plan(), dir.dir(), dir.raw(), c.cores(), out,
+                    prepared.execution().run(new Study.Context(c.plan(), dir.dir(), dir.raw(), c.cores(), out,
                             what -> progress.step(study.name(), what)));
                     progress.rowDone(est, study.name() + " done");
                 } catch (Exception e) {
@@ -103,8 +104,6 @@ public final class Runner {
                     progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
                 }
             }
-        } catch (vtlab.core.UsageError e) {
-            throw new IOException(e.getMessage(), e);
         } finally {
             progress.finish();
             if (rowRunner != null) rowRunner.close();

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.experiment.RowStats;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
@@ -43,17 +44,16 @@ public final class ReactiveExperiment implements Experiment {
         return "virtual threads vs reactive (seed 004): MVC 200/2,000 threads and virtual, WebFlux Mono.delay, coroutines, virtual threads on Netty; 100 ms at 2,000 connections";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("5s", "15s", 1, "the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is\ncold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for\nthe MVC rows; --quick: 6 rows, about 3 min");
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--variants " + String.join(",", VARIANTS),
-                "                                 platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on",
-                "                                 virtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty",
-                "--conc 200,1000,2000            concurrent connections (--quick: 2000)",
-                "--sleep-ms 100                  the wait every variant makes (Thread.sleep, Mono.delay or delay())",
-                "--reps 1  --warmup 5s  --hold 15s   the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is",
-                "                                 cold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for",
-                "                                 the MVC rows; --quick: 6 rows, about 3 min");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("variants", String.join(",", VARIANTS), "platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on\nvirtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty"),
+                Opt.of("conc", "200,1000,2000", "concurrent connections").quick("2000"),
+                Opt.of("sleep-ms", "100", "the wait every variant makes (Thread.sleep, Mono.delay or delay())")));
+        a.addAll(TIMING);
+        return a;
     }
 
     /** One server configuration under test. */
@@ -92,7 +92,7 @@ public final class ReactiveExperiment implements Experiment {
         if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
         boolean quick = o.flag("quick");
         List<Integer> conc = o.positiveInts("conc", quick ? List.of(2000) : List.of(200, 1000, 2000));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(5), Duration.ofSeconds(15), 1);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         // A fresh Spring JVM on one shared core needs 15-20 s of load before the JIT has compiled the request path
         // (WebFlux measured 1.8k req/s after 3 s, 10k after 20 s here); later rows of a variant reuse the warm JVM.
         Duration cold = o.has("warmup") ? t.warmup() : Duration.ofSeconds(quick ? 15 : 20);
