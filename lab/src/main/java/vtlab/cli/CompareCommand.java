@@ -18,7 +18,7 @@ public final class CompareCommand {
     /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] */
     public static int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         String outArg = o.string("out", null);
-        List<String> unknown = o.unread();
+        List<String> unknown = o.unknown(java.util.Set.of("out", "help"));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR])");
         if (args.size() != 2) throw new UsageError("usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR] (two run folders, e.g. results/<a> results/latest)");
         RunData a = RunData.load(ReportCommand.runFolder(args.get(0)));

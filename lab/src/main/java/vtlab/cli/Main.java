@@ -146,33 +146,54 @@ public final class Main {
         return 0;
     }
 
-    public record Prepared(List<String> experiments, List<Row> rows, List<Study> studies, long studySeconds,
+    public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
                            java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
                            List<PlannedRow> planned) {}
 
+    /**
+     * The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once; under 3 minutes:
+     * a fixed 15 s warm-up (full runs warm up until the rate and the JIT settle), 15 s hold.
+     */
+    static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
+            "warmup-max", "0s", "hold", "15s");
+
+    /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
+    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
+            "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
+            "fresh-sut", "out", "reseed");
+
+    /** Options given that neither the lab nor any of these experiments declares. */
+    public static List<String> unknown(Options given, List<Experiment> experiments) {
+        java.util.Set<String> known = new java.util.HashSet<>(GLOBAL);
+        for (Experiment e : experiments) e.options().forEach(d -> known.add(d.name()));
+        return given.unknown(known);
+    }
+
     /** Everything that can be refused is refused here, before any process starts. */
-    public static Prepared prepare(Options o, List<String> names) throws UsageError {
+    public static Prepared prepare(Options given, List<String> names) throws UsageError {
         List<String> experiments = new ArrayList<>(names);
+        Options o = given;
         if (experiments.isEmpty()) {
-            // The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once.
             experiments.add("servlet");
-            if (!o.has("workloads")) o.asMap().put("workloads", List.of("sleep"));
-            if (!o.has("reps")) o.asMap().put("reps", List.of("1"));
-            // under 3 minutes: a fixed 15 s warm-up (full runs warm up until the rate and the JIT settle), 15 s hold
-            if (!o.has("warmup")) o.asMap().put("warmup", List.of("15s"));
-            if (!o.has("warmup-max")) o.asMap().put("warmup-max", List.of("0s"));
-            if (!o.has("hold")) o.asMap().put("hold", List.of("15s"));
+            o = given.withDefaults(DEMO);
+        }
+        List<Experiment> chosen = new ArrayList<>();
+        for (String name : new LinkedHashSet<>(experiments)) chosen.add(Experiments.byName(name));
+        List<String> unknown = unknown(given, chosen);
+        if (!unknown.isEmpty()) {
+            throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         PlanContext ctx = PlanContext.from(o);
         List<Row> rows = new ArrayList<>();
-        List<Study> studies = new ArrayList<>();
+        List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
         for (String name : new LinkedHashSet<>(experiments)) {
             Experiment e = Experiments.byName(name);
             if (e instanceof Study s) {
-                studySeconds += s.prepare(o, ctx);
-                studies.add(s);
+                Study.Prepared sp = s.prepare(o, ctx);
+                studySeconds += sp.seconds();
+                studies.add(sp);
             } else {
                 rows.addAll(e.plan(o, ctx));
             }
@@ -189,10 +210,6 @@ public final class Main {
         for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
-        List<String> unknown = o.unread();
-        if (!unknown.isEmpty()) {
-            throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
-        }
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         if (!rows.isEmpty()) checkPortFree(port);
         checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));

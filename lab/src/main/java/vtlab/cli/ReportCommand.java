@@ -16,7 +16,7 @@ public final class ReportCommand {
     private ReportCommand() {}
 
     public static int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
-        List<String> unknown = o.unread();
+        List<String> unknown = o.unknown(java.util.Set.of("help"));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
         if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");
         Path dir = runFolder(args.getFirst());

@@ -3,7 +3,6 @@ package vtlab.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -16,8 +15,28 @@ import java.util.regex.Pattern;
  */
 public final class Options {
     private final List<String> positional = new ArrayList<>();
-    private final Map<String, List<String>> values = new LinkedHashMap<>();
-    private final Set<String> read = new LinkedHashSet<>();
+    private final Map<String, List<String>> values;
+    /** Defaults that stand in for options not given (the demo's, footprint's): never mixed into {@link #asMap}. */
+    private final Map<String, String> defaults;
+
+    private Options(Map<String, List<String>> values, Map<String, String> defaults) {
+        this.values = values;
+        this.defaults = defaults;
+    }
+
+    private Options() {
+        this(new LinkedHashMap<>(), Map.of());
+    }
+
+    /**
+     * These options with other defaults for the ones not given, e.g. footprint's --conc 400 over servlet's: a view,
+     * the command line itself unchanged (so the unknown-option check and environment.json see what was typed).
+     */
+    public Options withDefaults(Map<String, String> more) {
+        Map<String, String> d = new LinkedHashMap<>(defaults);
+        more.forEach(d::putIfAbsent);
+        return new Options(values, Map.copyOf(d));
+    }
 
     /** Options that take no value. */
     static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "keep-going", "install", "verbose", "fresh-sut");
@@ -53,9 +72,16 @@ public final class Options {
         return positional;
     }
 
+    /** Whether the option was given (or has a default from {@link #withDefaults}). */
     public boolean has(String name) {
-        read.add(name);
-        return values.containsKey(name);
+        return values.containsKey(name) || defaults.containsKey(name);
+    }
+
+    private List<String> raw(String name) {
+        List<String> v = values.get(name);
+        if (v != null) return v;
+        String d = defaults.get(name);
+        return d == null ? null : List.of(d);
     }
 
     public boolean flag(String name) throws UsageError {
@@ -69,16 +95,15 @@ public final class Options {
 
     /** The last value given for an option, or the default. */
     public String string(String name, String dflt) {
-        read.add(name);
-        List<String> v = values.get(name);
+        List<String> v = raw(name);
         return v == null ? dflt : v.getLast();
     }
 
     /** Every value of a repeatable option (e.g. --jdk A --jdk B), comma lists flattened. */
     public List<String> all(String name) {
-        read.add(name);
         List<String> out = new ArrayList<>();
-        for (String v : values.getOrDefault(name, List.of())) {
+        List<String> given = raw(name);
+        for (String v : given == null ? List.<String>of() : given) {
             for (String p : v.split(",")) if (!p.isBlank()) out.add(p.trim());
         }
         return out;
@@ -141,9 +166,9 @@ public final class Options {
         return d;
     }
 
-    /** Names given on the command line that no command, experiment or global option asked for. */
-    public List<String> unread() {
-        return values.keySet().stream().filter(k -> !read.contains(k)).toList();
+    /** Names given on the command line that are not among the declared ones (the command's, experiments', global). */
+    public List<String> unknown(Set<String> known) {
+        return values.keySet().stream().filter(k -> !known.contains(k)).toList();
     }
 
     public Map<String, List<String>> asMap() {

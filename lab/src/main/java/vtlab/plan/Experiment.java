@@ -2,6 +2,7 @@ package vtlab.plan;
 
 import java.util.List;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 
@@ -15,10 +16,18 @@ public interface Experiment {
     /** One line for `vtlab list`. */
     String summary();
 
-    /** Axes and their defaults, one line each, for `vtlab list` and `--help`. */
-    List<String> axes();
+    /**
+     * The options this experiment reads, with their defaults and help: `vtlab list` shows them, and an option that
+     * neither a chosen experiment nor the lab declares is refused.
+     */
+    List<Opt> options();
 
-    /** The rows to run; invalid options are refused here, before anything starts. */
+    /** Axes and their defaults, one line each, for `vtlab list` and `--help`: the declarations, rendered. */
+    default List<String> axes() {
+        return Opt.render(options());
+    }
+
+    /** The rows to run: the options parsed once into the experiment's spec; invalid ones are refused here. */
     List<Row> plan(Options options, PlanContext ctx) throws UsageError;
 
     /**

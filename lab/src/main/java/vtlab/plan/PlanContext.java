@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.tier.CoreMap;
@@ -65,7 +66,28 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     /** Warm-up, hold and reps with an experiment's own defaults; --quick shortens them for a smoke run. */
     public record Timing(Duration warmup, Duration hold, int reps) {}
 
-    public Timing timing(Options o, Duration warmup, Duration hold, int reps) throws UsageError {
+    /**
+     * An experiment's --reps, --warmup and --hold, declared with its defaults (warm-up and hold as durations, e.g.
+     * "10s"); a note (e.g. how cold rows warm up) goes under them.
+     */
+    public static List<Opt> timingOptions(String warmup, String hold, int reps, String note) {
+        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)"),
+                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most 3s)"),
+                Opt.of("hold", hold, "measured hold of each row (--quick: at most 5s)" + (note == null ? "" : "\n" + note)));
+    }
+
+    /** The timing declared by {@link #timingOptions}, with --quick's profile under the defaults. */
+    public Timing timing(Options o, List<Opt> declared) throws UsageError {
+        int reps = 0;
+        Duration warmup = null, hold = null;
+        for (Opt d : declared) {
+            switch (d.name()) {
+                case "reps" -> reps = Integer.parseInt(d.dflt());
+                case "warmup" -> warmup = Opt.of("warmup", d.dflt(), "").duration(Options.parse(List.of()), true);
+                case "hold" -> hold = Opt.of("hold", d.dflt(), "").duration(Options.parse(List.of()), false);
+                default -> { }
+            }
+        }
         if (o.flag("quick")) {
             warmup = Duration.ofSeconds(Math.min(3, warmup.toSeconds()));
             hold = Duration.ofSeconds(Math.min(5, hold.toSeconds()));

@@ -20,8 +20,18 @@ public interface Study extends Experiment {
         return List.of();
     }
 
-    /** Checks the options (UsageError before anything starts) and returns an estimate of the run time in seconds. */
-    long prepare(Options options, PlanContext ctx) throws UsageError;
+    /**
+     * Parses and checks the options (UsageError before anything starts): what the runner executes later, with the
+     * spec parsed here, and an estimate of its run time.
+     */
+    Prepared prepare(Options options, PlanContext ctx) throws UsageError;
+
+    /** A study with its options parsed. */
+    record Prepared(Study study, long seconds, Execution execution) {}
+
+    interface Execution {
+        void run(Context ctx) throws Exception;
+    }
 
     /** The dataset file this study writes into the run folder (e.g. jmh.csv); the report shows it in its section. */
     String dataFile();
@@ -31,13 +41,10 @@ public interface Study extends Experiment {
         return vtlab.data.StudySection.table(dataFile());
     }
 
-    /** Runs the study. Files go under ctx.runDir(); progress lines through ctx.progress(). */
-    void execute(Context ctx) throws Exception;
-
     /**
      * @param runDir   the run folder (matrix.csv, environment.json, raw/ are the load rows'; a study adds its own files)
      * @param progress one line per step, e.g. "thread-memory platform 4000: 1/8"
      */
-    record Context(Options options, PlanContext plan, Path runDir, Path raw, CoreMap cores, PrintStream out,
+    record Context(PlanContext plan, Path runDir, Path raw, CoreMap cores, PrintStream out,
                    java.util.function.Consumer<String> progress) {}
 }

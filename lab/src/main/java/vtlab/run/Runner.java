@@ -40,7 +40,7 @@ public final class Runner {
         this.out = out;
     }
 
-    public record Config(List<PlannedRow> rows, List<Study> studies, long studySeconds, Generator generator,
+    public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
                          Environment environment, List<String> experiments, Options options, PlanContext plan) {}
 
@@ -90,11 +90,12 @@ public final class Runner {
                 if (result.failed()) failed++;
                 progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
             }
-            for (Study study : c.studies()) {
+            for (Study.Prepared prepared : c.studies()) {
                 if (Children.shuttingDown()) break;
-                long est = study.prepare(c.options(), c.plan());
+                Study study = prepared.study();
+                long est = prepared.seconds();
                 try {
-                    study.execute(new Study.Context(c.options(), c.plan(), dir.dir(), dir.raw(), c.cores(), out,
+                    prepared.execution().run(new Study.Context(c.plan(), dir.dir(), dir.raw(), c.cores(), out,
                             what -> progress.step(study.name(), what)));
                     progress.rowDone(est, study.name() + " done");
                 } catch (Exception e) {
@@ -104,8 +105,6 @@ public final class Runner {
                     progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
                 }
             }
-        } catch (vtlab.core.UsageError e) {
-            throw new IOException(e.getMessage(), e);
         } finally {
             progress.finish();
             if (rowRunner != null) rowRunner.close();

@@ -3,7 +3,11 @@ package vtlab.stack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -16,10 +20,18 @@ import vtlab.core.UsageError;
 /**
  * A system under test, described by the `stack.json` in its folder under stacks/ (as TechEmpower's
  * benchmark_config.json): how to launch it, where its runtime-info is, and its workloads with the
- * response each must give before any load is sent.
+ * response each must give before any load is sent. It also owns its configuration: every setting the SUT reads
+ * (env variable, default, the runtime-info field that echoes it) and the tiers it needs, so every row of a stack
+ * runs with the same documented defaults unless an experiment sets an axis ({@link #configure}).
+ *
+ * @param settings by name; "mode" is the thread mode (no default: every row names one)
+ * @param tiers    tiers every row of this stack needs (e.g. pg: spring-mvc opens its pool at start-up)
+ * @param expect   runtime-info fields with a fixed expected value (e.g. stack=servlet)
  */
 public record Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
-                    Map<String, String> env, Map<String, Workload> workloads) {
+                    Map<String, Setting> settings, List<String> tiers, Map<String, Object> expect,
+                    Map<String, Workload> workloads) {
+    public static final String MODE = "mode";
 
     /**
      * One endpoint to load. Path and service time may hold {param} placeholders filled from the row.
@@ -27,7 +39,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes (overrides body)
      */
     public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, String method,
-                           String body, String bodyBytes) {
+                           String body, String bodyBytes, List<String> tiers) {
         public String pathFor(Map<String, String> params) {
             return fill(path, params);
         }
@@ -43,7 +55,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             String b = bodyBytes == null ? body : "x".repeat(Integer.parseInt(fill(bodyBytes, params)));
             String expect = expectBody;
             for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
-            return new Workload(name, path, expectStatus, expect, serviceMs, method, b, null);
+            return new Workload(name, path, expectStatus, expect, serviceMs, method, b, null, tiers);
         }
     }
 
@@ -62,11 +74,88 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return w;
     }
 
-    /** The variable the SUT reads for a setting, e.g. env("mode") = THREAD_MODE. */
+    /**
+     * One setting of stack.json's "settings".
+     *
+     * @param dflt      the value when no experiment sets it (null for mode)
+     * @param numeric   whether runtime-info echoes it as a number (its default is a JSON number)
+     * @param values    the values it may take (empty: any)
+     * @param envValues what the env variable is given for a value, when it differs (VT_ENABLED: virtual -> true)
+     * @param info      runtime-info fields that echo it, each with the value expected per setting value ("*" for any
+     *                  other; a null map: the value itself)
+     * @param when      conditions (on mode, workload or other settings) under which it is echoed; otherwise the
+     *                  fields must be null (a platform pool's size on virtual threads)
+     * @param unchecked whether the fields go unchecked, instead of null, when a condition fails ("otherwise":
+     *                  "unchecked": a value the SUT cannot observe there, e.g. the protocol of a call never made)
+     */
+    public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
+                          Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
+                          boolean unchecked) {
+        Object expected(Map<String, Object> valueMap, String value) throws UsageError {
+            if (valueMap != null && valueMap.containsKey(value)) return valueMap.get(value);
+            if (valueMap != null && valueMap.containsKey("*")) return valueMap.get("*");
+            if (!numeric) return value;
+            try {
+                return Integer.valueOf(value.trim());
+            } catch (NumberFormatException e) {
+                throw new UsageError("setting " + name + " takes a whole number, not '" + value + "'");
+            }
+        }
+    }
+
+    /**
+     * A row's SUT configuration: env to start it with, runtime-info it must echo, tiers it needs.
+     *
+     * @param values every setting's value, defaults filled (experiments read e.g. maxThreads for their bound)
+     */
+    public record Config(Map<String, String> env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values) {
+        public int intValue(String setting) {
+            return Integer.parseInt(values.get(setting).trim());
+        }
+    }
+
+    /**
+     * The configuration of one row: the experiment's axis values over every declared setting's default. An axis
+     * naming no setting of this stack is refused, so a typo cannot leave a default silently in place.
+     */
+    public Config configure(String mode, String workload, Map<String, String> axisValues, int jdkMajor) throws UsageError {
+        for (String k : axisValues.keySet()) {
+            if (k.equals(MODE) || !settings.containsKey(k)) {
+                throw new UsageError("stack " + name + " has no setting '" + k + "' (it has " + String.join(", ", settings.keySet()) + ")");
+            }
+        }
+        Workload w = workload(workload);
+        Map<String, String> values = new LinkedHashMap<>();
+        for (Setting s : settings.values()) {
+            String v = s.name().equals(MODE) ? mode : axisValues.getOrDefault(s.name(), s.dflt());
+            if (v == null) continue;
+            if (!s.values().isEmpty() && !s.values().contains(v)) {
+                throw new UsageError("stack " + name + ": " + s.name() + " takes " + String.join(", ", s.values()) + ", not '" + v + "'");
+            }
+            values.put(s.name(), v);
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        Map<String, Object> expect = new LinkedHashMap<>(this.expect);
+        for (Setting s : settings.values()) {
+            String v = values.get(s.name());
+            if (v == null) continue;
+            if (s.env() != null) env.put(s.env(), s.envValues().getOrDefault(v, v));
+            boolean echoed = s.when().entrySet().stream().allMatch(c -> c.getValue().equals(
+                    c.getKey().equals("workload") ? workload : values.get(c.getKey())));
+            if (!echoed && s.unchecked()) continue;
+            for (var f : s.info().entrySet()) expect.put(f.getKey(), echoed ? s.expected(f.getValue(), v) : null);
+        }
+        expect.put("jdk_major", jdkMajor);
+        LinkedHashSet<String> t = new LinkedHashSet<>(tiers);
+        t.addAll(w.tiers());
+        return new Config(env, expect, List.copyOf(t), values);
+    }
+
+    /** The variable the SUT reads for a setting, e.g. envName("mode") = THREAD_MODE. */
     public String envName(String setting) {
-        String v = env.get(setting);
-        if (v == null) throw new IllegalStateException("stack " + name + " declares no env variable for " + setting);
-        return v;
+        Setting s = settings.get(setting);
+        if (s == null || s.env() == null) throw new IllegalStateException("stack " + name + " declares no env variable for " + setting);
+        return s.env();
     }
 
     /** What the SUT needs stored in a run tier (stack.json "data": schema, seed, query markers), if anything. */
@@ -101,18 +190,51 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     }
 
     static Stack parse(Path dir, JsonNode n) {
-        Map<String, String> env = new LinkedHashMap<>();
-        n.path("env").properties().forEach(e -> env.put(e.getKey(), e.getValue().asText()));
+        Map<String, Setting> settings = new LinkedHashMap<>();
+        n.path("settings").properties().forEach(e -> settings.put(e.getKey(), setting(e.getKey(), e.getValue())));
+        Map<String, Object> expect = new LinkedHashMap<>();
+        n.path("expectInfo").properties().forEach(e -> expect.put(e.getKey(), scalar(e.getValue())));
         Map<String, Workload> workloads = new LinkedHashMap<>();
         n.path("workloads").properties().forEach(e -> {
             JsonNode w = e.getValue();
             workloads.put(e.getKey(), new Workload(e.getKey(), w.path("path").asText(), w.path("expectStatus").asInt(200),
                     w.path("expectBody").asText(""), w.hasNonNull("serviceMs") ? w.get("serviceMs").asText() : null,
                     w.path("method").asText("GET"), w.hasNonNull("body") ? w.get("body").asText() : null,
-                    w.hasNonNull("bodyBytes") ? w.get("bodyBytes").asText() : null));
+                    w.hasNonNull("bodyBytes") ? w.get("bodyBytes").asText() : null, strings(w.path("tiers"))));
         });
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
-                dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), env, workloads);
+                dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
+                strings(n.path("tiers")), expect, workloads);
+    }
+
+    /** "info" is a field name (echoes the value, mapped by "infoValues" if given) or an object field -> value map. */
+    private static Setting setting(String name, JsonNode s) {
+        Map<String, Map<String, Object>> info = new LinkedHashMap<>();
+        JsonNode i = s.path("info");
+        if (i.isTextual()) info.put(i.asText(), s.has("infoValues") ? valueMap(s.get("infoValues")) : null);
+        else i.properties().forEach(e -> info.put(e.getKey(), e.getValue().isObject() ? valueMap(e.getValue()) : null));
+        Map<String, String> envValues = new LinkedHashMap<>(), when = new LinkedHashMap<>();
+        s.path("envValues").properties().forEach(e -> envValues.put(e.getKey(), e.getValue().asText()));
+        s.path("when").properties().forEach(e -> when.put(e.getKey(), e.getValue().asText()));
+        JsonNode d = s.get("default");
+        return new Setting(name, s.hasNonNull("env") ? s.get("env").asText() : null, d == null || d.isNull() ? null : d.asText(),
+                d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"));
+    }
+
+    private static Map<String, Object> valueMap(JsonNode n) {
+        Map<String, Object> m = new HashMap<>(); // HashMap: values may be null
+        n.properties().forEach(e -> m.put(e.getKey(), scalar(e.getValue())));
+        return m;
+    }
+
+    private static Object scalar(JsonNode v) {
+        return v.isNull() ? null : v.isInt() ? (Object) v.asInt() : v.asText();
+    }
+
+    private static List<String> strings(JsonNode a) {
+        List<String> out = new ArrayList<>();
+        a.forEach(x -> out.add(x.asText()));
+        return List.copyOf(out);
     }
 
     public static Map<String, Stack> all() {

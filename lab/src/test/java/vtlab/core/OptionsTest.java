@@ -18,14 +18,18 @@ class OptionsTest {
         assertEquals(Duration.ofMillis(500), Options.parse(List.of("--warmup", "500ms")).duration("warmup", Duration.ZERO, true));
         assertEquals(true, o.flag("quick"));
         assertEquals(List.of("21", "25"), o.all("jdk"));
-        assertEquals(List.of(), o.unread());
+        assertEquals(List.of(), o.unknown(java.util.Set.of("conc", "hold", "quick", "jdk")));
     }
 
     @Test
     void reportsOptionsNobodyAskedFor() throws Exception {
         Options o = Options.parse(List.of("--conc", "1", "--typo", "x"));
         o.positiveInts("conc", List.of());
-        assertEquals(List.of("typo"), o.unread());
+        assertEquals(List.of("typo"), o.unknown(java.util.Set.of("conc")), "reading an option declares nothing");
+        Options demo = o.withDefaults(java.util.Map.of("hold", "15s", "conc", "9"));
+        assertEquals(List.of(1), demo.positiveInts("conc", List.of()), "given wins over a default");
+        assertEquals(Duration.ofSeconds(15), demo.duration("hold", Duration.ZERO, false));
+        assertEquals(java.util.Set.of("conc", "typo"), o.asMap().keySet(), "defaults never enter the given options");
     }
 
     @Test

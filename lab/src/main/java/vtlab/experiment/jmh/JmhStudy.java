@@ -17,6 +17,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.Dataset;
@@ -67,40 +68,53 @@ public abstract class JmhStudy implements Study {
      * The article's profile (1 fork, 1 warm-up, 3 iterations of 10 s); --quick keeps 3 iterations (JMH prints no
      * error below 3) of 1 s. --jmh-forks, --jmh-warmups, --jmh-iterations, --jmh-time override either.
      */
+    static final Opt FORKS = Opt.of("jmh-forks", "1", "JMH forks per benchmark");
+    static final Opt WARMUPS = Opt.of("jmh-warmups", "1", "JMH warm-up iterations");
+    static final Opt ITERATIONS = Opt.of("jmh-iterations", "3", "JMH measured iterations");
+    static final Opt TIME = Opt.of("jmh-time", "10s", "length of each iteration").quick("1s");
+    static final List<Opt> TIMING = List.of(FORKS, WARMUPS, ITERATIONS, TIME);
+
     public static Timing timing(Options o) throws UsageError {
-        boolean quick = o.flag("quick");
-        return new Timing(o.positiveInt("jmh-forks", 1), o.positiveInt("jmh-warmups", 1), o.positiveInt("jmh-iterations", 3),
-                o.duration("jmh-time", Duration.ofSeconds(quick ? 1 : 10), false));
+        return new Timing(FORKS.integer(o), WARMUPS.integer(o), ITERATIONS.integer(o), TIME.duration(o, false));
     }
 
-    static List<String> timingAxes() {
-        return List.of("--jmh-forks 1 --jmh-warmups 1 --jmh-iterations 3 --jmh-time 10s   (--quick: 1s iterations)");
+    /** The study's own options (e.g. --workers); the JMH timing ones are added by {@link #options()}. */
+    protected List<Opt> ownOptions() {
+        return List.of();
+    }
+
+    @Override
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(ownOptions());
+        a.addAll(TIMING);
+        return a;
     }
 
     public static Path jar() {
         return vtlab.core.LabHome.get().resolve("bench/jmh/target/vtlab-jmh.jar");
     }
 
-    @Override
-    public long prepare(Options o, PlanContext ctx) throws UsageError {
-        Timing t = timing(o);
-        jmhParams(o);
-        if (!Files.isRegularFile(jar())) throw new UsageError("the JMH benchmarks are not built (" + jar() + "): run ./vtlab build");
-        return t.seconds(benchmarkCount(o)) * ctx.jdks().size();
-    }
+    /** The options parsed once: what prepare() checked is what execute() runs. */
+    record Spec(Timing timing, List<String> jmhParams, int benchmarks) {}
 
     @Override
-    public void execute(Context ctx) throws Exception {
-        Timing t = timing(ctx.options());
+    public Prepared prepare(Options o, PlanContext ctx) throws UsageError {
+        Spec spec = new Spec(timing(o), jmhParams(o), benchmarkCount(o));
+        if (!Files.isRegularFile(jar())) throw new UsageError("the JMH benchmarks are not built (" + jar() + "): run ./vtlab build");
+        return new Prepared(this, spec.timing().seconds(spec.benchmarks()) * ctx.jdks().size(), c -> execute(c, spec));
+    }
+
+    void execute(Context ctx, Spec spec) throws Exception {
+        Timing t = spec.timing();
         StudyCsv csv = new StudyCsv(ctx.runDir().resolve(FILE), COLUMNS);
-        int total = benchmarkCount(ctx.options());
+        int total = spec.benchmarks();
         for (Jdk jdk : ctx.plan().jdks()) {
             String stem = "jmh-" + name() + "-jdk" + jdk.major();
             Path json = ctx.raw().resolve(stem + ".json");
             List<String> cmd = new ArrayList<>(List.of("taskset", "-c", ctx.cores().of(CoreMap.APP), jdk.java().toString(),
                     "-jar", jar().toString(), include()));
             cmd.addAll(t.args());
-            cmd.addAll(jmhParams(ctx.options()));
+            cmd.addAll(spec.jmhParams());
             // benchmarks run in JMH's forked JVMs: the --jvm-args go there
             if (!ctx.plan().jvmArgs().isEmpty()) cmd.addAll(List.of("-jvmArgsAppend", String.join(" ", ctx.plan().jvmArgs())));
             cmd.addAll(List.of("-foe", "true", "-rf", "json", "-rff", json.toString()));

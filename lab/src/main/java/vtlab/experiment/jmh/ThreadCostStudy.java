@@ -28,7 +28,7 @@ public final class ThreadCostStudy extends JmhStudy {
     @Override
     public List<String> axes() {
         List<String> a = new ArrayList<>(List.of("computeInMainThread, computeInPlatformThread, computeInVirtualThread (us/op) -> jmh.csv"));
-        a.addAll(timingAxes());
+        a.addAll(super.axes());
         return a;
     }
 

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 
@@ -32,13 +33,18 @@ public final class ThreadLocalStudy extends JmhStudy {
         return "JMH (seed 003): ThreadLocal cache vs new object vs SynchronizedStack pool, platform pool vs virtual thread per request";
     }
 
+    static final Opt WORKERS = Opt.of("workers", "8,16,32,64", "concurrent requests (platform: a pool of that many threads)");
+    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode");
+
+    @Override
+    protected List<Opt> ownOptions() {
+        return List.of(WORKERS, MODES_OPT);
+    }
+
     @Override
     public List<String> axes() {
-        List<String> a = new ArrayList<>(List.of(
-                "--workers 8,16,32,64            concurrent requests (platform: a pool of that many threads)",
-                "--modes platform,virtual        thread mode (default both)",
-                "threadLocal, newObject, synchronizedStack (us per request) -> jmh.csv"));
-        a.addAll(timingAxes());
+        List<String> a = new ArrayList<>(List.of("threadLocal, newObject, synchronizedStack (us per request) -> jmh.csv"));
+        a.addAll(super.axes());
         return a;
     }
 
@@ -48,18 +54,18 @@ public final class ThreadLocalStudy extends JmhStudy {
     }
 
     private static List<Integer> workers(Options o) throws UsageError {
-        return o.positiveInts("workers", List.of(8, 16, 32, 64));
+        return WORKERS.ints(o);
     }
 
     @Override
     protected int benchmarkCount(Options o) throws UsageError {
-        return ALTERNATIVES.size() * workers(o).size() * o.choices("modes", MODES, MODES).size();
+        return ALTERNATIVES.size() * workers(o).size() * MODES_OPT.choices(o, MODES).size();
     }
 
     @Override
     protected List<String> jmhParams(Options o) throws UsageError {
         return List.of("-p", "workers=" + workers(o).stream().map(String::valueOf).collect(Collectors.joining(",")),
-                "-p", "mode=" + String.join(",", o.choices("modes", MODES, MODES)));
+                "-p", "mode=" + String.join(",", MODES_OPT.choices(o, MODES)));
     }
 
     @Override

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.Dataset;
@@ -51,31 +52,33 @@ public final class ThreadMemoryStudy implements Study {
         return "Stack memory (seed 004): N parked platform vs virtual threads, NMT Thread reserved/committed, RSS, heap";
     }
 
+    static final Opt THREADS = Opt.of("threads", "1000,2000,4000,10000", "parked threads, each count in a fresh JVM");
+    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode; --jvm-args apply (e.g. -Xss512k)");
+
+    @Override
+    public List<Opt> options() {
+        return List.of(THREADS, MODES_OPT);
+    }
+
     @Override
     public List<String> axes() {
-        return List.of("--threads 1000,2000,4000,10000  parked threads, each count in a fresh JVM",
-                "--modes platform,virtual        thread mode (default both); --jvm-args apply (e.g. -Xss512k)",
-                "-> thread-memory.csv");
-    }
-
-    private static List<Integer> threads(Options o) throws UsageError {
-        return o.positiveInts("threads", List.of(1000, 2000, 4000, 10000));
+        List<String> a = new ArrayList<>(Study.super.axes());
+        a.add("-> thread-memory.csv");
+        return a;
     }
 
     @Override
-    public long prepare(Options o, PlanContext ctx) throws UsageError {
-        List<Integer> n = threads(o);
-        List<String> modes = o.choices("modes", MODES, MODES);
+    public Prepared prepare(Options o, PlanContext ctx) throws UsageError {
+        List<Integer> n = THREADS.ints(o);
+        List<String> modes = MODES_OPT.choices(o, MODES);
         if (!Files.isRegularFile(JmhStudy.jar())) throw new UsageError("bench/jmh is not built (" + JmhStudy.jar() + "): run ./vtlab build");
         for (Jdk j : ctx.jdks()) if (j.jcmd().isEmpty()) throw new UsageError("JDK " + j.home() + " has no jcmd: thread-memory reads NMT with it");
         // a JVM start, N thread starts, a jcmd: a few seconds each
-        return ctx.jdks().size() * modes.size() * n.stream().mapToLong(k -> 3 + k / 5000).sum();
+        return new Prepared(this, ctx.jdks().size() * modes.size() * n.stream().mapToLong(k -> 3 + k / 5000).sum(),
+                c -> execute(c, n, modes));
     }
 
-    @Override
-    public void execute(Context ctx) throws Exception {
-        List<Integer> counts = threads(ctx.options());
-        List<String> modes = ctx.options().choices("modes", MODES, MODES);
+    void execute(Context ctx, List<Integer> counts, List<String> modes) throws Exception {
         StudyCsv csv = new StudyCsv(ctx.runDir().resolve(FILE), COLUMNS);
         int total = ctx.plan().jdks().size() * modes.size() * counts.size(), done = 0;
         for (Jdk jdk : ctx.plan().jdks())

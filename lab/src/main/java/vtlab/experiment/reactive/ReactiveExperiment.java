@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.experiment.RowStats;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
@@ -34,8 +35,6 @@ public final class ReactiveExperiment implements Experiment {
     static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
     public static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
     static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
-    /** Spring MVC's connector limit, set explicitly so the bound knows it (Tomcat's 8,192 default is also above 2,000). */
-    static final int MVC_MAX_CONNECTIONS = 16384;
 
     @Override
     public String name() {
@@ -47,17 +46,16 @@ public final class ReactiveExperiment implements Experiment {
         return "virtual threads vs reactive (seed 004): MVC 200/2,000 threads and virtual, WebFlux Mono.delay, coroutines, virtual threads on Netty; 100 ms at 2,000 connections";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("5s", "15s", 1, "the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is\ncold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for\nthe MVC rows; --quick: 6 rows, about 3 min");
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--variants " + String.join(",", VARIANTS),
-                "                                 platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on",
-                "                                 virtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty",
-                "--conc 200,1000,2000            concurrent connections (--quick: 2000)",
-                "--sleep-ms 100                  the wait every variant makes (Thread.sleep, Mono.delay or delay())",
-                "--reps 1  --warmup 5s  --hold 15s   the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is",
-                "                                 cold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for",
-                "                                 the MVC rows; --quick: 6 rows, about 3 min");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("variants", String.join(",", VARIANTS), "platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on\nvirtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty"),
+                Opt.of("conc", "200,1000,2000", "concurrent connections").quick("2000"),
+                Opt.of("sleep-ms", "100", "the wait every variant makes (Thread.sleep, Mono.delay or delay())")));
+        a.addAll(TIMING);
+        return a;
     }
 
     /** One server configuration under test. */
@@ -96,7 +94,7 @@ public final class ReactiveExperiment implements Experiment {
         if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
         boolean quick = o.flag("quick");
         List<Integer> conc = o.positiveInts("conc", quick ? List.of(2000) : List.of(200, 1000, 2000));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(5), Duration.ofSeconds(15), 1);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         // A fresh Spring JVM on one shared core needs 15-20 s of load before the JIT has compiled the request path
         // (WebFlux measured 1.8k req/s after 3 s, 10k after 20 s here); later rows of a variant reuse the warm JVM.
         Duration cold = o.has("warmup") ? t.warmup() : Duration.ofSeconds(quick ? 15 : 20);
@@ -117,36 +115,23 @@ public final class ReactiveExperiment implements Experiment {
     }
 
     private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
-                    PlanContext ctx) {
+                    PlanContext ctx) throws UsageError {
         Map<String, String> params = new LinkedHashMap<>();
         params.put("sleepMs", Integer.toString(sleepMs));
-        Map<String, String> env = new LinkedHashMap<>();
-        Map<String, Object> expect = new LinkedHashMap<>();
-        expect.put("thread_mode", v.threadMode());
-        expect.put("jdk_major", jdk.major());
-        List<String> tiers;
-        int maxConnections;
-        if (v.stack().equals("spring-mvc")) {
-            env.put(stack.envName("mode"), Boolean.toString(v.maxThreads() == null));
-            if (v.maxThreads() != null) {
-                env.put(stack.envName("maxThreads"), Integer.toString(v.maxThreads()));
-                params.put("maxThreads", Integer.toString(v.maxThreads()));
-            }
-            env.put(stack.envName("maxConnections"), Integer.toString(MVC_MAX_CONNECTIONS));
-            expect.put("max_threads", v.maxThreads());
-            expect.put("max_connections", MVC_MAX_CONNECTIONS);
-            maxConnections = MVC_MAX_CONNECTIONS;
-            tiers = List.of("pg"); // the MVC application opens its HikariCP pool at start-up, /sleep never uses it
-        } else {
-            env.put(stack.envName("mode"), v.threadMode());
-            expect.put("blocking_executor", v.threadMode().equals("virtual-netty") ? "VirtualThreadTaskExecutor" : null);
-            maxConnections = Integer.MAX_VALUE; // Reactor Netty sets no connection limit
-            tiers = List.of();
+        Map<String, String> axes = new LinkedHashMap<>();
+        if (v.maxThreads() != null) {
+            axes.put("maxThreads", Integer.toString(v.maxThreads()));
+            params.put("maxThreads", Integer.toString(v.maxThreads()));
         }
+        String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? "virtual" : "platform") : v.threadMode();
+        // MVC: the stack's pg tier (its HikariCP pool opens at start-up; /sleep never uses it); WebFlux: none
+        Stack.Config cfg = stack.configure(mode, "sleep", axes, jdk.major());
+        // Reactor Netty sets no connection limit
+        int maxConnections = cfg.values().containsKey("maxConnections") ? cfg.intValue("maxConnections") : Integer.MAX_VALUE;
         double bound = Bounds.closedModelRps(Bounds.inFlight(v.threadMode(), v.maxThreads(), c, maxConnections), sleepMs);
         String note = Bounds.note(v.threadMode(), v.maxThreads(), c, maxConnections, sleepMs);
-        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, env, expect, bound, note,
-                tiers, warmup, t.hold(), ctx.jvmArgs());
+        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, cfg.env(), cfg.expectInfo(),
+                bound, note, cfg.tiers(), warmup, t.hold(), ctx.jvmArgs());
     }
 
     /**

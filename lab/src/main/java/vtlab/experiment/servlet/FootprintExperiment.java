@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -38,10 +39,15 @@ public final class FootprintExperiment implements Experiment {
     }
 
     @Override
+    public List<Opt> options() {
+        return ServletExperiment.options(DEFAULTS);
+    }
+
+    @Override
     public List<String> axes() {
-        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes, with --workloads hello --conc 400 --reps 1 by default;",
+        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes, with its own defaults;",
                 "always runs the threads and nmt probes: idle = before the warm-up, after = end of the hold"));
-        a.addAll(servlet.axes());
+        a.addAll(Experiment.super.axes());
         return a;
     }
 

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import vtlab.experiment.RowStats;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -37,6 +38,8 @@ public final class ProbeCostExperiment implements Experiment {
      */
     static final Map<String, String> DEFAULTS = Map.of("workloads", "sleep", "conc", "1000", "reps", "3");
 
+    static final Opt PROBES = Opt.of("probes", String.join(",", UNDER_TEST), "the set under test, against cpu alone");
+
     private final ServletExperiment servlet = new ServletExperiment();
 
     @Override
@@ -50,17 +53,22 @@ public final class ProbeCostExperiment implements Experiment {
     }
 
     @Override
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(PROBES));
+        a.addAll(ServletExperiment.options(DEFAULTS));
+        return a;
+    }
+
+    @Override
     public List<String> axes() {
-        List<String> a = new ArrayList<>(List.of(
-                "--probes " + String.join(",", UNDER_TEST) + "   the set under test, against cpu alone",
-                "the servlet experiment's axes, with --workloads sleep --conc 1000 --reps 3 (pairs) by default:"));
-        a.addAll(servlet.axes());
+        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes with its own defaults (reps are pairs), and the probes under test:"));
+        a.addAll(Experiment.super.axes());
         return a;
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        List<String> tested = o.has("probes") ? Probes.validate(o.all("probes")) : UNDER_TEST;
+        List<String> tested = Probes.validate(PROBES.list(o));
         if (!tested.contains("cpu")) throw new UsageError("probe-cost: --probes must include cpu (CPU per request is half of the answer)");
         if (tested.equals(BASELINE)) throw new UsageError("probe-cost: --probes cpu is the baseline itself: name the probes to cost");
         List<Row> rows = new ArrayList<>();

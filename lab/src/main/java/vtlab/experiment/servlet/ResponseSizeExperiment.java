@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -36,27 +37,27 @@ public final class ResponseSizeExperiment implements Experiment {
         return "throughput by response size x concurrency (seed 003): 10 B to 1 MB, 1 to 32 connections, platform vs virtual";
     }
 
+    static final Opt SIZES = Opt.of("sizes", String.join(",", DEFAULT_SIZES), "response sizes in bytes").quick("10,1m");
+    static final Opt CONC = Opt.of("conc", "1,2,4,8,16,32", "concurrent connections, up to well above the SUT's cores").quick("1,2,8");
+    static final List<Opt> TIMING = PlanContext.timingOptions("3s", "7s", 1, "the first row of each mode warms up 10 s (--quick: 6 s: a cold JVM);\n"
+            + "defaults: 60 rows, about 12-16 min; --quick: 12 rows, about 3 min");
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--sizes 10,1k,10k,100k,1m       response sizes in bytes (--quick: 10,1m)",
-                "--conc 1,2,4,8,16,32            concurrent connections, up to well above the SUT's cores (--quick: 1,2,8)",
-                "--modes platform,virtual        thread mode (default both)",
-                "--max-threads 200               platform pool size (Tomcat default)",
-                "--reps 1  --warmup 3s  --hold 7s   the first row of each mode warms up 10 s (--quick: 6 s: a cold JVM);",
-                "                                 defaults: 60 rows, about 12-16 min; --quick: 12 rows, about 3 min");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(SIZES, CONC, ServletExperiment.MODES_OPT, ServletIoExperiment.MAX_THREADS));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        boolean quick = o.flag("quick");
-        List<String> modes = o.choices("modes", MODES, MODES);
-        List<Long> sizes = ServletIoExperiment.sizes(o, "sizes", quick ? List.of("10", "1m") : DEFAULT_SIZES);
-        List<Integer> conc = o.positiveInts("conc", quick ? List.of(1, 2, 8) : List.of(1, 2, 4, 8, 16, 32));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(3), Duration.ofSeconds(7), 1);
+        List<String> modes = ServletExperiment.MODES_OPT.choices(o, MODES);
+        List<Long> sizes = ServletIoExperiment.sizes(SIZES, o);
+        List<Integer> conc = CONC.ints(o);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         Duration cold = ServletIoExperiment.coldWarmup(o, t);
-        int maxThreads = o.positiveInt("max-threads", 200);
+        int maxThreads = ServletIoExperiment.MAX_THREADS.integer(o);
         stack.workload("bytes");
 
         List<Row> rows = new ArrayList<>();
@@ -69,8 +70,8 @@ public final class ResponseSizeExperiment implements Experiment {
                         for (int rep = 1; rep <= t.reps(); rep++) {
                             Map<String, String> params = new LinkedHashMap<>();
                             params.put("bytes", Long.toString(size));
-                            rows.add(ServletIoExperiment.servletRow(name(), stack, mode, "bytes", c, rep, jdk, params, maxThreads,
-                                    first ? cold : t.warmup(), t, ctx, List.of(), null, false));
+                            rows.add(ServletRig.row(name(), stack, mode, "bytes", c, rep, jdk, params, ServletIoExperiment.tomcat(maxThreads),
+                                    first ? cold : t.warmup(), t.hold(), ctx));
                             first = false;
                         }
             }

@@ -1,14 +1,13 @@
 package vtlab.experiment.servlet;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -20,7 +19,7 @@ import vtlab.tier.Jdk;
  * the virtual-thread executor, at 400 and 1,000 concurrent connections.
  */
 public final class ServletExperiment implements Experiment {
-    static final List<String> MODES = List.of("platform", "virtual");
+    static final List<String> MODES = ServletRig.MODES;
 
     @Override
     public String name() {
@@ -32,88 +31,72 @@ public final class ServletExperiment implements Experiment {
         return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor, hello and sleep workloads";
     }
 
+    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode");
+    static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms)");
+    static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
+    static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");
+    /** Tomcat's settings: no default here, the stack's (stacks/servlet/stack.json) applies unless one is given. */
+    static final Opt MAX_THREADS = Opt.of("max-threads", null, "platform pool size (stack default 200, Tomcat's)");
+    static final Opt MIN_SPARE = Opt.of("min-spare-threads", null, "idle pool threads kept (stack default 25)");
+    static final Opt MAX_CONNECTIONS = Opt.of("max-connections", null, "Tomcat connector limit, the only cap left with virtual threads (stack default 8192)");
+    static final Opt PROCESSOR_CACHE = Opt.of("processor-cache", null, "idle request processors Tomcat keeps (stack default -1 = all; Tomcat's 200\n"
+            + "makes every virtual-thread request above 200 build a new one)");
+    static final List<Opt> OPTIONS = List.of(MODES_OPT, WORKLOADS, CONC, SLEEP_MS, MAX_THREADS, MIN_SPARE, MAX_CONNECTIONS, PROCESSOR_CACHE);
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+
+    /** The options parsed once. */
+    record Spec(List<String> modes, List<String> workloads, List<Integer> conc, PlanContext.Timing timing, int sleepMs,
+                Map<String, String> tomcat) {
+        static Spec parse(Options o, PlanContext ctx) throws UsageError {
+            Map<String, String> tomcat = new LinkedHashMap<>();
+            if (MAX_THREADS.given(o)) tomcat.put("maxThreads", Integer.toString(MAX_THREADS.integer(o)));
+            if (MIN_SPARE.given(o)) tomcat.put("minSpareThreads", Integer.toString(MIN_SPARE.integer(o)));
+            if (MAX_CONNECTIONS.given(o)) tomcat.put("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
+            if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
+            // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
+            return new Spec(MODES_OPT.choices(o, MODES), WORKLOADS.choices(o, List.of("hello", "sleep")), CONC.ints(o),
+                    ctx.timing(o, TIMING), SLEEP_MS.integer(o), tomcat);
+        }
+    }
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--modes platform,virtual        thread mode (default both)",
-                "--workloads hello,sleep         hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms) (default both)",
-                "--conc 400,1000                 concurrent connections (closed model)",
-                "--reps 3  --warmup 10s  --hold 20s",
-                "--sleep-ms 50                   service time of the sleep workload",
-                "--max-threads 200               platform pool size (Tomcat default); --min-spare-threads 25",
-                "--max-connections 8192          Tomcat connector limit (the only cap left with virtual threads)",
-                "--processor-cache -1            idle request processors Tomcat keeps (-1 = all; Tomcat's default 200",
-                "                                makes every virtual-thread request above 200 build a new one)",
-                "--carriers auto                 virtual-thread carriers (auto = one per SUT CPU, at least 2)");
+    public List<Opt> options() {
+        return options(Map.of());
+    }
+
+    /** The declarations under other defaults (footprint, probe-cost): what they parse with and show. */
+    static List<Opt> options(Map<String, String> defaults) {
+        List<Opt> all = new ArrayList<>(OPTIONS);
+        all.addAll(TIMING);
+        all.add(Opt.of("carriers", "auto", "virtual-thread carriers (auto = one per SUT CPU, at least 2)"));
+        return Opt.withDefaults(all, defaults);
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        Stack stack = Stack.load("servlet");
-        List<String> modes = o.choices("modes", MODES, MODES);
-        // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
-        List<String> workloads = o.choices("workloads", List.of("hello", "sleep"), List.of("hello", "sleep"));
-        List<Integer> conc = o.positiveInts("conc", List.of(400, 1000));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
-        int sleepMs = o.positiveInt("sleep-ms", 50);
-        int maxThreads = o.positiveInt("max-threads", 200);
-        int minSpare = o.positiveInt("min-spare-threads", 25);
-        int maxConnections = o.positiveInt("max-connections", 8192);
-        int processorCache = processorCache(o);
-        if (minSpare > maxThreads) throw new UsageError("--min-spare-threads " + minSpare + " exceeds --max-threads " + maxThreads);
+        return plan(Spec.parse(o, ctx), ctx);
+    }
 
+    List<Row> plan(Spec s, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load(ServletRig.STACK);
         List<Row> rows = new ArrayList<>();
         // Rows of one SUT configuration (JDK x workload x mode) are consecutive, so they share one warm JVM.
         for (Jdk jdk : ctx.jdks())
-            for (String workload : workloads)
-                for (String mode : modes)
-                    for (int c : conc)
-                        for (int rep = 1; rep <= t.reps(); rep++) {
+            for (String workload : s.workloads())
+                for (String mode : s.modes())
+                    for (int c : s.conc())
+                        for (int rep = 1; rep <= s.timing().reps(); rep++) {
                             Map<String, String> params = new LinkedHashMap<>();
-                            if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(sleepMs));
-                            Map<String, String> env = new LinkedHashMap<>();
-                            env.put(stack.envName("mode"), mode);
-                            env.put(stack.envName("maxThreads"), Integer.toString(maxThreads));
-                            env.put(stack.envName("minSpareThreads"), Integer.toString(minSpare));
-                            env.put(stack.envName("maxConnections"), Integer.toString(maxConnections));
-                            env.put(stack.envName("processorCache"), Integer.toString(processorCache));
-                            Map<String, Object> expect = new LinkedHashMap<>();
-                            expect.put("thread_mode", mode);
-                            expect.put("max_connections", maxConnections);
-                            expect.put("processor_cache", processorCache);
-                            if (processorCache != -1) params.put("processorCache", Integer.toString(processorCache));
-                            expect.put("jdk_major", jdk.major());
-                            if (mode.equals("platform")) {
-                                expect.put("max_threads", maxThreads);
-                                params.put("maxThreads", Integer.toString(maxThreads));
-                            }
-                            Integer threads = mode.equals("platform") ? maxThreads : null;
-                            Double service = stack.workload(workload).serviceMsFor(params);
-                            Double bound = service == null ? null
-                                    : Bounds.closedModelRps(Bounds.inFlight(mode, threads, c, maxConnections), service);
-                            String boundNote = service == null ? "CPU-bound workload: no closed-form bound"
-                                    : Bounds.note(mode, threads, c, maxConnections, service);
-                            rows.add(new Row(name(), "servlet", mode, workload, c, rep, null, null, null, jdk, params, env,
-                                    expect, bound, boundNote, List.of(), t.warmup(), t.hold(), ctx.jvmArgs()));
+                            if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(s.sleepMs()));
+                            rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
+                                    s.timing().warmup(), s.timing().hold(), ctx));
                         }
         return rows;
     }
 
-    /**
-     * The servlet rows planned with other defaults (experiments built on these rows: footprint, probe-cost). The
-     * servlet experiment reads a copy with the defaults added, so a run of both keeps servlet's own defaults.
-     */
+    /** The servlet rows planned with other defaults (footprint, probe-cost): a view of the options, not a copy. */
     List<Row> planWithDefaults(Options o, PlanContext ctx, Map<String, String> defaults) throws UsageError {
-        List<String> args = new ArrayList<>();
-        o.asMap().forEach((k, vs) -> vs.forEach(v -> args.add("--" + k + "=" + v)));
-        defaults.forEach((k, v) -> {
-            if (!o.asMap().containsKey(k)) args.add("--" + k + "=" + v);
-        });
-        Options own = Options.parse(args);
-        List<Row> rows = plan(own, ctx);
-        List<String> unread = own.unread();
-        for (String k : own.asMap().keySet()) if (!unread.contains(k)) o.has(k); // what servlet read counts as read
-        return rows;
+        return plan(Spec.parse(o.withDefaults(defaults), ctx), ctx);
     }
 
     /**
@@ -121,8 +104,8 @@ public final class ServletExperiment implements Experiment {
      * thread per connection the requests above 200 each build, register in JMX and throw away a processor with its
      * buffers (~50 KB). At 1,000 connections that was 7.0k instead of 10.1k req/s with full GCs every 2 s (README).
      */
-    static int processorCache(Options o) throws UsageError {
-        String v = o.string("processor-cache", "-1").trim();
+    static int processorCache(String given) throws UsageError {
+        String v = given.trim();
         try {
             int n = Integer.parseInt(v);
             if (n >= -1) return n;

@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -41,32 +41,33 @@ public final class ServletIoExperiment implements Experiment {
         return "blocking vs non-blocking servlet I/O (seed 003): body counting by size x concurrency, blocking vs async downstream call; platform vs virtual";
     }
 
+    static final Opt WORKLOADS_OPT = Opt.of("workloads", String.join(",", WORKLOADS), "count = blocking read loop, count-async = ReadListener;\n"
+            + "call = blocking HttpClient.send to the stub, call-async = async servlet + sendAsync");
+    static final Opt SIZES = Opt.of("body-sizes", String.join(",", DEFAULT_SIZES), "request-body sizes of the count workloads").quick("1k,1m");
+    static final Opt CONC_OPT = Opt.of("conc", "1,8,64", "concurrent connections").quick("8");
+    static final Opt DELAY_MS = Opt.of("delay-ms", "100", "the downstream's wait for the call workloads (stub tier, non-blocking)");
+    static final Opt MAX_THREADS = Opt.of("max-threads", "200", "platform pool size (Tomcat default)");
+    static final List<Opt> TIMING = PlanContext.timingOptions("3s", "8s", 1, "the first row of each mode and workload warms up 10 s (--quick: 6 s), its\n"
+            + "code being cold; defaults: 60 rows, about 15-18 min; --quick: 12 rows, about 3 min");
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--workloads count,count-async,call,call-async   count = blocking read loop, count-async = ReadListener;",
-                "                                 call = blocking HttpClient.send to the stub, call-async = async servlet + sendAsync",
-                "--modes platform,virtual        thread mode (default both)",
-                "--body-sizes 1k,10k,100k,1m     request-body sizes of the count workloads (--quick: 1k,1m)",
-                "--conc 1,8,64                   concurrent connections (--quick: 8)",
-                "--delay-ms 100                  the downstream's wait for the call workloads (stub tier, non-blocking)",
-                "--max-threads 200               platform pool size (Tomcat default)",
-                "--reps 1  --warmup 3s  --hold 8s   the first row of each mode and workload warms up 10 s (--quick: 6 s), its",
-                "                                 code being cold; defaults: 60 rows, about 15-18 min; --quick: 12 rows, about 3 min");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(WORKLOADS_OPT, ServletExperiment.MODES_OPT, SIZES, CONC_OPT, DELAY_MS, MAX_THREADS));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        boolean quick = o.flag("quick");
-        List<String> modes = o.choices("modes", MODES, MODES);
-        List<String> workloads = o.choices("workloads", WORKLOADS, WORKLOADS);
-        List<Long> sizes = sizes(o, "body-sizes", quick ? List.of("1k", "1m") : DEFAULT_SIZES);
-        List<Integer> conc = o.positiveInts("conc", quick ? List.of(8) : List.of(1, 8, 64));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(3), Duration.ofSeconds(8), 1);
+        List<String> modes = ServletExperiment.MODES_OPT.choices(o, MODES);
+        List<String> workloads = WORKLOADS_OPT.choices(o, WORKLOADS);
+        List<Long> sizes = sizes(SIZES, o);
+        List<Integer> conc = CONC_OPT.ints(o);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         Duration cold = coldWarmup(o, t);
-        int delayMs = o.positiveInt("delay-ms", 100);
-        int maxThreads = o.positiveInt("max-threads", 200);
+        int delayMs = DELAY_MS.integer(o);
+        int maxThreads = MAX_THREADS.integer(o);
         for (String w : workloads) stack.workload(w);
 
         List<Row> rows = new ArrayList<>();
@@ -79,50 +80,22 @@ public final class ServletIoExperiment implements Experiment {
                         for (int c : conc)
                             for (int rep = 1; rep <= t.reps(); rep++) {
                                 Map<String, String> params = new LinkedHashMap<>();
-                                boolean call = w.startsWith("call");
-                                if (call) params.put("delayMs", Integer.toString(delayMs));
+                                if (w.startsWith("call")) params.put("delayMs", Integer.toString(delayMs));
                                 else params.put("bodyBytes", Long.toString(size));
-                                rows.add(servletRow(name(), stack, mode, w, c, rep, jdk, params, maxThreads, first ? cold : t.warmup(),
-                                        t, ctx, call ? List.of("stub") : List.of(), call ? delayMs : null, w.equals("call-async")));
+                                rows.add(ServletRig.row(name(), stack, mode, w, c, rep, jdk, params, tomcat(maxThreads),
+                                        first ? cold : t.warmup(), t.hold(), ctx));
                                 first = false;
                             }
                 }
         return rows;
     }
 
-    /**
-     * A servlet-stack row: mode, pool size and connector limit in the environment and in the expected runtime-info.
-     * The bound holds only for a fixed wait: blocking requests are capped by the pool in platform mode; an async
-     * request holds no thread while it waits, so only the connections cap it.
-     */
-    static Row servletRow(String experiment, Stack stack, String mode, String workload, int c, int rep, Jdk jdk,
-                          Map<String, String> params, int maxThreads, Duration warmup, PlanContext.Timing t, PlanContext ctx,
-                          List<String> tiers, Integer waitMs, boolean async) {
-        int maxConnections = 8192;
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put(stack.envName("mode"), mode);
-        env.put(stack.envName("maxThreads"), Integer.toString(maxThreads));
-        env.put(stack.envName("minSpareThreads"), Integer.toString(Math.min(25, maxThreads)));
-        env.put(stack.envName("maxConnections"), Integer.toString(maxConnections));
-        Map<String, Object> expect = new LinkedHashMap<>();
-        expect.put("thread_mode", mode);
-        expect.put("max_connections", maxConnections);
-        expect.put("jdk_major", jdk.major());
-        Map<String, String> p = new LinkedHashMap<>(params);
-        if (mode.equals("platform")) {
-            expect.put("max_threads", maxThreads);
-            p.put("maxThreads", Integer.toString(maxThreads));
-        }
-        Double bound = null;
-        String note = "CPU/IO-bound workload: no closed-form bound";
-        if (waitMs != null) {
-            Integer threads = mode.equals("platform") && !async ? maxThreads : null;
-            bound = Bounds.closedModelRps(Bounds.inFlight(threads == null ? "virtual" : "platform", threads, c, maxConnections), waitMs);
-            note = Bounds.note(threads == null ? "virtual" : "platform", threads, c, maxConnections, waitMs)
-                    + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
-        }
-        return new Row(experiment, "servlet", mode, workload, c, rep, null, null, null, jdk, p, env, expect, bound, note, tiers,
-                warmup, t.hold(), ctx.jvmArgs());
+    /** A --max-threads below the stack's 25 spare threads takes the spare count down with it (Tomcat refuses more). */
+    static Map<String, String> tomcat(int maxThreads) {
+        Map<String, String> axes = new LinkedHashMap<>();
+        axes.put("maxThreads", Integer.toString(maxThreads));
+        if (maxThreads < 25) axes.put("minSpareThreads", Integer.toString(maxThreads));
+        return axes;
     }
 
     /**
@@ -135,8 +108,9 @@ public final class ServletIoExperiment implements Experiment {
         return Duration.ofSeconds(Math.max(o.flag("quick") ? 6 : 10, t.warmup().toSeconds()));
     }
 
-    static List<Long> sizes(Options o, String name, List<String> dflt) throws UsageError {
-        List<String> given = o.has(name) ? o.all(name) : dflt;
+    static List<Long> sizes(Opt opt, Options o) throws UsageError {
+        String name = opt.name();
+        List<String> given = opt.list(o);
         List<Long> out = new ArrayList<>();
         for (String s : given) {
             long n;

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -40,20 +41,23 @@ public final class OrderSummaryExperiment implements Experiment {
         return "Spring Boot 4 + PostgreSQL + 100 ms downstream (seed 002 hero): concurrency sweep, platform vs virtual, pool 50";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--modes platform,virtual        thread mode (VT_ENABLED) (default both)",
-                "--conc 100,500,1000,2500,5000,10000   concurrent connections (--quick: 100,1000)",
-                "--pool 50                       HikariCP pool size (fixed, min = max)",
-                "--conn-mode released            released (hero) or held (connection held across the call)",
-                "--path-mode normal              normal or synchronized (striped monitor around the blocking section)",
-                "--delay-ms 100                  the stub's delay per call",
-                "--client jdk                    SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection",
-                "--downstream-http auto          http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file",
-                "                                limit cannot hold two sockets per connection",
-                "--max-threads 200               Tomcat's platform pool (TOMCAT_MAX_THREADS)",
-                "--reps 3  --warmup 10s  --hold 20s   (--reseed rebuilds the PostgreSQL seed)");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("modes", "platform,virtual", "thread mode (VT_ENABLED)"),
+                Opt.of("conc", "100,500,1000,2500,5000,10000", "concurrent connections").quick("100,1000"),
+                Opt.of("pool", "50", "HikariCP pool size (fixed, min = max)"),
+                Opt.of("conn-mode", "released", "released (hero) or held (connection held across the call)"),
+                Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)"),
+                Opt.of("delay-ms", "100", "the stub's delay per call"),
+                Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection"),
+                Opt.of("downstream-http", "auto", "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection"),
+                Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)"),
+                Opt.of("reseed", null, "rebuilds the PostgreSQL seed")));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
@@ -68,7 +72,7 @@ public final class OrderSummaryExperiment implements Experiment {
         String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
         String http = SpringRig.downstreamHttp(o, client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
         int maxThreads = o.positiveInt("max-threads", 200);
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();

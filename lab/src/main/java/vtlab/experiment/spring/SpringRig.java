@@ -59,6 +59,20 @@ final class SpringRig {
         Sut(String mode, int maxThreads, int maxConnections, int pool, String connMode, String pathMode, int delayMs, String client) {
             this(mode, maxThreads, maxConnections, pool, connMode, pathMode, delayMs, client, "http1");
         }
+
+        /** The axis values of stack.json's settings. */
+        Map<String, String> settings() {
+            Map<String, String> m = new LinkedHashMap<>();
+            m.put("maxThreads", Integer.toString(maxThreads));
+            m.put("maxConnections", Integer.toString(maxConnections));
+            m.put("hikariPool", Integer.toString(pool));
+            m.put("connMode", connMode);
+            m.put("pathMode", pathMode);
+            m.put("downstreamDelayMs", Integer.toString(delayMs));
+            m.put("downstreamClient", client);
+            m.put("downstreamHttp", http);
+            return m;
+        }
     }
 
     static final List<String> HTTP = List.of("auto", "http1", "h2c");
@@ -97,7 +111,7 @@ final class SpringRig {
 
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
                    boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
-                   PlanContext.Timing t, List<String> jvmArgs) {
+                   PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
         Map<String, String> params = new LinkedHashMap<>();
         if (workload.equals("order-summary")) {
             params.put("orderId", ORDER_ID);
@@ -109,35 +123,11 @@ final class SpringRig {
         boolean platform = s.mode().equals("platform");
         if (platform) params.put("maxThreads", Integer.toString(s.maxThreads()));
 
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put(stack.envName("mode"), Boolean.toString(!platform)); // VT_ENABLED
-        env.put(stack.envName("maxThreads"), Integer.toString(s.maxThreads()));
-        env.put(stack.envName("maxConnections"), Integer.toString(s.maxConnections()));
-        env.put(stack.envName("hikariPool"), Integer.toString(s.pool()));
-        env.put(stack.envName("connMode"), s.connMode());
-        env.put(stack.envName("pathMode"), s.pathMode());
-        env.put(stack.envName("downstreamDelayMs"), Integer.toString(s.delayMs()));
-        env.put(stack.envName("downstreamClient"), s.client());
-        env.put(stack.envName("downstreamHttp"), s.http());
-
-        Map<String, Object> expect = new LinkedHashMap<>();
-        expect.put("stack", STACK);
-        expect.put("thread_mode", s.mode());
-        expect.put("max_threads", platform ? s.maxThreads() : null);
-        expect.put("max_connections", s.maxConnections());
-        expect.put("hikari_pool", s.pool());
-        expect.put("conn_mode", s.connMode());
-        expect.put("path_mode", s.pathMode());
-        expect.put("downstream_delay_ms", s.delayMs());
-        expect.put("downstream_max_connections", "unbounded");
-        expect.put("downstream_http_library", s.client().equals("jdk") ? "java.net.http.HttpClient" : "java.net.HttpURLConnection");
-        if (workload.equals("order-summary")) expect.put("downstream_negotiated", s.http().equals("h2c") ? "HTTP_2" : "HTTP_1_1");
-        expect.put("jdk_major", jdk.major());
-
+        Stack.Config cfg = stack.configure(s.mode(), workload, s.settings(), jdk.major());
         boolean orders = workload.equals("order-summary");
         return new Row(experiment, STACK, s.mode(), workload, concurrency, rep, poolIsAxis || orders ? s.pool() : null,
-                orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, env, expect, bound, boundNote,
-                List.of(PostgresTier.NAME, "stub"), t.warmup(), t.hold(), jvmArgs);
+                orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, cfg.env(), cfg.expectInfo(), bound, boundNote,
+                cfg.tiers(), t.warmup(), t.hold(), jvmArgs);
     }
 
     // ---- bounds
@@ -174,7 +164,7 @@ final class SpringRig {
 
     /** An order-summary row with its closed-model bound: the Spring experiments differ only in the Sut they sweep. */
     static Row orderSummaryRow(String experiment, Stack stack, Jdk jdk, Sut s, int concurrency, int rep, boolean poolIsAxis,
-                               PlanContext.Timing t, List<String> jvmArgs) {
+                               PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
         return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Map.of(),
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
     }

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
@@ -50,14 +51,16 @@ public final class SpringSleepExperiment implements Experiment {
         return "Spring Boot /sleep: the article's variant (50 ms, 400/1,000 conns) and the talk's (100 ms, 200 vs 2,000 threads vs virtual, 2,000 conns)";
     }
 
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+
     @Override
-    public List<String> axes() {
-        return List.of(
-                "--variants article,talk         article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;",
-                "                                talk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections",
-                "--modes platform,virtual        thread modes (default both)",
-                "--conc N,...                    overrides both variants' connections",
-                "--reps 3  --warmup 10s  --hold 20s");
+    public List<Opt> options() {
+        List<Opt> a = new ArrayList<>(List.of(
+                Opt.of("variants", "article,talk", "article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;\ntalk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections"),
+                Opt.of("modes", "platform,virtual", "thread modes"),
+                Opt.of("conc", null, "N,... overrides both variants' connections")));
+        a.addAll(TIMING);
+        return a;
     }
 
     @Override
@@ -66,7 +69,7 @@ public final class SpringSleepExperiment implements Experiment {
         List<String> variants = o.choices("variants", VARIANTS, VARIANTS);
         List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
         List<Integer> concOverride = o.has("conc") ? o.positiveInts("conc", List.of()) : null;
-        PlanContext.Timing t = ctx.timing(o, Duration.ofSeconds(10), Duration.ofSeconds(20), 3);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
         List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
 
         List<Row> rows = new ArrayList<>();

@@ -22,7 +22,7 @@ class ProbeCostExperimentTest {
         a.addAll(List.of(args));
         Options o = Options.parse(a);
         List<Row> rows = new ProbeCostExperiment().plan(o, PlanContext.from(o));
-        assertTrue(o.unread().isEmpty(), o.unread().toString());
+        assertTrue(vtlab.cli.Main.unknown(o, List.of(new ProbeCostExperiment())).isEmpty());
         return rows;
     }
 

@@ -1,0 +1,61 @@
+package vtlab.experiment.servlet;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.UsageError;
+import vtlab.plan.Bounds;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * Rows of the servlet stack, for every experiment on it (servlet, footprint, probe-cost, servlet-io, response-size):
+ * the Tomcat settings come from stacks/servlet/stack.json's defaults unless an experiment sets an axis, so no
+ * experiment can run Tomcat with a configuration the others do not (servlet-io once ran processorCache 200).
+ */
+final class ServletRig {
+    static final String STACK = "servlet";
+    static final List<String> MODES = List.of("platform", "virtual");
+
+    private ServletRig() {}
+
+    /**
+     * One row. The bound holds only for a fixed wait (the workload's serviceMs): blocking requests are capped by the
+     * pool in platform mode; an async request (call-async) holds no thread while it waits, so only the connections
+     * cap it.
+     *
+     * @param tomcat axis values of stack settings (e.g. maxThreads), the stack's defaults for the rest
+     */
+    static Row row(String experiment, Stack stack, String mode, String workload, int c, int rep, Jdk jdk,
+                   Map<String, String> params, Map<String, String> tomcat, Duration warmup, Duration hold, PlanContext ctx)
+            throws UsageError {
+        Stack.Config cfg = stack.configure(mode, workload, tomcat, jdk.major());
+        int maxThreads = cfg.intValue("maxThreads"), maxConnections = cfg.intValue("maxConnections");
+        if (cfg.intValue("minSpareThreads") > maxThreads) {
+            throw new UsageError("--min-spare-threads " + cfg.intValue("minSpareThreads") + " exceeds --max-threads " + maxThreads);
+        }
+        Map<String, String> p = new LinkedHashMap<>(params);
+        if (mode.equals("platform")) p.put("maxThreads", Integer.toString(maxThreads));
+        // a non-default cache is part of the scenario (the summary must not pool it with the default's rows)
+        if (!cfg.values().get("processorCache").equals(stack.settings().get("processorCache").dflt())) {
+            p.put("processorCache", cfg.values().get("processorCache"));
+        }
+        boolean async = workload.equals("call-async");
+        Double waitMs = stack.workload(workload).serviceMsFor(params);
+        Double bound = null;
+        String note = (workload.equals("hello") ? "CPU-bound" : "CPU/IO-bound") + " workload: no closed-form bound";
+        if (waitMs != null) {
+            Integer threads = mode.equals("platform") && !async ? maxThreads : null;
+            String held = threads == null ? "virtual" : "platform";
+            bound = Bounds.closedModelRps(Bounds.inFlight(held, threads, c, maxConnections), waitMs);
+            note = Bounds.note(held, threads, c, maxConnections, waitMs)
+                    + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
+        }
+        return new Row(experiment, STACK, mode, workload, c, rep, null, null, null, jdk, p, cfg.env(), cfg.expectInfo(), bound, note,
+                cfg.tiers(), warmup, hold, ctx.jvmArgs());
+    }
+}
