@@ -12,11 +12,15 @@ import vtlab.report.Compare;
 import vtlab.report.RunData;
 
 /** The command line of ./vtlab compare; the comparison itself is vtlab.report.Compare. */
-public final class CompareCommand {
-    private CompareCommand() {}
+public final class CompareCommand implements Command {
+    @Override
+    public String name() {
+        return "compare";
+    }
 
     /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] */
-    public static int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         String outArg = o.string("out", null);
         List<String> unknown = o.unknown(java.util.Set.of("out", "help"));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR])");

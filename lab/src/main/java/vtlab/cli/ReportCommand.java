@@ -12,10 +12,14 @@ import vtlab.experiment.RunFindings;
 import vtlab.report.Report;
 
 /** ./vtlab report RUN_DIR: recomputes the experiments' findings of a run (findings.json), then rewrites its report. */
-public final class ReportCommand {
-    private ReportCommand() {}
+public final class ReportCommand implements Command {
+    @Override
+    public String name() {
+        return "report";
+    }
 
-    public static int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         List<String> unknown = o.unknown(java.util.Set.of("help"));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
         if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");
@@ -33,7 +37,7 @@ public final class ReportCommand {
     static Path runFolder(String arg) throws UsageError {
         Path p = Path.of(arg);
         if (Files.isDirectory(p)) return p;
-        Path underResults = Main.home().resolve("results").resolve(arg);
+        Path underResults = vtlab.core.LabHome.get().resolve("results").resolve(arg);
         if (!p.isAbsolute() && Files.isDirectory(underResults)) return underResults;
         throw new UsageError(arg + " is not a run folder (no such directory)");
     }

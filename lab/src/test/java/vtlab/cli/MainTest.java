@@ -22,7 +22,7 @@ class MainTest {
     static String refusal(String... args) {
         UsageError e = assertThrows(UsageError.class, () -> {
             Options o = Options.parse(List.of(args));
-            Main.prepare(o, o.positional().subList(1, o.positional().size()));
+            RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
         });
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
         return e.getMessage();
@@ -126,7 +126,7 @@ class MainTest {
     void plannedRowsCarryTheirExperimentsHooks() throws Exception {
         Options o = Options.parse(List.of("run", "footprint", "--reps", "1"));
         Row footprint = vtlab.experiment.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
-        vtlab.plan.PlannedRow p = Main.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
+        vtlab.plan.PlannedRow p = RunCommand.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
         assertTrue(p.freshSut(), "footprint reads a fresh JVM's idle state");
         assertTrue(p.probes().contains("nmt"), p.probes().toString());
         // --pin-threshold is short for the jfr-pinning probe's option
@@ -135,7 +135,7 @@ class MainTest {
         Row pooled = new Row("hand-made", "spring-mvc", "virtual", "orders", 10, 1, 8, null, null, footprint.jdk(),
                 java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), null, null, List.of(), footprint.warmup(),
                 footprint.hold(), List.of());
-        vtlab.plan.PlannedRow q = Main.planned(pooled, List.of(), false, null);
+        vtlab.plan.PlannedRow q = RunCommand.planned(pooled, List.of(), false, null);
         assertEquals(List.of("the pool"), q.drains().stream().map(vtlab.plan.Drain::what).toList(), "drained with or without the hikari probe");
         assertEquals(false, q.freshSut());
     }

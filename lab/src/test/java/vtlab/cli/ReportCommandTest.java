@@ -18,8 +18,8 @@ class ReportCommandTest {
     @Test
     void refusesWhatIsNotARunFolder() {
         assertThrows(UsageError.class, () -> ReportCommand.runFolder(dir.resolve("missing").toString()));
-        assertThrows(UsageError.class, () -> ReportCommand.run(Options.parse(List.of()), List.of(dir.toString()), System.out));
-        assertThrows(UsageError.class, () -> ReportCommand.run(Options.parse(List.of()), List.of(), System.out));
-        assertThrows(UsageError.class, () -> ReportCommand.run(Options.parse(List.of("--bogus", "1")), List.of(dir.toString()), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of()), List.of(dir.toString()), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of()), List.of(), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of("--bogus", "1")), List.of(dir.toString()), System.out));
     }
 }

@@ -30,7 +30,7 @@ class ReactiveIoExperimentsTest {
         all.addAll(List.of(args));
         Options o = Options.parse(all);
         List<Row> rows = e.plan(o, PlanContext.from(o));
-        assertTrue(vtlab.cli.Main.unknown(o, List.of(e)).isEmpty(), "every option declared: " + vtlab.cli.Main.unknown(o, List.of(e)));
+        assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(e)).isEmpty(), "every option declared: " + vtlab.cli.RunCommand.unknown(o, List.of(e)));
         return rows;
     }
 

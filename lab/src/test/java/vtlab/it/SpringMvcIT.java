@@ -33,6 +33,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.cli.Main;
+import vtlab.cli.RunCommand;
 import vtlab.core.Options;
 import vtlab.data.Environment;
 import vtlab.run.Runner;
@@ -186,7 +187,7 @@ class SpringMvcIT {
             List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--warmup-max", "0s", "--hold", "4s",
                     "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
             Options o = Options.parse(args);
-            Main.Prepared p = Main.prepare(o, List.of("order-summary"));
+            RunCommand.Prepared p = RunCommand.prepare(o, List.of("order-summary"));
             Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
                     p.generator().version(), p.probes(), p.rows().size());
             ByteArrayOutputStream buf = new ByteArrayOutputStream();

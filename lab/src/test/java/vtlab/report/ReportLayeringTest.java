@@ -43,7 +43,7 @@ class ReportLayeringTest {
     @Test
     void thePatternCatchesImportsAndQualifiedNames() {
         assertTrue(REFERENCE.matcher("import vtlab.experiment.Experiments;").find());
-        assertTrue(REFERENCE.matcher("x = vtlab.cli.Main.home();").find());
+        assertTrue(REFERENCE.matcher("x = vtlab.cli.vtlab.core.LabHome.get();").find());
         assertTrue(REFERENCE.matcher("import static vtlab.run.Runner.x;").find());
         assertTrue(!REFERENCE.matcher("import vtlab.data.Rows;").find());
         assertTrue(!REFERENCE.matcher("import vtlab.report.Html;").find());

@@ -1,0 +1,52 @@
+package vtlab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.load.Generators;
+import vtlab.stack.Stack;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+import vtlab.tier.OsPackages;
+
+/** ./vtlab doctor: what the lab found on this machine (CPUs, core map, open files, JDKs, generators, stacks). */
+final class DoctorCommand implements Command {
+    @Override
+    public String name() {
+        return "doctor";
+    }
+
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) {
+        out.print(doctor());
+        return 0;
+    }
+
+    static String doctor() {
+        StringBuilder sb = new StringBuilder();
+        int cpus = Runtime.getRuntime().availableProcessors();
+        sb.append("CPUs          ").append(cpus).append('\n');
+        try {
+            sb.append("core map      ").append(CoreMap.compute(cpus, null)).append('\n');
+        } catch (UsageError e) {
+            sb.append("core map      ").append(e.getMessage()).append('\n');
+        }
+        sb.append("open files    ").append(vtlab.tier.FileLimits.softLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
+        sb.append("lab JDK       ").append(Jdk.current().label()).append("  ").append(Jdk.current().home()).append('\n');
+        sb.append("JDKs >= 21 found (use with --jdk PATH or --jdk MAJOR):\n");
+        for (Jdk j : Jdk.discover()) {
+            sb.append("  ").append(String.format("%-40s", j.label())).append(j.home())
+                    .append(j.jcmd().isPresent() ? "" : "  [no jcmd: nmt probe unavailable]").append('\n');
+        }
+        for (String g : Generators.all().keySet()) {
+            sb.append("generator     ").append(g).append(": ")
+                    .append(OsPackages.which(g).map(Path::toString).orElse("not installed (installed on first run when possible)")).append('\n');
+        }
+        sb.append("taskset       ").append(OsPackages.which("taskset").map(Path::toString).orElse("MISSING (util-linux)")).append('\n');
+        Stack.all().forEach((n, s) -> sb.append("stack         ").append(String.format("%-12s", n)).append(s.built() ? "built" : "not built (./vtlab build)").append('\n'));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,53 @@
+package vtlab.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+
+import vtlab.core.Options;
+import vtlab.experiment.Experiments;
+import vtlab.load.Generators;
+import vtlab.plan.Experiment;
+import vtlab.probe.Probe;
+import vtlab.probe.Probes;
+import vtlab.stack.Stack;
+
+/** ./vtlab list [columns]: experiments with their options, stacks, probes, generators; or matrix.csv's columns. */
+final class ListCommand implements Command {
+    @Override
+    public String name() {
+        return "list";
+    }
+
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) {
+        out.print(!args.isEmpty() && args.getFirst().equals("columns") ? columns() : list());
+        return 0;
+    }
+
+    static String list() {
+        StringBuilder sb = new StringBuilder("Experiments (./vtlab run NAME [options]):\n");
+        for (Experiment e : Experiments.all().values()) {
+            sb.append("\n  ").append(e.name()).append(" - ").append(e.summary()).append('\n');
+            for (String a : e.axes()) sb.append("      ").append(a).append('\n');
+        }
+        sb.append("\nStacks (stacks/NAME/stack.json):\n");
+        Stack.all().forEach((n, s) -> sb.append("  ").append(String.format("%-12s", n)).append(s.description())
+                .append(s.built() ? "" : "  [not built]").append("\n      workloads: ").append(String.join(", ", s.workloads().keySet())).append('\n'));
+        sb.append("\nProbes (--probes a,b):\n");
+        Probes.all().forEach((n, p) -> {
+            Probe probe = p.get();
+            sb.append("  ").append(String.format("%-12s", n)).append(probe.description())
+                    .append(Probes.DEFAULT.contains(n) ? "  [default]" : "").append('\n');
+        });
+        sb.append("\nGenerators (--generator NAME):\n");
+        Generators.all().forEach((n, g) -> sb.append("  ").append(String.format("%-12s", n)).append(g.get().description()).append('\n'));
+        return sb.toString();
+    }
+
+    /** `list columns`: matrix.csv's columns as their components declare them, seed columns first. */
+    static String columns() {
+        StringBuilder sb = new StringBuilder("Columns of matrix.csv (name, kind, unit, meaning):\n");
+        for (vtlab.data.Column c : vtlab.run.MatrixSchema.full().columns()) sb.append("  ").append(c.describe()).append('\n');
+        return sb.toString();
+    }
+}

@@ -1,0 +1,199 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+
+import vtlab.core.LabHome;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.Environment;
+import vtlab.data.RunDir;
+import vtlab.experiment.Experiments;
+import vtlab.load.Generator;
+import vtlab.load.Generators;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.PlannedRow;
+import vtlab.plan.Row;
+import vtlab.plan.RowCheck;
+import vtlab.plan.Study;
+import vtlab.probe.Probe;
+import vtlab.probe.Probes;
+import vtlab.run.Runner;
+import vtlab.stack.Stack;
+import vtlab.tier.CoreMap;
+import vtlab.tier.OsPackages;
+
+/**
+ * ./vtlab run: plans every row and refuses bad input before anything starts, then runs the plan, then writes the
+ * experiments' findings, the summary and the report of the run folder.
+ */
+public final class RunCommand implements Command {
+    /** The command line as given, for environment.json. */
+    private final List<String> commandLine;
+
+    public RunCommand(List<String> commandLine) {
+        this.commandLine = commandLine;
+    }
+
+    /** Plans and checks everything before starting anything, then runs. */
+    @Override
+    public String name() {
+        return "run";
+    }
+
+    @Override
+    public int run(Options o, List<String> names, PrintStream out) throws Exception {
+        Prepared p = prepare(o, names);
+        out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
+                + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.rows(), p.studySeconds())
+                + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
+                + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
+        Environment env = new Environment(commandLine, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
+                p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
+        Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
+                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan()));
+        RunDir dir = done.dir();
+        if (done.complete()) {
+            // the experiments' findings go to findings.json, which the summary and the report read
+            String summary = vtlab.report.Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), p.experiments()));
+            Files.writeString(dir.summary(), summary);
+            out.print(summary);
+            vtlab.report.Report.afterRun(dir.dir(), out);
+        }
+        out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
+        return 0;
+    }
+
+    public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
+                           Generator generator, List<String> probes, CoreMap cores, int port, Path results,
+                           java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
+                           List<PlannedRow> planned) {}
+
+    /**
+     * The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once; under 3 minutes:
+     * a fixed 15 s warm-up (full runs warm up until the rate and the JIT settle), 15 s hold.
+     */
+    static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
+            "warmup-max", "0s", "hold", "15s");
+
+    /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
+    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
+            "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
+            "fresh-sut", "out", "reseed");
+
+    /** Options given that neither the lab nor any of these experiments declares. */
+    public static List<String> unknown(Options given, List<Experiment> experiments) {
+        java.util.Set<String> known = new java.util.HashSet<>(GLOBAL);
+        for (Experiment e : experiments) e.options().forEach(d -> known.add(d.name()));
+        return given.unknown(known);
+    }
+
+    /** Everything that can be refused is refused here, before any process starts. */
+    public static Prepared prepare(Options given, List<String> names) throws UsageError {
+        List<String> experiments = new ArrayList<>(names);
+        Options o = given;
+        if (experiments.isEmpty()) {
+            experiments.add("servlet");
+            o = given.withDefaults(DEMO);
+        }
+        List<Experiment> chosen = new ArrayList<>();
+        for (String name : new LinkedHashSet<>(experiments)) chosen.add(Experiments.byName(name));
+        List<String> unknown = unknown(given, chosen);
+        if (!unknown.isEmpty()) {
+            throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
+        }
+        PlanContext ctx = PlanContext.from(o);
+        List<Row> rows = new ArrayList<>();
+        List<Study.Prepared> studies = new ArrayList<>();
+        long studySeconds = 0;
+        for (String name : new LinkedHashSet<>(experiments)) {
+            Experiment e = Experiments.byName(name);
+            if (e instanceof Study s) {
+                Study.Prepared sp = s.prepare(o, ctx);
+                studySeconds += sp.seconds();
+                studies.add(sp);
+            } else {
+                rows.addAll(e.plan(o, ctx));
+            }
+        }
+        if (rows.isEmpty() && studies.isEmpty()) throw new UsageError("the options leave no row to run");
+        CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
+        List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
+        Generator gen = Generators.byName(o.string("generator", "wrk"));
+        int port = o.positiveInt("port", 18080);
+        Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
+        boolean freshSut = o.flag("fresh-sut");
+        String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
+        List<PlannedRow> planned = new ArrayList<>();
+        for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
+        java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
+        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        if (port > 65535) throw new UsageError("--port must be at most 65535");
+        if (!rows.isEmpty()) checkPortFree(port);
+        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
+        for (Row r : rows) {
+            Stack s = Stack.load(r.stack());
+            if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
+        }
+        if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
+        if (!rows.isEmpty()) gen.ensureAvailable();
+        return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
+                port, results, tierOptions, ctx, freshSut, planned);
+    }
+
+    /**
+     * A row with its hooks resolved, so the runner needs no experiment: its probes (its own set or the run's, plus
+     * what its experiment needs; --pin-threshold as jfr-pinning's option), a fresh JVM or not, the experiment's extra
+     * verification, and every registered probe's drains (the pool's idle wait runs whether or not hikari is probed).
+     */
+    public static PlannedRow planned(Row r, List<String> runProbes, boolean freshSut, String pinThreshold) throws UsageError {
+        Experiment e;
+        try {
+            e = Experiments.byName(r.experiment());
+        } catch (UsageError x) {
+            e = null; // rows are planned by a known experiment: this is a row made by hand (tests)
+        }
+        List<String> probes = r.probes(runProbes);
+        if (e != null) probes = e.probes(probes);
+        if (pinThreshold != null) probes = Probes.withOption(probes, "jfr-pinning", "threshold", pinThreshold);
+        Probes.validate(probes);
+        List<vtlab.plan.Drain> drains = new ArrayList<>();
+        for (java.util.function.Supplier<Probe> p : Probes.all().values()) drains.addAll(p.get().drains(r));
+        return new PlannedRow(r, probes, freshSut || (e != null && e.freshSutPerRow()), e == null ? RowCheck.NONE : e::verify, drains);
+    }
+
+    static void checkPortFree(int port) throws UsageError {
+        try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+            s.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new UsageError("port " + port + " on 127.0.0.1 is in use; stop what holds it or pass --port");
+        }
+    }
+
+    /**
+     * The generator and the SUT each hold one socket per connection. The JVM raises its own soft limit to the hard
+     * limit at start-up and children inherit it; the article's run failed with "too many open files" at 1,000.
+     */
+    static void checkFileLimit(int connections) throws UsageError {
+        vtlab.tier.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
+        long limit = vtlab.tier.FileLimits.softLimit();
+        long needed = connections + 1024L;
+        if (limit > 0 && needed > limit) {
+            throw new UsageError(connections + " connections need about " + needed + " open files per process, but the limit is "
+                    + limit + " (raise the hard limit: ulimit -Hn / limits.conf)");
+        }
+    }
+
+    static String minutes(List<Row> rows, long extraSeconds) {
+        long s = rows.stream().mapToLong(r -> r.plannedSeconds() + 6).sum() + extraSeconds;
+        return s >= 120 ? (s / 60) + " min" : s + " s";
+    }
+}
