@@ -59,17 +59,22 @@ public final class RunCommand implements Command {
         Environment env = new Environment(commandLine, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), o, p.plan()));
+                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan()));
         RunDir dir = done.dir();
-        if (done.complete()) {
-            // the experiments' findings go to findings.json, which the summary and the report read
-            String summary = vtlab.report.Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), p.experiments()));
-            Files.writeString(dir.summary(), summary);
-            out.print(summary);
-            vtlab.report.Report.afterRun(dir.dir(), out);
-        }
+        if (done.complete()) writeResults(dir, p.experiments(), out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
         return 0;
+    }
+
+    /**
+     * After a finished run: the experiments' findings to findings.json (which the summary and the report read), the
+     * summary table and findings to summary.txt and the terminal, then report.html.
+     */
+    public static void writeResults(RunDir dir, List<String> experiments, PrintStream out) throws IOException {
+        String summary = vtlab.report.Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), experiments));
+        Files.writeString(dir.summary(), summary);
+        out.print(summary);
+        vtlab.report.Report.afterRun(dir.dir(), out);
     }
 
     public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,

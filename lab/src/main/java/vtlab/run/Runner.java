@@ -17,7 +17,6 @@ import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.load.Generator;
-import vtlab.core.Options;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
@@ -42,7 +41,7 @@ public final class Runner {
 
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                         Environment environment, List<String> experiments, Options options, PlanContext plan) {}
+                         Environment environment, List<String> experiments, PlanContext plan) {}
 
     /** The run folder, and whether every row and study got to run (false: interrupted). */
     public record Outcome(RunDir dir, boolean complete) {}

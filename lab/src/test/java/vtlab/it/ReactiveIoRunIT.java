@@ -57,6 +57,20 @@ class ReactiveIoRunIT {
         return List.of(r.get("params").split(";")).contains(kv);
     }
 
+    /**
+     * The SUT as it reported itself before load: every servlet-stack row runs Tomcat with the stack's documented
+     * defaults (processor cache -1, 8,192 connections) and the run's carrier count, whichever experiment planned it.
+     */
+    private static void assertTomcatDefaults(Run run) throws Exception {
+        for (Map<String, String> r : run.rows()) {
+            var info = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                    run.dir().resolve("raw").resolve(r.get("raw").replace(".wrk.txt", ".runtime-info.json")).toFile());
+            assertEquals(-1, info.get("processor_cache").asInt(), r.get("scenario") + ": " + info);
+            assertEquals(8192, info.get("max_connections").asInt(), r.get("scenario") + ": " + info);
+            assertEquals(r.get("carriers"), info.get("vt_carriers").asText(), r.get("scenario") + ": " + info);
+        }
+    }
+
     private static Map<String, String> at(Run run, String mode, String c, String kv) {
         return run.rows().stream().filter(r -> r.get("thread_mode").equals(mode) && r.get("concurrency").equals(c) && hasParam(r, kv))
                 .findFirst().orElseThrow(() -> new AssertionError(mode + " c=" + c + " " + kv));
@@ -115,6 +129,7 @@ class ReactiveIoRunIT {
                 assertTrue(info.contains("\"downstream\":\"stub http://127.0.0.1:"), info);
             }
         }
+        assertTomcatDefaults(run);
         assertTrue(run.console().contains("Downstream call, blocking HttpClient.send on virtual threads vs async servlet")
                 || run.console().contains("not used as evidence"), run.console());
     }
@@ -129,6 +144,7 @@ class ReactiveIoRunIT {
                 assertTrue(Lab.num(small, "throughput_rps") > Lab.num(big, "throughput_rps"), "10 B answers outrun 256 KB ones: " + small + " / " + big);
             }
         }
+        assertTomcatDefaults(run);
         String summary = Files.readString(run.dir().resolve("summary.txt"));
         assertTrue(summary.contains("bytes c=4 jdk"), summary);
         assertTrue(summary.contains("bytes=262144"), "the size stays visible in the table: " + summary);

@@ -191,8 +191,9 @@ class SpringMvcIT {
             Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
                     p.generator().version(), p.probes(), p.rows().size());
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                    p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), o, p.plan()));
+            Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
+                    p.generator(), p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), p.plan()));
+            RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
             String console = buf.toString();
             Path run = Lab.onlyRun(out);
             List<Map<String, String>> rows = Lab.rows(run);
