@@ -37,6 +37,6 @@ public record Column(String name, Kind kind, String unit, String meaning) {
 
     /** One line for `vtlab list columns`. */
     public String describe() {
-        return String.format("%-30s %-8s %-10s %s", name, kind.name().toLowerCase(java.util.Locale.ROOT), unit, meaning);
+        return String.format("%-30s %-8s %-12s %s", name, kind.name().toLowerCase(java.util.Locale.ROOT), unit, meaning);
     }
 }
