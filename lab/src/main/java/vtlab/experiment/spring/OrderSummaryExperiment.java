@@ -27,7 +27,7 @@ import vtlab.tier.RunTier;
  * Ids: the SUT draws a uniform random order id per request (/api/order-summary/random), so wrk's single URL reads
  * the whole table.
  */
-public final class OrderSummaryExperiment implements Experiment {
+public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
     @Override
     public String name() {
         return "order-summary";
@@ -65,17 +65,8 @@ public final class OrderSummaryExperiment implements Experiment {
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : s.sut().modes()) // one warm SUT per mode, its rows back to back
-                for (int c : s.conc())
-                    for (int rep = 1; rep <= t.reps(); rep++) {
-                        rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s.sut().sut(mode, s.pool(), s.connMode()), c, rep, true, t,
-                                s.sut().jvmArgs()));
-                    }
+                SpringRig.sweep(rows, name(), stack, jdk, s.sut().sut(mode, s.pool(), s.connMode()), s.conc(), true, t, s.sut().jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     @Override

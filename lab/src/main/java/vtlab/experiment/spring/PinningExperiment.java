@@ -28,7 +28,7 @@ import vtlab.tier.RunTier;
  * JDK 24, not after: JEP 491), and inside the positive control (stacks/pin-control: pins on every JDK), so that a
  * zero can be trusted. Rows: path x JDK; by default JDK 25 (the lab's) and 21 (installed from PyPI when missing).
  */
-public final class PinningExperiment implements Experiment {
+public final class PinningExperiment implements SpringRig.OrderQueries {
     static final List<String> PATHS = List.of("normal", "synchronized", "control");
 
     @Override
@@ -55,7 +55,7 @@ public final class PinningExperiment implements Experiment {
     /** --jdk and --pin-threshold are the lab's options: what they mean here, not declared again. */
     @Override
     public List<String> axes() {
-        List<String> a = new ArrayList<>(Experiment.super.axes());
+        List<String> a = new ArrayList<>(SpringRig.OrderQueries.super.axes());
         a.add("the lab's --jdk defaults here to 25 and 21 (installed from PyPI if missing), its --pin-threshold");
         a.add("to 0ms (every pin recorded; JFR's default is 20 ms)");
         return a;
@@ -87,16 +87,8 @@ public final class PinningExperiment implements Experiment {
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : jdks)
             for (String path : s.paths())
-                for (int c : s.conc())
-                    for (int rep = 1; rep <= t.reps(); rep++) {
-                        rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, virtual.withPathMode(path), c, rep, false, t, ctx.jvmArgs()));
-                    }
+                SpringRig.sweep(rows, name(), stack, jdk, virtual.withPathMode(path), s.conc(), false, t, ctx.jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     /**

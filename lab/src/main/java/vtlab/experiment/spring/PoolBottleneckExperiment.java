@@ -27,7 +27,7 @@ import vtlab.tier.RunTier;
  * threads throughput follows the pool (pool / delay) until another tier saturates; with platform threads it stops
  * rising once the pool exceeds Tomcat's 200 threads.
  */
-public final class PoolBottleneckExperiment implements Experiment {
+public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
     @Override
     public String name() {
         return "pool-bottleneck";
@@ -69,17 +69,8 @@ public final class PoolBottleneckExperiment implements Experiment {
         for (Jdk jdk : ctx.jdks())
             for (String mode : s.sut().modes())
                 for (int pool : s.pools()) // the pool is the SUT's configuration: its reps share one warm JVM
-                    for (int c : s.conc())
-                        for (int rep = 1; rep <= t.reps(); rep++) {
-                            rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s.sut().sut(mode, pool, "held"), c, rep, true, t,
-                                    s.sut().jvmArgs()));
-                        }
+                    SpringRig.sweep(rows, name(), stack, jdk, s.sut().sut(mode, pool, "held"), s.conc(), true, t, s.sut().jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     @Override

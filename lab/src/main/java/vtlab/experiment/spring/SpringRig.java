@@ -222,6 +222,21 @@ final class SpringRig {
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
     }
 
+    /** One SUT configuration's order-summary rows, concurrency by concurrency, reps back to back (one warm JVM). */
+    static void sweep(List<Row> rows, String experiment, Stack stack, Jdk jdk, Sut s, List<Integer> conc, boolean poolIsAxis,
+                      PlanContext.Timing t, List<String> jvmArgs) throws UsageError {
+        for (int c : conc)
+            for (int rep = 1; rep <= t.reps(); rep++) rows.add(orderSummaryRow(experiment, stack, jdk, s, c, rep, poolIsAxis, t, jvmArgs));
+    }
+
+    /** The experiments on the order-summary endpoint: each checks before load that it really queries. */
+    interface OrderQueries extends vtlab.plan.Experiment {
+        @Override
+        default void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+            verifyOrderSummary(sutBase, tiers);
+        }
+    }
+
     // ---- verification
 
     /** What every order-summary experiment checks before load: the endpoint really issues its query. */
