@@ -53,7 +53,7 @@ final class SpringRig {
 
     // ---- options the spring-mvc experiments share, declared once (each sets its own conc default)
 
-    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode (VT_ENABLED)");
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION.withHelp("thread mode (VT_ENABLED)");
     static final Opt CONC = Opt.of("conc", null, "concurrent connections");
     static final Opt PATH_MODE = Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)");
     static final Opt DELAY_MS = Opt.of("delay-ms", "100", "the stub's delay per call");
