@@ -24,6 +24,11 @@ public record Opt(String name, String dflt, String quickDflt, String help) {
         return new Opt(name, dflt, q, help);
     }
 
+    /** The same option with help saying what it means to one experiment (e.g. pinning's --conc). */
+    public Opt withHelp(String h) {
+        return new Opt(name, dflt, quickDflt, h);
+    }
+
     public Opt withDefault(String d) {
         return new Opt(name, d, quickDflt, help);
     }

@@ -41,6 +41,20 @@ public interface Study extends Experiment {
         return vtlab.data.StudySection.table(dataFile());
     }
 
+    /** Statements from a study's file: read failures become the one statement, so the report still renders. */
+    interface FileFindings {
+        List<String> from(Path file) throws java.io.IOException;
+    }
+
+    static List<String> findingsFrom(Path runDir, String file, FileFindings f) {
+        Path p = runDir.resolve(file);
+        try {
+            return f.from(p);
+        } catch (java.io.IOException e) {
+            return List.of("could not read " + p + ": " + e.getMessage());
+        }
+    }
+
     /**
      * @param runDir   the run folder (matrix.csv, environment.json, raw/ are the load rows'; a study adds its own files)
      * @param progress one line per step, e.g. "thread-memory platform 4000: 1/8"

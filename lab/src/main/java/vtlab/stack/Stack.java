@@ -151,6 +151,17 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return new Config(env, expect, List.copyOf(t), values);
     }
 
+    /** A setting's declared default, for an experiment that needs it where no axis sets it (one place: stack.json). */
+    public String dflt(String setting) throws UsageError {
+        Setting s = settings.get(setting);
+        if (s == null || s.dflt() == null) throw new UsageError("stack " + name + " declares no default for " + setting);
+        return s.dflt();
+    }
+
+    public int intDefault(String setting) throws UsageError {
+        return Integer.parseInt(dflt(setting).trim());
+    }
+
     /** The variable the SUT reads for a setting, e.g. envName("mode") = THREAD_MODE. */
     public String envName(String setting) {
         Setting s = settings.get(setting);

@@ -188,12 +188,7 @@ public abstract class JmhStudy implements Study {
 
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        Path csv = runDir.resolve(FILE);
-        try {
-            return findingsFrom(csv);
-        } catch (IOException e) {
-            return List.of("could not read " + csv + ": " + e.getMessage());
-        }
+        return Study.findingsFrom(runDir, FILE, this::findingsFrom);
     }
 
     /** This study's statements from a run folder's jmh.csv (also for a finished run). */

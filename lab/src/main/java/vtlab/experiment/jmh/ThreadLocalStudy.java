@@ -34,7 +34,7 @@ public final class ThreadLocalStudy extends JmhStudy {
     }
 
     static final Opt WORKERS = Opt.of("workers", "8,16,32,64", "concurrent requests (platform: a pool of that many threads)");
-    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode");
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION;
 
     @Override
     protected List<Opt> ownOptions() {

@@ -53,7 +53,7 @@ public final class ThreadMemoryStudy implements Study {
     }
 
     static final Opt THREADS = Opt.of("threads", "1000,2000,4000,10000", "parked threads, each count in a fresh JVM");
-    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode; --jvm-args apply (e.g. -Xss512k)");
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION.withHelp("thread mode; --jvm-args apply (e.g. -Xss512k)");
 
     @Override
     public List<Opt> options() {
@@ -163,12 +163,7 @@ public final class ThreadMemoryStudy implements Study {
 
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        Path csv = runDir.resolve(FILE);
-        try {
-            return findingsFrom(csv);
-        } catch (IOException e) {
-            return List.of("could not read " + csv + ": " + e.getMessage());
-        }
+        return Study.findingsFrom(runDir, FILE, ThreadMemoryStudy::findingsFrom);
     }
 
     /** Statements from a run folder's thread-memory.csv (also for a finished run). */

@@ -48,14 +48,36 @@ public final class ReactiveExperiment implements Experiment {
 
     static final List<Opt> TIMING = PlanContext.timingOptions("5s", "15s", 1, "the first row of each variant warms up 20 s (--quick: 15 s), as its JVM is\ncold; later rows reuse it. Defaults: 18 rows, about 9 min, plus PostgreSQL for\nthe MVC rows; --quick: 6 rows, about 3 min");
 
+    static final Opt VARIANTS_OPT = Opt.of("variants", String.join(",", VARIANTS), "platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on\nvirtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty");
+    static final Opt CONC = Opt.of("conc", "200,1000,2000", "concurrent connections").quick("2000");
+    static final Opt SLEEP_MS = Opt.of("sleep-ms", "100", "the wait every variant makes (Thread.sleep, Mono.delay or delay())");
+    /**
+     * A fresh Spring JVM on one shared core needs 15-20 s of load before the JIT has compiled the request path
+     * (WebFlux measured 1.8k req/s after 3 s, 10k after 20 s here); later rows of a variant reuse the warm JVM.
+     */
+    static final Duration COLD_WARMUP = Duration.ofSeconds(20), QUICK_COLD_WARMUP = Duration.ofSeconds(15);
+
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(
-                Opt.of("variants", String.join(",", VARIANTS), "platform-N = Spring MVC on an N-thread Tomcat pool (any N); virtual = MVC on\nvirtual threads; reactive / coroutine / virtual-netty = WebFlux on Reactor Netty"),
-                Opt.of("conc", "200,1000,2000", "concurrent connections").quick("2000"),
-                Opt.of("sleep-ms", "100", "the wait every variant makes (Thread.sleep, Mono.delay or delay())")));
+        List<Opt> a = new ArrayList<>(List.of(VARIANTS_OPT, CONC, SLEEP_MS));
         a.addAll(TIMING);
         return a;
+    }
+
+    /** The options parsed once; cold: the warm-up of each variant's first row. */
+    record Spec(List<Variant> variants, List<Integer> conc, PlanContext.Timing timing, Duration cold, int sleepMs) {
+        static Spec parse(Options o, PlanContext ctx) throws UsageError {
+            List<Variant> variants = new ArrayList<>();
+            for (String id : VARIANTS_OPT.list(o)) {
+                Variant v = Variant.parse(id);
+                if (variants.stream().noneMatch(x -> x.id().equals(v.id()))) variants.add(v);
+            }
+            if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
+            List<Integer> conc = CONC.ints(o);
+            PlanContext.Timing t = ctx.timing(o, TIMING);
+            Duration cold = o.has("warmup") ? t.warmup() : o.flag("quick") ? QUICK_COLD_WARMUP : COLD_WARMUP;
+            return new Spec(variants, conc, t, cold, SLEEP_MS.integer(o));
+        }
     }
 
     /** One server configuration under test. */
@@ -86,30 +108,18 @@ public final class ReactiveExperiment implements Experiment {
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        List<Variant> variants = new ArrayList<>();
-        for (String id : o.has("variants") ? o.all("variants") : VARIANTS) {
-            Variant v = Variant.parse(id);
-            if (variants.stream().noneMatch(x -> x.id().equals(v.id()))) variants.add(v);
-        }
-        if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
-        boolean quick = o.flag("quick");
-        List<Integer> conc = o.positiveInts("conc", quick ? List.of(2000) : List.of(200, 1000, 2000));
-        PlanContext.Timing t = ctx.timing(o, TIMING);
-        // A fresh Spring JVM on one shared core needs 15-20 s of load before the JIT has compiled the request path
-        // (WebFlux measured 1.8k req/s after 3 s, 10k after 20 s here); later rows of a variant reuse the warm JVM.
-        Duration cold = o.has("warmup") ? t.warmup() : Duration.ofSeconds(quick ? 15 : 20);
-        int sleepMs = o.positiveInt("sleep-ms", 100);
+        Spec s = Spec.parse(o, ctx);
         Map<String, Stack> stacks = new LinkedHashMap<>();
-        for (Variant v : variants) if (!stacks.containsKey(v.stack())) stacks.put(v.stack(), Stack.load(v.stack()));
+        for (Variant v : s.variants()) if (!stacks.containsKey(v.stack())) stacks.put(v.stack(), Stack.load(v.stack()));
 
         List<Row> rows = new ArrayList<>();
         // Rows of one variant are consecutive, so they share one warm JVM.
         for (Jdk jdk : ctx.jdks())
-            for (Variant v : variants)
-                for (int c : conc)
-                    for (int rep = 1; rep <= t.reps(); rep++) {
-                        boolean first = c == conc.getFirst() && rep == 1;
-                        rows.add(row(v, stacks.get(v.stack()), jdk, c, rep, sleepMs, first ? cold : t.warmup(), t, ctx));
+            for (Variant v : s.variants())
+                for (int c : s.conc())
+                    for (int rep = 1; rep <= s.timing().reps(); rep++) {
+                        boolean first = c == s.conc().getFirst() && rep == 1;
+                        rows.add(row(v, stacks.get(v.stack()), jdk, c, rep, s.sleepMs(), first ? s.cold() : s.timing().warmup(), s.timing(), ctx));
                     }
         return rows;
     }

@@ -22,11 +22,14 @@ import vtlab.plan.Row;
  * to 200); virtual: 31 -> 39 threads. The rows are the servlet experiment's, with its own defaults; the idle
  * readings come from the threads and nmt probes before the load (jvm_threads_idle, nmt_thread_*_kb_idle).
  */
-public final class FootprintExperiment implements Experiment {
+public final class FootprintExperiment extends ServletWithDefaults {
     /** Where footprint's defaults differ from the servlet experiment's. */
     static final Map<String, String> DEFAULTS = Map.of("workloads", "hello", "conc", "400", "reps", "1");
 
-    private final ServletExperiment servlet = new ServletExperiment();
+    public FootprintExperiment() {
+        super(DEFAULTS, List.of(), List.of("the servlet experiment's axes, with its own defaults;",
+                "always runs the threads and nmt probes: idle = before the warm-up, after = end of the hold"));
+    }
 
     @Override
     public String name() {
@@ -39,21 +42,8 @@ public final class FootprintExperiment implements Experiment {
     }
 
     @Override
-    public List<Opt> options() {
-        return ServletExperiment.options(DEFAULTS);
-    }
-
-    @Override
-    public List<String> axes() {
-        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes, with its own defaults;",
-                "always runs the threads and nmt probes: idle = before the warm-up, after = end of the hold"));
-        a.addAll(Experiment.super.axes());
-        return a;
-    }
-
-    @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        return servlet.planWithDefaults(o, ctx, DEFAULTS).stream().map(FootprintExperiment::asFootprint).toList();
+        return servletRows(o, ctx).stream().map(FootprintExperiment::asFootprint).toList();
     }
 
     static Row asFootprint(Row r) {

@@ -26,7 +26,7 @@ import vtlab.probe.Probes;
  * alternating by rep so a drift of the machine does not land on one side. The answer is the paired difference with
  * its 95% confidence interval: a JVM-to-JVM noise of several percent would otherwise hide or invent a 3% cost.
  */
-public final class ProbeCostExperiment implements Experiment {
+public final class ProbeCostExperiment extends ServletWithDefaults {
     /** The default probes that touch the servlet SUT (hikari has nothing to read here); nmt is costed on request. */
     static final List<String> UNDER_TEST = List.of("cpu", "rss", "threads", "cpu-threads", "jfr-pinning");
     static final List<String> BASELINE = List.of("cpu");
@@ -40,7 +40,9 @@ public final class ProbeCostExperiment implements Experiment {
 
     static final Opt PROBES = Opt.of("probes", String.join(",", UNDER_TEST), "the set under test, against cpu alone");
 
-    private final ServletExperiment servlet = new ServletExperiment();
+    public ProbeCostExperiment() {
+        super(DEFAULTS, List.of(PROBES), List.of("the servlet experiment's axes with its own defaults (reps are pairs), and the probes under test:"));
+    }
 
     @Override
     public String name() {
@@ -53,26 +55,12 @@ public final class ProbeCostExperiment implements Experiment {
     }
 
     @Override
-    public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(PROBES));
-        a.addAll(ServletExperiment.options(DEFAULTS));
-        return a;
-    }
-
-    @Override
-    public List<String> axes() {
-        List<String> a = new ArrayList<>(List.of("the servlet experiment's axes with its own defaults (reps are pairs), and the probes under test:"));
-        a.addAll(Experiment.super.axes());
-        return a;
-    }
-
-    @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         List<String> tested = Probes.validate(PROBES.list(o));
         if (!tested.contains("cpu")) throw new UsageError("probe-cost: --probes must include cpu (CPU per request is half of the answer)");
         if (tested.equals(BASELINE)) throw new UsageError("probe-cost: --probes cpu is the baseline itself: name the probes to cost");
         List<Row> rows = new ArrayList<>();
-        for (Row r : servlet.planWithDefaults(o, ctx, DEFAULTS)) {
+        for (Row r : servletRows(o, ctx)) {
             Row on = withProbes(r, tested), off = withProbes(r, BASELINE);
             // alternate which goes first, so a slow drift of the machine lands on both sides equally
             if (r.rep() % 2 == 1) {

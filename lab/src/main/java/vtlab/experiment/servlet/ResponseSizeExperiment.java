@@ -64,16 +64,8 @@ public final class ResponseSizeExperiment implements Experiment {
         // Mode outermost: one warm JVM per mode.
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
-                boolean first = true;
-                for (long size : sizes)
-                    for (int c : conc)
-                        for (int rep = 1; rep <= t.reps(); rep++) {
-                            Map<String, String> params = new LinkedHashMap<>();
-                            params.put("bytes", Long.toString(size));
-                            rows.add(ServletRig.row(name(), stack, mode, "bytes", c, rep, jdk, params, ServletIoExperiment.tomcat(maxThreads),
-                                    first ? cold : t.warmup(), t.hold(), ctx));
-                            first = false;
-                        }
+                List<Map<String, String>> params = sizes.stream().map(b -> Map.of("bytes", Long.toString(b))).toList();
+                ServletRig.warmSweep(rows, name(), stack, jdk, mode, "bytes", params, conc, t, cold, ServletIoExperiment.tomcat(maxThreads), ctx);
             }
         return rows;
     }

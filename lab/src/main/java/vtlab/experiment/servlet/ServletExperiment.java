@@ -31,7 +31,7 @@ public final class ServletExperiment implements Experiment {
         return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor, hello and sleep workloads";
     }
 
-    static final Opt MODES_OPT = Opt.of("modes", "platform,virtual", "thread mode");
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION;
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms)");
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
     static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");

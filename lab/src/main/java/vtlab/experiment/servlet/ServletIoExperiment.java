@@ -75,17 +75,9 @@ public final class ServletIoExperiment implements Experiment {
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
                 for (String w : workloads) {
-                    boolean first = true;
-                    for (long size : w.startsWith("count") ? sizes : List.of(0L))
-                        for (int c : conc)
-                            for (int rep = 1; rep <= t.reps(); rep++) {
-                                Map<String, String> params = new LinkedHashMap<>();
-                                if (w.startsWith("call")) params.put("delayMs", Integer.toString(delayMs));
-                                else params.put("bodyBytes", Long.toString(size));
-                                rows.add(ServletRig.row(name(), stack, mode, w, c, rep, jdk, params, tomcat(maxThreads),
-                                        first ? cold : t.warmup(), t.hold(), ctx));
-                                first = false;
-                            }
+                    List<Map<String, String>> params = w.startsWith("call") ? List.of(Map.of("delayMs", Integer.toString(delayMs)))
+                            : sizes.stream().map(b -> Map.of("bodyBytes", Long.toString(b))).toList();
+                    ServletRig.warmSweep(rows, name(), stack, jdk, mode, w, params, conc, t, cold, tomcat(maxThreads), ctx);
                 }
         return rows;
     }

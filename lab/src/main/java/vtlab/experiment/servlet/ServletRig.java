@@ -58,4 +58,20 @@ final class ServletRig {
         return new Row(experiment, STACK, mode, workload, c, rep, null, null, null, jdk, p, cfg.env(), cfg.expectInfo(), bound, note,
                 cfg.tiers(), warmup, hold, ctx.jvmArgs());
     }
+
+    /**
+     * The rows of one code path in one warm JVM (servlet-io, response-size): each params x concurrency x rep, the first
+     * warming up for cold (its code not compiled yet), the rest for the timing's warm-up.
+     */
+    static void warmSweep(List<Row> rows, String experiment, Stack stack, Jdk jdk, String mode, String workload,
+                          List<Map<String, String>> params, List<Integer> conc, PlanContext.Timing t, Duration cold,
+                          Map<String, String> tomcat, PlanContext ctx) throws UsageError {
+        boolean first = true;
+        for (Map<String, String> p : params)
+            for (int c : conc)
+                for (int rep = 1; rep <= t.reps(); rep++) {
+                    rows.add(row(experiment, stack, mode, workload, c, rep, jdk, p, tomcat, first ? cold : t.warmup(), t.hold(), ctx));
+                    first = false;
+                }
+    }
 }

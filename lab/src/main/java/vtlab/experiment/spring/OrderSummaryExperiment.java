@@ -27,10 +27,7 @@ import vtlab.tier.RunTier;
  * Ids: the SUT draws a uniform random order id per request (/api/order-summary/random), so wrk's single URL reads
  * the whole table.
  */
-public final class OrderSummaryExperiment implements Experiment {
-    static final List<Integer> CONC = List.of(100, 500, 1000, 2500, 5000, 10000);
-    static final List<Integer> QUICK_CONC = List.of(100, 1000);
-
+public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
     @Override
     public String name() {
         return "order-summary";
@@ -41,54 +38,35 @@ public final class OrderSummaryExperiment implements Experiment {
         return "Spring Boot 4 + PostgreSQL + 100 ms downstream (seed 002 hero): concurrency sweep, platform vs virtual, pool 50";
     }
 
-    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+    static final Opt CONC = SpringRig.CONC.withDefault("100,500,1000,2500,5000,10000").quick("100,1000");
+    static final Opt POOL = Opt.of("pool", "50", "HikariCP pool size (fixed, min = max)");
+    static final Opt CONN_MODE = Opt.of("conn-mode", "released", "released (hero) or held (connection held across the call)");
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(
-                Opt.of("modes", "platform,virtual", "thread mode (VT_ENABLED)"),
-                Opt.of("conc", "100,500,1000,2500,5000,10000", "concurrent connections").quick("100,1000"),
-                Opt.of("pool", "50", "HikariCP pool size (fixed, min = max)"),
-                Opt.of("conn-mode", "released", "released (hero) or held (connection held across the call)"),
-                Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)"),
-                Opt.of("delay-ms", "100", "the stub's delay per call"),
-                Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection"),
-                Opt.of("downstream-http", "auto", "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection"),
-                Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)"),
-                Opt.of("reseed", null, "rebuilds the PostgreSQL seed")));
-        a.addAll(TIMING);
-        return a;
+        List<Opt> tail = new ArrayList<>(SpringRig.SUT_OPTIONS);
+        tail.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
+        return SpringRig.options(List.of(CONC, POOL, CONN_MODE), tail, SpringRig.TIMING);
+    }
+
+    /** The options parsed once. */
+    record Spec(List<Integer> conc, int pool, String connMode, SpringRig.SutSpec sut) {
+        static Spec parse(Options o, PlanContext ctx, Stack stack) throws UsageError {
+            List<Integer> conc = CONC.ints(o);
+            return new Spec(conc, POOL.integer(o), CONN_MODE.choice(o, SpringRig.CONN_MODES), SpringRig.SutSpec.parse(o, ctx, stack, conc));
+        }
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
-        List<Integer> conc = o.positiveInts("conc", o.flag("quick") ? QUICK_CONC : CONC);
-        int pool = o.positiveInt("pool", 50);
-        String connMode = o.choices("conn-mode", SpringRig.CONN_MODES, List.of("released")).getLast();
-        String pathMode = o.choices("path-mode", SpringRig.PATH_MODES, List.of("normal")).getLast();
-        int delay = o.positiveInt("delay-ms", 100);
-        String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
-        String http = SpringRig.downstreamHttp(o, client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
-        int maxThreads = o.positiveInt("max-threads", 200);
-        PlanContext.Timing t = ctx.timing(o, TIMING);
-        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
-
+        Spec s = Spec.parse(o, ctx, stack);
+        PlanContext.Timing t = s.sut().timing();
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
-            for (String mode : modes) // one warm SUT per mode, its rows back to back
-                for (int c : conc)
-                    for (int rep = 1; rep <= t.reps(); rep++) {
-                        SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, connMode, pathMode, delay, client, http);
-                        rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s, c, rep, true, t, jvmArgs));
-                    }
+            for (String mode : s.sut().modes()) // one warm SUT per mode, its rows back to back
+                SpringRig.sweep(rows, name(), stack, jdk, s.sut().sut(mode, s.pool(), s.connMode()), s.conc(), true, t, s.sut().jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     @Override

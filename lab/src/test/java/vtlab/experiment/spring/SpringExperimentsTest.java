@@ -237,4 +237,29 @@ class SpringExperimentsTest {
         assertTrue(f.contains("talk, c=2000: platform-200 1,900 req/s (95% of its bound 2,000 req/s)"), f);
         assertTrue(f.contains("talk, c=2000: virtual 18,000 req/s (90% of its bound 20,000 req/s) = 9.47x platform-200"), f);
     }
+
+    /** The plan is parsed through the declarations: what `vtlab list` shows as default (and --quick's) is what runs. */
+    @Test
+    void orderSummaryPlansItsDeclaredDefaultsAndRefusesUnknownOptions() throws Exception {
+        OrderSummaryExperiment e = new OrderSummaryExperiment();
+        Map<String, vtlab.core.Opt> declared = e.options().stream().collect(Collectors.toMap(vtlab.core.Opt::name, d -> d));
+        for (boolean quick : List.of(false, true)) {
+            List<Row> rows = quick ? plan(e, "--quick", "--downstream-http", "http1") : plan(e, "--downstream-http", "http1");
+            vtlab.core.Opt conc = declared.get("conc");
+            List<Integer> expected = java.util.Arrays.stream((quick ? conc.quickDflt() : conc.dflt()).split(",")).map(Integer::valueOf).toList();
+            assertEquals(expected, rows.stream().map(Row::concurrency).distinct().toList());
+            assertEquals(List.of("platform", "virtual"), rows.stream().map(Row::threadMode).distinct().toList());
+            for (Row r : rows) {
+                assertEquals(Integer.valueOf(declared.get("pool").dflt()), r.hikariPool());
+                assertEquals(declared.get("delay-ms").dflt(), r.sutEnv().get("DOWNSTREAM_DELAY_MS"));
+                // the connector limit no experiment sets: stack.json's default
+                assertEquals(Stack.load("spring-mvc").dflt("maxConnections"), r.sutEnv().get("TOMCAT_MAX_CONNECTIONS"));
+            }
+            assertEquals(quick ? 1 : 3, rows.stream().mapToInt(Row::rep).max().orElseThrow());
+        }
+        Options o = Options.parse(List.of("run", "order-summary", "--pools", "50"));
+        assertEquals(List.of("pools"), vtlab.cli.Main.unknown(o, List.of(e)));
+        UsageError u = assertThrows(UsageError.class, () -> vtlab.cli.Main.prepare(o, List.of("order-summary")));
+        assertEquals("option --pools is not known to order-summary (see ./vtlab list)", u.getMessage());
+    }
 }
