@@ -258,8 +258,8 @@ class SpringExperimentsTest {
             assertEquals(quick ? 1 : 3, rows.stream().mapToInt(Row::rep).max().orElseThrow());
         }
         Options o = Options.parse(List.of("run", "order-summary", "--pools", "50"));
-        assertEquals(List.of("pools"), vtlab.cli.Main.unknown(o, List.of(e)));
-        UsageError u = assertThrows(UsageError.class, () -> vtlab.cli.Main.prepare(o, List.of("order-summary")));
+        assertEquals(List.of("pools"), vtlab.cli.RunCommand.unknown(o, List.of(e)));
+        UsageError u = assertThrows(UsageError.class, () -> vtlab.cli.RunCommand.prepare(o, List.of("order-summary")));
         assertEquals("option --pools is not known to order-summary (see ./vtlab list)", u.getMessage());
     }
 }
