@@ -6,7 +6,8 @@ import vtlab.core.UsageError;
 
 /**
  * An established load generator behind one small interface (like JMH's profilers): selected by name with
- * --generator, it runs a closed-model load and reports what its own histogram measured.
+ * --generator, it runs a closed-model load (and, where it can, an open one: {@link #models()}) and reports what its own
+ * histogram measured.
  */
 public interface Generator {
     String name();
@@ -22,6 +23,11 @@ public interface Generator {
     /** The dataset columns this generator's results fill (declared on {@link LoadResult}). */
     default java.util.List<vtlab.data.Column> columns() {
         return LoadResult.COLUMNS;
+    }
+
+    /** The load models this generator can run; the plan refuses a row whose model it lacks before anything starts. */
+    default java.util.Set<LoadModel> models() {
+        return java.util.EnumSet.of(LoadModel.CLOSED);
     }
 
     /** Starts the load; the process is tracked so a Ctrl-C stops it. */
