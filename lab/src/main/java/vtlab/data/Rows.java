@@ -59,6 +59,11 @@ public final class Rows {
         return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady");
     }
 
+    /** Rows of one thread mode (platform, virtual, ...). */
+    public static Predicate<Map<String, String>> mode(String threadMode) {
+        return r -> threadMode.equals(r.get(THREAD_MODE));
+    }
+
     public static boolean ok(Map<String, String> r) {
         return "ok".equals(r.get(STATUS));
     }

@@ -108,4 +108,14 @@ public final class RowStats {
         if (n < 1) throw new IllegalArgumentException("size must be positive, not '" + s + "'");
         return n * unit;
     }
+
+    /**
+     * The rows a finding may stand on (status ok); when there are none, says so in {@code out}, with why the rows
+     * were left out, and returns an empty list.
+     */
+    public static List<Map<String, String>> evidence(List<Map<String, String>> rows, List<String> out) {
+        List<Map<String, String>> ok = Rows.okOnly(rows);
+        if (ok.isEmpty() && !rows.isEmpty()) out.add("nothing to conclude: " + notUsed(rows));
+        return ok;
+    }
 }

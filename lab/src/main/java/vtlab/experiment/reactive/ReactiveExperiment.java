@@ -153,11 +153,8 @@ public final class ReactiveExperiment implements Experiment {
         List<String> out = new ArrayList<>();
         out.add("seed 004 (M1, 8 cores, 2,000 JMeter threads, 100 ms): MVC 2,000 platform threads 12,342 req/s, WebFlux 17,228, "
                 + "WebFlux + coroutines 17,240, MVC + virtual threads 16,294; stacks 2 GB (2,000 platform threads) vs 9 MB vs 11 MB");
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
-            return out;
-        }
+        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        if (ok.isEmpty()) return out;
         int top = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).max().orElseThrow();
         List<Map<String, String>> atTop = ok.stream().filter(r -> Integer.parseInt(r.get("concurrency")) == top).toList();
         Map<String, Double> rps = new LinkedHashMap<>();

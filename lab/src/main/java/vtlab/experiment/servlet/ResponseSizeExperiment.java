@@ -74,11 +74,8 @@ public final class ResponseSizeExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
-            return out;
-        }
+        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        if (ok.isEmpty()) return out;
         List<Long> sizes = ok.stream().map(r -> Long.parseLong(Rows.param(r, "bytes"))).distinct().sorted().toList();
         List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
         int cores = RowStats.appCores(ok);
@@ -87,7 +84,7 @@ public final class ResponseSizeExperiment implements Experiment {
         List<String> bySize = new ArrayList<>();
         List<Double> diffs = new ArrayList<>();
         for (long s : sizes) {
-            double p = RowStats.pairedPct(ok, size(s).and(mode("virtual")), size(s).and(mode("platform")), r -> r.get("concurrency"));
+            double p = RowStats.pairedPct(ok, size(s).and(Rows.mode("virtual")), size(s).and(Rows.mode("platform")), r -> r.get("concurrency"));
             if (Double.isNaN(p)) continue;
             bySize.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             diffs.add(p);
@@ -105,7 +102,7 @@ public final class ResponseSizeExperiment implements Experiment {
             List<String> parts = new ArrayList<>();
             int worse = 0, n = 0;
             for (long s : sizes) {
-                double p = RowStats.pct(RowStats.rps(ok, size(s).and(mode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(mode("platform")).and(at(1))));
+                double p = RowStats.pct(RowStats.rps(ok, size(s).and(Rows.mode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(Rows.mode("platform")).and(at(1))));
                 if (Double.isNaN(p)) continue;
                 parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
                 n++;
@@ -123,7 +120,7 @@ public final class ResponseSizeExperiment implements Experiment {
             int ahead = 0, n = 0;
             List<String> parts = new ArrayList<>();
             for (int c : above) {
-                double p = RowStats.pairedPct(ok, mode("virtual").and(at(c)), mode("platform").and(at(c)), r -> Rows.param(r, "bytes"));
+                double p = RowStats.pairedPct(ok, Rows.mode("virtual").and(at(c)), Rows.mode("platform").and(at(c)), r -> Rows.param(r, "bytes"));
                 if (Double.isNaN(p)) continue;
                 parts.add("c=" + c + " " + RowStats.signedPct(p));
                 n++;
@@ -144,9 +141,6 @@ public final class ResponseSizeExperiment implements Experiment {
         return r -> String.valueOf(s).equals(Rows.param(r, "bytes"));
     }
 
-    private static Predicate<Map<String, String>> mode(String m) {
-        return r -> m.equals(r.get("thread_mode"));
-    }
 
     private static Predicate<Map<String, String>> at(int c) {
         return r -> r.get("concurrency").equals(String.valueOf(c));

@@ -122,11 +122,8 @@ public final class ServletIoExperiment implements Experiment {
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("nothing to conclude: " + RowStats.notUsed(rows));
-            return out;
-        }
+        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        if (ok.isEmpty()) return out;
         List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
 
         // Counting: blocking reads on virtual threads vs the ReadListener on the platform pool, per body size.

@@ -84,8 +84,7 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
 
     static List<String> findingsOf(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<Map<String, String>> platform = r -> "platform".equals(r.get("thread_mode"));
-        Predicate<Map<String, String>> virtual = r -> "virtual".equals(r.get("thread_mode"));
+        Predicate<Map<String, String>> platform = Rows.mode("platform"), virtual = Rows.mode("virtual");
         TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "concurrency", Rows.RPS);
         TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "concurrency", Rows.RPS);
         if (p.isEmpty() && v.isEmpty()) {

@@ -80,8 +80,7 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
 
     static List<String> findingsOf(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<Map<String, String>> platform = r -> "platform".equals(r.get("thread_mode"));
-        Predicate<Map<String, String>> virtual = r -> "virtual".equals(r.get("thread_mode"));
+        Predicate<Map<String, String>> platform = Rows.mode("platform"), virtual = Rows.mode("virtual");
         TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "hikari_pool", Rows.RPS);
         TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "hikari_pool", Rows.RPS);
         if (v.isEmpty() && p.isEmpty()) {
