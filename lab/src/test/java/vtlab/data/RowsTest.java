@@ -28,7 +28,6 @@ class RowsTest {
         assertEquals(2.5, Rows.num(r, "d"));
         assertEquals(-3, Rows.num(r, "e"));
         assertEquals("", Rows.text(r, "missing"));
-        assertEquals(2.5, new DataRow(r).num("d"));
     }
 
     @Test
