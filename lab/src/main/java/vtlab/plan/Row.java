@@ -50,7 +50,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This closed row as an open row at a rate: its concurrency is the in-flight cap, its bound the open capacity. */
     public Row atRate(double rps) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, Bounds.openModelRps(boundRps), Bounds.openModelNote(boundNote), tiers, warmup, hold, jvmArgs, rps);
+                expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
+                tiers, warmup, hold, jvmArgs, rps);
     }
 
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
