@@ -18,9 +18,11 @@ public final class Validity {
     /** Little's law tolerance. */
     public static final double LITTLE_TOLERANCE = 0.10;
 
-    public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound)");
-    public static final Column LITTLE_RATIO = Column.number("littles_law_ratio", "ratio", "throughput x mean latency over connections (1 = closed model held)");
-    public static final Column LITTLE_OK = Column.bool("littles_law_ok", "Little's law ratio within tolerance on the low side");
+    public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound);"
+            + " open model: achieved over min(target, bound)");
+    public static final Column LITTLE_RATIO = Column.number("littles_law_ratio", "ratio", "throughput x mean latency over connections (1 = closed model held);"
+            + " open model: target rate x mean latency over the in-flight cap (below 0.9 = model kept open)");
+    public static final Column LITTLE_OK = Column.bool("littles_law_ok", "Little's law ratio within tolerance on the low side (open model: below 0.9)");
     public static final Column GENERATOR_BOUND = Column.bool("generator_bound", "the generator saturated its cores (empty: no CPU reading)");
     public static final Column FLAGS = Column.text("flags", "validity flags (generator-bound;littles-law;errors;...)");
     public static final Column STATUS = Column.text("status", "ok, flagged (a voiding flag) or failed (no numbers)");
@@ -69,6 +71,78 @@ public final class Validity {
         if (ratio != null && ratio < 0.90 && !appBound) f.add("below-bound");
         return f;
     }
+
+    /** An open row's achieved rate must be within this share of what it could reach (min of target and bound). */
+    public static final double RATE_TOLERANCE = 0.02;
+    /** Little's law in an open row: offered rate x mean latency at or above this share of the in-flight cap. */
+    public static final double IN_FLIGHT_SHARE = 0.90;
+
+    /** Open model: achieved over what the row could reach, the target or, when overloaded, the bound. */
+    public static double openBoundRatio(double achievedRps, double targetRps, Double boundRps) {
+        return achievedRps / reachable(targetRps, boundRps);
+    }
+
+    static double reachable(double targetRps, Double boundRps) {
+        return boundRps == null || boundRps <= 0 ? targetRps : Math.min(targetRps, boundRps);
+    }
+
+    /** Open model, Little's law: requests in flight (offered rate x mean latency) over the generator's cap. */
+    public static double inFlightShare(double targetRps, double meanMs, int inFlightCap) {
+        return inFlightCap <= 0 ? 0 : targetRps * meanMs / 1000.0 / inFlightCap;
+    }
+
+    /**
+     * The checks of an open-model row, with a note for each flag that needs words. The closed model's Little's law
+     * (connections always busy) does not apply; instead the generator must have kept the model open (in-flight cap
+     * not reached, nothing dropped) and sent the rate asked for.
+     */
+    public static Verdict openFlags(OpenInputs in) {
+        List<String> f = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        boolean genBound = saturated(in.loadCpuPct(), in.loadCores()), appBound = saturated(in.appCpuPct(), in.appCores());
+        if (genBound) f.add("generator-bound");
+        boolean overloaded = in.boundRps() != null && in.boundRps() > 0 && in.targetRps() > in.boundRps();
+        double ratio = openBoundRatio(in.achievedRps(), in.targetRps(), in.boundRps());
+        // an overloaded row holds its rate when it completes at the bound: the rest queues (that is the finding)
+        if (Math.abs(ratio - 1) > RATE_TOLERANCE) {
+            f.add("rate-not-held");
+            String why = genBound ? "generator saturated (load CPU " + pct(in.loadCpuPct()) + " of " + in.loadCores() + " cores)"
+                    : appBound ? "SUT saturated (app CPU " + pct(in.appCpuPct()) + " of " + in.appCores() + " cores)"
+                    : "neither tier saturated";
+            notes.add(String.format(java.util.Locale.ROOT, "rate-not-held: %.0f req/s achieved of %.0f reachable (%+.1f%%): %s",
+                    in.achievedRps(), reachable(in.targetRps(), in.boundRps()), (ratio - 1) * 100, why));
+        }
+        if (overloaded) {
+            f.add("overloaded");
+            notes.add(String.format(java.util.Locale.ROOT, "overloaded: %.0f req/s offered above the bound of %.0f: the queue grows"
+                    + " for the whole hold, so latency grows with the hold's length (not a steady-state number)", in.targetRps(), in.boundRps()));
+        }
+        double share = inFlightShare(in.targetRps(), in.meanMs(), in.inFlightCap());
+        if (share >= IN_FLIGHT_SHARE || in.dropped() > 0) {
+            f.add("in-flight-cap");
+            notes.add(String.format(java.util.Locale.ROOT, "in-flight-cap: rate x mean latency = %.0f in flight against a cap of %d%s:"
+                    + " the generator could not keep the model open", share * in.inFlightCap(), in.inFlightCap(),
+                    in.dropped() > 0 ? ", " + in.dropped() + " requests dropped" : ""));
+        }
+        if (in.errorRate() > 0.001) f.add("errors");
+        if (appBound) f.add("app-cpu-bound");
+        return new Verdict(List.copyOf(f), List.copyOf(notes));
+    }
+
+    private static String pct(Double cpuPct) {
+        return cpuPct == null ? "?" : String.format(java.util.Locale.ROOT, "%.0f%%", cpuPct);
+    }
+
+    /**
+     * What an open row's checks read. dropped: requests the generator did not send because the in-flight cap was
+     * reached (0 from a generator that does not report it).
+     */
+    public record OpenInputs(double targetRps, double achievedRps, double meanMs, int inFlightCap, long dropped,
+                             double errorRate, Double loadCpuPct, int loadCores, Double appCpuPct, int appCores,
+                             Double boundRps) {}
+
+    /** Flags and the notes that explain them. */
+    public record Verdict(List<String> flags, List<String> notes) {}
 
     /** Flags that void a row as evidence: the rule lives with the readers of rows (see {@link Rows#voids}). */
     public static boolean voids(String flag) {

@@ -38,6 +38,12 @@ final class HelpCommand implements Command {
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; see README)
               --generator wrk            load generator (installed when missing)
+              --load-model closed        closed: --conc connections, each sending when its answer arrives;
+                                         open: --rates req/s on schedule, latency from each intended send time
+                                         (needs a generator that runs it, e.g. oha or k6; --conc is refused)
+              --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
+              --max-in-flight 10000      open model: most requests in flight (the generator's connections);
+                                         open rows carry it as concurrency
               --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
                                          for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
                                          options after a colon, e.g. jfr-pinning:threshold=5ms

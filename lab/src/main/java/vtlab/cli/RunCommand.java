@@ -18,6 +18,7 @@ import vtlab.data.RunDir;
 import vtlab.experiment.Experiments;
 import vtlab.load.Generator;
 import vtlab.load.Generators;
+import vtlab.load.LoadModel;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
@@ -97,7 +98,10 @@ public final class RunCommand implements Command {
     /** Options given that neither the lab nor any of these experiments declares. */
     public static List<String> unknown(Options given, List<Experiment> experiments) {
         java.util.Set<String> known = new java.util.HashSet<>(GLOBAL);
-        for (Experiment e : experiments) e.options().forEach(d -> known.add(d.name()));
+        for (Experiment e : experiments) {
+            e.options().forEach(d -> known.add(d.name()));
+            if (!(e instanceof Study)) PlanContext.LOAD_OPTIONS.forEach(d -> known.add(d.name())); // every load experiment's
+        }
         return given.unknown(known);
     }
 
@@ -116,6 +120,11 @@ public final class RunCommand implements Command {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         PlanContext ctx = PlanContext.from(o);
+        Generator gen = Generators.byName(o.string("generator", "wrk"));
+        if (ctx.open() && !gen.models().contains(LoadModel.OPEN)) {
+            throw new UsageError(gen.name() + " runs closed-model load only; use --generator " + openGenerators());
+        }
+        Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();
         List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
@@ -126,13 +135,12 @@ public final class RunCommand implements Command {
                 studySeconds += sp.seconds();
                 studies.add(sp);
             } else {
-                rows.addAll(e.plan(o, ctx));
+                rows.addAll(ctx.underLoadModel(e.plan(planOptions, ctx)));
             }
         }
         if (rows.isEmpty() && studies.isEmpty()) throw new UsageError("the options leave no row to run");
         CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
         List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
-        Generator gen = Generators.byName(o.string("generator", "wrk"));
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");
@@ -143,7 +151,7 @@ public final class RunCommand implements Command {
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         if (!rows.isEmpty()) checkPortFree(port);
-        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0));
+        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0), ctx.open());
         for (Row r : rows) {
             Stack s = Stack.load(r.stack());
             if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
@@ -187,14 +195,23 @@ public final class RunCommand implements Command {
      * The generator and the SUT each hold one socket per connection. The JVM raises its own soft limit to the hard
      * limit at start-up and children inherit it; the article's run failed with "too many open files" at 1,000.
      */
-    static void checkFileLimit(int connections) throws UsageError {
+    static void checkFileLimit(int connections, boolean open) throws UsageError {
         vtlab.tier.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
         long limit = vtlab.tier.FileLimits.softLimit();
         long needed = connections + 1024L;
         if (limit > 0 && needed > limit) {
-            throw new UsageError(connections + " connections need about " + needed + " open files per process, but the limit is "
+            // open model: every request in flight may hold a socket, so the cap is what must fit
+            String what = open ? "an in-flight cap of " + connections + " (--max-in-flight) needs" : connections + " connections need";
+            throw new UsageError(what + " about " + needed + " open files per process, but the limit is "
                     + limit + " (raise the hard limit: ulimit -Hn / limits.conf)");
         }
+    }
+
+    /** The generators that can run an open-model load ("oha or k6"), named for the refusal. */
+    static String openGenerators() {
+        List<String> open = new ArrayList<>();
+        for (var e : Generators.all().entrySet()) if (e.getValue().get().models().contains(LoadModel.OPEN)) open.add(e.getKey());
+        return open.isEmpty() ? "oha or k6" : String.join(" or ", open);
     }
 
     static String minutes(List<Row> rows, long extraSeconds) {

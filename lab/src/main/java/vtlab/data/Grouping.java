@@ -37,13 +37,25 @@ public final class Grouping {
      */
     public static String comparison(Map<String, String> r) {
         return String.join("|", r.get(Rows.EXPERIMENT), r.get(Rows.WORKLOAD), r.get(Rows.CONCURRENCY), Rows.text(r, Rows.POOL),
-                Rows.text(r, Rows.PATH_MODE), Rows.text(r, Rows.CONN_MODE), "jdk" + r.get(Rows.JDK), String.join(" ", knobs(r)));
+                Rows.text(r, Rows.PATH_MODE), Rows.text(r, Rows.CONN_MODE), "jdk" + r.get(Rows.JDK), String.join(" ", knobs(r)),
+                load(r));
+    }
+
+    /**
+     * The load model in words, "" for closed (and for runs from before the column): "open rate=2000". Open rows at
+     * different rates, and open vs closed rows, never compare with each other.
+     */
+    public static String load(Map<String, String> r) {
+        if (!"open".equals(r.get(Rows.LOAD_MODEL))) return "";
+        double rate = Rows.num(r, Rows.TARGET_RPS);
+        return "open rate=" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Rows.text(r, Rows.TARGET_RPS));
     }
 
     /** A comparison key as the summary's scenario column: workload, concurrency, pool, paths, JDK, knobs. */
     public static String comparisonLabel(String key) {
         String[] parts = key.split("\\|", -1);
-        return parts[1] + " c=" + parts[2] + (parts[3].isEmpty() ? "" : " pool=" + parts[3])
+        String load = parts.length > 8 ? parts[8] : "";
+        return parts[1] + (load.isEmpty() ? " c=" + parts[2] : " " + load + " cap=" + parts[2]) + (parts[3].isEmpty() ? "" : " pool=" + parts[3])
                 + (parts[4].isEmpty() ? "" : " " + parts[4]) + (parts[5].isEmpty() ? "" : " " + parts[5])
                 + " " + parts[6] + (parts[7].isEmpty() ? "" : " " + parts[7]);
     }
@@ -59,6 +71,7 @@ public final class Grouping {
         if (!Rows.text(r, Rows.CONN_MODE).isEmpty()) j.add(r.get(Rows.CONN_MODE));
         if (!Rows.text(r, Rows.PATH_MODE).isEmpty()) j.add(r.get(Rows.PATH_MODE));
         knobs(r).forEach(j::add);
+        if (!load(r).isEmpty()) j.add(load(r));
         if (withJdk) j.add("jdk" + Rows.text(r, Rows.JDK));
         return j.toString();
     }
@@ -72,12 +85,13 @@ public final class Grouping {
         parts.add(Rows.text(r, Rows.WORKLOAD));
         if (!xCol.equals(Rows.CONCURRENCY)) {
             double c = Rows.num(r, Rows.CONCURRENCY);
-            parts.add((Double.isNaN(c) ? "" : String.format(java.util.Locale.ROOT, "%,d", Math.round(c))) + " connections");
+            parts.add((Double.isNaN(c) ? "" : String.format(java.util.Locale.ROOT, "%,d", Math.round(c))) + (load(r).isEmpty() ? " connections" : " in flight at most"));
         }
         if (!xCol.equals(Rows.POOL) && !Rows.text(r, Rows.POOL).isEmpty()) parts.add("pool " + r.get(Rows.POOL));
         if (!Rows.text(r, Rows.CONN_MODE).isEmpty()) parts.add(r.get(Rows.CONN_MODE));
         if (!Rows.text(r, Rows.PATH_MODE).isEmpty()) parts.add(r.get(Rows.PATH_MODE));
         parts.addAll(knobs(r));
+        if (!load(r).isEmpty()) parts.add(load(r));
         if (!Rows.text(r, Rows.JDK).isEmpty()) parts.add("JDK " + r.get(Rows.JDK));
         if (!withStack && !Rows.text(r, Rows.STACK).isEmpty() && !r.get(Rows.STACK).equals(r.get(Rows.EXPERIMENT))) parts.add(r.get(Rows.STACK));
         return String.join(" · ", parts.stream().filter(p -> !p.isBlank()).toList());

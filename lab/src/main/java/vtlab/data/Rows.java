@@ -18,7 +18,8 @@ public final class Rows {
             CONCURRENCY = "concurrency", POOL = "hikari_pool", PATH_MODE = "path_mode", CONN_MODE = "conn_mode", JDK = "jdk",
             REP = "rep", PARAMS = "params", STATUS = "status", FLAGS = "flags", NOTE = "note", SCENARIO = "scenario",
             RPS = "throughput_rps", P50 = "p50_ms", P99 = "p99_ms", THREADS_MAX = "jvm_threads_max", APP_CPU = "app_cpu_pct",
-            BOUND_RPS = "bound_rps", BOUND_RATIO = "bound_ratio", PINNED = "pinned_events";
+            BOUND_RPS = "bound_rps", BOUND_RATIO = "bound_ratio", PINNED = "pinned_events",
+            LOAD_MODEL = "load_model", TARGET_RPS = "target_rps";
 
     /** A param of the row's params cell ("k=v;k2=v2"), or null when absent. */
     public static final String MAX_THREADS = "maxThreads";
@@ -53,10 +54,11 @@ public final class Rows {
     /**
      * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
      * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
-     * number: none of them is a measurement fault.
+     * number, overloaded (an open rate above the bound) is what the row set out to show: none is a measurement fault.
      */
     public static boolean voids(String flag) {
-        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady");
+        return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady")
+                && !flag.equals("overloaded"); // an open rate above capacity: the growing latency is the finding
     }
 
     /** Rows of one thread mode (platform, virtual, ...). */

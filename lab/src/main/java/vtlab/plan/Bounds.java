@@ -29,6 +29,21 @@ public final class Bounds {
         return what + " / " + fmt(serviceMs) + " ms";
     }
 
+    /**
+     * An open row's bound: the capacity the closed formula gives when the connections are the in-flight cap
+     * (PlanContext plans open rows at concurrency = cap). With the default cap (10,000) above every pool and
+     * connector limit this is the unlimited-connections capacity: platform sleep 200 threads / 50 ms = 4,000 req/s;
+     * virtual, the connector's maxConnections / service time. An offered rate above it is overload: the queue, and
+     * with it the latency, grows for as long as the hold lasts.
+     */
+    public static Double openModelRps(Double closedBoundAtCap) {
+        return closedBoundAtCap;
+    }
+
+    public static String openModelNote(String closedNote) {
+        return closedNote == null ? null : "open model: capacity " + closedNote;
+    }
+
     private static String fmt(double d) {
         return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }

@@ -3,6 +3,7 @@ package vtlab.plan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
@@ -15,9 +16,21 @@ import vtlab.tier.Jdk;
  *
  * @param carriers  the virtual-thread scheduler's parallelism given to every SUT (-Djdk.virtualThreadScheduler.parallelism)
  * @param warmupMax how long a row's warm-up may go on waiting for a steady rate (see vtlab.run.WarmUp); --quick: no wait
+ * @param open      the run's load model is open (--load-model open): rows at --rates instead of --conc
+ * @param rates     the open model's target rates, req/s (empty for a closed run)
+ * @param maxInFlight the open model's in-flight cap (the generator's connections), which open rows carry as concurrency
  */
-public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Duration warmupMax) {
+public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Duration warmupMax, boolean open,
+                          List<Double> rates, int maxInFlight) {
     public static final String CARRIERS_PROPERTY = "jdk.virtualThreadScheduler.parallelism";
+
+    // The load model, declared once for every load experiment (RunCommand accepts them wherever rows are planned).
+    public static final Opt LOAD_MODEL = Opt.of("load-model", "closed", "closed: --conc connections, each sending when its answer arrives;\n"
+            + "open: --rates req/s sent on schedule, latency from each request's intended send time");
+    public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model");
+    public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
+            + "open rows carry it in the concurrency column");
+    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT);
 
     public static PlanContext from(Options o) throws UsageError {
         List<Jdk> jdks = new ArrayList<>();
@@ -31,7 +44,51 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
         }
         Duration warmupMax = o.duration("warmup-max", o.flag("quick") ? Duration.ZERO : Duration.ofSeconds(120), true);
-        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax);
+        boolean open = LOAD_MODEL.choice(o, List.of("closed", "open")).equals("open");
+        List<Double> rates = open ? rates(o) : List.of();
+        if (!open && RATES.given(o)) throw new UsageError("--rates is the open model's axis: add --load-model open, or use --conc");
+        if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates (and --max-in-flight)");
+        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, open ? MAX_IN_FLIGHT.integer(o) : 0);
+    }
+
+    /** A closed run's context (tests, rows made by hand). */
+    public PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Duration warmupMax) {
+        this(jdks, jvmArgs, carriers, warmupMax, false, List.of(), 0);
+    }
+
+    static List<Double> rates(Options o) throws UsageError {
+        if (!RATES.given(o)) throw new UsageError("--load-model open needs --rates (req/s, e.g. --rates 2000,4000)");
+        List<Double> out = new ArrayList<>();
+        for (String v : RATES.list(o))
+            for (String part : v.split(",")) {
+                double r;
+                try {
+                    r = Double.parseDouble(part.trim());
+                } catch (NumberFormatException e) {
+                    throw new UsageError("--rates takes positive numbers of requests per second, not '" + part.trim() + "'");
+                }
+                if (!(r > 0) || Double.isInfinite(r)) throw new UsageError("--rates must be positive, not '" + part.trim() + "'");
+                out.add(r);
+            }
+        return List.copyOf(new java.util.LinkedHashSet<>(out));
+    }
+
+    /**
+     * The options an experiment plans from. Open: every row's concurrency is the in-flight cap, so the experiments'
+     * own bounds (the closed formula at that many connections, see {@link Bounds#openModelNote}) are the open rows'
+     * capacity; --conc itself is refused in an open run.
+     */
+    public Options forExperiments(Options o) {
+        return open ? o.withDefaults(Map.of("conc", Integer.toString(maxInFlight))) : o;
+    }
+
+    /** The planned rows under the run's load model: closed as they are; open, each once per rate. */
+    public List<Row> underLoadModel(List<Row> rows) {
+        if (!open) return rows;
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows)
+            for (double rate : rates) out.add(r.atRate(rate));
+        return List.copyOf(out);
     }
 
     /**

@@ -16,12 +16,44 @@ import vtlab.tier.Jdk;
  * @param expectInfo what the SUT's runtime-info must report before load is sent (verification)
  * @param boundRps   the theoretical throughput ceiling, or null where none can be derived (CPU-bound workloads)
  * @param tiers      tiers the row needs besides SUT and generator (e.g. pg, stub), started once per run
+ * @param rate       the open model's target rate, req/s; null for a closed-model row. An open row's concurrency is
+ *                   the generator's in-flight cap (--max-in-flight), not a number of busy connections
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
-                  List<String> jvmArgs) {
+                  List<String> jvmArgs, Double rate) {
+    /** A closed-model row (every experiment plans these; PlanContext turns them into open rows). */
+    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
+               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
+               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
+               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs) {
+        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, null);
+    }
+
+    public Row {
+        if (rate != null && !(rate > 0)) throw new IllegalArgumentException("an open row's rate must be positive");
+    }
+
+    /** Open model: requests sent at {@link #rate} whatever the server does. */
+    public boolean open() {
+        return rate != null;
+    }
+
+    /** closed or open, as vtlab.load.LoadModel's labels (plan does not depend on load). */
+    public String loadModel() {
+        return open() ? "open" : "closed";
+    }
+
+    /** This closed row as an open row at a rate: its concurrency is the in-flight cap, its bound the open capacity. */
+    public Row atRate(double rps) {
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
+                tiers, warmup, hold, jvmArgs, rps);
+    }
+
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
     public static final String PROBES_PARAM = "probes";
 
@@ -34,13 +66,16 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
     public Row as(String experiment, Map<String, String> params) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate);
     }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */
     public String scenario() {
         StringJoiner j = new StringJoiner(" ");
-        j.add(experiment).add(threadMode).add(workload).add("c=" + concurrency);
+        j.add(experiment).add(threadMode).add(workload);
+        // open rows at different rates are different scenarios; the cap is a setting of the generator
+        if (open()) j.add("open").add("rate=" + fmt(rate)).add("cap=" + concurrency);
+        else j.add("c=" + concurrency);
         if (hikariPool != null) j.add("pool=" + hikariPool);
         if (pathMode != null) j.add(pathMode);
         if (connMode != null) j.add(connMode);
@@ -55,7 +90,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     /** A string safe for file names, unique within a run given the row number. */
     public String fileStem(int index) {
-        return String.format("%03d-%s-%s-%s-c%d-r%d", index, experiment, threadMode, workload, concurrency, rep)
+        String load = open() ? "rate" + fmt(rate) : "c" + concurrency;
+        return String.format("%03d-%s-%s-%s-%s-r%d", index, experiment, threadMode, workload, load, rep)
                 .replaceAll("[^A-Za-z0-9._-]", "_");
     }
 
@@ -64,6 +100,11 @@ public record Row(String experiment, String stack, String threadMode, String wor
         String prefix = "-D" + PlanContext.CARRIERS_PROPERTY + "=";
         return jvmArgs.stream().filter(a -> a.startsWith(prefix)).map(a -> Integer.valueOf(a.substring(prefix.length())))
                 .reduce((a, b) -> b).orElse(null);
+    }
+
+    /** A rate as written: 2000, or 2000.5 when it has a fraction. */
+    static String fmt(double d) {
+        return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
     }
 
     public long plannedSeconds() {

@@ -56,4 +56,57 @@ class ValidityTest {
         var i = new Validity.Inputs(100, 1000, 0.05, 1.0, 10.0, 1, 10.0, 1, 8192, null);
         assertEquals(List.of("errors"), Validity.flags(i));
     }
+
+    // ---- open model
+
+    static Validity.OpenInputs open(double target, double achieved, double meanMs, long dropped, Double loadCpu, Double appCpu,
+                                    Double bound) {
+        return new Validity.OpenInputs(target, achieved, meanMs, 10_000, dropped, 0, loadCpu, 1, appCpu, 1, bound);
+    }
+
+    @Test
+    void anOpenRowThatHeldItsRateStands() {
+        var v = Validity.openFlags(open(2000, 1990, 52, 0, 30.0, 40.0, 4000.0));
+        assertEquals(List.of(), v.flags());
+        assertEquals(1990 / 2000.0, Validity.openBoundRatio(1990, 2000, 4000.0), 1e-9);
+    }
+
+    @Test
+    void aRateNotHeldIsNamedByTheTierThatSaturated() {
+        var gen = Validity.openFlags(open(2000, 1500, 52, 0, 95.0, 40.0, 4000.0));
+        assertTrue(gen.flags().contains("rate-not-held"));
+        assertTrue(gen.notes().getFirst().contains("generator saturated (load CPU 95% of 1 cores)"), gen.notes().getFirst());
+        var app = Validity.openFlags(open(2000, 1500, 52, 0, 30.0, 97.0, null));
+        assertTrue(app.notes().getFirst().contains("SUT saturated"), app.notes().getFirst());
+        var neither = Validity.openFlags(open(2000, 2100, 52, 0, 30.0, 40.0, null));
+        assertTrue(neither.flags().contains("rate-not-held"), "too fast is not held either");
+        assertTrue(neither.notes().getFirst().contains("neither tier saturated"), neither.notes().getFirst());
+        assertTrue(Validity.voids("rate-not-held"));
+    }
+
+    /** Platform sleep: 200 threads / 50 ms = 4,000 req/s; 6,000 offered queues for the whole hold. */
+    @Test
+    void aRateAboveTheBoundIsOverloadedAndStillAFinding() {
+        var v = Validity.openFlags(open(6000, 3990, 900, 0, 30.0, 40.0, 4000.0));
+        assertEquals(List.of("overloaded"), v.flags(), "completing at the bound holds what the row could reach");
+        assertTrue(v.notes().getFirst().contains("latency grows with the hold's length"), v.notes().getFirst());
+        assertFalse(Validity.voids("overloaded"));
+        assertEquals(3990 / 4000.0, Validity.openBoundRatio(3990, 6000, 4000.0), 1e-9);
+        var slow = Validity.openFlags(open(6000, 3000, 900, 0, 30.0, 40.0, 4000.0));
+        assertEquals(List.of("rate-not-held", "overloaded"), slow.flags());
+    }
+
+    /** Little's law: 2,000 req/s x 4.6 s mean = 9,200 in flight, 92 % of a 10,000 cap: the model was not open. */
+    @Test
+    void anOpenRowAtItsInFlightCapIsVoid() {
+        assertEquals(0.92, Validity.inFlightShare(2000, 4600, 10_000), 1e-9);
+        var v = Validity.openFlags(open(2000, 2000, 4600, 0, 30.0, 40.0, null));
+        assertEquals(List.of("in-flight-cap"), v.flags());
+        assertTrue(v.notes().getFirst().contains("9200 in flight against a cap of 10000"), v.notes().getFirst());
+        assertTrue(Validity.voids("in-flight-cap"));
+        var dropped = Validity.openFlags(open(2000, 2000, 50, 12, 30.0, 40.0, null));
+        assertEquals(List.of("in-flight-cap"), dropped.flags(), "a generator that dropped requests did not keep it open");
+        assertTrue(dropped.notes().getFirst().contains("12 requests dropped"), dropped.notes().getFirst());
+        assertEquals(List.of(), Validity.openFlags(open(2000, 2000, 4400, 0, 30.0, 40.0, null)).flags(), "88 %: below the line");
+    }
 }

@@ -52,10 +52,58 @@ class MainTest {
             "run servlet --probes jfr-pinning:threshold=soon | jfr-pinning:threshold takes a duration",
             "run servlet --probes jfr-pinning:threshold | is not KEY=VALUE",
             "run servlet --pin-threshold 5parsecs     | --pin-threshold takes a duration",
+            "run servlet --load-model half            | unknown value 'half' for --load-model",
+            "run servlet --rates 2000                 | --rates is the open model's axis",
+            "run servlet --load-model open            | --load-model open needs --rates",
+            "run servlet --load-model open --rates 0  | --rates must be positive",
+            "run servlet --load-model open --rates -5 | --rates must be positive",
+            "run servlet --load-model open --rates 2k | --rates takes positive numbers",
+            "run servlet --load-model open --rates 1000,,x | --rates takes positive numbers",
+            "run servlet --load-model open --rates 1000 --conc 400 | --conc is the closed model's axis",
+            "run servlet --load-model open --rates 1000 --max-in-flight 0 | --max-in-flight must be positive",
+            "run servlet --load-model open --rates 1000 | wrk runs closed-model load only; use --generator",
+            "run servlet --load-model open --rates 1000 --generator hey | hey runs closed-model load only",
+            "run thread-cost --load-model open        | option --load-model is not known to thread-cost",
     })
     void refusesBadInput(String args, String expected) {
         String msg = refusal(args.trim().split("\\s+"));
         assertTrue(msg.contains(expected), msg);
+    }
+
+    @Test
+    void refusesAnInFlightCapTheFileLimitCannotHold() {
+        UsageError e = assertThrows(UsageError.class, () -> RunCommand.checkFileLimit(900_000, true));
+        assertTrue(e.getMessage().startsWith("an in-flight cap of 900000 (--max-in-flight) needs about 901024 open files"), e.getMessage());
+    }
+
+    /** Open: the rates replace the concurrency axis; every row runs at the in-flight cap with the open capacity as bound. */
+    @Test
+    void plansOpenRowsAtEachRate() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--load-model", "open", "--rates", "2000,6000",
+                "--reps", "2", "--hold", "10s"));
+        vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
+        List<Row> rows = ctx.underLoadModel(vtlab.experiment.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
+        assertEquals(2 * 2 * 2, rows.size(), "modes x rates x reps");
+        assertTrue(rows.stream().allMatch(r -> r.open() && r.concurrency() == 10_000), "concurrency holds the in-flight cap");
+        Row platform = rows.stream().filter(r -> r.threadMode().equals("platform") && r.rate() == 6000).findFirst().orElseThrow();
+        assertEquals(4000.0, platform.boundRps(), 1e-9, "200 threads / 50 ms, whatever the rate");
+        assertTrue(platform.boundNote().startsWith("open model: capacity 200 pool threads / 50 ms"), platform.boundNote());
+        Row virtual = rows.stream().filter(r -> r.threadMode().equals("virtual")).findFirst().orElseThrow();
+        assertTrue(virtual.boundRps() > 100_000, "virtual: no thread bound, only the connector's: " + virtual.boundRps());
+        assertTrue(platform.scenario().contains("open rate=6000 cap=10000"), platform.scenario());
+        assertTrue(platform.fileStem(3).contains("-rate6000-r"), platform.fileStem(3));
+        assertEquals(List.of(2000.0, 6000.0), rows.stream().filter(r -> r.rep() == 1 && r.threadMode().equals("virtual"))
+                .map(Row::rate).toList());
+    }
+
+    @Test
+    void closedRunsPlanAsBefore() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--conc", "400"));
+        vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
+        List<Row> rows = ctx.underLoadModel(vtlab.experiment.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
+        assertTrue(rows.stream().noneMatch(Row::open));
+        assertTrue(rows.getFirst().scenario().contains("c=400"));
+        assertEquals("closed", rows.getFirst().loadModel());
     }
 
     @Test

@@ -40,6 +40,26 @@ class GroupingTest {
         assertEquals("sleep · sleepMs=50 · JDK 25 · servlet", Grouping.panel(p, Rows.CONCURRENCY, false));
     }
 
+    /** Open rows at different rates, and open vs closed rows at the same cap, are different scenarios. */
+    @Test
+    void openRowsCompareOnlyAtTheSameRate() {
+        Map<String, String> closed = row("virtual", 10000, "sleepMs=50"), a = open(row("virtual", 10000, "sleepMs=50"), "2000"),
+                b = open(row("virtual", 10000, "sleepMs=50"), "4000"), p = open(row("platform", 10000, "sleepMs=50;maxThreads=200"), "2000");
+        assertNotEquals(Grouping.comparison(a), Grouping.comparison(b));
+        assertNotEquals(Grouping.scenario(a, true), Grouping.scenario(b, true));
+        assertNotEquals(Grouping.comparison(a), Grouping.comparison(closed));
+        assertNotEquals(Grouping.scenario(a, true), Grouping.scenario(closed, true));
+        assertEquals(Grouping.comparison(a), Grouping.comparison(p), "platform vs virtual at one rate compare");
+        assertEquals("sleep open rate=2000 cap=10000 jdk25 sleepMs=50", Grouping.comparisonLabel(Grouping.comparison(a)));
+        assertEquals("servlet-io sleep c=10000 sleepMs=50 open rate=2000", Grouping.scenario(a, false));
+    }
+
+    private static Map<String, String> open(Map<String, String> r, String rate) {
+        r.put("load_model", "open");
+        r.put("target_rps", rate);
+        return r;
+    }
+
     @Test
     void differentConcurrencyOrKnobsDoNotCompare() {
         Map<String, String> a = row("virtual", 1000, "sleepMs=50"), b = row("virtual", 2000, "sleepMs=50"), c = row("virtual", 1000, "sleepMs=10");

@@ -39,6 +39,7 @@ class RowRunnerTest {
     Path raw;
 
     final List<String> events = new ArrayList<>();
+    final List<LoadSpec> specs = new ArrayList<>();
     final List<FakeSut> started = new ArrayList<>();
     /** Runs when the fake generator's load is awaited (e.g. the SUT dies mid-hold). */
     Runnable duringHold = () -> {};
@@ -121,6 +122,7 @@ class RowRunnerTest {
         @Override
         public RunningLoad start(LoadSpec spec) {
             events.add("load " + spec.stem());
+            specs.add(spec);
             return new RunningLoad() {
                 @Override
                 public ProcessHandle process() {
@@ -261,5 +263,31 @@ class RowRunnerTest {
         assertEquals(1L, res.values().get("warmup_s"));
         assertEquals("1000", res.values().get("warmup_rps"));
         assertEquals(null, res.values().get("warmup_steady"), "no room to check: --warmup-max not above --warmup");
+    }
+
+    /** An open row is warmed and measured at its own rate, with its in-flight cap as the generator's connections. */
+    @Test
+    void anOpenRowLoadsAtItsRateAndIsCheckedAgainstIt() throws Exception {
+        Row r = row("virtual", 1);
+        Row open = new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), 1000, r.rep(), null, null, null,
+                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), null, null, r.tiers(), Duration.ofSeconds(1), r.hold(), r.jvmArgs())
+                .atRate(1000);
+        RowRunner.Result res = run(runner(), PlannedRow.of(open, List.of()), 1);
+        assertEquals(2, specs.size(), "warm-up and hold");
+        for (LoadSpec s : specs) {
+            assertEquals(vtlab.load.LoadModel.OPEN, s.model());
+            assertEquals(1000.0, s.rate());
+            assertEquals(1000, s.connections(), "the in-flight cap");
+        }
+        assertEquals("open", res.values().get("load_model"));
+        assertEquals(1000.0, res.values().get("target_rps"));
+        assertEquals(1000.0, res.values().get("achieved_rps"));
+        assertEquals("ok", res.values().get("status"), String.valueOf(res.values().get("note")));
+
+        specs.clear();
+        RowRunner.Result notHeld = run(runner(), PlannedRow.of(open.as(open.experiment(), Map.of("x", "1")).atRate(2000), List.of()), 2);
+        assertEquals("flagged", notHeld.values().get("status"));
+        assertEquals("rate-not-held", notHeld.values().get("flags"));
+        assertTrue(String.valueOf(notHeld.values().get("note")).contains("neither tier saturated"), String.valueOf(notHeld.values().get("note")));
     }
 }
