@@ -40,7 +40,7 @@ final class HelpCommand implements Command {
               --generator wrk            load generator (installed when missing)
               --load-model closed        closed: --conc connections, each sending when its answer arrives;
                                          open: --rates req/s on schedule, latency from each intended send time
-                                         (needs a generator that runs it, e.g. oha or k6; --conc is refused)
+                                         (needs a generator that runs it: none yet, oha and k6 are planned; --conc is refused)
               --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
               --max-in-flight 10000      open model: most requests in flight (the generator's connections);
                                          open rows carry it as concurrency

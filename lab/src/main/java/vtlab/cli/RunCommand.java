@@ -122,7 +122,7 @@ public final class RunCommand implements Command {
         PlanContext ctx = PlanContext.from(o);
         Generator gen = Generators.byName(o.string("generator", "wrk"));
         if (ctx.open() && !gen.models().contains(LoadModel.OPEN)) {
-            throw new UsageError(gen.name() + " runs closed-model load only; use --generator " + openGenerators());
+            throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
         }
         Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();
@@ -207,11 +207,12 @@ public final class RunCommand implements Command {
         }
     }
 
-    /** The generators that can run an open-model load ("oha or k6"), named for the refusal. */
+    /** What to use instead, for the refusal: the registered generators that run an open-model load, if any. */
     static String openGenerators() {
         List<String> open = new ArrayList<>();
         for (var e : Generators.all().entrySet()) if (e.getValue().get().models().contains(LoadModel.OPEN)) open.add(e.getKey());
-        return open.isEmpty() ? "oha or k6" : String.join(" or ", open);
+        return open.isEmpty() ? "no generator of this lab runs an open-model load yet (oha and k6 are planned)"
+                : "use --generator " + String.join(" or ", open);
     }
 
     static String minutes(List<Row> rows, long extraSeconds) {
