@@ -30,7 +30,7 @@ import vtlab.core.UsageError;
  */
 public record Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
                     Map<String, Setting> settings, List<String> tiers, Map<String, Object> expect,
-                    Map<String, Workload> workloads) {
+                    Map<String, Workload> workloads, Optional<StackData> data) {
     public static final String MODE = "mode";
 
     /**
@@ -169,16 +169,6 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return s.env();
     }
 
-    /** What the SUT needs stored in a run tier (stack.json "data": schema, seed, query markers), if anything. */
-    public Optional<StackData> data() throws UsageError {
-        Path file = dir.resolve("stack.json");
-        try {
-            return StackData.parse(name, dir, JSON.readTree(file.toFile()).path("data"));
-        } catch (IOException | RuntimeException e) {
-            throw new UsageError("cannot read " + file + ": " + e.getMessage());
-        }
-    }
-
     public boolean built() {
         return Files.isRegularFile(jar);
     }
@@ -215,7 +205,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         });
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
-                strings(n.path("tiers")), expect, workloads);
+                strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")));
     }
 
     /** "info" is a field name (echoes the value, mapped by "infoValues" if given) or an object field -> value map. */
