@@ -128,8 +128,7 @@ public final class RunCommand implements Command {
         List<Row> rows = new ArrayList<>();
         List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
-        for (String name : new LinkedHashSet<>(experiments)) {
-            Experiment e = Experiments.byName(name);
+        for (Experiment e : chosen) {
             if (e instanceof Study s) {
                 Study.Prepared sp = s.prepare(o, ctx);
                 studySeconds += sp.seconds();
