@@ -120,9 +120,13 @@ public final class RunCommand implements Command {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         PlanContext ctx = PlanContext.from(o);
-        Generator gen = Generators.byName(o.string("generator", "wrk"));
+        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
+        Generator gen = Generators.byName(o.string("generator", ctx.open() ? "oha" : "wrk"));
         if (ctx.open() && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
+        }
+        if (!ctx.open() && !gen.models().contains(LoadModel.CLOSED)) {
+            throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
         }
         Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();

@@ -13,6 +13,7 @@ public final class Generators {
     static {
         ALL.put("wrk", WrkGenerator::new);
         ALL.put("hey", HeyGenerator::new);
+        ALL.put("oha", OhaGenerator::new);
     }
 
     private Generators() {}

@@ -6,10 +6,25 @@ import java.util.List;
 import vtlab.data.Column;
 import vtlab.data.RowValues;
 
-/** What the generator measured, from its own histogram; latencies in milliseconds. */
+/**
+ * What the generator measured, from its own histogram; latencies in milliseconds.
+ *
+ * @param dropped   open model: requests the generator could not send on schedule (null: closed model, or a generator
+ *                  that queues instead and measures the wait from the intended send time)
+ * @param histogram the row's whole latency distribution (an .hlog in raw/, see {@link vtlab.data.LatencyHistogram});
+ *                  null where the generator gives only percentiles
+ */
 public record LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
                          double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
-                         long errTimeout, long errStatus, long bytes, Path raw) {
+                         long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram) {
+
+    /** A result with neither a dropped count nor a histogram. */
+    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
+                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
+                      long errTimeout, long errStatus, long bytes, Path raw) {
+        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
+                errTimeout, errStatus, bytes, raw, null, null);
+    }
 
     public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");
     public static final Column P50 = Column.number("p50_ms", "ms", "median latency (generator's histogram)");
@@ -28,10 +43,12 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
     public static final Column ERR_TIMEOUT = Column.integer("errors_timeout", "count", "requests that timed out");
     public static final Column ERR_STATUS = Column.integer("errors_status", "count", "answers with status >= 400");
     public static final Column RAW = Column.text("raw", "the generator's output file in raw/");
+    public static final Column DROPPED = Column.integer("dropped", "requests", "open model: requests not sent on schedule (empty: closed model, or none can be: the generator queues them and counts their wait)");
+    public static final Column HISTOGRAM = Column.text("histogram", "the row's whole latency histogram in raw/ (.hlog, microseconds; .hgrm beside it)");
 
     /** The columns every generator's result fills. */
     public static final List<Column> COLUMNS = List.of(THROUGHPUT, P50, P90, P95, P99, P999, MAX, MEAN, ERROR_RATE,
-            HTTP_REQS, DURATION, ERR_CONNECT, ERR_READ, ERR_WRITE, ERR_TIMEOUT, ERR_STATUS, RAW);
+            HTTP_REQS, DURATION, ERR_CONNECT, ERR_READ, ERR_WRITE, ERR_TIMEOUT, ERR_STATUS, RAW, DROPPED, HISTOGRAM);
 
     public double rps() {
         return durationS > 0 ? requests / durationS : 0;
@@ -52,6 +69,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
         return new RowValues().put(THROUGHPUT, rps()).put(P50, p50Ms).put(P90, p90Ms).put(P95, p95Ms).put(P99, p99Ms)
                 .put(P999, p999Ms).put(MAX, maxMs).put(MEAN, meanMs).put(ERROR_RATE, errorRate()).put(HTTP_REQS, requests)
                 .put(DURATION, durationS).put(ERR_CONNECT, errConnect).put(ERR_READ, errRead).put(ERR_WRITE, errWrite)
-                .put(ERR_TIMEOUT, errTimeout).put(ERR_STATUS, errStatus).put(RAW, raw.getFileName().toString());
+                .put(ERR_TIMEOUT, errTimeout).put(ERR_STATUS, errStatus).put(RAW, raw.getFileName().toString())
+                .put(DROPPED, dropped).put(HISTOGRAM, histogram == null ? null : histogram.getFileName().toString());
     }
 }

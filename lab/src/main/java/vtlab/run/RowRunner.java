@@ -307,12 +307,9 @@ public final class RowRunner {
         out.put(Validity.NOTE, String.join(" | ", notes));
     }
 
-    /**
-     * Requests the generator dropped at its in-flight cap. LoadResult on this branch has no such count (the
-     * open-model generators add it): until then 0, which leaves in-flight-cap to Little's law alone.
-     */
+    /** Requests the generator dropped at its in-flight cap; none where it queues them instead (oha). */
     static long dropped(LoadResult r) {
-        return 0;
+        return r.dropped() == null ? 0 : r.dropped();
     }
 
     static Double number(Object o) {

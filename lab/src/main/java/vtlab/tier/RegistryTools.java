@@ -1,0 +1,82 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import vtlab.core.LabHome;
+
+/**
+ * Tools the lab builds from a language registry on first use (oha from crates.io, k6 from the Go module proxy),
+ * at a pinned version, into .vtlab/tools/bin: nothing installed by hand, and a fresh clone gets the same binaries.
+ */
+public final class RegistryTools {
+    private static final Duration BUILD_MAX = Duration.ofMinutes(20);
+
+    private RegistryTools() {}
+
+    /** Where the lab keeps the tools it built. */
+    public static Path bin() {
+        return LabHome.get().resolve(".vtlab/tools/bin");
+    }
+
+    /** A tool the lab built, or null. */
+    public static Path built(String name) {
+        Path p = bin().resolve(name);
+        return Files.isExecutable(p) ? p : null;
+    }
+
+    /** cargo, on PATH or where rustup puts it. */
+    static Optional<Path> cargo() {
+        return OsPackages.which("cargo").or(() -> executable(Path.of(System.getProperty("user.home"), ".cargo/bin/cargo")));
+    }
+
+    /** go, on PATH or where the Go tarball puts it. */
+    static Optional<Path> go() {
+        return OsPackages.which("go").or(() -> executable(Path.of("/usr/local/go/bin/go")));
+    }
+
+    private static Optional<Path> executable(Path p) {
+        return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+    }
+
+    /** cargo install CRATE --version V --locked into .vtlab/tools; the binary, or why not. */
+    public static Path cargoInstall(String crate, String version, String binary) throws IOException {
+        Path cargo = cargo().orElseThrow(() -> new IOException("cargo not found: install Rust (rustup) to let the lab build " + crate + " " + version));
+        return build(binary, crate + " " + version + " (cargo install, a few minutes)", List.of(cargo.toString(), "install", crate,
+                "--version", version, "--locked", "--root", bin().getParent().toString()), Map.of());
+    }
+
+    /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */
+    public static Path goInstall(String module, String version, String binary) throws IOException {
+        Path go = go().orElseThrow(() -> new IOException("go not found: install Go to let the lab build " + module + "@" + version));
+        return build(binary, module + "@" + version + " (go install, a few minutes)", List.of(go.toString(), "install", module + "@" + version),
+                Map.of("GOBIN", bin().toString(), "CGO_ENABLED", "0"));
+    }
+
+    private static Path build(String binary, String what, List<String> cmd, Map<String, String> env) throws IOException {
+        Files.createDirectories(bin());
+        Path log = bin().getParent().resolve(binary + "-build.log");
+        System.err.println("vtlab: building " + what + " into " + bin() + " (log: " + log + ")");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        try {
+            Process p = Children.track(pb.start());
+            if (!p.waitFor(BUILD_MAX.toMinutes(), java.util.concurrent.TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new IOException("building " + what + " took over " + BUILD_MAX.toMinutes() + " minutes: see " + log);
+            }
+            if (p.exitValue() != 0) throw new IOException("building " + what + " failed: " + LogTail.of(log, 3) + " (" + log + ")");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while building " + what);
+        }
+        Path built = built(binary);
+        if (built == null) throw new IOException("building " + what + " left no " + bin().resolve(binary));
+        return built;
+    }
+}
