@@ -23,6 +23,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
+import vtlab.plan.Search;
 import vtlab.plan.RowCheck;
 import vtlab.plan.Study;
 import vtlab.probe.Probe;
@@ -54,13 +55,18 @@ public final class RunCommand implements Command {
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
         Prepared p = prepare(o, names);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
+                + (p.searches().isEmpty() ? "" : " and " + p.searches().size() + " searches (about "
+                        + p.searches().stream().mapToInt(Search::expectedRows).sum() + " rows, "
+                        + p.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum() / 60 + " min of load)")
                 + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.rows(), p.studySeconds())
                 + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
                 + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
-        Environment env = new Environment(commandLine, o.asMap(), p.cores(), p.rows().stream().map(Row::jdk).distinct().toList(),
+        Environment env = new Environment(commandLine, o.asMap(), p.cores(),
+                java.util.stream.Stream.concat(p.rows().stream(), p.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan()));
+                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
+                p.searches(), p.planner()));
         RunDir dir = done.dir();
         if (done.complete()) writeResults(dir, p.experiments(), out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
@@ -81,7 +87,12 @@ public final class RunCommand implements Command {
     public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
                            java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
-                           List<PlannedRow> planned) {}
+                           List<PlannedRow> planned, List<Search> searches, String pinThreshold) {
+        /** Resolves a searched row as the fixed rows were. */
+        Runner.Planner planner() {
+            return row -> RunCommand.planned(row, probes, freshSut, pinThreshold);
+        }
+    }
 
     /**
      * The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once; under 3 minutes:
@@ -120,16 +131,9 @@ public final class RunCommand implements Command {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         PlanContext ctx = PlanContext.from(o);
-        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
-        Generator gen = Generators.byName(o.string("generator", ctx.open() ? "oha" : "wrk"));
-        if (ctx.open() && !gen.models().contains(LoadModel.OPEN)) {
-            throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
-        }
-        if (!ctx.open() && !gen.models().contains(LoadModel.CLOSED)) {
-            throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
-        }
         Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();
+        List<Search> searches = new ArrayList<>();
         List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
         for (Experiment e : chosen) {
@@ -139,9 +143,23 @@ public final class RunCommand implements Command {
                 studies.add(sp);
             } else {
                 rows.addAll(ctx.underLoadModel(e.plan(planOptions, ctx)));
+                searches.addAll(e.searches(o, ctx));
             }
         }
-        if (rows.isEmpty() && studies.isEmpty()) throw new UsageError("the options leave no row to run");
+        if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
+        // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
+        boolean open = ctx.open() || !searches.isEmpty();
+        if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
+            throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
+        }
+        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
+        Generator gen = Generators.byName(o.string("generator", open ? "oha" : "wrk"));
+        if (open && !gen.models().contains(LoadModel.OPEN)) {
+            throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
+        }
+        if (!open && !gen.models().contains(LoadModel.CLOSED)) {
+            throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
+        }
         CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
         List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
         int port = o.positiveInt("port", 18080);
@@ -153,16 +171,18 @@ public final class RunCommand implements Command {
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         if (port > 65535) throw new UsageError("--port must be at most 65535");
-        if (!rows.isEmpty()) checkPortFree(port);
-        checkFileLimit(rows.stream().mapToInt(Row::concurrency).max().orElse(0), ctx.open());
-        for (Row r : rows) {
+        List<Row> templates = new ArrayList<>(rows);
+        for (Search s : searches) templates.add(s.template());
+        if (!templates.isEmpty()) checkPortFree(port);
+        checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
+        for (Row r : templates) {
             Stack s = Stack.load(r.stack());
             if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
-        if (!rows.isEmpty()) gen.ensureAvailable();
+        if (!templates.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx, freshSut, planned);
+                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold);
     }
 
     /**

@@ -36,6 +36,13 @@ public final class RowValues {
         return this;
     }
 
+    /** The row as matrix.csv holds it (column name -> formatted value), as rows read back are. */
+    public synchronized Map<String, String> asText() {
+        Map<String, String> m = new LinkedHashMap<>();
+        values.forEach((c, v) -> m.put(c.name(), Dataset.format(v)));
+        return m;
+    }
+
     public synchronized Map<Column, Object> asMap() {
         return Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }

@@ -31,6 +31,14 @@ public interface Experiment {
     List<Row> plan(Options options, PlanContext ctx) throws UsageError;
 
     /**
+     * Rows decided as the run goes (a capacity search), besides or instead of {@link #plan}'s fixed rows; refused
+     * options throw here, before anything starts.
+     */
+    default List<Search> searches(Options options, PlanContext ctx) throws UsageError {
+        return List.of();
+    }
+
+    /**
      * Statements in words about this experiment's rows (matrix.csv as read back), e.g. the seed's finding and whether
      * this run supports it, with the numbers. Printed under the summary table and used by the report's verdicts.
      * Rows with status other than "ok" must not be used as evidence.

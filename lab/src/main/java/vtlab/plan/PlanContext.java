@@ -48,7 +48,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         List<Double> rates = open ? rates(o) : List.of();
         if (!open && RATES.given(o)) throw new UsageError("--rates is the open model's axis: add --load-model open, or use --conc");
         if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates (and --max-in-flight)");
-        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, open ? MAX_IN_FLIGHT.integer(o) : 0);
+        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, MAX_IN_FLIGHT.integer(o));
     }
 
     /** A closed run's context (tests, rows made by hand). */

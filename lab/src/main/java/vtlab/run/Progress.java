@@ -53,7 +53,7 @@ public final class Progress {
     }
 
     String eta() {
-        long s = Math.round(remainingPlannedSeconds + overheadPerRow * (total - done));
+        long s = Math.round(Math.max(0, remainingPlannedSeconds) + overheadPerRow * Math.max(0, total - done));
         return format(Duration.ofSeconds(Math.max(0, s)));
     }
 
@@ -64,7 +64,7 @@ public final class Progress {
     }
 
     private String bar() {
-        int width = 20, filled = total == 0 ? width : done * width / total;
+        int width = 20, filled = total == 0 ? width : Math.min(width, done * width / total); // a search may take more rows than it expected
         return "#".repeat(filled) + "-".repeat(width - filled);
     }
 

@@ -294,7 +294,7 @@ public final class RowRunner {
         Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
         Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), row.concurrency(), dropped(r),
-                r.errorRate(), loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps()));
+                r.errorRate(), loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), r.durationS()));
         List<String> flags = new ArrayList<>(v.flags());
         if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
         out.put(Validity.FLAGS, String.join(";", flags));

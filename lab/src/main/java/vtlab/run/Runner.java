@@ -20,6 +20,7 @@ import vtlab.load.Generator;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
+import vtlab.plan.Search;
 import vtlab.plan.Study;
 import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
@@ -39,9 +40,27 @@ public final class Runner {
         this.out = out;
     }
 
+    /**
+     * @param searches rows decided as they go (capacity), after the fixed rows; planner resolves each of their rows
+     *                 as the fixed ones were resolved
+     */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                         Environment environment, List<String> experiments, PlanContext plan) {}
+                         Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
+                         Planner planner) {
+        /** A plan without searches. */
+        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
+                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                      Environment environment, List<String> experiments, PlanContext plan) {
+            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
+                    experiments, plan, List.of(), null);
+        }
+    }
+
+    /** Resolves a searched row into a planned one (its probes, drains, checks), as the command did for fixed rows. */
+    public interface Planner {
+        PlannedRow planned(Row row) throws Exception;
+    }
 
     /** The run folder, and whether every row and study got to run (false: interrupted). */
     public record Outcome(RunDir dir, boolean complete) {}
@@ -72,22 +91,35 @@ public final class Runner {
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
         int failed = 0;
-        long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds();
-        Progress progress = new Progress(out, Progress.isTerminal(), c.rows().size() + c.studies().size(), plannedSeconds);
+        long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds()
+                + c.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum();
+        int steps = c.rows().size() + c.studies().size() + c.searches().stream().mapToInt(Search::expectedRows).sum();
+        Progress progress = new Progress(out, Progress.isTerminal(), steps, plannedSeconds);
         RowRunner rowRunner = null;
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
             rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax());
-            for (int i = 0; i < c.rows().size(); i++) {
-                PlannedRow planned = c.rows().get(i);
-                Row row = planned.row();
-                startTiers(row, runTiers, c, dir, progress);
-                int index = i + 1;
-                RowRunner.Result result = rowRunner.run(planned, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
-                if (Children.shuttingDown()) break; // the row was cut short: not a result
-                data.append(result.values());
-                if (result.series() != null) appendSeries(dir, row.fileStem(index), result.series());
+            int index = 0;
+            for (PlannedRow planned : c.rows()) {
+                RowRunner.Result result = runRow(planned, ++index, rowRunner, runTiers, c, dir, data, progress);
+                if (result == null) break;
                 if (result.failed()) failed++;
-                progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
+            }
+            for (Search search : c.searches()) {
+                List<Map<String, String>> measured = new java.util.ArrayList<>();
+                Row next;
+                while (!Children.shuttingDown() && (next = search.next(List.copyOf(measured))) != null) {
+                    PlannedRow planned;
+                    try {
+                        planned = c.planner().planned(next);
+                    } catch (Exception e) {
+                        throw new IOException(search.label() + ": cannot plan " + next.label() + ": " + e.getMessage(), e);
+                    }
+                    RowRunner.Result result = runRow(planned, ++index, rowRunner, runTiers, c, dir, data, progress);
+                    if (result == null) break;
+                    if (result.failed()) failed++;
+                    measured.add(result.values().asText());
+                    progress.step(search.label(), search.status(List.copyOf(measured)));
+                }
             }
             for (Study.Prepared prepared : c.studies()) {
                 if (Children.shuttingDown()) break;
@@ -123,7 +155,20 @@ public final class Runner {
         return new Outcome(dir, true);
     }
 
-    private void startTiers(Row row, Map<String, RunTier> running, Config c, RunDir dir, Progress progress) throws IOException {
+    /** One row: its tiers up, run, appended to matrix.csv at once; null when Ctrl-C cut it short (not a result). */
+    private static RowRunner.Result runRow(PlannedRow planned, int index, RowRunner rowRunner, Map<String, RunTier> runTiers,
+                                           Config c, RunDir dir, Dataset data, Progress progress) throws IOException, InterruptedException {
+        Row row = planned.row();
+        startTiers(row, runTiers, c, dir, progress);
+        RowRunner.Result result = rowRunner.run(planned, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
+        if (Children.shuttingDown()) return null;
+        data.append(result.values());
+        if (result.series() != null) appendSeries(dir, row.fileStem(index), result.series());
+        progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
+        return result;
+    }
+
+    private static void startTiers(Row row, Map<String, RunTier> running, Config c, RunDir dir, Progress progress) throws IOException {
         Set<String> wanted = new LinkedHashSet<>(row.tiers());
         for (String name : wanted) {
             if (running.containsKey(name)) continue;

@@ -61,7 +61,7 @@ class ValidityTest {
 
     static Validity.OpenInputs open(double target, double achieved, double meanMs, long dropped, Double loadCpu, Double appCpu,
                                     Double bound) {
-        return new Validity.OpenInputs(target, achieved, meanMs, 10_000, dropped, 0, loadCpu, 1, appCpu, 1, bound);
+        return new Validity.OpenInputs(target, achieved, meanMs, 10_000, dropped, 0, loadCpu, 1, appCpu, 1, bound, 30);
     }
 
     @Test
@@ -104,9 +104,13 @@ class ValidityTest {
         assertEquals(List.of("in-flight-cap"), v.flags());
         assertTrue(v.notes().getFirst().contains("9200 in flight against a cap of 10000"), v.notes().getFirst());
         assertTrue(Validity.voids("in-flight-cap"));
-        var dropped = Validity.openFlags(open(2000, 2000, 50, 12, 30.0, 40.0, null));
-        assertEquals(List.of("in-flight-cap"), dropped.flags(), "a generator that dropped requests did not keep it open");
-        assertTrue(dropped.notes().getFirst().contains("12 requests dropped"), dropped.notes().getFirst());
+        // 60,000 due in 30 s: 12 unsent is the schedule's edge (a note), 1,200 (2 %) leaves the tail unmeasured
+        var few = Validity.openFlags(open(2000, 2000, 50, 12, 30.0, 40.0, null));
+        assertEquals(List.of(), few.flags());
+        assertTrue(few.notes().getFirst().contains("12 of 60000 requests due were never sent"), few.notes().getFirst());
+        var many = Validity.openFlags(open(2000, 1960, 50, 1200, 30.0, 40.0, null));
+        assertTrue(many.flags().contains("dropped"), many.flags().toString());
+        assertTrue(Validity.voids("dropped"));
         assertEquals(List.of(), Validity.openFlags(open(2000, 2000, 4400, 0, 30.0, 40.0, null)).flags(), "88 %: below the line");
     }
 }

@@ -1,0 +1,28 @@
+package vtlab.plan;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rows decided one at a time from what the rows before measured (a capacity search), where a fixed plan cannot know
+ * the next rate. The runner asks for the next row after each one, with every row of this search so far as matrix.csv
+ * holds it, until the search says it is done.
+ */
+public interface Search {
+    /** What is searched, for progress lines: "capacity servlet platform sleep". */
+    String label();
+
+    /** The next row to run, or null when the search is done. */
+    Row next(List<Map<String, String>> measured);
+
+    /** Where the search stands after the rows so far, one line (e.g. "meets the SLO at 3,000 req/s; next 3,500"). */
+    String status(List<Map<String, String>> measured);
+
+    /** A row like the ones it will run (stack, tiers, JDK, cap), for the checks made before anything starts. */
+    Row template();
+
+    /** An estimate of how many rows it will take and how long each is, for the ETA. */
+    int expectedRows();
+
+    long secondsPerRow();
+}

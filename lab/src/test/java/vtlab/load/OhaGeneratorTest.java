@@ -1,0 +1,96 @@
+package vtlab.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.data.LatencyHistogram;
+
+/**
+ * oha's real output, recorded here against the servlet (2 s at 200 req/s of /sleep?ms=5; a 404; a refused port):
+ * the JSON summary with oha's "Storing results" line inside it, and its per-request SQLite records.
+ */
+class OhaGeneratorTest {
+    @TempDir
+    Path dir;
+
+    Path resource(String name) throws Exception {
+        Path p = dir.resolve(name);
+        Files.copy(Path.of(getClass().getResource("/oha/" + name).toURI()), p);
+        return p;
+    }
+
+    LoadResult parse(String sample, String db, double holdS, long due) throws Exception {
+        Path raw = resource(sample);
+        return OhaGenerator.parse(Files.readString(raw), raw, resource(db), dir.resolve("row.oha.hlog"), holdS, due);
+    }
+
+    @Test
+    void aHeldRateBecomesCountsPercentilesAndAWholeHistogram() throws Exception {
+        LoadResult r = parse("sample.txt", "sample.db", 2, 400);
+        assertEquals(400, r.requests());
+        assertEquals(200, r.rps(), 1e-9, "answered over the scheduled hold");
+        assertEquals(0, r.errors());
+        assertEquals(0L, r.dropped());
+        // the service sleeps 5 ms: every latency from the intended send time is at least that
+        assertTrue(r.p50Ms() >= 5 && r.p50Ms() < 50, "p50 " + r.p50Ms());
+        assertTrue(r.p99Ms() >= r.p50Ms() && r.maxMs() >= r.p999Ms(), r.toString());
+        Histogram h = LatencyHistogram.read(r.histogram());
+        assertEquals(400, h.getTotalCount(), "one sample per answered request");
+        assertEquals(r.p99Ms(), LatencyHistogram.ms(h, 99), 1e-9, "the row's p99 is the histogram's");
+        assertTrue(Files.readString(LatencyHistogram.hgrm(r.histogram())).contains("Percentile"), "the .hgrm table beside it");
+    }
+
+    @Test
+    void statusesAndSocketErrorsAreCountedByKind() throws Exception {
+        LoadResult notFound = parse("status404.txt", "err.db", 1, 50);
+        assertEquals(50, notFound.requests());
+        assertEquals(50, notFound.errStatus());
+        assertEquals(1.0, notFound.errorRate(), 1e-9);
+
+        LoadResult refused = parse("refused.txt", "refused.db", 1, 50);
+        assertEquals(0, refused.requests());
+        assertEquals(50, refused.errConnect());
+        assertEquals(0L, refused.dropped(), "refused requests were sent");
+        assertEquals(0, LatencyHistogram.read(refused.histogram()).getTotalCount());
+    }
+
+    @Test
+    void requestsDueButNeverSentAreDroppedBeyondTheSchedulesEdge() throws Exception {
+        // 400 answered of 1,000 due at 200 req/s: 600 were still queued in oha when the hold ended
+        assertEquals(600L, parse("sample.txt", "sample.db", 2, 1000).dropped());
+        assertEquals(0, OhaGenerator.dropped(10_000, 9_997, 2000), "3 short at 2,000 req/s: the last ticks, not a queue");
+        assertEquals(30, OhaGenerator.dropped(10_000, 9_970, 2000));
+    }
+
+    @Test
+    void connectionsCoverHalfASecondOfArrivalsWithinTheCap() {
+        assertEquals(1000, OhaGenerator.connections(2000, 10_000));
+        assertEquals(32, OhaGenerator.connections(10, 10_000), "a floor for low rates");
+        assertEquals(500, OhaGenerator.connections(15_000, 500), "never above the in-flight cap");
+    }
+
+    @Test
+    void outputWithoutJsonIsAClearFailure() throws Exception {
+        Path raw = dir.resolve("bad.txt");
+        Files.writeString(raw, "error: invalid value 'x' for '-q <QUERY_PER_SECOND>'\n");
+        var e = assertThrows(Generator.LoadException.class,
+                () -> OhaGenerator.parse(Files.readString(raw), raw, dir.resolve("none.db"), dir.resolve("h.hlog"), 1, 1));
+        assertTrue(e.getMessage().contains("invalid value"), e.getMessage());
+    }
+
+    @Test
+    void itRunsTheOpenModelOnly() {
+        var oha = new OhaGenerator();
+        assertEquals(java.util.Set.of(LoadModel.OPEN), oha.models());
+        assertNotNull(oha.description());
+    }
+}
