@@ -37,6 +37,11 @@ public final class LatencyHistogram {
         h.recordValue(Math.max(0, Math.min(HIGHEST_US, us)));
     }
 
+    /** Records a latency in microseconds COUNT times (a generator's own histogram bucket), clamped likewise. */
+    public static void recordMicros(Histogram h, long us, long count) {
+        h.recordValueWithCount(Math.max(0, Math.min(HIGHEST_US, us)), count);
+    }
+
     /** Writes FILE (.hlog) and the percentile table beside it (.hgrm, milliseconds). */
     public static void write(Histogram h, Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());

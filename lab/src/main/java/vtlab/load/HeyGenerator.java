@@ -15,6 +15,12 @@ import vtlab.core.UsageError;
  * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so
  * the generator-bound flag matters more here. Its summary has percentiles up to p99 (no p99.9) and the slowest
  * request as max; errors come from its error distribution.
+ *
+ * <p>No histogram: hey prints either this summary or, with {@code -o csv}, one line per request, never both in one
+ * run, and its CSV has lines for answered requests only (hey 0.1.4, requester/report.go: a request that failed is
+ * counted in the error distribution, which only the summary prints). A CSV run would report a refused or timed-out
+ * request as never sent, so the row keeps the summary: right error counts, and percentiles without the whole
+ * distribution (wrk, the default, keeps it).
  */
 public final class HeyGenerator implements Generator {
     private Path hey;
@@ -26,7 +32,7 @@ public final class HeyGenerator implements Generator {
 
     @Override
     public String description() {
-        return "hey (Go), the article's tool; closed model, p99 at most (no p99.9), heavier per request than wrk";
+        return "hey (Go), the article's tool; closed model, p99 at most (no p99.9) and no histogram, heavier per request than wrk";
     }
 
     @Override

@@ -6,20 +6,43 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.HdrHistogram.Histogram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.tier.OsPackages;
 import vtlab.core.UsageError;
+import vtlab.data.LatencyHistogram;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the
  * bottleneck of a hello-world load. Percentiles and error counts come from wrk's own histogram, emitted as JSON by
- * its Lua done() hook.
+ * its Lua done() hook; the same hook prints the histogram itself (every distinct latency with its count), kept as
+ * raw/STEM.wrk.hlog.
+ *
+ * <p>What wrk's Lua API exposes (wrk 4.x, src/script.c and src/stats.c): {@code #latency} is the number of distinct
+ * recorded values, and calling the object, {@code latency(i)}, returns the i-th smallest distinct value in
+ * microseconds and its count. {@code latency[i]} is not an accessor: __index only knows min, max, mean, stdev and
+ * percentile. Each call scans the histogram from its minimum, so the walk costs distinct values x range: cheap for
+ * millisecond latencies, minutes for a multi-second tail; the hook stops after {@link #WALK_BUDGET_S} s of CPU and
+ * the row then has no histogram rather than part of one.
+ *
+ * <p>The histogram is the one wrk's own percentiles come from, corrected for coordinated omission: before done()
+ * runs, stats_correct takes I, the mean interval between one connection's answers, and for every recorded latency
+ * L of at least 2I adds synthetic entries at L-I, L-2I, ... while above I. So its total can exceed the completed
+ * requests, and it does not hold the requests wrk gave up on (at --timeout: counted as timeout errors, never
+ * recorded).
  */
 public final class WrkGenerator implements Generator {
     static final String BEGIN = "VTLAB_JSON_BEGIN", END = "VTLAB_JSON_END";
+    static final String HIST_BEGIN = "VTLAB_HIST_BEGIN", HIST_END = "VTLAB_HIST_END", HIST_INCOMPLETE = "VTLAB_HIST_INCOMPLETE";
+    /** CPU seconds the done() hook may spend walking the histogram (see the class comment). */
+    static final int WALK_BUDGET_S = 20;
+    private static final Pattern HIST_HEAD = Pattern.compile(HIST_BEGIN + " (\\d+)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private Path wrk;
 
@@ -58,7 +81,10 @@ public final class WrkGenerator implements Generator {
         }
     }
 
-    /** The Lua script: request method/body, and a done() hook that prints the histogram as JSON. */
+    /**
+     * The Lua script: request method/body, and a done() hook that prints wrk's summary as JSON, then the histogram as
+     * "value:count" pairs (microseconds), 64 a line, after a line with the number of distinct values.
+     */
     static String script(String method, String body) {
         StringBuilder lua = new StringBuilder();
         lua.append("wrk.method = \"").append(method).append("\"\n");
@@ -75,8 +101,23 @@ public final class WrkGenerator implements Generator {
                   io.write(string.format('"latency_us":{"min":%%d,"max":%%d,"mean":%%.3f,"stdev":%%.3f,', latency.min, latency.max, latency.mean, latency.stdev))
                   io.write(string.format('"p50":%%d,"p90":%%d,"p95":%%d,"p99":%%d,"p999":%%d}}\\n', latency:percentile(50), latency:percentile(90), latency:percentile(95), latency:percentile(99), latency:percentile(99.9)))
                   io.write("%s\\n")
+                  local n, line, t0 = #latency, {}, os.clock()
+                  io.write("%s ", n, "\\n")
+                  for i = 1, n do
+                    local v, c = latency(i)
+                    line[#line + 1] = string.format("%%d:%%d", v, c)
+                    if #line == 64 or i == n then
+                      io.write(table.concat(line, ","), "\\n")
+                      line = {}
+                      if os.clock() - t0 > %d then
+                        io.write("%s after ", i, " of ", n, " values: the walk exceeded %d s of CPU\\n")
+                        break
+                      end
+                    end
+                  end
+                  io.write("%s\\n")
                 end
-                """.formatted(BEGIN, END));
+                """.formatted(BEGIN, END, HIST_BEGIN, WALK_BUDGET_S, HIST_INCOMPLETE, WALK_BUDGET_S, HIST_END));
         return lua.toString();
     }
 
@@ -91,11 +132,15 @@ public final class WrkGenerator implements Generator {
                 "-d", Math.max(1, s.duration().toSeconds()) + "s",
                 "--timeout", Math.max(1, s.timeout().toSeconds()) + "s",
                 "--latency", "-s", lua.toString(), s.url().toString()));
-        return new ToolRun("wrk", cmd, s.rawDir(), s.stem(), WrkGenerator::parse);
+        Path hlog = s.rawDir().resolve(s.stem() + ".wrk.hlog");
+        return new ToolRun("wrk", cmd, s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, hlog));
     }
 
-    /** Parses the JSON block our done() hook printed. */
-    public static LoadResult parse(String text, Path raw) throws LoadException {
+    /**
+     * Parses the JSON block our done() hook printed; the histogram block, when whole, is written to hlog (.hgrm
+     * beside it) and named in the result. Percentiles stay wrk's own numbers, the histogram agrees with them.
+     */
+    public static LoadResult parse(String text, Path raw, Path hlog) throws LoadException {
         int a = text.indexOf(BEGIN), b = text.indexOf(END);
         if (a < 0 || b < a) throw new LoadException("wrk printed no result block: " + lastLines(text, 3));
         JsonNode n;
@@ -111,7 +156,38 @@ public final class WrkGenerator implements Generator {
                 l.path("p95").asDouble() / 1000, l.path("p99").asDouble() / 1000, l.path("p999").asDouble() / 1000,
                 l.path("max").asDouble() / 1000, e.path("connect").asLong(), e.path("read").asLong(),
                 e.path("write").asLong(), e.path("timeout").asLong(), e.path("status").asLong(),
-                n.path("bytes").asLong(), raw);
+                n.path("bytes").asLong(), raw, null, histogram(text, hlog));
+    }
+
+    /**
+     * The histogram block into hlog, or null when there is none whole: an output of the older script, or a walk
+     * stopped at its budget (a part of the distribution would be a wrong distribution).
+     */
+    static Path histogram(String text, Path hlog) throws LoadException {
+        Matcher head = HIST_HEAD.matcher(text);
+        int end = text.indexOf(HIST_END);
+        if (!head.find() || end < head.end() || text.contains(HIST_INCOMPLETE)) return null;
+        long distinct = Long.parseLong(head.group(1)), seen = 0;
+        Histogram h = LatencyHistogram.empty();
+        for (String line : text.substring(head.end(), end).strip().split("\\R")) {
+            if (line.isEmpty()) continue;
+            for (String pair : line.split(",")) {
+                int colon = pair.indexOf(':');
+                try {
+                    LatencyHistogram.recordMicros(h, Long.parseLong(pair.substring(0, colon)), Long.parseLong(pair.substring(colon + 1)));
+                } catch (RuntimeException e) { // no colon, or not numbers: a line cut short
+                    throw new LoadException("wrk histogram line is not value:count pairs: " + line);
+                }
+                seen++;
+            }
+        }
+        if (seen != distinct) throw new LoadException("wrk histogram has " + seen + " values, its header says " + distinct);
+        try {
+            LatencyHistogram.write(h, hlog);
+        } catch (IOException e) {
+            throw new LoadException("cannot write " + hlog + ": " + e.getMessage());
+        }
+        return hlog;
     }
 
     static String lastLines(String text, int n) {

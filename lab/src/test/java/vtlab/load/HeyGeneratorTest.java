@@ -1,6 +1,7 @@
 package vtlab.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,34 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class HeyGeneratorTest {
+    @Test
+    void parsesAShortRealRun() throws Exception {
+        // captured from `taskset -c 1 hey -c 10 -z 2s -t 30 -m GET .../sleep?ms=5` (HeyGenerator's command) against the
+        // servlet SUT (virtual threads, pinned to CPU 0) on the 2-core dev machine
+        LoadResult r = HeyGenerator.parse(WrkGeneratorTest.resource("hey-sleep-virtual-c10.txt"), Path.of("x"));
+        assertEquals(2716, r.requests());
+        assertEquals(2.0037, r.durationS(), 1e-9);
+        assertEquals(1355.4791, r.rps(), 0.5); // hey's own Requests/sec (its Total is rounded to 0.1 ms)
+        assertEquals(5.8, r.p50Ms(), 1e-9);
+        assertEquals(8.9, r.p90Ms(), 1e-9);
+        assertEquals(10.5, r.p95Ms(), 1e-9);
+        assertEquals(53.2, r.p99Ms(), 1e-9);
+        assertEquals(108.3, r.maxMs(), 1e-9);
+        assertEquals(7.4, r.meanMs(), 1e-9);
+        assertEquals(29876, r.bytes());
+        assertEquals(0, r.errors());
+        assertNull(r.histogram(), "hey gives no per-request latencies alongside its error counts");
+    }
+
+    @Test
+    void countsRealConnectionErrors() throws Exception {
+        // captured from `hey -c 1 -n 5 -t 30 -m GET` against a closed port: hey's CSV mode prints only its header here
+        LoadResult r = HeyGenerator.parse(WrkGeneratorTest.resource("hey-connection-refused.txt"), Path.of("x"));
+        assertEquals(0, r.requests());
+        assertEquals(5, r.errConnect());
+        assertEquals(1.0, r.errorRate(), 1e-12);
+    }
+
     @Test
     void parsesARealHeySummary() throws Exception {
         // captured from hey -c 100 -z 3s against the servlet SUT's sleep endpoint on the dev machine

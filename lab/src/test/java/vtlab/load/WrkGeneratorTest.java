@@ -4,11 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.data.LatencyHistogram;
 
 class WrkGeneratorTest {
+    @TempDir
+    Path dir;
 
     static String resource(String name) throws Exception {
         try (var in = WrkGeneratorTest.class.getResourceAsStream("/vtlab/" + name)) {
@@ -17,9 +26,48 @@ class WrkGeneratorTest {
     }
 
     @Test
-    void parsesTheJsonBlockOfARealWrkRun() throws Exception {
-        // captured from `./vtlab run servlet --workloads sleep --conc 400 --modes virtual` on the 2-core dev machine
-        LoadResult r = WrkGenerator.parse(resource("wrk-sleep-virtual-c400.txt"), Path.of("x.wrk.txt"));
+    void parsesARealWrkRunAndKeepsItsWholeHistogram() throws Exception {
+        // captured from `taskset -c 1 wrk -t 1 -c 10 -d 2s --timeout 30s --latency -s <script()> .../sleep?ms=5`
+        // against the servlet SUT (virtual threads, pinned to CPU 0) on the 2-core dev machine
+        Path hlog = dir.resolve("x.wrk.hlog");
+        LoadResult r = WrkGenerator.parse(resource("wrk-sleep-virtual-c10.txt"), Path.of("x.wrk.txt"), hlog);
+        assertEquals(2556, r.requests());
+        assertEquals(2.100544, r.durationS(), 1e-9);
+        assertEquals(1216.83, r.rps(), 0.01); // wrk's own "Requests/sec"
+        // the percentile fields stay wrk's numbers
+        assertEquals(6.803, r.p50Ms(), 1e-9);
+        assertEquals(99.281, r.p99Ms(), 1e-9);
+        assertEquals(163.734, r.p999Ms(), 1e-9);
+        assertEquals(165.177, r.maxMs(), 1e-9);
+        assertEquals(0, r.errors());
+        assertEquals(332660, r.bytes());
+
+        assertEquals(hlog, r.histogram());
+        assertTrue(Files.isRegularFile(LatencyHistogram.hgrm(hlog)));
+        Histogram h = LatencyHistogram.read(hlog);
+        // wrk's coordinated-omission correction adds entries for the slow requests: more than were completed
+        // (2,743 entries for 2,556 requests; wrk's p50..p99.9 and mean recomputed from the printed pairs match exactly)
+        assertEquals(2743, h.getTotalCount());
+        // the histogram agrees with wrk's percentiles: each within one bucket of the stored histogram
+        assertWithinABucket(h, 5128, h.getMinValue());
+        assertWithinABucket(h, 6803, h.getValueAtPercentile(50));
+        assertWithinABucket(h, 14461, h.getValueAtPercentile(90));
+        assertWithinABucket(h, 20377, h.getValueAtPercentile(95));
+        assertWithinABucket(h, 99281, h.getValueAtPercentile(99));
+        assertWithinABucket(h, 165177, h.getMaxValue());
+        assertEquals(10.369291, h.getMean() / 1000, 0.01);
+    }
+
+    static void assertWithinABucket(Histogram h, long wrkUs, long hdrUs) {
+        assertTrue(Math.abs(hdrUs - wrkUs) <= h.sizeOfEquivalentValueRange(wrkUs), "wrk " + wrkUs + " us, histogram " + hdrUs + " us");
+    }
+
+    @Test
+    void parsesTheJsonBlockOfAnOlderScriptWithoutHistogram() throws Exception {
+        // captured from `./vtlab run servlet --workloads sleep --conc 400 --modes virtual` on the 2-core dev machine,
+        // before the done() hook printed the histogram: the numbers still parse, the row has no histogram
+        Path hlog = dir.resolve("old.wrk.hlog");
+        LoadResult r = WrkGenerator.parse(resource("wrk-sleep-virtual-c400.txt"), Path.of("x.wrk.txt"), hlog);
         assertEquals(130752, r.requests());
         assertEquals(20.036259, r.durationS(), 1e-9);
         assertEquals(130752 / 20.036259, r.rps(), 1e-6);
@@ -32,7 +80,42 @@ class WrkGeneratorTest {
         assertEquals(60.113145, r.meanMs(), 1e-9);
         assertEquals(0, r.errors());
         assertEquals(0.0, r.errorRate());
+        assertNull(r.histogram());
+        assertTrue(Files.notExists(hlog));
     }
+
+    @Test
+    void aWalkStoppedAtItsBudgetLeavesNoHistogram() throws Exception {
+        String text = BLOCK + """
+                VTLAB_HIST_BEGIN 3
+                1000:5,2000:3
+                VTLAB_HIST_INCOMPLETE after 2 of 3 values: the walk exceeded 20 s of CPU
+                VTLAB_HIST_END
+                """;
+        assertNull(WrkGenerator.parse(text, Path.of("x"), dir.resolve("x.hlog")).histogram());
+    }
+
+    @Test
+    void refusesAHistogramThatMissesValues() {
+        String text = BLOCK + "VTLAB_HIST_BEGIN 3\n1000:5,2000:3\nVTLAB_HIST_END\n";
+        var e = assertThrows(Generator.LoadException.class, () -> WrkGenerator.parse(text, Path.of("x"), dir.resolve("x.hlog")));
+        assertTrue(e.getMessage().contains("2 values"), e.getMessage());
+        String cut = BLOCK + "VTLAB_HIST_BEGIN 2\n1000:5,20\nVTLAB_HIST_END\n";
+        assertThrows(Generator.LoadException.class, () -> WrkGenerator.parse(cut, Path.of("x"), dir.resolve("x.hlog")));
+    }
+
+    @Test
+    void aRunWithoutAnswersHasAnEmptyHistogram() throws Exception {
+        Path hlog = dir.resolve("x.hlog");
+        LoadResult r = WrkGenerator.parse(BLOCK + "VTLAB_HIST_BEGIN 0\nVTLAB_HIST_END\n", Path.of("x"), hlog);
+        assertEquals(0, LatencyHistogram.read(r.histogram()).getTotalCount());
+    }
+
+    static final String BLOCK = """
+            VTLAB_JSON_BEGIN
+            {"requests":0,"duration_us":1000000,"bytes":0,"errors":{"connect":5,"read":0,"write":0,"status":0,"timeout":0},"latency_us":{"min":0,"max":0,"mean":0,"stdev":0,"p50":0,"p90":0,"p95":0,"p99":0,"p999":0}}
+            VTLAB_JSON_END
+            """;
 
     @Test
     void countsEveryKindOfErrorAndTheRate() throws Exception {
@@ -42,7 +125,7 @@ class WrkGeneratorTest {
                 {"requests":900,"duration_us":1000000,"bytes":1,"errors":{"connect":50,"read":3,"write":2,"status":40,"timeout":50},"latency_us":{"min":1,"max":2000,"mean":10.5,"stdev":1,"p50":10,"p90":20,"p95":30,"p99":40,"p999":50}}
                 VTLAB_JSON_END
                 """;
-        LoadResult r = WrkGenerator.parse(text, Path.of("x"));
+        LoadResult r = WrkGenerator.parse(text, Path.of("x"), dir.resolve("x.hlog"));
         assertEquals(145, r.errors());
         // attempted = completed 900 + connect errors 50 + timeouts 50 = 1000
         assertEquals(0.145, r.errorRate(), 1e-12);
@@ -52,7 +135,7 @@ class WrkGeneratorTest {
     @Test
     void refusesOutputWithoutTheResultBlock() {
         var e = assertThrows(Generator.LoadException.class,
-                () -> WrkGenerator.parse("unable to connect to 127.0.0.1:1 Connection refused\n", Path.of("x")));
+                () -> WrkGenerator.parse("unable to connect to 127.0.0.1:1 Connection refused\n", Path.of("x"), dir.resolve("x.hlog")));
         assertTrue(e.getMessage().contains("Connection refused"), e.getMessage());
     }
 
@@ -62,6 +145,9 @@ class WrkGeneratorTest {
         assertTrue(lua.contains("wrk.method = \"POST\""));
         assertTrue(lua.contains("string.rep(\"x\", 1024)"));
         assertTrue(lua.contains("latency:percentile(99.9)"));
+        // the histogram walk: #latency distinct values, latency(i) -> value, count
+        assertTrue(lua.contains("local v, c = latency(i)"));
+        assertTrue(lua.contains("VTLAB_HIST_BEGIN"));
         assertTrue(WrkGenerator.script("GET", null).lines().noneMatch(l -> l.startsWith("wrk.body")));
     }
 }
