@@ -37,10 +37,14 @@ final class HelpCommand implements Command {
               --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; see README)
-              --generator wrk            load generator (installed when missing)
+              --generator wrk            load generator (installed when missing): wrk, hey (closed), oha (open),
+                                         k6 (both; the seed rig's tool)
+              --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
+                                         long before the hold and down after it; only the hold is measured
               --load-model closed        closed: --conc connections, each sending when its answer arrives;
-                                         open: --rates req/s on schedule, latency from each intended send time
-                                         (needs a generator that runs it: none yet, oha and k6 are planned; --conc is refused)
+                                         open: --rates req/s on schedule (--conc is refused); oha by default,
+                                         latency from each intended send time; k6: from the actual send, with
+                                         what no free VU could send counted as dropped
               --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
               --max-in-flight 10000      open model: most requests in flight (the generator's connections);
                                          open rows carry it as concurrency

@@ -3,8 +3,10 @@ package vtlab.cli;
 import java.io.PrintStream;
 import java.util.List;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.experiment.Experiments;
+import vtlab.load.Generator;
 import vtlab.load.Generators;
 import vtlab.plan.Experiment;
 import vtlab.probe.Probe;
@@ -40,7 +42,11 @@ final class ListCommand implements Command {
                     .append(Probes.DEFAULT.contains(n) ? "  [default]" : "").append('\n');
         });
         sb.append("\nGenerators (--generator NAME):\n");
-        Generators.all().forEach((n, g) -> sb.append("  ").append(String.format("%-12s", n)).append(g.get().description()).append('\n'));
+        Generators.all().forEach((n, g) -> {
+            Generator gen = g.get();
+            sb.append("  ").append(String.format("%-12s", n)).append(gen.description()).append('\n');
+            for (String line : Opt.render(gen.options())) sb.append("      ").append(line).append('\n');
+        });
         return sb.toString();
     }
 

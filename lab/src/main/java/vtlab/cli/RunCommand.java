@@ -109,6 +109,7 @@ public final class RunCommand implements Command {
     /** Options given that neither the lab nor any of these experiments declares. */
     public static List<String> unknown(Options given, List<Experiment> experiments) {
         java.util.Set<String> known = new java.util.HashSet<>(GLOBAL);
+        Generators.options().forEach(d -> known.add(d.name())); // refused by name with any other generator (Generators.configured)
         for (Experiment e : experiments) {
             e.options().forEach(d -> known.add(d.name()));
             if (!(e instanceof Study)) PlanContext.LOAD_OPTIONS.forEach(d -> known.add(d.name())); // every load experiment's
@@ -153,7 +154,7 @@ public final class RunCommand implements Command {
             throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
         }
         // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
-        Generator gen = Generators.byName(o.string("generator", open ? "oha" : "wrk"));
+        Generator gen = Generators.configured(o.string("generator", open ? "oha" : "wrk"), o);
         if (open && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
         }
@@ -234,7 +235,7 @@ public final class RunCommand implements Command {
     static String openGenerators() {
         List<String> open = new ArrayList<>();
         for (var e : Generators.all().entrySet()) if (e.getValue().get().models().contains(LoadModel.OPEN)) open.add(e.getKey());
-        return open.isEmpty() ? "no generator of this lab runs an open-model load yet (oha and k6 are planned)"
+        return open.isEmpty() ? "no generator of this lab runs an open-model load"
                 : "use --generator " + String.join(" or ", open);
     }
 

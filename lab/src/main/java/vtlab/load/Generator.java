@@ -2,6 +2,8 @@ package vtlab.load;
 
 import java.io.IOException;
 
+import vtlab.core.Opt;
+import vtlab.core.Options;
 import vtlab.core.UsageError;
 
 /**
@@ -28,6 +30,20 @@ public interface Generator {
     /** The load models this generator can run; the plan refuses a row whose model it lacks before anything starts. */
     default java.util.Set<LoadModel> models() {
         return java.util.EnumSet.of(LoadModel.CLOSED);
+    }
+
+    /**
+     * Options of this generator's own (k6's --ramp): known to the option check, shown by ./vtlab list, refused with
+     * any other generator ({@link Generators#configured}). A generator's own options stay with it rather than on
+     * {@link LoadSpec}, which every generator reads.
+     */
+    default java.util.List<Opt> options() {
+        return java.util.List.of();
+    }
+
+    /** This generator set up from the run's options (its own {@link #options()}), refusing what it cannot run. */
+    default Generator configure(Options o) throws UsageError {
+        return this;
     }
 
     /** Starts the load; the process is tracked so a Ctrl-C stops it. */

@@ -1,9 +1,13 @@
 package vtlab.load;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
+import vtlab.core.Opt;
+import vtlab.core.Options;
 import vtlab.core.UsageError;
 
 /** The generators selectable with --generator NAME. */
@@ -14,6 +18,7 @@ public final class Generators {
         ALL.put("wrk", WrkGenerator::new);
         ALL.put("hey", HeyGenerator::new);
         ALL.put("oha", OhaGenerator::new);
+        ALL.put("k6", K6Generator::new);
     }
 
     private Generators() {}
@@ -26,5 +31,30 @@ public final class Generators {
         Supplier<Generator> g = ALL.get(name);
         if (g == null) throw new UsageError("unknown generator '" + name + "' (known: " + String.join(", ", ALL.keySet()) + ")");
         return g.get();
+    }
+
+    /**
+     * The generator NAME set up from the run's options. An option of another generator's is refused in one line
+     * rather than ignored (--ramp with wrk would otherwise measure a constant load while the user thinks it ramped).
+     */
+    public static Generator configured(String name, Options o) throws UsageError {
+        Generator g = byName(name);
+        List<String> own = g.options().stream().map(Opt::name).toList();
+        for (Map.Entry<String, Supplier<Generator>> e : ALL.entrySet()) {
+            for (Opt opt : e.getValue().get().options()) {
+                if (opt.given(o) && !own.contains(opt.name())) {
+                    throw new UsageError("--" + opt.name() + " is an option of generator " + e.getKey() + ", not of " + name
+                            + ": add --generator " + e.getKey() + " or drop --" + opt.name());
+                }
+            }
+        }
+        return g.configure(o);
+    }
+
+    /** Every generator's own options (the run's option check knows them all, so the refusal above can name the owner). */
+    public static List<Opt> options() {
+        List<Opt> out = new ArrayList<>();
+        for (Supplier<Generator> g : ALL.values()) out.addAll(g.get().options());
+        return out;
     }
 }

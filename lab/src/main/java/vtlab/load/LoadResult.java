@@ -3,7 +3,10 @@ package vtlab.load;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.HdrHistogram.Histogram;
+
 import vtlab.data.Column;
+import vtlab.data.LatencyHistogram;
 import vtlab.data.RowValues;
 
 /**
@@ -24,6 +27,25 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
                       long errTimeout, long errStatus, long bytes, Path raw) {
         this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
                 errTimeout, errStatus, bytes, raw, null, null);
+    }
+
+    /**
+     * A result whose latencies all come from the row's whole histogram (microseconds), written to hlog first (with
+     * its .hgrm); zeros where nothing was answered. requests: the answered ones, as in the histogram.
+     */
+    static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
+                                    long errWrite, long errTimeout, long errStatus, long bytes, Path raw, Long dropped)
+            throws Generator.LoadException {
+        try {
+            LatencyHistogram.write(h, hlog);
+        } catch (java.io.IOException e) {
+            throw new Generator.LoadException("cannot write " + hlog + ": " + e.getMessage());
+        }
+        boolean any = h.getTotalCount() > 0;
+        return new LoadResult(requests, durationS, any ? h.getMean() / 1000 : 0,
+                any ? LatencyHistogram.ms(h, 50) : 0, any ? LatencyHistogram.ms(h, 90) : 0, any ? LatencyHistogram.ms(h, 95) : 0,
+                any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0, any ? h.getMaxValue() / 1000.0 : 0,
+                errConnect, errRead, errWrite, errTimeout, errStatus, bytes, raw, dropped, hlog);
     }
 
     public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");

@@ -1,7 +1,6 @@
 package vtlab.load;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -23,7 +22,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
-import vtlab.tier.OsPackages;
 import vtlab.tier.RegistryTools;
 
 /**
@@ -62,15 +60,8 @@ public final class OhaGenerator implements Generator {
 
     @Override
     public void ensureAvailable() throws UsageError {
-        oha = RegistryTools.built("oha");
-        if (oha != null && VERSION.equals(versionOf(oha))) return;
-        Path onPath = OsPackages.which("oha").orElse(null);
-        if (onPath != null && VERSION.equals(versionOf(onPath))) {
-            oha = onPath;
-            return;
-        }
         try {
-            oha = RegistryTools.cargoInstall("oha", VERSION, "oha");
+            oha = RegistryTools.pinned("oha", VERSION, OhaGenerator::versionOf, () -> RegistryTools.cargoInstall("oha", VERSION, "oha"));
         } catch (IOException e) {
             throw new UsageError("oha " + VERSION + " is needed for the open model and could not be built: " + e.getMessage());
         }
@@ -78,17 +69,8 @@ public final class OhaGenerator implements Generator {
 
     /** "1.16.0" from `oha --version`, or null. */
     static String versionOf(Path binary) {
-        try {
-            Process p = new ProcessBuilder(binary.toString(), "--version").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            p.waitFor();
-            return out.startsWith("oha ") ? out.substring(4).trim() : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
+        String out = RegistryTools.output(binary, "--version");
+        return out != null && out.startsWith("oha ") ? out.substring(4).trim() : null;
     }
 
     @Override
@@ -166,18 +148,10 @@ public final class OhaGenerator implements Generator {
         } catch (SQLException e) {
             throw new LoadException("cannot read oha's per-request records " + db + ": " + e.getMessage());
         }
-        try {
-            LatencyHistogram.write(h, hlog);
-        } catch (IOException e) {
-            throw new LoadException("cannot write " + hlog + ": " + e.getMessage());
-        }
         long sent = responses + timeout + connect + read;
         long dropped = dropped(due, sent, due / holdS);
-        boolean any = h.getTotalCount() > 0;
-        return new LoadResult(responses, holdS, any ? h.getMean() / 1000 : 0,
-                any ? LatencyHistogram.ms(h, 50) : 0, any ? LatencyHistogram.ms(h, 90) : 0, any ? LatencyHistogram.ms(h, 95) : 0,
-                any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0, any ? h.getMaxValue() / 1000.0 : 0,
-                connect, read, 0, timeout, statusErrors, n.path("summary").path("totalData").asLong(), raw, dropped, hlog);
+        return LoadResult.fromHistogram(h, hlog, responses, holdS, connect, read, 0, timeout, statusErrors,
+                n.path("summary").path("totalData").asLong(), raw, dropped);
     }
 
     /**

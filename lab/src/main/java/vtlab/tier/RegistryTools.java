@@ -30,6 +30,41 @@ public final class RegistryTools {
         return Files.isExecutable(p) ? p : null;
     }
 
+    /** Builds a tool, or says why not. */
+    public interface Build {
+        Path run() throws IOException;
+    }
+
+    /**
+     * The tool at its pinned version: the lab's own build, else the one on PATH, else built now. versionOf: the version
+     * a binary reports, or null (a tool of another version is never used: the numbers would not compare).
+     */
+    public static Path pinned(String binary, String version, java.util.function.Function<Path, String> versionOf, Build build)
+            throws IOException {
+        Path built = built(binary);
+        if (built != null && version.equals(versionOf.apply(built))) return built;
+        Path onPath = OsPackages.which(binary).orElse(null);
+        if (onPath != null && version.equals(versionOf.apply(onPath))) return onPath;
+        return build.run();
+    }
+
+    /** What a binary prints (stdout and stderr, trimmed) for these arguments, or null if it cannot run. */
+    public static String output(Path binary, String... args) {
+        List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
+        cmd.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+            p.waitFor();
+            return out;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     /** cargo, on PATH or where rustup puts it. */
     static Optional<Path> cargo() {
         return OsPackages.which("cargo").or(() -> executable(Path.of(System.getProperty("user.home"), ".cargo/bin/cargo")));

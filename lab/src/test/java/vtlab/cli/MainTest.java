@@ -61,9 +61,17 @@ class MainTest {
             "run servlet --load-model open --rates 1000,,x | --rates takes positive numbers",
             "run servlet --load-model open --rates 1000 --conc 400 | --conc is the closed model's axis",
             "run servlet --load-model open --rates 1000 --max-in-flight 0 | --max-in-flight must be positive",
-            "run servlet --load-model open --rates 1000 --generator wrk | wrk runs closed-model load only; use --generator oha",
+            "run servlet --load-model open --rates 1000 --generator wrk | wrk runs closed-model load only; use --generator oha or k6",
             "run servlet --load-model open --rates 1000 --generator hey | hey runs closed-model load only",
             "run thread-cost --load-model open        | option --load-model is not known to thread-cost",
+            "run servlet --ramp 8s                    | --ramp is an option of generator k6, not of wrk",
+            "run servlet --generator k6 --ramp 8s --load-model open --rates 100 | --ramp ramps the closed model's VUs",
+            "run servlet --generator k6 --ramp soon   | --ramp takes a duration",
+            "run capacity --slo p99>3ms               | --slo term 'p99>3ms' does not parse",
+            "run capacity --conc 400                  | capacity searches rates: --conc is not an axis here",
+            "run capacity --of thread-cost            | --of takes a load experiment",
+            "run capacity servlet                     | capacity runs open-model rows: run it on its own",
+            "run capacity --generator wrk             | wrk runs closed-model load only",
     })
     void refusesBadInput(String args, String expected) {
         String msg = refusal(args.trim().split("\\s+"));
