@@ -12,6 +12,8 @@ final class HelpCommand implements Command {
 
             Usage:
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
+              ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
+                                                      per thread mode, the highest constant rate meeting the SLO
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits
@@ -46,8 +48,9 @@ final class HelpCommand implements Command {
                                          latency from each intended send time; k6: from the actual send, with
                                          what no free VU could send counted as dropped
               --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
-              --max-in-flight 10000      open model: most requests in flight (the generator's connections);
-                                         open rows carry it as concurrency
+              --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
+                                         (oha opens half a second of arrivals' worth of connections under it and
+                                         queues the rest, counting their wait; k6: its maxVUs)
               --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
                                          for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
                                          options after a colon, e.g. jfr-pinning:threshold=5ms
