@@ -61,7 +61,7 @@ class MainTest {
             "run servlet --load-model open --rates 1000,,x | --rates takes positive numbers",
             "run servlet --load-model open --rates 1000 --conc 400 | --conc is the closed model's axis",
             "run servlet --load-model open --rates 1000 --max-in-flight 0 | --max-in-flight must be positive",
-            "run servlet --load-model open --rates 1000 | wrk runs closed-model load only; no generator of this lab runs an open-model load yet",
+            "run servlet --load-model open --rates 1000 --generator wrk | wrk runs closed-model load only; use --generator oha",
             "run servlet --load-model open --rates 1000 --generator hey | hey runs closed-model load only",
             "run thread-cost --load-model open        | option --load-model is not known to thread-cost",
     })
