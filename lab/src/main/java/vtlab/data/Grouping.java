@@ -79,6 +79,7 @@ public final class Grouping {
     /**
      * A chart panel (and sweep verdict) in words: what its rows share besides the x axis and the variant, e.g.
      * "sleep · sleepMs=50 · JDK 25"; the stack is named when it is not the variant's and differs from the experiment.
+     * Along target_rps, open rows at every rate share a panel.
      */
     public static String panel(Map<String, String> r, String xCol, boolean withStack) {
         List<String> parts = new ArrayList<>();
@@ -91,7 +92,7 @@ public final class Grouping {
         if (!Rows.text(r, Rows.CONN_MODE).isEmpty()) parts.add(r.get(Rows.CONN_MODE));
         if (!Rows.text(r, Rows.PATH_MODE).isEmpty()) parts.add(r.get(Rows.PATH_MODE));
         parts.addAll(knobs(r));
-        if (!load(r).isEmpty()) parts.add(load(r));
+        if (!load(r).isEmpty() && !xCol.equals(Rows.TARGET_RPS)) parts.add(load(r)); // along target_rps the rate is the x axis
         if (!Rows.text(r, Rows.JDK).isEmpty()) parts.add("JDK " + r.get(Rows.JDK));
         if (!withStack && !Rows.text(r, Rows.STACK).isEmpty() && !r.get(Rows.STACK).equals(r.get(Rows.EXPERIMENT))) parts.add(r.get(Rows.STACK));
         return String.join(" · ", parts.stream().filter(p -> !p.isBlank()).toList());

@@ -19,7 +19,7 @@ public final class Rows {
             REP = "rep", PARAMS = "params", STATUS = "status", FLAGS = "flags", NOTE = "note", SCENARIO = "scenario",
             RPS = "throughput_rps", P50 = "p50_ms", P99 = "p99_ms", THREADS_MAX = "jvm_threads_max", APP_CPU = "app_cpu_pct",
             BOUND_RPS = "bound_rps", BOUND_RATIO = "bound_ratio", PINNED = "pinned_events",
-            LOAD_MODEL = "load_model", TARGET_RPS = "target_rps";
+            LOAD_MODEL = "load_model", TARGET_RPS = "target_rps", HISTOGRAM = "histogram";
 
     /** A param of the row's params cell ("k=v;k2=v2"), or null when absent. */
     public static final String MAX_THREADS = "maxThreads";

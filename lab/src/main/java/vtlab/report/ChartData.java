@@ -8,19 +8,25 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.HdrHistogram.Histogram;
+
+import vtlab.data.Grouping;
+import vtlab.data.LatencyHistogram;
 import vtlab.data.Rows;
 import vtlab.data.StudySection;
-import vtlab.data.Grouping;
 
 /**
- * Turns a run's rows into charts: sweeps (throughput and p99 vs concurrency, throughput vs pool), memory, pinning,
- * JMH scores and per-second series. Lines are made of rows with status ok only (reps averaged); flagged rows are drawn
- * apart, muted, so they are seen but never read as a result.
+ * Turns a run's rows into charts: sweeps (throughput and p99 vs concurrency, throughput vs pool), latency by
+ * percentile and vs offered rate, memory, pinning, JMH scores and per-second series. Lines are made of rows with status
+ * ok only (reps averaged; latency from their merged histograms where each has one); flagged rows are drawn apart,
+ * muted, so they are seen but never read as a result.
  */
 public final class ChartData {
     public static final String CONCURRENCY = "concurrency";
@@ -110,7 +116,7 @@ public final class ChartData {
                     aggregate(Rows.okOnly(vr), xCol, Rows.RPS, bars ? xList : null))));
             if (withP99) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
-                        aggregate(Rows.okOnly(vr), xCol, "p99_ms", bars ? xList : null))));
+                        aggregate(Rows.okOnly(vr), xCol, Rows.P99, bars ? xList : null, latency(99, Rows.P99)))));
             }
             List<ChartSpec.Point> flagged = panel.stream().filter(r -> Rows.flagged(r))
                     .filter(r -> !Double.isNaN(Rows.num(r, Rows.RPS)))
@@ -121,6 +127,86 @@ public final class ChartData {
             out.add(new ChartSpec(id(prefix), bars ? "bar" : "line", title, xLabel, "throughput (req/s)",
                     withP99 ? "p99 latency (ms)" : null, !bars && logScale(xs),
                     bars ? xList.stream().map(x -> fmtInt(x)).toList() : List.of(), lines));
+        });
+        return out;
+    }
+
+    /**
+     * The spectrum's x: 1/(1-p), so each further nine of the percentile takes the same width on a log axis; rounded,
+     * so p99.99 is 10,000 and not 9,999.999999995.
+     */
+    static double percentileX(double percentile) {
+        return Math.round(100 / (100 - percentile) * 1e6) / 1e6;
+    }
+
+    /** p50 -> p99.99 as x ticks labelled in percent (the maximum, p100, has no place on this axis). */
+    static final List<ChartSpec.Tick> PERCENTILE_TICKS = LatencyHistogram.SPECTRUM.stream().filter(p -> p < 100)
+            .map(p -> new ChartSpec.Tick(percentileX(p), java.math.BigDecimal.valueOf(p).stripTrailingZeros().toPlainString() + "%")).toList();
+
+    /**
+     * Latency by percentile, the HdrHistogram plot: per scenario (comparison key), each variant's reps merged into one
+     * histogram, p50 -> p99.99 on a log "1/(1-p)" axis, latency on a log axis. Variants whose reps lack a histogram are
+     * left out; flagged rows with histograms are drawn muted.
+     */
+    public List<ChartSpec> spectrum(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Rows.failed(r)).toList();
+        boolean withStack = varies(rows, "stack");
+        List<ChartSpec> out = new ArrayList<>();
+        rows.stream().collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList())).forEach((key, group) -> {
+            List<ChartSpec.Line> lines = new ArrayList<>();
+            byVariant(group, withStack).forEach((v, vr) -> {
+                List<Map<String, String>> ok = Rows.okOnly(vr), flagged = vr.stream().filter(Rows::flagged).toList();
+                spectrumLine(v, "solid", color(v), ok).ifPresent(lines::add);
+                spectrumLine(v + " flagged (not evidence)", "muted", MUTED, flagged).ifPresent(lines::add);
+            });
+            if (lines.isEmpty()) return;
+            out.add(new ChartSpec(id("spectrum-" + experiment), "line", experiment + ": latency by percentile — " + Grouping.comparisonLabel(key),
+                    "percentile", "latency (ms)", null, true, List.of(), lines, true, PERCENTILE_TICKS));
+        });
+        return out;
+    }
+
+    private Optional<ChartSpec.Line> spectrumLine(String name, String style, String color, List<Map<String, String>> rows) {
+        Histogram h = data.histograms().merged(rows);
+        if (h == null) return Optional.empty();
+        List<ChartSpec.Point> pts = new ArrayList<>();
+        LatencyHistogram.spectrum(h).forEach((p, ms) -> {
+            if (p < 100 && ms > 0) pts.add(new ChartSpec.Point(percentileX(p), ms, null, anchors(rows)));
+        });
+        return Optional.of(new ChartSpec.Line(name, "y", style, color, pts));
+    }
+
+    /**
+     * The hockey stick: p50 and p99 against the offered rate of open rows, one line each per variant, where a panel has
+     * two rates or more. Overloaded rows (offered above the bound; still evidence: the queue is the finding) are marked
+     * in red; flagged rows (rate-not-held, ...) are drawn muted at their own p99.
+     */
+    public List<ChartSpec> latencyVsRate(String experiment) {
+        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> "open".equals(r.get(Rows.LOAD_MODEL))).toList();
+        boolean withStack = varies(rows, "stack");
+        List<ChartSpec> out = new ArrayList<>();
+        panels(rows, Rows.TARGET_RPS, withStack).forEach((label, panel) -> {
+            TreeSet<Double> xs = xValues(panel, Rows.TARGET_RPS);
+            if (xs.size() < 2) return;
+            List<ChartSpec.Line> lines = new ArrayList<>();
+            List<ChartSpec.Point> overloaded = new ArrayList<>();
+            byVariant(panel, withStack).forEach((v, vr) -> {
+                List<Map<String, String>> ok = Rows.okOnly(vr);
+                lines.add(new ChartSpec.Line(v + " p99 ms", "y", "solid", color(v), aggregate(ok, Rows.TARGET_RPS, Rows.P99, null, latency(99, Rows.P99))));
+                lines.add(new ChartSpec.Line(v + " p50 ms", "y", "dashed", color(v), aggregate(ok, Rows.TARGET_RPS, Rows.P50, null, latency(50, Rows.P50))));
+                overloaded.addAll(aggregate(ok.stream().filter(r -> Rows.flags(r).contains("overloaded")).toList(), Rows.TARGET_RPS, Rows.P99, null,
+                        latency(99, Rows.P99)));
+            });
+            if (!overloaded.isEmpty()) lines.add(new ChartSpec.Line("overloaded: offered above the bound (p99)", "y", "points", ERROR, overloaded));
+            List<Map<String, String>> flagged = panel.stream().filter(Rows::flagged).filter(r -> Rows.num(r, Rows.P99) > 0).toList();
+            if (!flagged.isEmpty()) {
+                String why = flagged.stream().flatMap(r -> Rows.flags(r).stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
+                lines.add(new ChartSpec.Line("flagged rows (not evidence: " + why + ") p99 ms", "y", "muted", MUTED, flagged.stream()
+                        .map(r -> new ChartSpec.Point(Rows.num(r, Rows.TARGET_RPS), Rows.num(r, Rows.P99), null, List.of(data.anchor(r)))).toList()));
+            }
+            if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
+            out.add(new ChartSpec(id("rate-" + experiment), "line", experiment + ": p50 and p99 vs offered rate — " + label,
+                    "offered rate (target req/s)", "latency (ms)", null, logScale(xs), List.of(), lines, true, List.of()));
         });
         return out;
     }
@@ -326,6 +412,17 @@ public final class ChartData {
      * Rows without a value in yCol are left out.
      */
     List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories) {
+        return aggregate(rows, xCol, yCol, categories, xr -> Rows.mean(xr, yCol));
+    }
+
+    /** A latency percentile of the reps: from their merged histogram, else the mean of col. */
+    Function<List<Map<String, String>>, Double> latency(double percentile, String col) {
+        return xr -> data.histograms().ms(xr, percentile, col);
+    }
+
+    /** As {@link #aggregate(List, String, String, List)}, each x's rows reduced to y by combine. */
+    List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories,
+                                    Function<List<Map<String, String>>, Double> combine) {
         Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
         for (Map<String, String> r : rows) {
             double x = Rows.num(r, xCol), y = Rows.num(r, yCol);
@@ -333,7 +430,7 @@ public final class ChartData {
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
         byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(categories == null ? x : categories.indexOf(x),
-                Rows.mean(xr, yCol), null, anchors(xr))));
+                combine.apply(xr), null, anchors(xr))));
         return pts;
     }
 

@@ -10,9 +10,20 @@ import java.util.List;
  * @param kind       "line" or "bar"
  * @param categories bar charts: the label of each x index
  * @param y2Label    right axis label, or null when no line uses it
+ * @param logY       latency over orders of magnitude (a tail, a queue): both y axes log-scaled
+ * @param xTicks     line charts: the x ticks and their labels (a percentile axis), empty for ticks from the data
  */
 public record ChartSpec(String id, String kind, String title, String xLabel, String yLabel, String y2Label, boolean logX,
-                        List<String> categories, List<Line> lines) {
+                        List<String> categories, List<Line> lines, boolean logY, List<Tick> xTicks) {
+
+    /** A chart with a linear y axis and x ticks from its data. */
+    public ChartSpec(String id, String kind, String title, String xLabel, String yLabel, String y2Label, boolean logX,
+                     List<String> categories, List<Line> lines) {
+        this(id, kind, title, xLabel, yLabel, y2Label, logX, categories, lines, false, List.of());
+    }
+
+    /** An x tick at value, shown as label. */
+    public record Tick(double value, String label) {}
 
     /**
      * @param axis   "y" (left) or "y2" (right)

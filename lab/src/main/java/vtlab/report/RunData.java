@@ -23,8 +23,9 @@ import vtlab.data.StudySection;
 
 /**
  * A finished (or interrupted) run folder read back: matrix.csv rows numbered as the runner wrote them, the per-second
- * series of each row, environment.json, findings.json (the experiments' findings and the studies' sections, written by
- * the CLI), the studies' data files and pinning files. Every file but the folder itself may be missing or partial.
+ * series and the latency histogram (raw/, .hlog) of each row, environment.json, findings.json (the experiments'
+ * findings and the studies' sections, written by the CLI), the studies' data files and pinning files. Every file but
+ * the folder itself may be missing or partial.
  */
 public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -41,6 +42,7 @@ public final class RunData {
     private final Map<String, String> pinningText;
     private final List<String> problems = new ArrayList<>();
     private final Map<Map<String, String>, Integer> indexes = new java.util.IdentityHashMap<>();
+    private final Histograms histograms;
 
     private RunData(Path dir) {
         this.dir = dir;
@@ -49,6 +51,7 @@ public final class RunData {
         this.environment = readJson(dir.resolve("environment.json"));
         this.summary = text(dir.resolve("summary.txt"));
         this.findings = readFindings(dir);
+        this.histograms = new Histograms(dir.resolve("raw"), problems);
         // files with a section of their own; other CSV files are shown as plain tables
         Set<String> known = new java.util.HashSet<>(Set.of("matrix.csv"));
         for (StudySection s : findings.sections()) {
@@ -119,6 +122,11 @@ public final class RunData {
 
     public String summary() {
         return summary;
+    }
+
+    /** The rows' latency histograms in raw/, merged per scenario (an unreadable one is listed in {@link #problems}). */
+    public Histograms histograms() {
+        return histograms;
     }
 
     /** What the experiments said about the run (findings.json). */

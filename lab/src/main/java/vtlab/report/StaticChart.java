@@ -141,8 +141,8 @@ public final class StaticChart {
             return;
         }
         List<Double> yTicks = ticks(c, "y"), y2Ticks = ticks(c, "y2");
-        Scale y = new Scale(0, yTicks.getLast(), false, bottom, top);
-        Scale y2 = hasY2 ? new Scale(0, y2Ticks.getLast(), false, bottom, top) : null;
+        Scale y = new Scale(yTicks.getFirst(), yTicks.getLast(), c.logY(), bottom, top);
+        Scale y2 = hasY2 ? new Scale(y2Ticks.getFirst(), y2Ticks.getLast(), c.logY(), bottom, top) : null;
         boolean bar = c.kind().equals("bar");
         int nCat = Math.max(1, c.categories().size());
         Scale x;
@@ -176,18 +176,21 @@ public final class StaticChart {
                 pen.text(shorten(c.categories().get(i), (int) Math.max(6, (right - left) / nCat / 7)), x.at(i), bottom + 18, 12, "middle", false, 0, "#444");
             }
         } else {
-            for (double t : xTicks(c, x)) {
-                double px = x.at(t);
+            List<ChartSpec.Tick> ticks = c.xTicks().isEmpty() ? xTicks(c, x).stream().map(t -> new ChartSpec.Tick(t, num(t))).toList() : c.xTicks();
+            for (ChartSpec.Tick t : ticks) {
+                if (t.value() < Math.min(x.lo, x.hi) || t.value() > Math.max(x.lo, x.hi)) continue;
+                double px = x.at(t.value());
                 pen.line(px, bottom, px, bottom + 5, "#444", 1, false);
-                pen.text(num(t), px, bottom + 18, 12, "middle", false, 0, "#444");
+                pen.text(t.label(), px, bottom + 18, 12, "middle", false, 0, "#444");
             }
         }
         pen.line(left, bottom, right, bottom, "#444", 1, false);
         pen.line(left, top, left, bottom, "#444", 1, false);
         if (y2 != null) pen.line(right, top, right, bottom, "#444", 1, false);
         pen.text(c.xLabel() + (c.logX() ? " (log scale)" : ""), (left + right) / 2, bottom + 38, 13, "middle", false, 0, "#222");
-        pen.text(c.yLabel(), 22, (top + bottom) / 2, 13, "middle", false, -90, "#222");
-        if (y2 != null) pen.text(c.y2Label(), W - 18, (top + bottom) / 2, 13, "middle", false, 90, "#222");
+        String logY = c.logY() ? " (log scale)" : "";
+        pen.text(c.yLabel() + logY, 22, (top + bottom) / 2, 13, "middle", false, -90, "#222");
+        if (y2 != null) pen.text(c.y2Label() + logY, W - 18, (top + bottom) / 2, 13, "middle", false, 90, "#222");
 
         // data: bars first, lines and points over them
         List<ChartSpec.Line> bars = c.lines().stream().filter(l -> l.style().equals("bar")).toList();
@@ -200,7 +203,7 @@ public final class StaticChart {
                 if (Double.isNaN(p.y())) continue;
                 double px = x.at(p.x()) - band / 2 + b * bw;
                 double py = ys.at(p.y());
-                pen.rect(px + 1, py, bw - 2, ys.at(0) - py, l.color());
+                pen.rect(px + 1, py, bw - 2, ys.at(ys.lo) - py, l.color()); // a log axis has no 0: bars stand on its bottom
                 if (p.err() != null && p.err() > 0) {
                     double cx = px + bw / 2, hi = ys.at(p.y() + p.err()), lo = ys.at(Math.max(0, p.y() - p.err()));
                     pen.line(cx, hi, cx, lo, "#222", 1.5, false);
@@ -215,7 +218,8 @@ public final class StaticChart {
             // markers in a bar chart sit over the bar of the same variant (same colour)
             int slot = bars.stream().map(ChartSpec.Line::color).toList().indexOf(l.color());
             double dx = bar && slot >= 0 ? -band / 2 + (slot + 0.5) * bw : 0;
-            List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y())).map(p -> new double[] {x.at(p.x()) + dx, ys.at(p.y())}).toList();
+            List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y()) && (!ys.log || p.y() > 0))
+                    .map(p -> new double[] {x.at(p.x()) + dx, ys.at(p.y())}).toList();
             boolean joined = l.style().equals("solid") || l.style().equals("dashed");
             if (joined && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, l.style().equals("dashed"));
             for (double[] p : pts) {
@@ -274,11 +278,29 @@ public final class StaticChart {
         return 24 + label.length() * 7.0 + 22;
     }
 
-    /** The axis' ticks from 0 to a round value just above its largest point (error bars included). */
+    /**
+     * The axis' ticks from 0 to a round value just above its largest point (error bars included); on a log axis, 1-2-5
+     * steps from just below its smallest point to just above its largest.
+     */
     private static List<Double> ticks(ChartSpec c, String axis) {
-        double m = c.lines().stream().filter(l -> l.axis().equals(axis)).flatMap(l -> l.points().stream())
-                .mapToDouble(p -> p.y() + (p.err() == null ? 0 : p.err())).filter(d -> !Double.isNaN(d)).max().orElse(1);
+        List<ChartSpec.Point> pts = c.lines().stream().filter(l -> l.axis().equals(axis)).flatMap(l -> l.points().stream()).toList();
+        if (c.logY()) {
+            var ys = pts.stream().mapToDouble(ChartSpec.Point::y).filter(d -> d > 0).summaryStatistics();
+            return ys.getCount() == 0 ? logTicks(1, 10) : logTicks(ys.getMin(), ys.getMax());
+        }
+        double m = pts.stream().mapToDouble(p -> p.y() + (p.err() == null ? 0 : p.err())).filter(d -> !Double.isNaN(d)).max().orElse(1);
         return niceTicks(m <= 0 ? 1 : m * 1.05);
+    }
+
+    /** 1, 2, 5 x 10^n from the last at or below min to the first at or above max (two at least). */
+    static List<Double> logTicks(double min, double max) {
+        List<Double> steps = new ArrayList<>();
+        for (int e = (int) Math.floor(Math.log10(min)) - 1; e <= (int) Math.ceil(Math.log10(max)) + 1; e++)
+            for (int m : new int[] {1, 2, 5}) steps.add(m * Math.pow(10, e));
+        int lo = 0, hi = steps.size() - 1;
+        while (lo + 1 < steps.size() && steps.get(lo + 1) <= min * (1 + 1e-9)) lo++;
+        while (hi - 1 >= 0 && steps.get(hi - 1) >= max * (1 - 1e-9)) hi--;
+        return List.copyOf(steps.subList(lo, Math.max(hi, lo + 1) + 1));
     }
 
     /** The data's own x values when there are few (a sweep's concurrency levels), else round ticks. */

@@ -12,14 +12,18 @@ import vtlab.data.Rows;
 
 /**
  * The end-of-run table, per experiment: one line per scenario and thread-mode variant, reps averaged (with their
- * spread), speedup against the platform variant of the same scenario, and every flag. Built from matrix.csv rows
- * so it can be regenerated from a finished run.
+ * spread; p50/p99 from the reps' merged latency histogram when each has one), speedup against the platform variant
+ * of the same scenario, and every flag. Built from matrix.csv rows and raw/ so it can be regenerated from a finished run.
  */
 public final class Summary {
     private Summary() {}
 
-    public static String render(List<Map<String, String>> rows) {
+    /** Marks p50/p99 cells taken from the merged histogram rather than the mean of the reps' cells. */
+    static final String MERGED = "*";
+
+    public static String render(List<Map<String, String>> rows, Histograms histograms) {
         StringBuilder sb = new StringBuilder();
+        boolean[] anyMerged = {false}, anyMean = {false};
         Map<String, List<Map<String, String>>> byExperiment = rows.stream()
                 .collect(Collectors.groupingBy(r -> r.get("experiment"), LinkedHashMap::new, Collectors.toList()));
         byExperiment.forEach((exp, expRows) -> {
@@ -39,8 +43,13 @@ public final class Summary {
                 variants.forEach((v, vRows) -> {
                     double rps = Rows.mean(vRows, Rows.RPS);
                     List<String> flags = vRows.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList();
+                    boolean merged = histograms.merged(vRows) != null;
+                    String mark = merged ? MERGED : "";
+                    double p50 = histograms.ms(vRows, 50, Rows.P50), p99 = histograms.ms(vRows, 99, Rows.P99);
+                    if (merged) anyMerged[0] = true;
+                    else if (!Double.isNaN(p99)) anyMean[0] = true;
                     sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(Rows.spreadPct(vRows, Rows.RPS), 1),
-                            num(Rows.mean(vRows, "p50_ms"), 1), num(Rows.mean(vRows, "p99_ms"), 1), num(Rows.mean(vRows, "jvm_threads_max"), 0),
+                            num(p50, 1) + mark, num(p99, 1) + mark, num(Rows.mean(vRows, "jvm_threads_max"), 0),
                             num(Rows.mean(vRows, "bound_rps"), 0), num(Rows.mean(vRows, "bound_ratio"), 2),
                             Double.isNaN(platformRps) ? "" : num(rps / platformRps, 2) + "x", String.join(",", flags)));
                 });
@@ -52,13 +61,17 @@ public final class Summary {
         });
         sb.append("\nreq/s: mean over reps; ±%: spread (max-min)/mean of reps; threads: SUT OS threads (max);")
                 .append(" bound: closed-model ceiling; ratio: achieved/bound; vs plat: against the platform variant.\n");
+        if (anyMerged[0]) sb.append("p50/p99 ").append(MERGED).append(": percentiles of the reps' merged latency histogram (raw/*.hlog)")
+                .append(anyMean[0] ? "; unmarked: mean of the reps' own p50/p99 (a rep has no histogram).\n" : ".\n");
+        else if (anyMean[0]) sb.append("p50/p99: mean of the reps' own p50/p99.\n");
+        histograms.problems().forEach(p -> sb.append("not read: ").append(p).append('\n'));
         return sb.toString();
     }
 
     /** The table of a run's load rows, then each experiment's findings in words (as the experiments computed them). */
     public static String forRun(java.nio.file.Path matrix, vtlab.data.Findings findings) throws java.io.IOException {
         List<Map<String, String>> rows = java.nio.file.Files.exists(matrix) ? vtlab.data.Dataset.read(matrix) : List.of();
-        return (rows.isEmpty() ? "" : render(rows)) + findings(findings);
+        return (rows.isEmpty() ? "" : render(rows, Histograms.of(matrix.toAbsolutePath().getParent()))) + findings(findings);
     }
 
     /** Each experiment's findings under its name; one that could not be computed says why. */

@@ -100,7 +100,7 @@ public final class Verdicts {
         s.append(vt).append(" vs ").append(pt).append(" at ").append(n0(x)).append(" connections: ");
         if (Math.abs(ratio - 1) <= SAME) s.append("no throughput difference (").append(n0(ta)).append(" vs ").append(n0(tb)).append(" req/s, within 5%)");
         else s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s)", ratio, n0(ta), n0(tb)));
-        double pa = Rows.mean(a, "p99_ms"), pb = Rows.mean(b, "p99_ms");
+        double pa = p99(a), pb = p99(b);
         if (!Double.isNaN(pa) && !Double.isNaN(pb)) s.append(", p99 ").append(ms(pa)).append(" vs ").append(ms(pb));
         double bound = Rows.mean(b, "bound_ratio");
         String threads = Rows.param(b.getFirst(), "maxThreads");
@@ -152,7 +152,7 @@ public final class Verdicts {
                 .map(e -> {
                     List<Map<String, String>> r = e.getValue().get(x);
                     evidence.addAll(anchors(r));
-                    double p99 = Rows.mean(r, "p99_ms");
+                    double p99 = p99(r);
                     return e.getKey() + " " + n0(Rows.mean(r, Rows.RPS)) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
                 }).toList();
         return new Verdict(exp, "measured", exp + " (" + label + ") at " + n0(x) + " connections: " + String.join(", ", parts), evidence);
@@ -315,12 +315,19 @@ public final class Verdicts {
         return out;
     }
 
+    /** p99 of the reps: of their merged histogram, else the mean of their p99s. */
+    private double p99(List<Map<String, String>> reps) {
+        return data.histograms().ms(reps, 99, Rows.P99);
+    }
+
     private List<String> anchors(List<Map<String, String>> rows) {
         return rows.stream().map(data::anchor).toList();
     }
 
-    private static String reps(List<Map<String, String>> a, List<Map<String, String>> b) {
-        return a.size() > 1 || b.size() > 1 ? " (means of " + a.size() + " and " + b.size() + " reps)" : "";
+    private String reps(List<Map<String, String>> a, List<Map<String, String>> b) {
+        if (a.size() <= 1 && b.size() <= 1) return "";
+        boolean merged = data.histograms().merged(a) != null && data.histograms().merged(b) != null;
+        return " (means of " + a.size() + " and " + b.size() + " reps" + (merged ? ", p99 of their merged histograms" : "") + ")";
     }
 
     static String n0(double d) {

@@ -50,6 +50,12 @@
     return a >= 100 ? Math.round(v).toLocaleString('en-US') : a >= 1 ? v.toFixed(1) : v.toPrecision(2);
   }
 
+  // An x value as its labelled tick says it (50%, 99.9%), else as a number.
+  function tickLabel(spec, v) {
+    var t = (spec.xTicks || []).filter(function (k) { return Math.abs(k.value - v) < 1e-9 * Math.max(1, Math.abs(v)); })[0];
+    return t ? t.label : fmt(v);
+  }
+
   function datasets(spec, hasY2) {
     var bars = spec.lines.filter(function (l) { return l.style === 'bar'; });
     var n = spec.categories.length;
@@ -104,13 +110,26 @@
       spec.lines.forEach(function (l) { l.points.forEach(function (p) { if (xs.indexOf(p.x) < 0) xs.push(p.x); }); });
       xs.sort(function (a, b) { return a - b; });
       scales.x = { type: spec.logX ? 'logarithmic' : 'linear', title: { display: !small, text: spec.xLabel + (spec.logX ? ' (log scale)' : '') } };
-      if (!small && xs.length <= 10) {
+      if (spec.xTicks && spec.xTicks.length) { // labelled ticks (a percentile axis): their values only, their labels
+        scales.x.afterBuildTicks = function (axis) { axis.ticks = spec.xTicks.map(function (t) { return { value: t.value }; }); };
+        scales.x.ticks = { autoSkip: false, callback: function (v) { return tickLabel(spec, v); } };
+      } else if (!small && xs.length <= 10) {
         scales.x.afterBuildTicks = function (axis) { axis.ticks = xs.map(function (v) { return { value: v }; }); };
         scales.x.ticks = { callback: function (v) { return fmt(v); } };
       }
     }
-    scales.y = { beginAtZero: true, title: { display: true, text: spec.yLabel } };
-    if (hasY2) scales.y2 = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: spec.y2Label } };
+    var logY = spec.logY ? ' (log scale)' : '';
+    scales.y = { beginAtZero: true, title: { display: true, text: spec.yLabel + logY } };
+    if (hasY2) scales.y2 = { position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: { display: true, text: spec.y2Label + logY } };
+    if (spec.logY) [scales.y, scales.y2].forEach(function (s) {
+      if (!s) return;
+      s.type = 'logarithmic';
+      s.beginAtZero = false;
+      s.ticks = { callback: function (v) { // 1-2-5 steps labelled, as in the static figure
+        var m = Math.round(v / Math.pow(10, Math.floor(Math.log10(v))) * 1000) / 1000;
+        return m === 1 || m === 2 || m === 5 ? Number(v.toPrecision(6)).toLocaleString('en-US') : '';
+      } };
+    });
     return new Chart(canvas, {
       type: spec.kind === 'bar' ? 'bar' : 'line',
       data: { datasets: datasets(spec, hasY2) },
@@ -130,6 +149,9 @@
           },
           tooltip: {
             callbacks: {
+              title: function (items) {
+                return items.length && spec.kind !== 'bar' ? tickLabel(spec, items[0].parsed.x) : undefined;
+              },
               afterLabel: function (item) {
                 var ds = item.dataset, out = [];
                 var e = ds.errs && ds.errs[item.dataIndex];

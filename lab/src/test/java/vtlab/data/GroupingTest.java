@@ -52,6 +52,10 @@ class GroupingTest {
         assertEquals(Grouping.comparison(a), Grouping.comparison(p), "platform vs virtual at one rate compare");
         assertEquals("sleep open rate=2000 cap=10000 jdk25 sleepMs=50", Grouping.comparisonLabel(Grouping.comparison(a)));
         assertEquals("servlet-io sleep c=10000 sleepMs=50 open rate=2000", Grouping.scenario(a, false));
+        // along the offered rate (latency vs rate) the rates share a panel; along anything else they do not
+        assertEquals(Grouping.panel(a, Rows.TARGET_RPS, false), Grouping.panel(b, Rows.TARGET_RPS, false));
+        assertEquals("sleep · 10,000 in flight at most · sleepMs=50 · JDK 25 · servlet", Grouping.panel(a, Rows.TARGET_RPS, false));
+        assertNotEquals(Grouping.panel(a, Rows.CONCURRENCY, false), Grouping.panel(b, Rows.CONCURRENCY, false));
     }
 
     private static Map<String, String> open(Map<String, String> r, String rate) {

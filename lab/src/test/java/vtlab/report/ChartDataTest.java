@@ -127,4 +127,73 @@ class ChartDataTest {
         assertEquals("platform-2000", vtlab.data.Grouping.variant(r, false));
         assertEquals("servlet platform-2000", vtlab.data.Grouping.variant(r, true));
     }
+
+    @Test
+    void spectrumPerScenarioOverlaysTheVariantsMergedHistogramsOnAPercentileAxis() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (int rep = 1; rep <= 2; rep++) {
+            f.histogram(f.row("servlet", "platform", 100, null, rep, 1000, 0), "p" + rep, 990, 100, 10, 400);
+            f.histogram(f.row("servlet", "virtual", 100, null, rep, 1000, 0), "v" + rep, 1000 - rep * 10, 100, rep * 10, 900);
+        }
+        f.row("servlet", "virtual", 500, null, 1, 5000, 120); // another scenario, no histogram (wrk): no spectrum
+        f.write();
+        List<ChartSpec> all = new ChartData(RunData.load(dir)).spectrum("servlet");
+        assertEquals(1, all.size(), "one chart per scenario with histograms");
+        ChartSpec c = all.getFirst();
+        assertTrue(c.logX() && c.logY());
+        assertTrue(c.title().contains("sleep c=100"), c.title());
+        assertEquals(List.of("50%", "75%", "90%", "95%", "99%", "99.5%", "99.9%", "99.95%", "99.99%"),
+                c.xTicks().stream().map(ChartSpec.Tick::label).toList());
+        ChartSpec.Line v = line(c, "virtual"), p = line(c, "platform-200");
+        assertEquals(List.of(2.0, 4.0, 10.0, 20.0, 100.0, 200.0, 1000.0, 2000.0, 10000.0), v.points().stream().map(ChartSpec.Point::x).toList());
+        // virtual's reps: 10 and 20 of 1,000 at 900 ms, 1.5% together: its p99 (x = 100) is in the tail
+        assertEquals(900, at(v, 100).y(), 1);
+        assertEquals(100, at(v, 2).y(), 0.1);
+        assertEquals(List.of("row-2", "row-4"), at(v, 100).rows());
+        // platform: 1% at 400 ms, so p99 is still 100 ms and p99.5 400 ms
+        assertEquals(100, at(p, 100).y(), 0.1);
+        assertEquals(400, at(p, 200).y(), 0.5);
+    }
+
+    @Test
+    void latencyVsOfferedRateHasOneLinePerModeAlongTheSortedRates() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (double rate : new double[] {1000, 250, 500}) { // not in order: the x axis sorts them
+            f.histogram(RunFixture.open(f.row("servlet", "platform", 10000, null, 1, rate, 0), rate), "p" + (int) rate, 980, 50, 20, rate / 5);
+            RunFixture.open(f.row("servlet", "virtual", 10000, null, 1, rate, 50 + rate / 100), rate); // no histogram: its cells
+        }
+        Map<String, Object> over = f.histogram(RunFixture.open(f.row("servlet", "platform", 10000, null, 1, 4000, 0), 4000), "p4000", 500, 50, 500, 3000);
+        over.put("flags", "overloaded"); // still evidence: the queue is the finding
+        Map<String, Object> notHeld = RunFixture.open(f.row("servlet", "virtual", 10000, null, 1, 4000, 700), 4000);
+        notHeld.put("status", "flagged");
+        notHeld.put("flags", "rate-not-held");
+        f.row("servlet", "virtual", 100, null, 1, 900, 110); // a closed row: not on this chart
+        f.write();
+        List<ChartSpec> all = new ChartData(RunData.load(dir)).latencyVsRate("servlet");
+        assertEquals(1, all.size());
+        ChartSpec c = all.getFirst();
+        assertTrue(c.logY());
+        assertTrue(c.logX(), "250 -> 4,000 spans a decade");
+        ChartSpec.Line p99 = line(c, "platform-200 p99 ms"), v99 = line(c, "virtual p99 ms");
+        assertEquals(List.of(250.0, 500.0, 1000.0, 4000.0), p99.points().stream().map(ChartSpec.Point::x).toList());
+        assertEquals(List.of(50.0, 100.0, 200.0, 3000.0), p99.points().stream().map(q -> Math.round(q.y() / 10) * 10.0).toList(),
+                "p99 of each rate's histogram: 2% at rate/5 ms, then half at 3 s");
+        assertEquals(List.of(250.0, 500.0, 1000.0), v99.points().stream().map(ChartSpec.Point::x).toList(), "the flagged rate is no point of the line");
+        assertEquals(List.of(52.5, 55.0, 60.0), v99.points().stream().map(ChartSpec.Point::y).toList());
+        assertEquals(50, at(line(c, "platform-200 p50 ms"), 1000).y(), 0.1);
+        ChartSpec.Line overloaded = c.lines().stream().filter(l -> l.name().startsWith("overloaded")).findFirst().orElseThrow();
+        assertEquals(List.of(4000.0), overloaded.points().stream().map(ChartSpec.Point::x).toList());
+        ChartSpec.Line muted = c.lines().stream().filter(l -> l.style().equals("muted")).findFirst().orElseThrow();
+        assertTrue(muted.name().contains("rate-not-held"), muted.name());
+        assertEquals(700, at(muted, 4000).y());
+    }
+
+    @Test
+    void oneOfferedRateMakesNoLatencyVsRateChart() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        RunFixture.open(f.row("servlet", "platform", 10000, null, 1, 2000, 60), 2000);
+        RunFixture.open(f.row("servlet", "virtual", 10000, null, 1, 2000, 120), 2000);
+        f.write();
+        assertTrue(new ChartData(RunData.load(dir)).latencyVsRate("servlet").isEmpty());
+    }
 }

@@ -91,6 +91,29 @@ class ReportPageTest {
     }
 
     @Test
+    void openRowsWithHistogramsGetASpectrumAndALatencyVsRateChartOnThePageAndAsFigures() throws Exception {
+        RunFixture f = new RunFixture(dir.resolve("run"));
+        for (double rate : new double[] {500, 1000}) {
+            f.histogram(RunFixture.open(f.row("servlet", "platform", 10000, null, 1, rate, 0), rate), "p" + (int) rate, 990, 50, 10, 80);
+            f.histogram(RunFixture.open(f.row("servlet", "virtual", 10000, null, 1, rate, 0), rate), "v" + (int) rate, 990, 50, 10, 60);
+        }
+        f.write();
+        Report.Written w = Report.write(f.dir);
+        String html = Files.readString(w.html());
+        assertTrue(html.contains("Latency vs offered rate (open model)"), "rate chart heading");
+        assertTrue(html.contains("Latency by percentile"), "spectrum heading");
+        JsonNode charts = chartData(html).get("charts");
+        List<String> ids = new ArrayList<>();
+        charts.fieldNames().forEachRemaining(ids::add);
+        assertEquals(2, ids.stream().filter(i -> i.startsWith("spectrum-servlet")).count(), "one spectrum per rate (scenario): " + ids);
+        assertTrue(ids.contains("rate-servlet-1"), ids.toString());
+        assertTrue(charts.get("rate-servlet-1").get("logY").asBoolean());
+        assertEquals("99.9%", charts.get("spectrum-servlet-1").get("xTicks").get(6).get("label").asText());
+        List<String> names = w.figures().stream().map(p -> p.getFileName().toString()).toList();
+        assertTrue(names.containsAll(List.of("rate-servlet-1.svg", "spectrum-servlet-1.svg", "spectrum-servlet-2.png")), names.toString());
+    }
+
+    @Test
     void aRunWithoutAnyOptionalFileStillRenders() throws Exception {
         Files.createDirectories(dir.resolve("bare"));
         Files.writeString(dir.resolve("bare/environment.json"), "{\"status\":\"running\"}");

@@ -75,6 +75,30 @@ final class RunFixture {
         return r;
     }
 
+    /** Makes a row an open-model one at a rate (the generator's in-flight cap stays in concurrency). */
+    static Map<String, Object> open(Map<String, Object> r, double rate) {
+        r.put("load_model", "open");
+        r.put("target_rps", rate);
+        r.put("achieved_rps", r.get("throughput_rps"));
+        r.put("scenario", r.get("scenario") + " rate=" + rate);
+        return r;
+    }
+
+    /**
+     * Gives a row its latency histogram as the generators write it (raw/NAME.hlog) from (count, latency ms) pairs,
+     * and p50/p99 cells read from that histogram, as the generators fill them.
+     */
+    Map<String, Object> histogram(Map<String, Object> r, String name, double... countAndMs) throws IOException {
+        org.HdrHistogram.Histogram h = vtlab.data.LatencyHistogram.empty();
+        for (int i = 0; i + 1 < countAndMs.length; i += 2)
+            for (int k = 0; k < countAndMs[i]; k++) vtlab.data.LatencyHistogram.recordSeconds(h, countAndMs[i + 1] / 1000);
+        vtlab.data.LatencyHistogram.write(h, dir.resolve("raw").resolve(name + ".hlog"));
+        r.put("histogram", name + ".hlog");
+        r.put("p50_ms", vtlab.data.LatencyHistogram.ms(h, 50));
+        r.put("p99_ms", vtlab.data.LatencyHistogram.ms(h, 99));
+        return r;
+    }
+
     RunFixture write() throws IOException {
         try (Dataset d = new Dataset(dir.resolve("matrix.csv"), vtlab.run.MatrixSchema.full())) {
             for (Map<String, Object> r : rows) d.append(r);

@@ -77,4 +77,28 @@ class StaticChartTest {
         assertEquals(0.6, small.get(3), 1e-12);
         assertEquals(1.0, small.getLast(), 1e-12);
     }
+
+    @Test
+    void logTicksStepOneTwoFiveAroundTheData() {
+        assertEquals(List.of(50.0, 100.0, 200.0, 500.0, 1000.0, 2000.0), StaticChart.logTicks(50.4, 1085));
+        assertEquals(List.of(0.2, 0.5, 1.0), StaticChart.logTicks(0.3, 0.9).stream().map(d -> Math.round(d * 1e9) / 1e9).toList());
+        assertEquals(2, StaticChart.logTicks(100, 100).size(), "one value still makes an axis");
+    }
+
+    @Test
+    void spectrumFigureHasPercentileTicksAndALogLatencyAxis() throws Exception {
+        RunFixture f = new RunFixture(dir.resolve("run"));
+        f.histogram(f.row("servlet", "virtual", 100, null, 1, 1000, 0), "v1", 980, 50, 15, 200, 5, 1200);
+        f.write();
+        ChartSpec c = new ChartData(RunData.load(f.dir)).spectrum("servlet").getFirst();
+        String svg = StaticChart.svg(c);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+        List<String> texts = new ArrayList<>();
+        NodeList t = doc.getElementsByTagName("text");
+        for (int i = 0; i < t.getLength(); i++) texts.add(t.item(i).getTextContent());
+        assertTrue(texts.containsAll(List.of("50%", "90%", "99%", "99.9%", "99.99%")), texts.toString());
+        assertTrue(texts.contains("latency (ms) (log scale)"), texts.toString());
+        assertTrue(texts.containsAll(List.of("50", "100", "200", "500", "1,000", "2,000")), "1-2-5 ticks from 50 ms to 1.2 s: " + texts);
+        assertEquals(1, doc.getElementsByTagName("polyline").getLength());
+    }
 }
