@@ -118,19 +118,23 @@ public final class Validity {
                     + " for the whole hold, so latency grows with the hold's length (not a steady-state number)", in.targetRps(), in.boundRps()));
         }
         double share = inFlightShare(in.targetRps(), in.meanMs(), in.inFlightCap());
-        if (share >= IN_FLIGHT_SHARE) {
+        // overloaded: the queue is the overload's, wherever it waits (server or generator)
+        if (share >= IN_FLIGHT_SHARE && !overloaded) {
             f.add("in-flight-cap");
             notes.add(String.format(java.util.Locale.ROOT, "in-flight-cap: rate x mean latency = %.0f in flight against a cap of %d:"
                     + " the generator could not keep the model open", share * in.inFlightCap(), in.inFlightCap()));
         }
         // requests due but never sent are missing from the histogram, and they are the ones that would have waited
-        // longest: a few are the schedule's edge, more than DROPPED_SHARE leave the tail unmeasured
+        // longest: a few are the schedule's edge, more than DROPPED_SHARE leave the tail unmeasured. An overloaded
+        // row's backlog is its finding (the queue it could not serve), already marked as no steady state: a note.
         long due = Math.round(in.targetRps() * in.holdS());
         if (in.dropped() > 0) {
-            boolean voids = due > 0 && in.dropped() > DROPPED_SHARE * due;
-            if (voids) f.add("dropped");
+            boolean many = due > 0 && in.dropped() > DROPPED_SHARE * due;
+            if (many && !overloaded) f.add("dropped");
             notes.add(String.format(java.util.Locale.ROOT, "dropped: %d of %d requests due were never sent (%.2f%%)%s", in.dropped(), due,
-                    due > 0 ? 100.0 * in.dropped() / due : 0, voids ? ": the slowest tail is unmeasured" : ""));
+                    due > 0 ? 100.0 * in.dropped() / due : 0, !many ? "" : overloaded
+                            ? ": the backlog still queued when the hold ended; the true tail is longer still"
+                            : ": the slowest tail is unmeasured"));
         }
         if (in.errorRate() > 0.001) f.add("errors");
         if (appBound) f.add("app-cpu-bound");

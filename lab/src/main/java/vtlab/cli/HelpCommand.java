@@ -49,7 +49,7 @@ final class HelpCommand implements Command {
                                          what no free VU could send counted as dropped
               --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
               --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
-                                         (oha opens half a second of arrivals' worth of connections under it and
+                                         (oha opens 200 ms of arrivals' worth of connections under it and
                                          queues the rest, counting their wait; k6: its maxVUs)
               --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
                                          for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)

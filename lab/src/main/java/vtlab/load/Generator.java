@@ -46,6 +46,14 @@ public interface Generator {
         return this;
     }
 
+    /**
+     * Most requests this generator keeps in flight for a load: the spec's connections (closed; open: the cap), or
+     * fewer where it opens fewer and queues the rest (oha). Little's law is checked against it.
+     */
+    default int inFlightLimit(Double rate, int connections) {
+        return connections;
+    }
+
     /** Starts the load; the process is tracked so a Ctrl-C stops it. */
     RunningLoad start(LoadSpec spec) throws IOException;
 

@@ -288,12 +288,13 @@ public final class RowRunner {
     private void openValidity(RowValues out, Row row, LoadResult r, List<String> probeErrors) {
         double rps = r.rps();
         out.put(Validity.BOUND_RATIO, Validity.openBoundRatio(rps, row.rate(), row.boundRps()));
-        double share = Validity.inFlightShare(row.rate(), r.meanMs(), row.concurrency());
+        int limit = generator.inFlightLimit(row.rate(), row.concurrency());
+        double share = Validity.inFlightShare(row.rate(), r.meanMs(), limit);
         out.put(Validity.LITTLE_RATIO, share);
         out.put(Validity.LITTLE_OK, share < Validity.IN_FLIGHT_SHARE);
         Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
-        Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), row.concurrency(), dropped(r),
+        Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped(r),
                 r.errorRate(), loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), r.durationS()));
         List<String> flags = new ArrayList<>(v.flags());
         if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");

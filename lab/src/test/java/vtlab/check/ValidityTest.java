@@ -111,6 +111,10 @@ class ValidityTest {
         var many = Validity.openFlags(open(2000, 1960, 50, 1200, 30.0, 40.0, null));
         assertTrue(many.flags().contains("dropped"), many.flags().toString());
         assertTrue(Validity.voids("dropped"));
+        // overloaded (4,400 offered, bound 4,000): the backlog at the end is the finding, noted, not voiding
+        var backlog = Validity.openFlags(open(4400, 4070, 1000, 6500, 30.0, 40.0, 4000.0));
+        assertEquals(List.of("overloaded"), backlog.flags());
+        assertTrue(backlog.notes().getLast().contains("the backlog still queued"), backlog.notes().getLast());
         assertEquals(List.of(), Validity.openFlags(open(2000, 2000, 4400, 0, 30.0, 40.0, null)).flags(), "88 %: below the line");
     }
 }

@@ -72,10 +72,11 @@ class OhaGeneratorTest {
     }
 
     @Test
-    void connectionsCoverHalfASecondOfArrivalsWithinTheCap() {
-        assertEquals(1000, OhaGenerator.connections(2000, 10_000));
+    void connectionsCoverTwoHundredMillisecondsOfArrivalsWithinTheCap() {
+        assertEquals(400, OhaGenerator.connections(2000, 10_000), "200 ms of arrivals");
         assertEquals(32, OhaGenerator.connections(10, 10_000), "a floor for low rates");
         assertEquals(500, OhaGenerator.connections(15_000, 500), "never above the in-flight cap");
+        assertEquals(400, new OhaGenerator().inFlightLimit(2000.0, 10_000), "Little's law is checked against what oha opens");
     }
 
     @Test
