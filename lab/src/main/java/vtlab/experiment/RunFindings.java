@@ -67,6 +67,9 @@ public final class RunFindings {
             StudySection section = e instanceof Study s ? s.section() : null;
             if (section != null) sections.putIfAbsent(section.dataFile(), section); // studies sharing a file share its section
             List<Map<String, String>> own = Rows.of(rows, name);
+            // findings written for closed rows (plateaus at N connections, Little's law) would misread open ones:
+            // those speak through the summary's rows and the report's latency-vs-rate chart
+            if (!e.readsOpenRows()) own = own.stream().filter(r -> !"open".equals(r.get(Rows.LOAD_MODEL))).toList();
             List<String> lines = List.of();
             String error = null;
             try {

@@ -72,6 +72,11 @@ public interface Experiment {
         return List.copyOf(all);
     }
 
+    /** Whether {@link #findings} understand open-model rows; if not they are given the closed rows only. */
+    default boolean readsOpenRows() {
+        return false;
+    }
+
     default List<String> findings(List<java.util.Map<String, String>> rows) {
         return List.of();
     }

@@ -30,7 +30,7 @@ class OhaGeneratorTest {
 
     LoadResult parse(String sample, String db, double holdS, long due) throws Exception {
         Path raw = resource(sample);
-        return OhaGenerator.parse(Files.readString(raw), raw, resource(db), dir.resolve("row.oha.hlog"), holdS, due);
+        return OhaGenerator.parse(Files.readString(raw), raw, resource(db), dir.resolve("row.oha.hlog"), 0, holdS, due);
     }
 
     @Test
@@ -47,6 +47,17 @@ class OhaGeneratorTest {
         assertEquals(400, h.getTotalCount(), "one sample per answered request");
         assertEquals(r.p99Ms(), LatencyHistogram.ms(h, 99), 1e-9, "the row's p99 is the histogram's");
         assertTrue(Files.readString(LatencyHistogram.hgrm(r.histogram())).contains("Percentile"), "the .hgrm table beside it");
+    }
+
+    @Test
+    void whatWasDueInTheLeadInIsLeftOut() throws Exception {
+        Path raw = resource("sample.txt");
+        // the sample ran 2 s at 200 req/s: taken as a 1 s lead-in and a 1 s hold, the hold has the second 200
+        LoadResult r = OhaGenerator.parse(Files.readString(raw), raw, resource("sample.db"), dir.resolve("w.hlog"), 1, 1, 200);
+        assertTrue(r.requests() >= 195 && r.requests() <= 205, "answered in the hold: " + r.requests());
+        assertEquals(r.requests(), LatencyHistogram.read(r.histogram()).getTotalCount());
+        assertEquals(0L, r.dropped());
+        assertTrue(r.bytes() > 0 && r.bytes() % r.requests() == 0, "same-size answers, counted in the hold only: " + r.bytes());
     }
 
     @Test
@@ -84,7 +95,7 @@ class OhaGeneratorTest {
         Path raw = dir.resolve("bad.txt");
         Files.writeString(raw, "error: invalid value 'x' for '-q <QUERY_PER_SECOND>'\n");
         var e = assertThrows(Generator.LoadException.class,
-                () -> OhaGenerator.parse(Files.readString(raw), raw, dir.resolve("none.db"), dir.resolve("h.hlog"), 1, 1));
+                () -> OhaGenerator.parse(Files.readString(raw), raw, dir.resolve("none.db"), dir.resolve("h.hlog"), 0, 1, 1));
         assertTrue(e.getMessage().contains("invalid value"), e.getMessage());
     }
 

@@ -122,6 +122,11 @@ public final class CapacityExperiment implements Experiment {
         if (of != null) Experiments.byName(of).verify(row, sutBase, tiers);
     }
 
+    @Override
+    public boolean readsOpenRows() {
+        return true; // every step is one
+    }
+
     /**
      * One sentence per scenario: "platform-200 sustains 3,800 req/s at p99 < 100 ms, errors < 0.1%, virtual 14,000
      * (3.68x); the limit was ..." from the steps' rows.
