@@ -271,17 +271,8 @@ public final class RowRunner {
         boolean genBound = Validity.saturated(loadCpu, cores.count(CoreMap.LOAD));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : genBound);
         Integer maxConn = runtime.hasNonNull("max_connections") ? runtime.get("max_connections").asInt() : null;
-        List<String> flags = new ArrayList<>(Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
-                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())));
-        // a warm-up that never settled: the hold may still include JIT or pool growth (not voiding: it is a caveat)
-        if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
-        out.put(Validity.FLAGS, String.join(";", flags));
-        boolean voided = flags.stream().anyMatch(Validity::voids);
-        out.put(Validity.STATUS, voided ? "flagged" : "ok");
-        List<String> notes = new ArrayList<>();
-        if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
-        if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
-        out.put(Validity.NOTE, String.join(" | ", notes));
+        conclude(out, Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
+                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())), List.of(), probeErrors);
     }
 
     /** An open row's checks (see {@link Validity#openFlags}): rate held, overload, in-flight cap. */
@@ -296,19 +287,27 @@ public final class RowRunner {
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
         Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped(r),
                 r.errorRate(), loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), r.durationS()));
-        List<String> flags = new ArrayList<>(v.flags());
+        conclude(out, v.flags(), v.notes(), probeErrors);
+    }
+
+    /**
+     * Flags, status and note of a row from its model's checks: a warm-up that never settled is added as a caveat (the
+     * hold may still include JIT or pool growth; not voiding), and the row is flagged when any flag voids it.
+     */
+    private static void conclude(RowValues out, List<String> checked, List<String> checkNotes, List<String> probeErrors) {
+        List<String> flags = new ArrayList<>(checked);
         if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
         out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put(Validity.STATUS, voided ? "flagged" : "ok");
         List<String> notes = new ArrayList<>();
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
-        notes.addAll(v.notes());
+        notes.addAll(checkNotes);
         if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
         out.put(Validity.NOTE, String.join(" | ", notes));
     }
 
-    /** Requests the generator dropped at its in-flight cap; none where it queues them instead (oha). */
+    /** Requests due but never sent (k6: no free VU; oha: still queued when the hold ended); 0 where none is reported. */
     static long dropped(LoadResult r) {
         return r.dropped() == null ? 0 : r.dropped();
     }
