@@ -196,6 +196,16 @@ class MainTest {
         assertEquals(false, q.freshSut());
     }
 
+    /** A capacity step must not inherit the heap and caches of the steps before it (see CapacityExperiment). */
+    @Test
+    void capacityStepsRunInAFreshJvmEach() throws Exception {
+        Options o = Options.parse(List.of("run", "capacity"));
+        var ctx = vtlab.plan.PlanContext.from(o);
+        var search = vtlab.experiment.Experiments.byName("capacity").searches(o, ctx).getFirst();
+        Row step = search.next(List.of());
+        assertTrue(RunCommand.planned(step, List.of("cpu"), false, null).freshSut(), "a step reusing a JVM ran on its predecessor's heap");
+    }
+
     @Test
     void listColumnsPrintsEveryDeclaredColumnSeedFirst() throws Exception {
         var buf = new java.io.ByteArrayOutputStream();

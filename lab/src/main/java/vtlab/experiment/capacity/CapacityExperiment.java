@@ -122,6 +122,17 @@ public final class CapacityExperiment implements Experiment {
         if (of != null) Experiments.byName(of).verify(row, sutBase, tiers);
     }
 
+    /**
+     * Every step in a JVM of its own: a step must not inherit the state of the steps before it. Reusing one JVM, an
+     * overloaded step (16,000 req/s, thousands of connections) left ~330 MB live in the article's 512 MB heap (Tomcat
+     * keeps every processor with processorCache -1), and the Serial collector a one-CPU JVM picks then ran a 130-240 ms
+     * full GC every ~3 s for the rest of the search: the later, lower steps failed their p99 on the earlier one's heap.
+     */
+    @Override
+    public boolean freshSutPerRow() {
+        return true;
+    }
+
     @Override
     public boolean readsOpenRows() {
         return true; // every step is one
