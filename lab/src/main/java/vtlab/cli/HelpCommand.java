@@ -51,7 +51,7 @@ final class HelpCommand implements Command {
               --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
                                          (oha opens 200 ms of arrivals' worth of connections under it and
                                          queues the rest, counting their wait; k6: its maxVUs)
-              --probes cpu,rss,threads,cpu-threads,jfr-pinning   probes, by name (./vtlab list); --no-probes
+              --probes cpu,rss,threads,cpu-threads,gc,jfr-pinning   probes, by name (./vtlab list); --no-probes
                                          for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
                                          options after a colon, e.g. jfr-pinning:threshold=5ms
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);

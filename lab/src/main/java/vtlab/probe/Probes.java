@@ -23,6 +23,7 @@ public final class Probes {
         ALL.put("nmt", NmtProbe::new);
         ALL.put("jfr-pinning", JfrPinningProbe::new);
         ALL.put("vtdump", VirtualThreadDumpProbe::new);
+        ALL.put("gc", GcProbe::new);
         ALL.put("hikari", HikariProbe::new);
     }
 
@@ -31,7 +32,7 @@ public final class Probes {
      * one-CPU SUT (README, probe-cost), so it is on only where memory is the measurement (footprint, reactive) or
      * when asked for.
      */
-    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "cpu-threads", "jfr-pinning", "hikari");
+    public static final List<String> DEFAULT = List.of("cpu", "rss", "threads", "cpu-threads", "gc", "jfr-pinning", "hikari");
 
     private Probes() {}
 

@@ -103,7 +103,16 @@ public final class CapacitySearch implements Search {
         if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + Rows.text(r, "app_cpu_pct") + "% busy)";
         if (flags.contains("overloaded")) return "the " + Rows.text(r, "bound_note").replaceFirst("^open model: capacity ", "") + " bound";
         List<String> broken = slo(r).broken(r);
-        return broken.isEmpty() ? "its flags (" + String.join(", ", flags) + ")" : "latency, with no CPU saturated (" + String.join("; ", broken) + ")";
+        if (broken.isEmpty()) return "its flags (" + String.join(", ", flags) + ")";
+        return "latency, with no CPU saturated (" + String.join("; ", broken) + ")" + pause(r);
+    }
+
+    /** The SUT's longest stop-the-world pause in the step's hold (gc probe), when it is what a latency limit may be. */
+    private static String pause(Map<String, String> r) {
+        double stw = Rows.num(r, "stw_max_ms");
+        if (!(stw >= 1)) return ""; // NaN: no gc probe
+        return String.format(Locale.ROOT, ", its longest stop-the-world pause %.0f ms (%s, %s GC pauses in the hold)", stw,
+                Rows.text(r, "stw_max_cause"), Rows.text(r, "gc_pauses"));
     }
 
     @Override

@@ -98,6 +98,19 @@ class CapacitySearchTest {
         assertTrue(f.contains("virtual: the SUT's CPU"), f);
     }
 
+    /** A latency limit with no CPU saturated names the SUT's longest stop-the-world pause when the gc probe read one. */
+    @Test
+    void aLatencyLimitNamesTheLongestPause() {
+        Map<String, String> r = step("virtual", 9000, 152, "");
+        r.put("app_cpu_pct", "50");
+        assertEquals("latency, with no CPU saturated (p99 152 ms breaks p99 < 100 ms)", CapacitySearch.limit(r), "no gc probe, no pause named");
+        r.put("stw_max_ms", "156.689");
+        r.put("stw_max_cause", "SerialCollectForAllocation");
+        r.put("gc_pauses", "4");
+        assertEquals("latency, with no CPU saturated (p99 152 ms breaks p99 < 100 ms), its longest stop-the-world pause 157 ms"
+                + " (SerialCollectForAllocation, 4 GC pauses in the hold)", CapacitySearch.limit(r));
+    }
+
     @Test
     void planningRefusesTheClosedAxesAndABadSlo() throws Exception {
         PlanContext ctx = PlanContext.from(Options.parse(List.of()));

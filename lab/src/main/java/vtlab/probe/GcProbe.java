@@ -1,0 +1,112 @@
+package vtlab.probe;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import vtlab.data.Column;
+
+/**
+ * The SUT's stop-the-world pauses during the hold, from the JVM's own unified logging: GC pauses (count, total,
+ * longest) and the longest safepoint of any cause with that cause. Logging is switched on for the hold only, on the
+ * running JVM (jcmd VM.log, so a reused SUT needs no restart), into raw/NNN.gc.log. Why it exists: on a one-CPU SUT
+ * the JVM picks the Serial collector, and in the article's 512 MB heap a virtual-thread row at 9,000 req/s stopped
+ * for ~150 ms every ~25 s (old-generation collections): that, not a thread pool or the CPU, decided its p99.
+ * Safepoints cover every collector (ZGC's pauses are safepoints too, though its gc=info lines carry no pause time).
+ */
+public final class GcProbe implements Probe {
+    /** "[2026-11-23T17:41:21.863+0000][3.660s] GC(493) Pause Full (Allocation Failure) 53M->12M(61M) 22.861ms" */
+    static final Pattern PAUSE = Pattern.compile("^\\[([^]]+)]\\[[^]]+] GC\\(\\d+\\) (Pause [^(]*?)\\s*(?:\\(.*)?\\s(\\d+(?:\\.\\d+)?)ms\\s*$");
+    /** "[...][...] Safepoint "SerialCollectForAllocation", Time since last: ... Total: 22961345 ns, ..." */
+    static final Pattern SAFEPOINT = Pattern.compile("^\\[([^]]+)]\\[[^]]+] Safepoint \"([^\"]+)\".*?Total: (\\d+) ns");
+    private static final DateTimeFormatter UTCTIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
+
+    static final Column PAUSES = Column.integer("gc_pauses", "pauses", "GC pauses in the hold (the JVM's gc log)");
+    static final Column PAUSE_TOTAL = Column.number("gc_pause_total_ms", "ms", "time the SUT spent in GC pauses in the hold");
+    static final Column PAUSE_MAX = Column.number("gc_pause_max_ms", "ms", "longest GC pause in the hold");
+    static final Column STW_MAX = Column.number("stw_max_ms", "ms", "longest safepoint of any cause in the hold (all threads stopped)");
+    static final Column STW_CAUSE = Column.text("stw_max_cause", "the VM operation of the longest safepoint (e.g. SerialCollectForAllocation)");
+
+    private Path log;
+    private Instant holdStart;
+
+    @Override
+    public String name() {
+        return "gc";
+    }
+
+    @Override
+    public String description() {
+        return "GC pauses (count, total, max ms) and the longest safepoint with its cause in the hold, from the JVM's gc/safepoint log";
+    }
+
+    @Override
+    public List<Column> columns() {
+        return List.of(PAUSES, PAUSE_TOTAL, PAUSE_MAX, STW_MAX, STW_CAUSE);
+    }
+
+    @Override
+    public void start(ProbeContext ctx) throws Exception {
+        log = ctx.rawDir().resolve(ctx.stem() + ".gc.log").toAbsolutePath();
+        holdStart = Instant.now();
+        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=gc=info,safepoint=info", "decorators=utctime,uptime");
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        if (log == null) return;
+        // removes this output only: the SUT's own logging (stdout warnings) stays as it was
+        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=all=off");
+        Pauses p = parse(Files.readAllLines(log), holdStart);
+        out.put(PAUSES, p.count());
+        out.put(PAUSE_TOTAL, round(p.totalMs()));
+        out.put(PAUSE_MAX, round(p.maxMs()));
+        out.put(STW_MAX, round(p.stwMaxMs()));
+        if (p.stwCause() != null) out.put(STW_CAUSE, p.stwCause());
+        for (double[] point : p.points()) out.point("gc_pause_ms", point[0], point[1]);
+    }
+
+    /** What a hold's log says; points are (second of the hold, pause ms) for the over-time chart. */
+    record Pauses(int count, double totalMs, double maxMs, double stwMaxMs, String stwCause, List<double[]> points) {}
+
+    static Pauses parse(List<String> lines, Instant holdStart) {
+        int count = 0;
+        double total = 0, max = 0, stwMax = 0;
+        String cause = null;
+        List<double[]> points = new java.util.ArrayList<>();
+        for (String line : lines) {
+            Matcher m = PAUSE.matcher(line);
+            if (m.find()) {
+                double ms = Double.parseDouble(m.group(3));
+                count++;
+                total += ms;
+                max = Math.max(max, ms);
+                points.add(new double[] {second(m.group(1), holdStart), ms});
+                continue;
+            }
+            Matcher s = SAFEPOINT.matcher(line);
+            if (s.find()) {
+                double ms = Long.parseLong(s.group(3)) / 1e6;
+                if (ms > stwMax) {
+                    stwMax = ms;
+                    cause = s.group(2);
+                }
+            }
+        }
+        return new Pauses(count, total, max, stwMax, cause, points);
+    }
+
+    private static double second(String utctime, Instant holdStart) {
+        Instant t = OffsetDateTime.parse(utctime, UTCTIME).toInstant();
+        return Math.max(0, (t.toEpochMilli() - holdStart.toEpochMilli()) / 1000.0);
+    }
+
+    private static double round(double ms) {
+        return Math.round(ms * 1000) / 1000.0;
+    }
+}
