@@ -57,11 +57,17 @@ public final class GcProbe implements Probe {
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=gc=info,safepoint=info", "decorators=utctime,uptime");
     }
 
+    /** Logging off as the load ends, before other probes' jcmd calls (Thread.print) stop the SUT themselves. */
     @Override
-    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+    public void stop(ProbeContext ctx) throws Exception {
         if (log == null) return;
         // removes this output only: the SUT's own logging (stdout warnings) stays as it was
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=all=off");
+    }
+
+    @Override
+    public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        if (log == null) return;
         Pauses p = parse(Files.readAllLines(log), holdStart);
         out.put(PAUSES, p.count());
         out.put(PAUSE_TOTAL, round(p.totalMs()));

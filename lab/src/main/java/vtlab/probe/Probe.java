@@ -12,7 +12,8 @@ import vtlab.plan.Row;
  * A measurement taken alongside the load, like a JMH profiler: a small class selected by name (--probes cpu,rss),
  * with options after a colon (jfr-pinning:threshold=5ms).
  * A fresh instance serves one row: beforeLoad() once the SUT is verified (before warm-up), start() when the measured
- * load begins, sample() about once a second during the hold, finish() when the load has ended (the SUT is still up).
+ * load begins, sample() about once a second during the hold, stop() on every probe as soon as the load has ended,
+ * then finish() on each (the SUT is still up).
  * In beforeLoad() the context has no load tier yet.
  */
 public interface Probe {
@@ -46,6 +47,12 @@ public interface Probe {
     default void start(ProbeContext ctx) throws Exception {}
 
     default void sample(ProbeContext ctx, double second, Measurements out) throws Exception {}
+
+    /**
+     * The load has ended and no probe has acted on the SUT yet: a probe whose window must close before the others'
+     * finish() touch the SUT (a jcmd Thread.print is itself a ~50 ms safepoint) closes it here.
+     */
+    default void stop(ProbeContext ctx) throws Exception {}
 
     void finish(ProbeContext ctx, Measurements out) throws Exception;
 }

@@ -38,7 +38,9 @@ final class ProbeSession {
         for (Probe p : probes) guard(p, () -> p.sample(ctx, second, measurements));
     }
 
+    /** Every probe's window closes before any probe's finish() reads the SUT (see Probe.stop). */
     void finish(ProbeContext ctx) {
+        for (Probe p : probes) guard(p, () -> p.stop(ctx));
         for (Probe p : probes) guard(p, () -> p.finish(ctx, measurements));
     }
 
