@@ -44,9 +44,13 @@ public final class ReportPage {
     private final List<ChartSpec> figures = new ArrayList<>();
     private final StringBuilder sb = new StringBuilder();
 
+    /** summary.json of the run (derived from its rows when it has none). */
+    private final RunSummary summary;
+
     public ReportPage(RunData data) {
         this.data = data;
         this.charts = new ChartData(data);
+        this.summary = RunSummary.of(data);
     }
 
     public List<ChartSpec> figures() {
@@ -153,6 +157,7 @@ public final class ReportPage {
         chartGroup("Latency by percentile (reps' histograms merged), platform vs virtual", charts.spectrum(exp), true);
         chartGroup("Memory and threads", charts.memory(exp), true);
         chartGroup("Pinning", charts.pinning(exp), false);
+        summaryTable(exp);
         rowsTable(rows);
         overTime(rows);
         sb.append("</section>\n");
@@ -174,6 +179,41 @@ public final class ReportPage {
             sb.append("</figure>\n");
         }
         sb.append("</div>\n");
+    }
+
+    /** summary.json's lines of an experiment: mean, 95% CI and reps per scenario and mode, with threshold breaches. */
+    private void summaryTable(String exp) {
+        List<RunSummary.Entry> lines = summary.entries().stream().filter(e -> e.experiment().equals(exp) && e.measured()).toList();
+        if (lines.isEmpty()) return;
+        sb.append("<h3>Summary</h3>\n<p class=\"hint\">From summary.json: per scenario and mode, the mean over the ok reps with its 95% ")
+                .append("confidence interval (Student's t); p50/p99 of the reps' merged histograms where they have them.")
+                .append(summary.failOn() == null ? "" : " Thresholds: --fail-on " + Html.esc(summary.failOn()) + ".").append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"sortable summary\"><thead><tr><th>scenario</th><th>mode</th><th>reps ok</th>")
+                .append("<th>req/s</th><th>95% CI</th><th>p50 ms</th><th>p99 ms</th><th>bound</th><th>of bound</th><th>vs platform</th>")
+                .append("<th>flags</th><th>rows</th></tr></thead>\n<tbody>\n");
+        for (RunSummary.Entry e : lines) {
+            RunSummary.Stat t = e.throughput();
+            sb.append("<tr").append(e.breached().isEmpty() ? "" : " class=\"st-flagged\"").append("><td>").append(Html.esc(e.scenario()))
+                    .append("</td><td>").append(Html.esc(e.variant())).append("</td><td>").append(e.ok()).append('/').append(e.ok() + e.flagged() + e.failed())
+                    .append("</td>");
+            numCell(t.mean(), StaticChart.num(t.mean()));
+            sb.append("<td>").append(Double.isNaN(t.low()) ? "" : Html.esc(StaticChart.num(t.low()) + " – " + StaticChart.num(t.high()))).append("</td>");
+            numCell(e.p50().ms(), StaticChart.num(e.p50().ms()));
+            numCell(e.p99().ms(), StaticChart.num(e.p99().ms()));
+            numCell(e.boundRps(), StaticChart.num(e.boundRps()));
+            numCell(e.boundRatio(), Double.isNaN(e.boundRatio()) ? "" : String.format(Locale.ROOT, "%.0f%%", e.boundRatio() * 100));
+            numCell(e.vsPlatform(), Double.isNaN(e.vsPlatform()) ? "" : String.format(Locale.ROOT, "%.2f×", e.vsPlatform()));
+            List<String> flags = new ArrayList<>(e.flags());
+            e.breached().forEach(b -> flags.add("breached: " + b));
+            sb.append("<td>").append(Html.esc(String.join(", ", flags))).append("</td><td>");
+            for (int k : e.rows()) sb.append("<a href=\"#row-").append(k).append("\">").append(k).append("</a> ");
+            sb.append("</td></tr>\n");
+        }
+        sb.append("</tbody></table></div>\n");
+    }
+
+    private void numCell(double v, String shown) {
+        sb.append("<td data-v=\"").append(Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v)).append("\">").append(Double.isNaN(v) ? "" : Html.esc(shown)).append("</td>");
     }
 
     private void rowsTable(List<Map<String, String>> rows) {
