@@ -236,11 +236,17 @@ public final class ReportPage {
         sb.append("</tbody></table></div>\n");
     }
 
+    /** Text columns of the rows table that can run long (notes are sentences): clipped to one line. */
+    static final java.util.Set<String> CLIPPED = java.util.Set.of("note", "params", "flags");
+
     private void cell(Map<String, String> r, String col) {
         String v = r.getOrDefault(col, "");
         double d = Rows.num(r, col);
         if (Double.isNaN(d)) {
-            sb.append("<td").append(col.equals("note") && !v.isEmpty() ? " class=\"note\"" : "").append(">").append(Html.esc(v)).append("</td>");
+            // long text stays on one line, cut with an ellipsis; the whole of it is the cell's tooltip
+            boolean clip = CLIPPED.contains(col) && !v.isEmpty();
+            sb.append("<td").append(clip ? " class=\"clip" + (col.equals("note") ? " note" : "") + "\" title=\"" + Html.esc(v) + "\"" : "")
+                    .append(">").append(Html.esc(v)).append("</td>");
             return;
         }
         String shown = switch (col) {
@@ -521,6 +527,14 @@ public final class ReportPage {
             table.sortable th[data-dir=asc]::after { content: " ▲"; } table.sortable th[data-dir=desc]::after { content: " ▼"; }
             td[data-v] { text-align: right; font-variant-numeric: tabular-nums; }
             td.note { max-width: 420px; }
+            /* the rows table: one line per row (a row several lines tall hides its neighbours); long text is cut and
+               kept whole in its tooltip; the row number stays in view while the table scrolls sideways in its box */
+            table.rows td, table.rows th { white-space: nowrap; }
+            table.rows td.clip { max-width: 16em; overflow: hidden; text-overflow: ellipsis; }
+            table.rows td.clip.note { max-width: 28em; }
+            table.rows tr > :first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+            table.rows thead tr > :first-child { background: #f0f0f0; }
+            table.rows tr.st-flagged > :first-child { background: var(--warn); } table.rows tr.st-failed > :first-child { background: var(--failbg); }
             tr.st-flagged td { background: var(--warn); } tr.st-failed td { background: var(--failbg); }
             tr:target td, div:target { outline: 2px solid #1f77b4; }
             table.kv th { background: #f6f6f6; width: 200px; }
