@@ -54,8 +54,8 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
-        Slo failOn = o.has("fail-on") ? Slo.failOn(o.string("fail-on", "")) : null; // refused before anything starts
         Prepared p = prepare(o, names);
+        Slo failOn = failOn(o);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
                 + (p.searches().isEmpty() ? "" : " and " + p.searches().size() + " searches (about "
                         + p.searches().stream().mapToInt(Search::expectedRows).sum() + " rows, "
@@ -127,6 +127,11 @@ public final class RunCommand implements Command {
             "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
             "fresh-sut", "out", "reseed", "fail-on");
 
+    /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
+    static Slo failOn(Options o) throws UsageError {
+        return o.has("fail-on") ? Slo.failOn(o.string("fail-on", "")) : null;
+    }
+
     /** Options given that neither the lab nor any of these experiments declares. */
     public static List<String> unknown(Options given, List<Experiment> experiments) {
         java.util.Set<String> known = new java.util.HashSet<>(GLOBAL);
@@ -152,6 +157,7 @@ public final class RunCommand implements Command {
         if (!unknown.isEmpty()) {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
+        failOn(o);
         PlanContext ctx = PlanContext.from(o);
         Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();

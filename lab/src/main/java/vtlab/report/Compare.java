@@ -5,7 +5,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +16,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.core.UsageError;
 
-import vtlab.data.Rows;
 import vtlab.data.Stats;
 
 /**
