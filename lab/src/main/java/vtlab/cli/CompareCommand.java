@@ -18,13 +18,16 @@ public final class CompareCommand implements Command {
         return "compare";
     }
 
-    /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] */
+    static final String USAGE = "./vtlab compare RUN_A RUN_B [--out FILE|DIR] [--max-regression 5%]";
+
+    /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] [--max-regression PCT]: exit 99 when B regressed beyond it and the noise. */
     @Override
     public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         String outArg = o.string("out", null);
-        List<String> unknown = o.unknown(java.util.Set.of("out", "help"));
-        if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR])");
-        if (args.size() != 2) throw new UsageError("usage: ./vtlab compare RUN_A RUN_B [--out FILE|DIR] (two run folders, e.g. results/<a> results/latest)");
+        List<String> unknown = o.unknown(java.util.Set.of("out", "help", "max-regression"));
+        if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: " + USAGE + ")");
+        if (args.size() != 2) throw new UsageError("usage: " + USAGE + " (two run folders, e.g. results/<a> results/latest)");
+        double maxRegression = o.has("max-regression") ? percent(o.string("max-regression", "")) : Double.NaN;
         RunData a = RunData.load(ReportCommand.runFolder(args.get(0)));
         RunData b = RunData.load(ReportCommand.runFolder(args.get(1)));
         if (a.rows().isEmpty() && b.rows().isEmpty()) throw new UsageError("neither run has load rows in its matrix.csv: nothing to compare");
@@ -37,6 +40,26 @@ public final class CompareCommand implements Command {
         out.print(Compare.terminal(a, b, lines));
         Files.writeString(file, Compare.html(a, b, lines));
         out.println("vtlab: comparison in " + file.toAbsolutePath().normalize());
-        return 0;
+        if (Double.isNaN(maxRegression)) return ExitCodes.OK;
+        List<String> regressions = lines.stream().map(l -> l.regression(maxRegression)).filter(java.util.Objects::nonNull).toList();
+        for (String r : regressions) out.println("vtlab: REGRESSION " + r);
+        if (regressions.isEmpty()) {
+            out.println("vtlab: no comparable row got slower by more than " + o.string("max-regression", "") + " beyond the noise");
+            return ExitCodes.OK;
+        }
+        out.println("vtlab: " + regressions.size() + " row(s) slower by more than " + o.string("max-regression", "") + " beyond the noise: exit code 99");
+        return ExitCodes.THRESHOLDS;
+    }
+
+    /** "5%" or "5" as 5 (percent). */
+    static double percent(String s) throws UsageError {
+        String v = s.trim().endsWith("%") ? s.trim().substring(0, s.trim().length() - 1) : s.trim();
+        try {
+            double d = Double.parseDouble(v);
+            if (d >= 0 && d < 100) return d;
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new UsageError("--max-regression takes a percentage from 0 to 100, e.g. 5%, not '" + s + "'");
     }
 }

@@ -20,7 +20,9 @@ final class HelpCommand implements Command {
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
-              ./vtlab compare RUN_A RUN_B [--out F]   the same rows of two runs side by side with deltas (+ compare.html)
+              ./vtlab compare RUN_A RUN_B [--out F]   the same rows of two runs side by side with deltas (+ compare.html),
+                [--max-regression 5%]                 each said beyond or within the reps' noise; exit 99 when a row
+                                                      got slower by more than that and beyond the noise
               ./vtlab test                            the whole test suite (what CI runs)
 
             Run options (each experiment adds its own axes: see ./vtlab list):
@@ -61,11 +63,18 @@ final class HelpCommand implements Command {
               --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
                                          SUT configuration share one warm JVM; each row still warms up)
               --out results              where run folders go
+              --fail-on "p99_ms>200,error_rate>0.01"   thresholds per row (k6's): a term that holds is a breach,
+                                         listed in summary.txt/summary.json; exit 99. Terms: p50..p999, max, mean
+                                         (us/ms/s; p99_ms is ms), errors/error_rate (ratio or %), rps; > >= < <=
 
             Output: results/<UTC time>-<experiments>/ with matrix.csv (the seed rig's 23 columns, then vtlab's),
             environment.json, summary.txt and raw/ (generator output, SUT logs, runtime-info); results/latest
             points at the newest. Each row is checked against its theoretical bound and Little's law, and flagged
-            when the generator saturated its cores.
+            when the generator saturated its cores. summary.json: per scenario and mode, mean, 95% CI and reps.
+
+            Exit codes: 0 every row ok; 1 some rows failed (the run finished; wins over 99); 2 bad input, or a run
+            folder report/compare cannot read; 99 thresholds breached (--fail-on, compare --max-regression);
+            130 interrupted.
             """;
 
 

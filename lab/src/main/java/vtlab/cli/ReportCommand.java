@@ -27,6 +27,8 @@ public final class ReportCommand implements Command {
         vtlab.report.RunData.requireRunFolder(dir); // refuses a folder that is not a run's before anything is written into it
         // findings follow this build's experiments, as the report always did
         RunFindings.write(dir, RunFindings.experimentsOf(dir));
+        // runs from before summary.json, or stopped before writing it; a run's own (with its thresholds) is kept
+        if (!Files.exists(dir.resolve(vtlab.report.RunSummary.FILE))) vtlab.report.RunSummary.of(vtlab.report.RunData.load(dir)).write(dir);
         Report.Written w = Report.write(dir);
         out.println("vtlab: report " + w.html());
         if (!w.figures().isEmpty()) out.println("vtlab: figures " + w.html().resolveSibling("charts") + " (" + w.figures().size() + " files)");

@@ -13,6 +13,7 @@ import java.util.List;
 import vtlab.core.LabHome;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.check.Slo;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.experiment.Experiments;
@@ -54,6 +55,7 @@ public final class RunCommand implements Command {
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
         Prepared p = prepare(o, names);
+        Slo failOn = failOn(o);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
                 + (p.searches().isEmpty() ? "" : " and " + p.searches().size() + " searches (about "
                         + p.searches().stream().mapToInt(Search::expectedRows).sum() + " rows, "
@@ -68,20 +70,39 @@ public final class RunCommand implements Command {
                 p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
                 p.searches(), p.planner()));
         RunDir dir = done.dir();
-        if (done.complete()) writeResults(dir, p.experiments(), out);
-        out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
-        return 0;
+        boolean breached = done.complete() && writeResults(dir, p.experiments(), failOn, out);
+        out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
+        int code = ExitCodes.ofRun(done.complete(), done.failed(), breached);
+        if (code == ExitCodes.ROWS_FAILED) out.println("vtlab: " + done.failed() + " row(s) failed: exit code 1");
+        else if (code == ExitCodes.THRESHOLDS) out.println("vtlab: thresholds breached (--fail-on " + failOn.text() + "): exit code 99");
+        return code;
+    }
+
+    public static void writeResults(RunDir dir, List<String> experiments, PrintStream out) throws IOException {
+        writeResults(dir, experiments, null, out);
     }
 
     /**
      * After a finished run: the experiments' findings to findings.json (which the summary and the report read), the
-     * summary table and findings to summary.txt and the terminal, then report.html.
+     * summary to summary.json and, with the findings, to summary.txt and the terminal, then report.html.
+     *
+     * @param failOn thresholds every row is held against (--fail-on), null without
+     * @return whether a row breached them
      */
-    public static void writeResults(RunDir dir, List<String> experiments, PrintStream out) throws IOException {
-        String summary = vtlab.report.Summary.forRun(dir.matrix(), vtlab.experiment.RunFindings.write(dir.dir(), experiments));
+    public static boolean writeResults(RunDir dir, List<String> experiments, Slo failOn, PrintStream out) throws IOException {
+        vtlab.data.Findings findings = vtlab.experiment.RunFindings.write(dir.dir(), experiments);
+        List<java.util.Map<String, String>> rows = Files.exists(dir.matrix()) ? vtlab.data.Dataset.read(dir.matrix()) : List.of();
+        java.util.Map<Integer, List<String>> breaches = new java.util.LinkedHashMap<>();
+        if (failOn != null) for (int i = 0; i < rows.size(); i++) breaches.put(i + 1, failOn.breached(rows.get(i)));
+        var env = Files.exists(dir.environment()) ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.environment().toFile()) : null;
+        vtlab.report.RunSummary s = vtlab.report.RunSummary.of(rows, vtlab.report.Histograms.of(dir.dir()), env,
+                failOn == null ? null : failOn.text(), breaches);
+        s.write(dir.dir());
+        String summary = (rows.isEmpty() ? "" : vtlab.report.Summary.render(s)) + vtlab.report.Summary.findings(findings);
         Files.writeString(dir.summary(), summary);
         out.print(summary);
         vtlab.report.Report.afterRun(dir.dir(), out);
+        return s.breached();
     }
 
     public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
@@ -104,7 +125,12 @@ public final class RunCommand implements Command {
     /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
     static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
             "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
-            "fresh-sut", "out", "reseed");
+            "fresh-sut", "out", "reseed", "fail-on");
+
+    /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
+    static Slo failOn(Options o) throws UsageError {
+        return o.has("fail-on") ? Slo.failOn(o.string("fail-on", "")) : null;
+    }
 
     /** Options given that neither the lab nor any of these experiments declares. */
     public static List<String> unknown(Options given, List<Experiment> experiments) {
@@ -131,6 +157,7 @@ public final class RunCommand implements Command {
         if (!unknown.isEmpty()) {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
+        failOn(o);
         PlanContext ctx = PlanContext.from(o);
         Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();

@@ -74,12 +74,22 @@ public final class Dataset implements AutoCloseable {
         return s;
     }
 
-    /** Reads a matrix.csv back (for the summary, report and compare). */
+    /**
+     * Reads a matrix.csv back (for the summary, report and compare). A record with more fields than the header, or
+     * with fewer anywhere but at the end (a row torn by a crash mid-write), is refused: the cells would land under the
+     * wrong columns.
+     */
     public static List<Map<String, String>> read(Path file) throws IOException {
         List<Map<String, String>> rows = new ArrayList<>();
         List<List<String>> records = parse(Files.readString(file));
         if (records.isEmpty()) return rows;
         List<String> header = records.getFirst();
+        for (int k = 1; k < records.size(); k++) {
+            int n = records.get(k).size();
+            if (n > header.size() || (n < header.size() && k < records.size() - 1)) {
+                throw new IOException(file.getFileName() + ": record " + k + " has " + n + " fields, the header " + header.size());
+            }
+        }
         for (List<String> r : records.subList(1, records.size())) {
             Map<String, String> m = new LinkedHashMap<>();
             for (int i = 0; i < header.size(); i++) m.put(header.get(i), i < r.size() ? r.get(i) : "");

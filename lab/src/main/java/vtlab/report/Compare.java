@@ -5,21 +5,18 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.core.UsageError;
 
-import vtlab.data.Rows;
-import vtlab.data.Grouping;
+import vtlab.data.Stats;
 
 /**
  * ./vtlab compare RUN_A RUN_B: the same scenarios and variants of two runs (two machines, two JDKs, two versions)
@@ -29,12 +26,15 @@ import vtlab.data.Grouping;
 public final class Compare {
     private Compare() {}
 
-    /** One side of a comparison line: means over its ok rows. */
-    /** flaggedRps, flaggedP99: means over flagged rows, shown in brackets when a side has no ok row, never in a delta. */
+    /**
+     * One side of a comparison line, from its summary.json line: means over its ok rows (p50/p99 of their merged
+     * histograms where they have them), each rep's throughput and p99 for the noise. flaggedRps, flaggedP99: means
+     * over flagged rows, shown in brackets when a side has no ok row, never in a delta.
+     */
     public record Side(int ok, int rows, double rps, double p50, double p99, double appCpu, double threads, double rss,
-                       String status, List<Integer> rowNumbers, double flaggedRps, double flaggedP99) {
+                       String status, List<Integer> rowNumbers, double flaggedRps, double flaggedP99, double[] rpsReps, double[] p99Reps) {
         static final Side ABSENT = new Side(0, 0, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, "absent", List.of(),
-                Double.NaN, Double.NaN);
+                Double.NaN, Double.NaN, new double[0], new double[0]);
 
         String rpsText() {
             return usable() ? Summary.num(rps, 0) : Double.isNaN(flaggedRps) ? "" : "[" + Summary.num(flaggedRps, 0) + "]";
@@ -61,6 +61,37 @@ public final class Compare {
         public double p50Delta() {
             return delta(a.p50(), b.p50());
         }
+
+        /** Whether the throughputs differ beyond the reps' noise (Welch's t-test at 5%; false when a side has one rep). */
+        public boolean rpsBeyondNoise() {
+            return a.usable() && b.usable() && Stats.differ(a.rpsReps(), b.rpsReps());
+        }
+
+        /** The same for the reps' own p99s. */
+        public boolean p99BeyondNoise() {
+            return a.usable() && b.usable() && Stats.differ(a.p99Reps(), b.p99Reps());
+        }
+
+        /** The noise in words: "beyond noise", "within noise", or why it is not known. */
+        public String noise() {
+            if (!a.usable() || !b.usable()) return "";
+            if (a.rpsReps().length < 2 || b.rpsReps().length < 2) return "noise unknown (1 rep)";
+            List<String> beyond = new ArrayList<>();
+            if (rpsBeyondNoise()) beyond.add("req/s");
+            if (p99BeyondNoise()) beyond.add("p99");
+            return beyond.isEmpty() ? "within noise" : String.join(", ", beyond) + " beyond noise";
+        }
+
+        /**
+         * B slower than A by more than maxPct and beyond the noise: throughput down, or p99 up, by more than that,
+         * with the difference significant over the reps. Null when not.
+         */
+        public String regression(double maxPct) {
+            List<String> what = new ArrayList<>();
+            if (rpsDelta() < -maxPct && rpsBeyondNoise()) what.add("req/s " + pct(rpsDelta()));
+            if (p99Delta() > maxPct && p99BeyondNoise()) what.add("p99 " + pct(p99Delta()));
+            return what.isEmpty() ? null : scenario + " " + variant + ": " + String.join(", ", what);
+        }
     }
 
     /** (b - a) / a in %, NaN when either side is missing or a is 0. */
@@ -70,42 +101,56 @@ public final class Compare {
     }
 
     /**
-     * Lines for every scenario/variant in either run, A's order first. The JDK is part of the key only when a run holds
-     * several JDKs: comparing a JDK 21 run with a JDK 25 run matches their rows.
+     * Lines for every scenario/variant in either run, A's order first, from each run's summary.json (derived from
+     * matrix.csv for runs without one). The JDK is part of the key only when a run holds several JDKs: comparing a
+     * JDK 21 run with a JDK 25 run matches their rows.
      */
     public static List<Line> lines(RunData a, RunData b) {
+        return lines(RunSummary.of(a), RunSummary.of(b));
+    }
+
+    static List<Line> lines(RunSummary a, RunSummary b) {
         boolean keyJdk = jdks(a) > 1 || jdks(b) > 1;
-        Map<String, List<Map<String, String>>> ga = group(a, keyJdk), gb = group(b, keyJdk);
+        Map<String, RunSummary.Entry> ga = group(a, keyJdk), gb = group(b, keyJdk);
         Set<String> keys = new LinkedHashSet<>(ga.keySet());
         keys.addAll(gb.keySet());
         List<Line> out = new ArrayList<>();
         for (String k : keys) {
             int bar = k.lastIndexOf('|');
-            out.add(new Line(k.substring(0, bar), k.substring(bar + 1), side(a, ga.get(k)), side(b, gb.get(k))));
+            out.add(new Line(k.substring(0, bar), k.substring(bar + 1), side(ga.get(k)), side(gb.get(k))));
         }
         return out;
     }
 
-    private static long jdks(RunData d) {
-        return d.rows().stream().map(r -> r.getOrDefault("jdk", "")).distinct().count();
+    private static long jdks(RunSummary s) {
+        return s.entries().stream().map(RunSummary.Entry::jdk).distinct().count();
     }
 
-    private static Map<String, List<Map<String, String>>> group(RunData d, boolean keyJdk) {
-        boolean multiStack = d.rows().stream().map(r -> r.get("experiment") + "/" + r.get("stack")).distinct().count()
-                > d.rows().stream().map(r -> r.get("experiment")).distinct().count();
-        return d.rows().stream().collect(Collectors.groupingBy(r -> Grouping.scenario(r, keyJdk) + "|" + Grouping.variant(r, multiStack),
-                LinkedHashMap::new, Collectors.toList()));
+    private static Map<String, RunSummary.Entry> group(RunSummary s, boolean keyJdk) {
+        Map<String, Set<String>> stacks = new LinkedHashMap<>();
+        for (RunSummary.Entry e : s.entries()) stacks.computeIfAbsent(e.experiment(), k -> new LinkedHashSet<>()).add(e.stack());
+        Map<String, RunSummary.Entry> out = new LinkedHashMap<>();
+        for (RunSummary.Entry e : s.entries()) {
+            boolean multiStack = stacks.get(e.experiment()).size() > 1;
+            out.putIfAbsent(e.compareKey() + (keyJdk ? " jdk" + e.jdk() : "") + "|" + (multiStack ? e.stack() + " " : "") + e.variant(), e);
+        }
+        return out;
     }
 
-    static Side side(RunData d, List<Map<String, String>> rows) {
-        if (rows == null || rows.isEmpty()) return Side.ABSENT;
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        String status = ok.isEmpty() ? rows.stream().map(r -> r.getOrDefault("status", "?")).distinct().collect(Collectors.joining("/"))
-                : ok.size() + "/" + rows.size() + " ok";
-        List<Map<String, String>> flagged = rows.stream().filter(r -> Rows.flagged(r)).toList();
-        return new Side(ok.size(), rows.size(), Rows.mean(ok, Rows.RPS), Rows.mean(ok, "p50_ms"), Rows.mean(ok, "p99_ms"),
-                Rows.mean(ok, "app_cpu_pct"), Rows.mean(ok, "jvm_threads_max"), Rows.mean(ok, "rss_mb_max"), status,
-                rows.stream().map(d::index).toList(), Rows.mean(flagged, Rows.RPS), Rows.mean(flagged, "p99_ms"));
+    static Side side(RunSummary.Entry e) {
+        if (e == null) return Side.ABSENT;
+        int rows = e.ok() + e.flagged() + e.failed();
+        List<String> st = new ArrayList<>();
+        if (e.flagged() > 0) st.add("flagged");
+        if (e.failed() > 0) st.add("failed");
+        String status = e.evidence() ? e.ok() + "/" + rows + " ok" : String.join("/", st);
+        double[] rps = e.throughput().values(), p99 = e.p99().reps().stream().mapToDouble(Double::doubleValue).toArray();
+        if (!e.evidence()) {
+            return new Side(0, rows, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, status, e.rows(),
+                    e.throughput().mean(), e.p99().ms(), rps, p99);
+        }
+        return new Side(e.ok(), rows, e.throughput().mean(), e.p50().ms(), e.p99().ms(), e.appCpuPct(), e.threadsMax(), e.rssMb(), status,
+                e.rows(), Double.NaN, Double.NaN, rps, p99);
     }
 
     /** The terminal table. */
@@ -119,12 +164,15 @@ public final class Compare {
         sb.append(String.format(Locale.ROOT, fmt, "scenario", "variant", "A req/s", "B req/s", "Δ", "A p99 ms", "B p99 ms", "Δ", "notes"));
         for (Line l : lines) {
             List<String> notes = new ArrayList<>();
+            if (!l.noise().isEmpty()) notes.add(l.noise());
             if (!l.a().usable()) notes.add("A " + l.a().status());
             if (!l.b().usable()) notes.add("B " + l.b().status());
             sb.append(String.format(Locale.ROOT, fmt, Summary.trim(l.scenario(), w), Summary.trim(l.variant(), 13), l.a().rpsText(),
                     l.b().rpsText(), pct(l.rpsDelta()), l.a().p99Text(), l.b().p99Text(), pct(l.p99Delta()), String.join(", ", notes)));
         }
-        sb.append("Δ: (B - A) / A; means over rows with status ok. [brackets]: flagged rows, shown but not compared.\n");
+        sb.append("Δ: (B - A) / A; means over rows with status ok. [brackets]: flagged rows, shown but not compared.\n")
+                .append("beyond noise: the reps of A and B differ by Welch's t-test at 5% (req/s, and the reps' own p99); within noise: they do not;")
+                .append(" with one rep a side the noise is unknown.\n");
         return sb.toString();
     }
 
@@ -185,7 +233,7 @@ public final class Compare {
                 + "(beyond 5%). [Grey in brackets]: flagged rows, not compared. Row numbers link to each run's report.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr>")
                 .append("<th>#</th><th>scenario</th><th>variant</th><th>A req/s</th><th>B req/s</th><th>Δ req/s</th><th>A p50 ms</th><th>B p50 ms</th>")
                 .append("<th>Δ p50</th><th>A p99 ms</th><th>B p99 ms</th><th>Δ p99</th><th>A app CPU %</th><th>B app CPU %</th><th>A threads</th>")
-                .append("<th>B threads</th><th>A RSS MB</th><th>B RSS MB</th><th>A rows</th><th>B rows</th></tr></thead>\n<tbody>\n");
+                .append("<th>B threads</th><th>A RSS MB</th><th>B RSS MB</th><th>A rows</th><th>B rows</th><th>noise</th></tr></thead>\n<tbody>\n");
         int n = 0;
         for (Line l : lines) {
             n++;
@@ -208,7 +256,7 @@ public final class Compare {
             num(sb, l.b().rss(), 0);
             rowsCell(sb, a, l.a());
             rowsCell(sb, b, l.b());
-            sb.append("</tr>\n");
+            sb.append("<td>").append(Html.esc(l.noise())).append("</td></tr>\n");
         }
         sb.append("</tbody></table></div></section>\n</main>\n<footer>Generated by vtlab compare.</footer>\n");
         sb.append("<script id=\"vtlab-data\" type=\"application/json\">").append(Html.scriptJson(Map.of("charts", charts))).append("</script>\n");

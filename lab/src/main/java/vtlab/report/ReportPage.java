@@ -44,9 +44,13 @@ public final class ReportPage {
     private final List<ChartSpec> figures = new ArrayList<>();
     private final StringBuilder sb = new StringBuilder();
 
+    /** summary.json of the run (derived from its rows when it has none). */
+    private final RunSummary summary;
+
     public ReportPage(RunData data) {
         this.data = data;
         this.charts = new ChartData(data);
+        this.summary = RunSummary.of(data);
     }
 
     public List<ChartSpec> figures() {
@@ -153,6 +157,7 @@ public final class ReportPage {
         chartGroup("Latency by percentile (reps' histograms merged), platform vs virtual", charts.spectrum(exp), true);
         chartGroup("Memory and threads", charts.memory(exp), true);
         chartGroup("Pinning", charts.pinning(exp), false);
+        summaryTable(exp);
         rowsTable(rows);
         overTime(rows);
         sb.append("</section>\n");
@@ -176,6 +181,41 @@ public final class ReportPage {
         sb.append("</div>\n");
     }
 
+    /** summary.json's lines of an experiment: mean, 95% CI and reps per scenario and mode, with threshold breaches. */
+    private void summaryTable(String exp) {
+        List<RunSummary.Entry> lines = summary.entries().stream().filter(e -> e.experiment().equals(exp) && e.measured()).toList();
+        if (lines.isEmpty()) return;
+        sb.append("<h3>Summary</h3>\n<p class=\"hint\">From summary.json: per scenario and mode, the mean over the ok reps with its 95% ")
+                .append("confidence interval (Student's t); p50/p99 of the reps' merged histograms where they have them.")
+                .append(summary.failOn() == null ? "" : " Thresholds: --fail-on " + Html.esc(summary.failOn()) + ".").append("</p>\n")
+                .append("<div class=\"scroll\"><table class=\"sortable summary\"><thead><tr><th>scenario</th><th>mode</th><th>reps ok</th>")
+                .append("<th>req/s</th><th>95% CI</th><th>p50 ms</th><th>p99 ms</th><th>bound</th><th>of bound</th><th>vs platform</th>")
+                .append("<th>flags</th><th>rows</th></tr></thead>\n<tbody>\n");
+        for (RunSummary.Entry e : lines) {
+            RunSummary.Stat t = e.throughput();
+            sb.append("<tr").append(e.breached().isEmpty() ? "" : " class=\"st-flagged\"").append("><td>").append(Html.esc(e.scenario()))
+                    .append("</td><td>").append(Html.esc(e.variant())).append("</td><td>").append(e.ok()).append('/').append(e.ok() + e.flagged() + e.failed())
+                    .append("</td>");
+            numCell(t.mean(), StaticChart.num(t.mean()));
+            sb.append("<td>").append(Double.isNaN(t.low()) ? "" : Html.esc(StaticChart.num(t.low()) + " – " + StaticChart.num(t.high()))).append("</td>");
+            numCell(e.p50().ms(), StaticChart.num(e.p50().ms()));
+            numCell(e.p99().ms(), StaticChart.num(e.p99().ms()));
+            numCell(e.boundRps(), StaticChart.num(e.boundRps()));
+            numCell(e.boundRatio(), Double.isNaN(e.boundRatio()) ? "" : String.format(Locale.ROOT, "%.0f%%", e.boundRatio() * 100));
+            numCell(e.vsPlatform(), Double.isNaN(e.vsPlatform()) ? "" : String.format(Locale.ROOT, "%.2f×", e.vsPlatform()));
+            List<String> flags = new ArrayList<>(e.flags());
+            e.breached().forEach(b -> flags.add("breached: " + b));
+            sb.append("<td>").append(Html.esc(String.join(", ", flags))).append("</td><td>");
+            for (int k : e.rows()) sb.append("<a href=\"#row-").append(k).append("\">").append(k).append("</a> ");
+            sb.append("</td></tr>\n");
+        }
+        sb.append("</tbody></table></div>\n");
+    }
+
+    private void numCell(double v, String shown) {
+        sb.append("<td data-v=\"").append(Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v)).append("\">").append(Double.isNaN(v) ? "" : Html.esc(shown)).append("</td>");
+    }
+
     private void rowsTable(List<Map<String, String>> rows) {
         List<String[]> cols = ROW_COLUMNS.stream().filter(c -> rows.stream().anyMatch(r -> !r.getOrDefault(c[0], "").isEmpty())).toList();
         sb.append("<h3>Rows</h3>\n<p class=\"hint\">Click a heading to sort. Yellow: flagged (not evidence); red: failed.</p>\n")
@@ -196,11 +236,17 @@ public final class ReportPage {
         sb.append("</tbody></table></div>\n");
     }
 
+    /** Text columns of the rows table that can run long (notes are sentences): clipped to one line. */
+    static final java.util.Set<String> CLIPPED = java.util.Set.of("note", "params", "flags");
+
     private void cell(Map<String, String> r, String col) {
         String v = r.getOrDefault(col, "");
         double d = Rows.num(r, col);
         if (Double.isNaN(d)) {
-            sb.append("<td").append(col.equals("note") && !v.isEmpty() ? " class=\"note\"" : "").append(">").append(Html.esc(v)).append("</td>");
+            // long text stays on one line, cut with an ellipsis; the whole of it is the cell's tooltip
+            boolean clip = CLIPPED.contains(col) && !v.isEmpty();
+            sb.append("<td").append(clip ? " class=\"clip" + (col.equals("note") ? " note" : "") + "\" title=\"" + Html.esc(v) + "\"" : "")
+                    .append(">").append(Html.esc(v)).append("</td>");
             return;
         }
         String shown = switch (col) {
@@ -481,6 +527,14 @@ public final class ReportPage {
             table.sortable th[data-dir=asc]::after { content: " ▲"; } table.sortable th[data-dir=desc]::after { content: " ▼"; }
             td[data-v] { text-align: right; font-variant-numeric: tabular-nums; }
             td.note { max-width: 420px; }
+            /* the rows table: one line per row (a row several lines tall hides its neighbours); long text is cut and
+               kept whole in its tooltip; the row number stays in view while the table scrolls sideways in its box */
+            table.rows td, table.rows th { white-space: nowrap; }
+            table.rows td.clip { max-width: 16em; overflow: hidden; text-overflow: ellipsis; }
+            table.rows td.clip.note { max-width: 28em; }
+            table.rows tr > :first-child { position: sticky; left: 0; background: #fff; z-index: 1; }
+            table.rows thead tr > :first-child { background: #f0f0f0; }
+            table.rows tr.st-flagged > :first-child { background: var(--warn); } table.rows tr.st-failed > :first-child { background: var(--failbg); }
             tr.st-flagged td { background: var(--warn); } tr.st-failed td { background: var(--failbg); }
             tr:target td, div:target { outline: 2px solid #1f77b4; }
             table.kv th { background: #f6f6f6; width: 200px; }

@@ -79,11 +79,27 @@ public final class RunData {
         return new RunData(dir.toAbsolutePath().normalize());
     }
 
-    /** Refuses (UsageError) a path that is not a run folder, without reading it. */
+    /**
+     * Refuses (UsageError) a path that is not a run folder, or whose matrix.csv cannot be read or is not one (a
+     * report of a corrupt matrix would look like a result), before anything is written into it.
+     */
     public static void requireRunFolder(Path dir) throws UsageError {
         if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
-        if (!Files.exists(dir.resolve("matrix.csv")) && !Files.exists(dir.resolve("environment.json"))) {
+        Path matrix = dir.resolve("matrix.csv");
+        if (!Files.exists(matrix) && !Files.exists(dir.resolve("environment.json"))) {
             throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
+        }
+        if (!Files.exists(matrix)) return; // a run of studies only, or one stopped before its first row
+        List<String> header;
+        try {
+            if (Files.size(matrix) == 0) return;
+            var rows = Dataset.read(matrix);
+            header = rows.isEmpty() ? List.of(Files.readAllLines(matrix).getFirst().split(",", -1)) : List.copyOf(rows.getFirst().keySet());
+        } catch (IOException | RuntimeException e) {
+            throw new UsageError(matrix + " cannot be read: " + (e.getMessage() == null ? e.toString() : e.getMessage()).replace('\n', ' '));
+        }
+        if (!header.contains("experiment") || !header.contains("status")) {
+            throw new UsageError(matrix + " is not a vtlab matrix.csv (its header has no experiment or status column)");
         }
     }
 

@@ -5,15 +5,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Collectors;
 
-import vtlab.data.Grouping;
 import vtlab.data.Rows;
 
 /**
  * The end-of-run table, per experiment: one line per scenario and thread-mode variant, reps averaged (with their
  * spread; p50/p99 from the reps' merged latency histogram when each has one), speedup against the platform variant
- * of the same scenario, and every flag. Built from matrix.csv rows and raw/ so it can be regenerated from a finished run.
+ * of the same scenario, and every flag; rendered from summary.json's model ({@link RunSummary}).
  */
 public final class Summary {
     private Summary() {}
@@ -22,56 +20,62 @@ public final class Summary {
     static final String MERGED = "*";
 
     public static String render(List<Map<String, String>> rows, Histograms histograms) {
+        return render(RunSummary.of(rows, histograms, null, null, Map.of()));
+    }
+
+    /** summary.txt's table, from summary.json's model. */
+    public static String render(RunSummary summary) {
         StringBuilder sb = new StringBuilder();
-        boolean[] anyMerged = {false}, anyMean = {false};
-        Map<String, List<Map<String, String>>> byExperiment = rows.stream()
-                .collect(Collectors.groupingBy(r -> r.get("experiment"), LinkedHashMap::new, Collectors.toList()));
-        byExperiment.forEach((exp, expRows) -> {
+        boolean anyMerged = false, anyMean = false;
+        Map<String, List<RunSummary.Entry>> byExperiment = new LinkedHashMap<>();
+        for (RunSummary.Entry e : summary.entries()) if (e.measured()) byExperiment.computeIfAbsent(e.experiment(), k -> new ArrayList<>()).add(e);
+        for (RunSummary.Failed f : summary.failed()) byExperiment.computeIfAbsent(f.experiment(), k -> new ArrayList<>());
+        for (var ex : byExperiment.entrySet()) {
+            String exp = ex.getKey();
+            List<RunSummary.Entry> entries = ex.getValue();
             sb.append("\n== ").append(exp).append(" ==\n");
-            Map<String, List<Map<String, String>>> groups = expRows.stream().filter(r -> !Rows.failed(r))
-                    .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
-            int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> Grouping.comparisonLabel(g).length()).max().orElse(0)));
-            String fmt = "%-" + width + "s %-14s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
-            sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
-            groups.forEach((g, gRows) -> {
-                Map<String, List<Map<String, String>>> variants = gRows.stream()
-                        .collect(Collectors.groupingBy(Grouping::variant, LinkedHashMap::new, Collectors.toList()));
-                double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
-                        .findFirst().map(e -> Rows.mean(e.getValue(), Rows.RPS)).orElse(Double.NaN);
-                String scenario = Grouping.comparisonLabel(g);
-                variants.forEach((v, vRows) -> {
-                    double rps = Rows.mean(vRows, Rows.RPS);
-                    List<String> flags = vRows.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList();
-                    boolean merged = histograms.merged(vRows) != null;
-                    String mark = merged ? MERGED : "";
-                    double p50 = histograms.ms(vRows, 50, Rows.P50), p99 = histograms.ms(vRows, 99, Rows.P99);
-                    if (merged) anyMerged[0] = true;
-                    else if (!Double.isNaN(p99)) anyMean[0] = true;
-                    sb.append(String.format(Locale.ROOT, fmt, trim(scenario, width), v, num(rps, 0), num(Rows.spreadPct(vRows, Rows.RPS), 1),
-                            num(p50, 1) + mark, num(p99, 1) + mark, num(Rows.mean(vRows, "jvm_threads_max"), 0),
-                            num(Rows.mean(vRows, "bound_rps"), 0), num(Rows.mean(vRows, "bound_ratio"), 2),
-                            Double.isNaN(platformRps) ? "" : num(rps / platformRps, 2) + "x", String.join(",", flags)));
-                });
-            });
-            List<Map<String, String>> failed = expRows.stream().filter(r -> Rows.failed(r)).toList();
-            for (Map<String, String> f : failed) {
-                sb.append("FAILED ").append(f.get("scenario")).append(" rep ").append(f.get("rep")).append(": ").append(f.get("note")).append('\n');
+            int width = Math.max(28, Math.min(48, entries.stream().mapToInt(e -> e.scenario().length()).max().orElse(0)));
+            String fmt = "%-" + width + "s %-14s %10s %7s %6s %9s %9s %8s %9s %6s %8s  %s%n";
+            sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "95%CI±", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
+            for (RunSummary.Entry e : entries) {
+                String mark = e.p99().merged() ? MERGED : "";
+                if (e.p99().merged()) anyMerged = true;
+                else if (!Double.isNaN(e.p99().ms())) anyMean = true;
+                List<String> flags = new ArrayList<>(e.flags());
+                if (!e.breached().isEmpty()) flags.add("THRESHOLD");
+                sb.append(String.format(Locale.ROOT, fmt, trim(e.scenario(), width), e.variant(), num(e.throughput().mean(), 0),
+                        pct(e.throughput().ciPct()), num(e.throughput().spreadPct(), 1), num(e.p50().ms(), 1) + mark, num(e.p99().ms(), 1) + mark,
+                        num(e.threadsMax(), 0), num(e.boundRps(), 0), num(e.boundRatio(), 2),
+                        Double.isNaN(e.vsPlatform()) ? "" : num(e.vsPlatform(), 2) + "x", String.join(",", flags)));
             }
-        });
-        sb.append("\nreq/s: mean over reps; ±%: spread (max-min)/mean of reps; threads: SUT OS threads (max);")
-                .append(" bound: closed-model ceiling; ratio: achieved/bound; vs plat: against the platform variant.\n");
-        if (anyMerged[0]) sb.append("p50/p99 ").append(MERGED).append(": percentiles of the reps' merged latency histogram (raw/*.hlog)")
-                .append(anyMean[0] ? "; unmarked: mean of the reps' own p50/p99 (a rep has no histogram).\n" : ".\n");
-        else if (anyMean[0]) sb.append("p50/p99: mean of the reps' own p50/p99.\n");
-        histograms.problems().forEach(p -> sb.append("not read: ").append(p).append('\n'));
+            for (RunSummary.Failed f : summary.failed()) {
+                if (f.experiment().equals(exp)) sb.append("FAILED ").append(f.scenario()).append(" rep ").append(f.rep()).append(": ").append(f.note()).append('\n');
+            }
+        }
+        sb.append("\nreq/s: mean over the reps with status ok (the flagged ones when none is ok); 95%CI±: half the 95% confidence")
+                .append(" interval of that mean (Student's t over the reps), in % of it; ±%: spread (max-min)/mean of reps;")
+                .append(" threads: SUT OS threads (max); bound: closed-model ceiling; ratio: achieved/bound; vs plat: against the platform variant.\n");
+        if (anyMerged) sb.append("p50/p99 ").append(MERGED).append(": percentiles of the reps' merged latency histogram (raw/*.hlog)")
+                .append(anyMean ? "; unmarked: mean of the reps' own p50/p99 (a rep has no histogram).\n" : ".\n");
+        else if (anyMean) sb.append("p50/p99: mean of the reps' own p50/p99.\n");
+        summary.notes().forEach(p -> sb.append("not read: ").append(p).append('\n'));
+        if (summary.failOn() != null) {
+            sb.append("\nThresholds (--fail-on ").append(summary.failOn()).append("): ");
+            if (!summary.breached()) sb.append("no row breached them.\n");
+            else {
+                sb.append(summary.breaches().size()).append(" row(s) breached them (THRESHOLD):\n");
+                for (RunSummary.Breach b : summary.breaches()) {
+                    sb.append("BREACHED row ").append(b.row()).append(' ').append(b.scenario()).append(" rep ").append(b.rep()).append(": ")
+                            .append(String.join(", ", b.terms())).append('\n');
+                }
+            }
+        }
         return sb.toString();
     }
 
-    /** The table of a run's load rows, then each experiment's findings in words (as the experiments computed them). */
-    public static String forRun(java.nio.file.Path matrix, vtlab.data.Findings findings) throws java.io.IOException {
-        List<Map<String, String>> rows = java.nio.file.Files.exists(matrix) ? vtlab.data.Dataset.read(matrix) : List.of();
-        return (rows.isEmpty() ? "" : render(rows, Histograms.of(matrix.toAbsolutePath().getParent()))) + findings(findings);
+    private static String pct(double d) {
+        return Double.isNaN(d) ? "" : String.format(Locale.ROOT, "%.1f%%", d);
     }
 
     /** Each experiment's findings under its name; one that could not be computed says why. */

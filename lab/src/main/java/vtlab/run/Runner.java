@@ -62,8 +62,8 @@ public final class Runner {
         PlannedRow planned(Row row) throws Exception;
     }
 
-    /** The run folder, and whether every row and study got to run (false: interrupted). */
-    public record Outcome(RunDir dir, boolean complete) {}
+    /** The run folder, whether every row and study got to run (false: interrupted), and how many of them failed. */
+    public record Outcome(RunDir dir, boolean complete, int failed) {}
 
     public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
@@ -145,14 +145,14 @@ public final class Runner {
         // as complete (the hook may still be stopping the tiers when this thread gets here)
         if (Children.shuttingDown()) {
             markInterrupted.run();
-            return new Outcome(dir, false);
+            return new Outcome(dir, false, failed);
         }
         Children.removeOnShutdown(markInterrupted);
         env.set("status", failed == 0 ? "complete" : "complete-with-failures");
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
-        return new Outcome(dir, true);
+        return new Outcome(dir, true, failed);
     }
 
     /** One row: its tiers up, run, appended to matrix.csv at once; null when Ctrl-C cut it short (not a result). */

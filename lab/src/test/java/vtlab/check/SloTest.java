@@ -45,4 +45,28 @@ class SloTest {
             assertTrue(!e.getMessage().contains("\n"), e.getMessage());
         }
     }
+
+    @Test
+    void failOnTermsBreachWhenTheyHold() throws Exception {
+        Slo t = Slo.failOn("p99_ms>200, error_rate>0.01, p50>=1s, rps<1000");
+        assertEquals(new Slo.Term("p99", "p99_ms", true, false, 200), t.terms().get(0));
+        assertEquals(new Slo.Term("errors", "error_rate", true, false, 0.01), t.terms().get(1));
+        assertEquals(1000, t.terms().get(2).limit(), 1e-9);
+        assertEquals(new Slo.Term("rps", "throughput_rps", false, false, 1000), t.terms().get(3));
+        assertEquals(List.of(), t.breached(Map.of("p99_ms", "200", "error_rate", "0.01", "p50_ms", "999", "throughput_rps", "1000")));
+        List<String> b = t.breached(Map.of("p99_ms", "412", "error_rate", "0.02", "p50_ms", "1000", "throughput_rps", "950"));
+        assertEquals(List.of("p99 412 ms (p99 > 200 ms)", "errors 2.00% (errors > 1.00%)", "p50 1000 ms (p50 >= 1000 ms)",
+                "rps 950 req/s (rps < 1000 req/s)"), b);
+        assertEquals(List.of(), t.breached(Map.of()), "a row without the cells (failed) breaches nothing");
+        assertEquals(1, Slo.failOn("error_rate>0").breached(Map.of("error_rate", "0.0001")).size(), "any error");
+    }
+
+    @Test
+    void failOnRefusesWhatDoesNotParse() {
+        for (String bad : List.of("", "p99_ms", "p99_ms=>5", "p98_ms>1", "error_rate>5ms", "rps>5ms", "errors_ms>1", "p99>10")) {
+            UsageError e = assertThrows(UsageError.class, () -> Slo.failOn(bad), bad);
+            assertTrue(e.getMessage().startsWith("--fail-on") && !e.getMessage().contains("\n"), e.getMessage());
+        }
+        assertThrows(UsageError.class, () -> Slo.parse("rps<1000"), "--slo takes no throughput term");
+    }
 }

@@ -89,11 +89,14 @@ class FaultsIT {
             return false;
         });
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        // thresholds every row breaches (the sleep is 50 ms): failed rows still win, exit 1 not 99
         int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform,virtual", "--conc", "50",
                 "--warmup", "0s", "--hold", "4s", "--reps", "1", "--port", Integer.toString(Lab.freePort()),
-                "--out", out.toString()), new PrintStream(buf, true));
+                "--fail-on", "p50_ms>1", "--out", out.toString()), new PrintStream(buf, true));
         assertTrue(killed.get(), "the test found and killed the SUT");
-        assertEquals(0, code, buf.toString());
+        assertEquals(1, code, "a run whose rows failed exits 1: " + buf);
+        String summary = Files.readString(Lab.onlyRun(out).resolve("summary.json"));
+        assertTrue(summary.contains("\"breached\" : true") && summary.contains("\"failed_rows\""), summary);
         List<Map<String, String>> rows = Lab.rows(Lab.onlyRun(out));
         assertEquals(2, rows.size(), buf.toString());
         assertEquals("failed", rows.get(0).get("status"));

@@ -65,11 +65,14 @@ class ReportBrowserIT {
     @Test
     void theReportOfARealRunDrawsEveryChartWithoutErrors() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        // a threshold every row breaches (the sleep is 50 ms): exit 99, the report still written
         int code = Main.run(List.of("run", "servlet", "--quick", "--workloads", "sleep", "--conc", "50", "--hold", "2s",
-                "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
+                "--fail-on", "p50_ms>1", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
         String console = buf.toString();
-        assertEquals(0, code, console);
+        assertEquals(99, code, console);
         Path run = Lab.onlyRun(out);
+        assertTrue(Files.readString(run.resolve("summary.txt")).contains("BREACHED row 1"), console);
+        assertTrue(Files.exists(run.resolve("summary.json")), console);
         Path report = run.resolve("report.html");
         assertTrue(Files.exists(report), "report.html written at the end of the run: " + console);
         assertTrue(console.contains("vtlab: report"), console);

@@ -94,4 +94,48 @@ class CompareTest {
         assertFalse(Files.exists(Path.of("compare.html")) && Files.getLastModifiedTime(Path.of("compare.html")).toMillis() > System.currentTimeMillis() - 60_000,
                 "--out was given: nothing written to the current directory");
     }
+
+    private Path reps(String name, double... platformRps) throws Exception {
+        RunFixture f = new RunFixture(tmp.resolve(name));
+        for (int i = 0; i < platformRps.length; i++) f.row("servlet", "platform", 1000, null, i + 1, platformRps[i], 500);
+        f.write();
+        return f.dir;
+    }
+
+    private int compare(Path a, Path b, String maxRegression, ByteArrayOutputStream buf) throws Exception {
+        return new vtlab.cli.CompareCommand().run(Options.parse(List.of("--out", tmp.resolve("cmp.html").toString(), "--max-regression", maxRegression)),
+                List.of(a.toString(), b.toString()), new PrintStream(buf, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void maxRegressionFailsOnlyWhatIsSlowerBeyondTheNoise() throws Exception {
+        Path a = reps("a", 1000, 1010, 990), slower = reps("slower", 900, 905, 895), noisy = reps("noisy", 1000, 1100, 900),
+                noisySlower = reps("noisy-slower", 940, 1040, 840), once = reps("once", 1000), onceSlower = reps("once-slower", 800);
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        assertEquals(99, compare(a, slower, "5%", buf), buf.toString(StandardCharsets.UTF_8));
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("REGRESSION servlet sleep c=1000 sleepMs=100 platform-200: req/s -10.0%"), buf.toString());
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("req/s beyond noise"), buf.toString());
+        assertEquals(0, compare(a, slower, "15", new ByteArrayOutputStream()), "10% slower is within a 15% budget");
+        buf.reset();
+        assertEquals(0, compare(noisy, noisySlower, "5%", buf), "6% slower, but within the reps' 10% noise");
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("within noise"), buf.toString());
+        buf.reset();
+        assertEquals(0, compare(once, onceSlower, "5%", buf), "one rep a side: the noise is unknown, nothing is beyond it");
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("noise unknown (1 rep)"), buf.toString());
+        for (String bad : List.of("x", "-5%", "100%")) {
+            assertThrows(UsageError.class, () -> compare(a, slower, bad, new ByteArrayOutputStream()), bad);
+        }
+    }
+
+    @Test
+    void compareReadsSummaryJsonRatherThanTheRows() throws Exception {
+        Path a = reps("a", 1000, 1010), b = reps("b", 1100, 1110);
+        RunSummary.of(RunData.load(b)).write(b);
+        // the rows are gone; summary.json still says what B measured
+        String header = Files.readAllLines(b.resolve("matrix.csv")).getFirst();
+        Files.writeString(b.resolve("matrix.csv"), header + "\n");
+        Compare.Line l = Compare.lines(RunData.load(a), RunData.load(b)).getFirst();
+        assertEquals(1105, l.b().rps(), 1e-9);
+        assertEquals(List.of(1, 2), l.b().rowNumbers());
+    }
 }

@@ -1,6 +1,8 @@
 package vtlab.experiment.servlet;
 
 import vtlab.data.Rows;
+import vtlab.data.Stats;
+import vtlab.data.Stats.Interval;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -24,7 +26,7 @@ import vtlab.probe.Probes;
  * run twice, once with the probes under test and once with the cpu probe alone (it reads /proc from the lab, so the
  * SUT pays nothing for it, and it gives CPU time per request), back to back in a fresh JVM each, the order
  * alternating by rep so a drift of the machine does not land on one side. The answer is the paired difference with
- * its 95% confidence interval: a JVM-to-JVM noise of several percent would otherwise hide or invent a 3% cost.
+ * its 95% confidence interval (Student's t from vtlab.data.Stats): a JVM-to-JVM noise of several percent would otherwise hide or invent a 3% cost.
  */
 public final class ProbeCostExperiment extends ServletWithDefaults {
     /** The default probes that touch the servlet SUT (hikari has nothing to read here); nmt is costed on request. */
@@ -99,14 +101,14 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
                 out.add(scenario + ": no rep has both an ok row with the probes and one without: nothing to compare");
                 return;
             }
-            Interval tput = Interval.of(pairs.stream().map(p -> -RowStats.pct(p.on().rps(), p.off().rps())).toList());
-            Interval cpu = Interval.of(pairs.stream().map(p -> RowStats.pct(p.on().cpuUsPerRequest(), p.off().cpuUsPerRequest())).toList());
+            Interval tput = Stats.mean95(pairs.stream().mapToDouble(p -> -RowStats.pct(p.on().rps(), p.off().rps())).toArray());
+            Interval cpu = Stats.mean95(pairs.stream().mapToDouble(p -> RowStats.pct(p.on().cpuUsPerRequest(), p.off().cpuUsPerRequest())).toArray());
             String tested = Rows.param(pairs.getFirst().on().row(), Row.PROBES_PARAM);
             out.add(String.format(Locale.ROOT, "%s: %d pair(s), probes %s: %s req/s with vs %s without; throughput cost %s, "
                             + "SUT CPU per request %s (%.1f vs %.1f us) -> %s", scenario, pairs.size(), tested,
                     RowStats.n0(pairs.stream().mapToDouble(p -> p.on().rps()).average().orElse(Double.NaN)),
                     RowStats.n0(pairs.stream().mapToDouble(p -> p.off().rps()).average().orElse(Double.NaN)),
-                    tput.render(), cpu.render(),
+                    tput.renderPct(), cpu.renderPct(),
                     pairs.stream().mapToDouble(p -> p.on().cpuUsPerRequest()).average().orElse(Double.NaN),
                     pairs.stream().mapToDouble(p -> p.off().cpuUsPerRequest()).average().orElse(Double.NaN),
                     verdict(tput, cpu, boundHeld(g))) + ownThreads(pairs));
@@ -175,28 +177,5 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
             if (off.containsKey(rep)) out.add(new Pair(new Side(r), new Side(off.get(rep))));
         });
         return out;
-    }
-
-    /** Mean of paired differences (in %) with its two-sided 95% t-interval. */
-    record Interval(int n, double mean, double low, double high) {
-        /** Student's t, 97.5th percentile, for 1..10 degrees of freedom (then the normal's 1.96 is close enough). */
-        private static final double[] T975 = {12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228};
-
-        static Interval of(List<Double> diffs) {
-            List<Double> d = diffs.stream().filter(x -> !Double.isNaN(x)).toList();
-            int n = d.size();
-            if (n == 0) return new Interval(0, Double.NaN, Double.NaN, Double.NaN);
-            double mean = d.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-            if (n == 1) return new Interval(1, mean, Double.NaN, Double.NaN);
-            double var = d.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum() / (n - 1);
-            double half = (n - 1 <= T975.length ? T975[n - 2] : 1.96) * Math.sqrt(var / n);
-            return new Interval(n, mean, mean - half, mean + half);
-        }
-
-        String render() {
-            if (n == 0) return "n/a";
-            if (n == 1) return String.format(Locale.ROOT, "%+.1f%%", mean);
-            return String.format(Locale.ROOT, "%+.1f%% (95%% CI %+.1f%% to %+.1f%%)", mean, low, high);
-        }
     }
 }

@@ -97,6 +97,18 @@ class ProbeCostExperimentTest {
     }
 
     @Test
+    void twelvePairsUseStudentsTNotTheNormal() {
+        // costs alternating 1% and 3%: mean 2, s = 1.0445, se = 0.3015; t(11) = 2.201 -> 1.34..2.66 (1.96 would give 1.41..2.59)
+        List<Map<String, String>> rows = new ArrayList<>();
+        for (int rep = 1; rep <= 12; rep++) {
+            rows.add(row("virtual", rep, "cpu+rss", rep % 2 == 1 ? 9900 : 9700, 100, 0.5));
+            rows.add(row("virtual", rep, "cpu", 10000, 100, 0.5));
+        }
+        String f = new ProbeCostExperiment().findings(rows).getFirst();
+        assertTrue(f.contains("throughput cost +2.0% (95% CI +1.3% to +2.7%)"), f);
+    }
+
+    @Test
     void aCostAboveTheLimitIsSaidAndUnpairedOrFailedRowsAreNotEvidence() {
         String all = "cpu+nmt";
         List<Map<String, String>> rows = new ArrayList<>(List.of(

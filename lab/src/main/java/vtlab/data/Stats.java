@@ -1,0 +1,72 @@
+package vtlab.data;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import org.apache.commons.statistics.descriptive.Mean;
+import org.apache.commons.statistics.descriptive.Variance;
+import org.apache.commons.statistics.distribution.TDistribution;
+import org.apache.commons.statistics.inference.DataDispersion;
+import org.apache.commons.statistics.inference.TTest;
+
+/**
+ * Confidence intervals over repetitions and whether two sets of repetitions differ beyond their noise, from Apache
+ * Commons Statistics (Student's t quantiles, Welch's test) rather than hand-made tables: a table that stops at 10
+ * degrees of freedom and falls back to 1.96 makes every interval from 12 reps on too narrow.
+ */
+public final class Stats {
+    private Stats() {}
+
+    /** Two-sided 95%: the level of every interval and test in the lab. */
+    public static final double LEVEL = 0.95;
+
+    /** A mean with its two-sided 95% t-interval; low/high NaN with fewer than two values. */
+    public record Interval(int n, double mean, double low, double high) {
+        public static final Interval NONE = new Interval(0, Double.NaN, Double.NaN, Double.NaN);
+
+        /** Half the interval's width, NaN without one. */
+        public double half() {
+            return (high - low) / 2;
+        }
+
+        /** "+2.0% (95% CI -0.5% to +4.5%)", a mean in % without an interval when n is 1, "n/a" when 0. */
+        public String renderPct() {
+            if (n == 0) return "n/a";
+            if (n == 1) return String.format(Locale.ROOT, "%+.1f%%", mean);
+            return String.format(Locale.ROOT, "%+.1f%% (95%% CI %+.1f%% to %+.1f%%)", mean, low, high);
+        }
+    }
+
+    /** Student's t quantile for a two-sided 95% interval (the 97.5th percentile) at df degrees of freedom. */
+    public static double t975(int df) {
+        if (df < 1) throw new IllegalArgumentException("degrees of freedom must be positive, not " + df);
+        return TDistribution.of(df).inverseCumulativeProbability(1 - (1 - LEVEL) / 2);
+    }
+
+    /** The values that are numbers. */
+    static double[] finite(double[] xs) {
+        return Arrays.stream(xs).filter(d -> !Double.isNaN(d) && !Double.isInfinite(d)).toArray();
+    }
+
+    /** Mean of the values (NaN skipped) with its 95% t-interval. */
+    public static Interval mean95(double... xs) {
+        double[] d = finite(xs);
+        if (d.length == 0) return Interval.NONE;
+        double mean = Mean.of(d).getAsDouble();
+        if (d.length == 1) return new Interval(1, mean, Double.NaN, Double.NaN);
+        double half = t975(d.length - 1) * Math.sqrt(Variance.of(d).getAsDouble() / d.length);
+        return new Interval(d.length, mean, mean - half, mean + half);
+    }
+
+    /**
+     * Whether b's mean differs from a's beyond the noise of their repetitions: Welch's two-sided t-test (unequal
+     * variances) at 5%. False when either side has fewer than two values (its noise is unknown); two sets without any
+     * spread differ when their means do.
+     */
+    public static boolean differ(double[] a, double[] b) {
+        double[] x = finite(a), y = finite(b);
+        if (x.length < 2 || y.length < 2) return false;
+        if (Variance.of(x).getAsDouble() == 0 && Variance.of(y).getAsDouble() == 0) return Mean.of(x).getAsDouble() != Mean.of(y).getAsDouble();
+        return TTest.withDefaults().with(DataDispersion.HETEROSCEDASTIC).test(x, y).getPValue() < 1 - LEVEL;
+    }
+}
