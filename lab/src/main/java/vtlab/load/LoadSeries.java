@@ -44,6 +44,11 @@ public final class LoadSeries {
         this.seconds = List.copyOf(seconds);
     }
 
+    /** Seconds a generator's records gave (tests, and a generator outside this package). */
+    public static LoadSeries of(Set<Kind> kinds, List<Second> seconds) {
+        return new LoadSeries(kinds, seconds);
+    }
+
     public Set<Kind> kinds() {
         return EnumSet.copyOf(kinds.isEmpty() ? EnumSet.noneOf(Kind.class) : kinds);
     }

@@ -19,7 +19,7 @@ import vtlab.plan.Suite;
  * `./vtlab run seeds`: every experiment that checks a seed's claim, with settings in the seeds' shapes (the
  * concurrencies, pools, variants and JDKs the claims name, one rep), then the claims table ({@link SeedClaims}) in the
  * findings and as claims.md in the run folder. Sized for about 45 minutes on a 2-core machine (ETAs of the parts'
- * own planned rows; warm-ups that wait for a steady rate can add to it).
+ * own planned rows: 23 min of warm-up and hold; SUT starts and warm-ups that wait for a steady rate add ~15).
  */
 public final class SeedsSuite implements Suite {
     /** The claims table the run folder gets, as markdown the README can take. */
@@ -58,7 +58,7 @@ public final class SeedsSuite implements Suite {
     @Override
     public String summary() {
         return "every seed claim checked here: " + String.join(", ", PARTS.stream().map(Part::experiment).toList())
-                + " in the seeds' shapes, then a claims table (claims.md; about 45 min)";
+                + " in the seeds' shapes, then a claims table (claims.md, claims.csv; about 40 min on 2 cores)";
     }
 
     @Override
