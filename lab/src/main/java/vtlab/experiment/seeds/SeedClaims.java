@@ -201,7 +201,7 @@ public final class SeedClaims {
         double q = (platform - main) / (virtual - main);
         Verdict v = ofRatio(q, 11.7, 0.85, 3);
         return new Measured(String.format(Locale.ROOT, "main %.1f, platform %.1f, virtual %.1f µs/op (overhead %.1f×)", main, platform, virtual, q), v,
-                v == Verdict.HOLDS ? "" : "thread start costs depend on the kernel and CPU (a KVM guest here)");
+                v == Verdict.HOLDS ? "" : "starting an OS thread costs what the kernel and CPU make it: the seed measured another machine");
     }
 
     private static double jmh(Evidence ev, String mode) {
