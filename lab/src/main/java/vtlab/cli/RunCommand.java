@@ -152,26 +152,37 @@ public final class RunCommand implements Command {
             o = given.withDefaults(DEMO);
         }
         List<Experiment> chosen = new ArrayList<>();
-        for (String name : new LinkedHashSet<>(experiments)) chosen.add(Experiments.byName(name));
+        java.util.Map<String, java.util.Map<String, String>> settings = new java.util.HashMap<>(); // a suite's, by part
+        for (String name : new LinkedHashSet<>(experiments)) {
+            Experiment e = Experiments.byName(name);
+            if (!(e instanceof vtlab.plan.Suite suite)) {
+                chosen.add(e);
+                continue;
+            }
+            for (vtlab.plan.Suite.Part part : suite.parts()) {
+                chosen.add(Experiments.byName(part.experiment()));
+                settings.put(part.experiment(), suiteSettings(part.settings(), o));
+            }
+        }
         List<String> unknown = unknown(given, chosen);
         if (!unknown.isEmpty()) {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         failOn(o);
         PlanContext ctx = PlanContext.from(o);
-        Options planOptions = ctx.forExperiments(o);
         List<Row> rows = new ArrayList<>();
         List<Search> searches = new ArrayList<>();
         List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
         for (Experiment e : chosen) {
+            Options eo = o.withDefaults(settings.getOrDefault(e.name(), java.util.Map.of()));
             if (e instanceof Study s) {
-                Study.Prepared sp = s.prepare(o, ctx);
+                Study.Prepared sp = s.prepare(eo, ctx);
                 studySeconds += sp.seconds();
                 studies.add(sp);
             } else {
-                rows.addAll(ctx.underLoadModel(e.plan(planOptions, ctx)));
-                searches.addAll(e.searches(o, ctx));
+                rows.addAll(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)));
+                searches.addAll(e.searches(eo, ctx));
             }
         }
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
@@ -211,6 +222,14 @@ public final class RunCommand implements Command {
         if (!templates.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
                 port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold);
+    }
+
+    /** A suite part's settings as defaults; under --quick its timing is --quick's (the parts' axes stay). */
+    static java.util.Map<String, String> suiteSettings(java.util.Map<String, String> part, Options o) throws UsageError {
+        if (!o.flag("quick")) return part;
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>(part);
+        out.keySet().removeAll(java.util.Set.of("reps", "warmup", "hold"));
+        return out;
     }
 
     /**

@@ -57,14 +57,14 @@ public final class RunFindings {
         List<Map<String, String>> rows = Files.exists(matrix) ? Dataset.read(matrix) : List.of();
         List<Findings.Entry> entries = new ArrayList<>();
         Map<String, StudySection> sections = new LinkedHashMap<>();
-        for (String name : experiments) {
+        for (String name : withSuiteParts(experiments)) {
             Experiment e;
             try {
                 e = Experiments.byName(name);
             } catch (UsageError ex) {
                 continue;
             }
-            StudySection section = e instanceof Study s ? s.section() : null;
+            StudySection section = e instanceof Study s ? s.section() : e instanceof vtlab.plan.Suite s ? s.section() : null;
             if (section != null) sections.putIfAbsent(section.dataFile(), section); // studies sharing a file share its section
             List<Map<String, String>> own = Rows.of(rows, name);
             // findings written for closed rows (plateaus at N connections, Little's law) would misread open ones:
@@ -80,6 +80,19 @@ public final class RunFindings {
             entries.add(new Findings.Entry(name, e.summary(), lines, error, section == null ? null : section.anchor()));
         }
         return new Findings(entries, List.copyOf(sections.values()));
+    }
+
+    /** A suite's parts before the suite itself (its findings read theirs' rows), each name once. */
+    static List<String> withSuiteParts(List<String> experiments) {
+        Set<String> out = new LinkedHashSet<>();
+        for (String name : experiments) {
+            if (Experiments.all().get(name) instanceof vtlab.plan.Suite s) s.parts().forEach(p -> out.add(p.experiment()));
+        }
+        out.addAll(experiments);
+        List<String> ordered = new ArrayList<>(out);
+        // the suites last: their findings speak about every part
+        ordered.sort(java.util.Comparator.comparing(n -> Experiments.all().get(n) instanceof vtlab.plan.Suite ? 1 : 0));
+        return ordered;
     }
 
     /** Computes the findings and writes runDir/findings.json; returns them. */

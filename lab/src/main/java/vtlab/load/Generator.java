@@ -27,6 +27,14 @@ public interface Generator {
         return LoadResult.COLUMNS;
     }
 
+    /**
+     * What its own output gives second by second (oha's SQLite records, k6's CSV); empty where it gives nothing per
+     * second at an acceptable cost (wrk, hey: see their classes). Its results' {@link LoadResult#series()} hold these.
+     */
+    default java.util.Set<LoadSeries.Kind> seriesKinds() {
+        return java.util.EnumSet.noneOf(LoadSeries.Kind.class);
+    }
+
     /** The load models this generator can run; the plan refuses a row whose model it lacks before anything starts. */
     default java.util.Set<LoadModel> models() {
         return java.util.EnumSet.of(LoadModel.CLOSED);

@@ -20,7 +20,8 @@ import vtlab.core.UsageError;
  * run, and its CSV has lines for answered requests only (hey 0.1.4, requester/report.go: a request that failed is
  * counted in the error distribution, which only the summary prints). A CSV run would report a refused or timed-out
  * request as never sent, so the row keeps the summary: right error counts, and percentiles without the whole
- * distribution (wrk, the default, keeps it).
+ * distribution (wrk, the default, keeps it). For the same reason no per-second series ({@link LoadSeries}): the
+ * CSV's per-request offsets would give one, and would drop every failed request from it.
  */
 public final class HeyGenerator implements Generator {
     private Path hey;

@@ -65,6 +65,16 @@ public final class K6Generator implements Generator {
                 + " (constant-arrival-rate, dropped iterations counted); built by the lab on first use (go install)";
     }
 
+    /**
+     * Its CSV stamps each request with the clock's whole second (k6's default time format): every second's requests,
+     * errors of every kind, and percentiles. Second 0 is the clock second of the first request counted, which may be
+     * partial: k6's seconds are the wall clock's, not the hold's.
+     */
+    @Override
+    public Set<LoadSeries.Kind> seriesKinds() {
+        return EnumSet.allOf(LoadSeries.Kind.class);
+    }
+
     @Override
     public Set<LoadModel> models() {
         return EnumSet.of(LoadModel.CLOSED, LoadModel.OPEN);
@@ -253,15 +263,16 @@ public final class K6Generator implements Generator {
         Path file = Files.isRegularFile(csv) ? csv : gz(csv);
         if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + WrkGenerator.lastLines(text, 3));
         Histogram h = LatencyHistogram.empty();
+        LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
         long answered = 0, status = 0, timeout = 0, connect = 0, write = 0, read = 0, bytes = 0, dropped = 0, all = 0;
         try (BufferedReader in = reader(file)) {
             String header = in.readLine();
             if (header == null) throw new LoadException("k6's CSV " + file + " is empty: " + WrkGenerator.lastLines(text, 3));
             List<String> cols = List.of(header.split(",", -1));
             int name = cols.indexOf("metric_name"), value = cols.indexOf("metric_value"), st = cols.indexOf("status"),
-                    code = cols.indexOf("error_code"), tags = cols.indexOf("extra_tags");
-            if (name < 0 || value < 0 || st < 0 || code < 0 || tags < 0) {
-                throw new LoadException("k6's CSV " + file + " lacks status/error_code/extra_tags columns: " + header);
+                    code = cols.indexOf("error_code"), tags = cols.indexOf("extra_tags"), time = cols.indexOf("timestamp");
+            if (name < 0 || value < 0 || st < 0 || code < 0 || tags < 0 || time < 0) {
+                throw new LoadException("k6's CSV " + file + " lacks timestamp/status/error_code/extra_tags columns: " + header);
             }
             String line;
             while ((line = in.readLine()) != null) {
@@ -274,11 +285,14 @@ public final class K6Generator implements Generator {
                 switch (metric) {
                     case "http_req_duration" -> {
                         Outcome o = outcome(f[st].isEmpty() ? 0 : Integer.parseInt(f[st]), f[code].isEmpty() ? 0 : Integer.parseInt(f[code]));
+                        double latencyS = Double.parseDouble(f[value]) / 1000; // k6: milliseconds
+                        boolean got = o == Outcome.ANSWERED || o == Outcome.STATUS;
+                        perSecond.addAt(Long.parseLong(f[time]), got, o != Outcome.ANSWERED, latencyS);
                         switch (o) {
                             case ANSWERED, STATUS -> {
                                 answered++;
                                 if (o == Outcome.STATUS) status++;
-                                LatencyHistogram.recordSeconds(h, Double.parseDouble(f[value]) / 1000); // k6: milliseconds
+                                LatencyHistogram.recordSeconds(h, latencyS);
                             }
                             case TIMEOUT -> timeout++;
                             case CONNECT -> connect++;
@@ -295,8 +309,9 @@ public final class K6Generator implements Generator {
             throw new LoadException("cannot read k6's CSV " + file + ": " + e.getMessage());
         }
         checkAgainstSummary(summary, all);
+        Long first = perSecond.first();
         return LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw,
-                open ? dropped : null);
+                open ? dropped : null, first == null ? perSecond.build() : perSecond.build(first));
     }
 
     /** k6's own request count must be the CSV's: fewer records would mean a truncated CSV, and a wrong histogram. */

@@ -16,10 +16,24 @@ import vtlab.data.RowValues;
  *                  that queues instead and measures the wait from the intended send time)
  * @param histogram the row's whole latency distribution (an .hlog in raw/, see {@link vtlab.data.LatencyHistogram});
  *                  null where the generator gives only percentiles
+ * @param series    the hold second by second, as far as the generator's records give it ({@link LoadSeries#NONE})
  */
 public record LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
                          double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
-                         long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram) {
+                         long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram,
+                         LoadSeries series) {
+
+    public LoadResult {
+        if (series == null) series = LoadSeries.NONE;
+    }
+
+    /** A result with no per-second series. */
+    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
+                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
+                      long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram) {
+        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
+                errTimeout, errStatus, bytes, raw, dropped, histogram, LoadSeries.NONE);
+    }
 
     /** A result with neither a dropped count nor a histogram. */
     public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
@@ -34,8 +48,8 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
      * its .hgrm); zeros where nothing was answered. requests: the answered ones, as in the histogram.
      */
     static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
-                                    long errWrite, long errTimeout, long errStatus, long bytes, Path raw, Long dropped)
-            throws Generator.LoadException {
+                                    long errWrite, long errTimeout, long errStatus, long bytes, Path raw, Long dropped,
+                                    LoadSeries series) throws Generator.LoadException {
         try {
             LatencyHistogram.write(h, hlog);
         } catch (java.io.IOException e) {
@@ -45,7 +59,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
         return new LoadResult(requests, durationS, any ? h.getMean() / 1000 : 0,
                 any ? LatencyHistogram.ms(h, 50) : 0, any ? LatencyHistogram.ms(h, 90) : 0, any ? LatencyHistogram.ms(h, 95) : 0,
                 any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0, any ? h.getMaxValue() / 1000.0 : 0,
-                errConnect, errRead, errWrite, errTimeout, errStatus, bytes, raw, dropped, hlog);
+                errConnect, errRead, errWrite, errTimeout, errStatus, bytes, raw, dropped, hlog, series);
     }
 
     public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");

@@ -58,6 +58,12 @@ public final class OhaGenerator implements Generator {
                 + " built by the lab on first use (cargo install)";
     }
 
+    /** Per-request records with start, end and status: every second's requests, status errors and percentiles. */
+    @Override
+    public Set<LoadSeries.Kind> seriesKinds() {
+        return EnumSet.allOf(LoadSeries.Kind.class);
+    }
+
     @Override
     public Set<LoadModel> models() {
         return EnumSet.of(LoadModel.OPEN);
@@ -151,18 +157,22 @@ public final class OhaGenerator implements Generator {
         }
         Window w;
         try {
-            w = window(db, leadS);
+            w = window(db, leadS, holdS);
         } catch (SQLException e) {
             throw new LoadException("cannot read oha's per-request records " + db + ": " + e.getMessage());
         }
         long sent = w.answered() + timeout + connect + read;
         long dropped = dropped(due, sent, due / holdS);
         return LoadResult.fromHistogram(w.histogram(), hlog, w.answered(), holdS, connect, read, 0, timeout, w.statusErrors(),
-                w.bytes(), raw, dropped);
+                w.bytes(), raw, dropped, w.series());
     }
 
-    /** The answered requests due in the hold: their latencies, how many, how many with status >= 400, their bytes. */
-    record Window(Histogram histogram, long answered, long statusErrors, long bytes) {}
+    /**
+     * The answered requests due in the hold: their latencies, how many, how many with status >= 400, their bytes, and
+     * per second of the hold (by the time each answer arrived) the same. oha's records hold answered requests only:
+     * a socket error or timeout is in its JSON summary, not in a second.
+     */
+    record Window(Histogram histogram, long answered, long statusErrors, long bytes, LoadSeries series) {}
 
     /**
      * Requests due in the hold that oha never sent (still queued when it ended). oha stops issuing at the first tick
@@ -178,22 +188,26 @@ public final class OhaGenerator implements Generator {
      * Every answered request due from leadS on (oha's start_latency_correction, seconds from its own start), with its
      * latency (oha's duration: from the intended send time under --latency-correction).
      */
-    static Window window(Path db, double leadS) throws SQLException {
+    static Window window(Path db, double leadS, double holdS) throws SQLException {
         Histogram h = LatencyHistogram.empty();
+        LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
         long answered = 0, status = 0, bytes = 0;
-        if (!Files.isRegularFile(db)) return new Window(h, 0, 0, 0); // oha writes no database when nothing was answered
+        if (!Files.isRegularFile(db)) return new Window(h, 0, 0, 0, perSecond.build()); // oha writes no database when nothing was answered
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());
-             var st = c.prepareStatement("SELECT duration, status, len_bytes FROM oha WHERE COALESCE(start_latency_correction, start) >= ?")) {
+             var st = c.prepareStatement("SELECT duration, status, len_bytes, \"end\" FROM oha WHERE COALESCE(start_latency_correction, start) >= ?")) {
             st.setDouble(1, leadS);
             try (ResultSet rs = st.executeQuery()) {
                 while (rs.next()) {
-                    LatencyHistogram.recordSeconds(h, rs.getDouble(1));
+                    double latency = rs.getDouble(1);
+                    LatencyHistogram.recordSeconds(h, latency);
                     answered++;
-                    if (rs.getInt(2) >= 400) status++;
+                    boolean bad = rs.getInt(2) >= 400;
+                    if (bad) status++;
                     bytes += rs.getLong(3);
+                    perSecond.add(rs.getDouble(4) - leadS, true, bad, latency);
                 }
             }
         }
-        return new Window(h, answered, status, bytes);
+        return new Window(h, answered, status, bytes, perSecond.build());
     }
 }

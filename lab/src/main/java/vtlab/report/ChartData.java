@@ -384,6 +384,7 @@ public final class ChartData {
         if (series.endsWith("_kb")) return "KB";
         if (series.endsWith("_ms")) return "ms";
         if (series.endsWith("_rps")) return "req/s";
+        if (series.endsWith("_errors")) return "errors per second";
         if (series.contains("thread")) return "threads";
         if (series.startsWith("hikari")) return "connections";
         return series;

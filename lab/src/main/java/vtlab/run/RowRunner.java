@@ -122,7 +122,7 @@ public final class RowRunner {
             out.putAll(r.values());
             validity(out, row, r, runtime, probes.errors());
             if (suts.release(sut, config, planned.freshSut())) sut = null;
-            return new Result(out, probes.measurements().series());
+            return new Result(out, series(probes.measurements().series(), r));
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -207,6 +207,16 @@ public final class RowRunner {
         probes.finish(ctx);
         if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
         return r;
+    }
+
+    /**
+     * The probes' per-second samples and the generator's own (requests, errors, latency: what it declares), one map
+     * for series.jsonl; the generator's first, so the report shows load before what it did to the SUT.
+     */
+    static Map<String, List<double[]>> series(Map<String, List<double[]>> probes, LoadResult r) {
+        Map<String, List<double[]>> all = new LinkedHashMap<>(r.series().asSeries());
+        probes.forEach(all::putIfAbsent);
+        return all;
     }
 
     private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {

@@ -111,6 +111,28 @@ class K6GeneratorTest {
     }
 
     @Test
+    void eachClockSecondHasItsRequestsErrorsAndPercentiles() throws Exception {
+        // k6 stamps whole seconds: the open fixture's 60 requests fall in two (21 and 39, of which 10 and 15 timed out)
+        LoadResult r = parseFixture("k6-open-r150-cap2", 2.0, false, true);
+        List<LoadSeries.Second> s = r.series().seconds();
+        assertEquals(2, s.size());
+        assertEquals(11, s.get(0).requests(), "answered");
+        assertEquals(10, s.get(0).errors(), "timed out: no answer, an error");
+        assertEquals(24, s.get(1).requests());
+        assertEquals(15, s.get(1).errors());
+        assertTrue(s.get(0).p50Ms() > 26 && s.get(0).p99Ms() <= r.maxMs() * 1.01, s.get(0).toString());
+        assertEquals(r.requests(), s.stream().mapToLong(LoadSeries.Second::requests).sum());
+    }
+
+    @Test
+    void underRampTheSecondsStartWithTheHold() throws Exception {
+        LoadResult r = parseFixture("k6-ramp-c5", 2.0, true, false);
+        List<LoadSeries.Second> s = r.series().seconds();
+        assertEquals(35, s.get(0).requests(), "hold-tagged only: 16 of that second's 51 were sent in the ramp");
+        assertEquals(78, s.get(1).requests());
+    }
+
+    @Test
     void theKeptCsvIsGzippedAndReadsTheSame() throws Exception {
         LoadResult plain = parseFixture("k6-open-r150-cap2", 1.0, false, true);
         Path csv = tmp.resolve("k6-open-r150-cap2.k6.csv");

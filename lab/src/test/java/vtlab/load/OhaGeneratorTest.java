@@ -50,6 +50,34 @@ class OhaGeneratorTest {
     }
 
     @Test
+    void eachSecondOfTheHoldHasItsRequestsErrorsAndPercentiles() throws Exception {
+        LoadResult r = parse("sample.txt", "sample.db", 2, 400);
+        java.util.List<LoadSeries.Second> s = r.series().seconds();
+        // by the time each answer arrived: 199 in the first second, 200 in the second, the last one after the hold
+        assertEquals(2, s.size());
+        assertEquals(199, s.get(0).requests());
+        assertEquals(200, s.get(1).requests());
+        assertEquals(0, s.get(0).errors() + s.get(1).errors());
+        // the first second's tail is oha opening its connections (120-126 ms); the second's slowest is 65 ms
+        assertEquals(124.06, s.get(0).p99Ms(), 124.06 * 0.01);
+        assertEquals(58.38, s.get(1).p99Ms(), 58.38 * 0.01);
+        assertEquals(12.53, s.get(0).p50Ms(), 12.53 * 0.01);
+        assertEquals(6.50, s.get(1).p50Ms(), 6.50 * 0.01);
+        var series = r.series().asSeries();
+        assertEquals(java.util.List.of("load_requests_rps", "load_errors", "load_p50_ms", "load_p99_ms"), java.util.List.copyOf(series.keySet()));
+        assertEquals(2.0, series.get("load_requests_rps").get(1)[0], "a second's point sits at its end, as the probes sample");
+        assertEquals(200.0, series.get("load_requests_rps").get(1)[1]);
+    }
+
+    @Test
+    void statusErrorsCountPerSecond() throws Exception {
+        LoadResult r = parse("status404.txt", "err.db", 1, 50);
+        assertEquals(1, r.series().seconds().size());
+        assertEquals(50, r.series().seconds().get(0).requests());
+        assertEquals(50, r.series().seconds().get(0).errors(), "every answer was a 404");
+    }
+
+    @Test
     void whatWasDueInTheLeadInIsLeftOut() throws Exception {
         Path raw = resource("sample.txt");
         // the sample ran 2 s at 200 req/s: taken as a 1 s lead-in and a 1 s hold, the hold has the second 200

@@ -290,4 +290,20 @@ class RowRunnerTest {
         assertEquals("rate-not-held", notHeld.values().get("flags"));
         assertTrue(String.valueOf(notHeld.values().get("note")).contains("neither tier saturated"), String.valueOf(notHeld.values().get("note")));
     }
+
+    @Test
+    void theGeneratorsSecondsGoIntoTheRowsSeriesBeforeTheProbes() {
+        var seconds = vtlab.load.LoadSeries.of(java.util.EnumSet.of(vtlab.load.LoadSeries.Kind.REQUESTS, vtlab.load.LoadSeries.Kind.P99),
+                List.of(new vtlab.load.LoadSeries.Second(0, 950, 0, 10.0, 40.0), new vtlab.load.LoadSeries.Second(1, 0, 3, null, null)));
+        LoadResult r = new LoadResult(950, 2, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 3, 0, 1000, Path.of("x.oha.txt"), 0L, null, seconds);
+        Map<String, List<double[]>> probes = new java.util.LinkedHashMap<>();
+        probes.put("app_cpu_pct", List.<double[]>of(new double[] {1.0, 55.0}));
+        Map<String, List<double[]>> all = RowRunner.series(probes, r);
+        assertEquals(List.of("load_requests_rps", "load_p99_ms", "app_cpu_pct"), List.copyOf(all.keySet()));
+        assertEquals(2, all.get("load_requests_rps").size(), "a stalled second is a zero, not a gap");
+        assertEquals(0.0, all.get("load_requests_rps").get(1)[1]);
+        assertEquals(1, all.get("load_p99_ms").size(), "no latency where nothing was answered");
+        assertEquals(List.of("app_cpu_pct"), List.copyOf(RowRunner.series(probes, new LoadResult(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1,
+                Path.of("x.wrk.txt"))).keySet()), "wrk declares no seconds: the probes' alone");
+    }
 }
