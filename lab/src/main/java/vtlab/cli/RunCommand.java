@@ -53,6 +53,12 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
+        execute(o, names, out);
+        return 0;
+    }
+
+    /** Plans, runs and writes the results; the run folder and whether every row got to run. */
+    Runner.Outcome execute(Options o, List<String> names, PrintStream out) throws Exception {
         Prepared p = prepare(o, names);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
                 + (p.searches().isEmpty() ? "" : " and " + p.searches().size() + " searches (about "
@@ -70,7 +76,7 @@ public final class RunCommand implements Command {
         RunDir dir = done.dir();
         if (done.complete()) writeResults(dir, p.experiments(), out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, environment.json, raw/)");
-        return 0;
+        return done;
     }
 
     /**

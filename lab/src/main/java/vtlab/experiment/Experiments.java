@@ -19,7 +19,8 @@ public final class Experiments {
                 new vtlab.experiment.spring.OrderSummaryExperiment(), new vtlab.experiment.spring.PoolBottleneckExperiment(),
                 new vtlab.experiment.spring.SpringSleepExperiment(), new vtlab.experiment.spring.PinningExperiment(),
                 new vtlab.experiment.reactive.ReactiveExperiment(), new vtlab.experiment.servlet.ServletIoExperiment(),
-                new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment())) ALL.put(e.name(), e);
+                new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(),
+                new vtlab.experiment.ab.AbExperiment())) ALL.put(e.name(), e);
     }
 
     private Experiments() {}
