@@ -93,6 +93,38 @@ class AbIT {
         }
     }
 
+    /**
+     * The rig's synchronized path (a striped monitor around the query and the downstream call) in the virtual rows of
+     * JDK 21 and 25: JDK 21 pins there, and the pin is attributed to the service's own code (Start-Class's package,
+     * not the lab's); JDK 25 does not pin (JEP 491).
+     */
+    @Test
+    void pinningIsAttributedToTheServicesOwnClassOnJdk21AndGoneOnJdk25() throws Exception {
+        Path state = SpringMvcIT.stateDir();
+        try (PostgresTier pg = new PostgresTier(); vtlab.tier.StubTier stub = new vtlab.tier.StubTier()) {
+            pg.start(new RunTier.Context("1", state, state.resolve("logs"), Jdk.current(), SpringMvcIT.SMALL_SEED,
+                    Stack.load("spring-mvc").data().orElseThrow()));
+            stub.start(new RunTier.Context("1", state, state.resolve("logs"), Jdk.current(), Map.of()));
+            List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/api/order-summary/random",
+                    "--modes", "virtual", "--variants", "as-shipped", "--jdk", "21", "--jdk", "25", "--env", "PATH_MODE=synchronized"));
+            args.addAll(QUICK);
+            pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
+            stub.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
+            Ran r = ab(args);
+            assertEquals(0, r.exit(), r.console());
+            Path run = Lab.onlyRun(out);
+            List<Map<String, String>> rows = Lab.rows(run);
+            assertEquals(List.of("21", "25"), rows.stream().map(x -> x.get("jdk")).toList());
+            assertTrue(Double.parseDouble(rows.getFirst().get("pinned_events")) > 0, "JDK 21 pins: " + rows.getFirst());
+            assertEquals(0.0, Double.parseDouble(rows.get(1).get("pinned_events")), "JDK 25 does not: " + rows.get(1));
+            String findings = Files.readString(run.resolve("findings.json"));
+            assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
+            assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
+        } finally {
+            SpringMvcIT.deleteTree(state);
+        }
+    }
+
     @Test
     void aCommandWhoseVirtualSwitchDoesNothingFailsItsVirtualRows() throws Exception {
         List<String> args = new ArrayList<>(List.of("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "NOT_READ_BY_THE_SERVICE=true",
