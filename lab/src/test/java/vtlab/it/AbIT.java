@@ -70,6 +70,8 @@ class AbIT {
                 assertFalse("failed".equals(row.get("status")), row.toString());
                 assertEquals("vtlab-spring-mvc", row.get("stack"));
                 assertTrue(Double.parseDouble(row.get("throughput_rps")) > 0, row.toString());
+                // its HikariCP pool read over the attach API (the /sleep path never takes a connection)
+                assertEquals("0", row.get("hikari_active_max"), row.get("note"));
                 String log = sutLog(run, row);
                 // the lab switched it (a Spring Boot jar is recognised), on the loopback only
                 assertTrue(log.contains("--spring.threads.virtual.enabled=" + row.get("thread_mode").equals("virtual")), log.lines().findFirst().orElse(""));
@@ -117,6 +119,7 @@ class AbIT {
             assertEquals(List.of("21", "25"), rows.stream().map(x -> x.get("jdk")).toList());
             assertTrue(Double.parseDouble(rows.getFirst().get("pinned_events")) > 0, "JDK 21 pins: " + rows.getFirst());
             assertEquals(0.0, Double.parseDouble(rows.get(1).get("pinned_events")), "JDK 25 does not: " + rows.get(1));
+            for (Map<String, String> row : rows) assertTrue(Double.parseDouble(row.get("hikari_active_max")) > 0, "the pool in use: " + row);
             String findings = Files.readString(run.resolve("findings.json"));
             assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
             assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
