@@ -14,6 +14,11 @@ final class HelpCommand implements Command {
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
               ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
                                                       per thread mode, the highest constant rate meeting the SLO
+              ./vtlab ab --app PATH.jar --url PATH    your own service, platform vs virtual threads (a Spring Boot
+                                                      jar is switched by the lab, and a tuned variant added; or
+                                                      --cmd "..." with --virtual-args/--virtual-env): the thread
+                                                      mode proven by thread dumps under load, a verdict in words
+                                                      (its options: ./vtlab list; README "Try it on your own service")
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits

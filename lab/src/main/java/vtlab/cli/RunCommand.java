@@ -54,6 +54,14 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
+        return execute(o, names, out).code();
+    }
+
+    /** A finished run: the runner's outcome and the exit code it earns (ExitCodes). */
+    record Executed(Runner.Outcome done, int code) {}
+
+    /** Plans, runs and writes the results; the run folder, whether every row got to run, and the exit code. */
+    Executed execute(Options o, List<String> names, PrintStream out) throws Exception {
         Prepared p = prepare(o, names);
         Slo failOn = failOn(o);
         out.println("vtlab: " + p.rows().size() + " rows" + (p.studies().isEmpty() ? "" : " and " + p.studies().size() + " studies")
@@ -75,7 +83,7 @@ public final class RunCommand implements Command {
         int code = ExitCodes.ofRun(done.complete(), done.failed(), breached);
         if (code == ExitCodes.ROWS_FAILED) out.println("vtlab: " + done.failed() + " row(s) failed: exit code 1");
         else if (code == ExitCodes.THRESHOLDS) out.println("vtlab: thresholds breached (--fail-on " + failOn.text() + "): exit code 99");
-        return code;
+        return new Executed(done, code);
     }
 
     public static void writeResults(RunDir dir, List<String> experiments, PrintStream out) throws IOException {

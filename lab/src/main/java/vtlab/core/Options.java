@@ -99,6 +99,12 @@ public final class Options {
         return v == null ? dflt : v.getLast();
     }
 
+    /** Every value of a repeatable option as given, commas kept (an env value, a URL's query). */
+    public List<String> every(String name) {
+        List<String> given = raw(name);
+        return given == null ? List.of() : List.copyOf(given);
+    }
+
     /** Every value of a repeatable option (e.g. --jdk A --jdk B), comma lists flattened. */
     public List<String> all(String name) {
         List<String> out = new ArrayList<>();

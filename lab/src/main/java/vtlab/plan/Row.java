@@ -18,19 +18,27 @@ import vtlab.tier.Jdk;
  * @param tiers      tiers the row needs besides SUT and generator (e.g. pg, stub), started once per run
  * @param rate       the open model's target rate, req/s; null for a closed-model row. An open row's concurrency is
  *                   the generator's in-flight cap (--max-in-flight), not a number of busy connections
+ * @param appArgs    program arguments the SUT is started with (after its jar or command): how a service from the
+ *                   command line is switched (./vtlab ab); empty for the lab's stacks, which read env variables
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
-                  List<String> jvmArgs, Double rate) {
+                  List<String> jvmArgs, Double rate, List<String> appArgs) {
     /** A closed-model row (every experiment plans these; PlanContext turns them into open rows). */
     public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
                Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
                List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs) {
         this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, null);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, null, List.of());
+    }
+
+    /** This row with the SUT's program arguments. */
+    public Row withAppArgs(List<String> args) {
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args));
     }
 
     public Row {
@@ -51,7 +59,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     public Row atRate(double rps) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
                 expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
-                tiers, warmup, hold, jvmArgs, rps);
+                tiers, warmup, hold, jvmArgs, rps, appArgs);
     }
 
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
@@ -66,7 +74,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
     public Row as(String experiment, Map<String, String> params) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
     }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */

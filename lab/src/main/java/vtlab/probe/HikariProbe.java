@@ -18,6 +18,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * requests waiting for one (hikari_pending_max). The SUT samples its pool every 10 ms and keeps the maxima
  * (GET /api/pool, reset when the hold starts), because this probe's own request can queue behind the load; the
  * probe reads the current counts once a second for the series. Only rows with a Hikari pool (spring-mvc) have one.
+ * A service from the command line (./vtlab ab) has no /api/pool: its pools' MBeans (a Spring Boot jar is started with
+ * spring.datasource.hikari.register-mbeans=true) are read over the local attach API instead, once a second, and the
+ * maxima are those of the samples; a service without HikariCP leaves the columns empty.
  */
 public final class HikariProbe implements Probe {
     static final String PATH = "/api/pool";
@@ -27,6 +30,8 @@ public final class HikariProbe implements Probe {
     static final Column PENDING_MAX = Column.integer("hikari_pending_max", "requests", "most requests waiting for a pooled connection in the hold");
     private boolean active;
     private java.util.concurrent.CompletableFuture<Void> inFlight;
+    private HikariMBeans mbeans;
+    private int activeMax, pendingMax;
 
     @Override
     public java.util.List<Column> columns() {
@@ -49,6 +54,14 @@ public final class HikariProbe implements Probe {
         return "HikariCP active and pending connections (max over the hold), for SUTs with a pool (spring-mvc)";
     }
 
+    /** A service without /api/pool: attached before the warm-up, so the JMX agent's start-up is not in the hold. */
+    @Override
+    public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
+        if (ctx.row().hikariPool() == null && !vtlab.stack.Stack.load(ctx.row().stack()).reportsRuntimeInfo()) {
+            mbeans = HikariMBeans.attach(ctx.app().pid());
+        }
+    }
+
     @Override
     public void start(ProbeContext ctx) throws Exception {
         active = ctx.row().hikariPool() != null;
@@ -57,7 +70,15 @@ public final class HikariProbe implements Probe {
 
     /** Asynchronous: under load the answer may take seconds, and the runner's sampling loop must not wait for it. */
     @Override
-    public void sample(ProbeContext ctx, double second, Measurements out) {
+    public void sample(ProbeContext ctx, double second, Measurements out) throws Exception {
+        if (mbeans != null) {
+            int[] now = mbeans.read();
+            activeMax = Math.max(activeMax, now[0]);
+            pendingMax = Math.max(pendingMax, now[1]);
+            out.point("hikari_active", second, now[0]);
+            out.point("hikari_pending", second, now[1]);
+            return;
+        }
         if (!active || (inFlight != null && !inFlight.isDone())) return;
         inFlight = http.sendAsync(HttpRequest.newBuilder(ctx.sutBase().resolve(PATH)).timeout(Duration.ofSeconds(20)).build(),
                 HttpResponse.BodyHandlers.ofString()).thenAccept(r -> {
@@ -74,6 +95,15 @@ public final class HikariProbe implements Probe {
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
+        if (mbeans != null) {
+            try (HikariMBeans m = mbeans) {
+                out.put(ACTIVE_MAX, activeMax);
+                out.put(PENDING_MAX, pendingMax);
+            } finally {
+                mbeans = null;
+            }
+            return;
+        }
         if (!active) return;
         if (inFlight != null) inFlight.cancel(true);
         JsonNode n = read(ctx.sutBase(), false);

@@ -28,7 +28,7 @@ import jdk.jfr.consumer.RecordingFile;
  */
 public final class JfrPinningProbe implements Probe {
     static final String RECORDING = "vtlab-pinning";
-    /** Frames of these packages are the application's own: they are what a stack is trimmed to. */
+    /** Frames of these packages are the application's own (the lab's stacks): what a stack is trimmed to. */
     static final List<String> APP_PACKAGES = List.of("vtlab.");
 
     static final Column EVENTS = Column.integer("pinned_events", "events", "jdk.VirtualThreadPinned events in the hold (virtual rows)");
@@ -118,7 +118,8 @@ public final class JfrPinningProbe implements Probe {
         Path jfr = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfr");
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.dump", "name=" + RECORDING, "filename=" + jfr.toAbsolutePath());
         Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.stop", "name=" + RECORDING);
-        Pins pins = read(jfr, measureStart, measureEnd);
+        // a service from the command line has its own packages (Start-Class, --app-package)
+        Pins pins = read(jfr, measureStart, measureEnd, vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages());
         out.put(EVENTS, pins.count());
         out.put(TOTAL, pins.totalMs());
         out.put(MAX, pins.maxMs());
@@ -139,6 +140,11 @@ public final class JfrPinningProbe implements Probe {
     }
 
     public static Pins read(Path jfr, Instant from, Instant to) throws IOException {
+        return read(jfr, from, to, APP_PACKAGES);
+    }
+
+    /** @param appPackages the application's packages, whose frames a stack is trimmed to */
+    public static Pins read(Path jfr, Instant from, Instant to, List<String> appPackages) throws IOException {
         int count = 0;
         double total = 0, max = 0;
         Map<String, Integer> reasons = new TreeMap<>();
@@ -153,7 +159,7 @@ public final class JfrPinningProbe implements Probe {
             max = Math.max(max, ms);
             String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "(JDK gives no reason)";
             reasons.merge(reason, 1, Integer::sum);
-            stacks.merge(trim(e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames()), 1, Integer::sum);
+            stacks.merge(trim(e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames(), appPackages), 1, Integer::sum);
         }
         List<Map.Entry<String, Integer>> top = new ArrayList<>(stacks.entrySet());
         top.sort((a, b) -> b.getValue() - a.getValue());
@@ -161,12 +167,12 @@ public final class JfrPinningProbe implements Probe {
     }
 
     /** The blocking frame on top, then the application's own frames (the rest is JDK, Tomcat and Spring plumbing). */
-    static String trim(List<RecordedFrame> frames) {
+    static String trim(List<RecordedFrame> frames, List<String> appPackages) {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < frames.size(); i++) {
             RecordedFrame f = frames.get(i);
             String type = f.getMethod().getType().getName();
-            boolean app = APP_PACKAGES.stream().anyMatch(type::startsWith);
+            boolean app = appPackages.stream().anyMatch(type::startsWith);
             if (i == 0 || app) out.add(type + "." + f.getMethod().getName() + ":" + f.getLineNumber() + (f.getType().equals("Native") ? " (native)" : ""));
             if (out.size() >= 8) break;
         }

@@ -60,7 +60,21 @@ public final class Verdicts {
         if (e == null) return List.of();
         if (e.error() != null) return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + e.error() + ")", List.of()));
         String section = data.rowsOf(exp).isEmpty() ? e.section() : Html.anchor("exp", exp);
-        return e.lines().stream().map(l -> new Verdict(exp, "finding", l, section == null ? List.of() : List.of(section))).toList();
+        return e.lines().stream().map(l -> {
+            List<String> evidence = new ArrayList<>(section == null ? List.of() : List.of(section));
+            evidence.addAll(rowsNamed(l));
+            return new Verdict(exp, "finding", l, evidence);
+        }).toList();
+    }
+
+    private static final java.util.regex.Pattern ROWS_NAMED = java.util.regex.Pattern.compile("\\brows? (\\d+(?:, \\d+)*)");
+
+    /** Anchors of the matrix rows a finding names ("row 3", "rows 3, 4"), so each claim links to its rows. */
+    static List<String> rowsNamed(String finding) {
+        List<String> out = new ArrayList<>();
+        java.util.regex.Matcher m = ROWS_NAMED.matcher(finding);
+        while (m.find()) for (String n : m.group(1).split(", ")) if (!out.contains("row-" + n)) out.add("row-" + n);
+        return out;
     }
 
     /** Per panel of a concurrency sweep: virtual against each platform variant (or a ranking when there is no such pair). */

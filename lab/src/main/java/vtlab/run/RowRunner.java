@@ -66,6 +66,8 @@ public final class RowRunner {
     private final SutHandle.Launcher launcher;
     private final Verification verification;
     private final SutReuse suts = new SutReuse();
+    /** Why a SUT configuration did not start: its later rows fail at once instead of waiting out the start-up again. */
+    private final Map<String, String> startFailures = new java.util.HashMap<>();
 
     public RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax) {
         this(generator, cores, port, warmupMax, SutProcess::start, RowRunner::verifyOverHttp);
@@ -101,20 +103,25 @@ public final class RowRunner {
             jvmArgs.addAll(probes.jvmArgs());
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
-            String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + env;
+            String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env;
 
+            String failedBefore = startFailures.get(config);
+            if (failedBefore != null) throw new RowFailed(failedBefore + " (an earlier row's start with the same configuration; not retried)");
             SutReuse.Acquired got = suts.acquire(config, planned.freshSut(), steps, () -> launcher.start(stack, row.jdk(),
-                    jvmArgs, env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
+                    jvmArgs, row.appArgs(), env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
             sut = got.sut();
             out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
             out.put(RowColumns.SUT_LOG, sut.log().getFileName().toString());
 
             steps.step("verifying");
             URI url = sut.base().resolve(w.pathFor(row.params()));
-            JsonNode runtime = verify(planned, sut, url, w, raw, stem, runTiers);
+            JsonNode runtime = verify(planned, stack, sut, config, url, w, raw, stem, runTiers);
 
             probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
-            if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out);
+            // a service without runtime-info proves its thread mode under the warm-up's load
+            ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() ? null : new ThreadModeCheck(row.threadMode(), stack.launch().appPackages());
+            if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
+            if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
             drain(planned, sut, steps, out);
             LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps);
 
@@ -139,11 +146,23 @@ public final class RowRunner {
     }
 
     /** Waits for the SUT, keeps its runtime-info in raw/, checks it and the endpoint, then the experiment's own check. */
-    private JsonNode verify(PlannedRow planned, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
-                            Map<String, RunTier> runTiers) throws Exception {
-        String info = sut.awaitReady(Duration.ofSeconds(90));
-        Files.writeString(raw.resolve(stem + ".runtime-info.json"), info);
-        JsonNode runtime = verification.verify(info, planned.row(), url, w);
+    private JsonNode verify(PlannedRow planned, Stack stack, SutHandle sut, String config, URI url, Stack.Workload w, Path raw,
+                            String stem, Map<String, RunTier> runTiers) throws Exception {
+        String info;
+        try {
+            info = sut.awaitReady(stack.launch().startTimeout());
+        } catch (java.io.IOException e) {
+            startFailures.put(config, e.getMessage()); // exited or never ready: its later rows are not started again
+            throw new RowFailed(e.getMessage());
+        }
+        JsonNode runtime;
+        if (stack.reportsRuntimeInfo()) {
+            Files.writeString(raw.resolve(stem + ".runtime-info.json"), info);
+            runtime = verification.verify(info, planned.row(), url, w);
+        } else {
+            new Verifier().verifyEndpoint(url, w); // nothing to compare the configuration with: the thread dump does it
+            runtime = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+        }
         planned.extraVerification().verify(planned.row(), sut.base(), runTiers);
         return runtime;
     }
@@ -157,13 +176,24 @@ public final class RowRunner {
 
     /** Load until the rate and the JIT settle (see {@link WarmUp}); discarded but for the warm-up columns. */
     private void warmUp(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
-                        RowValues out) throws Exception {
+                        RowValues out, ThreadModeCheck modeCheck) throws Exception {
         WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
             steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
             LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
             long jit0 = Proc.jitTicks(sut.handle().pid()), t0 = System.nanoTime();
-            double rps = generator.start(spec).await().rps();
+            Generator.RunningLoad load = generator.start(spec);
+            if (slice == 0 && modeCheck != null) {
+                steps.step("warming up " + d.toSeconds() + "s: thread dumps prove the thread mode");
+                try {
+                    modeCheck.during(row.jdk(), sut.handle().pid(), d, t0, raw, stem);
+                } catch (Exception e) {
+                    load.await(); // the next row's load must not overlap this one
+                    throw e;
+                }
+            }
+            double rps = load.await().rps();
             if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
+            if (slice == 0 && modeCheck != null) modeCheck.conclude();
             long jit1 = Proc.jitTicks(sut.handle().pid());
             double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
             return new WarmUp.Slice(rps, jitPct);

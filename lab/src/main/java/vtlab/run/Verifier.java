@@ -63,8 +63,8 @@ public final class Verifier {
         } catch (IOException e) {
             throw new VerificationFailed(url + " did not answer: " + e.getMessage());
         }
-        if (r.statusCode() != w.expectStatus()) {
-            throw new VerificationFailed(url + " answered " + r.statusCode() + ", expected " + w.expectStatus());
+        if (!w.statusOk(r.statusCode())) {
+            throw new VerificationFailed(url + " answered " + r.statusCode() + ", expected " + w.expectedStatus());
         }
         if (!w.expectBody().isEmpty() && !Pattern.compile(w.expectBody(), Pattern.MULTILINE).matcher(r.body()).find()) {
             String body = r.body().length() > 120 ? r.body().substring(0, 120) + "..." : r.body();

@@ -3,6 +3,7 @@ package vtlab.stack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -30,16 +31,57 @@ import vtlab.core.UsageError;
  */
 public record Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
                     Map<String, Setting> settings, List<String> tiers, Map<String, Object> expect,
-                    Map<String, Workload> workloads, Optional<StackData> data) {
+                    Map<String, Workload> workloads, Optional<StackData> data, Launch launch) {
     public static final String MODE = "mode";
+    /** The lab's own stacks: their classes are under vtlab., and a JVM that is not up in 90 s is broken. */
+    static final Launch OWN = new Launch(null, List.of("vtlab."), Duration.ofSeconds(90));
+
+    /**
+     * How the SUT starts besides {@link #jar}, and what the lab knows of its code.
+     *
+     * @param command      a command line run by sh, instead of java -jar (a service the lab did not build); null: the jar
+     * @param appPackages  the service's own packages: pinning stacks are trimmed to their frames
+     * @param startTimeout how long start-up may take before the row fails
+     */
+    public record Launch(String command, List<String> appPackages, Duration startTimeout) {}
+
+    /**
+     * Whether the SUT reports its configuration at {@link #runtimeInfoPath}. A service from the command line does
+     * not: its thread mode is proven from a thread dump under load instead (see vtlab.run.ThreadModeCheck).
+     */
+    public boolean reportsRuntimeInfo() {
+        return runtimeInfoPath != null;
+    }
+
+    /** Path the runner's drain times: runtime-info, else any path (a 404 is served by a request thread too). */
+    public String drainPath() {
+        return reportsRuntimeInfo() ? runtimeInfoPath : "/vtlab-drain";
+    }
+
+    /** Stacks defined by the command line (./vtlab ab), found by {@link #load} before stacks/ is read. */
+    private static final Map<String, Stack> DEFINED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Makes a stack built from options (not from a stack.json) known by its name to the rest of this run. */
+    public static void define(Stack s) {
+        DEFINED.put(s.name(), s);
+    }
 
     /**
      * One endpoint to load. Path and service time may hold {param} placeholders filled from the row.
      *
      * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes (overrides body)
+     * @param expectStatus a status code, or a class as one digit (2: any 2xx, a service's own endpoint)
      */
     public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, String method,
                            String body, String bodyBytes, List<String> tiers) {
+        public boolean statusOk(int status) {
+            return expectStatus < 10 ? status / 100 == expectStatus : status == expectStatus;
+        }
+
+        public String expectedStatus() {
+            return expectStatus < 10 ? expectStatus + "xx" : Integer.toString(expectStatus);
+        }
+
         public String pathFor(Map<String, String> params) {
             return fill(path, params);
         }
@@ -87,10 +129,21 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      *                  fields must be null (a platform pool's size on virtual threads)
      * @param unchecked whether the fields go unchecked, instead of null, when a condition fails ("otherwise":
      *                  "unchecked": a value the SUT cannot observe there, e.g. the protocol of a call never made)
+     * @param argValues  program arguments per value
+     * @param envByValue env variables per value (several, unlike env + envValues)
      */
     public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
                           Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
-                          boolean unchecked) {
+                          boolean unchecked, Map<String, List<String>> argValues, Map<String, Map<String, String>> envByValue) {
+        /**
+         * A setting given as program arguments and/or several env variables per value, not as one variable: how a
+         * service from the command line is switched (--spring.threads.virtual.enabled=true, --virtual-env K=V).
+         */
+        public static Setting byValue(String name, List<String> values, String dflt, Map<String, List<String>> args,
+                                      Map<String, Map<String, String>> env) {
+            return new Setting(name, null, dflt, false, values, Map.of(), Map.of(), Map.of(), false, args, env);
+        }
+
         Object expected(Map<String, Object> valueMap, String value) throws UsageError {
             if (valueMap != null && valueMap.containsKey(value)) return valueMap.get(value);
             if (valueMap != null && valueMap.containsKey("*")) return valueMap.get("*");
@@ -107,8 +160,10 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * A row's SUT configuration: env to start it with, runtime-info it must echo, tiers it needs.
      *
      * @param values every setting's value, defaults filled (experiments read e.g. maxThreads for their bound)
+     * @param args   program arguments the values give (after the jar or the command)
      */
-    public record Config(Map<String, String> env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values) {
+    public record Config(Map<String, String> env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values,
+                         List<String> args) {
         public int intValue(String setting) {
             return Integer.parseInt(values.get(setting).trim());
         }
@@ -135,20 +190,23 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             values.put(s.name(), v);
         }
         Map<String, String> env = new LinkedHashMap<>();
+        List<String> args = new ArrayList<>();
         Map<String, Object> expect = new LinkedHashMap<>(this.expect);
         for (Setting s : settings.values()) {
             String v = values.get(s.name());
             if (v == null) continue;
             if (s.env() != null) env.put(s.env(), s.envValues().getOrDefault(v, v));
+            args.addAll(s.argValues().getOrDefault(v, List.of()));
+            env.putAll(s.envByValue().getOrDefault(v, Map.of()));
             boolean echoed = s.when().entrySet().stream().allMatch(c -> c.getValue().equals(
                     c.getKey().equals("workload") ? workload : values.get(c.getKey())));
             if (!echoed && s.unchecked()) continue;
             for (var f : s.info().entrySet()) expect.put(f.getKey(), echoed ? s.expected(f.getValue(), v) : null);
         }
-        expect.put("jdk_major", jdkMajor);
+        if (reportsRuntimeInfo()) expect.put("jdk_major", jdkMajor);
         LinkedHashSet<String> t = new LinkedHashSet<>(tiers);
         t.addAll(w.tiers());
-        return new Config(env, expect, List.copyOf(t), values);
+        return new Config(env, expect, List.copyOf(t), values, List.copyOf(args));
     }
 
     /** A setting's declared default, for an experiment that needs it where no axis sets it (one place: stack.json). */
@@ -170,7 +228,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     }
 
     public boolean built() {
-        return Files.isRegularFile(jar);
+        return launch.command() != null || Files.isRegularFile(jar);
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -180,6 +238,8 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     }
 
     public static Stack load(String name) throws UsageError {
+        Stack defined = DEFINED.get(name);
+        if (defined != null) return defined;
         Path dir = stacksDir().resolve(name);
         Path file = dir.resolve("stack.json");
         if (!Files.isRegularFile(file)) throw new UsageError("no stack '" + name + "' (no " + file + ")");
@@ -205,7 +265,8 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         });
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
-                strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")));
+                strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")),
+                OWN);
     }
 
     /** "info" is a field name (echoes the value, mapped by "infoValues" if given) or an object field -> value map. */
@@ -219,7 +280,8 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         s.path("when").properties().forEach(e -> when.put(e.getKey(), e.getValue().asText()));
         JsonNode d = s.get("default");
         return new Setting(name, s.hasNonNull("env") ? s.get("env").asText() : null, d == null || d.isNull() ? null : d.asText(),
-                d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"));
+                d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"),
+                Map.of(), Map.of());
     }
 
     private static Map<String, Object> valueMap(JsonNode n) {

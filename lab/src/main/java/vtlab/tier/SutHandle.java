@@ -29,7 +29,7 @@ public interface SutHandle extends AutoCloseable {
 
     /** Starts a SUT: {@link SutProcess#start} in a run. */
     interface Launcher {
-        SutHandle start(vtlab.stack.Stack stack, Jdk jdk, java.util.List<String> jvmArgs, java.util.Map<String, String> env,
-                        String cpus, int port, Path log) throws IOException;
+        SutHandle start(vtlab.stack.Stack stack, Jdk jdk, java.util.List<String> jvmArgs, java.util.List<String> appArgs,
+                        java.util.Map<String, String> env, String cpus, int port, Path log) throws IOException;
     }
 }

@@ -20,36 +20,68 @@ public final class SutProcess implements SutHandle {
     private final URI base;
     private final Path log;
     private final String runtimeInfoPath;
+    private final String drainPath;
+    private final int port;
 
-    private SutProcess(Process process, URI base, Path log, String runtimeInfoPath) {
+    private SutProcess(Process process, int port, Path log, Stack stack) {
         this.process = process;
-        this.base = base;
+        this.port = port;
+        this.base = URI.create("http://127.0.0.1:" + port);
         this.log = log;
-        this.runtimeInfoPath = runtimeInfoPath;
+        this.runtimeInfoPath = stack.runtimeInfoPath();
+        this.drainPath = stack.drainPath();
     }
 
-    public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, Map<String, String> env, String cpus,
-                                   int port, Path log) throws IOException {
+    /**
+     * The lab's stacks: java -jar with the lab's JVM options. A stack with a command (./vtlab ab --cmd) runs it through
+     * sh, the lab's JVM options in JAVA_TOOL_OPTIONS (which every JVM reads) and the row's JDK first on PATH; both
+     * under taskset, so the service and every process it starts stay on the SUT's CPUs.
+     */
+    public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Map<String, String> env,
+                                   String cpus, int port, Path log) throws IOException {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
-        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus, jdk.java().toString()));
-        cmd.addAll(jvmArgs);
-        cmd.add("-jar");
-        cmd.add(stack.jar().toString());
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus));
+        Map<String, String> fullEnv = new java.util.LinkedHashMap<>(env);
+        String command = stack.launch().command();
+        if (command == null) {
+            cmd.add(jdk.java().toString());
+            cmd.addAll(jvmArgs);
+            cmd.add("-jar");
+            cmd.add(stack.jar().toString());
+        } else {
+            // exec: the shell becomes the command, so stopping the process stops the service ("$@": the mode's args)
+            cmd.addAll(List.of("sh", "-c", "exec " + command + " \"$@\"", "sh"));
+            String own = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
+            fullEnv.put("JAVA_TOOL_OPTIONS", (own + " " + String.join(" ", jvmArgs)).strip());
+            fullEnv.put("JAVA_HOME", jdk.home().toString());
+            fullEnv.put("PATH", jdk.home().resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+        }
+        cmd.addAll(appArgs);
         Files.createDirectories(log.getParent());
-        Files.writeString(log, "# " + String.join(" ", cmd) + "\n# env " + env + "\n");
+        Files.writeString(log, "# " + String.join(" ", cmd) + "\n# env " + fullEnv + "\n");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().putAll(env);
+        pb.environment().putAll(fullEnv);
         pb.environment().put("PORT", Integer.toString(port));
         pb.environment().put("SERVER_PORT", Integer.toString(port));
         pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
         Process p = Children.track(pb.start());
-        return new SutProcess(p, URI.create("http://127.0.0.1:" + port), log, stack.runtimeInfoPath());
+        return new SutProcess(p, port, log, stack);
     }
 
+    /**
+     * The service's JVM: the process started, or (a command that forks, e.g. a script that is not exec'd) its first
+     * descendant running java, which is what jcmd and /proc probes must read.
+     */
     @Override
     public ProcessHandle handle() {
-        return process.toHandle();
+        ProcessHandle own = process.toHandle();
+        if (isJava(own)) return own;
+        return own.descendants().filter(SutProcess::isJava).findFirst().orElse(own);
+    }
+
+    private static boolean isJava(ProcessHandle h) {
+        return h.info().command().map(c -> c.endsWith("/java")).orElse(false);
     }
 
     @Override
@@ -67,13 +99,25 @@ public final class SutProcess implements SutHandle {
         return process.isAlive();
     }
 
-    /** Waits until runtime-info answers 200; fails with the log's last lines if the JVM dies or time runs out. */
+    /**
+     * Waits until runtime-info answers 200 (a stack without one: until the port accepts a connection; its body is then
+     * empty); fails with the log's last lines if the JVM dies or time runs out.
+     */
     @Override
     public String awaitReady(Duration timeout) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) throw new IOException("SUT exited with " + process.exitValue() + " during start-up: " + tail(5));
+            if (runtimeInfoPath == null) {
+                try (java.net.Socket s = new java.net.Socket()) {
+                    s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1000);
+                    return "";
+                } catch (IOException e) {
+                    Thread.sleep(200);
+                    continue;
+                }
+            }
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(runtimeInfoPath))
                         .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
@@ -83,7 +127,8 @@ public final class SutProcess implements SutHandle {
             }
             Thread.sleep(200);
         }
-        throw new IOException("SUT not ready after " + timeout.toSeconds() + " s: " + tail(5));
+        throw new IOException((runtimeInfoPath == null ? "port " + port + " did not open" : "SUT not ready") + " within "
+                + timeout.toSeconds() + " s: " + tail(5));
     }
 
     /**
@@ -99,7 +144,7 @@ public final class SutProcess implements SutHandle {
         while (System.nanoTime() < deadline && fast < 2) {
             long r0 = System.nanoTime();
             try {
-                http.send(HttpRequest.newBuilder(base.resolve(runtimeInfoPath)).timeout(max).build(), HttpResponse.BodyHandlers.discarding());
+                http.send(HttpRequest.newBuilder(base.resolve(drainPath)).timeout(max).build(), HttpResponse.BodyHandlers.discarding());
             } catch (IOException e) {
                 // an answer that did not come is not a drained queue
             }

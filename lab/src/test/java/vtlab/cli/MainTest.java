@@ -175,7 +175,7 @@ class MainTest {
         var buf = new java.io.ByteArrayOutputStream();
         assertEquals(0, Main.run(List.of("--help"), new java.io.PrintStream(buf)));
         String help = buf.toString();
-        for (String word : List.of("./vtlab run", "./vtlab list", "./vtlab test", "--conc", "matrix.csv")) {
+        for (String word : List.of("./vtlab run", "./vtlab ab", "./vtlab list", "./vtlab test", "--conc", "matrix.csv")) {
             assertTrue(help.contains(word), word);
         }
     }

@@ -103,7 +103,7 @@ class SpringMvcIT {
                 env.put("HIKARI_MAX_POOL", "4");
                 env.put("TOMCAT_MAX_THREADS", "16");
                 env.put("DOWNSTREAM_DELAY_MS", Integer.toString(DELAY_MS));
-                suts.add(SutProcess.start(stack, Jdk.current(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), env, "0-1",
+                suts.add(SutProcess.start(stack, Jdk.current(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), List.of(), env, "0-1",
                         Lab.freePort(), state.resolve("logs").resolve("sut-" + suts.size() + ".log")));
             }
             for (int i = 0; i < combos.size(); i++) check(combos.get(i), suts.get(i), stack);

@@ -35,6 +35,12 @@ class VerdictsTest {
     }
 
     @Test
+    void aFindingThatNamesRowsLinksThem() {
+        assertEquals(List.of("row-3", "row-4", "row-12"), Verdicts.rowsNamed("virtual failed (rows 3, 4): x; platform 3,900 req/s (row 12), row 3 again"));
+        assertEquals(List.of(), Verdicts.rowsNamed("2 rows, 3 reps, throw 5"));
+    }
+
+    @Test
     void bottleneckVerdictSaysWhereThroughputStopsFollowingThePool() throws Exception {
         RunFixture f = new RunFixture(dir);
         for (int pool : new int[] {50, 100, 200, 400, 800}) {

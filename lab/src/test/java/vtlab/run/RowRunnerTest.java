@@ -162,7 +162,7 @@ class RowRunnerTest {
     }
 
     RowRunner runner() throws Exception {
-        SutHandle.Launcher launcher = (stack, jdk, jvmArgs, env, cpus, port, log) -> {
+        SutHandle.Launcher launcher = (stack, jdk, jvmArgs, appArgs, env, cpus, port, log) -> {
             events.add("start");
             FakeSut s = new FakeSut();
             started.add(s);

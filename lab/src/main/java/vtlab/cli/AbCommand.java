@@ -1,0 +1,44 @@
+package vtlab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.Dataset;
+import vtlab.data.Rows;
+import vtlab.experiment.ab.AbExperiment;
+import vtlab.run.Runner;
+
+/**
+ * ./vtlab ab: the ab experiment run on its own (its verdict indexes the matrix's rows). A service that never gave a
+ * number (it exited during start-up, its port never opened, its endpoint answered wrongly before load) is the user's
+ * input at fault: one line with the first row's reason and exit code 2, after the runner has stopped everything.
+ */
+final class AbCommand implements Command {
+    private final RunCommand run;
+
+    AbCommand(List<String> commandLine) {
+        this.run = new RunCommand(commandLine);
+    }
+
+    @Override
+    public String name() {
+        return AbExperiment.NAME;
+    }
+
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) throws Exception {
+        if (!args.isEmpty()) throw new UsageError("ab takes options only, not '" + args.getFirst() + "' (see ./vtlab --help)");
+        RunCommand.Executed executed = run.execute(o, List.of(AbExperiment.NAME), out);
+        Runner.Outcome done = executed.done();
+        if (!done.complete() || !Files.exists(done.dir().matrix())) return executed.code();
+        List<Map<String, String>> rows = Dataset.read(done.dir().matrix());
+        if (!rows.isEmpty() && rows.stream().allMatch(Rows::failed)) {
+            throw new UsageError("no row gave numbers: " + Rows.text(rows.getFirst(), "note"));
+        }
+        return executed.code();
+    }
+}

@@ -1,0 +1,103 @@
+package vtlab.experiment.ab;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.experiment.ThreadModes;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * ./vtlab ab: the user's own service (a Spring Boot jar or any command), platform against virtual threads, and on
+ * Spring Boot's Tomcat a third, tuned variant. Its rows go through the same runner as the lab's stacks (own CPUs,
+ * verification, warm-up until steady, probes, validity); the thread mode, which the service does not report, is
+ * proven by thread dumps under the warm-up's load. The findings are the verdict ({@link Verdict}).
+ */
+public final class AbExperiment implements Experiment {
+    public static final String NAME = "ab";
+    static final Opt MODES = ThreadModes.OPTION.withHelp("thread modes (platform: the flag off; virtual: on)");
+    static final Opt VARIANTS = Opt.of("variants", "as-shipped,tuned", "virtual rows as shipped (the flag alone) and tuned (what the lab\n"
+            + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only");
+    static final Opt CONC = Opt.of("conc", "200,1000", "concurrent connections (200: Tomcat's default pool)");
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
+            "the warm-up also proves the thread mode (thread dumps): it cannot be 0");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String summary() {
+        return "your own service (--app JAR or --cmd \"...\", --url PATH): platform vs virtual threads (+ tuned on Spring Boot), with a verdict";
+    }
+
+    @Override
+    public List<Opt> options() {
+        List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));
+        all.addAll(Service.OPTIONS);
+        all.addAll(TIMING);
+        return all;
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        int port = o.positiveInt("port", 18080);
+        Service.Parsed s = Service.parse(o, port);
+        Stack.define(s.stack());
+        List<String> modes = MODES.choices(o, ThreadModes.ALL);
+        List<String> variants = VARIANTS.given(o) ? VARIANTS.choices(o, List.of(Service.AS_SHIPPED, Service.TUNED))
+                : s.springBoot() ? List.of(Service.AS_SHIPPED, Service.TUNED) : List.of(Service.AS_SHIPPED);
+        if (variants.contains(Service.TUNED) && !s.springBoot()) {
+            throw new UsageError("--variants tuned: the lab knows the settings that matter only for a Spring Boot jar (Tomcat); this service has as-shipped only");
+        }
+        List<Integer> conc = CONC.ints(o);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
+        if (t.warmup().isZero()) throw new UsageError("ab proves the thread mode with thread dumps under the warm-up's load: --warmup cannot be 0");
+        String given = o.string("jvm-args", "");
+        // the service's own heap unless asked (the lab's stacks get -Xms512m -Xmx512m; a user's service has its own)
+        List<String> jvm = given.isBlank() ? List.of() : List.of(given.trim().split("\\s+"));
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String mode : modes)
+                for (String variant : mode.equals("virtual") ? variants : List.of(Service.AS_SHIPPED))
+                    for (String url : s.stack().workloads().keySet())
+                        for (int c : conc)
+                            for (int rep = 1; rep <= t.reps(); rep++) rows.add(row(s, mode, variant, url, c, rep, jdk, t, jvm, ctx));
+        return rows;
+    }
+
+    /** One row: the mode's and the variant's arguments and env, the run's env, the carriers for a tuned row only. */
+    static Row row(Service.Parsed s, String mode, String variant, String url, int c, int rep, Jdk jdk, PlanContext.Timing t,
+                   List<String> jvm, PlanContext ctx) throws UsageError {
+        Stack.Config cfg = s.stack().configure(mode, url, Map.of(Service.TUNING, variant), jdk.major());
+        Map<String, String> env = new LinkedHashMap<>(s.sharedEnv());
+        env.putAll(cfg.env());
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put(Service.TUNING, variant);
+        // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)
+        List<String> jvmArgs = variant.equals(Service.TUNED) ? ctx.withCarriers(jvm) : jvm;
+        return new Row(NAME, s.stack().name(), mode, url, c, rep, null, null, null, jdk, params, env, cfg.expectInfo(), null,
+                "a service of the user's: no closed-form bound", cfg.tiers(), t.warmup(), t.hold(), jvmArgs).withAppArgs(cfg.args());
+    }
+
+    /** The verdict indexes rows by their number in matrix.csv: every row, open ones too. */
+    @Override
+    public boolean readsOpenRows() {
+        return true;
+    }
+
+    @Override
+    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
+        return Verdict.of(rows, runDir.resolve("pinning.txt"));
+    }
+}

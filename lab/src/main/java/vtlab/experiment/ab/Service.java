@@ -1,0 +1,167 @@
+package vtlab.experiment.ab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.stack.Stack;
+
+/**
+ * The user's service as a stack, built from the command line instead of a stack.json: how it starts (a runnable jar
+ * or a command), how each thread mode (and the tuned variant) is switched, its own packages, and the --url scenarios
+ * with the answer each must give before load. It has no runtime-info: the runner proves the thread mode from thread
+ * dumps under the warm-up's load instead.
+ */
+final class Service {
+    static final String TUNING = "tuning";
+    static final String AS_SHIPPED = "as-shipped", TUNED = "tuned";
+
+    static final Opt APP = Opt.of("app", null, "the service: a runnable jar (a Spring Boot jar is recognised from its manifest)");
+    static final Opt CMD = Opt.of("cmd", null, "the service: a command that starts a JVM listening on --port (run by sh, pinned\n"
+            + "to the SUT's CPUs; the lab's JVM options reach it in JAVA_TOOL_OPTIONS)");
+    static final Opt URL = Opt.of("url", null, "a path to load, e.g. /orders/42 (repeatable: each its own scenario)");
+    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url (no request body)");
+    static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
+    static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
+    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable; e.g. a database URL)");
+    static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows");
+    static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows");
+    static final Opt PLATFORM_ENV = Opt.of("platform-env", null, "K=V of the platform rows (repeatable)");
+    static final Opt VIRTUAL_ENV = Opt.of("virtual-env", null, "K=V of the virtual rows (repeatable)");
+    static final Opt APP_PACKAGE = Opt.of("app-package", null, "the service's own package(s), to trim pinning stacks to\n"
+            + "(default: Start-Class's package of a Spring Boot jar)");
+    static final Opt START_TIMEOUT = Opt.of("start-timeout", "120s", "how long start-up may take until the port opens");
+    static final List<Opt> OPTIONS = List.of(APP, CMD, URL, METHOD, EXPECT_STATUS, EXPECT_BODY, ENV, PLATFORM_ARGS, VIRTUAL_ARGS,
+            PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT);
+
+    /**
+     * @param springBoot  whether the jar's manifest names Spring-Boot-Version: the lab then switches it itself
+     * @param startClass  Start-Class of a Spring Boot jar (null otherwise)
+     * @param sharedEnv   --env: both modes
+     */
+    record Parsed(Stack stack, boolean springBoot, String startClass, Map<String, String> sharedEnv) {}
+
+    private Service() {}
+
+    static Parsed parse(Options o, int port) throws UsageError {
+        boolean app = APP.given(o), cmd = CMD.given(o);
+        if (app == cmd) throw new UsageError("ab needs the service: --app PATH.jar or --cmd \"...\" (one of them)");
+        List<String> urls = o.every(URL.name());
+        if (urls.isEmpty()) throw new UsageError("ab needs at least one --url PATH to load (e.g. --url /api/orders/1)");
+        Path jar = null;
+        String command = null, startClass = null, version = null;
+        if (app) {
+            jar = Path.of(APP.string(o)).toAbsolutePath().normalize();
+            if (!Files.exists(jar)) throw new UsageError("--app " + APP.string(o) + ": no such file");
+            Manifest m = manifest(jar);
+            version = m.getMainAttributes().getValue("Spring-Boot-Version");
+            startClass = m.getMainAttributes().getValue("Start-Class");
+            if (m.getMainAttributes().getValue("Main-Class") == null) throw new UsageError("--app " + jar + " is a jar without Main-Class: not runnable");
+        } else {
+            command = CMD.string(o).strip();
+            if (command.isEmpty()) throw new UsageError("--cmd is empty");
+        }
+        boolean boot = version != null;
+        List<String> platformArgs = words(o, PLATFORM_ARGS), virtualArgs = words(o, VIRTUAL_ARGS);
+        Map<String, String> platformEnv = env(o, PLATFORM_ENV), virtualEnv = env(o, VIRTUAL_ENV), shared = env(o, ENV);
+        if (!boot && virtualArgs.isEmpty() && virtualEnv.isEmpty() && platformArgs.isEmpty() && platformEnv.isEmpty()) {
+            throw new UsageError((app ? "--app " + jar.getFileName() + " is not a Spring Boot jar" : "--cmd")
+                    + ": say how to switch it with --virtual-args/--platform-args or --virtual-env/--platform-env");
+        }
+        Map<String, List<String>> modeArgs = new LinkedHashMap<>();
+        for (String mode : List.of("platform", "virtual")) {
+            List<String> a = new ArrayList<>();
+            if (boot) {
+                // only ever on the loopback, on the lab's port; the property the users flip
+                a.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1",
+                        "--spring.threads.virtual.enabled=" + mode.equals("virtual"),
+                        "--spring.datasource.hikari.register-mbeans=true"));
+            }
+            a.addAll(mode.equals("virtual") ? virtualArgs : platformArgs);
+            modeArgs.put(mode, List.copyOf(a));
+        }
+        Map<String, List<String>> tuningArgs = new LinkedHashMap<>();
+        // Tomcat keeps 200 idle processors by default; a virtual thread per request above that builds a new one (~50 KB):
+        // measured in this lab at 1,000 connections, ~40% of the throughput (README, "Two defaults")
+        if (boot) tuningArgs.put(TUNED, List.of("--server.tomcat.processor-cache=-1"));
+        List<String> packages = o.every(APP_PACKAGE.name()).stream().map(p -> p.endsWith(".") ? p : p + ".").toList();
+        if (packages.isEmpty() && startClass != null && startClass.contains(".")) {
+            packages = List.of(startClass.substring(0, startClass.lastIndexOf('.') + 1));
+        }
+        Duration timeout = START_TIMEOUT.duration(o, false);
+        Map<String, Stack.Setting> settings = new LinkedHashMap<>();
+        settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of("platform", "virtual"), null, modeArgs,
+                Map.of("platform", platformEnv, "virtual", virtualEnv)));
+        settings.put(TUNING, Stack.Setting.byValue(TUNING, List.of(AS_SHIPPED, TUNED), AS_SHIPPED, tuningArgs, Map.of()));
+        Map<String, Stack.Workload> workloads = new LinkedHashMap<>();
+        String method = METHOD.string(o).toUpperCase(java.util.Locale.ROOT);
+        if (!method.matches("GET|HEAD|DELETE|OPTIONS")) throw new UsageError("--method takes GET, HEAD, DELETE or OPTIONS (no request body), not '" + method + "'");
+        int status = expectStatus(EXPECT_STATUS.string(o));
+        String body = EXPECT_BODY.given(o) ? EXPECT_BODY.string(o) : "";
+        try {
+            java.util.regex.Pattern.compile(body);
+        } catch (java.util.regex.PatternSyntaxException e) {
+            throw new UsageError("--expect-body is not a regex: " + e.getDescription());
+        }
+        for (String u : urls) {
+            if (!u.startsWith("/")) throw new UsageError("--url takes a path on the service, e.g. /api/orders/1, not '" + u + "'");
+            if (u.matches(".*\\{[a-zA-Z]+}.*")) throw new UsageError("--url " + u + ": braces are read as placeholders");
+            workloads.put(u, new Stack.Workload(u, u, status, body, null, method, null, null, List.of()));
+        }
+        String name = app ? jar.getFileName().toString().replaceFirst("\\.jar$", "") : "cmd";
+        Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
+        Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
+                dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
+                new Stack.Launch(command, packages, timeout));
+        return new Parsed(stack, boot, startClass, shared);
+    }
+
+    /** The jar's manifest; a file that is not a jar is refused. */
+    static Manifest manifest(Path jar) throws UsageError {
+        try (JarFile j = new JarFile(jar.toFile())) {
+            Manifest m = j.getManifest();
+            if (m == null) throw new UsageError("--app " + jar + " has no manifest: not a runnable jar");
+            return m;
+        } catch (IOException e) {
+            throw new UsageError("--app " + jar + " is not a jar (" + e.getMessage() + ")");
+        }
+    }
+
+    /** 2xx (the default) is the class 2 (see Stack.Workload#statusOk), else one code. */
+    static int expectStatus(String s) throws UsageError {
+        if (s.equalsIgnoreCase("2xx")) return 2;
+        try {
+            int c = Integer.parseInt(s.trim());
+            if (c >= 100 && c <= 599) return c;
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new UsageError("--expect-status takes 2xx or a status code from 100 to 599, not '" + s + "'");
+    }
+
+    private static List<String> words(Options o, Opt opt) {
+        List<String> out = new ArrayList<>();
+        for (String v : o.every(opt.name())) if (!v.isBlank()) out.addAll(List.of(v.trim().split("\\s+")));
+        return out;
+    }
+
+    private static Map<String, String> env(Options o, Opt opt) throws UsageError {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String kv : o.every(opt.name())) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) throw new UsageError("--" + opt.name() + " takes K=V, not '" + kv + "'");
+            out.put(kv.substring(0, eq), kv.substring(eq + 1));
+        }
+        return out;
+    }
+}
