@@ -19,6 +19,8 @@ final class HelpCommand implements Command {
                                                       --cmd "..." with --virtual-args/--virtual-env): the thread
                                                       mode proven by thread dumps under load, a verdict in words
                                                       (its options: ./vtlab list; README "Try it on your own service")
+              ./vtlab tiers [pg] [stub]               the lab's PostgreSQL (seeded as spring-mvc declares it) and
+                                                      stub on their CPUs until Ctrl-C, printing the --env for ab
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits

@@ -40,7 +40,7 @@ public final class Main {
     static java.util.Map<String, Command> commands(List<String> commandLine) {
         java.util.Map<String, Command> all = new java.util.LinkedHashMap<>();
         for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new DumpCommand(),
-                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new HelpCommand())) all.put(c.name(), c);
+                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HelpCommand())) all.put(c.name(), c);
         return all;
     }
 

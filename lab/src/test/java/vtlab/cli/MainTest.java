@@ -80,6 +80,18 @@ class MainTest {
         assertTrue(msg.contains(expected), msg);
     }
 
+    /** ./vtlab tiers refuses what it cannot start before starting anything. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "tiers mysql               | unknown tier 'mysql' (pg, stub)",
+            "tiers pg --data-of nope   | no stack 'nope'",
+            "tiers pg --conc 4         | option --conc is not known to tiers",
+    })
+    void tiersRefusesBadInput(String args, String expected) {
+        UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args.trim().split("\\s+")), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
     @Test
     void refusesAnInFlightCapTheFileLimitCannotHold() {
         UsageError e = assertThrows(UsageError.class, () -> RunCommand.checkFileLimit(900_000, true));

@@ -1,0 +1,77 @@
+package vtlab.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import vtlab.core.LabHome;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.stack.Stack;
+import vtlab.stack.StackData;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+import vtlab.tier.RunTier;
+import vtlab.tier.Tiers;
+
+/**
+ * ./vtlab tiers [pg] [stub]: the lab's own run-scoped tiers (PostgreSQL seeded as a stack declares it, the downstream
+ * stub) started on their CPUs of the core map and kept up until Ctrl-C, with the environment a service needs to reach
+ * them printed as --env options. For `ab` on a service that needs a database or a downstream, e.g. the lab's own
+ * spring-mvc jar measured as a foreign service against the same tiers its experiments use.
+ */
+final class TiersCommand implements Command {
+    static final List<String> DEFAULT = List.of("pg", "stub");
+    static final String USAGE = "./vtlab tiers [pg] [stub] [--data-of STACK] [--reseed]";
+
+    @Override
+    public String name() {
+        return "tiers";
+    }
+
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) throws Exception {
+        List<String> unknown = o.unknown(java.util.Set.of("help", "data-of", "reseed", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub"));
+        if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to tiers (usage: " + USAGE + ")");
+        List<String> names = args.isEmpty() ? DEFAULT : args;
+        for (String n : names) {
+            if (!DEFAULT.contains(n)) throw new UsageError("unknown tier '" + n + "' (" + String.join(", ", DEFAULT) + ")");
+        }
+        String of = o.string("data-of", "spring-mvc");
+        StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
+        CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
+        Map<String, String> tierOptions = new LinkedHashMap<>();
+        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");
+        Files.createDirectories(logs);
+
+        List<RunTier> running = new ArrayList<>();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            out.println("vtlab: stopping " + String.join(", ", names));
+            running.reversed().forEach(RunTier::close);
+            stopped.countDown();
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        Map<String, String> env = new LinkedHashMap<>();
+        for (String n : names) {
+            out.println("vtlab: starting " + n + " on CPUs " + cores.of(n) + " (logs in " + logs + ")");
+            RunTier t = Tiers.create(n);
+            running.add(t);
+            t.start(new RunTier.Context(cores.of(n), state, logs, Jdk.current(), tierOptions, data));
+            env.putAll(t.sutEnv());
+        }
+        StringBuilder line = new StringBuilder();
+        env.forEach((k, v) -> line.append(" --env ").append(k).append('=').append(v));
+        out.println("vtlab: ready; pass to ./vtlab ab:" + line);
+        out.println("vtlab: Ctrl-C stops them");
+        out.flush();
+        stopped.await(); // until the shutdown hook has stopped every tier
+        return 0;
+    }
+}
