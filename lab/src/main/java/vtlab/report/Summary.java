@@ -32,7 +32,7 @@ public final class Summary {
                     .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
             int width = Math.max(28, Math.min(48, groups.keySet().stream().mapToInt(g -> Grouping.comparisonLabel(g).length()).max().orElse(0)));
-            String fmt = "%-" + width + "s %-14s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
+            String fmt = "%-" + width + "s %-18s %10s %6s %9s %9s %8s %9s %6s %8s  %s%n";
             sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
             groups.forEach((g, gRows) -> {
                 Map<String, List<Map<String, String>>> variants = gRows.stream()

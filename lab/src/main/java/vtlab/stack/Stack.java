@@ -87,10 +87,12 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      *                  fields must be null (a platform pool's size on virtual threads)
      * @param unchecked whether the fields go unchecked, instead of null, when a condition fails ("otherwise":
      *                  "unchecked": a value the SUT cannot observe there, e.g. the protocol of a call never made)
+     * @param shipped   the server's own default where the lab's differs ("shipped"), else null: what a service gets
+     *                  that flips to virtual threads and tunes nothing (the as-shipped variant)
      */
     public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
                           Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
-                          boolean unchecked) {
+                          boolean unchecked, String shipped) {
         Object expected(Map<String, Object> valueMap, String value) throws UsageError {
             if (valueMap != null && valueMap.containsKey(value)) return valueMap.get(value);
             if (valueMap != null && valueMap.containsKey("*")) return valueMap.get("*");
@@ -158,6 +160,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return s.dflt();
     }
 
+    /** The settings whose server default differs from the lab's, at the server's value (stack.json "shipped"). */
+    public Map<String, String> shipped() {
+        Map<String, String> out = new LinkedHashMap<>();
+        settings.values().stream().filter(s -> s.shipped() != null).forEach(s -> out.put(s.name(), s.shipped()));
+        return out;
+    }
+
     public int intDefault(String setting) throws UsageError {
         return Integer.parseInt(dflt(setting).trim());
     }
@@ -219,7 +228,8 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         s.path("when").properties().forEach(e -> when.put(e.getKey(), e.getValue().asText()));
         JsonNode d = s.get("default");
         return new Setting(name, s.hasNonNull("env") ? s.get("env").asText() : null, d == null || d.isNull() ? null : d.asText(),
-                d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"));
+                d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"),
+                s.hasNonNull("shipped") ? s.get("shipped").asText() : null);
     }
 
     private static Map<String, Object> valueMap(JsonNode n) {
