@@ -19,8 +19,6 @@ import vtlab.tier.Jdk;
  * the virtual-thread executor, at 400 and 1,000 concurrent connections.
  */
 public final class ServletExperiment implements Experiment {
-    static final List<String> MODES = ServletRig.MODES;
-
     @Override
     public String name() {
         return "servlet";
@@ -28,7 +26,7 @@ public final class ServletExperiment implements Experiment {
 
     @Override
     public String summary() {
-        return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor, hello and sleep workloads";
+        return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor (tuned, or as shipped), hello and sleep workloads";
     }
 
     static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION_WITH_VARIANTS;

@@ -19,7 +19,6 @@ import vtlab.tier.Jdk;
  */
 final class ServletRig {
     static final String STACK = "servlet";
-    static final List<String> MODES = List.of("platform", "virtual");
 
     private ServletRig() {}
 
