@@ -50,7 +50,8 @@ class PinControlJitIT {
         Matcher m = COMPILED.matcher(out);
         assertTrue(m.find(), out);
         JfrPinningProbe.Pins after = JfrPinningProbe.read(jfr, Instant.ofEpochMilli(Long.parseLong(m.group(1))), null);
-        assertEquals(MEASURED, after.count(), "every call after C2 compiled runPinned must pin on JDK " + jdk.label()
+        // at least: the last warm-up calls (compiled too) may end in the same millisecond as the mark
+        assertTrue(after.count() >= MEASURED, after.count() + " pins: every call after C2 compiled runPinned must pin on JDK " + jdk.label()
                 + " (" + out.strip() + ")\n" + after.render("after compilation", 3));
         assertTrue(after.stacks().getFirst().getKey().contains("vtlab.pin.PinControl"), after.stacks().toString());
     }
