@@ -5,7 +5,7 @@ import java.util.List;
 
 import vtlab.core.Options;
 
-/** One command of ./vtlab (run, list, doctor, dump, report, compare, help): its name and what it does. */
+/** One command of ./vtlab (run, list, doctor, dump, report, compare, help, version): its name and what it does. */
 interface Command {
     String name();
 

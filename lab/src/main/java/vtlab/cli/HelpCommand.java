@@ -1,17 +1,34 @@
 package vtlab.cli;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.RunDir;
+import vtlab.experiment.Experiments;
+import vtlab.load.Generators;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Study;
+import vtlab.probe.Probes;
 
-/** ./vtlab help (and --help): the commands and the options every run takes; ./vtlab list has each experiment's. */
+/**
+ * ./vtlab help (and --help): the commands and the options every run takes; `run --help` the run's part,
+ * `run EXPERIMENT --help` that experiment's own options. Experiments, generators, probes and output files are listed
+ * from their registries, so the help names what the code has.
+ */
 final class HelpCommand implements Command {
-    static final String TEXT = """
-            vtlab: what flipping a Java service from a platform-thread pool to virtual threads does, measured here.
+    static final String HEADER = "vtlab: what flipping a Java service from a platform-thread pool to virtual threads does, measured here.\n";
 
+    static final String COMMANDS = """
             Usage:
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
+              ./vtlab run EXPERIMENT --help           that experiment's axes, options and defaults
               ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
                                                       per thread mode, the highest constant rate meeting the SLO
               ./vtlab ab --app PATH.jar --url PATH    your own service, platform vs virtual threads (a Spring Boot
@@ -30,10 +47,15 @@ final class HelpCommand implements Command {
               ./vtlab compare RUN_A RUN_B [--out F]   the same rows of two runs side by side with deltas (+ compare.html),
                 [--max-regression 5%]                 each said beyond or within the reps' noise; exit 99 when a row
                                                       got slower by more than that and beyond the noise
+              ./vtlab help [run [EXPERIMENT]]         this help; the run's; an experiment's (also --help, -h)
+              ./vtlab version                         vtlab's version and commit, and the JDK it runs on (also --version)
               ./vtlab test                            the whole test suite (what CI runs)
+            """;
 
-            Run options (each experiment adds its own axes: see ./vtlab list):
-              --modes platform,virtual   thread modes
+    static final String RUN_OPTIONS = """
+            Run options (each experiment adds its own axes: ./vtlab run EXPERIMENT --help):
+              --modes platform,virtual   thread modes (servlet: also virtual-as-shipped, Tomcat's and the JVM's
+                                         defaults instead of the lab's tuning; the demo runs all three)
               --conc 400,1000            concurrent connections (closed model: each sends its next request when
                                          the answer arrives)
               --reps N                   repetitions of each row       --warmup 10s  --hold 20s
@@ -48,8 +70,8 @@ final class HelpCommand implements Command {
               --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; see README)
-              --generator wrk            load generator (installed when missing): wrk, hey (closed), oha (open),
-                                         k6 (both; the seed rig's tool)
+              --generator wrk            load generator, installed or built when missing (see Generators below);
+                                         wrk for the closed model, oha for the open one unless given
               --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
                                          long before the hold and down after it; only the hold is measured
               --load-model closed        closed: --conc connections, each sending when its answer arrives;
@@ -60,39 +82,105 @@ final class HelpCommand implements Command {
               --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
                                          (oha opens 200 ms of arrivals' worth of connections under it and
                                          queues the rest, counting their wait; k6: its maxVUs)
-              --probes cpu,rss,threads,cpu-threads,gc,jfr-pinning   probes, by name (./vtlab list); --no-probes
-                                         for none; nmt is opt-in (its cost: ./vtlab run probe-cost --probes cpu,nmt)
-                                         options after a colon, e.g. jfr-pinning:threshold=5ms
+              --probes a,b               probes, by name (see Probes below; default: the ones marked so);
+                                         --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);
                                          short for --probes ...,jfr-pinning:threshold=0ms
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
+              --allow-shared-cpus        let the SUT and the generator share CPUs (refused otherwise; needed on a
+                                         one-CPU machine); every row is then flagged shared-cpu
               --port 18080               SUT port on 127.0.0.1
               --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
                                          SUT configuration share one warm JVM; each row still warms up)
+              --reseed                   rebuild the Spring rig's PostgreSQL seed data before the run
               --out results              where run folders go
               --fail-on "p99_ms>200,error_rate>0.01"   thresholds per row (k6's): a term that holds is a breach,
                                          listed in summary.txt/summary.json; exit 99. Terms: p50..p999, max, mean
                                          (us/ms/s; p99_ms is ms), errors/error_rate (ratio or %), rps; > >= < <=
-
-            Output: results/<UTC time>-<experiments>/ with matrix.csv (the seed rig's 23 columns, then vtlab's),
-            environment.json, summary.txt and raw/ (generator output, SUT logs, runtime-info); results/latest
-            points at the newest. Each row is checked against its theoretical bound and Little's law, and flagged
-            when the generator saturated its cores. summary.json: per scenario and mode, mean, 95% CI and reps.
 
             Exit codes: 0 every row ok; 1 some rows failed (the run finished; wins over 99); 2 bad input, or a run
             folder report/compare cannot read; 99 thresholds breached (--fail-on, compare --max-regression);
             130 interrupted.
             """;
 
-
     @Override
     public String name() {
         return "help";
     }
 
+    /** @param args nothing (all), or a command: `run` with experiment names gives their options */
     @Override
-    public int run(Options o, List<String> args, PrintStream out) {
-        out.print(TEXT);
+    public int run(Options o, List<String> args, PrintStream out) throws UsageError {
+        if (args.isEmpty()) {
+            out.print(text());
+        } else if (!args.getFirst().equals("run")) {
+            if (!Main.commands(List.of()).containsKey(args.getFirst())) throw new UsageError(Main.unknownCommand(args.getFirst()));
+            out.print(text());
+        } else if (args.size() == 1) {
+            out.print(runText());
+        } else {
+            for (String name : args.subList(1, args.size())) out.print(experimentText(Experiments.byName(name)));
+        }
         return 0;
+    }
+
+    /** ./vtlab --help. */
+    static String text() {
+        return HEADER + "\n" + COMMANDS + "\n" + RUN_OPTIONS + "\n" + registries();
+    }
+
+    /** ./vtlab run --help: the run's usage, the demo it runs without a name, its options and the registries. */
+    static String runText() {
+        Map<String, String> demo = new TreeMap<>(RunCommand.DEMO);
+        StringBuilder demoArgs = new StringBuilder();
+        demo.forEach((k, v) -> demoArgs.append(" --").append(k).append(' ').append(v));
+        return "Usage: ./vtlab run [EXPERIMENT...] [options]\n"
+                + "  runs the experiments named, their rows in one run folder; without a name the demo:\n"
+                + "  ./vtlab run " + RunCommand.DEMO_EXPERIMENT + demoArgs + " (options given replace these)\n"
+                + "  ./vtlab run EXPERIMENT --help shows an experiment's own axes and defaults.\n\n"
+                + RUN_OPTIONS + "\n" + registries();
+    }
+
+    /** ./vtlab run NAME --help: the experiment's declared options with their defaults, as it parses them. */
+    static String experimentText(Experiment e) {
+        StringBuilder sb = new StringBuilder("./vtlab run " + e.name() + " [options]: " + e.summary() + "\n\nOptions of " + e.name()
+                + " (default after the name):\n");
+        for (String line : e.axes()) sb.append("  ").append(line).append('\n');
+        if (!(e instanceof Study)) {
+            sb.append("\nLoad model (every load experiment):\n");
+            for (String line : Opt.render(PlanContext.LOAD_OPTIONS)) sb.append("  ").append(line).append('\n');
+        }
+        return sb.append("\nThe run's own options (JDKs, generator, probes, CPUs, ...): ./vtlab run --help\n\n").toString();
+    }
+
+    /** Experiments, generators, probes and the run folder's files, from their registries. */
+    static String registries() {
+        StringBuilder sb = new StringBuilder("Experiments (./vtlab run NAME; ./vtlab run NAME --help for its options; ./vtlab list for all):\n");
+        sb.append(wrap(String.join(", ", Experiments.all().keySet()), "  ")).append('\n');
+        sb.append("\nGenerators (--generator NAME):\n");
+        Generators.all().forEach((n, g) -> sb.append(String.format("  %-12s%s", n, g.get().description())).append('\n'));
+        sb.append("\nProbes (--probes a,b):\n");
+        Probes.all().forEach((n, p) -> sb.append(String.format("  %-12s%s%s", n, p.get().description(),
+                Probes.DEFAULT.contains(n) ? "  [default]" : "")).append('\n'));
+        sb.append("\nOutput: results/<UTC time>-<experiments>/ (results/latest points at the newest):\n");
+        RunDir.FILES.forEach(f -> sb.append(String.format("  %-18s%s", f.getKey(), f.getValue())).append('\n'));
+        sb.append("Each row is checked against its theoretical bound and Little's law, and flagged when the generator\n"
+                + "saturated its cores.\n");
+        return sb.toString();
+    }
+
+    /** A comma list broken into lines of at most 110 characters. */
+    static String wrap(String list, String indent) {
+        List<String> lines = new ArrayList<>();
+        StringBuilder line = new StringBuilder(indent);
+        for (String word : list.split(" ")) {
+            if (line.length() + word.length() + 1 > 110 && line.length() > indent.length()) {
+                lines.add(line.toString().stripTrailing());
+                line = new StringBuilder(indent);
+            }
+            line.append(word).append(' ');
+        }
+        lines.add(line.toString().stripTrailing());
+        return String.join("\n", lines);
     }
 }

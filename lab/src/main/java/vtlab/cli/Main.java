@@ -29,18 +29,25 @@ public final class Main {
     public static int run(List<String> args, PrintStream out) throws Exception {
         Options o = Options.parse(args);
         List<String> words = o.positional();
+        // --help is help about the words given (run, run NAME); --version the version command
+        if (o.flag("help")) words = java.util.stream.Stream.concat(java.util.stream.Stream.of("help"), words.stream()).toList();
+        else if (o.flag("version")) words = List.of("version");
         String cmd = words.isEmpty() ? "help" : words.getFirst();
-        if (o.flag("help")) cmd = "help";
         Command c = commands(args).get(cmd);
-        if (c == null) throw new UsageError("unknown command '" + cmd + "' (" + String.join(", ", commands(args).keySet()) + ", test)");
+        if (c == null) throw new UsageError(unknownCommand(cmd));
         return c.run(o, words.isEmpty() ? List.of() : words.subList(1, words.size()), out);
+    }
+
+    static String unknownCommand(String cmd) {
+        return "unknown command '" + cmd + "' (" + String.join(", ", commands(List.of()).keySet()) + ", test)";
     }
 
     /** The commands by name; ./vtlab test is the launcher's (the test suite), not the lab's. */
     static java.util.Map<String, Command> commands(List<String> commandLine) {
         java.util.Map<String, Command> all = new java.util.LinkedHashMap<>();
         for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new DumpCommand(),
-                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HelpCommand())) all.put(c.name(), c);
+                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HelpCommand(),
+                new VersionCommand())) all.put(c.name(), c);
         return all;
     }
 

@@ -124,16 +124,18 @@ public final class RunCommand implements Command {
     }
 
     /**
-     * The default demo: the article's sleep servlet at 400 and 1,000 connections, both modes, once; under 3 minutes:
-     * a fixed 15 s warm-up (full runs warm up until the rate and the JIT settle), 15 s hold.
+     * The default demo: the article's sleep servlet at 400 and 1,000 connections, once, on platform threads and on
+     * virtual threads both tuned and as shipped (what the flag alone gives); about 3 minutes: a fixed 15 s warm-up
+     * (full runs warm up until the rate and the JIT settle), 12 s hold.
      */
+    static final String DEMO_EXPERIMENT = "servlet";
     static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
-            "warmup-max", "0s", "hold", "15s");
+            "warmup-max", "0s", "hold", "12s", "modes", "platform,virtual,virtual-as-shipped");
 
     /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
-    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
+    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "version", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
             "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
-            "fresh-sut", "out", "reseed", "fail-on");
+            "fresh-sut", "out", "reseed", "fail-on", "allow-shared-cpus");
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {
@@ -156,7 +158,7 @@ public final class RunCommand implements Command {
         List<String> experiments = new ArrayList<>(names);
         Options o = given;
         if (experiments.isEmpty()) {
-            experiments.add("servlet");
+            experiments.add(DEMO_EXPERIMENT);
             o = given.withDefaults(DEMO);
         }
         List<Experiment> chosen = new ArrayList<>();
@@ -226,6 +228,7 @@ public final class RunCommand implements Command {
             Stack s = Stack.load(r.stack());
             if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
+        if (!templates.isEmpty()) cores.refuseShared(o.flag("allow-shared-cpus"));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (!templates.isEmpty()) gen.ensureAvailable();
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,

@@ -39,7 +39,7 @@ public final class Options {
     }
 
     /** Options that take no value. */
-    static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "keep-going", "install", "verbose", "fresh-sut");
+    public static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "version", "fresh-sut", "allow-shared-cpus");
 
     public static Options parse(List<String> args) throws UsageError {
         Options o = new Options();

@@ -51,12 +51,12 @@ public final class Environment {
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
-    static String version() {
+    public static String version() {
         String v = Environment.class.getPackage().getImplementationVersion();
         return v == null ? "0.1.0" : v;
     }
 
-    static String commit() {
+    public static String commit() {
         try {
             Process p = new ProcessBuilder("git", "-C", System.getProperty("vtlab.home", "."), "describe", "--always", "--dirty")
                     .redirectErrorStream(true).start();

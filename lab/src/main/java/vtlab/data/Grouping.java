@@ -13,11 +13,25 @@ import java.util.StringJoiner;
 public final class Grouping {
     private Grouping() {}
 
-    /** Thread mode, platform rows with their pool size (platform-200 vs platform-2000 are told apart). */
+    /** The params key of a thread mode's declared variant (experiment.ThreadModes), e.g. tuning=as-shipped. */
+    public static final String TUNING = "tuning";
+    /** The variant that runs the server's and the JVM's own defaults instead of the lab's tuning. */
+    public static final String AS_SHIPPED = "as-shipped";
+
+    /**
+     * Thread mode, platform rows with their pool size (platform-200 vs platform-2000 are told apart), and a declared
+     * variant's name after it (virtual-as-shipped).
+     */
     public static String variant(Map<String, String> r) {
-        String mt = Rows.param(r, Rows.MAX_THREADS);
+        String mt = Rows.param(r, Rows.MAX_THREADS), tuning = Rows.param(r, TUNING);
         String mode = r.get(Rows.THREAD_MODE);
-        return mode + ("platform".equals(mode) && mt != null ? "-" + mt : "");
+        return mode + ("platform".equals(mode) && mt != null ? "-" + mt : "") + (tuning == null ? "" : "-" + tuning);
+    }
+
+    /** The tuned variant an as-shipped one is set against (virtual-as-shipped: virtual), or null for any other. */
+    public static String tunedOf(String variant) {
+        String suffix = "-" + AS_SHIPPED;
+        return variant.endsWith(suffix) ? variant.substring(0, variant.length() - suffix.length()) : null;
     }
 
     /** The variant, prefixed by the stack when an experiment runs several stacks. */
@@ -26,9 +40,10 @@ public final class Grouping {
         return withStack ? Rows.text(r, Rows.STACK) + " " + v : v;
     }
 
-    /** The params that are not the variant (maxThreads is the platform pool size, part of the variant). */
+    /** The params that are not the variant (maxThreads is the platform pool size, tuning the declared variant: both part of it). */
     public static List<String> knobs(Map<String, String> r) {
-        return Arrays.stream(Rows.text(r, Rows.PARAMS).split(";")).filter(kv -> !kv.isEmpty() && !kv.startsWith(Rows.MAX_THREADS + "=")).toList();
+        return Arrays.stream(Rows.text(r, Rows.PARAMS).split(";"))
+                .filter(kv -> !kv.isEmpty() && !kv.startsWith(Rows.MAX_THREADS + "=") && !kv.startsWith(TUNING + "=")).toList();
     }
 
     /**

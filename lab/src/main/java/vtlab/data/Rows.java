@@ -55,10 +55,13 @@ public final class Rows {
      * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
      * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
      * number, overloaded (an open rate above the bound) is what the row set out to show: none is a measurement fault.
+     * shared-cpu (SUT and generator on the same CPUs) was asked for (--allow-shared-cpus, a one-CPU machine): a caveat
+     * on every row of the run alike.
      */
     public static boolean voids(String flag) {
         return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady")
-                && !flag.equals("overloaded"); // an open rate above capacity: the growing latency is the finding
+                && !flag.equals("overloaded") // an open rate above capacity: the growing latency is the finding
+                && !flag.equals("shared-cpu");
     }
 
     /** Rows of one thread mode (platform, virtual, ...). */

@@ -113,6 +113,11 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         return withCarriers(jvmArgs);
     }
 
+    /** The run's --jvm-args (or the lab's default heap) without a carrier count: the JVM picks it (as-shipped rows). */
+    public List<String> jvmArgsWithoutCarriers() {
+        return jvmArgs;
+    }
+
     /** Some stacks need their own heap (see SpringRig): their arguments, still with the run's carrier count. */
     public List<String> withCarriers(List<String> args) {
         List<String> all = new ArrayList<>(args);

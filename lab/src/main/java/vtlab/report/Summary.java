@@ -36,7 +36,7 @@ public final class Summary {
             sb.append("\n== ").append(exp).append(" ==\n");
             // As wide as the longest scenario (28 to 48): sweeps over a knob (e.g. bytes=1048576) stay told apart.
             int width = Math.max(28, Math.min(48, entries.stream().mapToInt(e -> e.scenario().length()).max().orElse(0)));
-            String fmt = "%-" + width + "s %-14s %10s %7s %6s %9s %9s %8s %9s %6s %8s  %s%n";
+            String fmt = "%-" + width + "s %-18s %10s %7s %6s %9s %9s %8s %9s %6s %8s  %s%n";
             sb.append(String.format(Locale.ROOT, fmt, "scenario", "mode", "req/s", "95%CI±", "±%", "p50 ms", "p99 ms", "threads", "bound", "ratio", "vs plat", "flags"));
             for (RunSummary.Entry e : entries) {
                 String mark = e.p99().merged() ? MERGED : "";

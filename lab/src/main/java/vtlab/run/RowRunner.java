@@ -334,15 +334,18 @@ public final class RowRunner {
      * Flags, status and note of a row from its model's checks: a warm-up that never settled is added as a caveat (the
      * hold may still include JIT or pool growth; not voiding), and the row is flagged when any flag voids it.
      */
-    private static void conclude(RowValues out, List<String> checked, List<String> checkNotes, List<String> probeErrors) {
+    private void conclude(RowValues out, List<String> checked, List<String> checkNotes, List<String> probeErrors) {
         List<String> flags = new ArrayList<>(checked);
         if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
+        String shared = cores.shared(); // allowed by --allow-shared-cpus, else refused before the run
+        if (shared != null) flags.add("shared-cpu");
         out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put(Validity.STATUS, voided ? "flagged" : "ok");
         List<String> notes = new ArrayList<>();
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
         notes.addAll(checkNotes);
+        if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
         if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
         out.put(Validity.NOTE, String.join(" | ", notes));
     }

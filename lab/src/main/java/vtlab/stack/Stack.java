@@ -129,19 +129,21 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      *                  fields must be null (a platform pool's size on virtual threads)
      * @param unchecked whether the fields go unchecked, instead of null, when a condition fails ("otherwise":
      *                  "unchecked": a value the SUT cannot observe there, e.g. the protocol of a call never made)
+     * @param shipped    the server's own default where the lab's differs ("shipped"), else null: what a service gets
+     *                   that flips to virtual threads and tunes nothing (the as-shipped variant)
      * @param argValues  program arguments per value
      * @param envByValue env variables per value (several, unlike env + envValues)
      */
     public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
                           Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
-                          boolean unchecked, Map<String, List<String>> argValues, Map<String, Map<String, String>> envByValue) {
+                          boolean unchecked, String shipped, Map<String, List<String>> argValues, Map<String, Map<String, String>> envByValue) {
         /**
          * A setting given as program arguments and/or several env variables per value, not as one variable: how a
          * service from the command line is switched (--spring.threads.virtual.enabled=true, --virtual-env K=V).
          */
         public static Setting byValue(String name, List<String> values, String dflt, Map<String, List<String>> args,
                                       Map<String, Map<String, String>> env) {
-            return new Setting(name, null, dflt, false, values, Map.of(), Map.of(), Map.of(), false, args, env);
+            return new Setting(name, null, dflt, false, values, Map.of(), Map.of(), Map.of(), false, null, args, env);
         }
 
         Object expected(Map<String, Object> valueMap, String value) throws UsageError {
@@ -216,6 +218,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return s.dflt();
     }
 
+    /** The settings whose server default differs from the lab's, at the server's value (stack.json "shipped"). */
+    public Map<String, String> shipped() {
+        Map<String, String> out = new LinkedHashMap<>();
+        settings.values().stream().filter(s -> s.shipped() != null).forEach(s -> out.put(s.name(), s.shipped()));
+        return out;
+    }
+
     public int intDefault(String setting) throws UsageError {
         return Integer.parseInt(dflt(setting).trim());
     }
@@ -281,7 +290,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         JsonNode d = s.get("default");
         return new Setting(name, s.hasNonNull("env") ? s.get("env").asText() : null, d == null || d.isNull() ? null : d.asText(),
                 d != null && d.isNumber(), strings(s.path("values")), envValues, info, when, s.path("otherwise").asText("null").equals("unchecked"),
-                Map.of(), Map.of());
+                s.hasNonNull("shipped") ? s.get("shipped").asText() : null, Map.of(), Map.of());
     }
 
     private static Map<String, Object> valueMap(JsonNode n) {

@@ -33,6 +33,28 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
         return list.isEmpty() ? null : list;
     }
 
+    /**
+     * CPUs the SUT and the generator both run on, as a taskset list, or null when they are disjoint: the generator's
+     * work is then taken from the SUT's cores, the measurement's instrument part of what it measures.
+     */
+    public String shared() {
+        java.util.Set<Integer> load = java.util.Arrays.stream(parse(of(LOAD), machineCpus)).boxed().collect(java.util.stream.Collectors.toSet());
+        String list = java.util.Arrays.stream(parse(of(APP), machineCpus)).filter(load::contains).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(","));
+        return list.isEmpty() ? null : list;
+    }
+
+    /** Refuses a SUT and generator on shared CPUs unless allowed (--allow-shared-cpus; a one-CPU machine has no other way). */
+    public void refuseShared(boolean allowed) throws UsageError {
+        String shared = shared();
+        if (shared == null || allowed) return;
+        throw new UsageError(machineCpus == 1
+                ? "this machine has one CPU, so the SUT and the load generator would share it (the generator's work taken from the SUT's);"
+                        + " pass --allow-shared-cpus to run anyway, its rows flagged shared-cpu"
+                : "--cpus-app " + of(APP) + " and --cpus-load " + of(LOAD) + " share CPU " + shared + " (the generator's work would be taken"
+                        + " from the SUT's): give them disjoint CPUs, or pass --allow-shared-cpus (rows flagged shared-cpu)");
+    }
+
     public static CoreMap compute(int n, Options o) throws UsageError {
         Map<String, String> m = new LinkedHashMap<>();
         if (n < 2) {

@@ -32,6 +32,7 @@ class MainTest {
     @CsvSource(delimiter = '|', value = {
             "run nosuch                               | unknown experiment 'nosuch'",
             "run servlet --modes green                | unknown value 'green' for --modes",
+            "run servlet-io --modes virtual-as-shipped | unknown value 'virtual-as-shipped' for --modes",
             "run servlet --workloads fib              | unknown value 'fib' for --workloads",
             "run servlet --conc 0                     | --conc must be positive",
             "run servlet --conc 4x0                   | --conc takes positive whole numbers",
@@ -43,6 +44,7 @@ class MainTest {
             "run servlet --probes cpu,flux            | unknown probe 'flux'",
             "run servlet --generator ab               | unknown generator 'ab'",
             "run servlet --cpus-app 9                 | --cpus-app",
+            "run servlet --cpus-app 0 --cpus-load 0   | pass --allow-shared-cpus",
             "run servlet --port 70000                 | --port must be at most 65535",
             "run servlet --conc 900000                | 900000 connections need about",
             "run servlet --jdk /nonexistent           | not a JDK folder",
@@ -90,6 +92,12 @@ class MainTest {
     void tiersRefusesBadInput(String args, String expected) {
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args.trim().split("\\s+")), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
         assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
+    @Test
+    void runsOnSharedCpusWhenAllowed() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus"));
+        assertEquals("0", RunCommand.prepare(o, List.of("servlet")).cores().shared());
     }
 
     @Test
@@ -167,6 +175,41 @@ class MainTest {
             }
         }
         assertEquals(4, configs.stream().distinct().count());
+    }
+
+    /**
+     * The demo (no experiment named): platform, tuned virtual and virtual as shipped (Tomcat's processorCache 200, the
+     * JVM's own carriers), verified as such before load; within about 3.5 minutes.
+     */
+    @Test
+    void theDemoRunsVirtualThreadsTunedAndAsShipped() throws Exception {
+        RunCommand.Prepared p = RunCommand.prepare(Options.parse(List.of("run")), List.of());
+        assertEquals(List.of("platform", "virtual", "virtual-as-shipped"), p.rows().stream()
+                .map(r -> r.threadMode() + (r.params().containsKey("tuning") ? "-" + r.params().get("tuning") : "")).distinct().toList());
+        Row tuned = p.rows().stream().filter(r -> r.threadMode().equals("virtual") && !r.params().containsKey("tuning")).findFirst().orElseThrow();
+        Row shipped = p.rows().stream().filter(r -> "as-shipped".equals(r.params().get("tuning"))).findFirst().orElseThrow();
+        assertEquals("virtual", shipped.threadMode());
+        assertEquals("200", shipped.sutEnv().get("PROCESSOR_CACHE"));
+        assertEquals(200, shipped.expectInfo().get("processor_cache"), "verified before load");
+        assertEquals(null, shipped.carriers(), "the JVM's own carrier count");
+        assertEquals(Math.max(2, p.cores().count("app")), tuned.carriers());
+        assertEquals("-1", tuned.sutEnv().get("PROCESSOR_CACHE"));
+        assertTrue(!shipped.params().containsKey("processorCache"), "the variant's own setting is not a knob: " + shipped.params());
+        assertEquals(tuned.boundRps(), shipped.boundRps());
+        long seconds = p.rows().stream().mapToLong(r -> r.plannedSeconds() + 6).sum();
+        assertTrue(seconds <= 210, "the demo takes about " + seconds + " s");
+        assertEquals(6, p.rows().size());
+    }
+
+    @Test
+    void asShippedLeavesItsSettingsToTheServer() throws Exception {
+        String msg = refusal("run", "servlet", "--modes", "virtual-as-shipped", "--processor-cache", "-1");
+        assertTrue(msg.contains("virtual-as-shipped runs processorCache as the server ships it (200)"), msg);
+        // another setting still applies to it, and off its baseline is a knob of the scenario
+        Options o = Options.parse(List.of("run", "servlet", "--modes", "virtual-as-shipped", "--max-connections", "4096", "--workloads", "sleep"));
+        Row r = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
+        assertEquals("4096", r.sutEnv().get("MAX_CONNECTIONS"));
+        assertEquals("200", r.sutEnv().get("PROCESSOR_CACHE"));
     }
 
     @Test

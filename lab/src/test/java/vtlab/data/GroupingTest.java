@@ -25,6 +25,17 @@ class GroupingTest {
         return r;
     }
 
+    /** A declared variant (tuning=as-shipped) is a variant of the scenario, not another scenario. */
+    @Test
+    void anAsShippedVariantComparesWithTheTunedOne() {
+        Map<String, String> tuned = row("virtual", 1000, "sleepMs=50"), shipped = row("virtual", 1000, "sleepMs=50;tuning=as-shipped");
+        assertEquals(Grouping.comparison(tuned), Grouping.comparison(shipped));
+        assertEquals(Grouping.scenario(tuned, true), Grouping.scenario(shipped, true));
+        assertEquals("virtual-as-shipped", Grouping.variant(shipped));
+        assertEquals("virtual", Grouping.tunedOf(Grouping.variant(shipped)));
+        assertEquals(null, Grouping.tunedOf(Grouping.variant(tuned)));
+    }
+
     @Test
     void platform200AndVirtualOfOneScenarioCompare() {
         Map<String, String> p = row("platform", 1000, "sleepMs=50;maxThreads=200"), v = row("virtual", 1000, "sleepMs=50");

@@ -161,14 +161,19 @@ class RowRunnerTest {
         }
     }
 
+    /** On two CPUs' core map whatever the machine: SUT and generator apart. */
     RowRunner runner() throws Exception {
+        return runner(CoreMap.compute(2, null));
+    }
+
+    RowRunner runner(CoreMap cores) throws Exception {
         SutHandle.Launcher launcher = (stack, jdk, jvmArgs, appArgs, env, cpus, port, log) -> {
             events.add("start");
             FakeSut s = new FakeSut();
             started.add(s);
             return s;
         };
-        return new RowRunner(new FakeGenerator(), CoreMap.compute(Runtime.getRuntime().availableProcessors(), null), 18080,
+        return new RowRunner(new FakeGenerator(), cores, 18080,
                 Duration.ZERO, launcher, (info, row, url, w) -> new ObjectMapper().readTree(info));
     }
 
@@ -220,6 +225,16 @@ class RowRunnerTest {
         String stem = p.row().fileStem(1);
         assertEquals(List.of("start", "drain", "pool idle", "load " + stem), events.subList(0, 4));
         assertTrue(res.values().get("drain_ms") instanceof Long);
+    }
+
+    /** --allow-shared-cpus (a one-CPU machine): every row says so, as a caveat that does not void it. */
+    @Test
+    void rowsOfASutAndGeneratorOnSharedCpusAreFlagged() throws Exception {
+        RowRunner.Result res = run(runner(CoreMap.compute(1, null)), PlannedRow.of(row("virtual", 1), List.of()), 1);
+        assertEquals("shared-cpu", res.values().get("flags"));
+        assertEquals("ok", res.values().get("status"));
+        assertTrue(String.valueOf(res.values().get("note")).contains("shared CPU 0"), String.valueOf(res.values().get("note")));
+        assertEquals("", run(runner(), PlannedRow.of(row("virtual", 2), List.of()), 2).values().get("flags"));
     }
 
     @Test

@@ -40,12 +40,28 @@ class CoreMapTest {
 
     @Test
     void overridesAreValidatedAgainstTheMachine() throws Exception {
-        CoreMap m = CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2", "--cpus-load", "1-3")));
+        CoreMap m = CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2", "--cpus-load", "1,3")));
         assertEquals("0,2", m.of(CoreMap.APP));
-        assertEquals(3, m.count(CoreMap.LOAD));
+        assertEquals(2, m.count(CoreMap.LOAD));
         UsageError e = assertThrows(UsageError.class, () -> CoreMap.compute(2, Options.parse(List.of("--cpus-app", "5"))));
         assertTrue(e.getMessage().startsWith("--cpus-app"), e.getMessage());
         assertThrows(UsageError.class, () -> CoreMap.compute(2, Options.parse(List.of("--cpus-load", "one"))));
         assertArrayEquals(new int[] {0, 1}, CoreMap.parse("0-1", 2));
+    }
+
+    /** The SUT and the generator on one CPU: refused unless asked for (a one-CPU machine has no other way). */
+    @Test
+    void sharedCpusAreRefusedUnlessAllowed() throws Exception {
+        assertEquals(null, CoreMap.compute(2, null).shared());
+        CoreMap overlap = CoreMap.compute(4, Options.parse(List.of("--cpus-app", "0,2", "--cpus-load", "1-3")));
+        assertEquals("2", overlap.shared());
+        UsageError e = assertThrows(UsageError.class, () -> overlap.refuseShared(false));
+        assertEquals("--cpus-app 0,2 and --cpus-load 1-3 share CPU 2 (the generator's work would be taken from the SUT's): give them"
+                + " disjoint CPUs, or pass --allow-shared-cpus (rows flagged shared-cpu)", e.getMessage());
+        overlap.refuseShared(true);
+        // today's map on one CPU puts every tier on CPU 0
+        CoreMap one = CoreMap.compute(1, null);
+        assertEquals("0", one.shared());
+        assertTrue(assertThrows(UsageError.class, () -> one.refuseShared(false)).getMessage().startsWith("this machine has one CPU"));
     }
 }

@@ -44,7 +44,7 @@ public final class ResponseSizeExperiment implements Experiment {
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(SIZES, CONC, ServletExperiment.MODES_OPT, ServletIoExperiment.MAX_THREADS));
+        List<Opt> a = new ArrayList<>(List.of(SIZES, CONC, vtlab.experiment.ThreadModes.OPTION, ServletIoExperiment.MAX_THREADS));
         a.addAll(TIMING);
         return a;
     }
@@ -52,7 +52,7 @@ public final class ResponseSizeExperiment implements Experiment {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        List<String> modes = ServletExperiment.MODES_OPT.choices(o, MODES);
+        List<String> modes = vtlab.experiment.ThreadModes.OPTION.choices(o, MODES);
         List<Long> sizes = ServletIoExperiment.sizes(SIZES, o);
         List<Integer> conc = CONC.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);

@@ -19,8 +19,6 @@ import vtlab.tier.Jdk;
  * the virtual-thread executor, at 400 and 1,000 concurrent connections.
  */
 public final class ServletExperiment implements Experiment {
-    static final List<String> MODES = ServletRig.MODES;
-
     @Override
     public String name() {
         return "servlet";
@@ -28,10 +26,10 @@ public final class ServletExperiment implements Experiment {
 
     @Override
     public String summary() {
-        return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor, hello and sleep workloads";
+        return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor (tuned, or as shipped), hello and sleep workloads";
     }
 
-    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION;
+    static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION_WITH_VARIANTS;
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms)");
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
     static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");
@@ -54,7 +52,7 @@ public final class ServletExperiment implements Experiment {
             if (MAX_CONNECTIONS.given(o)) tomcat.put("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
             if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
-            return new Spec(MODES_OPT.choices(o, MODES), WORKLOADS.choices(o, List.of("hello", "sleep")), CONC.ints(o),
+            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep")), CONC.ints(o),
                     ctx.timing(o, TIMING), SLEEP_MS.integer(o), tomcat);
         }
     }
@@ -62,6 +60,12 @@ public final class ServletExperiment implements Experiment {
     @Override
     public List<Opt> options() {
         return options(Map.of());
+    }
+
+    /** Where the run had an as-shipped variant (the demo): what the flag alone gives, and what tuning adds. */
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        return vtlab.experiment.ThreadModes.asShippedGains(rows);
     }
 
     /** The declarations under other defaults (footprint, probe-cost): what they parse with and show. */

@@ -52,7 +52,7 @@ public final class ServletIoExperiment implements Experiment {
 
     @Override
     public List<Opt> options() {
-        List<Opt> a = new ArrayList<>(List.of(WORKLOADS_OPT, ServletExperiment.MODES_OPT, SIZES, CONC_OPT, DELAY_MS, MAX_THREADS));
+        List<Opt> a = new ArrayList<>(List.of(WORKLOADS_OPT, vtlab.experiment.ThreadModes.OPTION, SIZES, CONC_OPT, DELAY_MS, MAX_THREADS));
         a.addAll(TIMING);
         return a;
     }
@@ -60,7 +60,7 @@ public final class ServletIoExperiment implements Experiment {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        List<String> modes = ServletExperiment.MODES_OPT.choices(o, MODES);
+        List<String> modes = vtlab.experiment.ThreadModes.OPTION.choices(o, MODES);
         List<String> workloads = WORKLOADS_OPT.choices(o, WORKLOADS);
         List<Long> sizes = sizes(SIZES, o);
         List<Integer> conc = CONC_OPT.ints(o);

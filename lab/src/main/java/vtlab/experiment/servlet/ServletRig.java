@@ -19,7 +19,6 @@ import vtlab.tier.Jdk;
  */
 final class ServletRig {
     static final String STACK = "servlet";
-    static final List<String> MODES = List.of("platform", "virtual");
 
     private ServletRig() {}
 
@@ -28,22 +27,26 @@ final class ServletRig {
      * pool in platform mode; an async request (call-async) holds no thread while it waits, so only the connections
      * cap it.
      *
-     * @param tomcat axis values of stack settings (e.g. maxThreads), the stack's defaults for the rest
+     * @param modeName a --modes value: a thread mode or a declared variant of one (ThreadModes, e.g. virtual-as-shipped)
+     * @param tomcat   axis values of stack settings (e.g. maxThreads), the stack's defaults (or the variant's) for the rest
      */
-    static Row row(String experiment, Stack stack, String mode, String workload, int c, int rep, Jdk jdk,
+    static Row row(String experiment, Stack stack, String modeName, String workload, int c, int rep, Jdk jdk,
                    Map<String, String> params, Map<String, String> tomcat, Duration warmup, Duration hold, PlanContext ctx)
             throws UsageError {
-        Stack.Config cfg = stack.configure(mode, workload, tomcat, jdk.major());
+        vtlab.experiment.ThreadModes.Variant variant = vtlab.experiment.ThreadModes.variant(modeName);
+        String mode = variant.threadMode();
+        Stack.Config cfg = stack.configure(mode, workload, variant.settings(stack, tomcat), jdk.major());
         int maxThreads = cfg.intValue("maxThreads"), maxConnections = cfg.intValue("maxConnections");
         if (cfg.intValue("minSpareThreads") > maxThreads) {
             throw new UsageError("--min-spare-threads " + cfg.intValue("minSpareThreads") + " exceeds --max-threads " + maxThreads);
         }
         Map<String, String> p = new LinkedHashMap<>(params);
         if (mode.equals("platform")) p.put("maxThreads", Integer.toString(maxThreads));
-        // a non-default cache is part of the scenario (the summary must not pool it with the default's rows)
-        if (!cfg.values().get("processorCache").equals(stack.settings().get("processorCache").dflt())) {
+        // a cache off the variant's own default is part of the scenario (the summary must not pool it with the default's rows)
+        if (!cfg.values().get("processorCache").equals(variant.baseline(stack, "processorCache"))) {
             p.put("processorCache", cfg.values().get("processorCache"));
         }
+        p.putAll(variant.params());
         boolean async = workload.equals("call-async");
         Double waitMs = stack.workload(workload).serviceMsFor(params);
         Double bound = null;
@@ -56,7 +59,7 @@ final class ServletRig {
                     + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
         }
         return new Row(experiment, STACK, mode, workload, c, rep, null, null, null, jdk, p, cfg.env(), cfg.expectInfo(), bound, note,
-                cfg.tiers(), warmup, hold, ctx.jvmArgs());
+                cfg.tiers(), warmup, hold, variant.jvmArgs(ctx));
     }
 
     /**

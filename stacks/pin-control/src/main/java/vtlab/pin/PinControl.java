@@ -9,7 +9,13 @@ package vtlab.pin;
  * through FFM with an upcall comparator that blocks, which still pins after JEP 491.
  */
 public final class PinControl {
-    private static final Object LOCK = new Object();
+    /**
+     * The last call's monitor. Publishing it makes each monitor escape: C2's escape analysis removes a lock on an
+     * object that never leaves the method (a bare {@code synchronized (new Object())}), and with it the pin, once
+     * runPinned is compiled (on JDK 21 the control then stopped pinning after a long warm-up).
+     */
+    @SuppressWarnings("unused")
+    private static Object lastMonitor;
 
     private PinControl() {}
 
@@ -19,12 +25,10 @@ public final class PinControl {
     }
 
     public static void runPinned(Runnable blocking) {
-        synchronized (new Object()) { // a fresh monitor: pins without serialising requests
+        Object monitor = new Object(); // a fresh monitor per call: pins without serialising requests
+        lastMonitor = monitor;
+        synchronized (monitor) {
             blocking.run();
         }
-    }
-
-    static Object lock() {
-        return LOCK;
     }
 }

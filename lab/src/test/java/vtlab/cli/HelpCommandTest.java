@@ -1,0 +1,93 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.RunDir;
+import vtlab.experiment.Experiments;
+import vtlab.load.Generators;
+import vtlab.plan.PlanContext;
+import vtlab.probe.Probes;
+
+/** The help names everything the code has, and nothing it refuses. */
+class HelpCommandTest {
+    static String run(String... args) throws Exception {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of(args), new PrintStream(buf)));
+        return buf.toString();
+    }
+
+    @Test
+    void helpNamesEveryRegisteredThing() throws Exception {
+        String help = run("--help");
+        List<String> missing = new ArrayList<>();
+        for (String name : Experiments.all().keySet()) if (!help.contains(name)) missing.add("experiment " + name);
+        for (String name : Generators.all().keySet()) if (!help.contains("  " + name + " ")) missing.add("generator " + name);
+        for (String name : Probes.all().keySet()) if (!help.contains("  " + name + " ")) missing.add("probe " + name);
+        for (var f : RunDir.FILES) if (!help.contains(f.getKey())) missing.add("output " + f.getKey());
+        for (String cmd : Main.commands(List.of()).keySet()) if (!help.contains("./vtlab " + cmd)) missing.add("command " + cmd);
+        for (String opt : RunCommand.GLOBAL) if (!help.contains("--" + opt)) missing.add("option --" + opt);
+        for (Opt o : Generators.options()) if (!help.contains("--" + o.name())) missing.add("generator option --" + o.name());
+        for (Opt o : PlanContext.LOAD_OPTIONS) if (!help.contains("--" + o.name())) missing.add("load option --" + o.name());
+        assertEquals(List.of(), missing);
+        assertTrue(help.contains("hikari") && help.contains("[default]"), help);
+    }
+
+    /** A flag the parser takes without a value must be an option some command or experiment reads (none declared and then refused). */
+    @Test
+    void everyFlagIsAnOptionTheLabReads() {
+        List<String> known = new ArrayList<>(RunCommand.GLOBAL);
+        Experiments.all().values().forEach(e -> e.options().forEach(o -> known.add(o.name())));
+        List<String> unread = Options.FLAGS.stream().filter(f -> !known.contains(f)).sorted().toList();
+        assertEquals(List.of(), unread, "flags declared but refused by every command");
+    }
+
+    @Test
+    void versionIsAFlagAndACommand() throws Exception {
+        String v = run("--version");
+        assertTrue(v.startsWith("vtlab ") && v.contains("Java " + Runtime.version().feature()), v);
+        assertEquals(v.replaceAll("\\(commit [^)]*\\)", ""), run("version").replaceAll("\\(commit [^)]*\\)", ""));
+    }
+
+    @Test
+    void runHelpIsTheRunsAndNamesTheDemo() throws Exception {
+        String global = run("--help"), runHelp = run("run", "--help");
+        assertNotEquals(global, runHelp);
+        assertEquals(runHelp, run("help", "run"));
+        assertTrue(runHelp.startsWith("Usage: ./vtlab run"), runHelp);
+        RunCommand.DEMO.forEach((k, v) -> assertTrue(runHelp.contains("--" + k + " " + v), k));
+        assertTrue(runHelp.contains("--allow-shared-cpus"));
+    }
+
+    @Test
+    void anExperimentsHelpShowsItsOptionsWithTheirDefaults() throws Exception {
+        String servlet = run("run", "servlet", "--help");
+        for (Opt o : Experiments.byName("servlet").options()) {
+            String head = "--" + o.name() + (o.dflt() == null ? "" : " " + o.dflt());
+            assertTrue(servlet.contains(head), head + " in\n" + servlet);
+        }
+        assertTrue(servlet.contains("--load-model closed"), servlet);
+        assertTrue(run("run", "thread-cost", "--help").lines().noneMatch(l -> l.contains("--load-model")), "a study takes no load");
+        UsageError e = assertThrows(UsageError.class, () -> run("run", "nosuch", "--help"));
+        assertTrue(e.getMessage().startsWith("unknown experiment 'nosuch'"), e.getMessage());
+    }
+
+    @Test
+    void anUnknownCommandListsEveryCommand() {
+        UsageError e = assertThrows(UsageError.class, () -> run("frobnicate"));
+        for (String cmd : Main.commands(List.of()).keySet()) assertTrue(e.getMessage().contains(cmd), cmd + ": " + e.getMessage());
+        assertTrue(e.getMessage().contains("test"));
+    }
+}

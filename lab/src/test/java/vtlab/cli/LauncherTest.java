@@ -1,0 +1,103 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher's staleness rule (./vtlab: stale, build, test), run as a user runs it: the real script in a copy of
+ * the project whose Maven wrapper only records what it was asked to do.
+ */
+class LauncherTest {
+    @TempDir
+    Path home;
+    Path source;
+
+    @BeforeEach
+    void project() throws IOException {
+        Path script = Path.of(System.getProperty("vtlab.home", "..")).resolve("vtlab");
+        Files.copy(script, home.resolve("vtlab"));
+        // records each call; exits $FAKE_RC; "saves" $FAKE_TOUCH while it builds, as an editor would
+        Files.writeString(home.resolve("mvnw"), """
+                #!/bin/sh
+                echo "$*" >> "$VTLAB_HOME/mvnw.log"
+                [ -n "$FAKE_TOUCH" ] && sleep 0.05 && touch "$FAKE_TOUCH"
+                echo "[INFO] BUILD SUCCESS"
+                exit "${FAKE_RC:-0}"
+                """);
+        for (String f : List.of("vtlab", "mvnw")) {
+            Files.setPosixFilePermissions(home.resolve(f), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        Files.writeString(home.resolve("pom.xml"), "<project/>");
+        source = home.resolve("lab/src/main/java/vtlab/A.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(source, "class A {}");
+        for (Path p : List.of(source, home.resolve("pom.xml"))) Files.setLastModifiedTime(p, FileTime.from(Instant.now().minusSeconds(3600)));
+    }
+
+    /** Runs ./vtlab with these words; returns the Maven calls it made (the lab's CLI itself is not built here and fails). */
+    List<String> vtlab(Map<String, String> env, String... words) throws Exception {
+        Path log = home.resolve("mvnw.log");
+        Files.deleteIfExists(log);
+        List<String> cmd = new java.util.ArrayList<>(List.of("bash", home.resolve("vtlab").toString()));
+        cmd.addAll(List.of(words));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(home.resolve("out.log").toFile());
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("VTLAB_NO_BUILD");
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "launcher did not finish");
+        return Files.exists(log) ? Files.readAllLines(log) : List.of();
+    }
+
+    /** The source saved just after the last build (newer than its stamp, older than any later one). */
+    void saveSource() throws IOException {
+        Path stamp = home.resolve("lab/target/.vtlab-built");
+        Files.setLastModifiedTime(source, FileTime.fromMillis(Files.getLastModifiedTime(stamp).toMillis() + 10));
+    }
+
+    static boolean built(List<String> calls) {
+        return calls.stream().anyMatch(c -> c.contains(" package"));
+    }
+
+    @Test
+    void aGreenTestSuiteLeavesTheBuildFresh() throws Exception {
+        List<String> test = vtlab(Map.of(), "test");
+        assertTrue(test.stream().anyMatch(c -> c.contains(" verify")), test.toString());
+        assertEquals(List.of(), vtlab(Map.of(), "list"), "the run after ./vtlab test built everything again");
+        // a source saved since: the next run builds
+        saveSource();
+        assertTrue(built(vtlab(Map.of(), "list")));
+        assertEquals(List.of(), vtlab(Map.of(), "list"), "built once, fresh after");
+    }
+
+    @Test
+    void aFailedOrPartialTestSuiteLeavesItStale() throws Exception {
+        vtlab(Map.of("FAKE_RC", "1"), "test");
+        assertTrue(built(vtlab(Map.of(), "list")), "a red suite proves no build");
+        saveSource();
+        vtlab(Map.of(), "test", "-pl", "lab");
+        assertTrue(built(vtlab(Map.of(), "list")), "-pl lab built one module only");
+    }
+
+    @Test
+    void aSourceSavedDuringTheBuildIsStillStale() throws Exception {
+        assertTrue(built(vtlab(Map.of("FAKE_TOUCH", source.toString()), "build")));
+        assertFalse(Files.exists(home.resolve("lab/target/.vtlab-built.new")));
+        assertTrue(built(vtlab(Map.of(), "list")), "the edit made while Maven ran was taken as built");
+    }
+}
