@@ -27,7 +27,7 @@ final class DoctorCommand implements Command {
 
     static String doctor() {
         StringBuilder sb = new StringBuilder();
-        int cpus = Runtime.getRuntime().availableProcessors();
+        int cpus = vtlab.tier.LabAffinity.machineCpus();
         sb.append("CPUs          ").append(cpus).append('\n');
         try {
             sb.append("core map      ").append(CoreMap.compute(cpus, null)).append('\n');

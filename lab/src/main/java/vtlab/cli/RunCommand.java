@@ -209,7 +209,7 @@ public final class RunCommand implements Command {
         if (!open && !gen.models().contains(LoadModel.CLOSED)) {
             throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
         }
-        CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
+        CoreMap cores = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o);
         List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));

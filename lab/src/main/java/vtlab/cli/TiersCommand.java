@@ -44,7 +44,7 @@ final class TiersCommand implements Command {
         }
         String of = o.string("data-of", "spring-mvc");
         StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
-        CoreMap cores = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o);
+        CoreMap cores = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o);
         Map<String, String> tierOptions = new LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");

@@ -28,7 +28,7 @@ public final class Environment {
         doc.put("vtlab_version", version());
         doc.put("vtlab_commit", commit());
         doc.put("cpu_model", cpuModel());
-        doc.put("cpus", Runtime.getRuntime().availableProcessors());
+        doc.put("cpus", coreMap.machineCpus());
         doc.put("memory_total_kb", memTotalKb());
         doc.put("kernel", readFirst(Path.of("/proc/sys/kernel/osrelease")));
         doc.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));

@@ -38,7 +38,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         if (jdks.isEmpty()) jdks.add(Jdk.current());
         String args = o.string("jvm-args", "-Xms512m -Xmx512m");
         List<String> jvmArgs = args.isBlank() ? List.of() : List.of(args.trim().split("\\s+"));
-        int appCpus = CoreMap.compute(Runtime.getRuntime().availableProcessors(), o).count(CoreMap.APP);
+        int appCpus = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o).count(CoreMap.APP);
         int carriers = carriers(o.string("carriers", "auto"), appCpus);
         if (jvmArgs.stream().anyMatch(a -> a.startsWith("-D" + CARRIERS_PROPERTY + "="))) {
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");

@@ -140,6 +140,8 @@ public final class Runner {
             progress.finish();
             if (rowRunner != null) rowRunner.close();
             runTiers.values().forEach(RunTier::close);
+            // what this JVM starts next (a later run in the same JVM, a command the tests launch) gets every CPU back
+            if (labCpus != null) vtlab.tier.LabAffinity.unpin();
         }
         // SIGTERM can stop the rows before the shutdown hook gets to its callbacks: mark the run here as well, never
         // as complete (the hook may still be stopping the tiers when this thread gets here)

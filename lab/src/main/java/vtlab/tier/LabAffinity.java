@@ -10,11 +10,26 @@ import java.util.List;
 public final class LabAffinity {
     private LabAffinity() {}
 
+    /** The CPUs this JVM could use before it pinned itself: read once, ahead of the first pin. */
+    private static final class Original {
+        static final int CPUS = Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * The CPUs the core map divides between the tiers. Not the JVM's current count: once the lab has moved itself
+     * onto its own CPUs that is 1 here, and a second run in the same JVM (the end-to-end tests run the CLI in-process)
+     * would plan everything onto one CPU.
+     */
+    public static int machineCpus() {
+        return Original.CPUS;
+    }
+
     /**
      * Moves every thread of this JVM to the core map's lab CPUs (threads started later inherit it), and says so in
      * one line. Returns the CPU list, or null when the SUT has every CPU or taskset refused.
      */
     public static String pin(CoreMap cores, java.io.PrintStream out) throws InterruptedException {
+        machineCpus(); // read before the pin narrows it
         String cpus = cores.labCpus();
         if (cpus == null) return null;
         List<String> cmd = List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()));
@@ -30,5 +45,19 @@ public final class LabAffinity {
             return null;
         }
         return cpus;
+    }
+
+    /** Gives this JVM every CPU of the machine again (the run is over); best effort. */
+    public static void unpin() {
+        try {
+            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", "0-" + (machineCpus() - 1), Long.toString(ProcessHandle.current().pid()))
+                    .redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            p.waitFor();
+        } catch (IOException e) {
+            // nothing to undo if taskset cannot run
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -338,7 +338,7 @@ final class SpringRig {
     /** The default core map of this machine, for the pg and stub CPUs the rows do not carry. */
     static Map<String, String> coreMap() {
         try {
-            return CoreMap.compute(Runtime.getRuntime().availableProcessors(), null).cpus();
+            return CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), null).cpus();
         } catch (vtlab.core.UsageError e) {
             return Map.of();
         }
@@ -363,7 +363,7 @@ final class SpringRig {
 
     private static List<CpuLoad> loads(List<Map<String, String>> rows) {
         Map<String, String> cpus = coreMap();
-        int n = Runtime.getRuntime().availableProcessors();
+        int n = vtlab.tier.LabAffinity.machineCpus();
         return rows.stream().flatMap(r -> cpuLoads(r, cpus, n).stream()).toList();
     }
 
