@@ -14,6 +14,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
+import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
 import vtlab.tier.RunTier;
@@ -52,12 +53,12 @@ final class TiersCommand implements Command {
 
         List<RunTier> running = new ArrayList<>();
         CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
+        // the lab's own shutdown sequence (Children): the tiers close before it kills what is still alive
+        Children.onShutdown(() -> {
             out.println("vtlab: stopping " + String.join(", ", names));
             running.reversed().forEach(RunTier::close);
             stopped.countDown();
         });
-        Runtime.getRuntime().addShutdownHook(hook);
         Map<String, String> env = new LinkedHashMap<>();
         for (String n : names) {
             out.println("vtlab: starting " + n + " on CPUs " + cores.of(n) + " (logs in " + logs + ")");

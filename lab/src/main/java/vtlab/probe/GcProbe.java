@@ -21,7 +21,7 @@ import vtlab.data.Column;
  */
 public final class GcProbe implements Probe {
     /** "[2026-11-23T17:41:21.863+0000][3.660s] GC(493) Pause Full (Allocation Failure) 53M->12M(61M) 22.861ms" */
-    static final Pattern PAUSE = Pattern.compile("^\\[([^]]+)]\\[[^]]+] GC\\(\\d+\\) (Pause [^(]*?)\\s*(?:\\(.*)?\\s(\\d+(?:\\.\\d+)?)ms\\s*$");
+    static final Pattern PAUSE = Pattern.compile("^\\[([^]]+)]\\[[^]]+] GC\\(\\d+\\) Pause .*\\s(\\d+(?:\\.\\d+)?)ms\\s*$");
     /** "[...][...] Safepoint "SerialCollectForAllocation", Time since last: ... Total: 22961345 ns, ..." */
     static final Pattern SAFEPOINT = Pattern.compile("^\\[([^]]+)]\\[[^]]+] Safepoint \"([^\"]+)\".*?Total: (\\d+) ns");
     private static final DateTimeFormatter UTCTIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
@@ -88,7 +88,7 @@ public final class GcProbe implements Probe {
         for (String line : lines) {
             Matcher m = PAUSE.matcher(line);
             if (m.find()) {
-                double ms = Double.parseDouble(m.group(3));
+                double ms = Double.parseDouble(m.group(2));
                 count++;
                 total += ms;
                 max = Math.max(max, ms);

@@ -32,16 +32,9 @@ public final class LabAffinity {
         machineCpus(); // read before the pin narrows it
         String cpus = cores.labCpus();
         if (cpus == null) return null;
-        List<String> cmd = List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()));
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String said = new String(p.getInputStream().readAllBytes()).trim();
-            if (p.waitFor() != 0) {
-                out.println("vtlab: could not keep the lab off the SUT's CPUs (" + said + "): it may share them");
-                return null;
-            }
-        } catch (IOException e) {
-            out.println("vtlab: could not keep the lab off the SUT's CPUs (" + e.getMessage() + "): it may share them");
+        String refused = taskset(cpus);
+        if (refused != null) {
+            out.println("vtlab: could not keep the lab off the SUT's CPUs (" + refused + "): it may share them");
             return null;
         }
         return cpus;
@@ -50,14 +43,21 @@ public final class LabAffinity {
     /** Gives this JVM every CPU of the machine again (the run is over); best effort. */
     public static void unpin() {
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", "0-" + (machineCpus() - 1), Long.toString(ProcessHandle.current().pid()))
-                    .redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            p.waitFor();
-        } catch (IOException e) {
-            // nothing to undo if taskset cannot run
+            taskset("0-" + (machineCpus() - 1));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Moves every thread of this JVM to the CPUs; null when done, else what taskset said. */
+    private static String taskset(String cpus) throws InterruptedException {
+        List<String> cmd = List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()));
+        try {
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String said = new String(p.getInputStream().readAllBytes()).trim();
+            return p.waitFor() == 0 ? null : said;
+        } catch (IOException e) {
+            return e.getMessage();
         }
     }
 }
