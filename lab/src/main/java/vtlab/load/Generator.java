@@ -29,7 +29,7 @@ public interface Generator {
 
     /**
      * What its own output gives second by second (oha's SQLite records, k6's CSV); empty where it gives nothing per
-     * second at an acceptable cost (wrk, hey: see their classes). Its results' {@link LoadResult#series()} hold these.
+     * second at an acceptable cost (hey: see its class). Its results' {@link LoadResult#series()} hold these.
      */
     default java.util.Set<LoadSeries.Kind> seriesKinds() {
         return java.util.EnumSet.noneOf(LoadSeries.Kind.class);

@@ -33,7 +33,7 @@ public final class LoadSeries {
     /** One second of the hold: [second, second + 1) from its start; percentiles null where nothing was answered. */
     public record Second(int second, long requests, long errors, Double p50Ms, Double p99Ms) {}
 
-    /** Nothing per second (wrk, hey: see their classes). */
+    /** Nothing per second (hey: see its class; an older wrk script's output). */
     public static final LoadSeries NONE = new LoadSeries(EnumSet.noneOf(Kind.class), List.of());
 
     private final Set<Kind> kinds;
@@ -113,6 +113,14 @@ public final class LoadSeries {
                 // two digits (1%) are plenty for one second's p50/p99, at an eighth of the row histogram's memory
                 LatencyHistogram.recordSeconds(latencies.computeIfAbsent(second, k -> new Histogram(3_600_000_000L, 2)), latencyS);
             }
+        }
+
+        /** Counts a generator already summed for one second of the hold (wrk's hook); outside the hold left out. */
+        void addCounts(long second, long answered, long errors) {
+            if (second < 0 || second >= secondsInHold) return;
+            long[] c = counts.computeIfAbsent(second, k -> new long[2]);
+            c[0] += answered;
+            c[1] += errors;
         }
 
         /** The seconds recorded by {@link #add}: second 0 is the hold's first. */

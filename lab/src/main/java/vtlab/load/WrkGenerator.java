@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.tier.OsPackages;
+import vtlab.core.Opt;
+import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 
@@ -37,24 +39,32 @@ import vtlab.data.LatencyHistogram;
  * requests, and it does not hold the requests wrk gave up on (at --timeout: counted as timeout errors, never
  * recorded).
  *
- * <p>No per-second series ({@link LoadSeries}): wrk keeps no time order. Its done() hook gets totals and two
- * histograms (latency, and each thread's request rate sampled every 100 ms, as a distribution, not a sequence); a
- * per-second count needs a response() hook, which wrk's SCRIPTING calls expensive: with it defined, wrk parses every
- * answer's headers and body into Lua, on the generator's one core, for every request of the hold. Measured here
- * (servlet, virtual, SUT CPU 0, wrk -t1 on CPU 1, alternating 5 s runs with and without a hook counting per-second
- * requests and status errors): hello at 100 connections +0.6 us of wrk user CPU per request (1.0 -> 1.6 us; 7.1-7.6
- * -> 7.5-7.8 us user+sys), sleep at 1,000 +10% (13.3-14.6 -> 14.7-16.4 us); throughput unchanged within the noise.
- * Not wired yet; it would give requests and errors per second, never latency (response() gets none). For requests
- * and latency per second use oha (open model) or k6 (--generator k6).
+ * <p>Per-second series ({@link LoadSeries}): requests answered and status errors (> 399, wrk's own rule) of every
+ * second, counted by a response() hook on a monotonic clock read through LuaJIT's ffi. wrk keeps no time order of its
+ * own (its done() hook gets totals and distributions), so the hook is the only way; it costs wrk CPU, because with it
+ * defined wrk hands every answer's headers and body to Lua. Measured here (servlet, virtual, SUT CPU 0, wrk -t1 on
+ * CPU 1, alternating 5 s runs with and without the hook): hello at 100 connections +0.6 us of wrk user CPU per request
+ * (7.1-7.6 -> 7.5-7.8 us user+sys), sleep at 1,000 +10% (13.3-14.6 -> 14.7-16.4 us); throughput unchanged within the
+ * noise. The generator's CPU is recorded on every row and flags the row when it saturates, so that cost is never
+ * hidden. No latency per second (response() gets none; use oha or k6 for that), and no per-second socket errors or
+ * timeouts (wrk counts them without calling Lua). The seconds' sum must equal wrk's own request count, or the row
+ * fails: a series that disagrees with its total would be a wrong one. With large answers the hook costs most (wrk
+ * copies each body into Lua: 1 MB bodies at 8 connections, 8 s runs, +35% wrk CPU a request, 316 -> 426 us, wrk at 80%
+ * of its core): --wrk-per-second off drops it.
  */
 public final class WrkGenerator implements Generator {
     static final String BEGIN = "VTLAB_JSON_BEGIN", END = "VTLAB_JSON_END";
     static final String HIST_BEGIN = "VTLAB_HIST_BEGIN", HIST_END = "VTLAB_HIST_END", HIST_INCOMPLETE = "VTLAB_HIST_INCOMPLETE";
+    static final String SERIES_BEGIN = "VTLAB_SERIES_BEGIN", SERIES_END = "VTLAB_SERIES_END";
+    static final java.util.Set<LoadSeries.Kind> SERIES_KINDS = java.util.EnumSet.of(LoadSeries.Kind.REQUESTS, LoadSeries.Kind.ERRORS);
     /** CPU seconds the done() hook may spend walking the histogram (see the class comment). */
     static final int WALK_BUDGET_S = 20;
     private static final Pattern HIST_HEAD = Pattern.compile(HIST_BEGIN + " (\\d+)");
+    static final Opt PER_SECOND_OPT = Opt.of("wrk-per-second", "on", "wrk only: count answers and status errors per second (on, the default)\n"
+            + "or not (off): the count's response() hook costs wrk CPU, most with large answers (+35% at 1 MB bodies)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private Path wrk;
+    private boolean perSecond = true;
 
     @Override
     public String name() {
@@ -64,6 +74,23 @@ public final class WrkGenerator implements Generator {
     @Override
     public String description() {
         return "wrk (C, epoll), closed model: each connection sends its next request when the answer arrives";
+    }
+
+    /** Answers and status errors per second, from the response() hook (see the class comment), unless switched off. */
+    @Override
+    public java.util.Set<LoadSeries.Kind> seriesKinds() {
+        return perSecond ? java.util.EnumSet.copyOf(SERIES_KINDS) : java.util.EnumSet.noneOf(LoadSeries.Kind.class);
+    }
+
+    @Override
+    public List<Opt> options() {
+        return List.of(PER_SECOND_OPT);
+    }
+
+    @Override
+    public Generator configure(Options o) throws UsageError {
+        perSecond = PER_SECOND_OPT.choice(o, List.of("on", "off")).equals("on");
+        return this;
     }
 
     @Override
@@ -96,14 +123,21 @@ public final class WrkGenerator implements Generator {
      * "value:count" pairs (microseconds), 64 a line, after a line with the number of distinct values.
      */
     static String script(String method, String body) {
+        return script(method, body, true);
+    }
+
+    /** As above; perSecond: with the response() hook counting answers per second (see the class comment). */
+    static String script(String method, String body, boolean perSecond) {
         StringBuilder lua = new StringBuilder();
         lua.append("wrk.method = \"").append(method).append("\"\n");
         if (body != null) {
             lua.append("wrk.body = string.rep(\"x\", ").append(body.length()).append(")\n");
             lua.append("wrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n");
         }
+        if (perSecond) lua.append(PER_SECOND);
         lua.append("""
                 done = function(summary, latency, requests)
+                  if vtlab_write_series then vtlab_write_series() end
                   local e = summary.errors
                   io.write("%s\\n")
                   io.write(string.format('{"requests":%%d,"duration_us":%%d,"bytes":%%d,', summary.requests, summary.duration, summary.bytes))
@@ -131,11 +165,47 @@ public final class WrkGenerator implements Generator {
         return lua.toString();
     }
 
+    /**
+     * Each thread counts its answers (and status errors) per second since setup() on CLOCK_MONOTONIC (ffi: LuaJIT,
+     * wrk's Lua); done() collects every thread's counts as "second:answered:errors" lines, one per thread and second.
+     */
+    static final String PER_SECOND = """
+            local ffi = require("ffi")
+            ffi.cdef[[
+            typedef struct { long tv_sec; long tv_nsec; } vtlab_timespec;
+            int clock_gettime(int clk, vtlab_timespec *ts);
+            ]]
+            local vtlab_ts = ffi.new("vtlab_timespec")
+            local function vtlab_now()
+              ffi.C.clock_gettime(1, vtlab_ts) -- CLOCK_MONOTONIC: one clock for every thread's state
+              return tonumber(vtlab_ts.tv_sec) + tonumber(vtlab_ts.tv_nsec) / 1e9
+            end
+            local vtlab_threads = {}
+            vtlab_answered, vtlab_errors = {}, {} -- globals: done() reads them through thread:get
+            setup = function(thread)
+              thread:set("vtlab_t0", vtlab_now())
+              vtlab_threads[#vtlab_threads + 1] = thread
+            end
+            response = function(status, headers, body)
+              local s = math.floor(vtlab_now() - vtlab_t0)
+              vtlab_answered[s] = (vtlab_answered[s] or 0) + 1
+              if status > 399 then vtlab_errors[s] = (vtlab_errors[s] or 0) + 1 end
+            end
+            function vtlab_write_series()
+              io.write("%s\\n")
+              for _, t in ipairs(vtlab_threads) do
+                local answered, errors = t:get("vtlab_answered"), t:get("vtlab_errors")
+                for s, n in pairs(answered) do io.write(string.format("%%d:%%d:%%d\\n", s, n, errors[s] or 0)) end
+              end
+              io.write("%s\\n")
+            end
+            """.formatted(SERIES_BEGIN, SERIES_END);
+
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
         Path lua = s.rawDir().resolve(s.stem() + ".wrk.lua");
-        Files.writeString(lua, script(s.method(), s.body()));
+        Files.writeString(lua, script(s.method(), s.body(), perSecond));
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk.toString(),
                 "-t", Integer.toString(Math.max(1, Math.min(s.threads(), s.connections()))),
                 "-c", Integer.toString(s.connections()),
@@ -166,7 +236,34 @@ public final class WrkGenerator implements Generator {
                 l.path("p95").asDouble() / 1000, l.path("p99").asDouble() / 1000, l.path("p999").asDouble() / 1000,
                 l.path("max").asDouble() / 1000, e.path("connect").asLong(), e.path("read").asLong(),
                 e.path("write").asLong(), e.path("timeout").asLong(), e.path("status").asLong(),
-                n.path("bytes").asLong(), raw, null, histogram(text, hlog));
+                n.path("bytes").asLong(), raw, null, histogram(text, hlog),
+                series(text, requests, n.path("duration_us").asLong() / 1e6));
+    }
+
+    /**
+     * The response() hook's seconds (NONE for an output without them: an older script), the hold's whole seconds
+     * kept. Every answer wrk counted must be in some second (wrk calls the hook once per answer it counts).
+     */
+    static LoadSeries series(String text, long requests, double durationS) throws LoadException {
+        int a = text.indexOf(SERIES_BEGIN), b = text.indexOf(SERIES_END);
+        if (a < 0 || b < a) return LoadSeries.NONE;
+        LoadSeries.Builder perSecond = new LoadSeries.Builder(SERIES_KINDS, Math.floor(durationS));
+        long counted = 0;
+        for (String line : text.substring(a + SERIES_BEGIN.length(), b).strip().split("\\R")) {
+            if (line.isEmpty()) continue;
+            String[] f = line.split(":");
+            try {
+                long answered = Long.parseLong(f[1]), errors = Long.parseLong(f[2]);
+                perSecond.addCounts(Long.parseLong(f[0]), answered, errors);
+                counted += answered;
+            } catch (RuntimeException e) { // not three numbers: a line cut short
+                throw new LoadException("wrk per-second line is not second:answered:errors: " + line);
+            }
+        }
+        if (counted != requests) {
+            throw new LoadException("wrk's per-second counts add up to " + counted + " answers, its total says " + requests);
+        }
+        return perSecond.build();
     }
 
     /**

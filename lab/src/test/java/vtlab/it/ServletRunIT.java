@@ -87,5 +87,25 @@ class ServletRunIT {
         assertTrue(info.contains("\"max_threads\":20"), info);
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("platform-20"));
         assertTrue(console.contains("results in"), console);
+
+        // wrk's per-second answers: every whole second of the 10 s hold, adding up to (at most) the row's total; the
+        // platform row is held at its exact bound, 20 threads / 100 ms = 200 answers a second, in every second
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> lines = Files.readAllLines(run.resolve("series.jsonl"));
+        for (Map<String, String> r : rows) {
+            var line = lines.stream().map(l -> { try { return json.readTree(l); } catch (Exception e) { throw new RuntimeException(e); } })
+                    .filter(n -> r.get("raw").startsWith(n.path("row").asText() + ".")).findFirst().orElseThrow(() -> new AssertionError(lines));
+            var perSecond = line.path("series").path("load_requests_rps");
+            assertEquals(10, perSecond.size(), line.toString());
+            double sum = 0;
+            for (var p : perSecond) sum += p.get(1).asDouble();
+            double total = Lab.num(r, "http_reqs");
+            assertTrue(sum <= total + 0.5 && sum > 0.85 * total, sum + " of " + total);
+            assertEquals(10, line.path("series").path("load_errors").size());
+        }
+        var platformSeconds = lines.stream().filter(l -> l.contains(platform.get("raw").replace(".wrk.txt", ""))).findFirst().orElseThrow();
+        for (var p : json.readTree(platformSeconds).path("series").path("load_requests_rps")) {
+            assertEquals(200, p.get(1).asDouble(), 30, platformSeconds);
+        }
     }
 }

@@ -283,6 +283,6 @@ class K6GeneratorTest {
     void runsBothModels() throws Exception {
         Generator k6 = Generators.byName("k6");
         assertEquals(java.util.EnumSet.of(LoadModel.CLOSED, LoadModel.OPEN), k6.models());
-        assertEquals(List.of("ramp"), Generators.options().stream().map(vtlab.core.Opt::name).toList());
+        assertTrue(Generators.options().stream().map(vtlab.core.Opt::name).toList().contains("ramp"));
     }
 }

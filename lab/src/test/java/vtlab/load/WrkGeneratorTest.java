@@ -150,4 +150,60 @@ class WrkGeneratorTest {
         assertTrue(lua.contains("VTLAB_HIST_BEGIN"));
         assertTrue(WrkGenerator.script("GET", null).lines().noneMatch(l -> l.startsWith("wrk.body")));
     }
+
+    @Test
+    void perSecondCountsOfEveryThreadAddUpToWrksTotal() throws Exception {
+        // captured from `wrk -t2 -c4 -d2s --timeout 30s --latency -s <script()>` against a path that answers 404 (python's
+        // http.server on 127.0.0.1): every answer a status error, each thread printing its own seconds
+        LoadResult r = WrkGenerator.parse(resource("wrk-series-404-t2.txt"), Path.of("x"), dir.resolve("x.hlog"));
+        assertEquals(3794, r.requests());
+        assertEquals(3794, r.errors());
+        LoadSeries s = r.series();
+        assertEquals(java.util.EnumSet.of(LoadSeries.Kind.REQUESTS, LoadSeries.Kind.ERRORS), s.kinds());
+        // a 2.1 s run holds two whole seconds; both threads' counts summed; the partial third second left out
+        assertEquals(2, s.seconds().size());
+        assertEquals(827 + 821, s.seconds().get(0).requests());
+        assertEquals(967 + 975, s.seconds().get(1).requests());
+        assertEquals(967 + 975, s.seconds().get(1).errors());
+        assertNull(s.seconds().get(0).p99Ms()); // wrk's hook sees no latency
+        assertEquals(java.util.List.of("load_requests_rps", "load_errors"), java.util.List.copyOf(s.asSeries().keySet()));
+    }
+
+    @Test
+    void aSeriesThatDisagreesWithTheTotalFailsTheRow() {
+        String text = BLOCK.replace("\"requests\":0", "\"requests\":10") + "VTLAB_SERIES_BEGIN\n0:4:0\n0:5:1\nVTLAB_SERIES_END\n";
+        var e = assertThrows(Generator.LoadException.class, () -> WrkGenerator.parse(text, Path.of("x"), dir.resolve("x.hlog")));
+        assertTrue(e.getMessage().contains("add up to 9"), e.getMessage());
+        String cut = BLOCK + "VTLAB_SERIES_BEGIN\n0:4\nVTLAB_SERIES_END\n";
+        assertThrows(Generator.LoadException.class, () -> WrkGenerator.parse(cut, Path.of("x"), dir.resolve("x.hlog")));
+    }
+
+    @Test
+    void perSecondCountsCanBeSwitchedOff() throws Exception {
+        var o = vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "off"));
+        Generator off = new WrkGenerator().configure(o);
+        assertTrue(off.seriesKinds().isEmpty());
+        assertEquals(2, new WrkGenerator().configure(vtlab.core.Options.parse(java.util.List.of())).seriesKinds().size());
+        assertThrows(vtlab.core.UsageError.class, () -> new WrkGenerator().configure(vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "maybe"))));
+        // wrk's own: refused with another generator
+        assertThrows(vtlab.core.UsageError.class, () -> Generators.configured("oha", vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "off"))));
+    }
+
+    @Test
+    void anOutputWithoutSecondsHasNoSeries() throws Exception {
+        // the older script's output (no response() hook): numbers as before, nothing per second
+        assertTrue(WrkGenerator.parse(resource("wrk-sleep-virtual-c10.txt"), Path.of("x"), dir.resolve("x.hlog")).series().seconds().isEmpty());
+    }
+
+    @Test
+    void scriptCountsAnswersPerSecondOnAMonotonicClock() {
+        String lua = WrkGenerator.script("GET", null);
+        assertTrue(lua.contains("response = function(status, headers, body)"));
+        assertTrue(lua.contains("clock_gettime(1, vtlab_ts)"), "CLOCK_MONOTONIC");
+        assertTrue(lua.contains("if status > 399 then"));
+        // done() prints the seconds first, so a histogram walk stopped at its budget cannot cut them off
+        String off = WrkGenerator.script("GET", null, false);
+        assertTrue(!off.contains("response = function") && off.contains("VTLAB_JSON_BEGIN"), off);
+        assertTrue(lua.indexOf("vtlab_write_series()", lua.indexOf("done = function")) < lua.indexOf("VTLAB_JSON_BEGIN", lua.indexOf("done = function")));
+    }
 }
