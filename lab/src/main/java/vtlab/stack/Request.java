@@ -8,7 +8,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -113,11 +112,5 @@ public record Request(String method, List<Header> headers, Body body) {
         public String toString() {
             return file != null ? "@" + file + " (" + length + " bytes)" : length + " bytes";
         }
-    }
-
-    /** "POST with 2 headers and a body of 12 bytes", for messages. */
-    public String describe() {
-        return method.toUpperCase(Locale.ROOT) + (headers.isEmpty() ? "" : " with " + headers.size() + " header(s)")
-                + (body == null ? "" : (headers.isEmpty() ? " with" : " and") + " a body of " + body);
     }
 }
