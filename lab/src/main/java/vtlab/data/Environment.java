@@ -11,6 +11,7 @@ import java.util.Map;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
+import vtlab.core.Secrets;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
 
@@ -23,8 +24,9 @@ public final class Environment {
                        String generator, String generatorVersion, List<String> probes, int rows) {
         doc.put("status", "running");
         doc.put("started", Instant.now().toString());
-        doc.put("command", "./vtlab " + String.join(" ", args));
-        doc.put("options", options);
+        // what the service and the generators are given as they are, written with their secrets masked
+        doc.put("command", "./vtlab " + String.join(" ", Secrets.commandLine(args)));
+        doc.put("options", Secrets.options(options));
         doc.put("vtlab_version", version());
         doc.put("vtlab_commit", commit());
         doc.put("cpu_model", cpuModel());

@@ -9,7 +9,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.tier.OsPackages;
+import vtlab.core.Secrets;
 import vtlab.core.UsageError;
+import vtlab.stack.Request;
 
 /**
  * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so
@@ -51,16 +53,32 @@ public final class HeyGenerator implements Generator {
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
+        List<String> cmd = command(hey, s);
+        return new ToolRun("hey", cmd, Secrets.toolCommand(cmd, "-H"), java.util.Map.of(), s.rawDir(), s.stem(), HeyGenerator::parse);
+    }
+
+    /** hey on the load CPUs, sending the spec's request (its body from a file). */
+    static List<String> command(Path hey, LoadSpec s) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), hey.toString(),
                 "-c", Integer.toString(s.connections()), "-z", Math.max(1, s.duration().toSeconds()) + "s",
-                "-t", Long.toString(Math.max(1, s.timeout().toSeconds())), "-m", s.method()));
-        if (s.body() != null) {
-            Path body = s.rawDir().resolve(s.stem() + ".hey.body");
-            Files.writeString(body, "x".repeat(s.body().length()));
-            cmd.addAll(List.of("-D", body.toString(), "-T", "application/octet-stream"));
-        }
+                "-t", Long.toString(Math.max(1, s.timeout().toSeconds()))));
+        cmd.addAll(requestArgs(s));
         cmd.add(s.url().toString());
-        return new ToolRun("hey", cmd, s.rawDir(), s.stem(), HeyGenerator::parse);
+        return cmd;
+    }
+
+    /**
+     * The request as hey's and oha's flags (the two spell it alike): -m METHOD, -H "Name: value" per header, the
+     * Content-Type with -T (hey would otherwise send its own, text/html, whatever -H says first), and the body's
+     * file with -D, which both send byte for byte.
+     */
+    static List<String> requestArgs(LoadSpec s) throws IOException {
+        Request r = s.request();
+        List<String> args = new ArrayList<>(List.of("-m", r.method()));
+        for (Request.Header h : r.headersBut(Request.CONTENT_TYPE)) args.addAll(List.of("-H", h.name() + ": " + h.value()));
+        r.header(Request.CONTENT_TYPE).ifPresent(t -> args.addAll(List.of("-T", t)));
+        if (r.body() != null) args.addAll(List.of("-D", r.body().file(s.rawDir()).toString()));
+        return args;
     }
 
     private static final Pattern STATUS = Pattern.compile("^\\s*\\[(\\d{3})]\\s+(\\d+) responses", Pattern.MULTILINE);

@@ -24,9 +24,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
+import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.plan.PlanContext;
+import vtlab.stack.Request;
 import vtlab.tier.RegistryTools;
 
 /**
@@ -129,18 +131,37 @@ public final class K6Generator implements Generator {
         return (int) Math.min(cap, Math.max(1, Math.ceil(rate * PREALLOCATED_SECONDS)));
     }
 
-    /** The k6 script for a load: the request, k6's options and its one scenario. ramp: null for none. */
+    /** The script of a load whose request has no body. */
     static String script(LoadSpec s, Duration ramp) {
+        return script(s, ramp, null);
+    }
+
+    /**
+     * The k6 script for a load: the request, k6's options and its one scenario. ramp: null for none. The body is
+     * bodyFile's bytes, read by k6's open() in the init context as binary (an ArrayBuffer, sent byte for byte); a
+     * secret header's value comes from the environment (__ENV, {@link LoadSpec#headerEnv}), so the script kept in
+     * raw/ does not hold it.
+     */
+    static String script(LoadSpec s, Duration ramp, Path bodyFile) {
         if (ramp != null && s.model() == LoadModel.OPEN) throw new IllegalArgumentException("--ramp is closed-model only");
         String timeout = s.timeout().toMillis() + "ms";
         StringBuilder js = new StringBuilder("import http from 'k6/http';\n");
         if (ramp != null) js.append("import exec from 'k6/execution';\n");
         js.append("\nconst URL = ").append(quote(s.url().toString())).append(";\n");
-        js.append("const METHOD = ").append(quote(s.method())).append(";\n");
-        // the body's length is what the workload declares (as wrk and oha send it)
-        js.append("const BODY = ").append(s.body() == null ? "null" : "'x'.repeat(" + s.body().length() + ")").append(";\n");
-        js.append("const PARAMS = { timeout: '").append(timeout).append("'")
-                .append(s.body() == null ? "" : ", headers: { 'Content-Type': 'application/octet-stream' }").append(" };\n\n");
+        Request req = s.request();
+        if (req.body() != null && bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
+        js.append("const METHOD = ").append(quote(req.method())).append(";\n");
+        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + quote(bodyFile.toString()) + ", 'b')").append(";\n");
+        js.append("const PARAMS = { timeout: '").append(timeout).append("'");
+        if (!req.headers().isEmpty()) {
+            List<String> headers = new java.util.ArrayList<>();
+            for (int i = 0; i < req.headers().size(); i++) {
+                Request.Header h = req.headers().get(i);
+                headers.add(quote(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : quote(h.value())));
+            }
+            js.append(", headers: { ").append(String.join(", ", headers)).append(" }");
+        }
+        js.append(" };\n\n");
         js.append("export const options = {\n");
         js.append("  discardResponseBodies: true,\n"); // k6 reads them but keeps none: less CPU and memory per VU
         js.append("  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)'],\n");
@@ -209,14 +230,16 @@ public final class K6Generator implements Generator {
         Files.createDirectories(s.rawDir());
         boolean ramped = ramp != null && s.model() == LoadModel.CLOSED;
         Path script = s.rawDir().resolve(s.stem() + ".k6.js");
-        Files.writeString(script, script(s, ramped ? ramp : null));
+        Request.Body body = s.request().body();
+        Files.writeString(script, script(s, ramped ? ramp : null, body == null ? null : body.file(s.rawDir())));
         Path csv = s.rawDir().resolve(s.stem() + ".k6.csv");
         Path summary = s.rawDir().resolve(s.stem() + ".k6.summary.json");
         Path hlog = s.rawDir().resolve(s.stem() + ".k6.hlog");
         for (Path stale : List.of(csv, gz(csv), summary)) Files.deleteIfExists(stale);
         double holdS = hold(s, ramped).toMillis() / 1000.0;
         boolean open = s.model() == LoadModel.OPEN;
-        return new ToolRun("k6", command(k6, s, script, csv, summary), s.rawDir(), s.stem(), (text, raw) -> {
+        List<String> cmd = command(k6, s, script, csv, summary);
+        return new ToolRun("k6", cmd, cmd, s.secretHeaderEnv(), s.rawDir(), s.stem(), (text, raw) -> {
             LoadResult r = parse(text, raw, csv, summary, hlog, holdS, ramped, open);
             try {
                 gzip(csv);

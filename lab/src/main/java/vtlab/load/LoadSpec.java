@@ -3,23 +3,46 @@ package vtlab.load;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Secrets;
+import vtlab.stack.Request;
 
 /**
  * One load run for {@code duration}. Closed model: {@code connections} connections, each sending its next request as
  * soon as the previous answer arrives. Open model: {@code rate} requests per second sent on schedule, at most
  * {@code connections} in flight (the generator's connection cap). Output (raw and parsed) goes to rawDir/stem.*.
  *
+ * @param request what every request is, exactly: method, headers, body (the generator sends these bytes and headers)
  * @param rate requests per second of an open-model load; null for a closed one
  */
-public record LoadSpec(URI url, String method, String body, int connections, int threads, Duration duration,
+public record LoadSpec(URI url, Request request, int connections, int threads, Duration duration,
                        Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate) {
     /** A closed-model load (the lab's default). */
-    public LoadSpec(URI url, String method, String body, int connections, int threads, Duration duration, Duration timeout,
+    public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem) {
-        this(url, method, body, connections, threads, duration, timeout, cpus, rawDir, stem, LoadModel.CLOSED, null);
+        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, LoadModel.CLOSED, null);
     }
 
     public LoadSpec {
         if ((model == LoadModel.OPEN) != (rate != null)) throw new IllegalArgumentException("an open load has a rate, a closed one none");
+    }
+
+    /** The environment variable a script reads the i-th header's value from (0-based) when it is a secret. */
+    static String headerEnv(int i) {
+        return "VTLAB_HEADER_" + i;
+    }
+
+    /**
+     * Values of the secret headers (Authorization, Cookie, ...: {@link Secrets#secretHeader}) by {@link #headerEnv}:
+     * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
+     */
+    Map<String, String> secretHeaderEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        List<Request.Header> h = request.headers();
+        for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env.put(headerEnv(i), h.get(i).value());
+        return env;
     }
 }

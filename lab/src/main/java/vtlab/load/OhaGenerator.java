@@ -19,6 +19,7 @@ import org.HdrHistogram.Histogram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.tier.RegistryTools;
@@ -111,23 +112,25 @@ public final class OhaGenerator implements Generator {
         Files.createDirectories(s.rawDir());
         Path db = s.rawDir().resolve(s.stem() + ".oha.db");
         Files.deleteIfExists(db);
+        List<String> cmd = command(oha, s, db);
+        double holdS = Math.max(1, s.duration().toSeconds());
+        long due = Math.round(s.rate() * holdS);
+        Path hlog = s.rawDir().resolve(s.stem() + ".oha.hlog");
+        return new ToolRun("oha", cmd, Secrets.toolCommand(cmd, "-H"), Map.of(), s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, db, hlog, LEAD_IN_S, holdS, due));
+    }
+
+    /** oha on the load CPUs at the row's rate, its records to db, sending the spec's request (its body from a file). */
+    static List<String> command(Path oha, LoadSpec s, Path db) throws IOException {
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), oha.toString(), "--no-tui",
                 "-q", Double.toString(s.rate()), "--latency-correction",
                 "-z", (LEAD_IN_S + Math.max(1, s.duration().toSeconds())) + "s", "-w",
                 "-c", Integer.toString(connections(s.rate(), s.connections())),
                 "-t", Math.max(1, s.timeout().toSeconds()) + "s",
                 "--worker-threads", Integer.toString(Math.max(1, s.threads())),
-                "--output-format", "json", "--db-url", db.toString(), "-m", s.method()));
-        if (s.body() != null) {
-            Path body = s.rawDir().resolve(s.stem() + ".oha.body");
-            Files.writeString(body, "x".repeat(s.body().length()));
-            cmd.addAll(List.of("-D", body.toString(), "-T", "application/octet-stream"));
-        }
+                "--output-format", "json", "--db-url", db.toString()));
+        cmd.addAll(HeyGenerator.requestArgs(s));
         cmd.add(s.url().toString());
-        double holdS = Math.max(1, s.duration().toSeconds());
-        long due = Math.round(s.rate() * holdS);
-        Path hlog = s.rawDir().resolve(s.stem() + ".oha.hlog");
-        return new ToolRun("oha", cmd, s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, db, hlog, LEAD_IN_S, holdS, due));
+        return cmd;
     }
 
     /**

@@ -22,11 +22,22 @@ final class ToolRun implements Generator.RunningLoad {
     private final Parser parser;
 
     ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
+        this(tool, cmd, cmd, java.util.Map.of(), rawDir, stem, parser);
+    }
+
+    /**
+     * @param shown the command as raw/STEM.TOOL.cmd keeps it (secret header values masked, {@link vtlab.core.Secrets})
+     * @param env   added to the tool's environment and written nowhere: secret header values a script reads
+     */
+    ToolRun(String tool, List<String> cmd, List<String> shown, java.util.Map<String, String> env, Path rawDir, String stem,
+            Parser parser) throws IOException {
         this.tool = tool;
         this.out = rawDir.resolve(stem + "." + tool + ".txt");
         this.parser = parser;
-        Files.writeString(rawDir.resolve(stem + "." + tool + ".cmd"), String.join(" ", cmd) + "\n");
-        this.process = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start());
+        Files.writeString(rawDir.resolve(stem + "." + tool + ".cmd"), String.join(" ", shown) + "\n");
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+        pb.environment().putAll(env);
+        this.process = Children.track(pb.start());
     }
 
     @Override

@@ -17,8 +17,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.tier.OsPackages;
 import vtlab.core.Opt;
 import vtlab.core.Options;
+import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
+import vtlab.stack.Request;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the
@@ -119,20 +121,31 @@ public final class WrkGenerator implements Generator {
     }
 
     /**
-     * The Lua script: request method/body, and a done() hook that prints wrk's summary as JSON, then the histogram as
-     * "value:count" pairs (microseconds), 64 a line, after a line with the number of distinct values.
+     * The Lua script: the request (method, headers, body) and a done() hook that prints wrk's summary as JSON, then
+     * the histogram as "value:count" pairs (microseconds), 64 a line, after a line with the number of distinct values.
+     * The body is read from bodyFile by Lua itself, bytes as they are (never inlined: binary-safe, and a large body
+     * does not become a large script); a secret header's value comes from the environment ({@link LoadSpec#headerEnv}),
+     * so the script kept in raw/ does not hold it. wrk keeps headers in a Lua table: their order is wrk's own.
+     *
+     * @param bodyFile the body's bytes (null: the request has none)
      */
-    static String script(String method, String body) {
-        return script(method, body, true);
+    static String script(Request r, Path bodyFile) {
+        return script(r, bodyFile, true);
     }
 
     /** As above; perSecond: with the response() hook counting answers per second (see the class comment). */
-    static String script(String method, String body, boolean perSecond) {
+    static String script(Request r, Path bodyFile, boolean perSecond) {
         StringBuilder lua = new StringBuilder();
-        lua.append("wrk.method = \"").append(method).append("\"\n");
-        if (body != null) {
-            lua.append("wrk.body = string.rep(\"x\", ").append(body.length()).append(")\n");
-            lua.append("wrk.headers[\"Content-Type\"] = \"application/octet-stream\"\n");
+        lua.append("wrk.method = ").append(luaString(r.method())).append("\n");
+        for (int i = 0; i < r.headers().size(); i++) {
+            Request.Header h = r.headers().get(i);
+            lua.append("wrk.headers[").append(luaString(h.name())).append("] = ")
+                    .append(Secrets.secretHeader(h.name()) ? "os.getenv(\"" + LoadSpec.headerEnv(i) + "\")" : luaString(h.value())).append("\n");
+        }
+        if (r.body() != null) {
+            if (bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
+            lua.append("local body = assert(io.open(").append(luaString(bodyFile.toString())).append(", \"rb\"))\n");
+            lua.append("wrk.body = body:read(\"*a\")\nbody:close()\n");
         }
         if (perSecond) lua.append(PER_SECOND);
         lua.append("""
@@ -201,11 +214,23 @@ public final class WrkGenerator implements Generator {
             end
             """.formatted(SERIES_BEGIN, SERIES_END);
 
+    /** A Lua string literal of the text's UTF-8 bytes: printable ASCII as is, every other byte, quote and backslash as \\ddd. */
+    static String luaString(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out.append((char) c);
+            else out.append('\\').append(String.format("%03d", c));
+        }
+        return out.append('"').toString();
+    }
+
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
         Path lua = s.rawDir().resolve(s.stem() + ".wrk.lua");
-        Files.writeString(lua, script(s.method(), s.body(), perSecond));
+        Request.Body body = s.request().body();
+        Files.writeString(lua, script(s.request(), body == null ? null : body.file(s.rawDir()), perSecond));
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk.toString(),
                 "-t", Integer.toString(Math.max(1, Math.min(s.threads(), s.connections()))),
                 "-c", Integer.toString(s.connections()),
@@ -213,7 +238,7 @@ public final class WrkGenerator implements Generator {
                 "--timeout", Math.max(1, s.timeout().toSeconds()) + "s",
                 "--latency", "-s", lua.toString(), s.url().toString()));
         Path hlog = s.rawDir().resolve(s.stem() + ".wrk.hlog");
-        return new ToolRun("wrk", cmd, s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, hlog));
+        return new ToolRun("wrk", cmd, cmd, s.secretHeaderEnv(), s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, hlog));
     }
 
     /**

@@ -251,7 +251,7 @@ public final class RowRunner {
 
     private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {
         // warm-up and hold alike: an open row is warmed at its own rate
-        return new LoadSpec(url, w.method(), w.body(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
+        return new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
     }
 

@@ -16,6 +16,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
+import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
 /**
@@ -52,14 +53,17 @@ public final class Verifier {
         return info;
     }
 
-    /** One request to the workload endpoint, checked for status and body pattern. */
+    /** One request to the workload endpoint, the one the generators send (method, headers, body), checked for status and body pattern. */
     public void verifyEndpoint(URI url, Stack.Workload w) throws VerificationFailed, InterruptedException {
-        HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30));
-        if (w.body() != null) req.method(w.method(), HttpRequest.BodyPublishers.ofString("x".repeat(w.body().length())));
-        else req.method(w.method(), HttpRequest.BodyPublishers.noBody());
+        HttpRequest req;
+        try {
+            req = request(url, w.request());
+        } catch (IOException e) {
+            throw new VerificationFailed("cannot read the request body: " + e.getMessage());
+        }
         HttpResponse<String> r;
         try {
-            r = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+            r = http.send(req, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
             throw new VerificationFailed(url + " did not answer: " + e.getMessage());
         }
@@ -70,5 +74,13 @@ public final class Verifier {
             String body = r.body().length() > 120 ? r.body().substring(0, 120) + "..." : r.body();
             throw new VerificationFailed(url + " body does not match /" + w.expectBody() + "/: " + body.strip());
         }
+    }
+
+    /** The workload's request for java.net.http: its method, its headers in order, its body's bytes. */
+    static HttpRequest request(URI url, Request w) throws IOException {
+        HttpRequest.Builder req = HttpRequest.newBuilder(url).timeout(Duration.ofSeconds(30));
+        for (Request.Header h : w.headers()) req.header(h.name(), h.value());
+        req.method(w.method(), w.body() == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(w.body().bytes()));
+        return req.build();
     }
 }

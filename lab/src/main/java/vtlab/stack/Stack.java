@@ -69,11 +69,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     /**
      * One endpoint to load. Path and service time may hold {param} placeholders filled from the row.
      *
-     * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes (overrides body)
+     * @param request   what is sent (method, headers, body), exactly, by the check before load and every generator
+     * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes of 'x'
+     *                  (overrides the request's body)
      * @param expectStatus a status code, or a class as one digit (2: any 2xx, a service's own endpoint)
      */
-    public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, String method,
-                           String body, String bodyBytes, List<String> tiers) {
+    public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, Request request,
+                           String bodyBytes, List<String> tiers) {
         public boolean statusOk(int status) {
             return expectStatus < 10 ? status / 100 == expectStatus : status == expectStatus;
         }
@@ -94,10 +96,10 @@ public record Stack(String name, String description, Path dir, Path jar, String 
 
         /** This workload for one row: a body of bodyBytes bytes, and the row's params in expectBody (when it names any). */
         public Workload withParams(Map<String, String> params) {
-            String b = bodyBytes == null ? body : "x".repeat(Integer.parseInt(fill(bodyBytes, params)));
+            Request r = bodyBytes == null ? request : Request.filler(request.method(), Integer.parseInt(fill(bodyBytes, params)));
             String expect = expectBody;
             for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
-            return new Workload(name, path, expectStatus, expect, serviceMs, method, b, null, tiers);
+            return new Workload(name, path, expectStatus, expect, serviceMs, r, null, tiers);
         }
     }
 
@@ -269,13 +271,21 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             JsonNode w = e.getValue();
             workloads.put(e.getKey(), new Workload(e.getKey(), w.path("path").asText(), w.path("expectStatus").asInt(200),
                     w.path("expectBody").asText(""), w.hasNonNull("serviceMs") ? w.get("serviceMs").asText() : null,
-                    w.path("method").asText("GET"), w.hasNonNull("body") ? w.get("body").asText() : null,
+                    request(w),
                     w.hasNonNull("bodyBytes") ? w.get("bodyBytes").asText() : null, strings(w.path("tiers"))));
         });
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
                 strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")),
                 OWN);
+    }
+
+    /** A workload's request: its method, and its "body" text (UTF-8) as application/octet-stream when it has one. */
+    private static Request request(JsonNode w) {
+        String method = w.path("method").asText("GET");
+        if (!w.hasNonNull("body")) return Request.of(method);
+        return new Request(method, List.of(new Request.Header(Request.CONTENT_TYPE, Request.OCTET_STREAM)),
+                Request.Body.of(w.get("body").asText().getBytes(java.nio.charset.StandardCharsets.UTF_8)));
     }
 
     /** "info" is a field name (echoes the value, mapped by "infoValues" if given) or an object field -> value map. */

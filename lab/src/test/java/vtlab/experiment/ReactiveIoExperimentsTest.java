@@ -109,8 +109,8 @@ class ReactiveIoExperimentsTest {
     @Test
     void theBodySizeReachesTheWorkloadAndItsExpectedAnswer() throws Exception {
         Stack.Workload w = Stack.load("servlet").workload("count-async").withParams(Map.of("bodyBytes", "2048"));
-        assertEquals(2048, w.body().length());
-        assertEquals("POST", w.method());
+        assertEquals(2048, w.request().body().length());
+        assertEquals("POST", w.request().method());
         assertEquals("^Total bytes read = \\[2048\\]$", w.expectBody());
         assertEquals("/bytes?n=10", Stack.load("servlet").workload("bytes").pathFor(Map.of("bytes", "10")));
     }

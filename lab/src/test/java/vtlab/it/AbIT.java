@@ -38,7 +38,11 @@ class AbIT {
     record Ran(int exit, String console) {}
 
     Ran ab(List<String> args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()));
+        return ab(out, args);
+    }
+
+    Ran ab(Path results, List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", results.toString()));
         all.addAll(args);
         Path console = Files.createTempFile(out, "console", ".txt");
         Process lab = Lab.cli(all).redirectErrorStream(true).redirectOutput(console.toFile()).start();
@@ -150,6 +154,45 @@ class AbIT {
         assertTrue(log.startsWith("# taskset -c " + platform.get("app_cpus") + " sh -c"), "pinned to the SUT's CPUs: " + log.lines().findFirst());
         assertTrue(log.contains("Picked up JAVA_TOOL_OPTIONS: -Xmx256m"), "the lab's JVM options reach the command's JVM");
         assertTrue(Files.readString(run.resolve("findings.json")).contains("virtual threads not in effect"));
+    }
+
+    /** A body that is no text: quotes, a line break, a NUL, UTF-8 and a byte that is not UTF-8. */
+    static final byte[] BODY = {'{', '"', 'q', '"', ':', '\'', '\\', '\n', 0, (byte) 0xc3, (byte) 0xa9, (byte) 0xff, '}'};
+
+    /**
+     * --method POST, --header and --body @FILE, on the servlet jar's /echo (its body's length and SHA-256, its
+     * Content-Type and one header's value; 400 when the digest or the header is wrong): the check before load (which
+     * --expect-body reads) and each generator under load (no status error in the hold) send the file's bytes and the
+     * headers; a credential header and a secret --env reach them but no file of the run folder.
+     */
+    @Test
+    void aPostSendsTheBodysBytesAndTheHeadersAndWritesNoSecret() throws Exception {
+        Path body = Files.write(out.resolve("order.bin"), BODY);
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(BODY));
+        for (String generator : List.of("wrk", "k6", "hey")) {
+            Path run = out.resolve(generator);
+            List<String> args = new ArrayList<>(List.of("--generator", generator,
+                    "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "THREAD_MODE=virtual", "--modes", "platform",
+                    "--url", "/echo?header=X-Trace&sha256=" + sha, "--method", "POST", "--body", "@" + body,
+                    "--header", "Content-Type: application/x-vtlab", "--header", "X-Trace: it's \"7\"",
+                    "--header", "Authorization: Bearer s3cr3t-token", "--env", "API_TOKEN=hunter2",
+                    "--expect-body", "^method=POST\nbytes=" + BODY.length + "\nsha256=" + sha + "\ncontent-type=application/x-vtlab\nheader=it's \"7\"$"));
+            args.addAll(List.of("--conc", "4", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s"));
+            Ran r = ab(run, args);
+            assertEquals(0, r.exit(), generator + ": " + r.console());
+            Path dir = Lab.onlyRun(run);
+            Map<String, String> row = Lab.rows(dir).getFirst();
+            assertEquals("ok", row.get("status"), row.toString());
+            assertTrue(Long.parseLong(row.get("http_reqs")) > 0, row.toString());
+            assertEquals("0", row.get("errors_status"), generator + " sent the body and the header under load: " + row);
+            try (Stream<Path> files = Files.walk(dir)) {
+                for (Path f : files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".gz") && !f.toString().endsWith(".db")).toList()) {
+                    String text = new String(Files.readAllBytes(f), java.nio.charset.StandardCharsets.ISO_8859_1);
+                    assertFalse(text.contains("s3cr3t") || text.contains("hunter2"), "a secret written in " + f);
+                }
+            }
+            assertTrue(Files.readString(dir.resolve("environment.json")).contains("Authorization: ***"));
+        }
     }
 
     @Test

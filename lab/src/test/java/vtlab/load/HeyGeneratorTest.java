@@ -6,10 +6,43 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import vtlab.stack.Request;
+
 class HeyGeneratorTest {
+    @org.junit.jupiter.api.io.TempDir
+    Path dir;
+
+    /** A user's request (./vtlab ab --header, --body @FILE): a credential, quotes, a body that is no text. */
+    static Request userRequest(Path body) throws Exception {
+        java.nio.file.Files.write(body, WrkGeneratorTest.AWKWARD);
+        return new Request("POST", List.of(new Request.Header("X-Note", "it's \"quoted\""), new Request.Header("Content-Type", "application/json"),
+                new Request.Header("Cookie", "sid=s3cr3t")), Request.Body.ofFile(body));
+    }
+
+    @Test
+    void theCommandSendsTheRequestsHeadersContentTypeAndBodyFile() throws Exception {
+        Path body = dir.resolve("my body.bin");
+        LoadSpec s = new LoadSpec(java.net.URI.create("http://127.0.0.1:1/echo"), userRequest(body), 10, 1, java.time.Duration.ofSeconds(5),
+                java.time.Duration.ofSeconds(30), "1", dir, "row");
+        List<String> cmd = HeyGenerator.command(Path.of("/bin/hey"), s);
+        assertEquals(List.of("taskset", "-c", "1", "/bin/hey", "-c", "10", "-z", "5s", "-t", "30", "-m", "POST",
+                "-H", "X-Note: it's \"quoted\"", "-H", "Cookie: sid=s3cr3t", "-T", "application/json", "-D", body.toString(),
+                "http://127.0.0.1:1/echo"), cmd, "the user's file itself, sent by hey byte for byte");
+        assertTrue(vtlab.core.Secrets.toolCommand(cmd, "-H").contains("Cookie: ***"), "raw/*.hey.cmd masks the credential");
+        // a lab workload: its 'x' bytes written once into raw/, as application/octet-stream (what it always sent)
+        List<String> lab = HeyGenerator.command(Path.of("/bin/hey"), new LoadSpec(java.net.URI.create("http://127.0.0.1:1/count"),
+                Request.filler("POST", 1000), 8, 1, java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(30), "1", dir, "row"));
+        assertEquals(List.of("-m", "POST", "-T", "application/octet-stream", "-D"), lab.subList(10, 15));
+        assertEquals("x".repeat(1000), java.nio.file.Files.readString(Path.of(lab.get(15))));
+        assertEquals(List.of("-m", "GET", "http://127.0.0.1:1/"), HeyGenerator.command(Path.of("/bin/hey"), new LoadSpec(
+                java.net.URI.create("http://127.0.0.1:1/"), Request.of("GET"), 8, 1, java.time.Duration.ofSeconds(5),
+                java.time.Duration.ofSeconds(30), "1", dir, "row")).subList(10, 13));
+    }
+
     @Test
     void parsesAShortRealRun() throws Exception {
         // captured from `taskset -c 1 hey -c 10 -z 2s -t 30 -m GET .../sleep?ms=5` (HeyGenerator's command) against the

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
+import vtlab.stack.Request;
 import vtlab.tier.OsPackages;
 
 /**
@@ -56,11 +57,11 @@ class K6GeneratorTest {
     }
 
     static LoadSpec closed(int vus, Duration hold) {
-        return new LoadSpec(SLEEP, "GET", null, vus, 1, hold, Duration.ofSeconds(30), "1", Path.of("raw"), "row");
+        return new LoadSpec(SLEEP, Request.of("GET"), vus, 1, hold, Duration.ofSeconds(30), "1", Path.of("raw"), "row");
     }
 
     static LoadSpec open(double rate, int cap, Duration hold, Duration timeout) {
-        return new LoadSpec(SLEEP, "GET", null, cap, 1, hold, timeout, "1", Path.of("raw"), "row", LoadModel.OPEN, rate);
+        return new LoadSpec(SLEEP, Request.of("GET"), cap, 1, hold, timeout, "1", Path.of("raw"), "row", LoadModel.OPEN, rate);
     }
 
     @Test
@@ -198,12 +199,28 @@ class K6GeneratorTest {
         assertTrue(K6Generator.script(closed(5, Duration.ofMillis(300)), null).contains("duration: '1000ms'"),
                 "k6 refuses a constant-vus scenario under 1 s");
         assertEquals(1.0, K6Generator.hold(closed(5, Duration.ofMillis(300)), false).toMillis() / 1000.0);
-        LoadSpec post = new LoadSpec(URI.create("http://127.0.0.1:1/count?a=it's"), "POST", "x".repeat(5), 10, 1,
+        LoadSpec post = new LoadSpec(URI.create("http://127.0.0.1:1/count?a=it's"), Request.filler("POST", 5), 10, 1,
                 Duration.ofSeconds(5), Duration.ofSeconds(30), "1", Path.of("raw"), "row");
-        String p = K6Generator.script(post, null);
+        String p = K6Generator.script(post, null, Path.of("/raw/body-5.bin"));
         assertTrue(p.contains("const URL = \"http://127.0.0.1:1/count?a=it's\";"), p);
-        assertTrue(p.contains("const BODY = 'x'.repeat(5);"), p);
-        assertTrue(p.contains("'Content-Type': 'application/octet-stream'"), p);
+        assertTrue(p.contains("const BODY = open(\"/raw/body-5.bin\", 'b');"), p);
+        assertTrue(p.contains("headers: { \"Content-Type\": \"application/octet-stream\" }"), p);
+        assertThrows(IllegalArgumentException.class, () -> K6Generator.script(post, null), "a body is read from its file");
+    }
+
+    /** A user's request: every header in order, quoted as JavaScript, a credential read from k6's environment. */
+    @Test
+    void scriptSendsTheRequestsHeadersAndTheBodyFilesBytes() {
+        Request r = new Request("PUT", List.of(new Request.Header("Content-Type", "application/json; charset=\"utf-8\""),
+                new Request.Header("X-Trace", "it's \\ ü"), new Request.Header("Authorization", "Bearer s3cr3t")),
+                Request.Body.of(new byte[] {1, 2}));
+        LoadSpec put = new LoadSpec(SLEEP, r, 10, 1, Duration.ofSeconds(5), Duration.ofSeconds(30), "1", Path.of("raw"), "row");
+        String js = K6Generator.script(put, null, Path.of("/b/o\"dy.bin"));
+        assertTrue(js.contains("const METHOD = \"PUT\";\nconst BODY = open(\"/b/o\\\"dy.bin\", 'b');\n"), js);
+        assertTrue(js.contains("headers: { \"Content-Type\": \"application/json; charset=\\\"utf-8\\\"\", \"X-Trace\": \"it's \\\\ ü\", "
+                + "\"Authorization\": __ENV.VTLAB_HEADER_2 }"), js);
+        assertFalse(js.contains("s3cr3t"), "the script kept in raw/ holds no credential");
+        assertEquals(java.util.Map.of("VTLAB_HEADER_2", "Bearer s3cr3t"), put.secretHeaderEnv());
     }
 
     @Test
@@ -232,7 +249,7 @@ class K6GeneratorTest {
 
     @Test
     void commandPinsK6AndSizesItsGoRuntime() {
-        LoadSpec s = new LoadSpec(SLEEP, "GET", null, 5, 2, Duration.ofSeconds(5), Duration.ofSeconds(30), "1-2", Path.of("raw"), "row");
+        LoadSpec s = new LoadSpec(SLEEP, Request.of("GET"), 5, 2, Duration.ofSeconds(5), Duration.ofSeconds(30), "1-2", Path.of("raw"), "row");
         List<String> cmd = K6Generator.command(Path.of("/bin/k6"), s, Path.of("raw/row.k6.js"), Path.of("raw/row.k6.csv"),
                 Path.of("raw/row.k6.summary.json"));
         assertEquals(List.of("env", "GOMAXPROCS=2", "taskset", "-c", "1-2", "/bin/k6", "run", "--quiet", "--no-color",
@@ -249,7 +266,11 @@ class K6GeneratorTest {
         List<Case> cases = List.of(
                 new Case(K6Generator.script(closed(5, Duration.ofMillis(300)), null), "constant-vus", 5),
                 new Case(K6Generator.script(closed(5, Duration.ofSeconds(2)), Duration.ofSeconds(1)), "ramping-vus", 5),
-                new Case(K6Generator.script(open(2500.5, 40, Duration.ofSeconds(2), Duration.ofSeconds(30)), null), "constant-arrival-rate", 40));
+                new Case(K6Generator.script(open(2500.5, 40, Duration.ofSeconds(2), Duration.ofSeconds(30)), null), "constant-arrival-rate", 40),
+                // open() of a binary body file in the init context, headers with quotes
+                new Case(K6Generator.script(new LoadSpec(SLEEP, new Request("POST", List.of(new Request.Header("Content-Type", "a/b; x=\"1\"")),
+                        Request.Body.of(new byte[] {0, (byte) 0xff, '\n', '\''})), 3, 1, Duration.ofSeconds(2), Duration.ofSeconds(30), "1", tmp, "row"),
+                        null, Request.Body.of(new byte[] {0, (byte) 0xff, '\n', '\''}).file(tmp)), "constant-vus", 3));
         for (Case c : cases) {
             Path script = tmp.resolve(c.executor() + ".js");
             Files.writeString(script, c.js());

@@ -34,6 +34,18 @@ class OhaGeneratorTest {
     }
 
     @Test
+    void theCommandSendsTheRequestsHeadersContentTypeAndBodyFile() throws Exception {
+        Path body = dir.resolve("body.json");
+        LoadSpec s = new LoadSpec(java.net.URI.create("http://127.0.0.1:1/echo"), HeyGeneratorTest.userRequest(body), 100, 1,
+                java.time.Duration.ofSeconds(5), java.time.Duration.ofSeconds(30), "1", dir, "row", LoadModel.OPEN, 500.0);
+        java.util.List<String> cmd = OhaGenerator.command(Path.of("/bin/oha"), s, dir.resolve("row.oha.db"));
+        int m = cmd.indexOf("-m");
+        assertEquals(java.util.List.of("-m", "POST", "-H", "X-Note: it's \"quoted\"", "-H", "Cookie: sid=s3cr3t", "-T", "application/json",
+                "-D", body.toString(), "http://127.0.0.1:1/echo"), cmd.subList(m, cmd.size()));
+        assertTrue(vtlab.core.Secrets.toolCommand(cmd, "-H").contains("Cookie: ***"), "raw/*.oha.cmd masks the credential");
+    }
+
+    @Test
     void aHeldRateBecomesCountsPercentilesAndAWholeHistogram() throws Exception {
         LoadResult r = parse("sample.txt", "sample.db", 2, 400);
         assertEquals(400, r.requests());

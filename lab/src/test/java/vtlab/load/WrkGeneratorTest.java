@@ -1,5 +1,6 @@
 package vtlab.load;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.data.LatencyHistogram;
+import vtlab.stack.Request;
 
 class WrkGeneratorTest {
     @TempDir
@@ -141,14 +143,75 @@ class WrkGeneratorTest {
 
     @Test
     void scriptSetsMethodBodyAndDoneHook() {
-        String lua = WrkGenerator.script("POST", "x".repeat(1024));
+        String lua = WrkGenerator.script(Request.filler("POST", 1024), Path.of("/raw/body-1024.bin"));
         assertTrue(lua.contains("wrk.method = \"POST\""));
-        assertTrue(lua.contains("string.rep(\"x\", 1024)"));
+        assertTrue(lua.contains("wrk.headers[\"Content-Type\"] = \"application/octet-stream\""), lua);
+        assertTrue(lua.contains("local body = assert(io.open(\"/raw/body-1024.bin\", \"rb\"))\nwrk.body = body:read(\"*a\")"), lua);
         assertTrue(lua.contains("latency:percentile(99.9)"));
         // the histogram walk: #latency distinct values, latency(i) -> value, count
         assertTrue(lua.contains("local v, c = latency(i)"));
         assertTrue(lua.contains("VTLAB_HIST_BEGIN"));
-        assertTrue(WrkGenerator.script("GET", null).lines().noneMatch(l -> l.startsWith("wrk.body")));
+        assertTrue(WrkGenerator.script(Request.of("GET"), null).lines().noneMatch(l -> l.startsWith("wrk.body") || l.startsWith("wrk.headers")));
+    }
+
+    @Test
+    void luaStringsCarryAnyByteEscaped() {
+        assertEquals("\"a\\034b\\092c\\010\\195\\188\"", WrkGenerator.luaString("a\"b\\c\nü"));
+    }
+
+    /** A body that is no text (quotes, line breaks, bytes that are not UTF-8) and headers that need escaping. */
+    static final byte[] AWKWARD = {'{', '"', 'a', '"', ':', '\'', '\\', '\n', '\r', 0, (byte) 0xc3, (byte) 0xbc, (byte) 0xff, (byte) 0x80, ']', ']', '}'};
+
+    /**
+     * The request wrk itself builds from the script (wrk.format(), what it sends on every connection), written by an
+     * init() hook added for the test: real wrk, no server needed (wrk checks the port accepts a connection before it
+     * starts, and the kernel's backlog accepts it; nothing ever answers).
+     */
+    @Test
+    void wrkSendsTheBodysBytesAndTheHeadersAsGiven() throws Exception {
+        Path wrk = vtlab.tier.OsPackages.which("wrk").orElse(null);
+        org.junit.jupiter.api.Assumptions.assumeTrue(wrk != null, "wrk on PATH");
+        Request r = new Request("PATCH", java.util.List.of(new Request.Header("Content-Type", "application/x-odd; q=\"1\""),
+                new Request.Header("X-Note", "it's \\ \"quoted\" ]]"), new Request.Header("Authorization", "Bearer s3cr3t")),
+                Request.Body.of(AWKWARD));
+        Path body = r.body().file(dir);
+        assertArrayEquals(AWKWARD, Files.readAllBytes(body));
+        String lua = WrkGenerator.script(r, body);
+        assertTrue(!lua.contains("s3cr3t") && lua.contains("os.getenv(\"VTLAB_HEADER_2\")"), "the script kept in raw/ holds no credential: " + lua);
+        Path out = dir.resolve("request.bin");
+        Path script = Files.writeString(dir.resolve("t.lua"), lua + "init = function(args)\n  local f = io.open("
+                + WrkGenerator.luaString(out.toString()) + ", \"wb\")\n  f:write(wrk.format())\n  f:close()\nend\n");
+        try (java.net.ServerSocket port = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
+            run(wrk, script, "http://127.0.0.1:" + port.getLocalPort() + "/echo", r);
+        }
+        byte[] sent = Files.readAllBytes(out);
+
+        int split = indexOf(sent, "\r\n\r\n".getBytes()) + 4;
+        String head = new String(sent, 0, split, java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertTrue(head.startsWith("PATCH /echo HTTP/1.1\r\n"), head);
+        assertTrue(head.contains("\r\nContent-Type: application/x-odd; q=\"1\"\r\n"), head);
+        assertTrue(head.contains("\r\nX-Note: it's \\ \"quoted\" ]]\r\n"), head);
+        assertTrue(head.contains("\r\nAuthorization: Bearer s3cr3t\r\n"), "a credential reaches wrk through its environment: " + head);
+        assertTrue(head.contains("\r\nContent-Length: " + AWKWARD.length + "\r\n"), head);
+        assertArrayEquals(AWKWARD, java.util.Arrays.copyOfRange(sent, split, sent.length), "the body, byte for byte");
+    }
+
+    /** wrk for a second, with the secret headers' values in its environment as the generator gives them. */
+    void run(Path wrk, Path script, String url, Request r) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(wrk.toString(), "-t1", "-c1", "-d1s", "--timeout", "1s", "-s", script.toString(), url)
+                .redirectErrorStream(true).redirectOutput(dir.resolve("wrk.txt").toFile());
+        pb.environment().putAll(new LoadSpec(java.net.URI.create(url), r, 1, 1, java.time.Duration.ofSeconds(1),
+                java.time.Duration.ofSeconds(1), "0", dir, "row").secretHeaderEnv());
+        assertEquals(0, pb.start().waitFor(), Files.readString(dir.resolve("wrk.txt")));
+    }
+
+    static int indexOf(byte[] a, byte[] b) {
+        outer:
+        for (int i = 0; i + b.length <= a.length; i++) {
+            for (int j = 0; j < b.length; j++) if (a[i + j] != b[j]) continue outer;
+            return i;
+        }
+        return -1;
     }
 
     @Test
@@ -197,12 +260,12 @@ class WrkGeneratorTest {
 
     @Test
     void scriptCountsAnswersPerSecondOnAMonotonicClock() {
-        String lua = WrkGenerator.script("GET", null);
+        String lua = WrkGenerator.script(Request.of("GET"), null);
         assertTrue(lua.contains("response = function(status, headers, body)"));
         assertTrue(lua.contains("clock_gettime(1, vtlab_ts)"), "CLOCK_MONOTONIC");
         assertTrue(lua.contains("if status > 399 then"));
         // done() prints the seconds first, so a histogram walk stopped at its budget cannot cut them off
-        String off = WrkGenerator.script("GET", null, false);
+        String off = WrkGenerator.script(Request.of("GET"), null, false);
         assertTrue(!off.contains("response = function") && off.contains("VTLAB_JSON_BEGIN"), off);
         assertTrue(lua.indexOf("vtlab_write_series()", lua.indexOf("done = function")) < lua.indexOf("VTLAB_JSON_BEGIN", lua.indexOf("done = function")));
     }

@@ -13,7 +13,9 @@ import java.util.jar.Manifest;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
+import vtlab.core.Secrets;
 import vtlab.core.UsageError;
+import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
 /**
@@ -30,10 +32,15 @@ final class Service {
     static final Opt CMD = Opt.of("cmd", null, "the service: a command that starts a JVM listening on --port (run by sh, pinned\n"
             + "to the SUT's CPUs; the lab's JVM options reach it in JAVA_TOOL_OPTIONS)");
     static final Opt URL = Opt.of("url", null, "a path to load, e.g. /orders/42 (repeatable: each its own scenario)");
-    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url (no request body)");
+    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url: GET, HEAD, DELETE, OPTIONS, POST, PUT or PATCH");
+    static final Opt HEADER = Opt.of("header", null, "\"Name: value\" sent with every request, the check before load's too\n"
+            + "(repeatable; credentials such as Authorization or Cookie are written as ***)");
+    static final Opt BODY = Opt.of("body", null, "request body of every --url: @FILE sends the file's bytes as they are, any other\n"
+            + "value its own text (UTF-8); needs --header \"Content-Type: ...\"; not with GET or HEAD");
     static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
     static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
-    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable; e.g. a database URL)");
+    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable; e.g. a database URL;\n"
+            + "a K naming a PASSWORD, SECRET, TOKEN, KEY or CREDENTIAL is written as ***)");
     static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows");
     static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows");
     static final Opt PLATFORM_ENV = Opt.of("platform-env", null, "K=V of the platform rows (repeatable)");
@@ -41,7 +48,7 @@ final class Service {
     static final Opt APP_PACKAGE = Opt.of("app-package", null, "the service's own package(s), to trim pinning stacks to\n"
             + "(default: Start-Class's package of a Spring Boot jar)");
     static final Opt START_TIMEOUT = Opt.of("start-timeout", "120s", "how long start-up may take until the port opens");
-    static final List<Opt> OPTIONS = List.of(APP, CMD, URL, METHOD, EXPECT_STATUS, EXPECT_BODY, ENV, PLATFORM_ARGS, VIRTUAL_ARGS,
+    static final List<Opt> OPTIONS = List.of(APP, CMD, URL, METHOD, HEADER, BODY, EXPECT_STATUS, EXPECT_BODY, ENV, PLATFORM_ARGS, VIRTUAL_ARGS,
             PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT);
 
     /**
@@ -104,8 +111,7 @@ final class Service {
                 Map.of("platform", platformEnv, "virtual", virtualEnv)));
         settings.put(TUNING, Stack.Setting.byValue(TUNING, List.of(AS_SHIPPED, TUNED), AS_SHIPPED, tuningArgs, Map.of()));
         Map<String, Stack.Workload> workloads = new LinkedHashMap<>();
-        String method = METHOD.string(o).toUpperCase(java.util.Locale.ROOT);
-        if (!method.matches("GET|HEAD|DELETE|OPTIONS")) throw new UsageError("--method takes GET, HEAD, DELETE or OPTIONS (no request body), not '" + method + "'");
+        Request request = request(o);
         int status = expectStatus(EXPECT_STATUS.string(o));
         String body = EXPECT_BODY.given(o) ? EXPECT_BODY.string(o) : "";
         try {
@@ -116,7 +122,7 @@ final class Service {
         for (String u : urls) {
             if (!u.startsWith("/")) throw new UsageError("--url takes a path on the service, e.g. /api/orders/1, not '" + u + "'");
             if (u.matches(".*\\{[a-zA-Z]+}.*")) throw new UsageError("--url " + u + ": braces are read as placeholders");
-            workloads.put(u, new Stack.Workload(u, u, status, body, null, method, null, null, List.of()));
+            workloads.put(u, new Stack.Workload(u, u, status, body, null, request, null, List.of()));
         }
         String name = app ? jar.getFileName().toString().replaceFirst("\\.jar$", "") : "cmd";
         Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
@@ -124,6 +130,61 @@ final class Service {
                 dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
                 new Stack.Launch(command, packages, timeout));
         return new Parsed(stack, boot, startClass, shared);
+    }
+
+    /** Headers the lab or the generators set themselves: given with --header they would be sent twice or wrong. */
+    static final java.util.Set<String> OWN_HEADERS = java.util.Set.of("host", "content-length", "transfer-encoding", "connection",
+            "keep-alive", "expect", "upgrade", "te");
+
+    /**
+     * --method, --header and --body as the one request every generator and the check before load send. A body needs
+     * its Content-Type said (the lab does not guess one: a JSON endpoint would answer 415 to a default), and GET and
+     * HEAD take none (servers and proxies may drop it).
+     */
+    static Request request(Options o) throws UsageError {
+        String method = METHOD.string(o).toUpperCase(java.util.Locale.ROOT);
+        if (!method.matches("GET|HEAD|DELETE|OPTIONS|POST|PUT|PATCH")) {
+            throw new UsageError("--method takes GET, HEAD, DELETE, OPTIONS, POST, PUT or PATCH, not '" + method + "'");
+        }
+        List<Request.Header> headers = new ArrayList<>();
+        for (String h : o.every(HEADER.name())) {
+            int colon = h.indexOf(':');
+            if (colon <= 0) throw new UsageError("--header takes \"Name: value\", not '" + Secrets.header(h) + "'");
+            String name = h.substring(0, colon).strip(), value = h.substring(colon + 1).strip();
+            // hey takes [A-Za-z0-9_-] names and a non-empty value only; a line break would end the header early
+            if (!name.matches("[A-Za-z0-9_-]+")) throw new UsageError("--header " + name + ": a header name has letters, digits, '-' and '_' only");
+            if (value.isEmpty()) throw new UsageError("--header " + name + " has no value");
+            if (value.chars().anyMatch(c -> c < 0x20 && c != '\t' || c == 0x7f)) throw new UsageError("--header " + name + ": its value has a control character");
+            if (OWN_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+                throw new UsageError("--header " + name + ": the lab and the generators set it themselves (the service listens on 127.0.0.1, the body's length is its own)");
+            }
+            if (headers.stream().anyMatch(x -> x.name().equalsIgnoreCase(name))) {
+                throw new UsageError("--header " + name + " is given twice: wrk and k6 send one value a name (join the values with a comma)");
+            }
+            headers.add(new Request.Header(name, value));
+        }
+        Request.Body body = null;
+        if (BODY.given(o)) {
+            String b = BODY.string(o);
+            if (b.startsWith("@")) {
+                Path f = Path.of(b.substring(1));
+                if (!Files.isRegularFile(f) || !Files.isReadable(f)) throw new UsageError("--body " + b + ": no such readable file");
+                try {
+                    body = Request.Body.ofFile(f);
+                } catch (IOException e) {
+                    throw new UsageError("--body " + b + ": " + e.getMessage());
+                }
+            } else {
+                body = Request.Body.of(b.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (method.equals("GET") || method.equals("HEAD")) {
+                throw new UsageError("--body with --method " + method + ": a " + method + " request has no body (use POST, PUT or PATCH)");
+            }
+            if (headers.stream().noneMatch(x -> x.name().equalsIgnoreCase(Request.CONTENT_TYPE))) {
+                throw new UsageError("--body needs its type: add --header \"Content-Type: ...\" (e.g. application/json, or application/octet-stream for bytes)");
+            }
+        }
+        return new Request(method, headers, body);
     }
 
     /** The jar's manifest; a file that is not a jar is refused. */

@@ -1,5 +1,6 @@
 package vtlab.experiment.ab;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
 /** ab's plan from the command line (a real Spring Boot jar's manifest), its refusals, and its verdict's words. */
@@ -91,13 +93,56 @@ class AbExperimentTest {
         cases.put("--expect-status takes 2xx", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--expect-status", "ok"));
         cases.put("--expect-body is not a regex", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--expect-body", "(("));
         cases.put("--virtual-env takes K=V", List.of("ab", "--cmd", "x", "--virtual-env", "NOVALUE", "--url", "/"));
-        cases.put("--method takes GET", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--method", "POST"));
+        cases.put("--method takes GET", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--method", "FETCH"));
+        Path json = Files.writeString(dir.resolve("order.json"), "{}");
+        List<String> post = List.of("ab", "--app", SPRING_JAR, "--url", "/", "--method", "POST");
+        cases.put("--body @" + dir.resolve("missing.json") + ": no such readable file", concat(post, "--body", "@" + dir.resolve("missing.json"),
+                "--header", "Content-Type: application/json"));
+        cases.put("--body @" + dir + ": no such readable file", concat(post, "--body", "@" + dir, "--header", "Content-Type: a/b"));
+        cases.put("--header takes \"Name: value\", not 'Content-Type application/json'", concat(post, "--header", "Content-Type application/json"));
+        cases.put("--header takes \"Name: value\", not ': x'", concat(post, "--header", ": x"));
+        cases.put("--body with --method GET: a GET request has no body", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--body", "@" + json,
+                "--header", "Content-Type: application/json"));
+        cases.put("--body with --method HEAD", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--method", "head", "--body", "x",
+                "--header", "Content-Type: text/plain"));
+        cases.put("--body needs its type: add --header \"Content-Type: ...\"", concat(post, "--body", "@" + json));
+        cases.put("--header x-a is given twice", concat(post, "--header", "X-A: 1", "--header", "x-a: 2"));
+        cases.put("--header Host: the lab and the generators set it themselves", concat(post, "--header", "Host: example.com"));
+        cases.put("--header Content-Length: the lab", concat(post, "--header", "Content-Length: 3"));
+        cases.put("--header X A: a header name has letters", concat(post, "--header", "X A: 1"));
+        cases.put("--header X-Empty has no value", concat(post, "--header", "X-Empty:"));
         cases.put("--start-timeout", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--start-timeout", "soon"));
         cases.put("ab takes options only", List.of("ab", "extra", "--app", SPRING_JAR, "--url", "/"));
         cases.forEach((expected, args) -> {
             String msg = refusal(args.toArray(String[]::new));
             assertTrue(msg.contains(expected), expected + " <- " + msg);
         });
+    }
+
+    static List<String> concat(List<String> a, String... more) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(List.of(more));
+        return all;
+    }
+
+    @Test
+    void theRequestIsTheMethodHeadersInOrderAndTheBodysBytes() throws Exception {
+        byte[] bytes = {'{', '"', 'q', '"', ':', 0, (byte) 0xff, '\n', '}'};
+        Path body = Files.write(dir.resolve("order.bin"), bytes);
+        List<Row> rows = plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "THREAD_MODE=virtual", "--url", "/echo", "--conc", "10",
+                "--method", "put", "--header", "X-Trace:  a: b ", "--header", "Content-Type: application/json", "--header", "Authorization: Bearer t",
+                "--body", "@" + body);
+        Request r = Stack.load(rows.getFirst().stack()).workload("/echo").withParams(rows.getFirst().params()).request();
+        assertEquals("PUT", r.method());
+        assertEquals(List.of(new Request.Header("X-Trace", "a: b"), new Request.Header("Content-Type", "application/json"),
+                new Request.Header("Authorization", "Bearer t")), r.headers(), "in the order given, values trimmed, the real credential");
+        assertArrayEquals(bytes, r.body().bytes());
+        assertEquals(body.toAbsolutePath(), r.body().file(dir.resolve("raw")), "the user's file is read by the generators, not copied");
+        Request literal = Stack.load(plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/echo", "--method", "POST",
+                "--body", "née \"x\"", "--header", "Content-Type: text/plain; charset=UTF-8").getFirst().stack()).workload("/echo").request();
+        assertArrayEquals("née \"x\"".getBytes(java.nio.charset.StandardCharsets.UTF_8), literal.body().bytes(), "a literal body is its UTF-8 text");
+        assertEquals(null, Stack.load(plan("--app", SPRING_JAR, "--url", "/a", "--method", "POST").getFirst().stack()).workload("/a").request().body(),
+                "POST without a body is allowed");
     }
 
     // ---- the verdict

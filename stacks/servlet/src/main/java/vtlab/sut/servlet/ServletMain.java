@@ -64,6 +64,8 @@ public final class ServletMain {
         Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
         IoEndpoints.addTo(ctx, connector, s.stubUrl());
+        Tomcat.addServlet(ctx, "echo", new EchoServlet());
+        ctx.addServletMappingDecoded("/echo", "echo");
 
         tomcat.start();
         return tomcat;
