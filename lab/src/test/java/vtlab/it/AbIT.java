@@ -177,7 +177,7 @@ class AbIT {
                     "--header", "Content-Type: application/x-vtlab", "--header", "X-Trace: it's \"7\"",
                     "--header", "Authorization: Bearer s3cr3t-token", "--env", "API_TOKEN=hunter2",
                     "--expect-body", "^method=POST\nbytes=" + BODY.length + "\nsha256=" + sha + "\ncontent-type=application/x-vtlab\nheader=it's \"7\"$"));
-            args.addAll(List.of("--conc", "4", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s"));
+            args.addAll(List.of("--conc", "40", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s"));
             Ran r = ab(run, args);
             assertEquals(0, r.exit(), generator + ": " + r.console());
             Path dir = Lab.onlyRun(run);

@@ -32,15 +32,15 @@ final class Service {
     static final Opt CMD = Opt.of("cmd", null, "the service: a command that starts a JVM listening on --port (run by sh, pinned\n"
             + "to the SUT's CPUs; the lab's JVM options reach it in JAVA_TOOL_OPTIONS)");
     static final Opt URL = Opt.of("url", null, "a path to load, e.g. /orders/42 (repeatable: each its own scenario)");
-    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url: GET, HEAD, DELETE, OPTIONS, POST, PUT or PATCH");
-    static final Opt HEADER = Opt.of("header", null, "\"Name: value\" sent with every request, the check before load's too\n"
-            + "(repeatable; credentials such as Authorization or Cookie are written as ***)");
-    static final Opt BODY = Opt.of("body", null, "request body of every --url: @FILE sends the file's bytes as they are, any other\n"
-            + "value its own text (UTF-8); needs --header \"Content-Type: ...\"; not with GET or HEAD");
+    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url: GET, HEAD, DELETE, OPTIONS,\nPOST, PUT or PATCH");
+    static final Opt HEADER = Opt.of("header", null, "\"Name: value\" sent with every request, the check before\n"
+            + "load's too (repeatable; Authorization, Cookie: written as ***)");
+    static final Opt BODY = Opt.of("body", null, "request body of every --url: @FILE, the file's bytes as they\n"
+            + "are, or the text itself (UTF-8); needs --header \"Content-Type: ...\";\nnot with GET or HEAD");
     static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
     static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
-    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable; e.g. a database URL;\n"
-            + "a K naming a PASSWORD, SECRET, TOKEN, KEY or CREDENTIAL is written as ***)");
+    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
+            + "e.g. a database URL; a K naming a PASSWORD, SECRET, TOKEN, KEY or\nCREDENTIAL is written as ***)");
     static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows");
     static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows");
     static final Opt PLATFORM_ENV = Opt.of("platform-env", null, "K=V of the platform rows (repeatable)");
