@@ -13,7 +13,12 @@ public final class LabAffinity {
     /** The CPUs this JVM could use before it pinned itself: read once, ahead of the first pin. */
     private static final class Original {
         static final int CPUS = Runtime.getRuntime().availableProcessors();
+        /** The kernel's own list ("0-1", or "2,5" in a cpuset): what unpin gives back, not a guessed 0..n-1. */
+        static final String LIST = allowedList();
     }
+
+    /** Tries taskset this often: {@code -a} walks the JVM's threads, and one that ends meanwhile fails the walk. */
+    private static final int ATTEMPTS = 10;
 
     /**
      * The CPUs the core map divides between the tiers. Not the JVM's current count: once the lab has moved itself
@@ -24,12 +29,17 @@ public final class LabAffinity {
         return Original.CPUS;
     }
 
+    /** The CPU list this JVM was allowed before the lab pinned it, as the kernel writes it. */
+    static String originalCpuList() {
+        return Original.LIST;
+    }
+
     /**
      * Moves every thread of this JVM to the core map's lab CPUs (threads started later inherit it), and says so in
      * one line. Returns the CPU list, or null when the SUT has every CPU or taskset refused.
      */
     public static String pin(CoreMap cores, java.io.PrintStream out) throws InterruptedException {
-        machineCpus(); // read before the pin narrows it
+        originalCpuList(); // read before the pin narrows it
         String cpus = cores.labCpus();
         if (cpus == null) return null;
         String refused = taskset(cpus);
@@ -43,21 +53,42 @@ public final class LabAffinity {
     /** Gives this JVM every CPU of the machine again (the run is over); best effort. */
     public static void unpin() {
         try {
-            taskset("0-" + (machineCpus() - 1));
+            taskset(originalCpuList());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    /** Moves every thread of this JVM to the CPUs; null when done, else what taskset said. */
-    private static String taskset(String cpus) throws InterruptedException {
+    /**
+     * Moves every thread of this JVM to the CPUs; null when done, else what taskset said. A thread that ends while
+     * taskset walks them ("No such process") fails the whole walk although every live thread was moved or will be
+     * on the next try (seen on CI: a JVM always has short-lived threads), so only that failure is tried again.
+     */
+    static String taskset(String cpus) throws InterruptedException {
         List<String> cmd = List.of("taskset", "-a", "-p", "-c", cpus, Long.toString(ProcessHandle.current().pid()));
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String said = new String(p.getInputStream().readAllBytes()).trim();
-            return p.waitFor() == 0 ? null : said;
-        } catch (IOException e) {
-            return e.getMessage();
+        String said = null;
+        for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            try {
+                Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+                said = new String(p.getInputStream().readAllBytes()).trim();
+                if (p.waitFor() == 0) return null;
+            } catch (IOException e) {
+                return e.getMessage();
+            }
+            if (!said.contains("No such process")) break;
         }
+        return said.lines().filter(l -> l.startsWith("taskset:")).findFirst().orElse(said);
+    }
+
+    /** Cpus_allowed_list of /proc/self/status; "0-(n-1)" where there is no /proc. */
+    private static String allowedList() {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+                if (line.startsWith("Cpus_allowed_list:")) return line.substring(line.indexOf(':') + 1).trim();
+            }
+        } catch (IOException | RuntimeException e) {
+            // not Linux: fall through
+        }
+        return "0-" + (Runtime.getRuntime().availableProcessors() - 1);
     }
 }
