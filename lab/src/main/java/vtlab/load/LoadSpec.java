@@ -17,13 +17,26 @@ import vtlab.stack.Request;
  *
  * @param request what every request is, exactly: method, headers, body (the generator sends these bytes and headers)
  * @param rate requests per second of an open-model load; null for a closed one
+ * @param rateOnly only the rate is wanted (a warm-up slice): a generator that pays for its details skips them (wrk's
+ *                 histogram walk costs up to 20 s of its core after a wide-tailed run, its per-second hook CPU)
  */
 public record LoadSpec(URI url, Request request, int connections, int threads, Duration duration,
-                       Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate) {
+                       Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly) {
     /** A closed-model load (the lab's default). */
     public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem) {
         this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, LoadModel.CLOSED, null);
+    }
+
+    /** A measured load: every detail the generator gives. */
+    public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
+                    String cpus, Path rawDir, String stem, LoadModel model, Double rate) {
+        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, false);
+    }
+
+    /** The same load for its rate alone (see rateOnly). */
+    public LoadSpec forRateOnly() {
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true);
     }
 
     public LoadSpec {

@@ -135,6 +135,11 @@ public final class WrkGenerator implements Generator {
 
     /** As above; perSecond: with the response() hook counting answers per second (see the class comment). */
     static String script(Request r, Path bodyFile, boolean perSecond) {
+        return script(r, bodyFile, perSecond, true);
+    }
+
+    /** As above; histogram: with the walk of the whole histogram in done() (not for a warm-up: see the class comment). */
+    static String script(Request r, Path bodyFile, boolean perSecond, boolean histogram) {
         StringBuilder lua = new StringBuilder();
         lua.append("wrk.method = ").append(luaString(r.method())).append("\n");
         for (int i = 0; i < r.headers().size(); i++) {
@@ -148,6 +153,7 @@ public final class WrkGenerator implements Generator {
             lua.append("wrk.body = body:read(\"*a\")\nbody:close()\n");
         }
         if (perSecond) lua.append(PER_SECOND);
+        lua.append("local vtlab_histogram = ").append(histogram).append("\n");
         lua.append("""
                 done = function(summary, latency, requests)
                   if vtlab_write_series then vtlab_write_series() end
@@ -158,6 +164,7 @@ public final class WrkGenerator implements Generator {
                   io.write(string.format('"latency_us":{"min":%%d,"max":%%d,"mean":%%.3f,"stdev":%%.3f,', latency.min, latency.max, latency.mean, latency.stdev))
                   io.write(string.format('"p50":%%d,"p90":%%d,"p95":%%d,"p99":%%d,"p999":%%d}}\\n', latency:percentile(50), latency:percentile(90), latency:percentile(95), latency:percentile(99), latency:percentile(99.9)))
                   io.write("%s\\n")
+                  if not vtlab_histogram then return end
                   local n, line, t0 = #latency, {}, os.clock()
                   io.write("%s ", n, "\\n")
                   for i = 1, n do
@@ -230,7 +237,8 @@ public final class WrkGenerator implements Generator {
         Files.createDirectories(s.rawDir());
         Path lua = s.rawDir().resolve(s.stem() + ".wrk.lua");
         Request.Body body = s.request().body();
-        Files.writeString(lua, script(s.request(), body == null ? null : body.file(s.rawDir()), perSecond));
+        // a warm-up slice wants its rate: no per-second hook, no histogram walk
+        Files.writeString(lua, script(s.request(), body == null ? null : body.file(s.rawDir()), perSecond && !s.rateOnly(), !s.rateOnly()));
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk.toString(),
                 "-t", Integer.toString(Math.max(1, Math.min(s.threads(), s.connections()))),
                 "-c", Integer.toString(s.connections()),

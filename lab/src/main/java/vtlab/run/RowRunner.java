@@ -179,7 +179,7 @@ public final class RowRunner {
                         RowValues out, ThreadModeCheck modeCheck) throws Exception {
         WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
             steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
-            LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice));
+            LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice)).forRateOnly();
             long jit0 = Proc.jitTicks(sut.handle().pid()), t0 = System.nanoTime();
             Generator.RunningLoad load = generator.start(spec);
             if (slice == 0 && modeCheck != null) {

@@ -214,6 +214,42 @@ class WrkGeneratorTest {
         return -1;
     }
 
+    /**
+     * A warm-up slice wants its rate only: real wrk for 2 s against a local server (the JDK's), once measured (whole
+     * histogram, per-second counts) and once rate-only (neither: the histogram walk can cost wrk up to 20 s of its
+     * core after a wide-tailed run, which every warm-up slice paid).
+     */
+    @Test
+    void aRateOnlyLoadSkipsTheHistogramAndTheSeconds() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(vtlab.tier.OsPackages.which("wrk").isPresent(), "wrk on PATH");
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 64);
+        server.createContext("/", x -> {
+            x.sendResponseHeaders(200, 2);
+            x.getResponseBody().write("ok".getBytes());
+            x.close();
+        });
+        server.start();
+        try {
+            WrkGenerator wrk = new WrkGenerator();
+            wrk.configure(vtlab.core.Options.parse(java.util.List.of()));
+            wrk.ensureAvailable();
+            java.net.URI url = java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            LoadSpec measured = new LoadSpec(url, Request.of("GET"), 2, 1, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(2),
+                    "0-" + (Runtime.getRuntime().availableProcessors() - 1), dir, "hold");
+            LoadResult full = wrk.start(measured).await();
+            LoadResult warm = wrk.start(measured.forRateOnly()).await();
+            assertTrue(full.requests() > 0 && warm.requests() > 0, full.requests() + " / " + warm.requests());
+            assertTrue(full.histogram() != null && Files.exists(full.histogram()), "a measured load keeps its histogram");
+            assertEquals(2, full.series().seconds().size(), "and its seconds");
+            assertNull(warm.histogram(), "a rate-only load walks no histogram");
+            assertTrue(warm.series().seconds().isEmpty(), "and counts no seconds");
+            assertTrue(warm.rps() > 0);
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void perSecondCountsOfEveryThreadAddUpToWrksTotal() throws Exception {
         // captured from `wrk -t2 -c4 -d2s --timeout 30s --latency -s <script()>` against a path that answers 404 (python's
