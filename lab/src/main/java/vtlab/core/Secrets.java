@@ -21,6 +21,8 @@ public final class Secrets {
     public static final Set<String> ENV_OPTIONS = Set.of("env", "platform-env", "virtual-env");
     /** Options whose values are "Name: value" request headers. */
     public static final Set<String> HEADER_OPTIONS = Set.of("header");
+    /** Options whose values are argument lists (JVM or program arguments: -Dspring.datasource.password=..., --db.token=...). */
+    public static final Set<String> ARGS_OPTIONS = Set.of("jvm-args", "platform-args", "virtual-args");
 
     private Secrets() {}
 
@@ -53,10 +55,43 @@ public final class Secrets {
         return colon > 0 && secretHeader(nameValue.substring(0, colon).strip()) ? nameValue.substring(0, colon + 1) + " " + MASK : nameValue;
     }
 
-    /** An option's value as written (env and header options masked, any other as given). */
+    /**
+     * One argument as written: "-Dkey=value", "--key=value" or "key=value" with the value masked when the key looks
+     * secret. A secret-looking flag followed by its value as the next argument ("--password x") is {@link #args}'s.
+     */
+    public static String arg(String a) {
+        int eq = a.indexOf('=');
+        if (eq <= 0) return a;
+        String key = a.substring(0, eq).replaceFirst("^(-D|--?)", "");
+        return secretKey(key) ? a.substring(0, eq + 1) + MASK : a;
+    }
+
+    /** Arguments as written: each by {@link #arg}, and the value after a secret-looking flag without '=' masked. */
+    public static List<String> args(List<String> args) {
+        List<String> out = new ArrayList<>(args.size());
+        boolean maskNext = false;
+        for (String a : args) {
+            if (maskNext && !a.startsWith("-")) {
+                out.add(MASK);
+                maskNext = false;
+                continue;
+            }
+            maskNext = a.startsWith("-") && a.indexOf('=') < 0 && secretKey(a.replaceFirst("^-+", ""));
+            out.add(arg(a));
+        }
+        return out;
+    }
+
+    /** An argument list given as one string (--platform-args "..."), as written. */
+    public static String argsLine(String line) {
+        return String.join(" ", args(List.of(line.strip().split("\\s+"))));
+    }
+
+    /** An option's value as written (env, header and argument-list options masked, any other as given). */
     public static String option(String name, String value) {
         if (ENV_OPTIONS.contains(name)) return assignment(value);
         if (HEADER_OPTIONS.contains(name)) return header(value);
+        if (ARGS_OPTIONS.contains(name)) return argsLine(value);
         return value;
     }
 
@@ -80,7 +115,7 @@ public final class Secrets {
             if (a.startsWith("--")) {
                 int eq = a.indexOf('=');
                 String name = eq < 0 ? a.substring(2) : a.substring(2, eq);
-                if (ENV_OPTIONS.contains(name) || HEADER_OPTIONS.contains(name)) {
+                if (ENV_OPTIONS.contains(name) || HEADER_OPTIONS.contains(name) || ARGS_OPTIONS.contains(name)) {
                     if (eq < 0) pending = name;
                     else {
                         out.add(a.substring(0, eq + 1) + option(name, a.substring(eq + 1)));

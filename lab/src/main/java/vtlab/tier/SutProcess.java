@@ -58,7 +58,7 @@ public final class SutProcess implements SutHandle {
         }
         cmd.addAll(appArgs);
         Files.createDirectories(log.getParent());
-        Files.writeString(log, "# " + String.join(" ", cmd) + "\n# env " + vtlab.core.Secrets.env(fullEnv) + "\n");
+        Files.writeString(log, "# " + String.join(" ", vtlab.core.Secrets.args(cmd)) + "\n# env " + vtlab.core.Secrets.env(fullEnv) + "\n");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putAll(fullEnv);

@@ -36,4 +36,17 @@ class SecretsTest {
                 Secrets.options(options));
         assertEquals(Map.of("A_KEY", "***", "B", "2"), Secrets.env(Map.of("A_KEY", "1", "B", "2")));
     }
+
+    @Test
+    void argumentListsAreWrittenMasked() {
+        // what a user puts in --platform-args / --virtual-args / --jvm-args for their own service
+        assertEquals("-Xmx1g -Dspring.datasource.password=*** --app.api-token=*** --server.port=8080 --db-password *** --verbose",
+                Secrets.argsLine(" -Xmx1g -Dspring.datasource.password=hunter2 --app.api-token=t0k --server.port=8080 --db-password hunter2 --verbose"));
+        assertEquals(List.of("ab", "--platform-args", "--spring.datasource.password=*** --x=1", "--jvm-args=-Dsecret=***"),
+                Secrets.commandLine(List.of("ab", "--platform-args", "--spring.datasource.password=pw --x=1", "--jvm-args=-Dsecret=s")));
+        assertEquals(Map.of("virtual-args", List.of("--token=***")), Secrets.options(Map.of("virtual-args", List.of("--token=abc"))));
+        // a SUT's command line as its log's first line: the secret gone, everything else as launched
+        assertEquals(List.of("taskset", "-c", "0", "java", "-Xmx512m", "-jar", "app.jar", "--db.password=***"),
+                Secrets.args(List.of("taskset", "-c", "0", "java", "-Xmx512m", "-jar", "app.jar", "--db.password=pw")));
+    }
 }
