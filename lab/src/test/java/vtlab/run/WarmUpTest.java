@@ -85,6 +85,40 @@ class WarmUpTest {
     }
 
     @Test
+    void aSutThatAnswersNothingIsNotWaitedForUntilTheMaximum() throws Exception {
+        // the JDK 21 synchronized row of the seeds run: 17 answers in the first 20 s, then none for 100 s more
+        Series s = new Series(17, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(20), Duration.ofSeconds(120), s);
+        assertFalse(r.steady(), "it never settled");
+        assertEquals(Duration.ofSeconds(30), r.total(), "two empty slices, then the hold");
+        // one empty slice is not yet enough (a full GC, a pause): a rate that comes back goes on as before
+        WarmUp.Result back = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(100, 0, 100, 101));
+        assertTrue(back.steady());
+    }
+
+    /** The compiler's tick counter as a SUT would show it, one reading per call. */
+    static WarmUp.JitClock ticks(long... readings) {
+        int[] i = {0};
+        return () -> readings[Math.min(i[0]++, readings.length - 1)];
+    }
+
+    @Test
+    void afterABusySliceTheLoadWaitsForTheCompiler() throws Exception {
+        List<Long> slept = new ArrayList<>();
+        // 100 ticks/s: 40, 30, 10 ticks in the first seconds (40%, 30%, 10% of a core), then 1 (1%): quiet after 4 s
+        Duration d = WarmUp.catchUp(ticks(0, 40, 70, 80, 81, 81), slept::add);
+        assertEquals(Duration.ofSeconds(4), d);
+        assertEquals(List.of(1000L, 1000L, 1000L, 1000L), slept);
+        // a compiler that never goes quiet is waited for at most CATCH_UP_MAX
+        long[] busy = new long[40];
+        for (int i = 0; i < busy.length; i++) busy[i] = 50L * i;
+        assertEquals(WarmUp.CATCH_UP_MAX, WarmUp.catchUp(ticks(busy), ms -> {}));
+        // already quiet: one window; unreadable: no wait
+        assertEquals(Duration.ofSeconds(1), WarmUp.catchUp(ticks(500, 501), ms -> {}));
+        assertEquals(Duration.ZERO, WarmUp.catchUp(ticks(-1), ms -> {}));
+    }
+
+    @Test
     void aZeroRateNeverCountsAsSettled() {
         assertFalse(WarmUp.settled(0, 0));
         assertTrue(WarmUp.settled(100, 95));
