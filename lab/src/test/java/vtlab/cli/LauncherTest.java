@@ -26,6 +26,7 @@ class LauncherTest {
     @TempDir
     Path home;
     Path source;
+    int lastExit;
 
     @BeforeEach
     void project() throws IOException {
@@ -61,6 +62,7 @@ class LauncherTest {
         pb.environment().putAll(env);
         Process p = pb.start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "launcher did not finish");
+        lastExit = p.exitValue();
         return Files.exists(log) ? Files.readAllLines(log) : List.of();
     }
 
@@ -99,5 +101,34 @@ class LauncherTest {
         assertTrue(built(vtlab(Map.of("FAKE_TOUCH", source.toString()), "build")));
         assertFalse(Files.exists(home.resolve("lab/target/.vtlab-built.new")));
         assertTrue(built(vtlab(Map.of(), "list")), "the edit made while Maven ran was taken as built");
+    }
+
+    /**
+     * A build never replaces the jars under a running lab (nor takes its CPUs mid-measurement): while a run holds the
+     * lock, ./vtlab build and ./vtlab test refuse in one line (exit 2), and a run whose sources changed uses the build
+     * as it is; once the run has ended, they build.
+     */
+    @Test
+    void noBuildWhileAnotherVtlabRunsFromIt() throws Exception {
+        Path lock = home.resolve(".vtlab/run.lock");
+        Files.createDirectories(lock.getParent());
+        // a running lab: holds the lock shared, as the launcher's exec'd JVM does
+        Process run = new ProcessBuilder("flock", "-s", "-o", lock.toString(), "sleep", "30").start();
+        try {
+            Thread.sleep(300);
+            assertEquals(List.of(), vtlab(Map.of(), "build"));
+            assertEquals(2, lastExit);
+            assertTrue(Files.readString(home.resolve("out.log")).contains("another vtlab is running from this build"));
+            assertEquals(List.of(), vtlab(Map.of(), "test"));
+            assertEquals(2, lastExit);
+            assertEquals(List.of(), vtlab(Map.of(), "list"), "a stale run next to a running one does not build");
+            assertTrue(Files.readString(home.resolve("out.log")).contains("using the build as it is"));
+        } finally {
+            run.descendants().forEach(ProcessHandle::destroy);
+            run.destroy();
+            run.waitFor();
+        }
+        assertTrue(built(vtlab(Map.of(), "build")));
+        assertEquals(0, lastExit);
     }
 }

@@ -60,7 +60,7 @@ public final class SeedsSuite implements Suite {
     @Override
     public String summary() {
         return "every seed claim checked here: " + String.join(", ", PARTS.stream().map(Part::experiment).toList())
-                + " in the seeds' shapes, then a claims table (claims.md, claims.csv; about 40 min on 2 cores)";
+                + " in the seeds' shapes, then a claims table (claims.md, claims.csv; 44 min on a 2-core machine)";
     }
 
     @Override
