@@ -130,15 +130,13 @@ public final class WrkGenerator implements Generator {
      * @param bodyFile the body's bytes (null: the request has none)
      */
     static String script(Request r, Path bodyFile) {
-        return script(r, bodyFile, true);
+        return script(r, bodyFile, true, true);
     }
 
-    /** As above; perSecond: with the response() hook counting answers per second (see the class comment). */
-    static String script(Request r, Path bodyFile, boolean perSecond) {
-        return script(r, bodyFile, perSecond, true);
-    }
-
-    /** As above; histogram: with the walk of the whole histogram in done() (not for a warm-up: see the class comment). */
+    /**
+     * As above; perSecond: with the response() hook counting answers per second, histogram: with the walk of the
+     * whole histogram in done() (neither for a warm-up: see the class comment).
+     */
     static String script(Request r, Path bodyFile, boolean perSecond, boolean histogram) {
         StringBuilder lua = new StringBuilder();
         lua.append("wrk.method = ").append(luaString(r.method())).append("\n");

@@ -196,11 +196,12 @@ public final class RowRunner {
             if (slice == 0 && modeCheck != null) modeCheck.conclude();
             long jit1 = Proc.jitTicks(sut.handle().pid());
             double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
-            if (!(jitPct <= WarmUp.JIT_QUIET_PCT)) { // the compiler was busy: let it finish before the next slice
+            WarmUp.Slice done = new WarmUp.Slice(rps, jitPct);
+            if (!WarmUp.jitQuiet(done)) { // the compiler was busy: let it finish before the next slice
                 steps.step("warming up: letting the JIT catch up");
                 WarmUp.catchUp(() -> Proc.jitTicks(sut.handle().pid()), Thread::sleep);
             }
-            return new WarmUp.Slice(rps, jitPct);
+            return done;
         });
         out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
         out.put(RowColumns.WARMUP_STEADY, warm.steady());
