@@ -6,11 +6,10 @@ import java.util.List;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.load.Generators;
 import vtlab.stack.Stack;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
-import vtlab.tier.OsPackages;
+import vtlab.tier.tool.OsPackages;
 
 /** ./vtlab doctor: what the lab found on this machine (CPUs, core map, open files, JDKs, generators, stacks). */
 final class DoctorCommand implements Command {
@@ -41,10 +40,7 @@ final class DoctorCommand implements Command {
             sb.append("  ").append(String.format("%-40s", j.label())).append(j.home())
                     .append(j.jcmd().isPresent() ? "" : "  [no jcmd: nmt probe unavailable]").append('\n');
         }
-        for (String g : Generators.all().keySet()) {
-            sb.append("generator     ").append(g).append(": ")
-                    .append(OsPackages.which(g).map(Path::toString).orElse("not installed (installed on first run when possible)")).append('\n');
-        }
+        sb.append(SetupCommand.doctorLines());
         sb.append("taskset       ").append(OsPackages.which("taskset").map(Path::toString).orElse("MISSING (util-linux)")).append('\n');
         Stack.all().forEach((n, s) -> sb.append("stack         ").append(String.format("%-12s", n)).append(s.built() ? "built" : "not built (./vtlab build)").append('\n'));
         return sb.toString();

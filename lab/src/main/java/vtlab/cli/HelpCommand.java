@@ -40,7 +40,10 @@ final class HelpCommand implements Command {
                                                       stub on their CPUs until Ctrl-C, printing the --env for ab
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
-              ./vtlab doctor                          what the lab found: JDKs, generator, CPUs, limits
+              ./vtlab doctor                          what the lab found: JDKs, tools (version, path), CPUs, limits
+              ./vtlab setup [TOOL...]                 install every external tool at its pinned version (wrk, hey,
+                                                      oha, k6, postgres, chromium, chromedriver, jdk21), a line each;
+                                                      ./vtlab test runs it first, ./vtlab run what its rows need
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
@@ -49,7 +52,7 @@ final class HelpCommand implements Command {
                                                       got slower by more than that and beyond the noise
               ./vtlab help [run [EXPERIMENT]]         this help; the run's; an experiment's (also --help, -h)
               ./vtlab version                         vtlab's version and commit, and the JDK it runs on (also --version)
-              ./vtlab test                            the whole test suite (what CI runs)
+              ./vtlab test                            setup, then the whole test suite (what CI runs)
             """;
 
     static final String RUN_OPTIONS = """

@@ -45,7 +45,7 @@ public final class Main {
     /** The commands by name; ./vtlab test is the launcher's (the test suite), not the lab's. */
     static java.util.Map<String, Command> commands(List<String> commandLine) {
         java.util.Map<String, Command> all = new java.util.LinkedHashMap<>();
-        for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new DumpCommand(),
+        for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new SetupCommand(), new DumpCommand(),
                 new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HelpCommand(),
                 new VersionCommand())) all.put(c.name(), c);
         return all;

@@ -32,7 +32,9 @@ import vtlab.probe.Probes;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
 import vtlab.tier.CoreMap;
-import vtlab.tier.OsPackages;
+import vtlab.tier.Tiers;
+import vtlab.tier.tool.OsPackages;
+import vtlab.tier.tool.Tool;
 
 /**
  * ./vtlab run: plans every row and refuses bad input before anything starts, then runs the plan, then writes the
@@ -231,8 +233,22 @@ public final class RunCommand implements Command {
         if (!templates.isEmpty()) cores.refuseShared(o.flag("allow-shared-cpus"));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (!templates.isEmpty()) gen.ensureAvailable();
+        installTierTools(templates);
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
                 port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold);
+    }
+
+    /** The tools of every tier the rows name (the database server), installed now: before the first row, never inside one. */
+    static void installTierTools(List<Row> rows) throws UsageError {
+        for (String tier : rows.stream().flatMap(r -> r.tiers().stream()).distinct().toList()) {
+            for (Tool t : Tiers.create(tier).tools()) {
+                try {
+                    t.get();
+                } catch (java.io.IOException e) {
+                    throw new UsageError("the " + tier + " tier needs " + t.name() + ", which could not be installed: " + e.getMessage());
+                }
+            }
+        }
     }
 
     /** A suite part's settings as defaults; under --quick its timing is --quick's (the parts' axes stay). */

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import vtlab.tier.OsPackages;
+import vtlab.tier.tool.Tools;
 import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.stack.Request;
@@ -40,9 +40,11 @@ public final class HeyGenerator implements Generator {
 
     @Override
     public void ensureAvailable() throws UsageError {
-        hey = OsPackages.which("hey").orElse(null);
-        if (hey == null && OsPackages.aptInstall("hey")) hey = OsPackages.which("hey").orElse(null);
-        if (hey == null) throw new UsageError("hey not found and not installable here: install it (apt-get install hey, or go install github.com/rakyll/hey@latest)");
+        try {
+            hey = Tools.HEY.get();
+        } catch (java.io.IOException e) {
+            throw new UsageError("hey is needed and could not be installed: " + e.getMessage() + " (or: go install github.com/rakyll/hey@latest)");
+        }
     }
 
     @Override

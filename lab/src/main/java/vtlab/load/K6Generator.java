@@ -29,7 +29,7 @@ import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.plan.PlanContext;
 import vtlab.stack.Request;
-import vtlab.tier.RegistryTools;
+import vtlab.tier.tool.Tools;
 
 /**
  * k6 (Go, a JavaScript VU per connection), the seed rig's own generator: closed model with constant-vus (or the seed
@@ -44,8 +44,7 @@ import vtlab.tier.RegistryTools;
  * checked against the CSV's request count.
  */
 public final class K6Generator implements Generator {
-    static final String VERSION = "v1.8.1";
-    static final String MODULE = "go.k6.io/k6";
+    static final String VERSION = Tools.K6_VERSION;
     /** Open model: VUs allocated up front, per req/s of offered rate (k6 adds more, up to the cap, as they are needed). */
     static final double PREALLOCATED_SECONDS = 0.5;
     /** The hold's samples carry this VU tag under --ramp; the ramps' samples do not count. */
@@ -108,22 +107,16 @@ public final class K6Generator implements Generator {
     @Override
     public void ensureAvailable() throws UsageError {
         try {
-            k6 = RegistryTools.pinned("k6", VERSION, K6Generator::versionOf, () -> RegistryTools.goInstall(MODULE, VERSION, "k6"));
+            k6 = Tools.K6.get();
         } catch (IOException e) {
             throw new UsageError("k6 " + VERSION + " is needed for --generator k6 and could not be built: " + e.getMessage());
         }
     }
 
-    /** "v1.8.1" from `k6 version` ("k6 v1.8.1 (go1.26.8, linux/amd64)"), or null. */
-    static String versionOf(Path binary) {
-        String out = RegistryTools.output(binary, "version");
-        String[] words = out == null ? new String[0] : out.split("\\s+");
-        return words.length >= 2 && words[0].equals("k6") ? words[1] : null;
-    }
 
     @Override
     public String version() {
-        return k6 == null ? "k6 (not looked up: the run has no load rows)" : "k6 " + versionOf(k6) + " (" + k6 + ")";
+        return k6 == null ? "k6 (not looked up: the run has no load rows)" : "k6 " + Tools.k6Version(k6) + " (" + k6 + ")";
     }
 
     /** Open model: VUs k6 allocates before the start, never above the in-flight cap. */

@@ -22,7 +22,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
-import vtlab.tier.RegistryTools;
+import vtlab.tier.tool.Tools;
 
 /**
  * oha (Rust, tokio), the open-model generator: {@code -q RATE --latency-correction} sends on a fixed schedule and
@@ -35,7 +35,7 @@ import vtlab.tier.RegistryTools;
  * The whole distribution comes from oha's own per-request records (--db-url, SQLite), not from its five percentiles.
  */
 public final class OhaGenerator implements Generator {
-    static final String VERSION = "1.16.0";
+    static final String VERSION = Tools.OHA_VERSION;
     /** Connections per req/s of offered rate: 200 ms of arrivals, so a 50 ms service has 4x headroom. */
     static final double CONNECTION_SECONDS = 0.2;
     static final int MIN_CONNECTIONS = 32;
@@ -73,21 +73,16 @@ public final class OhaGenerator implements Generator {
     @Override
     public void ensureAvailable() throws UsageError {
         try {
-            oha = RegistryTools.pinned("oha", VERSION, OhaGenerator::versionOf, () -> RegistryTools.cargoInstall("oha", VERSION, "oha"));
+            oha = Tools.OHA.get();
         } catch (IOException e) {
             throw new UsageError("oha " + VERSION + " is needed for the open model and could not be built: " + e.getMessage());
         }
     }
 
-    /** "1.16.0" from `oha --version`, or null. */
-    static String versionOf(Path binary) {
-        String out = RegistryTools.output(binary, "--version");
-        return out != null && out.startsWith("oha ") ? out.substring(4).trim() : null;
-    }
 
     @Override
     public String version() {
-        return oha == null ? "oha (not looked up: the run has no load rows)" : "oha " + versionOf(oha) + " (" + oha + ")";
+        return oha == null ? "oha (not looked up: the run has no load rows)" : "oha " + Tools.ohaVersion(oha) + " (" + oha + ")";
     }
 
     /**

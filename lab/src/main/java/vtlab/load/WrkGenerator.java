@@ -14,7 +14,7 @@ import org.HdrHistogram.Histogram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.tier.OsPackages;
+import vtlab.tier.tool.Tools;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.Secrets;
@@ -97,10 +97,10 @@ public final class WrkGenerator implements Generator {
 
     @Override
     public void ensureAvailable() throws UsageError {
-        wrk = OsPackages.which("wrk").orElse(null);
-        if (wrk == null && OsPackages.aptInstall("wrk")) wrk = OsPackages.which("wrk").orElse(null);
-        if (wrk == null) {
-            throw new UsageError("wrk not found and not installable here: install it (apt-get install wrk, dnf install wrk, brew install wrk)");
+        try {
+            wrk = Tools.WRK.get();
+        } catch (java.io.IOException e) {
+            throw new UsageError("wrk is needed and could not be installed: " + e.getMessage() + " (or install it: dnf install wrk, brew install wrk)");
         }
     }
 

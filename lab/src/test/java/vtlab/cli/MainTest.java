@@ -94,6 +94,17 @@ class MainTest {
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
+    /** ./vtlab setup refuses an unknown tool before installing anything; doctor lists every registered tool. */
+    @Test
+    void setupRefusesAnUnknownToolAndDoctorListsEveryTool() throws Exception {
+        UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of("setup", "wrk", "wrk2"), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
+        assertTrue(e.getMessage().startsWith("unknown tool 'wrk2'"), e.getMessage());
+        String doctor = DoctorCommand.doctor();
+        for (String t : vtlab.tier.tool.Tools.all().keySet()) {
+            assertTrue(doctor.lines().anyMatch(l -> l.matches("tool +" + t + " .*")), t + " in:\n" + doctor);
+        }
+    }
+
     @Test
     void runsOnSharedCpusWhenAllowed() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus"));

@@ -30,7 +30,8 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 import vtlab.cli.Main;
-import vtlab.tier.OsPackages;
+import vtlab.tier.tool.Tool;
+import vtlab.tier.tool.Tools;
 
 /**
  * The report of a short real run, opened in a real browser: Debian's chromium driven through Debian's chromedriver
@@ -51,15 +52,16 @@ class ReportBrowserIT {
     @BeforeAll
     static void browser() {
         CDP_LOGS.forEach(l -> l.setLevel(Level.SEVERE));
-        chromium = find("chromium", "chromium");
-        chromedriver = find("chromedriver", "chromium-driver");
+        chromium = find(Tools.CHROMIUM);
+        chromedriver = find(Tools.CHROMEDRIVER);
     }
 
-    private static Path find(String command, String debianPackage) {
-        if (OsPackages.which(command).isEmpty() && !OsPackages.aptInstall(debianPackage)) {
-            fail(command + " is missing and apt-get install " + debianPackage + " did not work (needs root and Debian's package mirror)");
+    private static Path find(Tool t) {
+        try {
+            return t.get();
+        } catch (java.io.IOException e) {
+            return fail(t.name() + " is missing and could not be installed: " + e.getMessage());
         }
-        return OsPackages.which(command).orElseThrow();
     }
 
     @Test

@@ -169,8 +169,7 @@ class WrkGeneratorTest {
      */
     @Test
     void wrkSendsTheBodysBytesAndTheHeadersAsGiven() throws Exception {
-        Path wrk = vtlab.tier.OsPackages.which("wrk").orElse(null);
-        org.junit.jupiter.api.Assumptions.assumeTrue(wrk != null, "wrk on PATH");
+        Path wrk = vtlab.tier.tool.Tools.WRK.get();
         Request r = new Request("PATCH", java.util.List.of(new Request.Header("Content-Type", "application/x-odd; q=\"1\""),
                 new Request.Header("X-Note", "it's \\ \"quoted\" ]]"), new Request.Header("Authorization", "Bearer s3cr3t")),
                 Request.Body.of(AWKWARD));
@@ -221,7 +220,6 @@ class WrkGeneratorTest {
      */
     @Test
     void aRateOnlyLoadSkipsTheHistogramAndTheSeconds() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(vtlab.tier.OsPackages.which("wrk").isPresent(), "wrk on PATH");
         com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 64);
         server.createContext("/", x -> {

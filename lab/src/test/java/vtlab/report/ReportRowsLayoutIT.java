@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import vtlab.tier.OsPackages;
+import vtlab.tier.tool.Tools;
 
 /**
  * The report's rows table as a reader sees it at 1,400 px: rendered by headless chromium (--dump-dom after the page
@@ -41,8 +41,7 @@ class ReportRowsLayoutIT {
 
     @Test
     void rowsAreOneLineTallAndThePageDoesNotOverflowSidewaysAt1400px() throws Exception {
-        Path chromium = OsPackages.which("chromium").orElse(null);
-        assertTrue(chromium != null || OsPackages.aptInstall("chromium"), "chromium is missing and apt-get install chromium did not work");
+        Path chromium = Tools.CHROMIUM.get();
         RunFixture f = RunFixture.heroSweep(tmp.resolve("run"));
         for (Map<String, Object> r : f.rows) {
             r.put("params", r.get("params") + ";probes=cpu+rss+threads+cpu-threads+jfr-pinning+hikari");
@@ -58,7 +57,7 @@ class ReportRowsLayoutIT {
         Path page = f.dir.resolve("layout.html");
         Files.writeString(page, Files.readString(f.dir.resolve("report.html")).replace("</body>", MEASURE + "</body>"));
 
-        Process p = new ProcessBuilder(OsPackages.which("chromium").orElseThrow().toString(), "--headless", "--no-sandbox", "--disable-gpu",
+        Process p = new ProcessBuilder(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu",
                 "--disable-dev-shm-usage", "--hide-scrollbars", "--user-data-dir=" + tmp.resolve("profile"), "--window-size=1400,1000",
                 "--virtual-time-budget=5000", "--dump-dom", page.toUri().toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String dom = new String(p.getInputStream().readAllBytes());

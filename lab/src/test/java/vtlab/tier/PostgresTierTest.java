@@ -102,9 +102,9 @@ class PostgresTierTest {
         for (String b : List.of("postgres", "initdb")) {
             Files.createFile(tmp.resolve(b), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         }
-        assertFalse(PostgresInstall.hasServer(tmp));
+        assertFalse(vtlab.tier.tool.PostgresServer.hasServer(tmp));
         Files.createFile(tmp.resolve("pg_ctl"), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        assertTrue(PostgresInstall.hasServer(tmp));
+        assertTrue(vtlab.tier.tool.PostgresServer.hasServer(tmp));
     }
 
     @Test

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.tool;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,10 +9,12 @@ import java.util.Map;
 import java.util.Optional;
 
 import vtlab.core.LabHome;
+import vtlab.tier.Children;
+import vtlab.tier.LogTail;
 
 /**
- * Tools the lab builds from a language registry on first use (oha from crates.io, k6 from the Go module proxy),
- * at a pinned version, into .vtlab/tools/bin: nothing installed by hand, and a fresh clone gets the same binaries.
+ * Builds tools from a language registry (oha from crates.io, k6 from the Go module proxy) at a pinned version into
+ * .vtlab/tools/bin: nothing installed by hand, and a fresh clone gets the same binaries. {@link Tools} says which.
  */
 public final class RegistryTools {
     private static final Duration BUILD_MAX = Duration.ofMinutes(20);
@@ -30,24 +32,6 @@ public final class RegistryTools {
         return Files.isExecutable(p) ? p : null;
     }
 
-    /** Builds a tool, or says why not. */
-    public interface Build {
-        Path run() throws IOException;
-    }
-
-    /**
-     * The tool at its pinned version: the lab's own build, else the one on PATH, else built now. versionOf: the version
-     * a binary reports, or null (a tool of another version is never used: the numbers would not compare).
-     */
-    public static Path pinned(String binary, String version, java.util.function.Function<Path, String> versionOf, Build build)
-            throws IOException {
-        Path built = built(binary);
-        if (built != null && version.equals(versionOf.apply(built))) return built;
-        Path onPath = OsPackages.which(binary).orElse(null);
-        if (onPath != null && version.equals(versionOf.apply(onPath))) return onPath;
-        return build.run();
-    }
-
     /** What a binary prints (stdout and stderr, trimmed) for these arguments, or null if it cannot run. */
     public static String output(Path binary, String... args) {
         List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
@@ -63,6 +47,22 @@ public final class RegistryTools {
             Thread.currentThread().interrupt();
             return null;
         }
+    }
+
+    /** What a command prints (stdout and stderr), or an IOException with its last line when it fails. */
+    static String outputOrThrow(Path binary, String... args) throws IOException {
+        List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
+        cmd.addAll(List.of(args));
+        Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).start());
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
+        try {
+            if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd.subList(0, Math.min(4, cmd.size()))) + " failed: "
+                    + out.lines().reduce((a, b) -> b).orElse("(no output)"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted: " + String.join(" ", cmd));
+        }
+        return out;
     }
 
     /** cargo, on PATH or where rustup puts it. */

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.tool;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,15 +11,28 @@ public final class OsPackages {
     private OsPackages() {}
 
     public static Optional<Path> which(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
-            Path p = Path.of(dir, command);
-            if (Files.isExecutable(p)) return Optional.of(p);
-        }
-        return Optional.empty();
+        return which(command, path());
+    }
+
+    /** The folders of PATH, in order. */
+    static List<Path> path() {
+        return java.util.Arrays.stream(System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":"))
+                .filter(d -> !d.isEmpty()).map(Path::of).toList();
+    }
+
+    static Optional<Path> which(String command, List<Path> dirs) {
+        return dirs.stream().map(d -> d.resolve(command)).filter(Files::isExecutable).findFirst();
     }
 
     public static boolean canInstall() {
         return which("apt-get").isPresent() && "root".equals(System.getProperty("user.name"));
+    }
+
+    /** apt-get install, or why it could not be done. */
+    public static void requireInstall(String pkg) throws IOException {
+        if (which("apt-get").isEmpty()) throw new IOException("no apt-get here: install the package " + pkg + " with this system's package manager");
+        if (!"root".equals(System.getProperty("user.name"))) throw new IOException("not root: apt-get install " + pkg + " needs root (run it once with sudo)");
+        if (!aptInstall(pkg)) throw new IOException("apt-get install " + pkg + " failed (is the Debian package mirror reachable?)");
     }
 
     /** apt-get install, with one `apt-get update` retry when the package lists are missing or stale. */

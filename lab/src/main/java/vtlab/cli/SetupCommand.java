@@ -1,0 +1,69 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import vtlab.core.Options;
+import vtlab.tier.tool.Tool;
+import vtlab.tier.tool.Tools;
+
+/**
+ * ./vtlab setup [TOOL...]: installs every external tool the lab uses (or the ones named), a line each. ./vtlab test
+ * runs it before Maven starts, so no test spends its time budget on an install. Exit 0 when all are there, 1 when
+ * some could not be had (each line says why), 2 for an unknown name.
+ */
+final class SetupCommand implements Command {
+    @Override
+    public String name() {
+        return "setup";
+    }
+
+    @Override
+    public int run(Options o, List<String> args, PrintStream out) throws Exception {
+        List<Tool> tools = new ArrayList<>();
+        for (String a : args) tools.add(Tools.named(a));
+        if (tools.isEmpty()) tools.addAll(Tools.all().values());
+        int missing = 0;
+        for (int i = 0; i < tools.size(); i++) {
+            Tool t = tools.get(i);
+            String n = String.format("[%d/%d] %-13s", i + 1, tools.size(), t.name());
+            Optional<Path> found = t.find();
+            if (found.isPresent()) {
+                out.println("vtlab setup: " + n + "present  " + describe(t, found.get()));
+                continue;
+            }
+            out.println("vtlab setup: " + n + "installing from " + t.source() + " ...");
+            out.flush();
+            long start = System.nanoTime();
+            try {
+                Path p = t.install();
+                out.printf("vtlab setup: %sinstalled in %d s  %s%n", n, (System.nanoTime() - start) / 1_000_000_000L, describe(t, p));
+            } catch (IOException e) {
+                missing++;
+                out.println("vtlab setup: " + n + "MISSING: " + e.getMessage());
+            }
+        }
+        if (missing > 0) out.println("vtlab setup: " + missing + " of " + tools.size() + " tools could not be had; what needs them will fail and say so");
+        return missing == 0 ? 0 : 1;
+    }
+
+    static String describe(Tool t, Path p) {
+        String v = t.versionAt(p);
+        return (v == null ? (t.pinned() == null ? "(prints no version)" : "") : v) + "  " + p;
+    }
+
+    /** Doctor's lines: every tool, its version and path, or how to get it. */
+    static String doctorLines() {
+        StringBuilder sb = new StringBuilder();
+        for (Tool t : Tools.all().values()) {
+            sb.append(String.format("tool          %-13s", t.name()));
+            Optional<Path> p = t.find();
+            sb.append(p.map(x -> describe(t, x)).orElse("missing: ./vtlab setup " + t.name() + " installs it from " + t.source())).append('\n');
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,95 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The closing lines of ./vtlab test: what ran, failed and was skipped (each skip by name and reason), read from the
+ * surefire and failsafe XML reports written since the suite started, so a skip can never hide in Maven's output. The
+ * launcher runs it after Maven; it never changes the suite's exit code.
+ */
+public final class SuiteReport {
+    /** Tests that must run wherever the suite runs: each is named in the closing lines with its outcome. */
+    static final List<String> WATCHED = List.of("vtlab.load.K6GeneratorTest#k6AcceptsTheScripts");
+
+    record Case(String kind, String className, String name, String outcome, String message) {}
+
+    private SuiteReport() {}
+
+    public static void main(String[] args) throws Exception {
+        Path home = Path.of(args[0]);
+        long since = args.length > 1 ? Long.parseLong(args[1]) * 1000 : 0;
+        String seconds = args.length > 2 ? args[2] : null;
+        lines(read(home, since), seconds).forEach(l -> System.err.println("vtlab test: " + l));
+    }
+
+    /** Every test case of the reports under home's modules written at or after since (epoch ms). */
+    static List<Case> read(Path home, long since) throws Exception {
+        List<Case> all = new ArrayList<>();
+        List<Path> reports;
+        try (Stream<Path> s = Files.walk(home, 4)) {
+            reports = s.filter(p -> p.getFileName().toString().matches("TEST-.*\\.xml"))
+                    .filter(p -> p.getParent().getFileName().toString().matches("(surefire|failsafe)-reports"))
+                    .filter(p -> modified(p) >= since).sorted().toList();
+        }
+        var dbf = DocumentBuilderFactory.newInstance();
+        for (Path r : reports) {
+            String kind = r.getParent().getFileName().toString().startsWith("failsafe") ? "end-to-end" : "unit";
+            NodeList cases = dbf.newDocumentBuilder().parse(r.toFile()).getElementsByTagName("testcase");
+            for (int i = 0; i < cases.getLength(); i++) {
+                Element c = (Element) cases.item(i);
+                String outcome = "passed", message = "";
+                for (String o : List.of("skipped", "failure", "error")) {
+                    NodeList n = c.getElementsByTagName(o);
+                    if (n.getLength() > 0) {
+                        outcome = o.equals("failure") ? "failed" : o.equals("error") ? "error" : "skipped";
+                        message = ((Element) n.item(0)).getAttribute("message");
+                    }
+                }
+                all.add(new Case(kind, c.getAttribute("classname"), c.getAttribute("name"), outcome, message));
+            }
+        }
+        return all;
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p).toMillis();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
+    static List<String> lines(List<Case> cases, String seconds) {
+        List<String> out = new ArrayList<>();
+        for (String kind : List.of("unit", "end-to-end")) {
+            List<Case> k = cases.stream().filter(c -> c.kind().equals(kind)).toList();
+            out.add(String.format("%s tests: %d run, %d failed, %d skipped", kind, k.size(),
+                    k.stream().filter(c -> c.outcome().equals("failed") || c.outcome().equals("error")).count(),
+                    k.stream().filter(c -> c.outcome().equals("skipped")).count()));
+        }
+        for (Case c : cases) {
+            if (!c.outcome().equals("passed")) out.add(c.outcome() + ": " + c.className() + "#" + c.name() + (c.message().isBlank() ? "" : " (" + firstLine(c.message()) + ")"));
+        }
+        for (String w : WATCHED) {
+            String outcome = cases.stream().filter(c -> (c.className() + "#" + c.name()).equals(w)).map(Case::outcome).findFirst().orElse("did not run");
+            out.add(w + ": " + outcome);
+        }
+        if (seconds != null) out.add("took " + Long.parseLong(seconds) / 60 + " min " + Long.parseLong(seconds) % 60 + " s");
+        return out;
+    }
+
+    private static String firstLine(String s) {
+        String l = s.lines().findFirst().orElse("");
+        return l.length() > 200 ? l.substring(0, 200) + "…" : l;
+    }
+}

@@ -1,0 +1,59 @@
+package vtlab.tier.tool;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import vtlab.core.UsageError;
+
+/**
+ * Every external tool the lab uses, by name, with its pinned version and how it is installed: the one lookup the
+ * generators, tiers, tests, ./vtlab setup and ./vtlab doctor share. ./vtlab test installs them all before Maven
+ * starts, and ./vtlab run installs what its rows need before the first row, so no install ever runs inside a timing.
+ */
+public final class Tools {
+    public static final String OHA_VERSION = "1.16.0";
+    public static final String K6_VERSION = "v1.8.1";
+    public static final String K6_MODULE = "go.k6.io/k6";
+
+    public static final Tool WRK = AptTool.printing("wrk", "wrk", "wrk", "-v");
+    /** hey prints no version. */
+    public static final Tool HEY = new AptTool("hey", "hey", "hey", p -> null);
+    public static final Tool OHA = BuiltTool.cargo("oha", OHA_VERSION, Tools::ohaVersion);
+    public static final Tool K6 = BuiltTool.go("k6", K6_MODULE, K6_VERSION, Tools::k6Version);
+    public static final Tool POSTGRES = new PostgresServer();
+    public static final Tool CHROMIUM = AptTool.printing("chromium", "chromium", "chromium", "--version");
+    public static final Tool CHROMEDRIVER = AptTool.printing("chromedriver", "chromedriver", "chromium-driver", "--version");
+    public static final Tool JDK21 = new Jdk21();
+
+    private static final Map<String, Tool> ALL = new LinkedHashMap<>();
+
+    static {
+        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, CHROMIUM, CHROMEDRIVER, JDK21}) ALL.put(t.name(), t);
+    }
+
+    private Tools() {}
+
+    public static Map<String, Tool> all() {
+        return java.util.Collections.unmodifiableMap(ALL);
+    }
+
+    public static Tool named(String name) throws UsageError {
+        Tool t = ALL.get(name);
+        if (t == null) throw new UsageError("unknown tool '" + name + "' (" + String.join(", ", ALL.keySet()) + ")");
+        return t;
+    }
+
+    /** "1.16.0" from `oha --version` ("oha 1.16.0"), or null. */
+    public static String ohaVersion(Path binary) {
+        String out = RegistryTools.output(binary, "--version");
+        return out != null && out.startsWith("oha ") ? out.substring(4).trim() : null;
+    }
+
+    /** "v1.8.1" from `k6 version` ("k6 v1.8.1 (go1.26.8, linux/amd64)"), or null. */
+    public static String k6Version(Path binary) {
+        String out = RegistryTools.output(binary, "version");
+        String[] words = out == null ? new String[0] : out.split("\\s+");
+        return words.length >= 2 && words[0].equals("k6") ? words[1] : null;
+    }
+}

@@ -1,0 +1,43 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The suite's closing lines name every skip and failure and whether the watched tests ran, from surefire's XML. */
+class SuiteReportTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void skipsAndFailuresAreNamedAndTheWatchedTestsOutcomeIsSaid() throws Exception {
+        Path unit = Files.createDirectories(home.resolve("lab/target/surefire-reports"));
+        Files.writeString(unit.resolve("TEST-vtlab.load.K6GeneratorTest.xml"), """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <testsuite name="vtlab.load.K6GeneratorTest" tests="3" skipped="1" failures="1">
+                  <testcase name="k6AcceptsTheScripts" classname="vtlab.load.K6GeneratorTest"><skipped message="k6 v1.8.1 on PATH"/></testcase>
+                  <testcase name="closedScriptHoldsConstantVus" classname="vtlab.load.K6GeneratorTest"/>
+                  <testcase name="broken" classname="vtlab.load.K6GeneratorTest"><failure message="expected 1&#10;but 2"/></testcase>
+                </testsuite>
+                """);
+        Path it = Files.createDirectories(home.resolve("lab/target/failsafe-reports"));
+        Files.writeString(it.resolve("TEST-vtlab.it.ServletRunIT.xml"), """
+                <testsuite name="vtlab.it.ServletRunIT"><testcase name="runs" classname="vtlab.it.ServletRunIT"/></testsuite>
+                """);
+        List<String> lines = SuiteReport.lines(SuiteReport.read(home, 0), "605");
+        assertEquals("unit tests: 3 run, 1 failed, 1 skipped", lines.get(0));
+        assertEquals("end-to-end tests: 1 run, 0 failed, 0 skipped", lines.get(1));
+        assertTrue(lines.contains("skipped: vtlab.load.K6GeneratorTest#k6AcceptsTheScripts (k6 v1.8.1 on PATH)"), lines.toString());
+        assertTrue(lines.contains("failed: vtlab.load.K6GeneratorTest#broken (expected 1)"), lines.toString());
+        assertTrue(lines.contains("vtlab.load.K6GeneratorTest#k6AcceptsTheScripts: skipped"), lines.toString());
+        assertEquals("took 10 min 5 s", lines.getLast());
+        // reports older than the suite's start are another run's
+        assertTrue(SuiteReport.read(home, System.currentTimeMillis() + 60_000).isEmpty());
+    }
+}
