@@ -17,6 +17,10 @@ public final class Validity {
     public static final double SATURATED = 0.90;
     /** Little's law tolerance. */
     public static final double LITTLE_TOLERANCE = 0.10;
+    /** A closed row below this share of its bound, with the SUT not saturated, is flagged below-bound. */
+    public static final double BOUND_LOW = 0.90;
+    /** A row above this share of its bound is flagged above-bound (the bound is a ceiling, not a goal). */
+    public static final double BOUND_HIGH = 1.05;
 
     public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound);"
             + " open model: achieved over min(target, bound)");
@@ -67,8 +71,8 @@ public final class Validity {
         boolean appBound = saturated(in.appCpuPct(), in.appCores());
         if (appBound) f.add("app-cpu-bound");
         Double ratio = boundRatio(in.rps(), in.boundRps());
-        if (ratio != null && ratio > 1.05) f.add("above-bound");
-        if (ratio != null && ratio < 0.90 && !appBound) f.add("below-bound");
+        if (ratio != null && ratio > BOUND_HIGH) f.add("above-bound");
+        if (ratio != null && ratio < BOUND_LOW && !appBound) f.add("below-bound");
         return f;
     }
 

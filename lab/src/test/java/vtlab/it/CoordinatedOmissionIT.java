@@ -83,13 +83,21 @@ class CoordinatedOmissionIT {
      */
     private Map<String, String> runPaused(String name, String tool, List<String> load) throws Exception {
         Path dir = Files.createDirectories(out.resolve(name));
-        CompletableFuture<Boolean> paused = CompletableFuture.supplyAsync(() -> pauseSutUnder(tool));
+        // the watcher's clock is the run itself: it waits for the SUT and the generator as long as the run lasts (a tool
+        // install or a slow start-up can no longer outlast it), and gives up only when the run has ended
+        java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        CompletableFuture<Boolean> paused = CompletableFuture.supplyAsync(() -> pauseSutUnder(tool, running));
         List<String> args = new ArrayList<>(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "5", "--modes", "virtual",
                 "--warmup", "0s", "--warmup-max", "0s", "--hold", "10s", "--reps", "1", "--no-probes",
                 "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()));
         args.addAll(load);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code = Main.run(args, new PrintStream(buf, true));
+        int code;
+        try {
+            code = Main.run(args, new PrintStream(buf, true));
+        } finally {
+            running.set(false);
+        }
         assertTrue(paused.get(30, TimeUnit.SECONDS), "the test paused the SUT under " + tool + ": " + buf);
         assertEquals(0, code, buf.toString());
         List<Map<String, String>> rows = Lab.rows(Lab.onlyRun(dir));
@@ -97,11 +105,13 @@ class CoordinatedOmissionIT {
         return rows.getFirst();
     }
 
-    /** Waits for the SUT and the generator, then SIGSTOP / SIGCONT the SUT; true once it was paused and resumed. */
-    private static boolean pauseSutUnder(String tool) {
+    /**
+     * Waits for the SUT and the generator, then SIGSTOP / SIGCONT the SUT; true once it was paused and resumed, false
+     * when the run ended before both were up.
+     */
+    private static boolean pauseSutUnder(String tool, java.util.concurrent.atomic.AtomicBoolean running) {
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            while (System.nanoTime() < deadline) {
+            while (running.get()) {
                 var sut = ProcessHandle.current().descendants().filter(CoordinatedOmissionIT::isSut).findFirst();
                 boolean loaded = ProcessHandle.current().descendants().anyMatch(p -> isTool(p, tool));
                 if (sut.isPresent() && loaded) {

@@ -46,6 +46,27 @@ final class Lab {
         return Files.exists(m) ? Dataset.read(m) : List.of();
     }
 
+    /** A run the test asserts a claim on, and whether its rows are valid evidence for it. */
+    interface Attempt<T> {
+        T run() throws Exception;
+    }
+
+    /**
+     * Runs it once more when the machine's noise flagged the rows the claim rests on (status not ok), then gives the
+     * second run as it is: the test asserts on it at the lab's own thresholds and fails if it is still not valid.
+     */
+    static <T> T validOrRetriedOnce(Attempt<T> attempt, java.util.function.Predicate<T> valid) throws Exception {
+        T first = attempt.run();
+        if (valid.test(first)) return first;
+        System.err.println("vtlab IT: rows flagged by the machine's noise; running once more");
+        return attempt.run();
+    }
+
+    /** Every row is valid evidence (status ok). */
+    static boolean allOk(List<Map<String, String>> rows) {
+        return !rows.isEmpty() && rows.stream().allMatch(r -> "ok".equals(r.get("status")));
+    }
+
     static double num(Map<String, String> row, String col) {
         return Double.parseDouble(row.get(col));
     }

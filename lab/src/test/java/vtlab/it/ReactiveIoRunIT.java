@@ -14,6 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.check.Validity;
 import vtlab.cli.Main;
 
 /**
@@ -27,16 +28,18 @@ class ReactiveIoRunIT {
 
     private record Run(String console, Path dir, List<Map<String, String>> rows) {}
 
+    private int runs;
+
     private Run run(String... args) throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         List<String> all = new ArrayList<>(List.of("run"));
         all.addAll(List.of(args));
         // the probes the assertions read (the pinning recorder and the pool sampler only cost time here)
-        all.addAll(List.of("--probes", "cpu,threads,nmt", "--port", Integer.toString(Lab.freePort()), "--out", out.resolve(args[0]).toString()));
+        all.addAll(List.of("--probes", "cpu,threads,nmt", "--port", Integer.toString(Lab.freePort()), "--out", out.resolve(args[0] + "-" + ++runs).toString()));
         int code = Main.run(all, new PrintStream(buf, true));
         String console = buf.toString();
         assertEquals(0, code, console);
-        Path dir = Lab.onlyRun(out.resolve(args[0]));
+        Path dir = Lab.onlyRun(out.resolve(args[0] + "-" + runs));
         List<Map<String, String>> rows = Lab.rows(dir);
         for (Map<String, String> r : rows) {
             assertTrue(List.of("ok", "flagged").contains(r.get("status")), "row failed: " + r.get("scenario") + ": " + r.get("note") + "\n" + console);
@@ -79,25 +82,23 @@ class ReactiveIoRunIT {
     @Test
     void reactiveSetsTheBlockingPoolAgainstWebfluxAndVirtualThreadsOnNetty() throws Exception {
         // A 20-thread MVC pool at 200 connections and 100 ms: 200 req/s at most; the Netty variants are capped at 2,000.
-        Run run = run("reactive", "--variants", "platform-20,reactive,virtual-netty", "--conc", "200", "--sleep-ms", "100",
-                "--warmup", "4s", "--warmup-max", "0s", "--hold", "4s");
+        // the claim rests on every row: a run the machine's noise flagged is run once more, then asserted strictly
+        Run run = Lab.validOrRetriedOnce(() -> run("reactive", "--variants", "platform-20,reactive,virtual-netty", "--conc", "200", "--sleep-ms", "100",
+                "--warmup", "4s", "--warmup-max", "0s", "--hold", "4s"), r -> Lab.allOk(r.rows()));
         assertEquals(3, run.rows().size(), run.console());
         Map<String, String> pool = row(run, "platform", "sleep", "maxThreads=20");
         assertEquals("spring-mvc", pool.get("stack"));
         assertEquals(200.0, Lab.num(pool, "bound_rps"), 1e-9);
         assertTrue(Lab.num(pool, "throughput_rps") <= 200 * 1.05, "never above its pool's ceiling: " + pool);
-        if ("ok".equals(pool.get("status"))) assertTrue(Lab.num(pool, "bound_ratio") >= 0.5, pool.toString());
+        assertEquals("ok", pool.get("status"), pool.toString());
+        assertTrue(Lab.num(pool, "bound_ratio") >= Validity.BOUND_LOW || pool.get("flags").contains("app-cpu-bound"), pool.toString());
         assertTrue(Lab.num(pool, "p50_ms") >= 100, pool.toString());
         for (String mode : List.of("reactive", "virtual-netty")) {
             Map<String, String> wf = row(run, mode, "sleep", "sleepMs=100");
             assertEquals("webflux", wf.get("stack"));
             assertEquals(2000.0, Lab.num(wf, "bound_rps"), 1e-9);
-            // A row the lab flagged (e.g. a starved generator on a busy machine) is not evidence, so it need not win.
-            if ("ok".equals(wf.get("status"))) {
-                assertTrue(Lab.num(wf, "throughput_rps") > Lab.num(pool, "bound_rps"), mode + " beats the pool's ceiling: " + wf);
-            } else {
-                assertTrue(wf.get("note").startsWith("flagged: "), wf.toString());
-            }
+            assertEquals("ok", wf.get("status"), wf.toString());
+            assertTrue(Lab.num(wf, "throughput_rps") > Lab.num(pool, "bound_rps"), mode + " beats the pool's ceiling: " + wf);
             assertTrue(Lab.num(wf, "p50_ms") >= 100, wf.toString());
             String info = Files.readString(run.dir().resolve("raw").resolve(wf.get("raw").replace(".wrk.txt", ".runtime-info.json")));
             assertTrue(info.contains("\"thread_mode\":\"" + mode + "\""), info);
@@ -106,7 +107,8 @@ class ReactiveIoRunIT {
         assertTrue(Lab.num(row(run, "reactive", "sleep", "sleepMs=100"), "jvm_threads_max") < 60, run.console());
         String summary = Files.readString(run.dir().resolve("summary.txt"));
         for (String variant : List.of("platform-20", "reactive", "virtual-netty")) assertTrue(summary.contains(variant), summary);
-        if ("ok".equals(pool.get("status"))) assertTrue(summary.contains("platform-20 holds at its pool's ceiling"), summary);
+        assertTrue(summary.contains("platform-20 holds at its pool's ceiling") && summary.contains("at or below it, as it must")
+                && !summary.contains("ABOVE it"), summary);
     }
 
     @Test

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.check.Validity;
 import vtlab.cli.Main;
 
 /**
@@ -26,33 +27,39 @@ class ServletRunIT {
 
     @Test
     void virtualThreadsLiftThePoolsCeilingAndEveryRowCarriesItsProof() throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
-                "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "23s", "--hold", "10s", "--reps", "1",
-                "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
-        String console = buf.toString();
-        assertEquals(0, code, console);
-        Path run = Lab.onlyRun(out);
-        List<Map<String, String>> rows = Lab.rows(run);
+        record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
+        int[] attempts = {0};
+        Attempt a = Lab.validOrRetriedOnce(() -> {
+            Path dir = Files.createDirectories(out.resolve("attempt-" + ++attempts[0]));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
+                    "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "23s", "--hold", "10s", "--reps", "1",
+                    "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
+            Path run = Lab.onlyRun(dir);
+            return new Attempt(code, buf.toString(), run, Lab.rows(run));
+        }, t -> t.code() == 0 && Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")));
+        String console = a.console();
+        assertEquals(0, a.code(), console);
+        Path run = a.run();
+        List<Map<String, String>> rows = a.rows();
         assertEquals(2, rows.size(), console);
         Map<String, String> platform = rows.stream().filter(r -> r.get("thread_mode").equals("platform")).findFirst().orElseThrow();
         Map<String, String> virtual = rows.stream().filter(r -> r.get("thread_mode").equals("virtual")).findFirst().orElseThrow();
 
-        // platform: held at its pool's bound (within 10%)
+        // platform: held at its pool's bound, within the lab's own below/above-bound thresholds
         assertEquals(200.0, Lab.num(platform, "bound_rps"), 1e-9);
-        assertEquals(1.0, Lab.num(platform, "bound_ratio"), 0.10, console);
+        assertTrue(Lab.num(platform, "bound_ratio") >= Validity.BOUND_LOW && Lab.num(platform, "bound_ratio") <= Validity.BOUND_HIGH, console);
         // virtual: the pool's ceiling is gone
         assertEquals(2000.0, Lab.num(virtual, "bound_rps"), 1e-9);
         assertTrue(Lab.num(virtual, "throughput_rps") > 5 * Lab.num(platform, "throughput_rps"), console);
-        assertTrue(Lab.num(virtual, "bound_ratio") > 0.85, console);
+        // the lab's own rule: below 0.90 of its bound only when the SUT's core is saturated (then flagged app-cpu-bound)
+        assertTrue(Lab.num(virtual, "bound_ratio") >= Validity.BOUND_LOW || virtual.get("flags").contains("app-cpu-bound"), console);
 
         for (Map<String, String> r : List.of(platform, virtual)) {
-            // A 10 s hold on a cold one-core SUT sometimes reads Little's law just under the lab's 0.9 (seen once: 0.893 with
-            // the pool at 99% of its bound, machine busy): that row is flagged by the lab, as it should be, not broken.
-            boolean littleOnly = "flagged".equals(r.get("status")) && r.get("flags").replace(";warmup-not-steady", "").equals("littles-law")
-                    && Lab.num(r, "littles_law_ratio") >= 0.85;
-            assertTrue("ok".equals(r.get("status")) || littleOnly, r.toString());
-            if (!littleOnly) assertEquals("true", r.get("littles_law_ok"), r.toString());
+            // valid evidence at the lab's own thresholds (a noisy first attempt was run once more above)
+            assertEquals("ok", r.get("status"), r.toString());
+            assertEquals("true", r.get("littles_law_ok"), r.toString());
+            assertTrue(Lab.num(r, "littles_law_ratio") >= 1 - Validity.LITTLE_TOLERANCE, r.toString());
             assertEquals("false", r.get("generator_bound"));
             assertEquals("0", r.get("error_rate"));
             assertTrue(Lab.num(r, "p50_ms") >= 100, "nobody answers faster than the sleep: " + r.get("p50_ms"));

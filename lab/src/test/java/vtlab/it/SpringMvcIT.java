@@ -33,6 +33,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.cli.Main;
+import vtlab.check.Validity;
 import vtlab.cli.RunCommand;
 import vtlab.core.Options;
 import vtlab.data.Environment;
@@ -184,29 +185,37 @@ class SpringMvcIT {
     void aShortOrderSummaryRunFillsTheRigsColumns(@TempDir Path out) throws Exception {
         Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself
         try {
-            List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--warmup-max", "0s", "--hold", "4s",
-                    "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", out.toString());
-            Options o = Options.parse(args);
-            RunCommand.Prepared p = RunCommand.prepare(o, List.of("order-summary"));
-            Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
-                    p.generator().version(), p.probes(), p.rows().size());
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
-                    p.generator(), p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), p.plan()));
-            RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
-            String console = buf.toString();
-            Path run = Lab.onlyRun(out);
-            List<Map<String, String>> rows = Lab.rows(run);
+            record Attempt(String console, Path run, List<Map<String, String>> rows) {}
+            int[] n = {0};
+            Attempt a = Lab.validOrRetriedOnce(() -> {
+                Path dir = java.nio.file.Files.createDirectories(out.resolve("attempt-" + ++n[0]));
+                List<String> args = List.of("run", "order-summary", "--conc", "20", "--pool", "4", "--warmup", "3s", "--warmup-max", "0s", "--hold", "4s",
+                        "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
+                Options o = Options.parse(args);
+                RunCommand.Prepared p = RunCommand.prepare(o, List.of("order-summary"));
+                Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
+                        p.generator().version(), p.probes(), p.rows().size());
+                ByteArrayOutputStream buf = new ByteArrayOutputStream();
+                Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
+                        p.generator(), p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), p.plan()));
+                RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
+                Path run = Lab.onlyRun(dir);
+                return new Attempt(buf.toString(), run, Lab.rows(run));
+            }, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")));
+            String console = a.console();
+            Path run = a.run();
+            List<Map<String, String>> rows = a.rows();
             assertEquals(2, rows.size(), console);
             for (Map<String, String> r : rows) {
                 String what = r.get("thread_mode") + ": " + r;
-                assertNotEquals("failed", r.get("status"), what); // verification passed: runtime-info, JSON shape, query counts
+                assertEquals("ok", r.get("status"), what); // verification passed (runtime-info, JSON shape, query counts) and valid evidence
                 assertEquals("4", r.get("hikari_pool"), what);
                 assertEquals("released", r.get("conn_mode"), what);
                 assertEquals("normal", r.get("path_mode"), what);
                 assertEquals(200.0, Lab.num(r, "bound_rps"), 1e-9, "20 connections / 100 ms: " + what);
                 double rps = Lab.num(r, "throughput_rps");
-                assertTrue(rps > 0.3 * 200 && rps <= 1.05 * 200, what);
+                // the lab's own thresholds: within [0.90, 1.05] of the bound unless the SUT's core is saturated
+                assertTrue((rps >= Validity.BOUND_LOW * 200 || r.get("flags").contains("app-cpu-bound")) && rps <= Validity.BOUND_HIGH * 200, what);
                 assertEquals(0.0, Lab.num(r, "error_rate"), what);
                 assertTrue(Lab.num(r, "p50_ms") >= 100, "no answer beats the stub's delay: " + what);
                 double active = Lab.num(r, "hikari_active_max");
