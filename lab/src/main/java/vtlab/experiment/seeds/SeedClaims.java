@@ -238,9 +238,10 @@ public final class SeedClaims {
         String here = String.format(Locale.ROOT, "JDK 25 synchronized %s pinned events (control %s)%s", fmt(sync25), fmt(control25),
                 Double.isNaN(sync21) ? "" : ", JDK 21 synchronized " + fmt(sync21));
         if (control25 <= 0) return new Measured(here, Verdict.NO_DATA, "the control recorded no pin: capture did not work");
+        // the claim is a change between JDKs: with no JDK 21 row, JDK 25's zero shows nothing changed
+        if (Double.isNaN(sync21)) return new Measured(here, Verdict.NO_DATA, "no JDK 21 synchronized row: the pinning JEP 491 removed was not measured");
         if (sync25 > 0) return new Measured(here, Verdict.NOT, "synchronized pinned on JDK 25");
-        return new Measured(here, !Double.isNaN(sync21) && sync21 <= 0 ? Verdict.SHAPE : Verdict.HOLDS,
-                !Double.isNaN(sync21) && sync21 <= 0 ? "JDK 21 did not pin either" : "");
+        return new Measured(here, sync21 <= 0 ? Verdict.SHAPE : Verdict.HOLDS, sync21 <= 0 ? "JDK 21 did not pin either" : "");
     }
 
     private static double pinned(List<Map<String, String>> rows, String jdk, String path) {

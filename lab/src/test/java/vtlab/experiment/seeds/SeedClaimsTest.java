@@ -83,6 +83,19 @@ class SeedClaimsTest {
         assertTrue(six.why().contains("no order-summary rows"), six.why());
     }
 
+    /** JEP 491's claim is a change from JDK 21 to 25: a run with no JDK 21 row has not measured it, whatever JDK 25 shows. */
+    @Test
+    void jep491IsNotMeasuredWithoutAJdk21Row() throws Exception {
+        SeedClaims.Evidence all = SeedClaims.Evidence.of(quickRun());
+        SeedClaims.Evidence no21 = new SeedClaims.Evidence(all.rows().stream().filter(r -> !"21".equals(r.get("jdk"))).toList(),
+                all.jmh(), all.threadMemory());
+        assertTrue(no21.rows().size() < all.rows().size(), "the quick run has JDK 21 rows to drop");
+        SeedClaims.Measured pin = SeedClaims.jep491(no21);
+        assertEquals(Verdict.NO_DATA, pin.verdict(), pin.toString());
+        assertTrue(pin.why().contains("no JDK 21"), pin.why());
+        assertEquals(Verdict.HOLDS, SeedClaims.jep491(all).verdict());
+    }
+
     @Test
     void flaggedRowsAreNotEvidence() throws Exception {
         // quick reactive: WebFlux's row is flagged littles-law (3 s warm-up), so MVC-virtual vs WebFlux has no valid pair
