@@ -127,6 +127,27 @@ class CompareTest {
         }
     }
 
+    /** Same throughput, latency up: p99 per rep at the same req/s. */
+    private Path p99Reps(String name, double... p99) throws Exception {
+        RunFixture f = new RunFixture(tmp.resolve(name));
+        for (int i = 0; i < p99.length; i++) f.row("servlet", "platform", 1000, null, i + 1, 1000 + i, p99[i]);
+        f.write();
+        return f.dir;
+    }
+
+    @Test
+    void maxRegressionFailsOnATailThatGrewBeyondTheNoise() throws Exception {
+        Path a = p99Reps("p99-a", 500, 505, 495), slower = p99Reps("p99-slower", 600, 610, 590), noisy = p99Reps("p99-noisy", 450, 560, 640);
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        assertEquals(99, compare(a, slower, "5%", buf), buf.toString(StandardCharsets.UTF_8));
+        String out = buf.toString(StandardCharsets.UTF_8);
+        assertTrue(out.contains("REGRESSION servlet sleep c=1000 sleepMs=100 platform-200: p99 +20.0%"), out);
+        assertTrue(!out.contains("req/s -"), "throughput did not change: only the tail is named: " + out);
+        assertEquals(0, compare(a, slower, "25%", new ByteArrayOutputStream()), "20% slower p99 is within a 25% budget");
+        assertEquals(0, compare(a, noisy, "5%", new ByteArrayOutputStream()), "p99 +10% but within the reps' noise");
+        assertEquals(0, compare(slower, a, "5%", new ByteArrayOutputStream()), "a tail that shrank is no regression");
+    }
+
     @Test
     void compareReadsSummaryJsonRatherThanTheRows() throws Exception {
         Path a = reps("a", 1000, 1010), b = reps("b", 1100, 1110);
