@@ -27,6 +27,38 @@ class FaultsIT {
         return p.info().commandLine().orElse("").contains("vtlab-servlet.jar");
     }
 
+    /** Ctrl-C on ./vtlab run as a user types it: exit code 130, every tier and generator stopped, the run marked incomplete. */
+    @Test
+    void ctrlCExits130AndLeavesNothingRunning() throws Exception {
+        Path dir = Files.createDirectories(out.resolve("ctrl-c"));
+        ProcessBuilder pb = new ProcessBuilder("bash", Lab.home().resolve("vtlab").toString(), "run", "servlet", "--workloads", "sleep",
+                "--conc", "50", "--warmup", "1s", "--warmup-max", "0s", "--hold", "20s", "--reps", "1", "--modes", "platform",
+                "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
+        pb.environment().put("VTLAB_NO_BUILD", "1");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process lab = pb.redirectErrorStream(true).redirectOutput(dir.resolve("console.txt").toFile()).start();
+        try {
+            List<ProcessHandle> children = List.of();
+            // until the SUT is under load: the clock is the run's own, it cannot end by itself before its 20 s hold does
+            while (lab.isAlive()) {
+                Thread.sleep(200);
+                children = lab.descendants().toList();
+                if (children.stream().anyMatch(FaultsIT::isSut)
+                        && children.stream().anyMatch(p -> p.info().command().orElse("").endsWith("wrk"))) break;
+            }
+            assertTrue(lab.isAlive() && children.stream().anyMatch(FaultsIT::isSut), "the SUT was under load: " + Files.readString(dir.resolve("console.txt")));
+            Process k = new ProcessBuilder("kill", "-INT", Long.toString(lab.pid())).start(); // the launcher exec'd the lab's JVM
+            assertEquals(0, k.waitFor());
+            assertTrue(lab.waitFor(30, TimeUnit.SECONDS), "the lab stops promptly");
+            assertEquals(130, lab.exitValue(), Files.readString(dir.resolve("console.txt")));
+            Thread.sleep(500);
+            for (ProcessHandle c : children) assertFalse(c.isAlive(), "left behind: " + c.info().commandLine().orElse("?"));
+            assertTrue(Files.exists(Lab.onlyRun(dir).resolve("INCOMPLETE")));
+        } finally {
+            lab.destroyForcibly();
+        }
+    }
+
     @Test
     void sigtermStopsEveryChildAndKeepsFinishedRows() throws Exception {
         Process lab = Lab.cli(List.of("run", "servlet", "--workloads", "sleep", "--conc", "50", "--warmup", "1s", "--warmup-max", "0s",
