@@ -1,7 +1,7 @@
 package vtlab.cli;
 
 /**
- * What ./vtlab's exit code says (README "Exit codes", --help), so a CI job can tell a broken measurement from a
+ * What ./vtlab's exit code says (docs/exit-codes-and-ci.md, --help), so a CI job can tell a broken measurement from a
  * regression: 0 every row ok, 1 some rows failed (the run itself finished), 2 bad input, 99 thresholds breached
  * (k6's code), 130 interrupted.
  */

@@ -35,7 +35,7 @@ final class HelpCommand implements Command {
                                                       jar is switched by the lab, and a tuned variant added; or
                                                       --cmd "..." with --virtual-args/--virtual-env): the thread
                                                       mode proven by thread dumps under load, a verdict in words
-                                                      (its options: ./vtlab list; README "Try it on your own service")
+                                                      (its options: ./vtlab list; docs/ab.md)
               ./vtlab tiers [pg] [stub]               the lab's PostgreSQL (seeded as spring-mvc declares it) and
                                                       stub on their CPUs until Ctrl-C, printing the --env for ab
               ./vtlab list                            experiments with their axes and defaults, stacks, probes

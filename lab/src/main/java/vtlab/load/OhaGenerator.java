@@ -28,7 +28,7 @@ import vtlab.tier.tool.Tools;
  * oha (Rust, tokio), the open-model generator: {@code -q RATE --latency-correction} sends on a fixed schedule and
  * measures each request from the moment it was due, so a stalled server shows in every request due during the stall
  * (no coordinated omission). Measured here on one core against the servlet: 5,000 / 10,000 / 15,000 req/s held
- * (README, "generator capacity").
+ * (docs/results.md, "generator capacity").
  *
  * <p>oha queues a due request until one of its connections is free and counts the wait, so it never drops one while
  * the hold lasts; requests still queued when the hold ends are never sent: {@link LoadResult#dropped()} counts them.

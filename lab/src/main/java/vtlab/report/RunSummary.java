@@ -24,7 +24,7 @@ import vtlab.data.Stats;
  * summary.json: per experiment, scenario and thread-mode variant, the numbers of summary.txt with their noise (mean,
  * 95% CI and every rep of throughput; p50/p99 of the reps' merged histograms), bound, ratio, flags and threshold
  * breaches, plus the failed rows and the run's environment. Written once at the end of a run; summary.txt, the
- * report's summary table and compare read it back. Its schema is in the README ("summary.json").
+ * report's summary table and compare read it back. Its schema is in docs/outputs-and-schema.md ("summary.json").
  */
 public record RunSummary(JsonNode environment, String failOn, List<Entry> entries, List<Failed> failed, List<Breach> breaches,
                          List<String> notes) {
