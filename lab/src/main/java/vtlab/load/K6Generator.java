@@ -113,7 +113,6 @@ public final class K6Generator implements Generator {
         }
     }
 
-
     @Override
     public String version() {
         return k6 == null ? "k6 (not looked up: the run has no load rows)" : "k6 " + Tools.k6Version(k6) + " (" + k6 + ")";

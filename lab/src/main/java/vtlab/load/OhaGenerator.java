@@ -79,7 +79,6 @@ public final class OhaGenerator implements Generator {
         }
     }
 
-
     @Override
     public String version() {
         return oha == null ? "oha (not looked up: the run has no load rows)" : "oha " + Tools.ohaVersion(oha) + " (" + oha + ")";

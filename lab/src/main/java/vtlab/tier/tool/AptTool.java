@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /** A command from a Debian package, taken at the version the OS ships (wrk, hey, chromium, chromedriver). */
 record AptTool(String name, String command, String debianPackage, Function<Path, String> version) implements Tool {
-    /** A command that prints its version for these arguments; the first line of what it prints. */
+    /** A command that prints its version for these arguments: the line that starts with its name, else the first. */
     static AptTool printing(String name, String command, String debianPackage, String... versionArgs) {
         // the line that starts with the tool's name: Debian's chromium wrapper prints its shell's complaints first
         return new AptTool(name, command, debianPackage, p -> {

@@ -33,8 +33,7 @@ record BuiltTool(String name, String binary, String pinned, String source, Funct
 
     /** The lab's own build in ownBin first, then the first on the path, each only at the pinned version. */
     Optional<Path> findIn(Path ownBin, java.util.List<Path> path) {
-        return java.util.stream.Stream.concat(java.util.stream.Stream.of(ownBin), path.stream()).map(d -> d.resolve(binary))
-                .filter(p -> java.nio.file.Files.isExecutable(p) && isPinned(p)).findFirst();
+        return OsPackages.first(binary, java.util.stream.Stream.concat(java.util.stream.Stream.of(ownBin), path.stream()).toList(), this::isPinned);
     }
 
     private boolean isPinned(Path p) {

@@ -11,7 +11,7 @@ public final class OsPackages {
     private OsPackages() {}
 
     public static Optional<Path> which(String command) {
-        return which(command, path());
+        return first(command, path(), p -> true);
     }
 
     /** The folders of PATH, in order. */
@@ -20,18 +20,26 @@ public final class OsPackages {
                 .filter(d -> !d.isEmpty()).map(Path::of).toList();
     }
 
-    static Optional<Path> which(String command, List<Path> dirs) {
-        return dirs.stream().map(d -> d.resolve(command)).filter(Files::isExecutable).findFirst();
+    /** The first executable command in these folders, in order, that accept takes. */
+    static Optional<Path> first(String command, List<Path> dirs, java.util.function.Predicate<Path> accept) {
+        return dirs.stream().map(d -> d.resolve(command)).filter(p -> Files.isExecutable(p) && accept.test(p)).findFirst();
     }
 
     public static boolean canInstall() {
-        return which("apt-get").isPresent() && "root".equals(System.getProperty("user.name"));
+        return whyNot("a package").isEmpty();
+    }
+
+    /** Why this machine cannot apt-get install pkg, or empty when it can. */
+    private static Optional<String> whyNot(String pkg) {
+        if (which("apt-get").isEmpty()) return Optional.of("no apt-get here: install " + pkg + " with this system's package manager");
+        if (!"root".equals(System.getProperty("user.name"))) return Optional.of("not root: apt-get install " + pkg + " needs root (run it once with sudo)");
+        return Optional.empty();
     }
 
     /** apt-get install, or why it could not be done. */
     public static void requireInstall(String pkg) throws IOException {
-        if (which("apt-get").isEmpty()) throw new IOException("no apt-get here: install the package " + pkg + " with this system's package manager");
-        if (!"root".equals(System.getProperty("user.name"))) throw new IOException("not root: apt-get install " + pkg + " needs root (run it once with sudo)");
+        Optional<String> why = whyNot(pkg);
+        if (why.isPresent()) throw new IOException(why.get());
         if (!aptInstall(pkg)) throw new IOException("apt-get install " + pkg + " failed (is the Debian package mirror reachable?)");
     }
 

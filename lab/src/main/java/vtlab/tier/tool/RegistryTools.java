@@ -32,37 +32,40 @@ public final class RegistryTools {
         return Files.isExecutable(p) ? p : null;
     }
 
-    /** What a binary prints (stdout and stderr, trimmed) for these arguments, or null if it cannot run. */
-    public static String output(Path binary, String... args) {
-        List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
-        cmd.addAll(List.of(args));
-        try {
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
-            p.waitFor();
-            return out;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
+    /** A command's exit code and what it printed (stdout and stderr, trimmed). */
+    private record Ran(List<String> cmd, int exit, String out) {}
 
-    /** What a command prints (stdout and stderr), or an IOException with its last line when it fails. */
-    static String outputOrThrow(Path binary, String... args) throws IOException {
+    private static Ran run(Path binary, String... args) throws IOException {
         List<String> cmd = new java.util.ArrayList<>(List.of(binary.toString()));
         cmd.addAll(List.of(args));
         Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true).start());
         String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
         try {
-            if (p.waitFor() != 0) throw new IOException(String.join(" ", cmd.subList(0, Math.min(4, cmd.size()))) + " failed: "
-                    + out.lines().reduce((a, b) -> b).orElse("(no output)"));
+            return new Ran(cmd, p.waitFor(), out);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted: " + String.join(" ", cmd));
         }
-        return out;
+    }
+
+    /**
+     * What a binary prints for these arguments whatever its exit code (wrk -v exits 1), or null if it cannot run:
+     * for reading a version.
+     */
+    public static String output(Path binary, String... args) {
+        try {
+            return run(binary, args).out();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** What a command prints, or an IOException with its last line when it fails. */
+    static String outputOrThrow(Path binary, String... args) throws IOException {
+        Ran r = run(binary, args);
+        if (r.exit() != 0) throw new IOException(String.join(" ", r.cmd().subList(0, Math.min(4, r.cmd().size()))) + " failed: "
+                + r.out().lines().reduce((a, b) -> b).orElse("(no output)"));
+        return r.out();
     }
 
     /** cargo, on PATH or where rustup puts it. */
