@@ -193,18 +193,20 @@ public final class RunCommand implements Command {
                 studySeconds += sp.seconds();
                 studies.add(sp);
             } else {
-                rows.addAll(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)));
+                rows.addAll(vtlab.plan.FaultAxis.apply(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)), e.faults(eo)));
                 searches.addAll(e.searches(eo, ctx));
             }
         }
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
         // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
-        boolean open = ctx.open() || !searches.isEmpty();
+        boolean open = ctx.open() || !searches.isEmpty() || rows.stream().anyMatch(Row::open); // faults plans open rows itself
         if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
             throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
         }
         // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
-        Generator gen = Generators.configured(o.string("generator", open ? "oha" : "wrk"), o);
+        java.util.Set<String> wanted = new LinkedHashSet<>();
+        chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
+        Generator gen = Generators.configured(o.string("generator", wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk"), o);
         if (open && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
         }

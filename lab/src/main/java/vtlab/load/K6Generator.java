@@ -253,7 +253,17 @@ public final class K6Generator implements Generator {
     }
 
     /** What one request came to, from its status and k6 error code (0: no answer). */
-    enum Outcome { ANSWERED, STATUS, TIMEOUT, CONNECT, WRITE, READ }
+    enum Outcome {
+        ANSWERED(null), STATUS(LoadSeries.Kind.ERR_STATUS), TIMEOUT(LoadSeries.Kind.ERR_TIMEOUT), CONNECT(LoadSeries.Kind.ERR_CONNECT),
+        WRITE(LoadSeries.Kind.ERR_IO), READ(LoadSeries.Kind.ERR_IO);
+
+        /** The per-second series an error of this kind is counted in (reset and broken pipe alike: I/O). */
+        final LoadSeries.Kind series;
+
+        Outcome(LoadSeries.Kind series) {
+            this.series = series;
+        }
+    }
 
     /**
      * k6's error codes (lib/netext/httpext/error_codes.go): 1050 request timeout; 11xx DNS and 121x dial (refused, dial
@@ -302,7 +312,9 @@ public final class K6Generator implements Generator {
                         Outcome o = outcome(f[st].isEmpty() ? 0 : Integer.parseInt(f[st]), f[code].isEmpty() ? 0 : Integer.parseInt(f[code]));
                         double latencyS = Double.parseDouble(f[value]) / 1000; // k6: milliseconds
                         boolean got = o == Outcome.ANSWERED || o == Outcome.STATUS;
-                        perSecond.addAt(Long.parseLong(f[time]), got, o != Outcome.ANSWERED, latencyS);
+                        long second = Long.parseLong(f[time]);
+                        perSecond.addAt(second, got, o != Outcome.ANSWERED, latencyS);
+                        if (o != Outcome.ANSWERED) perSecond.errorAt(second, o.series);
                         switch (o) {
                             case ANSWERED, STATUS -> {
                                 answered++;
@@ -317,6 +329,8 @@ public final class K6Generator implements Generator {
                     }
                     case "data_received" -> bytes += (long) Double.parseDouble(f[value]);
                     case "dropped_iterations" -> dropped += (long) Double.parseDouble(f[value]);
+                    // active VUs, sampled by k6 about once a second: one request each, so what it has in flight
+                    case "vus" -> perSecond.levelAt(Long.parseLong(f[time]), LoadSeries.Kind.IN_FLIGHT, Double.parseDouble(f[value]));
                     default -> { }
                 }
             }

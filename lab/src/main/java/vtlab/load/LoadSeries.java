@@ -21,7 +21,16 @@ import vtlab.data.LatencyHistogram;
 public final class LoadSeries {
     /** What a generator's records give per second; each is one series in series.jsonl. */
     public enum Kind {
-        REQUESTS("load_requests_rps"), ERRORS("load_errors"), P50("load_p50_ms"), P99("load_p99_ms");
+        REQUESTS("load_requests_rps"), ERRORS("load_errors"), P50("load_p50_ms"), P99("load_p99_ms"),
+        /** Errors by kind (a generator that tells them apart per request: k6): what a fault did to the clients. */
+        ERR_TIMEOUT("load_errors_timeout"), ERR_STATUS("load_errors_status"), ERR_CONNECT("load_errors_connect"), ERR_IO("load_errors_io"),
+        /** Requests the generator had under way (k6: active VUs, one request each), sampled once a second. */
+        IN_FLIGHT("load_in_flight");
+
+        /** What every generator with per-request records gives. */
+        public static final Set<Kind> PER_REQUEST = EnumSet.of(REQUESTS, ERRORS, P50, P99);
+        /** The errors by kind, each a count per second. */
+        public static final Set<Kind> ERRORS_BY_KIND = EnumSet.of(ERR_TIMEOUT, ERR_STATUS, ERR_CONNECT, ERR_IO);
 
         public final String series;
 
@@ -30,18 +39,52 @@ public final class LoadSeries {
         }
     }
 
-    /** One second of the hold: [second, second + 1) from its start; percentiles null where nothing was answered. */
-    public record Second(int second, long requests, long errors, Double p50Ms, Double p99Ms) {}
+    /**
+     * One second of the hold: [second, second + 1) from its start; percentiles null where nothing was answered; more:
+     * the other kinds' values (errors by kind, in flight) where the generator gives them.
+     */
+    public record Second(int second, long requests, long errors, Double p50Ms, Double p99Ms, Map<Kind, Double> more) {
+        public Second(int second, long requests, long errors, Double p50Ms, Double p99Ms) {
+            this(second, requests, errors, p50Ms, p99Ms, Map.of());
+        }
+
+        public Second {
+            more = Map.copyOf(more);
+        }
+    }
 
     /** Nothing per second (hey: see its class; an older wrk script's output). */
     public static final LoadSeries NONE = new LoadSeries(EnumSet.noneOf(Kind.class), List.of());
 
     private final Set<Kind> kinds;
     private final List<Second> seconds;
+    /** Each second's latency histogram (null: none kept or nothing answered), for a window's exact percentiles. */
+    private final List<Histogram> histograms;
 
     LoadSeries(Set<Kind> kinds, List<Second> seconds) {
+        this(kinds, seconds, List.of());
+    }
+
+    private LoadSeries(Set<Kind> kinds, List<Second> seconds, List<Histogram> histograms) {
         this.kinds = kinds.isEmpty() ? EnumSet.noneOf(Kind.class) : EnumSet.copyOf(kinds);
         this.seconds = List.copyOf(seconds);
+        this.histograms = java.util.Collections.unmodifiableList(new ArrayList<>(histograms));
+    }
+
+    /**
+     * The latency percentile (ms) of every answer in seconds [fromS, toS) of the hold, from the seconds' own
+     * histograms merged (a percentile of percentiles would be wrong); null when nothing was answered there or the
+     * generator keeps no per-second histograms.
+     */
+    public Double percentileMs(int fromS, int toS, double percentile) {
+        Histogram merged = null;
+        for (int s = Math.max(0, fromS); s < Math.min(toS, histograms.size()); s++) {
+            Histogram h = histograms.get(s);
+            if (h == null) continue;
+            if (merged == null) merged = new Histogram(h.getHighestTrackableValue(), h.getNumberOfSignificantValueDigits());
+            merged.add(h);
+        }
+        return merged == null || merged.getTotalCount() == 0 ? null : LatencyHistogram.ms(merged, percentile);
     }
 
     /** Seconds a generator's records gave (tests, and a generator outside this package). */
@@ -71,6 +114,8 @@ public final class LoadSeries {
                     case ERRORS -> (double) s.errors();
                     case P50 -> s.p50Ms();
                     case P99 -> s.p99Ms();
+                    case IN_FLIGHT -> s.more().get(k); // a sample, not a count: a second without one has no point
+                    default -> s.more().getOrDefault(k, 0.0);
                 };
                 if (v != null) pts.add(new double[] {s.second() + 1, v});
             }
@@ -89,6 +134,7 @@ public final class LoadSeries {
         private final int secondsInHold;
         private final TreeMap<Long, long[]> counts = new TreeMap<>(); // second -> {requests, errors}
         private final Map<Long, Histogram> latencies = new TreeMap<>();
+        private final Map<Long, Map<Kind, Double>> more = new TreeMap<>();
 
         Builder(Set<Kind> kinds, double holdS) {
             this.kinds = kinds;
@@ -115,6 +161,16 @@ public final class LoadSeries {
             }
         }
 
+        /** One more error of a kind (ERR_*) in a second of the clock, as {@link #addAt}. */
+        void errorAt(long second, Kind kind) {
+            more.computeIfAbsent(second, k -> new java.util.EnumMap<>(Kind.class)).merge(kind, 1.0, Double::sum);
+        }
+
+        /** A level sampled in a second of the clock (in flight): the second keeps its highest. */
+        void levelAt(long second, Kind kind, double value) {
+            more.computeIfAbsent(second, k -> new java.util.EnumMap<>(Kind.class)).merge(kind, value, Math::max);
+        }
+
         /** Counts a generator already summed for one second of the hold (wrk's hook); outside the hold left out. */
         void addCounts(long second, long answered, long errors) {
             if (second < 0 || second >= secondsInHold) return;
@@ -131,13 +187,16 @@ public final class LoadSeries {
         /** The seconds from origin on (origin: the clock's second the hold began in), at most the hold's length. */
         LoadSeries build(long origin) {
             List<Second> out = new ArrayList<>();
+            List<Histogram> hs = new ArrayList<>();
             for (int s = 0; s < secondsInHold; s++) {
                 long[] c = counts.getOrDefault(origin + s, new long[2]);
                 Histogram h = latencies.get(origin + s);
                 boolean any = h != null && h.getTotalCount() > 0;
-                out.add(new Second(s, c[0], c[1], any ? LatencyHistogram.ms(h, 50) : null, any ? LatencyHistogram.ms(h, 99) : null));
+                out.add(new Second(s, c[0], c[1], any ? LatencyHistogram.ms(h, 50) : null, any ? LatencyHistogram.ms(h, 99) : null,
+                        more.getOrDefault(origin + s, Map.of())));
+                hs.add(any ? h : null);
             }
-            return new LoadSeries(kinds, out);
+            return new LoadSeries(kinds, out, hs);
         }
 
         /** The earliest second recorded, or null. */

@@ -62,7 +62,7 @@ public final class OhaGenerator implements Generator {
     /** Per-request records with start, end and status: every second's requests, status errors and percentiles. */
     @Override
     public Set<LoadSeries.Kind> seriesKinds() {
-        return EnumSet.allOf(LoadSeries.Kind.class);
+        return EnumSet.copyOf(LoadSeries.Kind.PER_REQUEST);
     }
 
     @Override
@@ -187,7 +187,7 @@ public final class OhaGenerator implements Generator {
      */
     static Window window(Path db, double leadS, double holdS) throws SQLException {
         Histogram h = LatencyHistogram.empty();
-        LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
+        LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.copyOf(LoadSeries.Kind.PER_REQUEST), holdS);
         long answered = 0, status = 0, bytes = 0;
         if (!Files.isRegularFile(db)) return new Window(h, 0, 0, 0, perSecond.build()); // oha writes no database when nothing was answered
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath());

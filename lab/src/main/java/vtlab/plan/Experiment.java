@@ -72,6 +72,19 @@ public interface Experiment {
         return List.copyOf(all);
     }
 
+    /** The fault schedules its rows are run under (--fault, see {@link FaultAxis}); an experiment about faults has its own defaults. */
+    default List<String> faults(Options options) throws UsageError {
+        return FaultAxis.parse(options);
+    }
+
+    /**
+     * The generator its rows need unless --generator says otherwise, or null for the load model's default (faults: k6,
+     * whose per-request records tell timeouts, refusals, resets and status errors apart, second by second).
+     */
+    default String generator() {
+        return null;
+    }
+
     /** Whether {@link #findings} understand open-model rows; if not they are given the closed rows only. */
     default boolean readsOpenRows() {
         return false;

@@ -30,7 +30,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model");
     public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
             + "open rows carry it in the concurrency column");
-    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT);
+    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, FaultAxis.FAULT);
 
     public static PlanContext from(Options o) throws UsageError {
         List<Jdk> jdks = new ArrayList<>();

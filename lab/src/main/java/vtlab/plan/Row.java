@@ -77,6 +77,12 @@ public record Row(String experiment, String stack, String threadMode, String wor
                 expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
     }
 
+    /** This row with other tiers (a fault proxy added, see FaultAxis). */
+    public Row withTiers(List<String> tiers) {
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs);
+    }
+
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */
     public String scenario() {
         StringJoiner j = new StringJoiner(" ");

@@ -15,7 +15,7 @@ public final class CpuProbe implements Probe {
     static final Map<String, Column> TIER_COLUMNS = new java.util.LinkedHashMap<>();
 
     static {
-        for (String tier : java.util.List.of("app", "load", "pg", "stub")) {
+        for (String tier : java.util.List.of("app", "load", "pg", "stub", vtlab.tier.CoreMap.PROXY)) {
             TIER_COLUMNS.put(tier, Column.number(tier + "_cpu_pct", "% core", "CPU of the " + tier + " tier's processes over the hold, 100 = one core"));
         }
     }

@@ -25,6 +25,7 @@ public final class Probes {
         ALL.put("vtdump", VirtualThreadDumpProbe::new);
         ALL.put("gc", GcProbe::new);
         ALL.put("hikari", HikariProbe::new);
+        ALL.put("jvm", JvmProbe::new);
     }
 
     /**

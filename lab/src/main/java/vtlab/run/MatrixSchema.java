@@ -22,6 +22,8 @@ public final class MatrixSchema {
         List<Column> all = new ArrayList<>(RowColumns.ALL);
         Generators.all().values().forEach(g -> all.addAll(g.get().columns()));
         all.addAll(Validity.COLUMNS);
+        all.addAll(FaultSchedule.COLUMNS);
+        all.addAll(vtlab.check.FaultVerdict.COLUMNS);
         Probes.all().values().forEach(p -> all.addAll(p.get().columns()));
         return Schema.ordered(Columns.SEED, all);
     }

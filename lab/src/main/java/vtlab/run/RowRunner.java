@@ -123,13 +123,20 @@ public final class RowRunner {
             if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
             if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
             drain(planned, sut, steps, out);
-            LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps);
+            FaultSchedule faults = FaultSchedule.of(row, runTiers);
+            LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults);
 
             out.putAll(probes.measurements().columns());
             out.putAll(r.values());
-            validity(out, row, r, runtime, probes.errors());
+            Map<String, List<double[]>> series = series(probes.measurements().series(), r);
+            faults.into(out);
+            if (faults.any()) {
+                out.putAll(vtlab.check.FaultVerdict.of(new vtlab.check.FaultVerdict.Inputs(faults.spec(), faults.fromS(), faults.toS(),
+                        (int) row.hold().toSeconds(), series, (from, to) -> r.series().percentileMs(from, to, 99), dropped(r))));
+            }
+            validity(out, row, r, runtime, probes.errors(), faults.any() ? (int) Math.floor(faults.fromS()) : null);
             if (suts.release(sut, config, planned.freshSut())) sut = null;
-            return new Result(out, series(probes.measurements().series(), r));
+            return new Result(out, series);
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
@@ -224,20 +231,24 @@ public final class RowRunner {
 
     /** The measured hold: the load, the probes started with it and sampled about once a second. */
     private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
-                               Map<String, RunTier> runTiers, ProbeSession probes, Steps steps) throws Exception {
-        steps.step("measuring " + row.hold().toSeconds() + "s");
+                               Map<String, RunTier> runTiers, ProbeSession probes, Steps steps, FaultSchedule faults) throws Exception {
+        steps.step("measuring " + row.hold().toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
         Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem));
         Map<String, ProcessHandle> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
         ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
         probes.start(ctx);
         long t0 = System.nanoTime();
-        while (load.process().isAlive()) {
-            Thread.sleep(1000);
-            if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
-            probes.sample(ctx, (System.nanoTime() - t0) / 1e9);
+        LoadResult r;
+        try (faults) {
+            faults.start(t0);
+            while (load.process().isAlive()) {
+                Thread.sleep(1000);
+                if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
+                probes.sample(ctx, (System.nanoTime() - t0) / 1e9);
+            }
+            r = load.await();
         }
-        LoadResult r = load.await();
         if (!sut.alive()) throw new RowFailed("SUT died during the measured load: " + sut.tail(5));
         probes.finish(ctx);
         if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
@@ -302,10 +313,18 @@ public final class RowRunner {
 
     /** The validity checks over what was measured, into the row. */
     void validity(RowValues out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors) {
+        validity(out, row, r, runtime, probeErrors, null);
+    }
+
+    /**
+     * @param faultFromS for a row with a fault, the hold's second it began: an open row's rate and errors are judged on
+     *                   the seconds before it (was the rig healthy?); what the fault did is its verdict, not a flaw
+     */
+    void validity(RowValues out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors, Integer faultFromS) {
         double rps = r.rps();
         out.put(RowColumns.ACHIEVED_RPS, rps);
         if (row.open()) {
-            openValidity(out, row, r, probeErrors);
+            openValidity(out, row, r, probeErrors, faultFromS);
             return;
         }
         out.put(Validity.BOUND_RATIO, Validity.boundRatio(rps, row.boundRps()));
@@ -321,8 +340,24 @@ public final class RowRunner {
     }
 
     /** An open row's checks (see {@link Validity#openFlags}): rate held, overload, in-flight cap. */
-    private void openValidity(RowValues out, Row row, LoadResult r, List<String> probeErrors) {
-        double rps = r.rps();
+    private void openValidity(RowValues out, Row row, LoadResult r, List<String> probeErrors, Integer faultFromS) {
+        double rps = r.rps(), errorRate = r.errorRate(), holdS = r.durationS();
+        long dropped = dropped(r);
+        List<String> faultNotes = new ArrayList<>();
+        if (faultFromS != null) {
+            List<vtlab.load.LoadSeries.Second> before = r.series().seconds().subList(0, Math.min(faultFromS, r.series().seconds().size()));
+            if (before.isEmpty()) {
+                faultNotes.add("the fault began in the hold's first second: no healthy seconds to judge the rig on");
+            } else {
+                long answered = before.stream().mapToLong(vtlab.load.LoadSeries.Second::requests).sum();
+                long errors = before.stream().mapToLong(vtlab.load.LoadSeries.Second::errors).sum();
+                rps = answered / (double) before.size();
+                errorRate = answered + errors == 0 ? 0 : errors / (double) (answered + errors);
+                holdS = before.size();
+                dropped = 0; // requests never sent because of the fault are its verdict (never_answered)
+                faultNotes.add("fault row: rate and errors judged on the " + before.size() + " s before the fault; what the fault did is in fault_verdict");
+            }
+        }
         out.put(Validity.BOUND_RATIO, Validity.openBoundRatio(rps, row.rate(), row.boundRps()));
         int limit = generator.inFlightLimit(row.rate(), row.concurrency());
         double share = Validity.inFlightShare(row.rate(), r.meanMs(), limit);
@@ -330,9 +365,11 @@ public final class RowRunner {
         out.put(Validity.LITTLE_OK, share < Validity.IN_FLIGHT_SHARE);
         Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
-        Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped(r),
-                r.errorRate(), loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), r.durationS()));
-        conclude(out, v.flags(), v.notes(), probeErrors);
+        Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped,
+                errorRate, loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), holdS));
+        List<String> notes = new ArrayList<>(faultNotes);
+        notes.addAll(v.notes());
+        conclude(out, v.flags(), notes, probeErrors);
     }
 
     /**

@@ -176,11 +176,12 @@ public final class Runner {
             if (running.containsKey(name)) continue;
             progress.step(row.label(), "starting tier " + name);
             RunTier t = Tiers.create(name);
+            Map<String, RunTier> before = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(running));
             running.put(name, t);
             try {
                 // the data the row's stack keeps in a tier (pg: schema and seed); a tier ignores data not meant for it
                 var data = vtlab.stack.Stack.load(row.stack()).data().orElse(null);
-                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions(), data));
+                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions(), data, before));
             } catch (Exception e) {
                 throw new IOException("tier " + name + " failed to start: " + e.getMessage(), e);
             }

@@ -12,7 +12,7 @@ import vtlab.core.UsageError;
  * (as the seed rig shares load and stub). Every entry can be overridden: --cpus-app, --cpus-load, --cpus-pg, --cpus-stub.
  */
 public record CoreMap(Map<String, String> cpus, int machineCpus) {
-    public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub";
+    public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub", PROXY = vtlab.tier.fault.ToxiproxyTier.NAME;
 
     public String of(String tier) {
         return cpus.get(tier);
@@ -75,6 +75,7 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
             m.put(LOAD, range(app + 1, n - 1));
             m.put(STUB, range(app + 1, n - 1));
         }
+        m.put(PROXY, m.get(STUB)); // the fault proxy forwards the stub's and the database's traffic: beside them
         for (String tier : m.keySet()) {
             if (o != null && o.has("cpus-" + tier)) {
                 String v = o.string("cpus-" + tier, null);

@@ -17,7 +17,7 @@ import vtlab.stack.StackData;
  * ({@link PostgresSeed}); the "reseed" option rebuilds the cluster. Counts statements through pg_stat_statements so
  * experiments can prove requests really query.
  */
-public final class PostgresTier implements RunTier {
+public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInjector {
     public static final String NAME = "pg";
     public static final String DATABASE = PostgresCluster.DATABASE, USER = PostgresCluster.USER;
     /** Tier option: reseed=true rebuilds the cluster and its data. Seed sizes are options too: pg.<size> (see StackData). */
@@ -61,6 +61,47 @@ public final class PostgresTier implements RunTier {
         env.put("DB_USER", USER);
         env.put("DB_PASSWORD", cluster.password());
         return env;
+    }
+
+    @Override
+    public java.util.List<String> endpoints() {
+        return java.util.List.of("127.0.0.1:" + port());
+    }
+
+    /** A database stall without a proxy: db:lock. */
+    @Override
+    public boolean injects(vtlab.tier.fault.Fault f) {
+        return f.kind() == vtlab.tier.fault.Fault.Kind.LOCK && NAME.equals(f.tier());
+    }
+
+    /**
+     * A session that holds ACCESS EXCLUSIVE locks on every table of the lab's database until the fault ends: every
+     * query that reads them waits (the SUT's pooled connections with it), as behind a long migration or a stuck
+     * transaction. Ended by rolling the transaction back.
+     */
+    @Override
+    public Active inject(vtlab.tier.fault.Fault f) throws Exception {
+        Connection c = connect();
+        try {
+            c.setAutoCommit(false);
+            java.util.List<String> tables = new java.util.ArrayList<>();
+            try (Statement st = c.createStatement();
+                 ResultSet rs = st.executeQuery("SELECT quote_ident(tablename) FROM pg_tables WHERE schemaname = 'public'")) {
+                while (rs.next()) tables.add(rs.getString(1));
+            }
+            if (tables.isEmpty()) throw new SQLException("the lab's database has no table to lock");
+            try (Statement st = c.createStatement()) {
+                st.execute("LOCK TABLE " + String.join(", ", tables) + " IN ACCESS EXCLUSIVE MODE");
+            }
+        } catch (SQLException e) {
+            c.close();
+            throw e;
+        }
+        return () -> {
+            try (c) {
+                c.rollback();
+            }
+        };
     }
 
     public String jdbcUrl() {

@@ -28,6 +28,14 @@ public interface RunTier extends AutoCloseable {
     Map<String, String> sutEnv();
 
     /**
+     * The host:port addresses the SUT connects to, as they appear in {@link #sutEnv()}: what a proxy in front of this
+     * tier (the fault tier) takes over. Empty for a tier the SUT does not connect to.
+     */
+    default java.util.List<String> endpoints() {
+        return java.util.List.of();
+    }
+
+    /**
      * How often statements whose text contains marker have run, for a tier that counts them (a database); empty for
      * others. Lets an experiment prove requests really reach the tier without knowing the tier's class.
      */
@@ -46,10 +54,16 @@ public interface RunTier extends AutoCloseable {
      * @param options   tier options of the run (e.g. reseed, delayMs)
      * @param data      what the row's stack keeps in a tier (stack.json "data"), or null; a tier applies it only when
      *                  it names that tier
+     * @param running   the tiers already started in this run, by name (a proxy fronts them)
      */
-    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data) {
+    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data,
+                   Map<String, RunTier> running) {
         public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {
-            this(cpus, stateDir, logDir, jdk, options, null);
+            this(cpus, stateDir, logDir, jdk, options, null, Map.of());
+        }
+
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data) {
+            this(cpus, stateDir, logDir, jdk, options, data, Map.of());
         }
     }
 }

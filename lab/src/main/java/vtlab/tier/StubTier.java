@@ -90,6 +90,11 @@ public final class StubTier implements RunTier {
         return process == null ? null : process.toHandle();
     }
 
+    @Override
+    public List<String> endpoints() {
+        return List.of(base.getHost() + ":" + base.getPort());
+    }
+
     /** The SUT appends the path (/delay?ms=N) itself. */
     @Override
     public Map<String, String> sutEnv() {

@@ -11,6 +11,7 @@ public final class Tiers {
     static {
         register(PostgresTier.NAME, PostgresTier::new);
         register(StubTier.NAME, StubTier::new);
+        register(vtlab.tier.fault.ToxiproxyTier.NAME, vtlab.tier.fault.ToxiproxyTier::new);
     }
 
     private Tiers() {}

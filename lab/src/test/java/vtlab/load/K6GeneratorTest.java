@@ -125,6 +125,27 @@ class K6GeneratorTest {
     }
 
     @Test
+    void eachSecondTellsItsErrorsByKindAndWhatWasInFlight() throws Exception {
+        LoadResult r = parseFixture("k6-open-r150-cap2", 2.0, false, true);
+        var series = r.series().asSeries();
+        List<double[]> timeouts = series.get(LoadSeries.Kind.ERR_TIMEOUT.series);
+        assertEquals(List.of(10.0, 15.0), timeouts.stream().map(p -> p[1]).toList(), "the 25 timeouts, in the seconds they ended");
+        assertEquals(0.0, series.get(LoadSeries.Kind.ERR_STATUS.series).stream().mapToDouble(p -> p[1]).sum());
+        assertEquals(0.0, series.get(LoadSeries.Kind.ERR_CONNECT.series).stream().mapToDouble(p -> p[1]).sum());
+        List<double[]> inFlight = series.get(LoadSeries.Kind.IN_FLIGHT.series);
+        assertFalse(inFlight.isEmpty(), "k6's vus samples");
+        assertTrue(inFlight.stream().allMatch(p -> p[1] >= 1 && p[1] <= 2), "at most the cap of 2 VUs, one request each");
+    }
+
+    @Test
+    void aWindowsPercentileMergesItsSecondsHistograms() throws Exception {
+        LoadResult r = parseFixture("k6-open-r150-cap2", 2.0, false, true);
+        assertEquals(r.p99Ms(), r.series().percentileMs(0, 2, 99), r.p99Ms() * 0.01, "both seconds = the whole hold (two digits: 1%)");
+        assertEquals(r.series().seconds().get(1).p99Ms(), r.series().percentileMs(1, 2, 99), 1e-9, "one second = that second's own");
+        assertNull(r.series().percentileMs(2, 5, 99), "past the hold: nothing answered");
+    }
+
+    @Test
     void underRampTheSecondsStartWithTheHold() throws Exception {
         LoadResult r = parseFixture("k6-ramp-c5", 2.0, true, false);
         List<LoadSeries.Second> s = r.series().seconds();

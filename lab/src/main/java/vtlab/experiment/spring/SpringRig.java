@@ -165,6 +165,13 @@ final class SpringRig {
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
                    boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
+        return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, jvmArgs, Map.of());
+    }
+
+    /** As above, with stack.json settings the Sut does not carry (faults: concurrencyLimit). */
+    static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
+                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   PlanContext.Timing t, List<String> jvmArgs, Map<String, String> extraSettings) throws vtlab.core.UsageError {
         Map<String, String> params = new LinkedHashMap<>();
         if (workload.equals("order-summary")) {
             params.put("orderId", ORDER_ID);
@@ -176,7 +183,9 @@ final class SpringRig {
         boolean platform = s.mode().equals("platform");
         if (platform) params.put("maxThreads", Integer.toString(s.maxThreads()));
 
-        Stack.Config cfg = stack.configure(s.mode(), workload, s.settings(), jdk.major());
+        Map<String, String> settings = new LinkedHashMap<>(s.settings());
+        settings.putAll(extraSettings);
+        Stack.Config cfg = stack.configure(s.mode(), workload, settings, jdk.major());
         boolean orders = workload.equals("order-summary");
         return new Row(experiment, STACK, s.mode(), workload, concurrency, rep, poolIsAxis || orders ? s.pool() : null,
                 orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, cfg.env(), cfg.expectInfo(), bound, boundNote,

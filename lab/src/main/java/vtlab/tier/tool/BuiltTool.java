@@ -26,6 +26,12 @@ record BuiltTool(String name, String binary, String pinned, String source, Funct
                 () -> RegistryTools.goInstall(module, version, name));
     }
 
+    /** A Go command built under another name (see {@link RegistryTools#goInstall(String, String, String, String)}). */
+    static BuiltTool go(String name, String module, String pkg, String builtAs, String version, Function<Path, String> versionOf) {
+        return new BuiltTool(name, name, version, "Go module " + module + "@" + version + " (go install " + pkg + ")", versionOf,
+                () -> RegistryTools.goInstall(pkg, version, builtAs, name));
+    }
+
     @Override
     public Optional<Path> find() {
         return findIn(RegistryTools.bin(), OsPackages.path());

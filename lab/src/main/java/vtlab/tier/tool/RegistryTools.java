@@ -91,9 +91,34 @@ public final class RegistryTools {
 
     /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */
     public static Path goInstall(String module, String version, String binary) throws IOException {
+        return goInstall(module, version, binary, binary);
+    }
+
+    /**
+     * As {@link #goInstall(String, String, String)} for a command whose package directory names the binary too
+     * generically (toxiproxy's cmd/server builds "server"): renamed to binary once built.
+     */
+    public static Path goInstall(String module, String version, String builtAs, String binary) throws IOException {
         Path go = go().orElseThrow(() -> new IOException("go not found: install Go to let the lab build " + module + "@" + version));
-        return build(binary, module + "@" + version + " (go install, a few minutes)", List.of(go.toString(), "install", module + "@" + version),
+        Path built = build(builtAs, module + "@" + version + " (go install, a few minutes)", List.of(go.toString(), "install", module + "@" + version),
                 Map.of("GOBIN", bin().toString(), "CGO_ENABLED", "0"));
+        return builtAs.equals(binary) ? built : Files.move(built, bin().resolve(binary), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * The version of the main module a Go binary was built from (`go version -m`: "mod MODULE vX.Y.Z"), or null: for a
+     * binary that prints none of its own (toxiproxy-server built with go install says "version git").
+     */
+    public static String goModuleVersion(Path binary, String module) {
+        Optional<Path> go = go();
+        if (go.isEmpty()) return null;
+        String out = output(go.get(), "version", "-m", binary.toString());
+        if (out == null) return null;
+        for (String line : out.lines().toList()) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length >= 3 && f[0].equals("mod") && f[1].equals(module)) return f[2];
+        }
+        return null;
     }
 
     private static Path build(String binary, String what, List<String> cmd, Map<String, String> env) throws IOException {

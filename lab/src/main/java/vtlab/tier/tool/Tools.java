@@ -15,6 +15,9 @@ public final class Tools {
     public static final String OHA_VERSION = "1.16.0";
     public static final String K6_VERSION = "v1.8.1";
     public static final String K6_MODULE = "go.k6.io/k6";
+    /** @latest resolves to v2.5.0 on the module proxy here: pinned to the newest release that resolves. */
+    public static final String TOXIPROXY_VERSION = "v2.12.0";
+    public static final String TOXIPROXY_MODULE = "github.com/Shopify/toxiproxy/v2";
 
     public static final Tool WRK = AptTool.printing("wrk", "wrk", "wrk", "-v");
     /** hey prints no version. */
@@ -22,6 +25,9 @@ public final class Tools {
     public static final Tool OHA = BuiltTool.cargo("oha", OHA_VERSION, Tools::ohaVersion);
     public static final Tool K6 = BuiltTool.go("k6", K6_MODULE, K6_VERSION, Tools::k6Version);
     public static final Tool POSTGRES = new PostgresServer();
+    /** The fault proxy (see vtlab.tier.fault): its go-install build prints "version git", so the version is the module's. */
+    public static final Tool TOXIPROXY = BuiltTool.go("toxiproxy-server", TOXIPROXY_MODULE, TOXIPROXY_MODULE + "/cmd/server", "server",
+            TOXIPROXY_VERSION, p -> RegistryTools.goModuleVersion(p, TOXIPROXY_MODULE));
     public static final Tool CHROMIUM = AptTool.printing("chromium", "chromium", "chromium", "--version");
     public static final Tool CHROMEDRIVER = AptTool.printing("chromedriver", "chromedriver", "chromium-driver", "--version");
     public static final Tool JDK21 = new Jdk21();
@@ -29,7 +35,7 @@ public final class Tools {
     private static final Map<String, Tool> ALL = new LinkedHashMap<>();
 
     static {
-        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, CHROMIUM, CHROMEDRIVER, JDK21}) ALL.put(t.name(), t);
+        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, TOXIPROXY, CHROMIUM, CHROMEDRIVER, JDK21}) ALL.put(t.name(), t);
     }
 
     private Tools() {}

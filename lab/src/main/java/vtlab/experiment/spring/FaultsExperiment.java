@@ -1,0 +1,180 @@
+package vtlab.experiment.spring;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.Rows;
+import vtlab.plan.FaultAxis;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.stack.Stack;
+import vtlab.tier.Jdk;
+
+/**
+ * What breaks on a bad day (issue 22): the Spring rig's order-summary (a PostgreSQL lookup through HikariCP, then a
+ * call to the stub) at a constant open-model rate both modes sustain, while a dependency fails within the hold: the
+ * stub slowing from 100 ms to 2 s, the stub down, the database stalled by a lock. Three modes: the 200-thread pool
+ * (an implicit bulkhead: it caps work in flight), virtual threads (no cap: work piles up in the server), and virtual
+ * threads with a concurrency limit in front of the handler (stack.json concurrencyLimit: does it give back what the
+ * pool gave for free?). Every second is kept (series.jsonl) and each row's fault_verdict says what the fault did and
+ * how long p99 took to come back.
+ */
+public final class FaultsExperiment implements SpringRig.OrderQueries {
+    static final List<String> MODES = List.of("platform", "virtual", "virtual-limit");
+    static final String LIMITED = "virtual-limit";
+    /** 100 ms -> 2 s: the stub's own 100 ms plus 1.9 s on every answer. */
+    static final List<String> DEFAULT_FAULTS = List.of("stub:latency=1900ms@10s-30s", "stub:down@10s-20s", "db:lock@10s-15s");
+
+    static final Opt MODES_OPT = Opt.of("modes", String.join(",", MODES),
+            "platform (Tomcat's 200 threads), virtual, virtual-limit (virtual + --limit requests at once, the rest 503)");
+    static final Opt RATE = Opt.of("rate", "200", "the constant open-model rate, req/s: one both modes sustain with a healthy stub");
+    static final Opt LIMIT = Opt.of("limit", "200", "virtual-limit: requests in the handler at once (stack.json concurrencyLimit); 200 = Tomcat's pool");
+    static final Opt FAULTS = Opt.of("fault", String.join(",", DEFAULT_FAULTS), FaultAxis.FAULT.help());
+    static final List<Opt> TIMING = PlanContext.timingOptions("15s", "60s", 1, "faults are timed from the hold's start");
+
+    @Override
+    public String name() {
+        return "faults";
+    }
+
+    @Override
+    public String summary() {
+        return "Spring rig under faults (stub slow, stub down, database locked) at a constant rate: platform vs virtual vs virtual with a limit";
+    }
+
+    @Override
+    public List<Opt> options() {
+        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS));
+        own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
+        own.addAll(TIMING);
+        return own;
+    }
+
+    /** k6: its per-request records tell timeouts, refusals, resets and status errors apart, second by second. */
+    @Override
+    public String generator() {
+        return "k6";
+    }
+
+    @Override
+    public List<String> faults(Options o) throws UsageError {
+        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.dflt())));
+    }
+
+    @Override
+    public List<String> probes(List<String> runProbes) {
+        return vtlab.plan.Experiment.withProbes(runProbes, "jvm", "hikari");
+    }
+
+    @Override
+    public boolean readsOpenRows() {
+        return true;
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        Stack stack = Stack.load(SpringRig.STACK);
+        List<String> modes = MODES_OPT.choices(o, MODES);
+        double rate;
+        try {
+            rate = Double.parseDouble(RATE.string(o));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--rate takes requests per second, not '" + RATE.string(o) + "'");
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) throw new UsageError("--rate must be positive, not '" + RATE.string(o) + "'");
+        int limit = LIMIT.integer(o);
+        if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
+        int cap = ctx.maxInFlight() > 0 ? ctx.maxInFlight() : Integer.parseInt(PlanContext.MAX_IN_FLIGHT.dflt());
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String mode : modes) {
+                SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
+                Map<String, String> extra = new LinkedHashMap<>();
+                extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
+                for (int rep = 1; rep <= t.reps(); rep++) {
+                    Row r = SpringRig.row(name(), stack, jdk, s, "order-summary", cap, rep, true,
+                            mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
+                            SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
+                    rows.add(relabel(r, mode).atRate(rate));
+                }
+            }
+        return rows;
+    }
+
+    /** virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label. */
+    private static Row relabel(Row r, String mode) {
+        if (mode.equals(r.threadMode())) return r;
+        return new Row(r.experiment(), r.stack(), mode, r.workload(), r.concurrency(), r.rep(), r.hikariPool(), r.pathMode(), r.connMode(),
+                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), r.boundRps(), r.boundNote(), r.tiers(), r.warmup(), r.hold(), r.jvmArgs(),
+                r.rate(), r.appArgs());
+    }
+
+    @Override
+    public List<String> findings(List<Map<String, String>> rows) {
+        return findingsOf(rows);
+    }
+
+    /** A line per fault and mode from its verdict, then how the modes compare under each fault. */
+    static List<String> findingsOf(List<Map<String, String>> rows) {
+        List<String> out = new ArrayList<>();
+        Map<String, List<Map<String, String>>> byFault = new LinkedHashMap<>();
+        for (Map<String, String> r : rows) {
+            if (Rows.failed(r) || Rows.text(r, "fault") == null) continue;
+            byFault.computeIfAbsent(Rows.text(r, "fault"), k -> new ArrayList<>()).add(r);
+        }
+        if (byFault.isEmpty()) {
+            out.add("no fault row finished: nothing to conclude");
+            return out;
+        }
+        for (var e : byFault.entrySet()) {
+            for (Map<String, String> r : e.getValue()) {
+                String flags = Rows.flagged(r) ? " [flagged: " + String.join(", ", Rows.flags(r)) + "]" : "";
+                out.add(r.get(Rows.THREAD_MODE) + ": " + r.get("fault_verdict") + flags);
+            }
+            compare(e.getKey(), e.getValue()).ifPresent(out::add);
+        }
+        long failed = rows.stream().filter(Rows::failed).count();
+        if (failed > 0) out.add(failed + " row(s) failed and are left out");
+        return out;
+    }
+
+    /** Under one fault: virtual against the pool, and whether the limit gives back what the pool gave. */
+    static java.util.Optional<String> compare(String fault, List<Map<String, String>> rows) {
+        Map<String, Map<String, String>> by = new LinkedHashMap<>();
+        rows.forEach(r -> by.putIfAbsent(r.get(Rows.THREAD_MODE), r));
+        Map<String, String> p = by.get("platform"), v = by.get("virtual"), l = by.get(LIMITED);
+        if (p == null || v == null) return java.util.Optional.empty();
+        StringBuilder sb = new StringBuilder(fault + ": ");
+        sb.append(String.format(Locale.ROOT, "without a limit, virtual threads took %s requests in flight and %s MB of heap (platform-200: %s, %s MB)",
+                val(v, "peak_in_flight"), val(v, "peak_heap_mb"), val(p, "peak_in_flight"), val(p, "peak_heap_mb")));
+        sb.append(String.format(Locale.ROOT, "; failed from the fault on: platform %s%%, virtual %s%%", val(p, "fault_shed_pct"), val(v, "fault_shed_pct")));
+        sb.append("; recovery: platform ").append(recovery(p)).append(", virtual ").append(recovery(v));
+        if (l != null) {
+            sb.append(String.format(Locale.ROOT, "; with the limit: %s in flight, %s MB, %s%% failed, recovery %s", val(l, "peak_in_flight"),
+                    val(l, "peak_heap_mb"), val(l, "fault_shed_pct"), recovery(l)));
+        }
+        return java.util.Optional.of(sb.toString());
+    }
+
+    private static String recovery(Map<String, String> r) {
+        String s = r.get("recovery_s");
+        return s == null || s.isEmpty() ? "not within the hold" : s + " s";
+    }
+
+    private static String val(Map<String, String> r, String col) {
+        String s = r.get(col);
+        if (s == null || s.isEmpty()) return "n/a";
+        try {
+            return String.format(Locale.ROOT, "%,.0f", Double.parseDouble(s));
+        } catch (NumberFormatException e) {
+            return s;
+        }
+    }
+}

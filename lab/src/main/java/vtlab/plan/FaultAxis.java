@@ -1,0 +1,66 @@
+package vtlab.plan;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.tier.fault.Fault;
+import vtlab.tier.fault.ToxiproxyTier;
+
+/**
+ * --fault: faults on a schedule within each row's hold, an axis like the others (each value a row; '+' joins faults
+ * of one hold; "none" a baseline row). A value is refused in one line when it does not parse, names a dependency the
+ * row does not have, or does not fit in its hold. A row with a latency or down fault gets the fault proxy as its last
+ * tier, so the proxy stands in front of the dependencies started before it.
+ */
+public final class FaultAxis {
+    public static final Opt FAULT = Opt.of("fault", null, "faults within each row's hold, an axis (each value a row, 'a+b' in one hold, none: no fault):\n"
+            + "stub:latency=1900ms@10s-30s (each answer later), stub:down@10s-20s (refused, cut), db:lock@10s-15s (tables locked),\n"
+            + "db:latency=…, db:down@…; latency/down go through a Toxiproxy in front of the dependency");
+
+    private FaultAxis() {}
+
+    /** The schedules given, each parsed (refused in one line if one does not); empty without --fault. */
+    public static List<String> parse(Options o) throws UsageError {
+        if (!FAULT.given(o)) return List.of();
+        List<String> out = new ArrayList<>();
+        for (String v : FAULT.list(o))
+            for (String spec : v.split(",")) {
+                try {
+                    List<Fault> faults = Fault.parse(spec);
+                    out.add(faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageError("--fault: " + e.getMessage());
+                }
+            }
+        return List.copyOf(new java.util.LinkedHashSet<>(out));
+    }
+
+    /** Each row once per schedule (the rows as they are without one). */
+    public static List<Row> apply(List<Row> rows, List<String> schedules) throws UsageError {
+        if (schedules.isEmpty()) return rows;
+        List<Row> out = new ArrayList<>();
+        for (Row r : rows)
+            for (String s : schedules) out.add(withFault(r, s));
+        return List.copyOf(out);
+    }
+
+    /** The row with a schedule: its param, and the proxy among its tiers when a fault needs it. */
+    public static Row withFault(Row r, String schedule) throws UsageError {
+        List<Fault> faults = Fault.parse(schedule);
+        try {
+            Fault.check(faults, r.tiers(), r.hold());
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--fault: " + e.getMessage() + " (row " + r.label() + ")");
+        }
+        Map<String, String> params = new LinkedHashMap<>(r.params());
+        params.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : schedule);
+        List<String> tiers = new ArrayList<>(r.tiers());
+        if (faults.stream().anyMatch(f -> f.kind() != Fault.Kind.LOCK) && !tiers.contains(ToxiproxyTier.NAME)) tiers.add(ToxiproxyTier.NAME);
+        return r.as(r.experiment(), params).withTiers(tiers);
+    }
+}

@@ -1,0 +1,46 @@
+package vtlab.plan;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.tier.Jdk;
+
+class FaultAxisTest {
+    static Row row(List<String> tiers, int holdS) {
+        return new Row("order-summary", "spring-mvc", "virtual", "order-summary", 100, 1, 50, null, null, Jdk.current(), Map.of("orderId", "random"),
+                Map.of(), Map.of(), null, null, tiers, Duration.ZERO, Duration.ofSeconds(holdS), List.of());
+    }
+
+    @Test
+    void eachScheduleIsARowAndAProxyFaultAddsTheProxyLast() throws Exception {
+        List<String> schedules = FaultAxis.parse(Options.parse(List.of("--fault", "stub:latency=2s@10s-30s,db:lock@10s-15s,none")));
+        assertEquals(List.of("stub:latency=2s@10s-30s", "db:lock@10s-15s", "none"), schedules);
+        List<Row> rows = FaultAxis.apply(List.of(row(List.of("pg", "stub"), 60)), schedules);
+        assertEquals(3, rows.size());
+        assertEquals(List.of("pg", "stub", "toxiproxy"), rows.get(0).tiers(), "latency goes through the proxy, started after what it fronts");
+        assertEquals(List.of("pg", "stub"), rows.get(1).tiers(), "a lock needs no proxy");
+        assertEquals("db:lock@10s-15s", rows.get(1).params().get("fault"));
+        assertEquals("random", rows.get(1).params().get("orderId"), "the row's own params stay");
+        assertTrue(rows.get(0).scenario().contains("fault=stub:latency=2s@10s-30s"), "a fault is part of the scenario");
+        assertEquals(List.of(row(List.of("pg"), 60)), FaultAxis.apply(List.of(row(List.of("pg"), 60)), List.of()), "no --fault: rows as they are");
+    }
+
+    @Test
+    void refusedInOneLineBeforeAnythingStarts() {
+        assertTrue(assertThrows(UsageError.class, () -> FaultAxis.parse(Options.parse(List.of("--fault", "stub:slow@1s-2s"))))
+                .getMessage().startsWith("--fault: "));
+        assertTrue(assertThrows(UsageError.class, () -> FaultAxis.apply(List.of(row(List.of("pg"), 60)), List.of("stub:down@10s-20s")))
+                .getMessage().contains("this row has no stub"));
+        assertTrue(assertThrows(UsageError.class, () -> FaultAxis.apply(List.of(row(List.of("pg", "stub"), 20)), List.of("stub:down@10s-30s")))
+                .getMessage().contains("ends after the 20s hold"));
+    }
+}

@@ -1,0 +1,147 @@
+package vtlab.tier.fault;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+
+import vtlab.tier.Jdk;
+import vtlab.tier.RunTier;
+
+/**
+ * The fault proxy against the real toxiproxy-server (the pinned build, installed by ./vtlab setup): it fronts a
+ * dependency, rewrites the SUT's address to it, and each fault changes what a client through it sees, until ended.
+ * The dependency here is the JDK's own HTTP server: a fixture that answers at once, not a system under test.
+ */
+class ToxiproxyTierTest {
+    @TempDir
+    Path tmp;
+    HttpServer upstream;
+    ToxiproxyTier proxy;
+    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    /** A dependency as the runner sees it: an address the SUT connects to, in its env. */
+    record Dependency(String endpoint) implements RunTier {
+        public String name() {
+            return "stub";
+        }
+
+        public void start(Context ctx) {}
+
+        public ProcessHandle process() {
+            return ProcessHandle.current();
+        }
+
+        public Map<String, String> sutEnv() {
+            return Map.of("STUB_URL", "http://" + endpoint, "OTHER", "unchanged");
+        }
+
+        @Override
+        public List<String> endpoints() {
+            return List.of(endpoint);
+        }
+
+        public void close() {}
+    }
+
+    @BeforeEach
+    void start() throws Exception {
+        upstream = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        upstream.createContext("/", ex -> {
+            byte[] body = "ok".getBytes();
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        upstream.start();
+        proxy = new ToxiproxyTier();
+        String ep = "127.0.0.1:" + upstream.getAddress().getPort();
+        proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), Map.of(), null,
+                Map.of("stub", new Dependency(ep))));
+    }
+
+    @AfterEach
+    void stop() {
+        if (proxy != null) proxy.close();
+        if (upstream != null) upstream.stop(0);
+    }
+
+    URI viaProxy() {
+        return URI.create(proxy.sutEnv().get("STUB_URL") + "/x");
+    }
+
+    /** Milliseconds a request through the proxy took, on a fresh connection each time. */
+    long timedGet() throws Exception {
+        HttpClient fresh = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long t0 = System.nanoTime();
+        HttpResponse<String> r = fresh.send(HttpRequest.newBuilder(viaProxy()).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals("ok", r.body());
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    @Test
+    void theSutIsPointedAtTheProxyWhichForwards() throws Exception {
+        Map<String, String> env = proxy.sutEnv();
+        assertNotEquals("http://127.0.0.1:" + upstream.getAddress().getPort(), env.get("STUB_URL"), "the dependency's own address is replaced");
+        assertEquals(proxy.listens().get("stub"), env.get("STUB_URL").substring("http://".length()));
+        assertEquals("unchanged", env.get("OTHER"));
+        assertTrue(timedGet() < 1000);
+        assertTrue(proxy.process().isAlive());
+    }
+
+    @Test
+    void latencyDelaysEachAnswerUntilEnded() throws Exception {
+        Fault f = Fault.parse("stub:latency=400ms@0s-1s").getFirst();
+        assertTrue(proxy.injects(f));
+        FaultInjector.Active on = proxy.inject(f);
+        long slow = timedGet();
+        assertTrue(slow >= 400, "with the toxic: " + slow + " ms");
+        on.close();
+        long fast = timedGet();
+        assertTrue(fast < 300, "toxic removed: " + fast + " ms");
+        assertEquals(0, proxy.proxy("stub").path("toxics").size());
+    }
+
+    @Test
+    void downRefusesConnectionsUntilEnded() throws Exception {
+        FaultInjector.Active on = proxy.inject(Fault.parse("stub:down@0s-1s").getFirst());
+        assertFalse(proxy.proxy("stub").path("enabled").asBoolean());
+        assertThrows(IOException.class, this::timedGet, "nothing listens on the proxy's port while it is down");
+        on.close();
+        assertTrue(proxy.proxy("stub").path("enabled").asBoolean());
+        assertTrue(timedGet() < 1000);
+    }
+
+    @Test
+    void aDependencyItDoesNotFrontOrALockIsNotItsToInject() {
+        assertFalse(proxy.injects(Fault.parse("db:latency=1s@0s-1s").getFirst()), "no pg behind this proxy");
+        assertFalse(proxy.injects(Fault.parse("db:lock@0s-1s").getFirst()));
+    }
+
+    @Test
+    void closingStopsTheServer() {
+        ProcessHandle p = proxy.process();
+        proxy.close();
+        assertFalse(p.isAlive());
+        proxy = null;
+    }
+}
