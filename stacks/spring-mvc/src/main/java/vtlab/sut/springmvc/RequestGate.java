@@ -49,22 +49,19 @@ public final class RequestGate implements Filter {
             return;
         }
         requests.entered();
+        boolean admitted = permits == null || permits.tryAcquire();
         try {
-            if (permits == null) {
+            if (admitted) {
                 chain.doFilter(req, res);
-            } else if (permits.tryAcquire()) {
-                try {
-                    chain.doFilter(req, res);
-                } finally {
-                    permits.release();
-                }
             } else {
                 requests.rejected();
                 reject((HttpServletResponse) res);
-                return;
             }
-            requests.completed();
         } finally {
+            if (admitted) {
+                if (permits != null) permits.release();
+                requests.completed();
+            }
             requests.left();
         }
     }

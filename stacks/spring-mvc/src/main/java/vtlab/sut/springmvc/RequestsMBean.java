@@ -15,7 +15,7 @@ public interface RequestsMBean {
     /** Requests answered 503 by the concurrency limit since start. */
     long getRejected();
 
-    /** Requests that passed the limit and whose handler returned (any status) since start. */
+    /** Requests that passed the limit and left the handlers since start, whatever their status (a handler's exception too). */
     long getCompleted();
 
     /** Starts a new window for {@link #getInFlightMax()}, at the number in flight now. */

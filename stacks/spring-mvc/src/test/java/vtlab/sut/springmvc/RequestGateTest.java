@@ -38,6 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 /** The gate on a real Tomcat, in front of a handler that holds each request until the test lets it go. */
 class RequestGateTest {
     static final Duration WAIT = Duration.ofSeconds(10);
+    /** Tomcat's loggers, held so their level sticks: its start-up lines and the failing handler's stack trace are not news. */
+    static final List<java.util.logging.Logger> TOMCAT_LOGS = java.util.stream.Stream.of("org.apache.catalina", "org.apache.coyote",
+            "org.apache.tomcat").map(java.util.logging.Logger::getLogger).toList();
+
+    static {
+        TOMCAT_LOGS.forEach(l -> l.setLevel(java.util.logging.Level.OFF));
+    }
 
     @TempDir
     Path base;
@@ -60,12 +67,16 @@ class RequestGateTest {
         tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
         tomcat.setPort(0);
-        tomcat.setSilent(true);
         tomcat.getConnector();
         Context ctx = tomcat.addContext("", null);
+        // addContext sets (and pins) its own logger's level: off too, the failing handler's SEVERE line is expected
+        java.util.Collections.list(java.util.logging.LogManager.getLogManager().getLoggerNames()).stream()
+                .filter(n -> n.startsWith("org.apache.catalina.core.ContainerBase"))
+                .forEach(n -> java.util.logging.Logger.getLogger(n).setLevel(java.util.logging.Level.OFF));
         Tomcat.addServlet(ctx, "app", new HttpServlet() {
             @Override
             protected void doGet(HttpServletRequest req, HttpServletResponse res) throws IOException {
+                if (req.getRequestURI().equals("/fail")) throw new IllegalStateException("the handler fails");
                 if (!RequestGate.LAB_PATHS.contains(req.getRequestURI())) {
                     entered.release();
                     try {
@@ -148,6 +159,17 @@ class RequestGateTest {
         assertEquals(1, requests.getRejected());
         requests.resetMax();
         assertEquals(0, requests.getInFlightMax());
+    }
+
+    @Test
+    void aFailingHandlerGivesItsPermitBackAndCounts() throws Exception {
+        Requests requests = new Requests();
+        URI base = start(new RequestGate(1, requests));
+        assertEquals(500, send(base, "/fail").join().statusCode());
+        await(() -> requests.getInFlight() == 0, "in flight back to 0");
+        assertEquals(1, requests.getCompleted());
+        releaseAll(hold(base, 1)); // the one permit is free again
+        assertEquals(0, requests.getRejected());
     }
 
     @Test
