@@ -152,6 +152,25 @@ class SpringExperimentsTest {
         assertEquals(List.of("hikari_pool=10 (expected 50)"), Verifier.mismatches(new ObjectMapper().valueToTree(info), v.expectInfo()));
     }
 
+    @Test
+    void theConcurrencyLimitIsOffByDefaultAndVerifiedAtAnyValue() throws Exception {
+        Stack mvc = Stack.load("spring-mvc");
+        ObjectMapper json = new ObjectMapper();
+        for (String limit : new String[] {null, "200"}) {
+            Stack.Config c = mvc.configure("virtual", "sleep", limit == null ? Map.of() : Map.of("concurrencyLimit", limit), 25);
+            int want = limit == null ? 0 : 200;
+            assertEquals(Integer.toString(want), c.env().get("CONCURRENCY_LIMIT"));
+            assertEquals(want, c.expectInfo().get("concurrency_limit"));
+            // runtime-info reports the gate's limit as a number
+            Map<String, Object> info = new LinkedHashMap<>(c.expectInfo());
+            assertTrue(Verifier.mismatches(json.valueToTree(info), c.expectInfo()).isEmpty());
+            info.put("concurrency_limit", want == 0 ? 200 : 0);
+            assertEquals(List.of("concurrency_limit=" + (want == 0 ? 200 : 0) + " (expected " + want + ")"),
+                    Verifier.mismatches(json.valueToTree(info), c.expectInfo()));
+        }
+        assertThrows(UsageError.class, () -> mvc.configure("virtual", "sleep", Map.of("concurrencyLimit", "lots"), 25));
+    }
+
     // ---- the words of findings
 
     static Map<String, String> row(String mode, int conc, Integer pool, double rps, String status, double appCpu) {

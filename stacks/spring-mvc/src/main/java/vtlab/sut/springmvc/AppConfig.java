@@ -2,8 +2,10 @@ package vtlab.sut.springmvc;
 
 import javax.sql.DataSource;
 
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -31,6 +33,26 @@ class AppConfig {
     @Bean
     PoolSampler poolSampler(DataSource dataSource) {
         return new PoolSampler((com.zaxxer.hikari.HikariDataSource) dataSource);
+    }
+
+    /** The requests' counters, on the platform MBean server for the lab's JMX reads. */
+    @Bean
+    Requests requests() {
+        return new Requests().register();
+    }
+
+    @Bean
+    RequestGate requestGate(Settings settings, Requests requests) {
+        return new RequestGate(settings.concurrencyLimit(), requests);
+    }
+
+    /** The gate before every other filter, on every path (it passes the lab's own endpoints itself). */
+    @Bean
+    FilterRegistrationBean<RequestGate> requestGateRegistration(RequestGate gate) {
+        FilterRegistrationBean<RequestGate> r = new FilterRegistrationBean<>(gate);
+        r.setName("vtlab-request-gate");
+        r.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return r;
     }
 
     @Bean

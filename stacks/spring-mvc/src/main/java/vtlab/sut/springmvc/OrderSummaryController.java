@@ -31,10 +31,11 @@ public class OrderSummaryController {
     private final ApplicationContext context;
     private final Environment env;
     private final PoolSampler sampler;
+    private final RequestGate gate;
 
     public OrderSummaryController(OrderSummaryService service, PoolWarmup warmup, DataSource dataSource,
                                   DownstreamClient downstream, Settings settings, ApplicationContext context, Environment env,
-                                  PoolSampler sampler) {
+                                  PoolSampler sampler, RequestGate gate) {
         this.service = service;
         this.warmup = warmup;
         this.dataSource = dataSource;
@@ -43,6 +44,7 @@ public class OrderSummaryController {
         this.context = context;
         this.env = env;
         this.sampler = sampler;
+        this.gate = gate;
     }
 
     /**
@@ -112,11 +114,15 @@ public class OrderSummaryController {
         m.put("sync_stripes", settings.synchronizedPath() ? settings.syncStripes() : null);
         m.put("pin_control", settings.pathMode().equals("control") ? vtlab.pin.PinControl.mechanism() : null);
         m.put("downstream_delay_ms", settings.downstreamDelayMs());
+        m.put("concurrency_limit", gate.limit());
+        m.put("requests_mbean", Requests.NAME);
         m.putAll(downstream.describe());
         m.put("order_query", OrderSummaryService.ORDER_QUERY);
         m.put("orders_max_id", warmup.maxOrderId());
         m.put("spring_boot_version", SpringBootVersion.getVersion());
         m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
+        m.put("pgjdbc_version", Versions.pgjdbc());
+        m.put("hikari_version", Versions.hikari());
         m.put("jdk_version", Runtime.version().toString());
         m.put("jdk_major", Runtime.version().feature());
         m.put("java_vendor", System.getProperty("java.vendor"));

@@ -17,9 +17,11 @@ import java.util.Map;
  *                          I/O on the request's own thread, keep-alive cache raised to the connector's size)
  * @param downstreamHttp    http1 (a connection per call in flight: two sockets per client connection) or h2c
  *                          (HTTP/2 by upgrade, calls multiplexed on one connection; jdk client only)
+ * @param concurrencyLimit  at most this many requests in the handlers at once, the rest answered 503 (see
+ *                          {@link RequestGate}); 0: no limit
  */
 public record Settings(String connMode, String pathMode, int syncStripes, String stubUrl, long downstreamDelayMs,
-                       String downstreamClient, String downstreamHttp) {
+                       String downstreamClient, String downstreamHttp, int concurrencyLimit) {
 
     public static Settings fromEnv(Map<String, String> env) {
         String conn = env.getOrDefault("CONN_MODE", "released");
@@ -45,7 +47,9 @@ public record Settings(String connMode, String pathMode, int syncStripes, String
         if (http.equals("h2c") && !client.equals("jdk")) {
             throw new IllegalArgumentException("DOWNSTREAM_HTTP=h2c needs DOWNSTREAM_CLIENT=jdk (HttpURLConnection speaks HTTP/1.1 only)");
         }
-        return new Settings(conn, path, stripes, stub, intEnv(env, "DOWNSTREAM_DELAY_MS", 100), client, http);
+        int limit = intEnv(env, "CONCURRENCY_LIMIT", 0);
+        if (limit < 0) throw new IllegalArgumentException("CONCURRENCY_LIMIT must be 0 (off) or positive, not " + limit);
+        return new Settings(conn, path, stripes, stub, intEnv(env, "DOWNSTREAM_DELAY_MS", 100), client, http, limit);
     }
 
     public boolean held() {

@@ -19,6 +19,7 @@ class SettingsTest {
         assertEquals("jdk", s.downstreamClient());
         assertFalse(s.held());
         assertFalse(s.synchronizedPath());
+        assertEquals(0, s.concurrencyLimit(), "no limit unless asked");
     }
 
     @Test
@@ -42,6 +43,8 @@ class SettingsTest {
         assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2")));
         assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2c", "DOWNSTREAM_CLIENT", "urlconnection")));
         assertEquals("h2c", Settings.fromEnv(Map.of("DOWNSTREAM_HTTP", "h2c")).downstreamHttp());
+        assertThrows(IllegalArgumentException.class, () -> Settings.fromEnv(Map.of("CONCURRENCY_LIMIT", "-1")));
+        assertEquals(200, Settings.fromEnv(Map.of("CONCURRENCY_LIMIT", "200")).concurrencyLimit());
     }
 
     @Test
