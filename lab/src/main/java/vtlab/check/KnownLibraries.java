@@ -10,7 +10,7 @@ import vtlab.check.JarLibraries.Library;
  * Libraries known to matter for virtual threads, each with the versions affected, what happens, the fix and the
  * public source it was checked against, read against what a service's jar holds ({@link JarLibraries}): measured
  * pinning says what pinned in one run, this says what a version is known to do under load it may not have met.
- * Only what a maintainer's issue, pull request or release note says, and the code of the tagged releases, goes in.
+ * Only what a maintainer's issue, pull request or release note says goes in.
  */
 public final class KnownLibraries {
     /** What a virtual thread meets in an affected version, and on which JDKs it matters. */
@@ -28,7 +28,7 @@ public final class KnownLibraries {
 
         /** Whether a virtual thread meets it on this JDK (0: not known, taken as yes). */
         public boolean on(int jdk) {
-            return this == SPINS || jdk <= 0 || jdk < 24;
+            return this == SPINS || jdk < 24;
         }
     }
 
@@ -53,14 +53,14 @@ public final class KnownLibraries {
             return new Entry(ga[0], ga[1], from, until, fixedIn, effect, what, source);
         }
 
-        /** The versions in words: "< 42.6.0", "42.7.8 up to 42.7.9", "4.4.6 and later". */
+        /** The versions affected: "< 42.6.0", ">= 42.7.8, < 42.7.9", ">= 4.4.6". */
         String range() {
             if (from == null) return "< " + until;
-            return until == null ? from + " and later" : from + " up to " + until;
+            return until == null ? ">= " + from : ">= " + from + ", < " + until;
         }
     }
 
-    /** The table. Sources are the maintainers' own; see docs/ab.md ("Libraries in the jar"). */
+    /** The table: each entry's source is the maintainers' own; ranges read off the tagged releases' code where it was at hand. */
     public static final List<Entry> ALL = List.of(
             Entry.of("org.postgresql:postgresql", null, "42.6.0", Effect.PINS,
                     "the connection's query execution (`QueryExecutorImpl.execute`) is synchronized around socket reads;"
@@ -100,16 +100,22 @@ public final class KnownLibraries {
      * @param jdks the JDK majors the run used (empty: not known): a pin that JEP 491 removed is said not to apply there
      */
     public record Finding(Library library, List<Entry> known, List<Entry> affecting, List<Integer> jdks) {
+        /** The library's group, or the table's when the jar did not say it (matched by artifact and module). */
+        public String group() {
+            return library.group() != null ? library.group() : known.getFirst().group();
+        }
+
         public boolean affected() {
             return !affecting.isEmpty();
         }
 
         /** One line: the library, its status, why, the fix and the source. */
         public String line() {
-            String lib = library.coordinates() + (library.group() == null ? " (by its file name " + library.where() + ")" : "");
+            String lib = library.group() != null ? library.coordinates() : group() + ":" + library.artifact() + ":" + library.version()
+                    + " (" + library.where() + " has no pom.properties: known by its file name and module " + library.module() + ")";
             if (!affected()) {
-                return lib + ": not affected (" + known.stream().map(e -> e.range() + ": fixed in " + e.fixedIn() + ", " + e.source())
-                        .collect(Collectors.joining("; ")) + ")";
+                return lib + ": not affected (" + known.stream().map(e -> "affected " + e.range() + ", fixed in " + e.fixedIn()
+                        + ": " + e.source()).collect(Collectors.joining("; ")) + ")";
             }
             return lib + ": AFFECTED — " + affecting.stream().map(this::why).collect(Collectors.joining("; also "));
         }
@@ -131,12 +137,20 @@ public final class KnownLibraries {
         return check(libraries, jdks, ALL);
     }
 
+    /**
+     * Whether the library is the group's: by its pom.properties, or (without one) by a module name in the group's
+     * namespace, org.postgresql.jdbc for org.postgresql; a file name alone is not enough (org.testcontainers ships a
+     * postgresql-1.19.0.jar too).
+     */
+    static boolean owns(String group, Library l) {
+        if (l.group() != null) return l.group().equals(group);
+        return l.module() != null && (l.module().equals(group) || l.module().startsWith(group + "."));
+    }
+
     static List<Finding> check(List<Library> libraries, List<Integer> jdks, List<Entry> table) {
         List<Finding> out = new ArrayList<>();
         for (Library l : libraries) {
-            // by the file name alone the group is unknown: the artifact's name is matched, which the table keeps distinct
-            List<Entry> known = table.stream().filter(e -> e.artifact().equals(l.artifact())
-                    && (l.group() == null || e.group().equals(l.group()))).toList();
+            List<Entry> known = table.stream().filter(e -> e.artifact().equals(l.artifact()) && owns(e.group(), l)).toList();
             if (known.isEmpty()) continue;
             out.add(new Finding(l, known, known.stream().filter(e -> e.affects(l.version())).toList(), List.copyOf(jdks)));
         }

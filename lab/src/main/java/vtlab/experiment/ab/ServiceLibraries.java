@@ -47,6 +47,7 @@ record ServiceLibraries(String jar, List<Library> libraries, String error) {
             e.put("artifact", l.artifact());
             e.put("version", l.version());
             e.put("where", l.where());
+            if (l.module() != null) e.put("module", l.module());
             libs.add(e);
         }
         m.put("libraries", libs);
@@ -65,9 +66,13 @@ record ServiceLibraries(String jar, List<Library> libraries, String error) {
         if (ab == null || !ab.has("jar")) return null;
         List<Library> libs = new ArrayList<>();
         for (JsonNode l : ab.path("libraries")) {
-            libs.add(new Library(l.has("group") ? l.get("group").asText() : null, l.path("artifact").asText(), l.path("version").asText(),
-                    l.path("where").asText()));
+            libs.add(new Library(text(l, "group"), l.path("artifact").asText(), l.path("version").asText(), l.path("where").asText(),
+                    text(l, "module")));
         }
-        return new ServiceLibraries(ab.get("jar").asText(), List.copyOf(libs), ab.has("libraries_error") ? ab.get("libraries_error").asText() : null);
+        return new ServiceLibraries(ab.get("jar").asText(), List.copyOf(libs), text(ab, "libraries_error"));
+    }
+
+    private static String text(JsonNode n, String field) {
+        return n.hasNonNull(field) ? n.get(field).asText() : null;
     }
 }
