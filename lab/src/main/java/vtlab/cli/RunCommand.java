@@ -76,6 +76,7 @@ public final class RunCommand implements Command {
         Environment env = new Environment(commandLine, o.asMap(), p.cores(),
                 java.util.stream.Stream.concat(p.rows().stream(), p.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
+        p.environments().forEach(env::set);
         Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
                 p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
                 p.searches(), p.planner()));
@@ -115,10 +116,12 @@ public final class RunCommand implements Command {
         return s.breached();
     }
 
+    /** @param environments each experiment's own entries of environment.json ({@link Experiment#environment}), by its name */
     public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
                            java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
-                           List<PlannedRow> planned, List<Search> searches, String pinThreshold) {
+                           List<PlannedRow> planned, List<Search> searches, String pinThreshold,
+                           java.util.Map<String, java.util.Map<String, Object>> environments) {
         /** Resolves a searched row as the fixed rows were. */
         Runner.Planner planner() {
             return row -> RunCommand.planned(row, probes, freshSut, pinThreshold);
@@ -186,8 +189,11 @@ public final class RunCommand implements Command {
         List<Search> searches = new ArrayList<>();
         List<Study.Prepared> studies = new ArrayList<>();
         long studySeconds = 0;
+        java.util.Map<String, java.util.Map<String, Object>> environments = new java.util.LinkedHashMap<>();
         for (Experiment e : chosen) {
             Options eo = o.withDefaults(settings.getOrDefault(e.name(), java.util.Map.of()));
+            java.util.Map<String, Object> own = e.environment(eo);
+            if (!own.isEmpty()) environments.put(e.name(), own);
             if (e instanceof Study s) {
                 Study.Prepared sp = s.prepare(eo, ctx);
                 studySeconds += sp.seconds();
@@ -237,7 +243,7 @@ public final class RunCommand implements Command {
         if (!templates.isEmpty()) gen.ensureAvailable();
         installTierTools(templates);
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold);
+                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments));
     }
 
     /** The tools of every tier the rows name (the database server), installed now: before the first row, never inside one. */

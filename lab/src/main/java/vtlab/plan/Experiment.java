@@ -85,6 +85,15 @@ public interface Experiment {
         return null;
     }
 
+    /**
+     * What the run's rows run that no row records and its findings need (ab: the libraries in the service's jar), read
+     * once before anything starts and kept in environment.json under the experiment's name, so that the findings read
+     * the run as it was, after the run and on ./vtlab report alike. Empty: nothing to keep.
+     */
+    default java.util.Map<String, Object> environment(Options options) throws UsageError {
+        return java.util.Map.of();
+    }
+
     /** Whether {@link #findings} understand open-model rows; if not they are given the closed rows only. */
     default boolean readsOpenRows() {
         return false;

@@ -20,7 +20,8 @@ import vtlab.tier.Jdk;
  * ./vtlab ab: the user's own service (a Spring Boot jar or any command), platform against virtual threads, and on
  * Spring Boot's Tomcat a third, tuned variant. Its rows go through the same runner as the lab's stacks (own CPUs,
  * verification, warm-up until steady, probes, validity); the thread mode, which the service does not report, is
- * proven by thread dumps under the warm-up's load. The findings are the verdict ({@link Verdict}).
+ * proven by thread dumps under the warm-up's load. The findings are the verdict ({@link Verdict}), with the jar's
+ * libraries that the lab knows to matter for virtual threads ({@link ServiceLibraries}).
  */
 public final class AbExperiment implements Experiment {
     public static final String NAME = "ab";
@@ -96,8 +97,15 @@ public final class AbExperiment implements Experiment {
         return true;
     }
 
+    /** A jar's libraries, for the verdict's check against the lab's table (a --cmd has no jar to read). */
+    @Override
+    public Map<String, Object> environment(Options o) throws UsageError {
+        if (!Service.APP.given(o)) return Map.of();
+        return ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap();
+    }
+
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return Verdict.of(rows, runDir.resolve("pinning.txt"));
+        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir));
     }
 }

@@ -11,13 +11,15 @@ import java.util.Map;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
+import vtlab.check.KnownLibraries;
 import vtlab.data.Rows;
 
 /**
  * The verdict of an ab run in words, each claim naming its rows by their number in matrix.csv (the report links
  * "row N"): what the flag gains and what tuning adds, per scenario; what broke (failed rows, errors, pinning with the
- * service's own frame); where the bottleneck moved (CPU, pool, generator); memory and threads; advice from what was
- * measured. Only rows with status ok count as evidence; the others are named as such.
+ * service's own frame) and the libraries in its jar known to matter for virtual threads; where the bottleneck moved
+ * (CPU, pool, generator); memory and threads; advice from what was measured. Only rows with status ok count as
+ * evidence; the others are named as such.
  */
 final class Verdict {
     /** Ratios this close to 1 are no difference on this lab's noisy machine (README: ±15% between JVMs). */
@@ -49,6 +51,11 @@ final class Verdict {
     }
 
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt) {
+        return of(matrix, pinningTxt, null);
+    }
+
+    /** @param jar the service jar's libraries as the run kept them, null for a --cmd service */
+    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar) {
         List<Numbered> rows = new ArrayList<>();
         for (int i = 0; i < matrix.size(); i++) rows.add(new Numbered(i + 1, matrix.get(i)));
         List<String> out = new ArrayList<>();
@@ -63,9 +70,12 @@ final class Verdict {
         scenarios.forEach((key, list) -> gain(key, list, out));
         errors(rows, out);
         pinning(rows, pinningTxt, out);
+        List<String> libraries = new ArrayList<>();
+        libraries(jar, rows, libraries);
+        out.addAll(libraries);
         bottleneck(rows, out);
         memory(rows, out);
-        if (out.isEmpty()) out.add("no row to conclude from");
+        if (out.size() == libraries.size()) out.addFirst("no row to conclude from");
         return out;
     }
 
@@ -152,6 +162,26 @@ final class Verdict {
             }
             out.add(s);
         }
+    }
+
+    /**
+     * Beside the pinning measured: the jar's libraries that the lab's table knows (vtlab.check.KnownLibraries),
+     * affected or not, for this run's JDKs; libraries it does not know are not named.
+     */
+    static void libraries(ServiceLibraries jar, List<Numbered> rows, List<String> out) {
+        if (jar == null) return;
+        String name = Path.of(jar.jar()).getFileName().toString();
+        if (jar.error() != null) {
+            out.add("libraries: " + name + " could not be read (" + jar.error() + "): not checked");
+            return;
+        }
+        List<Integer> jdks = rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList();
+        List<KnownLibraries.Finding> found = KnownLibraries.check(jar.libraries(), jdks);
+        if (found.isEmpty()) {
+            out.add("libraries: none of the " + jar.libraries().size() + " found in " + name + " is one the lab knows to matter for virtual threads");
+            return;
+        }
+        for (KnownLibraries.Finding f : found) out.add("library in " + name + ": " + f.line());
     }
 
     /** Where the limit was in each row that counts: the SUT's CPU, the pool, the generator. */

@@ -15,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.check.JarLibraries;
 import vtlab.cli.Main;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
@@ -189,6 +190,51 @@ class AbExperimentTest {
         List<String> v = Verdict.of(rows, dir.resolve("none.txt"));
         assertTrue(v.getFirst().startsWith("FAILED, no numbers: virtual as shipped (row 2): virtual threads not in effect"), v.getFirst());
         assertTrue(v.stream().noneMatch(l -> l.contains("virtual as shipped 0")), v.toString());
+    }
+
+    @Test
+    void theJarsLibrariesAreKeptForTheRunAndTheKnownOnesJudgedInTheVerdict() throws Exception {
+        Options o = Options.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/"));
+        Map<String, Object> kept = new AbExperiment().environment(o);
+        assertEquals(Path.of(SPRING_JAR).toAbsolutePath().normalize().toString(), kept.get("jar"));
+        // as environment.json holds it, read back as ./vtlab report would, with the jar gone or rebuilt since
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
+        ServiceLibraries read = ServiceLibraries.read(dir);
+        assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()), read);
+        List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),
+                row("virtual", "as-shipped", 200, 5000, 50, "ok", ""));
+        List<String> v = Verdict.of(rows, dir.resolve("none.txt"), read);
+        assertTrue(v.stream().anyMatch(l -> l.startsWith("library in vtlab-spring-mvc.jar: org.postgresql:postgresql:42.")), v.toString());
+        assertTrue(v.stream().anyMatch(l -> l.startsWith("library in vtlab-spring-mvc.jar: com.zaxxer:HikariCP:")), v.toString());
+        assertTrue(v.stream().noneMatch(l -> l.contains("spring-webmvc")), "a library the table does not know is not named");
+
+        ServiceLibraries old = new ServiceLibraries("/x/orders.jar", List.of(new JarLibraries.Library("org.postgresql", "postgresql", "42.7.8",
+                "BOOT-INF/lib/postgresql-42.7.8.jar"), new JarLibraries.Library("com.google.guava", "guava", "33.0.0-jre", "BOOT-INF/lib/g.jar")), null);
+        List<String> w = Verdict.of(rows, dir.resolve("none.txt"), old);
+        String pg = w.stream().filter(l -> l.startsWith("library in orders.jar: org.postgresql:postgresql:42.7.8: AFFECTED")).findFirst()
+                .orElseThrow(() -> new AssertionError(w.toString()));
+        assertTrue(pg.contains("met on this run's JDK 21") && pg.contains("fixed in 42.7.9"), pg);
+        assertEquals(1, w.stream().filter(l -> l.startsWith("librar")).count(), "guava is not named: " + w);
+        List<String> none = Verdict.of(rows, dir.resolve("none.txt"), new ServiceLibraries("/x/a.jar", List.of(old.libraries().get(1)), null));
+        assertTrue(none.contains("libraries: none of the 1 found in a.jar is one the lab knows to matter for virtual threads"), none.toString());
+        assertTrue(Verdict.of(List.of(), dir.resolve("none.txt"), old).getFirst().equals("no row to conclude from"));
+    }
+
+    @Test
+    void theRunPlansTheJarsLibrariesIntoEnvironmentJson() throws Exception {
+        Options o = Options.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/"));
+        vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
+        assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
+        assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), p.environments().get("ab"));
+    }
+
+    @Test
+    void aCommandHasNoJarToRead() throws Exception {
+        Options o = Options.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
+        assertEquals(Map.of(), new AbExperiment().environment(o));
+        assertEquals(null, ServiceLibraries.read(dir), "no environment.json, or one without ab's entry");
+        assertTrue(Verdict.of(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", "")), dir.resolve("none.txt"), null).stream()
+                .noneMatch(l -> l.startsWith("librar")));
     }
 
     @Test
