@@ -19,9 +19,10 @@ import vtlab.tier.Jdk;
  * @param open      the run's load model is open (--load-model open): rows at --rates instead of --conc
  * @param rates     the open model's target rates, req/s (empty for a closed run)
  * @param maxInFlight the open model's in-flight cap (the generator's connections), which open rows carry as concurrency
+ * @param rateProfile the open model's offered rate over each hold instead of --rates (--rate-profile), or null
  */
 public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Duration warmupMax, boolean open,
-                          List<Double> rates, int maxInFlight) {
+                          List<Double> rates, int maxInFlight, RateProfile rateProfile) {
     public static final String CARRIERS_PROPERTY = "jdk.virtualThreadScheduler.parallelism";
 
     // The load model, declared once for every load experiment (RunCommand accepts them wherever rows are planned).
@@ -30,7 +31,10 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model");
     public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
             + "open rows carry it in the concurrency column");
-    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, FaultAxis.FAULT);
+    public static final Opt RATE_PROFILE = Opt.of("rate-profile", null, "open model, k6 only: the offered rate over each hold instead of --rates:\n"
+            + "RATE@TIME steps, RATE@FROM-TO linear ramps, seconds into the hold, first point @0s,\n"
+            + "e.g. 1000@0s,5000@10s,1000@20s (a 10 s spike); a row's rate is the profile's mean over its hold");
+    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT);
 
     public static PlanContext from(Options o) throws UsageError {
         List<Jdk> jdks = new ArrayList<>();
@@ -44,16 +48,34 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
         }
         Duration warmupMax = o.duration("warmup-max", o.flag("quick") ? Duration.ZERO : Duration.ofSeconds(120), true);
-        boolean open = LOAD_MODEL.choice(o, List.of("closed", "open")).equals("open");
-        List<Double> rates = open ? rates(o) : List.of();
+        String model = LOAD_MODEL.choice(o, List.of("closed", "open"));
+        RateProfile profile = rateProfile(o);
+        if (profile != null && RATES.given(o)) {
+            throw new UsageError("--rate-profile: it replaces --rates (a row's rate is the profile's mean over its hold): drop --rates");
+        }
+        if (profile != null && LOAD_MODEL.given(o) && model.equals("closed")) {
+            throw new UsageError("--rate-profile: a profile schedules an open-model load: drop --load-model closed");
+        }
+        boolean open = profile != null || model.equals("open");
+        List<Double> rates = open && profile == null ? rates(o) : List.of();
         if (!open && RATES.given(o)) throw new UsageError("--rates is the open model's axis: add --load-model open, or use --conc");
-        if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates (and --max-in-flight)");
-        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, MAX_IN_FLIGHT.integer(o));
+        if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates or --rate-profile (and --max-in-flight)");
+        return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, MAX_IN_FLIGHT.integer(o), profile);
+    }
+
+    /** --rate-profile parsed (refused in one line if it does not), or null without it. */
+    static RateProfile rateProfile(Options o) throws UsageError {
+        if (!RATE_PROFILE.given(o)) return null;
+        try {
+            return RateProfile.parse(RATE_PROFILE.string(o));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--rate-profile: " + e.getMessage());
+        }
     }
 
     /** A closed run's context (tests, rows made by hand). */
     public PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Duration warmupMax) {
-        this(jdks, jvmArgs, carriers, warmupMax, false, List.of(), 0);
+        this(jdks, jvmArgs, carriers, warmupMax, false, List.of(), 0, null);
     }
 
     static List<Double> rates(Options o) throws UsageError {
@@ -82,13 +104,26 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         return open ? o.withDefaults(Map.of("conc", Integer.toString(maxInFlight))) : o;
     }
 
-    /** The planned rows under the run's load model: closed as they are; open, each once per rate. */
-    public List<Row> underLoadModel(List<Row> rows) {
+    /**
+     * The planned rows under the run's load model: closed as they are; open, each once per rate, or once following the
+     * rate profile (refused in one line when a point of it is beyond a row's hold).
+     */
+    public List<Row> underLoadModel(List<Row> rows) throws UsageError {
         if (!open) return rows;
         List<Row> out = new ArrayList<>();
-        for (Row r : rows)
-            for (double rate : rates) out.add(r.atRate(rate));
+        for (Row r : rows) {
+            if (rateProfile != null) out.add(withProfile(r, rateProfile));
+            else for (double rate : rates) out.add(r.atRate(rate));
+        }
         return List.copyOf(out);
+    }
+
+    static Row withProfile(Row r, RateProfile p) throws UsageError {
+        try {
+            return r.atProfile(p);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--rate-profile: " + e.getMessage() + " (row " + r.label() + ")");
+        }
     }
 
     /**

@@ -62,6 +62,25 @@ public record Row(String experiment, String stack, String threadMode, String wor
                 tiers, warmup, hold, jvmArgs, rps, appArgs);
     }
 
+    /**
+     * This row as an open row that follows a rate profile over its hold: its rate is the profile's mean over the hold
+     * (what the open checks compare the achieved rate with), its params carry the profile (scenario, dataset).
+     * IllegalArgumentException when a point of the profile is beyond the hold.
+     */
+    public Row atProfile(RateProfile profile) {
+        profile.check(hold);
+        Map<String, String> withProfile = new java.util.LinkedHashMap<>(params);
+        withProfile.put(RateProfile.PARAM, profile.spec());
+        double mean = Math.round(profile.meanRate(hold.toMillis() / 1000.0) * 100) / 100.0; // to a hundredth: the scenario names it
+        return as(experiment, withProfile).atRate(mean);
+    }
+
+    /** The rate profile this open row follows in its hold (see {@link #atProfile}), or null: a constant rate. */
+    public RateProfile rateProfile() {
+        String spec = params.get(RateProfile.PARAM);
+        return spec == null ? null : RateProfile.parse(spec);
+    }
+
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
     public static final String PROBES_PARAM = "probes";
 
