@@ -40,6 +40,11 @@ public interface Generator {
         return java.util.EnumSet.of(LoadModel.CLOSED);
     }
 
+    /** Whether it sends an open load's {@link LoadSpec#profile() rate profile}; the plan refuses a profile to one that does not. */
+    default boolean followsRateProfile() {
+        return false;
+    }
+
     /**
      * Options of this generator's own (k6's --ramp): known to the option check, shown by ./vtlab list, refused with
      * any other generator ({@link Generators#configured}). A generator's own options stay with it rather than on

@@ -28,12 +28,14 @@ import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.plan.PlanContext;
+import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
 
 /**
  * k6 (Go, a JavaScript VU per connection), the seed rig's own generator: closed model with constant-vus (or the seed
- * rig's ramping-vus profile with --ramp), open model with constant-arrival-rate. It costs far more CPU per request
+ * rig's ramping-vus profile with --ramp), open model with constant-arrival-rate, or ramping-arrival-rate for a rate
+ * profile (--rate-profile: the only generator here that follows one). It costs far more CPU per request
  * than wrk or oha (each VU runs the script in its own JS runtime), so it is the choice for reproducing the seed rig,
  * not for finding a SUT's ceiling on a shared 2-core machine.
  *
@@ -42,6 +44,12 @@ import vtlab.tier.tool.Tools;
  * counted from the same records the histogram is made of. k6 writes the CSV uncompressed because its own gzip would
  * run on the load core during the hold; k6's --summary-export (raw/STEM.k6.summary.json) is kept as k6's own view and
  * checked against the CSV's request count.
+ *
+ * <p>Open-model latency: http_req_duration is the request's sending + waiting + receiving (k6's metric reference), so
+ * it runs from the moment the request is actually sent, not from its iteration's scheduled start. The arrival-rate
+ * executors start each iteration on schedule while a VU is free and drop it (dropped_iterations) when none is, so no
+ * request waits unmeasured in a queue of k6's; the dropped ones are missing from the histogram instead (the row's
+ * dropped column, see Validity). The same holds for ramping-arrival-rate, whose schedule follows the stages.
  */
 public final class K6Generator implements Generator {
     static final String VERSION = Tools.K6_VERSION;
@@ -63,7 +71,12 @@ public final class K6Generator implements Generator {
     @Override
     public String description() {
         return "k6 " + VERSION + " (Go, JS VUs), the seed rig's tool: closed (constant-vus, --ramp: ramping-vus) and open"
-                + " (constant-arrival-rate, dropped iterations counted); built by the lab on first use (go install)";
+                + " (constant-arrival-rate, --rate-profile: ramping-arrival-rate; dropped iterations counted); built by the lab on first use (go install)";
+    }
+
+    @Override
+    public boolean followsRateProfile() {
+        return true;
     }
 
     /**
@@ -93,7 +106,7 @@ public final class K6Generator implements Generator {
     @Override
     public Generator configure(Options o) throws UsageError {
         if (!RAMP.given(o)) return this;
-        if (PlanContext.LOAD_MODEL.choice(o, List.of("closed", "open")).equals("open")) {
+        if (PlanContext.LOAD_MODEL.choice(o, List.of("closed", "open")).equals("open") || PlanContext.RATE_PROFILE.given(o)) {
             throw new UsageError("--ramp ramps the closed model's VUs; an open run sends its --rates from the start: drop --ramp");
         }
         ramp = RAMP.duration(o, false);
@@ -161,7 +174,9 @@ public final class K6Generator implements Generator {
         js.append("  systemTags: ['status', 'error_code'],\n");
         js.append("  scenarios: {\n    load: {\n");
         String duration = hold(s, ramp != null).toMillis() + "ms";
-        if (s.model() == LoadModel.OPEN) {
+        if (s.profile() != null) {
+            rampingArrivalRate(js, s.profile(), s.connections(), hold(s, false));
+        } else if (s.model() == LoadModel.OPEN) {
             double r = s.rate();
             // k6 takes whole iterations per time unit: a fractional rate is the same spacing per 1000 s
             boolean whole = r == Math.rint(r);
@@ -201,6 +216,33 @@ public final class K6Generator implements Generator {
             js.append("export default function () {\n  http.request(METHOD, URL, BODY, PARAMS);\n}\n");
         }
         return js.toString();
+    }
+
+    /**
+     * A rate profile as ramping-arrival-rate: startRate the first rate, then one stage per straight piece of the
+     * profile up to the end of the hold. A ramp is one stage of its length to its rate; a step is a stage of 0 ms to
+     * the new rate, then a stage holding it: k6 refuses only negative stage durations, and its schedule adds a stage's
+     * area (its length x its mean rate) to the iterations due, so a 0 ms stage starts none and the next stage runs
+     * from the new rate (lib/executor/ramping_arrival_rate.go, cal). Rates per 1 s, or per 1000 s when one has a
+     * fraction (k6 takes whole iterations per time unit); VUs allocated up front for half a second of the peak.
+     */
+    static void rampingArrivalRate(StringBuilder js, RateProfile p, int cap, Duration end) {
+        List<RateProfile.Knot> knots = new java.util.ArrayList<>(p.knots());
+        knots.add(new RateProfile.Knot(end, knots.getLast().rate()));
+        boolean whole = knots.stream().allMatch(k -> k.rate() == Math.rint(k.rate()));
+        java.util.function.DoubleFunction<Long> perUnit = r -> whole ? (long) r : Math.round(r * 1000);
+        js.append("      executor: 'ramping-arrival-rate',\n");
+        js.append("      startRate: ").append(perUnit.apply(knots.getFirst().rate())).append(", timeUnit: '").append(whole ? "1s" : "1000s").append("',\n");
+        js.append("      preAllocatedVUs: ").append(preAllocated(p.peakRate(), cap)).append(", maxVUs: ").append(cap).append(",\n");
+        js.append("      stages: [\n");
+        for (int i = 1; i < knots.size(); i++) {
+            RateProfile.Knot a = knots.get(i - 1), b = knots.get(i);
+            Duration d = b.at().minus(a.at());
+            if (d.isNegative()) throw new IllegalArgumentException("the rate profile " + p + " ends after the load");
+            if (d.isZero() && a.rate() == b.rate()) continue; // nothing changes there
+            js.append("        { duration: '").append(d.toMillis()).append("ms', target: ").append(perUnit.apply(b.rate())).append(" },\n");
+        }
+        js.append("      ],\n");
     }
 
     /** The measured hold: k6 refuses a constant-vus or constant-arrival-rate scenario under 1 s (a ramp's stages it takes). */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import vtlab.core.Secrets;
+import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 
 /**
@@ -19,9 +20,12 @@ import vtlab.stack.Request;
  * @param rate requests per second of an open-model load; null for a closed one
  * @param rateOnly only the rate is wanted (a warm-up slice): a generator that pays for its details skips them (wrk's
  *                 histogram walk costs up to 20 s of its core after a wide-tailed run, its per-second hook CPU)
+ * @param profile  an open load's offered rate over its duration (--rate-profile; rate is then its mean), null for a
+ *                 constant rate; only a generator that {@link Generator#followsRateProfile() follows profiles} gets one
  */
 public record LoadSpec(URI url, Request request, int connections, int threads, Duration duration,
-                       Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly) {
+                       Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly,
+                       RateProfile profile) {
     /** A closed-model load (the lab's default). */
     public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem) {
@@ -34,13 +38,26 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, false);
     }
 
+    /** A load at a constant rate (or a closed one). */
+    public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
+                    String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly) {
+        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, null);
+    }
+
     /** The same load for its rate alone (see rateOnly). */
     public LoadSpec forRateOnly() {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile);
+    }
+
+    /** The same open load following a rate profile over its duration (null: at its constant rate). */
+    public LoadSpec withProfile(RateProfile p) {
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, p);
     }
 
     public LoadSpec {
         if ((model == LoadModel.OPEN) != (rate != null)) throw new IllegalArgumentException("an open load has a rate, a closed one none");
+        if (profile != null && model != LoadModel.OPEN) throw new IllegalArgumentException("a rate profile is an open load's");
+        if (profile != null && profile.end().compareTo(duration) > 0) throw new IllegalArgumentException("the rate profile " + profile + " ends after the load");
     }
 
     /** The environment variable a script reads the i-th header's value from (0-based) when it is a secret. */

@@ -23,6 +23,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
+import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
 
@@ -267,6 +268,57 @@ class K6GeneratorTest {
         assertEquals(1, K6Generator.preAllocated(0.5, 10));
     }
 
+    static LoadSpec profiled(String profile, int cap, Duration hold) {
+        RateProfile p = RateProfile.parse(profile);
+        return open(p.meanRate(hold.toMillis() / 1000.0), cap, hold, Duration.ofSeconds(30)).withProfile(p);
+    }
+
+    /** A step: a 0 ms stage to the new rate (k6 adds no iteration in it), then a stage holding it until the next point. */
+    @Test
+    void aStepProfileJumpsWithAZeroLengthStage() {
+        String js = K6Generator.script(profiled("1000@0s,5000@10s,1000@20s", 10_000, Duration.ofSeconds(30)), null);
+        assertTrue(js.contains("""
+                  scenarios: {
+                    load: {
+                      executor: 'ramping-arrival-rate',
+                      startRate: 1000, timeUnit: '1s',
+                      preAllocatedVUs: 2500, maxVUs: 10000,
+                      stages: [
+                        { duration: '10000ms', target: 1000 },
+                        { duration: '0ms', target: 5000 },
+                        { duration: '10000ms', target: 5000 },
+                        { duration: '0ms', target: 1000 },
+                        { duration: '10000ms', target: 1000 },
+                      ],
+                      gracefulStop: '30000ms',
+                    },
+                  },
+                """), js);
+        assertFalse(js.contains("constant-arrival-rate"), js);
+    }
+
+    /** A ramp: one stage of its length to its rate; the last rate holds to the end of the hold. */
+    @Test
+    void aRampProfileIsOneStagePerRamp() {
+        String js = K6Generator.script(profiled("200@0s,800@1s-2s,200@2s-2500ms", 4, Duration.ofSeconds(3)), null);
+        assertTrue(js.contains("""
+                      executor: 'ramping-arrival-rate',
+                      startRate: 200, timeUnit: '1s',
+                      preAllocatedVUs: 4, maxVUs: 4,
+                      stages: [
+                        { duration: '1000ms', target: 200 },
+                        { duration: '1000ms', target: 800 },
+                        { duration: '500ms', target: 200 },
+                        { duration: '500ms', target: 200 },
+                      ],
+                """), js);
+        assertTrue(K6Generator.script(profiled("1000@0s,5000@0s-10s", 10_000, Duration.ofSeconds(10)), null)
+                .contains("stages: [\n        { duration: '10000ms', target: 5000 },\n      ],"), "a ramp from the start, to the hold's end");
+        assertTrue(K6Generator.script(profiled("10.5@0s,20@1s", 100, Duration.ofSeconds(2)), null)
+                .contains("startRate: 10500, timeUnit: '1000s',"), "a fractional rate anywhere: every rate per 1000 s");
+        assertThrows(IllegalArgumentException.class, () -> profiled("1000@0s,5000@10s", 100, Duration.ofSeconds(5)), "the profile ends after the load");
+    }
+
     @Test
     void commandPinsK6AndSizesItsGoRuntime() {
         LoadSpec s = new LoadSpec(SLEEP, Request.of("GET"), 5, 2, Duration.ofSeconds(5), Duration.ofSeconds(30), "1-2", Path.of("raw"), "row");
@@ -287,6 +339,7 @@ class K6GeneratorTest {
                 new Case(K6Generator.script(closed(5, Duration.ofMillis(300)), null), "constant-vus", 5),
                 new Case(K6Generator.script(closed(5, Duration.ofSeconds(2)), Duration.ofSeconds(1)), "ramping-vus", 5),
                 new Case(K6Generator.script(open(2500.5, 40, Duration.ofSeconds(2), Duration.ofSeconds(30)), null), "constant-arrival-rate", 40),
+                new Case(K6Generator.script(profiled("100@0s,500@1s,100@2s-3s", 40, Duration.ofSeconds(3)), null), "ramping-arrival-rate", 40),
                 // open() of a binary body file in the init context, headers with quotes
                 new Case(K6Generator.script(new LoadSpec(SLEEP, new Request("POST", List.of(new Request.Header("Content-Type", "a/b; x=\"1\"")),
                         Request.Body.of(new byte[] {0, (byte) 0xff, '\n', '\''})), 3, 1, Duration.ofSeconds(2), Duration.ofSeconds(30), "1", tmp, "row"),
