@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import vtlab.data.Rows;
+import vtlab.plan.RateProfile;
 
 import vtlab.data.Column;
 
@@ -105,7 +106,10 @@ public final class Validity {
         List<String> notes = new ArrayList<>();
         boolean genBound = saturated(in.loadCpuPct(), in.loadCores()), appBound = saturated(in.appCpuPct(), in.appCores());
         if (genBound) f.add("generator-bound");
-        boolean overloaded = in.boundRps() != null && in.boundRps() > 0 && in.targetRps() > in.boundRps();
+        // a profile's spike above the bound is an overload while it lasts, whatever the mean
+        RateProfile profile = in.profile();
+        double peak = profile == null ? in.targetRps() : profile.peakRate();
+        boolean overloaded = in.boundRps() != null && in.boundRps() > 0 && peak > in.boundRps();
         double ratio = openBoundRatio(in.achievedRps(), in.targetRps(), in.boundRps());
         // an overloaded row holds its rate when it completes at the bound: the rest queues (that is the finding)
         if (Math.abs(ratio - 1) > RATE_TOLERANCE) {
@@ -118,8 +122,14 @@ public final class Validity {
         }
         if (overloaded) {
             f.add("overloaded");
-            notes.add(String.format(java.util.Locale.ROOT, "overloaded: %.0f req/s offered above the bound of %.0f: the queue grows"
-                    + " for the whole hold, so latency grows with the hold's length (not a steady-state number)", in.targetRps(), in.boundRps()));
+            if (profile == null) {
+                notes.add(String.format(java.util.Locale.ROOT, "overloaded: %.0f req/s offered above the bound of %.0f: the queue grows"
+                        + " for the whole hold, so latency grows with the hold's length (not a steady-state number)", in.targetRps(), in.boundRps()));
+            } else {
+                notes.add(String.format(java.util.Locale.ROOT, "overloaded: the rate profile's peak of %.0f req/s is above the bound of %.0f"
+                        + " during %s of the hold: the queue grows while it is, so latency then is not a steady-state number",
+                        peak, in.boundRps(), profile.aboveText(in.boundRps(), in.holdS())));
+            }
         }
         double share = inFlightShare(in.targetRps(), in.meanMs(), in.inFlightCap());
         // overloaded: the queue is the overload's, wherever it waits (server or generator)
@@ -151,11 +161,20 @@ public final class Validity {
 
     /**
      * What an open row's checks read. dropped: requests the generator did not send because the in-flight cap was
-     * reached (0 from a generator that does not report it).
+     * reached (0 from a generator that does not report it). profile: the rate the row offered over its hold
+     * (--rate-profile; targetRps is then its mean), null for a constant rate.
      */
     public record OpenInputs(double targetRps, double achievedRps, double meanMs, int inFlightCap, long dropped,
                              double errorRate, Double loadCpuPct, int loadCores, Double appCpuPct, int appCores,
-                             Double boundRps, double holdS) {}
+                             Double boundRps, double holdS, RateProfile profile) {
+        /** A row at a constant rate. */
+        public OpenInputs(double targetRps, double achievedRps, double meanMs, int inFlightCap, long dropped,
+                          double errorRate, Double loadCpuPct, int loadCores, Double appCpuPct, int appCores,
+                          Double boundRps, double holdS) {
+            this(targetRps, achievedRps, meanMs, inFlightCap, dropped, errorRate, loadCpuPct, loadCores, appCpuPct, appCores,
+                    boundRps, holdS, null);
+        }
+    }
 
     /** Requests due but not sent, over those due, above which an open row's tail is not measured. */
     static final double DROPPED_SHARE = 0.01;

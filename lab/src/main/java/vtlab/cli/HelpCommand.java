@@ -74,7 +74,7 @@ final class HelpCommand implements Command {
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; see README)
               --generator wrk            load generator, installed or built when missing (see Generators below);
-                                         wrk for the closed model, oha for the open one unless given
+                                         wrk for the closed model, oha for the open one, k6 for --rate-profile
               --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
                                          long before the hold and down after it; only the hold is measured
               --wrk-per-second on        wrk only: answers and status errors per second in series.jsonl (off
@@ -87,6 +87,9 @@ final class HelpCommand implements Command {
               --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
                                          (oha opens 200 ms of arrivals' worth of connections under it and
                                          queues the rest, counting their wait; k6: its maxVUs)
+              --rate-profile "1000@0s,5000@10s,1000@20s"   open model, k6 only, instead of --rates: the rate
+                                         over each hold; RATE@T a step at T s, RATE@FROM-TO a linear ramp; a row's
+                                         rate is the mean, overloaded judged on the peak
               --probes a,b               probes, by name (see Probes below; default: the ones marked so);
                                          --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);

@@ -209,10 +209,16 @@ public final class RunCommand implements Command {
         if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
             throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
         }
-        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended send time)
+        if (ctx.rateProfile() != null) refuseWithProfile(rows, searches);
+        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended
+        // send time); a rate profile only k6 follows
         java.util.Set<String> wanted = new LinkedHashSet<>();
         chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
-        Generator gen = Generators.configured(o.string("generator", wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk"), o);
+        String dflt = ctx.rateProfile() != null ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
+        Generator gen = Generators.configured(o.string("generator", dflt), o);
+        if (ctx.rateProfile() != null && !gen.followsRateProfile()) {
+            throw new UsageError("--rate-profile: " + gen.name() + " sends constant rates only; use --generator k6 (or drop --generator)");
+        }
         if (open && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
         }
@@ -244,6 +250,20 @@ public final class RunCommand implements Command {
         installTierTools(templates);
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
                 port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments));
+    }
+
+    /**
+     * What a rate profile cannot go with: a capacity search (it searches constant rates) and a fault (a fault row's
+     * rate is judged on the seconds before the fault against a constant target).
+     */
+    static void refuseWithProfile(List<Row> rows, List<Search> searches) throws UsageError {
+        if (!searches.isEmpty()) throw new UsageError("--rate-profile: capacity searches constant rates; run a profile with a load experiment");
+        for (Row r : rows) {
+            String fault = r.params().get(vtlab.tier.fault.Fault.PARAM);
+            if (fault != null && !fault.equals(vtlab.tier.fault.Fault.NONE)) {
+                throw new UsageError("--rate-profile: a fault row is judged at a constant rate (row " + r.label() + "): run spikes and faults apart");
+            }
+        }
     }
 
     /** The tools of every tier the rows name (the database server), installed now: before the first row, never inside one. */

@@ -233,7 +233,8 @@ public final class RowRunner {
     private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
                                Map<String, RunTier> runTiers, ProbeSession probes, Steps steps, FaultSchedule faults) throws Exception {
         steps.step("measuring " + row.hold().toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
-        Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem));
+        // the hold follows the row's rate profile, if any; warm-up slices run at its mean, so their rates can settle
+        Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem).withProfile(row.rateProfile()));
         Map<String, ProcessHandle> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
         ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
@@ -366,7 +367,7 @@ public final class RowRunner {
         Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
         Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped,
-                errorRate, loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), holdS));
+                errorRate, loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), holdS, row.rateProfile()));
         List<String> notes = new ArrayList<>(faultNotes);
         notes.addAll(v.notes());
         conclude(out, v.flags(), notes, probeErrors);

@@ -8,6 +8,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import vtlab.plan.RateProfile;
+
 class ValidityTest {
     @Test
     void littlesLawHoldsForAClosedModel() {
@@ -116,5 +118,24 @@ class ValidityTest {
         assertEquals(List.of("overloaded"), backlog.flags());
         assertTrue(backlog.notes().getLast().contains("the backlog still queued"), backlog.notes().getLast());
         assertEquals(List.of(), Validity.openFlags(open(2000, 2000, 4400, 0, 30.0, 40.0, null)).flags(), "88 %: below the line");
+    }
+
+    /**
+     * A profile's mean (2,333 req/s over 30 s) is under the 4,000 bound, its 10 s spike to 5,000 is not: overloaded
+     * while it lasts, with the seconds named; the achieved rate is still held against the mean.
+     */
+    @Test
+    void aSpikeAboveTheBoundIsAnOverloadDuringTheSpike() {
+        RateProfile spike = RateProfile.parse("1000@0s,5000@10s,1000@20s");
+        double mean = spike.meanRate(30);
+        var v = Validity.openFlags(new Validity.OpenInputs(mean, mean * 0.995, 300, 10_000, 0, 0, 30.0, 1, 40.0, 1, 4000.0, 30, spike));
+        assertEquals(List.of("overloaded"), v.flags());
+        assertEquals("overloaded: the rate profile's peak of 5000 req/s is above the bound of 4000 during 10s-20s of the hold:"
+                + " the queue grows while it is, so latency then is not a steady-state number", v.notes().getFirst());
+        assertEquals(List.of(), Validity.openFlags(new Validity.OpenInputs(mean, mean, 300, 10_000, 0, 0, 30.0, 1, 40.0, 1, 6000.0, 30, spike)).flags(),
+                "a peak under the bound: no overload");
+        assertEquals(List.of(), Validity.openFlags(open(mean, mean, 300, 0, 30.0, 40.0, 4000.0)).flags(), "the same mean at a constant rate: none");
+        var slow = Validity.openFlags(new Validity.OpenInputs(mean, mean * 0.9, 300, 10_000, 0, 0, 30.0, 1, 40.0, 1, 4000.0, 30, spike));
+        assertEquals(List.of("rate-not-held", "overloaded"), slow.flags(), "achieved is held against the mean");
     }
 }

@@ -76,6 +76,15 @@ class MainTest {
             "run capacity --of thread-cost            | --of takes a load experiment",
             "run capacity servlet                     | capacity runs open-model rows: run it on its own",
             "run capacity --generator wrk             | wrk runs closed-model load only",
+            "run servlet --rate-profile 1000@0s,5000@10s --hold 20s --generator oha | --rate-profile: oha sends constant rates only; use --generator k6",
+            "run servlet --rate-profile 1000@0s,5000@10s --hold 20s --generator wrk | --rate-profile: wrk sends constant rates only; use --generator k6",
+            "run servlet --rate-profile 1000@0s --ramp 8s | --ramp ramps the closed model's VUs",
+            "run servlet --rate-profile 1000@0s,5000@20s --hold 20s | --rate-profile: point 5000@20s is beyond the 20s hold",
+            "run servlet --rate-profile 1000@0s,5000@10s --rates 1000 | --rate-profile: it replaces --rates",
+            "run servlet --rate-profile 1000@0s --load-model closed | --rate-profile: a profile schedules an open-model load",
+            "run servlet --rate-profile 1000@0s,5000@x | --rate-profile: '5000@x' is not a point",
+            "run capacity --rate-profile 1000@0s      | --rate-profile: capacity searches constant rates",
+            "run faults --rate-profile 100@0s         | --rate-profile: a fault row is judged at a constant rate",
     })
     void refusesBadInput(String args, String expected) {
         String msg = refusal(args.trim().split("\\s+"));
