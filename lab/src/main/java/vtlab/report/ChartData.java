@@ -79,7 +79,7 @@ public final class ChartData {
     }
 
     /** Chart ids double as static figure file names: safe characters only, unique within a report. */
-    private String id(String prefix) {
+    String id(String prefix) {
         String p = prefix.replaceAll("[^A-Za-z0-9_-]", "_");
         return p + "-" + ids.merge(p, 1, Integer::sum);
     }
@@ -360,15 +360,16 @@ public final class ChartData {
         return pts;
     }
 
-    /** Each per-second series of matrix row k as a small chart; error and timeout series in red. */
+    /** Each per-second series of matrix row k as a small chart; error and timeout series in red; a fault's window shaded. */
     public List<ChartSpec> overTime(int k) {
         List<ChartSpec> out = new ArrayList<>();
+        List<ChartSpec.Band> bands = k >= 1 && k <= data.rows().size() ? FaultCharts.window(data.rows().get(k - 1)).stream().toList() : List.of();
         data.series(k).forEach((name, pts) -> {
             if (pts.isEmpty()) return;
             boolean bad = isErrorSeries(name);
             List<ChartSpec.Point> points = pts.stream().map(p -> new ChartSpec.Point(p[0], p[1], null, List.of())).toList();
             out.add(new ChartSpec(id("time"), "line", name, "second of the measured hold", unitOf(name), null, false, List.of(),
-                    List.of(new ChartSpec.Line(name, "y", "solid", bad ? ERROR : "#1f77b4", points))));
+                    List.of(new ChartSpec.Line(name, "y", "solid", bad ? ERROR : "#1f77b4", points))).withBands(bands));
         });
         return out;
     }

@@ -18,8 +18,8 @@ import vtlab.data.StudySection;
 import vtlab.data.Rows;
 
 /**
- * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), one per
- * study data file (as findings.json describes it), pinning files, validity and environment. One file, no network: the chart library
+ * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the
+ * rows that had a fault (panels per fault, the modes overlaid, and what each fault did), one per study data file (as findings.json describes it), pinning files, validity and environment. One file, no network: the chart library
  * and the data are inlined. Every string from the data goes through {@link Html}.
  */
 public final class ReportPage {
@@ -39,6 +39,7 @@ public final class ReportPage {
 
     private final RunData data;
     private final ChartData charts;
+    private final FaultCharts faults;
     private final Map<String, ChartSpec> specs = new LinkedHashMap<>();
     /** Charts that also go to charts/ as SVG and PNG. */
     private final List<ChartSpec> figures = new ArrayList<>();
@@ -50,6 +51,7 @@ public final class ReportPage {
     public ReportPage(RunData data) {
         this.data = data;
         this.charts = new ChartData(data);
+        this.faults = new FaultCharts(data, charts);
         this.summary = RunSummary.of(data);
     }
 
@@ -80,6 +82,7 @@ public final class ReportPage {
         for (String exp : data.experiments()) {
             if (!data.rowsOf(exp).isEmpty()) sb.append(" <a href=\"#").append(Html.anchor("exp", exp)).append("\">").append(Html.esc(exp)).append("</a>");
         }
+        if (!faults.byFault().isEmpty()) sb.append(" <a href=\"#faults\">faults</a>");
         for (StudySection s : data.studies().keySet()) {
             sb.append(" <a href=\"#").append(Html.esc(s.anchor())).append("\">").append(Html.esc(s.nav())).append("</a>");
         }
@@ -89,6 +92,7 @@ public final class ReportPage {
 
         verdicts(verdicts);
         for (String exp : data.experiments()) experiment(exp);
+        faults();
         data.studies().keySet().forEach(this::study);
         pinningFiles();
         otherCsv();
@@ -164,9 +168,16 @@ public final class ReportPage {
     }
 
     private void chartGroup(String heading, List<ChartSpec> list, boolean figure) {
+        if (list.stream().allMatch(ChartSpec::isEmpty)) return;
+        sb.append("<h3>").append(Html.esc(heading)).append("</h3>\n");
+        chartGrid(list, figure);
+    }
+
+    /** The charts that have points, in a grid; figures also go to charts/ as SVG and PNG. */
+    private void chartGrid(List<ChartSpec> list, boolean figure) {
         List<ChartSpec> drawn = list.stream().filter(c -> !c.isEmpty()).toList();
         if (drawn.isEmpty()) return;
-        sb.append("<h3>").append(Html.esc(heading)).append("</h3>\n<div class=\"charts\">\n");
+        sb.append("<div class=\"charts\">\n");
         for (ChartSpec c : drawn) {
             specs.put(c.id(), c);
             if (figure) figures.add(c);
@@ -179,6 +190,78 @@ public final class ReportPage {
             sb.append("</figure>\n");
         }
         sb.append("</div>\n");
+    }
+
+    /**
+     * The rows that had a fault in their hold, whatever their experiment: per fault, its panels over time (the modes
+     * overlaid, the window shaded) and a table of what it did to each mode (the row's fault verdict columns).
+     */
+    private void faults() {
+        Map<String, List<Map<String, String>>> byFault = faults.byFault();
+        if (byFault.isEmpty()) return;
+        sb.append("<section id=\"faults\"><h2>Faults</h2>\n<p class=\"hint\">Rows whose measured hold had a fault, per fault: each second of ")
+                .append("the hold, the modes overlaid in their colours, the series of a panel told apart by dash; the shaded band is the fault's ")
+                .append("window as applied (a point at second x covers the second before it). An error kind is drawn only where it occurred. ")
+                .append("Under the panels, what the fault did to each row: p99 before, during and after the window, recovery (p99 back within ")
+                .append("10% of before for 3 s), the most requests in flight and heap from the fault's start on, errors by kind from then on.</p>\n");
+        for (var e : byFault.entrySet()) {
+            sb.append("<h3 id=\"").append(Html.anchor("fault", e.getKey())).append("\">").append(Html.esc(e.getKey())).append("</h3>\n");
+            chartGrid(faults.panels(e.getKey(), e.getValue()), true);
+            faultTable(e.getValue());
+        }
+        sb.append("</section>\n");
+    }
+
+    /** The fault verdict columns of a fault's rows, one line each, its sentence under it. */
+    private void faultTable(List<Map<String, String>> rows) {
+        String[][] heads = {{"mode", null}, {"row", null}, {"applied", "seconds into the hold"}, {"p99 before ms", null}, {"p99 during ms", null},
+                {"p99 after ms", null}, {"recovery", "p99 back within 10% of before, and staying 3 s"},
+                {"peak in flight (SUT)", "most requests in the SUT from the fault's start on"},
+                {"peak in flight (generator)", "most requests under way at the generator from the fault's start on"}, {"heap before MB", null},
+                {"peak heap MB", "from the fault's start on"}, {"timeouts", null}, {"status >= 400", null}, {"refused", "connections refused or not made"},
+                {"reset", "connections reset or cut"}, {"failed", "share of the requests ending from the fault's start on that failed"},
+                {"never answered", "requests of the whole hold never answered: timeouts, connection errors, dropped"}};
+        sb.append("<div class=\"scroll\"><table class=\"faults\"><thead><tr>");
+        for (String[] h : heads) {
+            sb.append("<th").append(h[1] == null ? "" : " title=\"" + Html.esc(h[1]) + "\"").append(">").append(Html.esc(h[0])).append("</th>");
+        }
+        sb.append("</tr></thead>\n<tbody>\n");
+        for (Map<String, String> r : rows) {
+            int k = data.index(r);
+            String status = Rows.text(r, Rows.STATUS);
+            String flags = Rows.flagged(r) ? " (flagged: " + String.join(", ", Rows.flags(r)) + ")" : "";
+            sb.append("<tr class=\"st-").append(Html.esc(status)).append("\"><td>").append(Html.esc(FaultCharts.mode(r) + flags))
+                    .append("</td><td><a href=\"#row-").append(k).append("\">").append(k).append("</a></td>");
+            if (Rows.failed(r)) {
+                sb.append("<td colspan=\"").append(heads.length - 2).append("\" class=\"bad\">failed: ").append(Html.esc(Rows.text(r, Rows.NOTE))).append("</td></tr>\n");
+                continue;
+            }
+            double from = Rows.num(r, FaultCharts.FROM), to = Rows.num(r, FaultCharts.TO);
+            sb.append("<td>").append(Double.isNaN(from) || Double.isNaN(to) ? "" : String.format(Locale.ROOT, "%.1f–%.1f s", from, to)).append("</td>");
+            for (String col : List.of("p99_before_ms", "p99_during_ms", "p99_after_ms")) numCell(Rows.num(r, col), StaticChart.num(Rows.num(r, col)));
+            double recovery = Rows.num(r, "recovery_s");
+            if (!Double.isNaN(recovery)) {
+                numCell(recovery, StaticChart.num(recovery) + " s");
+            } else if (!Double.isNaN(Rows.num(r, "p99_before_ms"))) {
+                sb.append("<td class=\"bad\">did not recover within the hold</td>");
+            } else {
+                sb.append("<td>").append(Rows.text(r, "fault_verdict").isBlank() ? "" : "no p99 before the fault").append("</td>");
+            }
+            for (String col : List.of("peak_in_flight", "peak_load_in_flight", "heap_before_mb", "peak_heap_mb", "fault_errors_timeout",
+                    "fault_errors_status", "fault_errors_connect", "fault_errors_io")) {
+                numCell(Rows.num(r, col), StaticChart.num(Rows.num(r, col)));
+            }
+            double shed = Rows.num(r, "fault_shed_pct");
+            numCell(shed, String.format(Locale.ROOT, "%.1f%%", shed));
+            numCell(Rows.num(r, "never_answered"), StaticChart.num(Rows.num(r, "never_answered")));
+            sb.append("</tr>\n");
+            String verdict = Rows.text(r, "fault_verdict");
+            if (!verdict.isBlank()) {
+                sb.append("<tr class=\"sentence st-").append(Html.esc(status)).append("\"><td></td><td colspan=\"").append(heads.length - 1)
+                        .append("\">").append(Html.esc(verdict)).append("</td></tr>\n");
+            }
+        }
+        sb.append("</tbody></table></div>\n");
     }
 
     /** summary.json's lines of an experiment: mean, 95% CI and reps per scenario and mode, with threshold breaches. */
@@ -527,6 +610,7 @@ public final class ReportPage {
             table.sortable th[data-dir=asc]::after { content: " ▲"; } table.sortable th[data-dir=desc]::after { content: " ▼"; }
             td[data-v] { text-align: right; font-variant-numeric: tabular-nums; }
             td.note { max-width: 420px; }
+            table.faults tr.sentence td { color: var(--muted); border-top: none; }
             /* the rows table: one line per row (a row several lines tall hides its neighbours); long text is cut and
                kept whole in its tooltip; the row number stays in view while the table scrolls sideways in its box */
             table.rows td, table.rows th { white-space: nowrap; }

@@ -30,11 +30,17 @@ public final class StaticChart {
 
     private StaticChart() {}
 
+    /** No dash: a solid stroke. */
+    static final double[] SOLID = new double[0];
+    /** A band's fill (light, opaque: grid lines and data are drawn over it) and its label's colour. */
+    static final String BAND_FILL = "#fbe3d6", BAND_TEXT = "#9c4a1a";
+
     /** The drawing operations both outputs implement. Coordinates in pixels, origin top left. */
     interface Pen {
-        void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed);
+        /** dash: on, off, ... lengths in pixels; empty for a solid stroke. */
+        void line(double x1, double y1, double x2, double y2, String color, double width, double[] dash);
 
-        void polyline(List<double[]> pts, String color, double width, boolean dashed);
+        void polyline(List<double[]> pts, String color, double width, double[] dash);
 
         void rect(double x, double y, double w, double h, String fill);
 
@@ -159,10 +165,23 @@ public final class StaticChart {
             }
         }
 
+        // bands under everything else, clipped to the plot
+        if (!bar) {
+            for (ChartSpec.Band b : c.bands()) {
+                double from = Math.max(b.from(), x.lo), to = Math.min(b.to(), x.hi);
+                if (!(to > from) || (x.log && from <= 0)) continue;
+                double px0 = x.at(from), px1 = x.at(to);
+                pen.rect(px0, top, px1 - px0, bottom - top, BAND_FILL);
+                if (b.label() != null && !b.label().isEmpty()) {
+                    pen.text(shorten(b.label(), (int) Math.max(4, (px1 - px0) / 6.5)), (px0 + px1) / 2, top + 14, 11, "middle", false, 0, BAND_TEXT);
+                }
+            }
+        }
+
         // grid and y ticks
         for (double t : yTicks) {
             double py = y.at(t);
-            pen.line(left, py, right, py, "#e6e6e6", 1, false);
+            pen.line(left, py, right, py, "#e6e6e6", 1, SOLID);
             pen.text(num(t), left - 8, py + 4, 12, "end", false, 0, "#444");
         }
         if (y2 != null) {
@@ -180,13 +199,13 @@ public final class StaticChart {
             for (ChartSpec.Tick t : ticks) {
                 if (t.value() < Math.min(x.lo, x.hi) || t.value() > Math.max(x.lo, x.hi)) continue;
                 double px = x.at(t.value());
-                pen.line(px, bottom, px, bottom + 5, "#444", 1, false);
+                pen.line(px, bottom, px, bottom + 5, "#444", 1, SOLID);
                 pen.text(t.label(), px, bottom + 18, 12, "middle", false, 0, "#444");
             }
         }
-        pen.line(left, bottom, right, bottom, "#444", 1, false);
-        pen.line(left, top, left, bottom, "#444", 1, false);
-        if (y2 != null) pen.line(right, top, right, bottom, "#444", 1, false);
+        pen.line(left, bottom, right, bottom, "#444", 1, SOLID);
+        pen.line(left, top, left, bottom, "#444", 1, SOLID);
+        if (y2 != null) pen.line(right, top, right, bottom, "#444", 1, SOLID);
         pen.text(c.xLabel() + (c.logX() ? " (log scale)" : ""), (left + right) / 2, bottom + 38, 13, "middle", false, 0, "#222");
         String logY = c.logY() ? " (log scale)" : "";
         pen.text(c.yLabel() + logY, 22, (top + bottom) / 2, 13, "middle", false, -90, "#222");
@@ -206,9 +225,9 @@ public final class StaticChart {
                 pen.rect(px + 1, py, bw - 2, ys.at(ys.lo) - py, l.color()); // a log axis has no 0: bars stand on its bottom
                 if (p.err() != null && p.err() > 0) {
                     double cx = px + bw / 2, hi = ys.at(p.y() + p.err()), lo = ys.at(Math.max(0, p.y() - p.err()));
-                    pen.line(cx, hi, cx, lo, "#222", 1.5, false);
-                    pen.line(cx - 5, hi, cx + 5, hi, "#222", 1.5, false);
-                    pen.line(cx - 5, lo, cx + 5, lo, "#222", 1.5, false);
+                    pen.line(cx, hi, cx, lo, "#222", 1.5, SOLID);
+                    pen.line(cx - 5, hi, cx + 5, hi, "#222", 1.5, SOLID);
+                    pen.line(cx - 5, lo, cx + 5, lo, "#222", 1.5, SOLID);
                 }
             }
         }
@@ -220,12 +239,12 @@ public final class StaticChart {
             double dx = bar && slot >= 0 ? -band / 2 + (slot + 0.5) * bw : 0;
             List<double[]> pts = l.points().stream().filter(p -> !Double.isNaN(p.y()) && (!ys.log || p.y() > 0))
                     .map(p -> new double[] {x.at(p.x()) + dx, ys.at(p.y())}).toList();
-            boolean joined = l.style().equals("solid") || l.style().equals("dashed");
-            if (joined && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, l.style().equals("dashed"));
+            double[] dash = ChartSpec.dash(l.style());
+            if (dash != null && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, dash);
             for (double[] p : pts) {
                 if (l.style().equals("muted")) {
-                    pen.line(p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5, l.color(), 2, false);
-                    pen.line(p[0] - 5, p[1] + 5, p[0] + 5, p[1] - 5, l.color(), 2, false);
+                    pen.line(p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5, l.color(), 2, SOLID);
+                    pen.line(p[0] - 5, p[1] + 5, p[0] + 5, p[1] - 5, l.color(), 2, SOLID);
                 } else if (pts.size() <= 60) {
                     boolean marker = l.style().equals("points");
                     pen.circle(p[0], p[1], marker ? 6 : 3.5, l.color(), marker ? "#222222" : null);
@@ -242,10 +261,10 @@ public final class StaticChart {
                     case "bar" -> pen.rect(lx, ly - 9, 18, 10, l.color());
                     case "points" -> pen.circle(lx + 9, ly - 4, 6, l.color(), "#222222");
                     case "muted" -> {
-                        pen.line(lx + 4, ly - 9, lx + 14, ly + 1, l.color(), 2, false);
-                        pen.line(lx + 4, ly + 1, lx + 14, ly - 9, l.color(), 2, false);
+                        pen.line(lx + 4, ly - 9, lx + 14, ly + 1, l.color(), 2, SOLID);
+                        pen.line(lx + 4, ly + 1, lx + 14, ly - 9, l.color(), 2, SOLID);
                     }
-                    default -> pen.line(lx, ly - 4, lx + 18, ly - 4, l.color(), 2.5, l.style().equals("dashed"));
+                    default -> pen.line(lx, ly - 4, lx + 18, ly - 4, l.color(), 2.5, dashOrSolid(l.style()));
                 }
                 String label = l.name() + (l.axis().equals("y2") && y2 != null ? " (right axis)" : "");
                 pen.text(label, lx + 24, ly, 12, "start", false, 0, "#222");
@@ -253,6 +272,11 @@ public final class StaticChart {
             }
             ly += 20;
         }
+    }
+
+    private static double[] dashOrSolid(String style) {
+        double[] d = ChartSpec.dash(style);
+        return d == null ? SOLID : d;
     }
 
     private static List<List<ChartSpec.Line>> legendRows(List<ChartSpec.Line> lines, double width) {
@@ -316,7 +340,7 @@ public final class StaticChart {
         List<Double> t = new ArrayList<>();
         List<Double> nice = niceTicks(x.hi - Math.max(0, x.lo));
         double step = nice.size() > 1 ? nice.get(1) : 1;
-        for (double v = Math.ceil(x.lo / step) * step; v <= x.hi; v += step) t.add(v);
+        for (double v = Math.ceil(x.lo / step) * step; v <= x.hi; v += step) t.add(v + 0.0); // + 0.0: no "-0" tick
         return t;
     }
 
@@ -347,17 +371,24 @@ public final class StaticChart {
             return String.format(Locale.ROOT, "%.1f", d);
         }
 
-        @Override
-        public void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed) {
-            sb.append("<line x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2)).append("\" y2=\"")
-                    .append(f(y2)).append("\" stroke=\"").append(Html.esc(color)).append("\" stroke-width=\"").append(f(width)).append('"')
-                    .append(dashed ? " stroke-dasharray=\"7 5\"" : "").append("/>\n");
+        private static String dashArray(double[] dash) {
+            if (dash == null || dash.length == 0) return "";
+            StringBuilder d = new StringBuilder(" stroke-dasharray=\"");
+            for (int i = 0; i < dash.length; i++) d.append(i == 0 ? "" : " ").append(num(dash[i]));
+            return d.append('"').toString();
         }
 
         @Override
-        public void polyline(List<double[]> pts, String color, double width, boolean dashed) {
+        public void line(double x1, double y1, double x2, double y2, String color, double width, double[] dash) {
+            sb.append("<line x1=\"").append(f(x1)).append("\" y1=\"").append(f(y1)).append("\" x2=\"").append(f(x2)).append("\" y2=\"")
+                    .append(f(y2)).append("\" stroke=\"").append(Html.esc(color)).append("\" stroke-width=\"").append(f(width)).append('"')
+                    .append(dashArray(dash)).append("/>\n");
+        }
+
+        @Override
+        public void polyline(List<double[]> pts, String color, double width, double[] dash) {
             sb.append("<polyline fill=\"none\" stroke=\"").append(Html.esc(color)).append("\" stroke-width=\"").append(f(width)).append('"')
-                    .append(dashed ? " stroke-dasharray=\"7 5\"" : "").append(" points=\"");
+                    .append(dashArray(dash)).append(" points=\"");
             for (double[] p : pts) sb.append(f(p[0])).append(',').append(f(p[1])).append(' ');
             sb.append("\"/>\n");
         }
@@ -404,21 +435,23 @@ public final class StaticChart {
             }
         }
 
-        private void stroke(String color, double width, boolean dashed) {
+        private void stroke(String color, double width, double[] dash) {
             g.setColor(color(color));
-            g.setStroke(dashed ? new BasicStroke((float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10, new float[] {7, 5}, 0)
+            float[] pattern = new float[dash == null ? 0 : dash.length];
+            for (int i = 0; i < pattern.length; i++) pattern[i] = (float) dash[i];
+            g.setStroke(pattern.length > 0 ? new BasicStroke((float) width, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 10, pattern, 0)
                     : new BasicStroke((float) width, BasicStroke.CAP_ROUND, BasicStroke.JOIN_ROUND));
         }
 
         @Override
-        public void line(double x1, double y1, double x2, double y2, String color, double width, boolean dashed) {
-            stroke(color, width, dashed);
+        public void line(double x1, double y1, double x2, double y2, String color, double width, double[] dash) {
+            stroke(color, width, dash);
             g.draw(new Line2D.Double(x1, y1, x2, y2));
         }
 
         @Override
-        public void polyline(List<double[]> pts, String color, double width, boolean dashed) {
-            stroke(color, width, dashed);
+        public void polyline(List<double[]> pts, String color, double width, double[] dash) {
+            stroke(color, width, dash);
             Path2D.Double p = new Path2D.Double();
             p.moveTo(pts.getFirst()[0], pts.getFirst()[1]);
             for (double[] q : pts.subList(1, pts.size())) p.lineTo(q[0], q[1]);
@@ -437,7 +470,7 @@ public final class StaticChart {
             g.setColor(color(fill));
             g.fill(e);
             if (stroke != null) {
-                stroke(stroke, 2, false);
+                stroke(stroke, 2, SOLID);
                 g.draw(e);
             }
         }

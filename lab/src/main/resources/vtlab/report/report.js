@@ -44,6 +44,36 @@
     }
   };
 
+  // Stretches of x shaded behind the data (a fault's window), each labelled at the top when it has room.
+  function bandsOf(spec) {
+    return {
+      id: 'vtlabBands',
+      beforeDatasetsDraw: function (chart) {
+        var bands = spec.bands || [], x = chart.scales.x, area = chart.chartArea;
+        if (!bands.length || !x || spec.kind === 'bar') return;
+        var ctx = chart.ctx;
+        bands.forEach(function (b) {
+          var x0 = Math.max(area.left, x.getPixelForValue(b.from)), x1 = Math.min(area.right, x.getPixelForValue(b.to));
+          if (!(x1 > x0)) return;
+          ctx.save();
+          ctx.fillStyle = 'rgba(236, 112, 45, 0.16)';
+          ctx.fillRect(x0, area.top, x1 - x0, area.bottom - area.top);
+          if (b.label) {
+            ctx.font = '11px sans-serif';
+            ctx.fillStyle = '#9c4a1a';
+            ctx.textAlign = 'center';
+            ctx.textBaseline = 'top';
+            if (ctx.measureText(b.label).width < x1 - x0 - 4) ctx.fillText(b.label, (x0 + x1) / 2, area.top + 3);
+          }
+          ctx.restore();
+        });
+      }
+    };
+  }
+
+  // The dash of a joined line style, as in the static figure (ChartSpec.dash); null: not a joined line.
+  var DASHES = { solid: [], dashed: [6, 4], dotted: [2, 3], dashdot: [8, 3, 2, 3], longdash: [14, 5] };
+
   function fmt(v) {
     if (v == null || isNaN(v)) return '';
     var a = Math.abs(v);
@@ -88,8 +118,8 @@
         ds.rows = l.points.map(function (p) { return p.rows; });
         ds.errs = l.points.map(function (p) { return p.err; });
       }
-      ds.showLine = spec.kind !== 'bar' && (l.style === 'solid' || l.style === 'dashed');
-      ds.borderDash = l.style === 'dashed' ? [6, 4] : [];
+      ds.showLine = spec.kind !== 'bar' && DASHES.hasOwnProperty(l.style);
+      ds.borderDash = DASHES[l.style] || [];
       ds.borderWidth = 2;
       ds.pointStyle = l.style === 'muted' ? 'crossRot' : 'circle';
       ds.pointRadius = l.style === 'muted' ? 7 : l.style === 'points' ? 5 : l.points.length > 60 ? 0 : 3;
@@ -170,7 +200,7 @@
           if (r && r.length) location.hash = r[0];
         }
       },
-      plugins: [errorBars, alignMarkers]
+      plugins: [errorBars, alignMarkers, bandsOf(spec)]
     });
   }
 

@@ -27,6 +27,8 @@ final class RunFixture {
     final Path dir;
     final List<Map<String, Object>> rows = new ArrayList<>();
     final Map<String, Object> env = new LinkedHashMap<>();
+    /** Series a test gives a row, beside the app_cpu_pct and threads every row gets. */
+    final Map<Map<String, Object>, Map<String, List<double[]>>> rowSeries = new java.util.IdentityHashMap<>();
 
     RunFixture(Path dir) throws IOException {
         this.dir = dir;
@@ -99,6 +101,13 @@ final class RunFixture {
         return r;
     }
 
+    /** Gives a row a per-second series: value(second) for seconds 1..seconds of the hold. */
+    void series(Map<String, Object> r, String name, int seconds, java.util.function.IntToDoubleFunction value) {
+        List<double[]> pts = new ArrayList<>();
+        for (int t = 1; t <= seconds; t++) pts.add(new double[] {t, value.applyAsDouble(t)});
+        rowSeries.computeIfAbsent(r, k -> new LinkedHashMap<>()).put(name, pts);
+    }
+
     RunFixture write() throws IOException {
         try (Dataset d = new Dataset(dir.resolve("matrix.csv"), vtlab.run.MatrixSchema.full())) {
             for (Map<String, Object> r : rows) d.append(r);
@@ -115,6 +124,7 @@ final class RunFixture {
             }
             s.put("app_cpu_pct", cpu);
             s.put("threads", threads);
+            s.putAll(rowSeries.getOrDefault(r, Map.of()));
             String stem = String.format(Locale.ROOT, "%03d-%s-%s-sleep-c%s-r%s", i + 1, r.get("experiment"), r.get("thread_mode"),
                     r.get("concurrency"), r.get("rep"));
             series.append(JSON.writeValueAsString(Map.of("row", stem, "series", s))).append('\n');
