@@ -42,8 +42,9 @@ final class HelpCommand implements Command {
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, tools (version, path), CPUs, limits
               ./vtlab setup [TOOL...]                 install every external tool at its pinned version (wrk, hey,
-                                                      oha, k6, postgres, chromium, chromedriver, jdk21), a line each;
-                                                      ./vtlab test runs it first, ./vtlab run what its rows need
+                                                      oha, k6, postgres, toxiproxy-server, chromium, chromedriver,
+                                                      jdk21), a line each; ./vtlab test runs it first, ./vtlab run
+                                                      what its rows need
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
@@ -90,6 +91,10 @@ final class HelpCommand implements Command {
               --rate-profile "1000@0s,5000@10s,1000@20s"   open model, k6 only, instead of --rates: the rate
                                          over each hold; RATE@T a step at T s, RATE@FROM-TO a linear ramp; a row's
                                          rate is the mean, overloaded judged on the peak
+              --fault "stub:latency=1900ms@10s-30s,db:lock@10s-15s"   faults within each row's hold, an axis (a row
+                                         per value, 'a+b' in one hold, none: no fault): stub|db : latency=T | down |
+                                         lock (db) @FROM-TO; latency and down through a Toxiproxy in front of the
+                                         dependency; each row records the window and a fault_verdict (recovery, peaks)
               --probes a,b               probes, by name (see Probes below; default: the ones marked so);
                                          --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);

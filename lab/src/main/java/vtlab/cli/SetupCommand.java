@@ -60,7 +60,7 @@ final class SetupCommand implements Command {
     static String doctorLines() {
         StringBuilder sb = new StringBuilder();
         for (Tool t : Tools.all().values()) {
-            sb.append(String.format("tool          %-13s", t.name()));
+            sb.append(String.format("tool          %-17s", t.name()));
             Optional<Path> p = t.find();
             sb.append(p.map(x -> describe(t, x)).orElse("missing: ./vtlab setup " + t.name() + " installs it from " + t.source())).append('\n');
         }

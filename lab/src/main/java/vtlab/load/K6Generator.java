@@ -183,7 +183,7 @@ public final class K6Generator implements Generator {
             js.append("      executor: 'constant-arrival-rate',\n");
             js.append("      rate: ").append(whole ? (long) r : Math.round(r * 1000)).append(", timeUnit: '").append(whole ? "1s" : "1000s").append("',\n");
             js.append("      duration: '").append(duration).append("',\n");
-            js.append("      preAllocatedVUs: ").append(preAllocated(r, s.connections())).append(", maxVUs: ").append(s.connections()).append(",\n");
+            js.append("      preAllocatedVUs: ").append(s.bursts() ? s.connections() : preAllocated(r, s.connections())).append(", maxVUs: ").append(s.connections()).append(",\n");
         } else if (ramp != null) {
             String up = ramp.toMillis() + "ms";
             js.append("      executor: 'ramping-vus',\n      startVUs: 0,\n      stages: [\n");

@@ -22,10 +22,13 @@ import vtlab.stack.Request;
  *                 histogram walk costs up to 20 s of its core after a wide-tailed run, its per-second hook CPU)
  * @param profile  an open load's offered rate over its duration (--rate-profile; rate is then its mean), null for a
  *                 constant rate; only a generator that {@link Generator#followsRateProfile() follows profiles} gets one
+ * @param bursts   requests in flight may jump to the cap within a second (a fault holds answers back): a generator that
+ *                 sizes its workers to the rate (k6's VUs) readies the whole cap before the start, since adding workers
+ *                 mid-run drops the requests due meanwhile (seen: 50-132 of a 14 s hold at 100 req/s)
  */
 public record LoadSpec(URI url, Request request, int connections, int threads, Duration duration,
                        Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly,
-                       RateProfile profile) {
+                       RateProfile profile, boolean bursts) {
     /** A closed-model load (the lab's default). */
     public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem) {
@@ -41,17 +44,22 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
     /** A load at a constant rate (or a closed one). */
     public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly) {
-        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, null);
+        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, null, false);
     }
 
     /** The same load for its rate alone (see rateOnly). */
     public LoadSpec forRateOnly() {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile, bursts);
     }
 
     /** The same open load following a rate profile over its duration (null: at its constant rate). */
     public LoadSpec withProfile(RateProfile p) {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, p);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, p, bursts);
+    }
+
+    /** The same load expecting bursts of requests in flight (see bursts). */
+    public LoadSpec withBursts() {
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, true);
     }
 
     public LoadSpec {

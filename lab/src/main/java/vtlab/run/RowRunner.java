@@ -268,8 +268,10 @@ public final class RowRunner {
 
     private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {
         // warm-up and hold alike: an open row is warmed at its own rate
-        return new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
+        LoadSpec s = new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
+        // a fault holds answers back: in flight can jump to the cap within a second
+        return row.open() && row.params().containsKey(vtlab.tier.fault.Fault.PARAM) ? s.withBursts() : s;
     }
 
     /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */
@@ -346,7 +348,9 @@ public final class RowRunner {
         long dropped = dropped(r);
         List<String> faultNotes = new ArrayList<>();
         if (faultFromS != null) {
-            List<vtlab.load.LoadSeries.Second> before = r.series().seconds().subList(0, Math.min(faultFromS, r.series().seconds().size()));
+            // the generator's first clock second is partial (it started within it): not a healthy second to judge on
+            int first = faultFromS >= 2 ? 1 : 0;
+            List<vtlab.load.LoadSeries.Second> before = r.series().seconds().subList(first, Math.max(first, Math.min(faultFromS, r.series().seconds().size())));
             if (before.isEmpty()) {
                 faultNotes.add("the fault began in the hold's first second: no healthy seconds to judge the rig on");
             } else {

@@ -31,6 +31,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     /** 100 ms -> 2 s: the stub's own 100 ms plus 1.9 s on every answer. */
     static final List<String> DEFAULT_FAULTS = List.of("stub:latency=1900ms@10s-30s", "stub:down@10s-20s", "db:lock@10s-15s");
 
+    /**
+     * The generator's in-flight cap unless --max-in-flight says otherwise: above what the worst default fault piles up
+     * at 200 req/s (the pool serving 100 req/s through a 2 s stub for 20 s: about 2,200), all of it readied before the
+     * hold (k6: 4,000 VUs, about 0.5 GB), so a burst never waits for the generator.
+     */
+    static final int CAP = 4000;
     static final Opt MODES_OPT = Opt.of("modes", String.join(",", MODES),
             "platform (Tomcat's 200 threads), virtual, virtual-limit (virtual + --limit requests at once, the rest 503)");
     static final Opt RATE = Opt.of("rate", "200", "the constant open-model rate, req/s: one both modes sustain with a healthy stub");
@@ -91,7 +97,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         int limit = LIMIT.integer(o);
         if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
         PlanContext.Timing t = ctx.timing(o, TIMING);
-        int cap = ctx.maxInFlight() > 0 ? ctx.maxInFlight() : Integer.parseInt(PlanContext.MAX_IN_FLIGHT.dflt());
+        int cap = PlanContext.MAX_IN_FLIGHT.given(o) ? ctx.maxInFlight() : CAP;
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {

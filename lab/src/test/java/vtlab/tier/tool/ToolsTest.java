@@ -60,7 +60,7 @@ class ToolsTest {
 
     @Test
     void everyToolTheLabUsesIsRegisteredAndAnUnknownNameIsRefused() {
-        assertEquals(List.of("wrk", "hey", "oha", "k6", "postgres", "chromium", "chromedriver", "jdk21"), List.copyOf(Tools.all().keySet()));
+        assertEquals(List.of("wrk", "hey", "oha", "k6", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21"), List.copyOf(Tools.all().keySet()));
         UsageError e = assertThrows(UsageError.class, () -> Tools.named("wrk2"));
         assertTrue(e.getMessage().contains("unknown tool 'wrk2'") && e.getMessage().contains("oha"), e.getMessage());
     }
