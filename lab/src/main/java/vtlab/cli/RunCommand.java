@@ -214,10 +214,12 @@ public final class RunCommand implements Command {
         // send time); a rate profile only k6 follows
         java.util.Set<String> wanted = new LinkedHashSet<>();
         chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
-        String dflt = ctx.rateProfile() != null ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
+        boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
+        String dflt = profiled ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
         Generator gen = Generators.configured(o.string("generator", dflt), o);
-        if (ctx.rateProfile() != null && !gen.followsRateProfile()) {
-            throw new UsageError("--rate-profile: " + gen.name() + " sends constant rates only; use --generator k6 (or drop --generator)");
+        if (profiled && !gen.followsRateProfile()) {
+            throw new UsageError((ctx.rateProfile() != null ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
+                    + " sends constant rates only; use --generator k6 (or drop --generator)");
         }
         if (open && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());

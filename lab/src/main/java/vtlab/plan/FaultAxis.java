@@ -40,12 +40,20 @@ public final class FaultAxis {
         return List.copyOf(new java.util.LinkedHashSet<>(out));
     }
 
-    /** Each row once per schedule (the rows as they are without one). */
+    /**
+     * Each row once per schedule (the rows as they are without one). A row following a rate profile is a bad day of its
+     * own (a spike) and is judged at its profile, so it is kept as it is, without a fault.
+     */
     public static List<Row> apply(List<Row> rows, List<String> schedules) throws UsageError {
         if (schedules.isEmpty()) return rows;
         List<Row> out = new ArrayList<>();
-        for (Row r : rows)
+        for (Row r : rows) {
+            if (r.rateProfile() != null) {
+                out.add(r);
+                continue;
+            }
             for (String s : schedules) out.add(withFault(r, s));
+        }
         return List.copyOf(out);
     }
 

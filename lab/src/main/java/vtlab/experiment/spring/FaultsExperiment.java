@@ -42,6 +42,9 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     static final Opt RATE = Opt.of("rate", "200", "the constant open-model rate, req/s: one both modes sustain with a healthy stub");
     static final Opt LIMIT = Opt.of("limit", "200", "virtual-limit: requests in the handler at once (stack.json concurrencyLimit); 200 = Tomcat's pool");
     static final Opt FAULTS = Opt.of("fault", String.join(",", DEFAULT_FAULTS), FaultAxis.FAULT.help());
+    static final Opt SPIKE = Opt.of("spike", "200@0s,1000@10s,200@20s",
+            "a traffic spike row per mode (an open-model rate profile, k6; none: no spike row), judged as a fault:\n"
+                    + "p99 before, during and after the rise, and the recovery");
     static final List<Opt> TIMING = PlanContext.timingOptions("15s", "60s", 1, "faults are timed from the hold's start");
 
     @Override
@@ -56,7 +59,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<Opt> options() {
-        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS));
+        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE));
         own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
         own.addAll(TIMING);
         return own;
@@ -98,6 +101,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         int cap = PlanContext.MAX_IN_FLIGHT.given(o) ? ctx.maxInFlight() : CAP;
+        vtlab.plan.RateProfile spike;
+        try {
+            spike = SPIKE.string(o).equals("none") ? null : vtlab.plan.RateProfile.parse(SPIKE.string(o));
+        } catch (IllegalArgumentException e) {
+            throw new UsageError("--spike: " + e.getMessage());
+        }
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
@@ -109,6 +118,13 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                             mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
                             SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
                     rows.add(relabel(r, mode).atRate(rate));
+                    if (spike != null) {
+                        try {
+                            rows.add(relabel(r, mode).atProfile(spike));
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageError("--spike: " + e.getMessage());
+                        }
+                    }
                 }
             }
         return rows;
