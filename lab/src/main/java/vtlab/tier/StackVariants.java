@@ -145,7 +145,7 @@ public final class StackVariants {
         Path log = dir().resolve(v.fileName().replaceAll("\\.jar$", "") + ".build.log");
         Path out = dir().resolve("build").resolve(v.fileName().replaceAll("\\.jar$", ""));
         System.err.println("vtlab: building " + stack.name() + " with " + v.words() + " into " + home.relativize(jar)
-                + " (once; about a minute; log " + home.relativize(log) + ")");
+                + " (once, reused while the stack's sources do not change; log " + home.relativize(log) + ")");
         try {
             Files.createDirectories(dir());
             int exit = maven(home, stack, v, out, log, true);
@@ -153,13 +153,19 @@ public final class StackVariants {
                 System.err.println("vtlab: not everything is in the local Maven repository: building " + v.words() + " online");
                 exit = maven(home, stack, v, out, log, false);
             }
-            if (exit != 0) throw new UsageError("stack " + stack.name() + " could not be built with " + v.words() + ": " + reason(log) + " (" + log + ")");
+            if (exit != 0) {
+                deleteTree(out);
+                throw new UsageError("stack " + stack.name() + " could not be built with " + v.words() + ": " + reason(log) + " (" + log + ")");
+            }
             Path built = out.resolve(stack.jar().getFileName());
             if (!Files.isRegularFile(built)) throw new UsageError("building " + stack.name() + " with " + v.words() + " left no " + built);
             Path tmp = dir().resolve(v.fileName() + ".tmp");
             Files.copy(built, tmp, StandardCopyOption.REPLACE_EXISTING);
             Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             deleteTree(out);
+            try (Stream<Path> left = Files.list(out.getParent())) {
+                if (left.findAny().isEmpty()) Files.delete(out.getParent());
+            }
             return jar;
         } catch (IOException e) {
             throw new UsageError("stack " + stack.name() + " could not be built with " + v.words() + ": " + e.getMessage());
@@ -194,13 +200,19 @@ public final class StackVariants {
         return p.exitValue();
     }
 
-    /** Maven's first error line (e.g. the artifact it could not resolve), else the log's last line. */
+    /** Maven's first error, its lines joined up to its help link (the artifact it could not resolve), else the log's last line. */
     static String reason(Path log) {
         try {
             List<String> lines = Files.readAllLines(log);
-            String why = lines.stream().filter(l -> l.startsWith("[ERROR]")).map(l -> l.substring(7).strip()).filter(l -> !l.isEmpty())
-                    .findFirst().orElse(lines.isEmpty() ? "(no output)" : lines.getLast().strip());
-            return why.length() > 300 ? why.substring(0, 300) + "..." : why;
+            List<String> error = new ArrayList<>();
+            for (String l : lines) {
+                if (!l.startsWith("[ERROR]")) continue;
+                String text = l.substring(7).strip();
+                if (text.startsWith("-> [Help") || (text.isEmpty() && !error.isEmpty())) break;
+                if (!text.isEmpty()) error.add(text);
+            }
+            String why = !error.isEmpty() ? String.join("; ", error) : lines.isEmpty() ? "(no output)" : lines.getLast().strip();
+            return why.length() > 400 ? why.substring(0, 400) + "..." : why;
         } catch (IOException e) {
             return "(no log)";
         }

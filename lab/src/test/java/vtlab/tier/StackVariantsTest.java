@@ -98,11 +98,15 @@ class StackVariantsTest {
 
     @Test
     void aFailedBuildIsToldByMavensFirstError() throws Exception {
-        Path log = Files.writeString(tmp.resolve("b.log"), String.join("\n", "[INFO] Scanning",
-                "[ERROR] Failed to execute goal on project vtlab-spring-mvc: Could not resolve dependencies: org.postgresql:postgresql:jar:42.7.99 was not found",
-                "[ERROR] ", "[ERROR] -> [Help 1]"));
-        assertEquals("Failed to execute goal on project vtlab-spring-mvc: Could not resolve dependencies: org.postgresql:postgresql:jar:42.7.99 was not found",
-                StackVariants.reason(log));
+        // Maven 3.9.11's words for a version the repository does not have
+        Path log = Files.writeString(tmp.resolve("b.log"), String.join("\n", "WARNING: A terminally deprecated method", "[INFO] Scanning",
+                "[ERROR] Failed to execute goal on project vtlab-spring-mvc: Could not resolve dependencies for project dev.vtlab:vtlab-spring-mvc:jar:0.1.0",
+                "[ERROR] dependency: org.postgresql:postgresql:jar:42.7.99 (runtime)",
+                "[ERROR] \tCould not find artifact org.postgresql:postgresql:jar:42.7.99 in central (https://repo.maven.apache.org/maven2)",
+                "[ERROR] -> [Help 1]", "[ERROR] ", "[ERROR] To see the full stack trace of the errors, re-run Maven with the -e switch."));
+        assertEquals("Failed to execute goal on project vtlab-spring-mvc: Could not resolve dependencies for project dev.vtlab:vtlab-spring-mvc:jar:0.1.0;"
+                + " dependency: org.postgresql:postgresql:jar:42.7.99 (runtime); Could not find artifact org.postgresql:postgresql:jar:42.7.99 in"
+                + " central (https://repo.maven.apache.org/maven2)", StackVariants.reason(log));
         assertEquals("last words", StackVariants.reason(Files.writeString(tmp.resolve("c.log"), "first\nlast words\n")));
     }
 }
