@@ -32,6 +32,7 @@ import vtlab.probe.Probes;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
 import vtlab.tier.CoreMap;
+import vtlab.tier.StackVariants;
 import vtlab.tier.Tiers;
 import vtlab.tier.tool.OsPackages;
 import vtlab.tier.tool.Tool;
@@ -244,12 +245,16 @@ public final class RunCommand implements Command {
         checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
         for (Row r : templates) {
             Stack s = Stack.load(r.stack());
-            if (!s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
+            // a row with a build of its own runs a variant jar, built below (a spec that does not parse is refused here)
+            boolean ownJar = r.params().containsKey(Row.BUILD_PARAM) && !StackVariants.isDefault(s,
+                    StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
+            if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (!templates.isEmpty()) cores.refuseShared(o.flag("allow-shared-cpus"));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (!templates.isEmpty()) gen.ensureAvailable();
         installTierTools(templates);
+        buildVariants(templates);
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
                 port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments));
     }
@@ -278,6 +283,19 @@ public final class RunCommand implements Command {
                     throw new UsageError("the " + tier + " tier needs " + t.name() + ", which could not be installed: " + e.getMessage());
                 }
             }
+        }
+    }
+
+    /**
+     * The jars of rows built with other library versions (Row.BUILD_PARAM), each combination once, now: last of the
+     * checks, since a build takes a minute, and before the first row, never inside one. Reused while fresh.
+     */
+    static void buildVariants(List<Row> rows) throws UsageError {
+        java.util.Set<String> done = new java.util.HashSet<>();
+        for (Row r : rows) {
+            String spec = r.params().get(Row.BUILD_PARAM);
+            if (spec == null || !done.add(r.stack() + "|" + spec)) continue;
+            StackVariants.ensure(Stack.load(r.stack()), StackVariants.Variant.parse(r.stack(), spec));
         }
     }
 

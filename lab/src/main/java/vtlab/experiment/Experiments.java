@@ -20,7 +20,7 @@ public final class Experiments {
                 new vtlab.experiment.spring.SpringSleepExperiment(), new vtlab.experiment.spring.PinningExperiment(),
                 new vtlab.experiment.reactive.ReactiveExperiment(), new vtlab.experiment.servlet.ServletIoExperiment(),
                 new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(),
-                new vtlab.experiment.spring.FaultsExperiment(),
+                new vtlab.experiment.spring.FaultsExperiment(), new vtlab.experiment.spring.LibrariesExperiment(),
                 new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment())) ALL.put(e.name(), e);
     }
 

@@ -84,6 +84,21 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
     public static final String PROBES_PARAM = "probes";
 
+    /**
+     * A param naming the library versions the SUT's jar is built with instead of its pom's defaults
+     * ("pgjdbc:42.7.8+hikari:7.1.0"; see vtlab.tier.StackVariants): the row runs that build's jar, built before the
+     * first row.
+     */
+    public static final String BUILD_PARAM = "build";
+
+    /** This row with more runtime-info fields it must report (e.g. the library versions of its build). */
+    public Row withExpect(Map<String, Object> more) {
+        Map<String, Object> all = new java.util.LinkedHashMap<>(expectInfo);
+        all.putAll(more);
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
+    }
+
     /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
     public List<String> probes(List<String> runProbes) {
         String own = params.get(PROBES_PARAM);

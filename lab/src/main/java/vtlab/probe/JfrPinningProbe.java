@@ -35,6 +35,8 @@ public final class JfrPinningProbe implements Probe {
     static final Column TOTAL = Column.number("pinned_total_ms", "ms", "time virtual threads spent pinned in the hold");
     static final Column MAX = Column.number("pinned_max_ms", "ms", "longest pin in the hold");
     static final Column REASONS = Column.text("pinned_reasons", "pinned reasons with counts (reason:n;...)");
+    static final Column TOP_FRAME = Column.text("pinned_top_frame",
+            "where most pins came from: the frame outside the JDK nearest the pin (a library's or the application's), with its count");
 
     private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?");
 
@@ -44,7 +46,7 @@ public final class JfrPinningProbe implements Probe {
 
     @Override
     public List<Column> columns() {
-        return List.of(EVENTS, TOTAL, MAX, REASONS);
+        return List.of(EVENTS, TOTAL, MAX, REASONS, TOP_FRAME);
     }
 
     @Override
@@ -124,13 +126,19 @@ public final class JfrPinningProbe implements Probe {
         out.put(TOTAL, pins.totalMs());
         out.put(MAX, pins.maxMs());
         out.put(REASONS, pins.reasons().entrySet().stream().map(e -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(";")));
+        if (pins.topFrame() != null) out.put(TOP_FRAME, pins.topFrame());
         Path file = ctx.rawDir().getParent().resolve("pinning.txt");
         Files.writeString(file, pins.render(ctx.stem() + "  " + ctx.row().scenario() + " rep " + ctx.row().rep(), 5),
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
-    /** What the recording holds between two instants. */
-    public record Pins(int count, double totalMs, double maxMs, Map<String, Integer> reasons, List<Map.Entry<String, Integer>> stacks) {
+    /**
+     * What the recording holds between two instants.
+     *
+     * @param topFrame the most common frame outside the JDK nearest a pin, "class.method:line (n)", null without pins
+     */
+    public record Pins(int count, double totalMs, double maxMs, Map<String, Integer> reasons, List<Map.Entry<String, Integer>> stacks,
+                       String topFrame) {
         public String render(String title, int top) {
             StringBuilder sb = new StringBuilder("## ").append(title).append('\n');
             sb.append(String.format(java.util.Locale.ROOT, "%d pinned events, total %.1f ms, max %.1f ms, reasons %s%n", count, totalMs, maxMs, reasons));
@@ -149,6 +157,7 @@ public final class JfrPinningProbe implements Probe {
         double total = 0, max = 0;
         Map<String, Integer> reasons = new TreeMap<>();
         Map<String, Integer> stacks = new LinkedHashMap<>();
+        Map<String, Integer> culprits = new LinkedHashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             if (!e.getEventType().getName().equals("jdk.VirtualThreadPinned")) continue;
             if (from != null && e.getStartTime().isBefore(from)) continue;
@@ -159,11 +168,28 @@ public final class JfrPinningProbe implements Probe {
             max = Math.max(max, ms);
             String reason = e.hasField("pinnedReason") && e.getString("pinnedReason") != null ? e.getString("pinnedReason") : "(JDK gives no reason)";
             reasons.merge(reason, 1, Integer::sum);
-            stacks.merge(trim(e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames(), appPackages), 1, Integer::sum);
+            List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
+            stacks.merge(trim(frames, appPackages), 1, Integer::sum);
+            culprits.merge(culprit(frames), 1, Integer::sum);
         }
         List<Map.Entry<String, Integer>> top = new ArrayList<>(stacks.entrySet());
         top.sort((a, b) -> b.getValue() - a.getValue());
-        return new Pins(count, Math.round(total * 10) / 10.0, Math.round(max * 10) / 10.0, reasons, top);
+        String topFrame = culprits.entrySet().stream().max(Map.Entry.comparingByValue())
+                .map(e -> e.getKey() + " (" + e.getValue() + ")").orElse(null);
+        return new Pins(count, Math.round(total * 10) / 10.0, Math.round(max * 10) / 10.0, reasons, top, topFrame);
+    }
+
+    /** Packages of the JDK itself: a pin's cause is the first frame below them (pgjdbc's LruCache.borrow, a synchronized of the application). */
+    static final List<String> JDK_PACKAGES = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.");
+
+    /** The frame outside the JDK nearest the top of a pinned stack: the code that pinned (a library's, or the application's). */
+    static String culprit(List<RecordedFrame> frames) {
+        return firstOutsideJdk(frames.stream().map(f -> f.getMethod().getType().getName() + "." + f.getMethod().getName() + ":" + f.getLineNumber()).toList());
+    }
+
+    /** Of frames written "class.method:line", top first: the first whose class is not the JDK's. */
+    static String firstOutsideJdk(List<String> frames) {
+        return frames.stream().filter(f -> JDK_PACKAGES.stream().noneMatch(f::startsWith)).findFirst().orElse("(only JDK frames)");
     }
 
     /** The blocking frame on top, then the application's own frames (the rest is JDK, Tomcat and Spring plumbing). */

@@ -26,6 +26,7 @@ public final class Probes {
         ALL.put("gc", GcProbe::new);
         ALL.put("hikari", HikariProbe::new);
         ALL.put("jvm", JvmProbe::new);
+        ALL.put("ctxsw", ContextSwitchProbe::new);
     }
 
     /**

@@ -97,13 +97,14 @@ public final class RowRunner {
         ProbeSession probes = null;
         try {
             probes = new ProbeSession(Probes.create(planned.probes()));
-            Stack stack = Stack.load(row.stack());
+            // a row with a build runs that build's jar (made before the first row): part of the configuration below
+            Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.params().get(Row.BUILD_PARAM));
             Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             jvmArgs.addAll(probes.jvmArgs());
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
-            String config = stack.name() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env;
+            String config = stack.name() + "|" + stack.jar() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env;
 
             String failedBefore = startFailures.get(config);
             if (failedBefore != null) throw new RowFailed(failedBefore + " (an earlier row's start with the same configuration; not retried)");

@@ -238,6 +238,11 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return s.env();
     }
 
+    /** This stack run from another jar of its own (a build with other library versions, see vtlab.tier.StackVariants). */
+    public Stack withJar(Path other) {
+        return new Stack(name, description, dir, other, runtimeInfoPath, settings, tiers, expect, workloads, data, launch);
+    }
+
     public boolean built() {
         return launch.command() != null || Files.isRegularFile(jar);
     }

@@ -66,6 +66,7 @@ class JfrPinningProbeIT {
         assertTrue(stack.contains("vtlab.probe.JfrPinningProbeIT"), stack);
         assertTrue(stack.lines().noneMatch(l -> l.startsWith("java.util.concurrent")), stack);
         assertEquals(3, window.stacks().getFirst().getValue());
+        assertTrue(window.topFrame().startsWith("vtlab.") && window.topFrame().endsWith(" (3)"), "where the pins came from: " + window.topFrame());
         if (Runtime.version().feature() >= 24) {
             // JDK 24+ says why it pinned
             assertTrue(window.reasons().keySet().stream().noneMatch(k -> k.startsWith("(JDK gives")), window.reasons().toString());

@@ -13,6 +13,17 @@ import vtlab.core.UsageError;
 /** Probe specs: a name, then options the probe parses itself (JMH's -prof name:opt=val). */
 class ProbesTest {
     @Test
+    void aPinIsPutOnTheFirstFrameOutsideTheJdk() {
+        // pgjdbc 42.7.8's pin (pgjdbc#3835): parked on a ReentrantLock inside the synchronized LruCache.borrow
+        assertEquals("org.postgresql.jdbc.ResourceLock.obtain:28", JfrPinningProbe.firstOutsideJdk(List.of(
+                "java.lang.VirtualThread.park:596", "jdk.internal.misc.VirtualThreads.park:54", "java.util.concurrent.locks.LockSupport.park:219",
+                "java.util.concurrent.locks.ReentrantLock.lock:322", "org.postgresql.jdbc.ResourceLock.obtain:28",
+                "org.postgresql.core.QueryExecutorBase.getStandardConformingStrings:300", "org.postgresql.util.LruCache.borrow:110")));
+        assertEquals("(only JDK frames)", JfrPinningProbe.firstOutsideJdk(List.of("sun.nio.ch.Poller.poll:87", "javax.net.ssl.X.y:1")));
+        assertEquals("pinned_top_frame", new JfrPinningProbe().columns().getLast().name());
+    }
+
+    @Test
     void jfrPinningTakesItsThresholdAsAnOption() throws Exception {
         JfrPinningProbe p = (JfrPinningProbe) Probes.create(List.of("jfr-pinning:threshold=5ms")).getFirst();
         assertEquals(Duration.ofMillis(5), p.threshold());

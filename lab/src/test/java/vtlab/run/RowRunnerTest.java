@@ -205,6 +205,35 @@ class RowRunnerTest {
     }
 
     @Test
+    void aRowWithABuildRunsThatBuildsJarAndNeverSharesAJvmWithAnotherBuild() throws Exception {
+        List<java.nio.file.Path> jars = new ArrayList<>();
+        SutHandle.Launcher launcher = (stack, jdk, jvmArgs, appArgs, env, cpus, port, log) -> {
+            jars.add(stack.jar());
+            FakeSut s = new FakeSut();
+            started.add(s);
+            return s;
+        };
+        RowRunner r = new RowRunner(new FakeGenerator(), CoreMap.compute(2, null), 18080, Duration.ZERO, launcher,
+                (info, row, url, w) -> new ObjectMapper().readTree(info));
+        java.util.function.BiFunction<String, Integer, Row> built = (build, rep) -> new Row("libraries", "spring-mvc", "virtual", "sleep", 10, rep,
+                null, null, null, Jdk.current(), build == null ? Map.of("sleepMs", "10") : Map.of("sleepMs", "10", Row.BUILD_PARAM, build),
+                Map.of("VT_ENABLED", "true"), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(1), List.of());
+        assertEquals("ok", run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 1), List.of()), 1).values().get("status"));
+        run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 2), List.of()), 2);
+        assertEquals(1, started.size(), "the same build: one warm JVM");
+        run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.0.2", 1), List.of()), 3);
+        run(r, PlannedRow.of(built.apply(null, 1), List.of()), 4);
+        run(r, PlannedRow.of(built.apply("pgjdbc:42.7.13+hikari:7.0.2", 1), List.of()), 5);
+        assertEquals(3, started.size(), "another build is another JVM; the pom's defaults are the stack's own jar: " + jars);
+        java.nio.file.Path own = vtlab.stack.Stack.load("spring-mvc").jar();
+        assertEquals(List.of(vtlab.core.LabHome.get().resolve(".vtlab/jars/spring-mvc-pgjdbc42.7.8-hikari7.1.0.jar"),
+                vtlab.core.LabHome.get().resolve(".vtlab/jars/spring-mvc-pgjdbc42.7.8-hikari7.0.2.jar"), own), jars);
+        RowRunner.Result bad = run(r, PlannedRow.of(built.apply("pgjdbc=42.7.8", 1), List.of()), 6);
+        assertEquals("failed", bad.values().get("status"));
+        r.close();
+    }
+
+    @Test
     void aRowThatAsksForAFreshSutGetsOne() throws Exception {
         RowRunner r = runner();
         PlannedRow fresh = new PlannedRow(row("virtual", 1), List.of(), true, RowCheck.NONE, List.of());

@@ -73,16 +73,7 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
         Stack stack = Stack.load(SpringRig.STACK);
         Spec s = Spec.parse(o, ctx);
         PlanContext.Timing t = s.timing();
-        List<Jdk> jdks = new ArrayList<>(ctx.jdks());
-        if (!o.has("jdk")) {
-            try {
-                Jdk jdk21 = Jdk.resolve("21");
-                if (jdks.stream().noneMatch(j -> j.major() == 21)) jdks.add(jdk21);
-            } catch (UsageError e) {
-                // not available: the findings say JDK 21 was not tested
-                System.err.println("vtlab: pinning: " + e.getMessage() + "; JDK 21 rows skipped");
-            }
-        }
+        List<Jdk> jdks = SpringRig.jdksWith21(o, ctx, name());
         SpringRig.Sut virtual = SpringRig.Sut.defaults(stack, "virtual"); // the stack's configuration, only the path varies
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : jdks)

