@@ -47,9 +47,9 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, null, false);
     }
 
-    /** The same load for its rate alone (see rateOnly). */
+    /** The same load for its rate alone (see rateOnly): a warm-up, where no fault holds answers back (no bursts). */
     public LoadSpec forRateOnly() {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile, bursts);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile, false);
     }
 
     /** The same open load following a rate profile over its duration (null: at its constant rate). */

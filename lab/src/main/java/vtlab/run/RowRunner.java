@@ -299,7 +299,9 @@ public final class RowRunner {
         Map<String, ProcessHandle> tiers = new LinkedHashMap<>();
         tiers.put("app", sut.handle());
         if (load != null) tiers.put("load", load);
-        runTiers.forEach((name, t) -> tiers.put(name, t.process()));
+        runTiers.forEach((name, t) -> {
+            if (t.process() != null) tiers.put(name, t.process()); // a dependency the lab did not start has none
+        });
         return tiers;
     }
 

@@ -39,7 +39,7 @@ class FaultAxisTest {
         assertTrue(assertThrows(UsageError.class, () -> FaultAxis.parse(Options.parse(List.of("--fault", "stub:slow@1s-2s"))))
                 .getMessage().startsWith("--fault: "));
         assertTrue(assertThrows(UsageError.class, () -> FaultAxis.apply(List.of(row(List.of("pg"), 60)), List.of("stub:down@10s-20s")))
-                .getMessage().contains("this row has no stub"));
+                .getMessage().contains("this row has no dependency stub"));
         assertTrue(assertThrows(UsageError.class, () -> FaultAxis.apply(List.of(row(List.of("pg", "stub"), 20)), List.of("stub:down@10s-30s")))
                 .getMessage().contains("ends after the 20s hold"));
     }

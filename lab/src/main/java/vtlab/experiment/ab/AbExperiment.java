@@ -46,6 +46,7 @@ public final class AbExperiment implements Experiment {
     public List<Opt> options() {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));
         all.addAll(Service.OPTIONS);
+        all.add(Dependencies.DEPENDENCY);
         all.addAll(TIMING);
         return all;
     }
@@ -54,7 +55,9 @@ public final class AbExperiment implements Experiment {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         int port = o.positiveInt("port", 18080);
         Service.Parsed s = Service.parse(o, port);
+        List<Dependencies.Dependency> deps = Dependencies.parse(o, s.sharedEnv());
         Stack.define(s.stack());
+        Dependencies.register(deps);
         List<String> modes = MODES.choices(o, ThreadModes.ALL);
         List<String> variants = VARIANTS.given(o) ? VARIANTS.choices(o, List.of(Service.AS_SHIPPED, Service.TUNED))
                 : s.springBoot() ? List.of(Service.AS_SHIPPED, Service.TUNED) : List.of(Service.AS_SHIPPED);
@@ -73,7 +76,9 @@ public final class AbExperiment implements Experiment {
                 for (String variant : mode.equals("virtual") ? variants : List.of(Service.AS_SHIPPED))
                     for (String url : s.stack().workloads().keySet())
                         for (int c : conc)
-                            for (int rep = 1; rep <= t.reps(); rep++) rows.add(row(s, mode, variant, url, c, rep, jdk, t, jvm, ctx));
+                            for (int rep = 1; rep <= t.reps(); rep++) {
+                                rows.add(Dependencies.withDependencies(row(s, mode, variant, url, c, rep, jdk, t, jvm, ctx), deps));
+                            }
         return rows;
     }
 

@@ -81,6 +81,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         return vtlab.plan.Experiment.withProbes(runProbes, "jvm", "hikari");
     }
 
+    /** Each fault from a fresh, warmed JVM: a heap or a backlog the previous fault left must not be this one's peak. */
+    @Override
+    public boolean freshSutPerRow() {
+        return true;
+    }
+
     @Override
     public boolean readsOpenRows() {
         return true;

@@ -29,17 +29,20 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
     public static final String PARAM = "fault";
     /** The word a row's params carry for a hold without a fault (a baseline row of a fault sweep). */
     public static final String NONE = "none";
-    /** What a user may name -> the tier that is that dependency (TiersCommand's names). */
+    /**
+     * The lab's own dependencies by what a user may call them -> their tier (db is the pg tier). Any other name is a
+     * dependency a row declares itself (./vtlab ab --dependency NAME=host:port), its tier named the same.
+     */
     static final Map<String, String> TARGETS = Map.of("stub", "stub", "db", "pg", "pg", "pg");
-    private static final Pattern ONE = Pattern.compile("([a-z]+):([a-z]+)(?:=([0-9.]+(?:ms|s)))?@([0-9.]+(?:ms|s)?)-([0-9.]+(?:ms|s)?)");
+    private static final Pattern ONE = Pattern.compile("([a-z][a-z0-9-]*):([a-z]+)(?:=([0-9.]+(?:ms|s)))?@([0-9.]+(?:ms|s)?)-([0-9.]+(?:ms|s)?)");
 
     public Fault {
         if (to.compareTo(from) <= 0) throw new IllegalArgumentException("a fault must end after it starts");
     }
 
-    /** The run tier this fault acts on (pg for db). */
+    /** The run tier this fault acts on: pg for db, the dependency's own name for one a row declares. */
     public String tier() {
-        return TARGETS.get(target);
+        return TARGETS.getOrDefault(target, target);
     }
 
     public double fromS() {
@@ -77,7 +80,6 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
                     + " stub:down@10s-20s, db:lock@10s-15s");
         }
         String target = m.group(1);
-        if (!TARGETS.containsKey(target)) throw new IllegalArgumentException("'" + s + "': no dependency named " + target + " (stub, db)");
         Kind kind;
         try {
             kind = Kind.valueOf(m.group(2).toUpperCase(Locale.ROOT));
@@ -89,7 +91,7 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
             throw new IllegalArgumentException("'" + s + "': latency needs its amount, e.g. latency=500ms");
         }
         if (kind != Kind.LATENCY && amount != null) throw new IllegalArgumentException("'" + s + "': " + m.group(2) + " takes no amount");
-        if (kind == Kind.LOCK && !TARGETS.get(target).equals("pg")) throw new IllegalArgumentException("'" + s + "': only the database (db) can be locked");
+        if (kind == Kind.LOCK && !"pg".equals(TARGETS.get(target))) throw new IllegalArgumentException("'" + s + "': only the lab's database (db) can be locked");
         Duration from = duration(m.group(4)), to = duration(m.group(5));
         if (to.compareTo(from) <= 0) throw new IllegalArgumentException("'" + s + "': the fault must end after it starts");
         return new Fault(target, kind, amount, from, to);
@@ -102,7 +104,7 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
     public static void check(List<Fault> faults, Collection<String> tiers, Duration hold) {
         for (Fault f : faults) {
             if (!tiers.contains(f.tier())) {
-                throw new IllegalArgumentException("fault " + f + ": this row has no " + f.target() + " (its tiers: "
+                throw new IllegalArgumentException("fault " + f + ": this row has no dependency " + f.target() + " (its tiers: "
                         + (tiers.isEmpty() ? "none" : String.join(", ", tiers)) + ")");
             }
             if (f.to().compareTo(hold) > 0) {

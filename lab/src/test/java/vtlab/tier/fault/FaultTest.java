@@ -30,10 +30,13 @@ class FaultTest {
     @Test
     void refusesWhatDoesNotParseWithTheReason() {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:slow@1s-2s")).getMessage().contains("no fault kind slow"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("cache:down@1s-2s")).getMessage().contains("no dependency named cache"));
+        assertEquals("cache", Fault.parse("cache:down@1s-2s").getFirst().tier(), "a dependency a row declares (ab --dependency) is its own tier");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.check(Fault.parse("cache:down@1s-2s"), List.of("pg"), Duration.ofSeconds(5)))
+                .getMessage().contains("this row has no dependency cache"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("Cache:down@1s-2s")).getMessage().contains("TARGET:KIND"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:latency@1s-2s")).getMessage().contains("needs its amount"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:down=1s@1s-2s")).getMessage().contains("takes no amount"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:lock@1s-2s")).getMessage().contains("only the database"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:lock@1s-2s")).getMessage().contains("only the lab's database"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:down@20s-10s")).getMessage().contains("end after it starts"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:down 10s")).getMessage().contains("TARGET:KIND"));
     }
@@ -42,7 +45,7 @@ class FaultTest {
     void refusesATierTheRowLacksAWindowOutsideTheHoldAndOverlaps() {
         Duration hold = Duration.ofSeconds(60);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.check(Fault.parse("stub:down@10s-20s"), List.of("pg"), hold))
-                .getMessage().contains("this row has no stub"));
+                .getMessage().contains("this row has no dependency stub"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.check(Fault.parse("db:lock@50s-70s"), List.of("pg"), hold))
                 .getMessage().contains("ends after the 60s hold"));
         assertTrue(assertThrows(IllegalArgumentException.class,

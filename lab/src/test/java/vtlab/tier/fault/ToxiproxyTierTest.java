@@ -30,7 +30,8 @@ import vtlab.tier.RunTier;
 /**
  * The fault proxy against the real toxiproxy-server (the pinned build, installed by ./vtlab setup): it fronts a
  * dependency, rewrites the SUT's address to it, and each fault changes what a client through it sees, until ended.
- * The dependency here is the JDK's own HTTP server: a fixture that answers at once, not a system under test.
+ * The dependency here is the JDK's own HTTP server, a fixture that answers at once (not a system under test), as an
+ * ExternalDependency: what ./vtlab ab --dependency puts behind the proxy.
  */
 class ToxiproxyTierTest {
     @TempDir
@@ -38,30 +39,6 @@ class ToxiproxyTierTest {
     HttpServer upstream;
     ToxiproxyTier proxy;
     final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    /** A dependency as the runner sees it: an address the SUT connects to, in its env. */
-    record Dependency(String endpoint) implements RunTier {
-        public String name() {
-            return "stub";
-        }
-
-        public void start(Context ctx) {}
-
-        public ProcessHandle process() {
-            return ProcessHandle.current();
-        }
-
-        public Map<String, String> sutEnv() {
-            return Map.of("STUB_URL", "http://" + endpoint, "OTHER", "unchanged");
-        }
-
-        @Override
-        public List<String> endpoints() {
-            return List.of(endpoint);
-        }
-
-        public void close() {}
-    }
 
     @BeforeEach
     void start() throws Exception {
@@ -76,7 +53,7 @@ class ToxiproxyTierTest {
         proxy = new ToxiproxyTier();
         String ep = "127.0.0.1:" + upstream.getAddress().getPort();
         proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), Map.of(), null,
-                Map.of("stub", new Dependency(ep))));
+                Map.of("stub", new ExternalDependency("stub", ep, Map.of("STUB_URL", "http://" + ep, "OTHER_URL", "http://" + ep + "/other")))));
     }
 
     @AfterEach
@@ -103,7 +80,7 @@ class ToxiproxyTierTest {
         Map<String, String> env = proxy.sutEnv();
         assertNotEquals("http://127.0.0.1:" + upstream.getAddress().getPort(), env.get("STUB_URL"), "the dependency's own address is replaced");
         assertEquals(proxy.listens().get("stub"), env.get("STUB_URL").substring("http://".length()));
-        assertEquals("unchanged", env.get("OTHER"));
+        assertEquals("http://" + proxy.listens().get("stub") + "/other", env.get("OTHER_URL"), "every setting that held the address");
         assertTrue(timedGet() < 1000);
         assertTrue(proxy.process().isAlive());
     }
