@@ -42,6 +42,8 @@ final class HelpCommand implements Command {
                                                       each, as root) and the topology file naming them; the SUT on
                                                       h1, load agents on h2..N (docs/design.md, "Beyond one machine")
               ./vtlab hosts down                      removes every test host (sshd, namespaces, links, bridge)
+              ./vtlab hosts check [hosts.toml]        reaches every host of a topology file: CPUs, kernel, JDK,
+                                                      clock offset, or why it is unreachable (exit 1)
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, tools (version, path), CPUs, limits

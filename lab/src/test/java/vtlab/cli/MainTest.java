@@ -114,6 +114,8 @@ class MainTest {
             "hosts up 51               | hosts up takes the number of hosts",
             "hosts down 2              | hosts down takes nothing more",
             "hosts up 2 --conc 4       | option --conc is not known to hosts",
+            "hosts check /nonexistent.toml | --hosts /nonexistent.toml: cannot read it (no such file)",
+            "hosts check a.toml b.toml | hosts check takes one topology file",
     })
     void hostsRefusesBadInput(String args, String expected) {
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args.trim().split("\\s+")), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));

@@ -56,6 +56,17 @@ class TestHostsIT {
             assertEquals(new LocalHost().facts().cpus(), h.facts().cpus());
             assertEquals(new LocalHost().facts().kernel(), h.facts().kernel());
         }
+        // what environment.json records of each host: pg and stub share the local entry
+        List<java.util.Map<String, Object>> survey = HostSurvey.of(t);
+        assertEquals(List.of("root@10.77.0.11", "local", "root@10.77.0.12"), survey.stream().map(m -> m.get("host")).toList());
+        assertEquals(List.of("pg", "stub"), survey.get(1).get("roles"));
+        assertTrue(HostSurvey.allReached(survey), survey.toString());
+        for (var m : survey) {
+            assertEquals(new LocalHost().facts().cpus(), m.get("cpus"), m.toString());
+            assertTrue(Math.abs((double) m.get("clock_offset_ms")) <= (double) m.get("clock_uncertainty_ms") + 5, m.toString());
+        }
+        assertEquals(List.of("0"), survey.getFirst().get("pinned_cpus"));
+
         Host sut = Host.of(t.sut());
         assertEquals("it's \"quoted\" $HOME\n", sut.output(List.of("printf", "%s\\n", "it's \"quoted\" $HOME"), Duration.ofSeconds(20)));
         assertEquals(3, sut.run(List.of("sh", "-c", "exit 3"), Duration.ofSeconds(20)).code());
