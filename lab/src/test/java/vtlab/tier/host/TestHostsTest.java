@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.tier.CoreMap;
 
-/** What ./vtlab hosts up writes, read back (the namespaces themselves are made for real in TestHostsIT). */
+/** What ./vtlab hosts up writes, read back (the namespaces themselves are made for real in HostsIT). */
 class TestHostsTest {
     @TempDir
     Path tmp;

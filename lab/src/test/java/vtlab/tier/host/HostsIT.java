@@ -22,8 +22,9 @@ import vtlab.tier.Commands;
  * Two test hosts made for real (as root): ssh and scp through {@link Host} reach each namespace, the commands run
  * inside it, files go there and back, the clock offset of a host that shares this machine's clock is within its
  * uncertainty, a key the hosts do not know is refused without a prompt, and down leaves no namespace, link or process.
+ * (Not named Test*: surefire would take it for a unit test.)
  */
-class TestHostsIT {
+class HostsIT {
     @TempDir
     Path tmp;
 
