@@ -38,13 +38,19 @@ final class HelpCommand implements Command {
                                                       (its options: ./vtlab list; docs/ab.md)
               ./vtlab tiers [pg] [stub]               the lab's PostgreSQL (seeded as spring-mvc declares it) and
                                                       stub on their CPUs until Ctrl-C, printing the --env for ab
+              ./vtlab hosts up N [--out hosts.toml]   N test hosts on this machine (network namespaces with an sshd
+                                                      each, as root) and the topology file naming them; the SUT on
+                                                      h1, load agents on h2..N (docs/design.md, "Beyond one machine")
+              ./vtlab hosts down                      removes every test host (sshd, namespaces, links, bridge)
+              ./vtlab hosts check [hosts.toml]        reaches every host of a topology file: CPUs, kernel, JDK,
+                                                      clock offset, or why it is unreachable (exit 1)
               ./vtlab list                            experiments with their axes and defaults, stacks, probes
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, tools (version, path), CPUs, limits
               ./vtlab setup [TOOL...]                 install every external tool at its pinned version (wrk, hey,
                                                       oha, k6, postgres, toxiproxy-server, chromium, chromedriver,
-                                                      jdk21), a line each; ./vtlab test runs it first, ./vtlab run
-                                                      what its rows need
+                                                      jdk21, sshd, ip), a line each; ./vtlab test runs it first,
+                                                      ./vtlab run what its rows need
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)

@@ -46,7 +46,7 @@ public final class Main {
     static java.util.Map<String, Command> commands(List<String> commandLine) {
         java.util.Map<String, Command> all = new java.util.LinkedHashMap<>();
         for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new SetupCommand(), new DumpCommand(),
-                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HelpCommand(),
+                new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HostsCommand(), new HelpCommand(),
                 new VersionCommand())) all.put(c.name(), c);
         return all;
     }

@@ -30,7 +30,7 @@ final class SetupCommand implements Command {
         int missing = 0;
         for (int i = 0; i < tools.size(); i++) {
             Tool t = tools.get(i);
-            String n = String.format("[%d/%d] %-13s", i + 1, tools.size(), t.name());
+            String n = String.format("[%d/%d] %-17s", i + 1, tools.size(), t.name());
             Optional<Path> found = t.find();
             if (found.isPresent()) {
                 out.println("vtlab setup: " + n + "present  " + describe(t, found.get()));

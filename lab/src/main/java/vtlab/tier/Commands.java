@@ -7,25 +7,28 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** Short helper commands of the tiers (initdb, useradd, prlimit): bounded in time, output kept for the error. */
-final class Commands {
+/**
+ * Short helper commands of the tiers (initdb, useradd, prlimit) and of the hosts (ssh, scp, ip): bounded in time, output
+ * kept for the error.
+ */
+public final class Commands {
     private Commands() {}
 
-    record Result(int code, String output) {
-        boolean ok() {
+    public record Result(int code, String output) {
+        public boolean ok() {
             return code == 0;
         }
     }
 
     /** Runs a short command; its output on failure goes into the exception. */
-    static String run(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
+    public static String run(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
         Result r = attempt(cmd, timeout);
         if (!r.ok()) throw new IOException(String.join(" ", cmd) + " failed (" + r.code() + "): " + r.output().strip());
         return r.output();
     }
 
     /** Runs a short command and returns its exit code and output (via a file, so a hung command cannot block us). */
-    static Result attempt(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
+    public static Result attempt(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
         Path out = Files.createTempFile("vtlab-cmd", ".txt");
         try {
             Process p = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true)

@@ -103,6 +103,25 @@ class MainTest {
         assertTrue(e.getMessage().contains(expected), e.getMessage());
     }
 
+    /** ./vtlab hosts refuses a wrong action or count before it touches the network or asks for root. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "hosts                     | hosts needs up or down",
+            "hosts sideways            | unknown hosts action 'sideways'",
+            "hosts up                  | hosts up takes the number of hosts, 1 to 50",
+            "hosts up two              | hosts up takes the number of hosts",
+            "hosts up 0                | hosts up takes the number of hosts",
+            "hosts up 51               | hosts up takes the number of hosts",
+            "hosts down 2              | hosts down takes nothing more",
+            "hosts up 2 --conc 4       | option --conc is not known to hosts",
+            "hosts check /nonexistent.toml | --hosts /nonexistent.toml: cannot read it (no such file)",
+            "hosts check a.toml b.toml | hosts check takes one topology file",
+    })
+    void hostsRefusesBadInput(String args, String expected) {
+        UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args.trim().split("\\s+")), new java.io.PrintStream(java.io.OutputStream.nullOutputStream())));
+        assertTrue(e.getMessage().contains(expected), e.getMessage());
+    }
+
     /** ./vtlab setup refuses an unknown tool before installing anything; doctor lists every registered tool. */
     @Test
     void setupRefusesAnUnknownToolAndDoctorListsEveryTool() throws Exception {

@@ -31,11 +31,18 @@ public final class Tools {
     public static final Tool CHROMIUM = AptTool.printing("chromium", "chromium", "chromium", "--version");
     public static final Tool CHROMEDRIVER = AptTool.printing("chromedriver", "chromedriver", "chromium-driver", "--version");
     public static final Tool JDK21 = new Jdk21();
+    /**
+     * The SSH server of the test hosts (./vtlab hosts up: one in each network namespace, see vtlab.tier.host); its
+     * `-V` prints "OpenSSH_9.2, OpenSSL ...". Real hosts bring their own.
+     */
+    public static final Tool SSHD = AptTool.printing("sshd", "sshd", "openssh-server", "-V");
+    /** iproute2's ip: the test hosts' network namespaces, veth pairs and bridge. */
+    public static final Tool IP = AptTool.printing("ip", "ip", "iproute2", "-V");
 
     private static final Map<String, Tool> ALL = new LinkedHashMap<>();
 
     static {
-        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, TOXIPROXY, CHROMIUM, CHROMEDRIVER, JDK21}) ALL.put(t.name(), t);
+        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, TOXIPROXY, CHROMIUM, CHROMEDRIVER, JDK21, SSHD, IP}) ALL.put(t.name(), t);
     }
 
     private Tools() {}

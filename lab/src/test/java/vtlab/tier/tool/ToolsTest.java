@@ -60,9 +60,22 @@ class ToolsTest {
 
     @Test
     void everyToolTheLabUsesIsRegisteredAndAnUnknownNameIsRefused() {
-        assertEquals(List.of("wrk", "hey", "oha", "k6", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21"), List.copyOf(Tools.all().keySet()));
+        assertEquals(List.of("wrk", "hey", "oha", "k6", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21", "sshd", "ip"),
+                List.copyOf(Tools.all().keySet()));
         UsageError e = assertThrows(UsageError.class, () -> Tools.named("wrk2"));
         assertTrue(e.getMessage().contains("unknown tool 'wrk2'") && e.getMessage().contains("oha"), e.getMessage());
+    }
+
+    /** The test hosts' two OS tools say what they are the way Debian ships them (a line that does not start with the name). */
+    @Test
+    void sshdAndIpReadTheirVersionFromTheirFirstLine() throws IOException {
+        Path sshd = tmp.resolve("sshd"), ip = tmp.resolve("ip");
+        Files.writeString(sshd, "#!/bin/sh\n[ \"$1\" = -V ] && echo 'OpenSSH_9.2, OpenSSL 3.0.19 27 Jan 2026' >&2; exit 1\n");
+        Files.writeString(ip, "#!/bin/sh\n[ \"$1\" = -V ] && echo 'ip utility, iproute2-6.1.0, libbpf 1.1.2'\n");
+        for (Path p : List.of(sshd, ip)) Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rwxr-xr-x"));
+        assertEquals("OpenSSH_9.2, OpenSSL 3.0.19 27 Jan 2026", Tools.SSHD.versionAt(sshd));
+        assertEquals("ip utility, iproute2-6.1.0, libbpf 1.1.2", Tools.IP.versionAt(ip));
+        assertEquals("Debian package openssh-server", Tools.SSHD.source());
     }
 
     @Test

@@ -1,0 +1,23 @@
+package vtlab.tier.host;
+
+/**
+ * What environment.json records of a host: its CPUs, kernel and JDK, so a run's numbers say what they ran on.
+ *
+ * @param jdk the first line of `java -version` on the host's PATH, or null when it has none
+ */
+public record HostFacts(int cpus, String cpuModel, String kernel, String jdk) {
+    /** From /proc/cpuinfo (a "processor" line per online CPU, "model name" on x86), the kernel release and the JDK. */
+    static HostFacts of(String cpuinfo, String kernel, String jdk) {
+        int cpus = 0;
+        String model = null;
+        for (String line : cpuinfo.lines().toList()) {
+            int colon = line.indexOf(':');
+            if (colon < 0) continue;
+            String key = line.substring(0, colon).strip(), value = line.substring(colon + 1).strip();
+            if (key.equals("processor")) cpus++;
+            // x86 says "model name"; other architectures name the model under other keys, or not at all (null)
+            else if (model == null && (key.equals("model name") || key.equals("Model") || key.equals("cpu model"))) model = value;
+        }
+        return new HostFacts(cpus, model, kernel, jdk);
+    }
+}

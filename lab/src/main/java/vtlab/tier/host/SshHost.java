@@ -1,0 +1,90 @@
+package vtlab.tier.host;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import vtlab.tier.Commands;
+
+/**
+ * A host reached with the user's own ssh and scp (their config, agent and keys apply): never a password prompt
+ * (BatchMode), a host seen for the first time is accepted and remembered, a changed host key refused
+ * (StrictHostKeyChecking=accept-new), an unreachable host given up after 10 s.
+ */
+public final class SshHost implements Host {
+    private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+    private final HostSpec spec;
+
+    public SshHost(HostSpec spec) {
+        if (spec.isLocal()) throw new IllegalArgumentException(spec.role() + " is local");
+        this.spec = spec;
+    }
+
+    @Override
+    public String name() {
+        return spec.where();
+    }
+
+    @Override
+    public boolean local() {
+        return false;
+    }
+
+    /** The options ssh and scp share; port and the command differ between them. */
+    private List<String> options() {
+        List<String> o = new ArrayList<>(List.of("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10"));
+        if (spec.knownHosts() != null) o.addAll(List.of("-o", "UserKnownHostsFile=" + spec.knownHosts()));
+        if (spec.identity() != null) o.addAll(List.of("-i", spec.identity().toString()));
+        return o;
+    }
+
+    /** ssh OPTIONS [-p PORT] user@host -- 'quoted' 'argv': the remote shell gets back exactly cmd's words. */
+    @Override
+    public List<String> command(List<String> cmd) {
+        List<String> c = new ArrayList<>(List.of("ssh"));
+        c.addAll(options());
+        if (spec.destination().port() != Destination.DEFAULT_PORT) c.addAll(List.of("-p", Integer.toString(spec.destination().port())));
+        c.add(spec.destination().sshTarget());
+        c.add("--");
+        c.add(String.join(" ", cmd.stream().map(SshHost::quote).toList()));
+        return c;
+    }
+
+    /** scp OPTIONS [-P PORT] -q FROM TO, one side "user@host:path". */
+    List<String> scp(String from, String to) {
+        List<String> c = new ArrayList<>(List.of("scp", "-q"));
+        c.addAll(options());
+        if (spec.destination().port() != Destination.DEFAULT_PORT) c.addAll(List.of("-P", Integer.toString(spec.destination().port())));
+        c.add(from);
+        c.add(to);
+        return c;
+    }
+
+    String remote(String path) {
+        return spec.destination().scpTarget() + ":" + path;
+    }
+
+    @Override
+    public void copyTo(Path file, String path, Duration timeout) throws IOException, InterruptedException {
+        copy(scp(file.toString(), remote(path)), timeout);
+    }
+
+    @Override
+    public void copyFrom(String path, Path file, Duration timeout) throws IOException, InterruptedException {
+        copy(scp(remote(path), file.toString()), timeout);
+    }
+
+    private void copy(List<String> cmd, Duration timeout) throws IOException, InterruptedException {
+        Commands.Result r = Commands.attempt(cmd, timeout);
+        if (!r.ok()) throw new IOException(name() + ": " + cmd.get(cmd.size() - 2) + " -> " + cmd.getLast() + " failed (" + r.code() + "): " + r.output().strip());
+    }
+
+    /** A word as a POSIX shell reads it back unchanged: as it is when plain, else in single quotes. */
+    static String quote(String word) {
+        if (PLAIN.matcher(word).matches()) return word;
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}
