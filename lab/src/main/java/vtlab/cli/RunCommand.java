@@ -200,7 +200,12 @@ public final class RunCommand implements Command {
                 studySeconds += sp.seconds();
                 studies.add(sp);
             } else {
-                rows.addAll(vtlab.plan.FaultAxis.apply(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)), e.faults(eo)));
+                List<String> faults = e.faults(eo);
+                if (ctx.rateProfile() != null && !faults.isEmpty()) {
+                    throw new UsageError("--rate-profile: a fault row is judged at a constant rate (" + e.name() + " runs faults " + String.join(", ", faults)
+                            + "): run spikes and faults apart" + (e.name().equals("faults") ? " (faults has its own spike row: --spike)" : ""));
+                }
+                rows.addAll(vtlab.plan.FaultAxis.apply(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)), faults));
                 searches.addAll(e.searches(eo, ctx));
             }
         }

@@ -42,13 +42,14 @@ public final class FaultAxis {
 
     /**
      * Each row once per schedule (the rows as they are without one). A row following a rate profile is a bad day of its
-     * own (a spike) and is judged at its profile, so it is kept as it is, without a fault.
+     * own (a spike) and is judged at its profile, and a row whose experiment gave it a schedule (a soak: none) keeps
+     * it: both are kept as they are.
      */
     public static List<Row> apply(List<Row> rows, List<String> schedules) throws UsageError {
         if (schedules.isEmpty()) return rows;
         List<Row> out = new ArrayList<>();
         for (Row r : rows) {
-            if (r.rateProfile() != null) {
+            if (r.rateProfile() != null || r.params().containsKey(Fault.PARAM)) { // a spike, or a schedule its experiment chose
                 out.add(r);
                 continue;
             }

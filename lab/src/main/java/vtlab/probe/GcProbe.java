@@ -31,6 +31,11 @@ public final class GcProbe implements Probe {
     static final Column PAUSE_MAX = Column.number("gc_pause_max_ms", "ms", "longest GC pause in the hold");
     static final Column STW_MAX = Column.number("stw_max_ms", "ms", "longest safepoint of any cause in the hold (all threads stopped)");
     static final Column STW_CAUSE = Column.text("stw_max_cause", "the VM operation of the longest safepoint (e.g. SerialCollectForAllocation)");
+    static final Column HEAP_AFTER_LAST = Column.number("heap_after_gc_mb", "MB", "heap in use after the hold's last GC pause");
+    static final Column HEAP_AFTER_SLOPE = Column.number("heap_after_gc_slope_mb_min", "MB/min",
+            "least-squares slope of the heap after each GC pause over the hold (a soak's leak signal; empty under 3 pauses)");
+    /** The heap before->after(capacity) of a pause line, in the log's unit (M for every collector the lab sees). */
+    static final Pattern HEAP = Pattern.compile("\\s(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     private Path log;
     private Instant holdStart;
@@ -47,7 +52,7 @@ public final class GcProbe implements Probe {
 
     @Override
     public List<Column> columns() {
-        return List.of(PAUSES, PAUSE_TOTAL, PAUSE_MAX, STW_MAX, STW_CAUSE);
+        return List.of(PAUSES, PAUSE_TOTAL, PAUSE_MAX, STW_MAX, STW_CAUSE, HEAP_AFTER_LAST, HEAP_AFTER_SLOPE);
     }
 
     @Override
@@ -75,16 +80,37 @@ public final class GcProbe implements Probe {
         out.put(STW_MAX, round(p.stwMaxMs()));
         if (p.stwCause() != null) out.put(STW_CAUSE, p.stwCause());
         for (double[] point : p.points()) out.point("gc_pause_ms", point[0], point[1]);
+        for (double[] point : p.heapAfter()) out.point("heap_after_gc_mb", point[0], point[1]);
+        if (!p.heapAfter().isEmpty()) out.put(HEAP_AFTER_LAST, p.heapAfter().getLast()[1]);
+        Double slope = slopePerMinute(p.heapAfter());
+        if (slope != null) out.put(HEAP_AFTER_SLOPE, round(slope));
     }
 
-    /** What a hold's log says; points are (second of the hold, pause ms) for the over-time chart. */
-    record Pauses(int count, double totalMs, double maxMs, double stwMaxMs, String stwCause, List<double[]> points) {}
+    /**
+     * What a hold's log says; points are (second of the hold, pause ms) for the over-time chart, heapAfter (second,
+     * MB in use after the pause): over a long hold its trend is what a leak or a growing backlog looks like.
+     */
+    record Pauses(int count, double totalMs, double maxMs, double stwMaxMs, String stwCause, List<double[]> points, List<double[]> heapAfter) {}
+
+    /** Least-squares slope of (second, MB) in MB per minute; null under 3 points or when they share one second. */
+    static Double slopePerMinute(List<double[]> pts) {
+        if (pts.size() < 3) return null;
+        double n = pts.size(), sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (double[] p : pts) {
+            sx += p[0];
+            sy += p[1];
+            sxx += p[0] * p[0];
+            sxy += p[0] * p[1];
+        }
+        double d = n * sxx - sx * sx;
+        return d == 0 ? null : (n * sxy - sx * sy) / d * 60;
+    }
 
     static Pauses parse(List<String> lines, Instant holdStart) {
         int count = 0;
         double total = 0, max = 0, stwMax = 0;
         String cause = null;
-        List<double[]> points = new java.util.ArrayList<>();
+        List<double[]> points = new java.util.ArrayList<>(), heapAfter = new java.util.ArrayList<>();
         for (String line : lines) {
             Matcher m = PAUSE.matcher(line);
             if (m.find()) {
@@ -92,7 +118,10 @@ public final class GcProbe implements Probe {
                 count++;
                 total += ms;
                 max = Math.max(max, ms);
-                points.add(new double[] {second(m.group(1), holdStart), ms});
+                double at = second(m.group(1), holdStart);
+                points.add(new double[] {at, ms});
+                Matcher h = HEAP.matcher(line);
+                if (h.find()) heapAfter.add(new double[] {at, Double.parseDouble(h.group(2))});
                 continue;
             }
             Matcher s = SAFEPOINT.matcher(line);
@@ -104,7 +133,7 @@ public final class GcProbe implements Probe {
                 }
             }
         }
-        return new Pauses(count, total, max, stwMax, cause, points);
+        return new Pauses(count, total, max, stwMax, cause, points, heapAfter);
     }
 
     private static double second(String utctime, Instant holdStart) {

@@ -252,10 +252,14 @@ public final class RowRunner {
         LoadResult r;
         try (faults) {
             faults.start(t0);
+            long holdS = row.hold().toSeconds();
             while (load.process().isAlive()) {
                 Thread.sleep(1000);
                 if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
-                probes.sample(ctx, (System.nanoTime() - t0) / 1e9);
+                double at = (System.nanoTime() - t0) / 1e9;
+                probes.sample(ctx, at);
+                // a long hold (a soak) says where it is, so a user sees it move
+                if (holdS >= 120 && (long) at % 30 == 0) steps.step("measuring " + holdS + "s: " + (long) at + " s done, " + Math.max(0, holdS - (long) at) + " s to go");
             }
             r = load.await();
         }
@@ -280,7 +284,7 @@ public final class RowRunner {
         LoadSpec s = new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
         // a fault holds answers back: in flight can jump to the cap within a second
-        return row.open() && row.params().containsKey(vtlab.tier.fault.Fault.PARAM) ? s.withBursts() : s;
+        return row.open() && !vtlab.tier.fault.Fault.parse(row.params().get(vtlab.tier.fault.Fault.PARAM)).isEmpty() ? s.withBursts() : s;
     }
 
     /**

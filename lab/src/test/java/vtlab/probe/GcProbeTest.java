@@ -36,6 +36,17 @@ class GcProbeTest {
         assertEquals(39.714, p.maxMs(), 1e-9);
         assertEquals(39.811921, p.stwMaxMs(), 1e-9);
         assertEquals("G1CollectForAllocation", p.stwCause());
+        assertEquals(java.util.List.of(4.0, 15.0, 24.0, 30.0, 38.0, 24.0, 43.0), p.heapAfter().stream().map(h -> h[1]).toList(), "MB after each pause");
+        assertEquals(0.316, p.heapAfter().getFirst()[0], 1e-9, "at the pause's second of the hold");
+    }
+
+    @Test
+    void theHeapAfterGcSlopeIsALeastSquaresLineInMbPerMinute() {
+        var rising = java.util.List.of(new double[] {0, 100}, new double[] {60, 110}, new double[] {120, 120}, new double[] {180, 130});
+        assertEquals(10.0, GcProbe.slopePerMinute(rising), 1e-9);
+        var flat = java.util.List.of(new double[] {0, 100}, new double[] {30, 140}, new double[] {60, 100}, new double[] {90, 140});
+        assertEquals(1200.0 / 4500 * 60, GcProbe.slopePerMinute(flat), 1e-6, "a saw-tooth: the fit (Sxy 1,200 / Sxx 4,500 per s = 16 MB/min), not the teeth");
+        assertEquals(null, GcProbe.slopePerMinute(rising.subList(0, 2)), "two points are not a trend");
     }
 
     @Test

@@ -45,6 +45,8 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     static final Opt SPIKE = Opt.of("spike", "200@0s,1000@10s,200@20s",
             "a traffic spike row per mode (an open-model rate profile, k6; none: no spike row), judged as a fault:\n"
                     + "p99 before, during and after the rise, and the recovery");
+    static final Opt SOAK = Opt.of("soak", "none", "a long row per mode at --rate without a fault (e.g. 30m): the heap after each GC\n"
+            + "over the hold and its slope (a leak or a backlog that grows), p99 over time");
     static final List<Opt> TIMING = PlanContext.timingOptions("15s", "60s", 1, "faults are timed from the hold's start");
 
     @Override
@@ -59,7 +61,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<Opt> options() {
-        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE));
+        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE, SOAK));
         own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
         own.addAll(TIMING);
         return own;
@@ -113,6 +115,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--spike: " + e.getMessage());
         }
+        java.time.Duration soak = SOAK.string(o).equals("none") ? null : SOAK.duration(o, false);
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
@@ -124,6 +127,15 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                             mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
                             SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
                     rows.add(relabel(r, mode).atRate(rate));
+                    if (soak != null) {
+                        Map<String, String> params = new LinkedHashMap<>(r.params());
+                        params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
+                        params.put("soak", SOAK.string(o));
+                        Row s0 = relabel(r, mode).as(name(), params);
+                        rows.add(new Row(s0.experiment(), s0.stack(), s0.threadMode(), s0.workload(), s0.concurrency(), s0.rep(), s0.hikariPool(),
+                                s0.pathMode(), s0.connMode(), s0.jdk(), s0.params(), s0.sutEnv(), s0.expectInfo(), s0.boundRps(), s0.boundNote(),
+                                s0.tiers(), s0.warmup(), soak, s0.jvmArgs()).atRate(rate));
+                    }
                     if (spike != null) {
                         try {
                             rows.add(relabel(r, mode).atProfile(spike));
@@ -168,6 +180,11 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
             }
             compare(e.getKey(), e.getValue()).ifPresent(out::add);
         }
+        for (Map<String, String> r : rows) {
+            if (Rows.failed(r) || Rows.param(r, "soak") == null) continue;
+            out.add(String.format(Locale.ROOT, "soak %s, %s: heap after GC %s MB at the end, trend %s MB/min over the hold; p99 %s ms, %s req/s",
+                    Rows.param(r, "soak"), r.get(Rows.THREAD_MODE), val(r, "heap_after_gc_mb"), slope(r), val(r, "p99_ms"), val(r, "throughput_rps")));
+        }
         long failed = rows.stream().filter(Rows::failed).count();
         if (failed > 0) out.add(failed + " row(s) failed and are left out");
         return out;
@@ -189,6 +206,11 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                     val(l, "peak_heap_mb"), val(l, "fault_shed_pct"), recovery(l)));
         }
         return java.util.Optional.of(sb.toString());
+    }
+
+    private static String slope(Map<String, String> r) {
+        String s = r.get("heap_after_gc_slope_mb_min");
+        return s == null || s.isEmpty() ? "n/a (under 3 GC pauses)" : String.format(Locale.ROOT, "%+.2f", Double.parseDouble(s));
     }
 
     private static String recovery(Map<String, String> r) {

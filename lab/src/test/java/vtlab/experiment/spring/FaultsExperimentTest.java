@@ -1,0 +1,99 @@
+package vtlab.experiment.spring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.plan.FaultAxis;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+
+class FaultsExperimentTest {
+    final FaultsExperiment e = new FaultsExperiment();
+
+    /** The rows as ./vtlab run plans them: the experiment's, then its fault schedules applied. */
+    List<Row> plan(String... args) throws Exception {
+        Options o = Options.parse(List.of(args));
+        return FaultAxis.apply(e.plan(o, PlanContext.from(o)), e.faults(o));
+    }
+
+    @Test
+    void threeModesEachUnderEveryDefaultFaultAndASpike() throws Exception {
+        List<Row> rows = plan();
+        assertEquals(3 * 4, rows.size(), "platform, virtual, virtual-limit x (3 faults + 1 spike)");
+        assertEquals(List.of("platform", "virtual", "virtual-limit"), rows.stream().map(Row::threadMode).distinct().toList());
+        List<String> faults = rows.stream().filter(r -> r.threadMode().equals("virtual")).map(r -> r.params().getOrDefault("fault", "spike")).toList();
+        assertEquals(List.of("stub:latency=1900ms@10s-30s", "stub:down@10s-20s", "db:lock@10s-15s", "spike"), faults);
+        for (Row r : rows) {
+            assertTrue(r.open(), "a constant open-model rate");
+            assertEquals(Duration.ofSeconds(60), r.hold());
+            assertEquals(FaultsExperiment.CAP, r.concurrency(), "the in-flight cap");
+            if (r.rateProfile() == null) assertEquals(200.0, r.rate());
+            else assertEquals("200@0s,1000@10s,200@20s", r.rateProfile().spec());
+        }
+        Row limited = rows.stream().filter(r -> r.threadMode().equals("virtual-limit")).findFirst().orElseThrow();
+        assertEquals("200", limited.sutEnv().get("CONCURRENCY_LIMIT"));
+        assertEquals("true", limited.sutEnv().get("VT_ENABLED"), "the limit is on virtual threads");
+        assertEquals("200", String.valueOf(limited.expectInfo().get("concurrency_limit")), "verified through runtime-info");
+        Row plain = rows.stream().filter(r -> r.threadMode().equals("virtual")).findFirst().orElseThrow();
+        assertEquals("0", plain.sutEnv().get("CONCURRENCY_LIMIT"));
+        assertEquals(List.of("pg", "stub", "toxiproxy"), rows.getFirst().tiers(), "latency goes through the proxy");
+        assertEquals("k6", e.generator());
+        assertTrue(e.freshSutPerRow());
+        assertTrue(e.probes(List.of("cpu")).containsAll(List.of("cpu", "jvm", "hikari")));
+    }
+
+    @Test
+    void aSoakRowPerModeKeepsItsHoldAndNoFault() throws Exception {
+        List<Row> rows = plan("--modes", "virtual", "--spike", "none", "--fault", "none", "--soak", "30m");
+        assertEquals(2, rows.size(), rows.toString());
+        Row soak = rows.stream().filter(r -> r.params().containsKey("soak")).findFirst().orElseThrow();
+        assertEquals(Duration.ofMinutes(30), soak.hold());
+        assertEquals("none", soak.params().get("fault"));
+    }
+
+    @Test
+    void badOptionsAreRefusedInOneLine() {
+        assertTrue(assertThrows(UsageError.class, () -> plan("--rate", "fast")).getMessage().contains("--rate"));
+        assertTrue(assertThrows(UsageError.class, () -> plan("--spike", "200@5s")).getMessage().startsWith("--spike: "));
+        assertTrue(assertThrows(UsageError.class, () -> plan("--limit", "0")).getMessage().contains("--limit"));
+        assertTrue(assertThrows(UsageError.class, () -> plan("--fault", "stub:down@50s-70s")).getMessage().contains("ends after the 60s hold"));
+        assertTrue(assertThrows(UsageError.class, () -> plan("--modes", "virtual,limited")).getMessage().contains("limited"));
+    }
+
+    @Test
+    void findingsSayPerFaultWhatEachModeDidAndCompareThem() {
+        List<Map<String, String>> rows = List.of(row("platform", "2000", "250", "60.5", "12"), row("virtual", "3100", "410", "0.0", ""),
+                row("virtual-limit", "200", "260", "48.0", "4"));
+        List<String> f = FaultsExperiment.findingsOf(rows);
+        assertTrue(f.get(0).startsWith("platform: stub:latency=1900ms@10s-30s"), f.toString());
+        String compare = f.get(3);
+        assertTrue(compare.contains("without a limit, virtual threads took 3,100 requests in flight and 410 MB of heap (platform-200: 2,000, 250 MB)"), compare);
+        assertTrue(compare.contains("recovery: platform 12 s, virtual not within the hold"), compare);
+        assertTrue(compare.contains("with the limit: 200 in flight, 260 MB, 48% failed, recovery 4 s"), compare);
+    }
+
+    static Map<String, String> row(String mode, String inFlight, String heap, String shed, String recovery) {
+        Map<String, String> r = new LinkedHashMap<>();
+        r.put("thread_mode", mode);
+        r.put("status", "ok");
+        r.put("flags", "");
+        r.put("fault", "stub:latency=1900ms@10s-30s");
+        r.put("fault_verdict", "stub:latency=1900ms@10s-30s (applied 10.0-30.0 s): ...");
+        r.put("peak_in_flight", inFlight);
+        r.put("peak_heap_mb", heap);
+        r.put("fault_shed_pct", shed);
+        r.put("recovery_s", recovery);
+        r.put("params", "");
+        return r;
+    }
+}
