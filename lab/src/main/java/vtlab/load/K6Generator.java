@@ -273,8 +273,9 @@ public final class K6Generator implements Generator {
         double holdS = hold(s, ramped).toMillis() / 1000.0;
         boolean open = s.model() == LoadModel.OPEN;
         List<String> cmd = command(k6, s, script, csv, summary);
+        long startMs = System.currentTimeMillis(); // the hold's clock: the runner times faults and probes from this moment too
         return new ToolRun("k6", cmd, cmd, s.secretHeaderEnv(), s.rawDir(), s.stem(), (text, raw) -> {
-            LoadResult r = parse(text, raw, csv, summary, hlog, holdS, ramped, open);
+            LoadResult r = parse(text, raw, csv, summary, hlog, holdS, ramped, open, startMs);
             try {
                 gzip(csv);
             } catch (IOException e) {
@@ -289,9 +290,16 @@ public final class K6Generator implements Generator {
      * to the CSV, k6's own summary to JSON.
      */
     static List<String> command(Path k6, LoadSpec s, Path script, Path csv, Path summary) {
-        return List.of("env", "GOMAXPROCS=" + Math.max(1, s.threads()), "taskset", "-c", s.cpus(),
+        // millisecond timestamps: a second of the series is a second of the hold, not of the wall clock (k6's default)
+        return List.of("env", "GOMAXPROCS=" + Math.max(1, s.threads()), "K6_CSV_TIME_FORMAT=unix_milli", "taskset", "-c", s.cpus(),
                 k6.toString(), "run", "--quiet", "--no-color", "--no-usage-report",
                 "--out", "csv=" + csv, "--summary-export", summary.toString(), script.toString());
+    }
+
+    /** A record's second: of the hold when k6's start is known, else of the clock (stamps in s, or ms past 1973). */
+    static long second(long stamp, Long startMs, boolean ramped) {
+        long ms = stamp > 100_000_000_000L ? stamp : stamp * 1000;
+        return startMs != null && !ramped ? Math.floorDiv(ms - startMs, 1000) : Math.floorDiv(ms, 1000);
     }
 
     /** What one request came to, from its status and k6 error code (0: no answer). */
@@ -327,6 +335,17 @@ public final class K6Generator implements Generator {
      */
     static LoadResult parse(String text, Path raw, Path csv, Path summary, Path hlog, double holdS, boolean ramped,
                             boolean open) throws LoadException {
+        return parse(text, raw, csv, summary, hlog, holdS, ramped, open, null);
+    }
+
+    /**
+     * @param startMs when k6 was started (epoch ms): with millisecond timestamps each record falls in the second of the
+     *                hold it ended in, the seconds the faults and probes are timed in (k6's start-up, its first
+     *                fraction of a second, then has no record, as it sent nothing). Null, a --ramp run (its hold begins
+     *                after the ramp) or whole-second stamps: seconds of the clock from the first record's on.
+     */
+    static LoadResult parse(String text, Path raw, Path csv, Path summary, Path hlog, double holdS, boolean ramped,
+                            boolean open, Long startMs) throws LoadException {
         Path file = Files.isRegularFile(csv) ? csv : gz(csv);
         if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + WrkGenerator.lastLines(text, 3));
         Histogram h = LatencyHistogram.empty();
@@ -354,7 +373,7 @@ public final class K6Generator implements Generator {
                         Outcome o = outcome(f[st].isEmpty() ? 0 : Integer.parseInt(f[st]), f[code].isEmpty() ? 0 : Integer.parseInt(f[code]));
                         double latencyS = Double.parseDouble(f[value]) / 1000; // k6: milliseconds
                         boolean got = o == Outcome.ANSWERED || o == Outcome.STATUS;
-                        long second = Long.parseLong(f[time]);
+                        long second = second(Long.parseLong(f[time]), startMs, ramped);
                         perSecond.addAt(second, got, o != Outcome.ANSWERED, latencyS);
                         if (o != Outcome.ANSWERED) perSecond.errorAt(second, o.series);
                         switch (o) {
@@ -372,7 +391,7 @@ public final class K6Generator implements Generator {
                     case "data_received" -> bytes += (long) Double.parseDouble(f[value]);
                     case "dropped_iterations" -> dropped += (long) Double.parseDouble(f[value]);
                     // active VUs, sampled by k6 about once a second: one request each, so what it has in flight
-                    case "vus" -> perSecond.levelAt(Long.parseLong(f[time]), LoadSeries.Kind.IN_FLIGHT, Double.parseDouble(f[value]));
+                    case "vus" -> perSecond.levelAt(second(Long.parseLong(f[time]), startMs, ramped), LoadSeries.Kind.IN_FLIGHT, Double.parseDouble(f[value]));
                     default -> { }
                 }
             }
@@ -381,6 +400,7 @@ public final class K6Generator implements Generator {
         }
         checkAgainstSummary(summary, all);
         Long first = perSecond.first();
+        if (startMs != null && !ramped) first = 0L; // seconds of the hold already
         return LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw,
                 open ? dropped : null, first == null ? perSecond.build() : perSecond.build(first));
     }

@@ -147,6 +147,35 @@ class K6GeneratorTest {
     }
 
     @Test
+    void millisecondStampsFallInTheSecondOfTheHoldTheyEndedIn() throws Exception {
+        assertEquals(0, K6Generator.second(1_795_448_547_123L, 1_795_448_546_900L, false), "0.223 s after the start");
+        assertEquals(1, K6Generator.second(1_795_448_547_950L, 1_795_448_546_900L, false), "1.05 s after it");
+        assertEquals(1_795_448_547L, K6Generator.second(1_795_448_547L, null, false), "whole-second stamps: the clock's second");
+        assertEquals(1_795_448_547L, K6Generator.second(1_795_448_547_950L, 1_795_448_546_900L, true), "--ramp: the clock's second");
+        // the open fixture with its stamps in ms, k6 started 0.6 s before the first clock second's start: its 21 + 39
+        // records move to the hold's seconds 0 and 1 (ended within 0.6-1.6 s and 1.6-2.6 s), so 39 fall in second 1 or 2
+        Path csv = fixture("k6-open-r150-cap2.k6.csv");
+        List<String> lines = Files.readAllLines(csv);
+        long first = Long.parseLong(lines.get(1).split(",")[1]);
+        List<String> ms = new java.util.ArrayList<>(List.of(lines.getFirst()));
+        for (String l : lines.subList(1, lines.size())) {
+            String[] f = l.split(",", -1);
+            f[1] = Long.toString(Long.parseLong(f[1]) * 1000 + 500);
+            ms.add(String.join(",", f));
+        }
+        Files.write(csv, ms);
+        Path txt = fixture("k6-open-r150-cap2.k6.txt");
+        LoadResult r = K6Generator.parse(Files.readString(txt), txt, csv, fixture("k6-open-r150-cap2.k6.summary.json"),
+                tmp.resolve("ms.hlog"), 3.0, false, true, first * 1000 - 600);
+        List<LoadSeries.Second> s = r.series().seconds();
+        assertEquals(3, s.size());
+        assertEquals(0, s.get(0).requests() + s.get(0).errors(), "nothing ended in the hold's first second (+0.5 s stamps, 0.6 s start-up)");
+        assertEquals(21, s.get(1).requests() + s.get(1).errors(), "the first clock second's records: 1.1 s into the hold");
+        assertEquals(39, s.get(2).requests() + s.get(2).errors());
+        assertEquals(35, r.requests(), "the row's own numbers do not depend on the stamps");
+    }
+
+    @Test
     void underRampTheSecondsStartWithTheHold() throws Exception {
         LoadResult r = parseFixture("k6-ramp-c5", 2.0, true, false);
         List<LoadSeries.Second> s = r.series().seconds();
@@ -324,7 +353,7 @@ class K6GeneratorTest {
         LoadSpec s = new LoadSpec(SLEEP, Request.of("GET"), 5, 2, Duration.ofSeconds(5), Duration.ofSeconds(30), "1-2", Path.of("raw"), "row");
         List<String> cmd = K6Generator.command(Path.of("/bin/k6"), s, Path.of("raw/row.k6.js"), Path.of("raw/row.k6.csv"),
                 Path.of("raw/row.k6.summary.json"));
-        assertEquals(List.of("env", "GOMAXPROCS=2", "taskset", "-c", "1-2", "/bin/k6", "run", "--quiet", "--no-color",
+        assertEquals(List.of("env", "GOMAXPROCS=2", "K6_CSV_TIME_FORMAT=unix_milli", "taskset", "-c", "1-2", "/bin/k6", "run", "--quiet", "--no-color",
                 "--no-usage-report", "--out", "csv=raw/row.k6.csv", "--summary-export", "raw/row.k6.summary.json",
                 "raw/row.k6.js"), cmd);
     }
