@@ -374,9 +374,13 @@ public final class RowRunner {
         long dropped = dropped(r);
         List<String> faultNotes = new ArrayList<>();
         if (faultFromS != null) {
-            // the generator's first clock second is partial (it started within it): not a healthy second to judge on
-            int first = faultFromS >= 2 ? 1 : 0;
-            List<vtlab.load.LoadSeries.Second> before = r.series().seconds().subList(first, Math.max(first, Math.min(faultFromS, r.series().seconds().size())));
+            // the seconds before the generator's first request (its start-up: k6 readies its VUs) and the first one it
+            // sent in (it began within it) are not seconds of a healthy rig at its rate: judged from the next on
+            List<vtlab.load.LoadSeries.Second> all = r.series().seconds();
+            int first = 0;
+            while (first < all.size() && all.get(first).requests() + all.get(first).errors() == 0) first++;
+            first = Math.min(first + 1, faultFromS);
+            List<vtlab.load.LoadSeries.Second> before = all.subList(first, Math.max(first, Math.min(faultFromS, all.size())));
             if (before.isEmpty()) {
                 faultNotes.add("the fault began in the hold's first second: no healthy seconds to judge the rig on");
             } else {
