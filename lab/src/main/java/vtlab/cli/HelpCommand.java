@@ -108,7 +108,10 @@ final class HelpCommand implements Command {
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
               --allow-shared-cpus        let the SUT and the generator share CPUs (refused otherwise; needed on a
                                          one-CPU machine); every row is then flagged shared-cpu
-              --port 18080               SUT port on 127.0.0.1
+              --port 18080               SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)
+              --hosts hosts.toml         the SUT on a host of its own, load from the file's agents, over ssh (so far:
+                                         servlet, closed model, wrk; connections split, histograms merged; probes
+                                         cpu, rss, threads read on the hosts); ./vtlab hosts up N writes test hosts'
               --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
                                          SUT configuration share one warm JVM; each row still warms up)
               --reseed                   rebuild the Spring rig's PostgreSQL seed data before the run

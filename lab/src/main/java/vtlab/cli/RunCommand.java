@@ -78,9 +78,23 @@ public final class RunCommand implements Command {
                 java.util.stream.Stream.concat(p.rows().stream(), p.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         p.environments().forEach(env::set);
-        Runner.Outcome done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
-                p.searches(), p.planner()));
+        RunAcrossHosts.Across across = p.across();
+        if (across != null) {
+            env.set("topology", across.file().toString());
+            env.set("hosts", across.survey());
+            across.describe().forEach(out::println);
+        }
+        Runner.Outcome done;
+        try {
+            done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
+                    p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
+                    p.searches(), p.planner(), p.launcher()));
+        } finally {
+            if (across != null) {
+                List<String> left = across.run().finish();
+                if (!left.isEmpty()) out.println("vtlab: still running on the hosts after the run, killed: " + String.join(", ", left));
+            }
+        }
         RunDir dir = done.dir();
         boolean breached = done.complete() && writeResults(dir, p.experiments(), failOn, out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
@@ -122,7 +136,12 @@ public final class RunCommand implements Command {
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
                            java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
                            List<PlannedRow> planned, List<Search> searches, String pinThreshold,
-                           java.util.Map<String, java.util.Map<String, Object>> environments) {
+                           java.util.Map<String, java.util.Map<String, Object>> environments, RunAcrossHosts.Across across) {
+        /** Where the SUT runs: here, or on its host (--hosts). */
+        vtlab.tier.SutHandle.Launcher launcher() {
+            return across == null ? vtlab.tier.SutProcess::start : across.launcher();
+        }
+
         /** Resolves a searched row as the fixed rows were. */
         Runner.Planner planner() {
             return row -> RunCommand.planned(row, probes, freshSut, pinThreshold);
@@ -141,7 +160,7 @@ public final class RunCommand implements Command {
     /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
     static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "version", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
             "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
-            "fresh-sut", "out", "reseed", "fail-on", "allow-shared-cpus");
+            "fresh-sut", "out", "reseed", "fail-on", "allow-shared-cpus", "hosts");
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {
@@ -185,6 +204,7 @@ public final class RunCommand implements Command {
             throw new UsageError("option --" + unknown.getFirst() + " is not known to " + String.join(", ", experiments) + " (see ./vtlab list)");
         }
         failOn(o);
+        vtlab.tier.host.Topology topology = RunAcrossHosts.read(o);
         PlanContext ctx = PlanContext.from(o);
         List<Row> rows = new ArrayList<>();
         List<Search> searches = new ArrayList<>();
@@ -233,20 +253,25 @@ public final class RunCommand implements Command {
         if (!open && !gen.models().contains(LoadModel.CLOSED)) {
             throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
         }
+        if (topology != null) {
+            RunAcrossHosts.refuse(topology, chosen.stream().map(Experiment::name).toList(), rows, !searches.isEmpty() || !studies.isEmpty(), gen, o);
+        }
         CoreMap cores = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o);
-        List<String> probes = o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
+        List<String> probes = topology != null ? RunAcrossHosts.probes(o)
+                : o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");
         String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
         List<PlannedRow> planned = new ArrayList<>();
         for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
+        if (topology != null) for (PlannedRow pr : planned) RunAcrossHosts.refuseProbes(pr.probes());
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         List<Row> templates = new ArrayList<>(rows);
         for (Search s : searches) templates.add(s.template());
-        if (!templates.isEmpty()) checkPortFree(port);
+        if (!templates.isEmpty() && topology == null) checkPortFree(port); // across hosts the port is the SUT's host's
         checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
         for (Row r : templates) {
             Stack s = Stack.load(r.stack());
@@ -255,13 +280,26 @@ public final class RunCommand implements Command {
                     StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
             if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
-        if (!templates.isEmpty()) cores.refuseShared(o.flag("allow-shared-cpus"));
+        if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
-        if (!templates.isEmpty()) gen.ensureAvailable();
-        installTierTools(templates);
-        buildVariants(templates);
+        // across hosts: the hosts reached last of the quick checks, their work closed again if a later one refuses
+        RunAcrossHosts.Across across = topology == null ? null
+                : RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
+        try {
+            if (across != null) {
+                gen = across.generator();
+                cores = across.placement().cores();
+            }
+            if (!templates.isEmpty()) gen.ensureAvailable();
+            installTierTools(templates);
+            buildVariants(templates);
+        } catch (UsageError | RuntimeException e) {
+            if (across != null) across.run().close();
+            throw e;
+        }
         return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments));
+                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments),
+                across);
     }
 
     /**

@@ -92,6 +92,29 @@ public final class LoadSeries {
         return new LoadSeries(kinds, seconds);
     }
 
+    /**
+     * Several load agents' seconds added second by second: requests and errors, over the seconds every agent has.
+     * Each agent counts from its own start and the agents are started together, so their second i is one second
+     * within the spread of their starts. Counts add up; a second's percentile would need its histograms, which the
+     * generator that counts per second (wrk) does not keep, so none is given.
+     */
+    static LoadSeries sum(List<LoadSeries> parts) {
+        Set<Kind> kinds = EnumSet.of(Kind.REQUESTS, Kind.ERRORS);
+        for (LoadSeries p : parts) kinds.retainAll(p.kinds);
+        if (parts.isEmpty() || kinds.isEmpty()) return NONE;
+        int n = parts.stream().mapToInt(p -> p.seconds.size()).min().orElse(0);
+        List<Second> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long requests = 0, errors = 0;
+            for (LoadSeries p : parts) {
+                requests += p.seconds.get(i).requests();
+                errors += p.seconds.get(i).errors();
+            }
+            out.add(new Second(i, requests, errors, null, null));
+        }
+        return new LoadSeries(kinds, out);
+    }
+
     public Set<Kind> kinds() {
         return EnumSet.copyOf(kinds.isEmpty() ? EnumSet.noneOf(Kind.class) : kinds);
     }

@@ -40,9 +40,17 @@ final class ToolRun implements Generator.RunningLoad {
         this.process = Children.track(pb.start());
     }
 
+    /** A run already started elsewhere (a load agent on its host), its output going to out: waited for and parsed alike. */
+    ToolRun(String tool, Process process, Path out, Parser parser) {
+        this.tool = tool;
+        this.process = process;
+        this.out = out;
+        this.parser = parser;
+    }
+
     @Override
-    public ProcessHandle process() {
-        return process.toHandle();
+    public vtlab.tier.TierProcess process() {
+        return vtlab.tier.TierProcess.local(process.toHandle());
     }
 
     @Override

@@ -235,16 +235,28 @@ public final class WrkGenerator implements Generator {
         Files.createDirectories(s.rawDir());
         Path lua = s.rawDir().resolve(s.stem() + ".wrk.lua");
         Request.Body body = s.request().body();
-        // a warm-up slice wants its rate: no per-second hook, no histogram walk
-        Files.writeString(lua, script(s.request(), body == null ? null : body.file(s.rawDir()), perSecond && !s.rateOnly(), !s.rateOnly()));
-        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk.toString(),
+        Files.writeString(lua, script(s, body == null ? null : body.file(s.rawDir())));
+        List<String> cmd = command(wrk.toString(), s, lua.toString());
+        Path hlog = s.rawDir().resolve(s.stem() + ".wrk.hlog");
+        return new ToolRun("wrk", cmd, cmd, s.secretHeaderEnv(), s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, hlog));
+    }
+
+    /** The spec's script: a warm-up slice wants its rate, so no per-second hook and no histogram walk. */
+    String script(LoadSpec s, Path bodyFile) {
+        return script(s.request(), bodyFile, perSecond && !s.rateOnly(), !s.rateOnly());
+    }
+
+    /**
+     * wrk on the spec's CPUs with its threads (at most one per connection), connections, hold and timeout, the
+     * script at lua (a path where wrk runs): wrk here, or on a load agent's host.
+     */
+    static List<String> command(String wrk, LoadSpec s, String lua) {
+        return new ArrayList<>(List.of("taskset", "-c", s.cpus(), wrk,
                 "-t", Integer.toString(Math.max(1, Math.min(s.threads(), s.connections()))),
                 "-c", Integer.toString(s.connections()),
                 "-d", Math.max(1, s.duration().toSeconds()) + "s",
                 "--timeout", Math.max(1, s.timeout().toSeconds()) + "s",
-                "--latency", "-s", lua.toString(), s.url().toString()));
-        Path hlog = s.rawDir().resolve(s.stem() + ".wrk.hlog");
-        return new ToolRun("wrk", cmd, cmd, s.secretHeaderEnv(), s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, hlog));
+                "--latency", "-s", lua, s.url().toString()));
     }
 
     /**

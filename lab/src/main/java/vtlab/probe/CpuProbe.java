@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * CPU of every tier over the hold, from /proc ticks of the tier's process tree, as top shows it: 100 = one core
- * busy. A tier at >= 90% of the cores it is pinned to is saturated: for the generator that voids the row.
+ * busy. A tier at >= 90% of the cores it is pinned to is saturated: for the generator that voids the row. Load from
+ * several agents is one tier: their CPU added (as a local generator's threads add up).
  */
 public final class CpuProbe implements Probe {
     /** The tiers a row can have; each has its own column. */
@@ -35,6 +36,12 @@ public final class CpuProbe implements Probe {
         return "cpu";
     }
 
+    /** /proc stat of each tier's process, read where it runs. */
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
     @Override
     public String description() {
         return "CPU % of each tier (app, load, pg, stub) from /proc, 100 = one core";
@@ -56,7 +63,7 @@ public final class CpuProbe implements Probe {
         double dt = (now - lastNanos) / 1e9;
         if (dt <= 0) return;
         ctx.tiers().forEach((tier, p) -> {
-            if (!p.isAlive()) return; // an exited process has no ticks to read: keep its last reading
+            if (!p.alive()) return; // an exited process has no ticks to read: keep its last reading
             long t = Proc.treeTicks(p);
             Long prev = lastTicks.put(tier, t);
             lastNanosByTier.put(tier, now);
@@ -70,8 +77,8 @@ public final class CpuProbe implements Probe {
         double dt = (System.nanoTime() - startNanos) / 1e9;
         ctx.tiers().forEach((tier, p) -> {
             // the generator has exited by now: its last sample is the best reading of its total
-            long t = p.isAlive() ? Proc.treeTicks(p) : lastTicks.getOrDefault(tier, 0L);
-            double secs = p.isAlive() ? dt : (lastNanosByTier.getOrDefault(tier, startNanos) - startNanos) / 1e9;
+            long t = p.alive() ? Proc.treeTicks(p) : lastTicks.getOrDefault(tier, 0L);
+            double secs = p.alive() ? dt : (lastNanosByTier.getOrDefault(tier, startNanos) - startNanos) / 1e9;
             Long s = startTicks.get(tier);
             Column c = TIER_COLUMNS.get(tier);
             if (c != null && s != null && secs > 0) out.put(c, round1(pct(t - s, secs)));

@@ -24,6 +24,15 @@ public interface Probe {
     /** The dataset columns this probe fills; the only ones it may put into {@link Measurements}. */
     List<Column> columns();
 
+    /**
+     * Whether it reads the SUT and the tiers only through their {@link ProbeContext#tiers() processes} (/proc read
+     * where they run), so it works when they run on other hosts (--hosts). One that runs jcmd, attaches JMX or reads
+     * files of this machine does not (yet): a run across hosts leaves it out of the default set and refuses it by name.
+     */
+    default boolean remote() {
+        return false;
+    }
+
     /** The options given after the name; unknown options and bad values are refused before anything starts. */
     default void configure(Map<String, String> options) throws UsageError {
         if (!options.isEmpty()) {

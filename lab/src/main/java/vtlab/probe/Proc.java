@@ -7,7 +7,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
-/** Reads Linux /proc: CPU ticks and status fields of a process, cheaply enough to sample every second. */
+import vtlab.tier.TierProcess;
+
+/**
+ * Reads Linux /proc: CPU ticks and status fields of a process, cheaply enough to sample every second. A tier's
+ * process ({@link TierProcess}) on this machine is read here directly, as always; one on another host through its
+ * host's file session, the same files parsed the same way.
+ */
 public final class Proc {
     /** Clock ticks per second of /proc/<pid>/stat times; 100 on every Linux the lab targets (USER_HZ). */
     public static final double HZ = 100.0;
@@ -79,10 +85,80 @@ public final class Proc {
      * CompilerThre": no jcmd needed, so the warm-up can ask every slice), or -1 when the process is gone.
      */
     public static long jitTicks(long pid) {
-        Map<Long, ThreadTicks> threads = threadTicks(pid);
+        return jitTicks(threadTicks(pid));
+    }
+
+    /** The compiler threads' ticks among a process's threads; -1 for none (the process is gone). */
+    static long jitTicks(Map<Long, ThreadTicks> threads) {
         if (threads.isEmpty()) return -1;
         return threads.values().stream().filter(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre"))
                 .mapToLong(ThreadTicks::ticks).sum();
+    }
+
+    /**
+     * CPU ticks of a tier: each member's (a group of load agents is one tier), a local one with its descendants
+     * ({@link #treeTicks(ProcessHandle)}), one on another host alone (the lab execs its processes there, so they have
+     * none: a SUT's JVM, an agent's generator); 0 for a member that cannot be read.
+     */
+    public static long treeTicks(TierProcess p) {
+        long sum = 0;
+        for (TierProcess m : p.members()) {
+            if (m.local().isPresent()) {
+                sum += treeTicks(m.local().get());
+                continue;
+            }
+            try {
+                sum += Math.max(0, ticks(m.proc("stat")));
+            } catch (IOException | RuntimeException e) {
+                // gone, or its host did not answer: no reading
+            }
+        }
+        return sum;
+    }
+
+    /** A numeric field of the tier process's /proc status (VmRSS in kB, Threads), or -1; read where it runs. */
+    public static long statusField(TierProcess p, String field) {
+        if (p.local().isPresent()) return statusField(p.pid(), field);
+        try {
+            return statusField(p.proc("status"), field);
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The JIT's compiler threads' ticks so far ({@link #jitTicks(long)}), read where the process runs; -1 when gone. */
+    public static long jitTicks(TierProcess p) {
+        if (p.local().isPresent()) return jitTicks(p.pid());
+        try {
+            return jitTicks(threads(p.proc("task/*/stat")));
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** utime + stime + cutime + cstime of one stat line. */
+    static long ticks(String stat) {
+        String[] f = fieldsAfterName(stat);
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+    }
+
+    /** A numeric field of a status file's text, or -1. */
+    static long statusField(String status, String field) {
+        for (String line : status.lines().toList()) {
+            if (line.startsWith(field + ":")) return Long.parseLong(line.substring(field.length() + 1).trim().split("\\s+")[0]);
+        }
+        return -1;
+    }
+
+    /** Threads by id from stat lines one after another (task/{@literal *}/stat of a process): the first field is the id. */
+    static Map<Long, ThreadTicks> threads(String stats) {
+        Map<Long, ThreadTicks> out = new HashMap<>();
+        for (String stat : stats.lines().filter(l -> !l.isBlank()).toList()) {
+            String[] f = fieldsAfterName(stat);
+            String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+            out.put(Long.parseLong(stat.substring(0, stat.indexOf(' '))), new ThreadTicks(name, Long.parseLong(f[11]) + Long.parseLong(f[12])));
+        }
+        return out;
     }
 
     /** Ticks over a stretch of seconds as % of one core. */

@@ -16,6 +16,12 @@ public final class RssProbe implements Probe {
         return "rss";
     }
 
+    /** /proc status of the SUT, read where it runs. */
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
     @Override
     public String description() {
         return "SUT resident set size, max over the hold (rss_mb_max)";
@@ -23,7 +29,7 @@ public final class RssProbe implements Probe {
 
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
-        long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
+        long kb = Proc.statusField(ctx.app(), "VmRSS");
         if (kb < 0) return;
         double mb = Math.round(kb / 102.4) / 10.0;
         out.max(RSS_MAX, mb);
@@ -32,7 +38,7 @@ public final class RssProbe implements Probe {
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) {
-        long kb = Proc.statusField(ctx.app().pid(), "VmRSS");
+        long kb = Proc.statusField(ctx.app(), "VmRSS");
         if (kb >= 0) out.max(RSS_MAX, Math.round(kb / 102.4) / 10.0);
     }
 }

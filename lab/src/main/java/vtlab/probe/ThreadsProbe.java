@@ -20,6 +20,12 @@ public final class ThreadsProbe implements Probe {
         return "threads";
     }
 
+    /** /proc status of the SUT, read where it runs. */
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
     @Override
     public String description() {
         return "SUT OS threads, max over the hold (jvm_threads_max)";
@@ -28,13 +34,13 @@ public final class ThreadsProbe implements Probe {
     /** The SUT before any load: its idle thread count (the footprint experiment's "before"). */
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) {
-        long n = Proc.statusField(ctx.app().pid(), "Threads");
+        long n = Proc.statusField(ctx.app(), "Threads");
         if (n >= 0) out.put(IDLE, n);
     }
 
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
-        long n = Proc.statusField(ctx.app().pid(), "Threads");
+        long n = Proc.statusField(ctx.app(), "Threads");
         if (n < 0) return;
         out.max(MAX, n);
         if (second >= 0) out.point("threads", second, n);

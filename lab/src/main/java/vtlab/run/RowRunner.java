@@ -31,6 +31,7 @@ import vtlab.tier.CoreMap;
 import vtlab.tier.RunTier;
 import vtlab.tier.SutHandle;
 import vtlab.tier.SutProcess;
+import vtlab.tier.TierProcess;
 
 /**
  * Carries out one planned row: SUT up (or the previous row's kept, see {@link SutReuse}) -> verify -> warm-up
@@ -70,7 +71,12 @@ public final class RowRunner {
     private final Map<String, String> startFailures = new java.util.HashMap<>();
 
     public RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax) {
-        this(generator, cores, port, warmupMax, SutProcess::start, RowRunner::verifyOverHttp);
+        this(generator, cores, port, warmupMax, SutProcess::start);
+    }
+
+    /** @param launcher where the SUT runs: {@link SutProcess#start} here, a host's (--hosts) */
+    public RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax, SutHandle.Launcher launcher) {
+        this(generator, cores, port, warmupMax, launcher, RowRunner::verifyOverHttp);
     }
 
     RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax, SutHandle.Launcher launcher,
@@ -196,12 +202,12 @@ public final class RowRunner {
         WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
             steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
             LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice)).forRateOnly();
-            long jit0 = Proc.jitTicks(sut.handle().pid()), t0 = System.nanoTime();
+            long jit0 = Proc.jitTicks(sut.process()), t0 = System.nanoTime();
             Generator.RunningLoad load = generator.start(spec);
             if (slice == 0 && modeCheck != null) {
                 steps.step("warming up " + d.toSeconds() + "s: thread dumps prove the thread mode");
                 try {
-                    modeCheck.during(row.jdk(), sut.handle().pid(), d, t0, raw, stem);
+                    modeCheck.during(row.jdk(), sut.process().pid(), d, t0, raw, stem);
                 } catch (Exception e) {
                     load.await(); // the next row's load must not overlap this one
                     throw e;
@@ -210,12 +216,12 @@ public final class RowRunner {
             double rps = load.await().rps();
             if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
             if (slice == 0 && modeCheck != null) modeCheck.conclude();
-            long jit1 = Proc.jitTicks(sut.handle().pid());
+            long jit1 = Proc.jitTicks(sut.process());
             double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
             WarmUp.Slice done = new WarmUp.Slice(rps, jitPct);
             if (!WarmUp.jitQuiet(done)) { // the compiler was busy: let it finish before the next slice
                 steps.step("warming up: letting the JIT catch up");
-                WarmUp.catchUp(() -> Proc.jitTicks(sut.handle().pid()), Thread::sleep);
+                WarmUp.catchUp(() -> Proc.jitTicks(sut.process()), Thread::sleep);
             }
             return done;
         });
@@ -244,7 +250,7 @@ public final class RowRunner {
         steps.step("measuring " + row.hold().toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
         // the hold follows the row's rate profile, if any; warm-up slices run at its mean, so their rates can settle
         Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem).withProfile(row.rateProfile()));
-        Map<String, ProcessHandle> tiers = tiers(sut, load.process(), runTiers);
+        Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
         ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
         probes.start(ctx);
@@ -253,9 +259,9 @@ public final class RowRunner {
         try (faults) {
             faults.start(t0);
             long holdS = row.hold().toSeconds();
-            while (load.process().isAlive()) {
+            while (load.process().alive()) {
                 Thread.sleep(1000);
-                if (!load.process().isAlive()) break; // a partial last second would read as a drop in every series
+                if (!load.process().alive()) break; // a partial last second would read as a drop in every series
                 double at = (System.nanoTime() - t0) / 1e9;
                 probes.sample(ctx, at);
                 // a long hold (a soak) says where it is, so a user sees it move
@@ -299,12 +305,12 @@ public final class RowRunner {
     }
 
     /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */
-    private static Map<String, ProcessHandle> tiers(SutHandle sut, ProcessHandle load, Map<String, RunTier> runTiers) {
-        Map<String, ProcessHandle> tiers = new LinkedHashMap<>();
-        tiers.put("app", sut.handle());
+    private static Map<String, TierProcess> tiers(SutHandle sut, TierProcess load, Map<String, RunTier> runTiers) {
+        Map<String, TierProcess> tiers = new LinkedHashMap<>();
+        tiers.put("app", sut.process());
         if (load != null) tiers.put("load", load);
         runTiers.forEach((name, t) -> {
-            if (t.process() != null) tiers.put(name, t.process()); // a dependency the lab did not start has none
+            if (t.process() != null) tiers.put(name, TierProcess.local(t.process())); // a dependency the lab did not start has none
         });
         return tiers;
     }

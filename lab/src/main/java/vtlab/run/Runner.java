@@ -25,6 +25,7 @@ import vtlab.plan.Study;
 import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
 import vtlab.tier.RunTier;
+import vtlab.tier.SutHandle;
 import vtlab.tier.Tiers;
 
 /**
@@ -47,7 +48,16 @@ public final class Runner {
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
                          Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                         Planner planner) {
+                         Planner planner, SutHandle.Launcher launcher) {
+        /** The SUT on this machine. */
+        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
+                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
+                      Planner planner) {
+            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
+                    experiments, plan, searches, planner, vtlab.tier.SutProcess::start);
+        }
+
         /** A plan without searches. */
         public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                       CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
@@ -97,7 +107,7 @@ public final class Runner {
         Progress progress = new Progress(out, Progress.isTerminal(), steps, plannedSeconds);
         RowRunner rowRunner = null;
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
-            rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax());
+            rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax(), c.launcher());
             int index = 0;
             for (PlannedRow planned : c.rows()) {
                 RowRunner.Result result = runRow(planned, ++index, rowRunner, runTiers, c, dir, data, progress);

@@ -10,16 +10,37 @@ import vtlab.core.UsageError;
  * Which CPUs each tier is pinned to. Computed from the machine's CPU count so the SUT and the load generator never
  * share a core; the database and the stub share the generator's CPUs when there are too few to give them their own
  * (as the seed rig shares load and stub). Every entry can be overridden: --cpus-app, --cpus-load, --cpus-pg, --cpus-stub.
+ *
+ * <p>In a run across hosts (--hosts) a tier's CPUs are those of the machines it runs on: machines says which, by
+ * tier (empty: every tier on this one). Load agents on k machines, each pinned to the same list, have k times its
+ * CPUs; the SUT and the generator share CPUs only where they share a machine ({@link #HERE} is this one).
  */
-public record CoreMap(Map<String, String> cpus, int machineCpus) {
+public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, java.util.Set<String>> machines) {
     public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub", PROXY = vtlab.tier.fault.ToxiproxyTier.NAME;
+    /** The machine the lab runs on, in {@link #machines}. */
+    public static final String HERE = "this machine";
+
+    /** Every tier on this machine. */
+    public CoreMap(Map<String, String> cpus, int machineCpus) {
+        this(cpus, machineCpus, Map.of());
+    }
+
+    public CoreMap {
+        machines = Map.copyOf(machines);
+    }
 
     public String of(String tier) {
         return cpus.get(tier);
     }
 
+    /** The CPUs a tier has: its list's, once per machine it runs on. */
     public int count(String tier) {
-        return parse(cpus.get(tier), machineCpus).length;
+        return parse(cpus.get(tier), machineCpus).length * Math.max(1, machinesOf(tier).size());
+    }
+
+    /** The machines a tier runs on (this one unless a run across hosts says otherwise). */
+    public java.util.Set<String> machinesOf(String tier) {
+        return machines.getOrDefault(tier, java.util.Set.of(HERE));
     }
 
     /**
@@ -27,6 +48,7 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
      * has them all (a one-CPU machine). The lab samples probes, starts jcmd and parses JFR while the SUT is measured.
      */
     public String labCpus() {
+        if (!machinesOf(APP).contains(HERE)) return null; // the SUT runs elsewhere: nothing here to keep off
         java.util.Set<Integer> app = java.util.Arrays.stream(parse(of(APP), machineCpus)).boxed().collect(java.util.stream.Collectors.toSet());
         String list = java.util.stream.IntStream.range(0, machineCpus).filter(c -> !app.contains(c)).mapToObj(Integer::toString)
                 .collect(java.util.stream.Collectors.joining(","));
@@ -38,6 +60,7 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
      * work is then taken from the SUT's cores, the measurement's instrument part of what it measures.
      */
     public String shared() {
+        if (java.util.Collections.disjoint(machinesOf(APP), machinesOf(LOAD))) return null; // on machines of their own
         java.util.Set<Integer> load = java.util.Arrays.stream(parse(of(LOAD), machineCpus)).boxed().collect(java.util.stream.Collectors.toSet());
         String list = java.util.Arrays.stream(parse(of(APP), machineCpus)).filter(load::contains).mapToObj(Integer::toString)
                 .collect(java.util.stream.Collectors.joining(","));
@@ -113,6 +136,8 @@ public record CoreMap(Map<String, String> cpus, int machineCpus) {
     public String toString() {
         StringBuilder sb = new StringBuilder();
         cpus.forEach((k, v) -> sb.append(sb.isEmpty() ? "" : "  ").append(k).append("=").append(v));
-        return sb + "  (of " + machineCpus + " CPUs)";
+        if (machines.isEmpty()) return sb + "  (of " + machineCpus + " CPUs)";
+        return sb + "  (app on " + String.join(", ", new java.util.TreeSet<>(machinesOf(APP))) + "; load on "
+                + String.join(", ", new java.util.TreeSet<>(machinesOf(LOAD))) + ")";
     }
 }

@@ -5,9 +5,13 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** A running system under test as the runner uses it ({@link SutProcess}; a fake in the runner's tests). */
+/**
+ * A running system under test as the runner uses it ({@link SutProcess} here, {@link RemoteSut} on a host of its own;
+ * a fake in the runner's tests).
+ */
 public interface SutHandle extends AutoCloseable {
-    ProcessHandle handle();
+    /** The service's JVM as the probes read it, where it runs. */
+    TierProcess process();
 
     URI base();
 
@@ -27,7 +31,7 @@ public interface SutHandle extends AutoCloseable {
     @Override
     void close();
 
-    /** Starts a SUT: {@link SutProcess#start} in a run. */
+    /** Starts a SUT: {@link SutProcess#start} in a run, {@link RemoteSut#launcher} in a run across hosts. */
     interface Launcher {
         SutHandle start(vtlab.stack.Stack stack, Jdk jdk, java.util.List<String> jvmArgs, java.util.List<String> appArgs,
                         java.util.Map<String, String> env, String cpus, int port, Path log) throws IOException;

@@ -2,9 +2,6 @@ package vtlab.tier;
 
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,10 +71,10 @@ public final class SutProcess implements SutHandle {
      * descendant running java, which is what jcmd and /proc probes must read.
      */
     @Override
-    public ProcessHandle handle() {
+    public TierProcess process() {
         ProcessHandle own = process.toHandle();
-        if (isJava(own)) return own;
-        return own.descendants().filter(SutProcess::isJava).findFirst().orElse(own);
+        if (isJava(own)) return TierProcess.local(own);
+        return TierProcess.local(own.descendants().filter(SutProcess::isJava).findFirst().orElse(own));
     }
 
     private static boolean isJava(ProcessHandle h) {
@@ -99,59 +96,15 @@ public final class SutProcess implements SutHandle {
         return process.isAlive();
     }
 
-    /**
-     * Waits until runtime-info answers 200 (a stack without one: until the port accepts a connection; its body is then
-     * empty); fails with the log's last lines if the JVM dies or time runs out.
-     */
     @Override
     public String awaitReady(Duration timeout) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) throw new IOException("SUT exited with " + process.exitValue() + " during start-up: " + tail(5));
-            if (runtimeInfoPath == null) {
-                try (java.net.Socket s = new java.net.Socket()) {
-                    s.connect(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1000);
-                    return "";
-                } catch (IOException e) {
-                    Thread.sleep(200);
-                    continue;
-                }
-            }
-            try {
-                HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(runtimeInfoPath))
-                        .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() == 200) return r.body();
-            } catch (IOException e) {
-                // not listening yet
-            }
-            Thread.sleep(200);
-        }
-        throw new IOException((runtimeInfoPath == null ? "port " + port + " did not open" : "SUT not ready") + " within "
-                + timeout.toSeconds() + " s: " + tail(5));
+        return SutHttp.awaitReady(this, base, runtimeInfoPath, new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port),
+                timeout, () -> "SUT exited with " + process.exitValue() + " during start-up: " + tail(5));
     }
 
-    /**
-     * Waits until requests left queued by the previous load (the warm-up's connections are gone, but a platform
-     * pool still works through their queued requests) are served: runtime-info goes through the same executor, so
-     * it answers fast only once the queue is empty. Returns how long it waited.
-     */
     @Override
     public Duration drain(Duration max) throws InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        long t0 = System.nanoTime(), deadline = t0 + max.toNanos();
-        int fast = 0;
-        while (System.nanoTime() < deadline && fast < 2) {
-            long r0 = System.nanoTime();
-            try {
-                http.send(HttpRequest.newBuilder(base.resolve(drainPath)).timeout(max).build(), HttpResponse.BodyHandlers.discarding());
-            } catch (IOException e) {
-                // an answer that did not come is not a drained queue
-            }
-            fast = (System.nanoTime() - r0) < 50_000_000L ? fast + 1 : 0;
-            if (fast < 2) Thread.sleep(100);
-        }
-        return Duration.ofNanos(System.nanoTime() - t0);
+        return SutHttp.drain(base, drainPath, max);
     }
 
     @Override

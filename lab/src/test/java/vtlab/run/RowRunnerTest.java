@@ -58,8 +58,8 @@ class RowRunnerTest {
         boolean alive = true;
 
         @Override
-        public ProcessHandle handle() {
-            return ProcessHandle.current();
+        public vtlab.tier.TierProcess process() {
+            return vtlab.tier.TierProcess.local(ProcessHandle.current());
         }
 
         @Override
@@ -125,8 +125,8 @@ class RowRunnerTest {
             specs.add(spec);
             return new RunningLoad() {
                 @Override
-                public ProcessHandle process() {
-                    return finished;
+                public vtlab.tier.TierProcess process() {
+                    return vtlab.tier.TierProcess.local(finished);
                 }
 
                 @Override

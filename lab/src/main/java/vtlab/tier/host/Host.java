@@ -51,6 +51,18 @@ public interface Host {
         return r.output();
     }
 
+    /** Which of the tools the host does not find on its PATH (command -v), in their order. */
+    default List<String> missing(List<String> tools) throws IOException, InterruptedException {
+        return output(missingCommand(tools), Duration.ofSeconds(20)).lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+    }
+
+    /** A command that prints each tool the host does not find on its PATH, one a line. */
+    static List<String> missingCommand(List<String> tools) {
+        List<String> c = new java.util.ArrayList<>(List.of("sh", "-c", "for t in \"$@\"; do command -v \"$t\" >/dev/null 2>&1 || echo \"$t\"; done", "sh"));
+        c.addAll(tools);
+        return c;
+    }
+
     /** A file's text on the host (/proc files too: what the probes sample). */
     default String read(String path) throws IOException, InterruptedException {
         return output(List.of("cat", "--", path), Duration.ofSeconds(20));
@@ -61,13 +73,13 @@ public interface Host {
         return Children.track(new ProcessBuilder(command(cmd)).redirectError(ProcessBuilder.Redirect.DISCARD).start());
     }
 
-    /** CPU count and model, kernel and JDK of the host, read from its /proc and its PATH. */
+    /** CPU count and model, kernel, JDK and boot id of the host, read from its /proc and its PATH. */
     default HostFacts facts() throws IOException, InterruptedException {
         String cpuinfo = read("/proc/cpuinfo");
         String kernel = read("/proc/sys/kernel/osrelease").strip();
         Commands.Result java = run(List.of("sh", "-c", "java -version 2>&1 | head -n 1"), Duration.ofSeconds(20));
         String jdk = java.ok() && java.output().contains("version") ? java.output().strip() : null;
-        return HostFacts.of(cpuinfo, kernel, jdk);
+        return HostFacts.of(cpuinfo, kernel, jdk, read("/proc/sys/kernel/random/boot_id").strip());
     }
 
     /**

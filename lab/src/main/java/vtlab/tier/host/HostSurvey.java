@@ -15,33 +15,57 @@ public final class HostSurvey {
 
     private HostSurvey() {}
 
-    /** One entry per distinct host, in topology order; a host that fails gives "error" instead of its facts. */
-    public static List<Map<String, Object>> of(Topology t) throws InterruptedException {
+    /**
+     * One host as reached: its entries of the topology (the roles it carries), and its facts and clock offset, or why
+     * it could not be reached (error; facts and clock null).
+     */
+    public record Entry(String host, List<HostSpec> specs, HostFacts facts, ClockOffset clock, String error) {
+        public boolean reached() {
+            return error == null;
+        }
+
+        /** As environment.json's "hosts" holds it. */
+        public Map<String, Object> toMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("host", host);
+            m.put("roles", specs.stream().map(HostSpec::role).toList());
+            List<String> cpus = specs.stream().map(HostSpec::cpus).filter(c -> c != null).distinct().toList();
+            if (!cpus.isEmpty()) m.put("pinned_cpus", cpus);
+            if (error != null) {
+                m.put("error", error);
+                return m;
+            }
+            m.put("cpus", facts.cpus());
+            m.put("cpu_model", facts.cpuModel());
+            m.put("kernel", facts.kernel());
+            m.put("jdk", facts.jdk());
+            m.put("boot_id", facts.bootId());
+            m.put("clock_offset_ms", round(clock.offsetMs()));
+            m.put("clock_uncertainty_ms", round(clock.uncertaintyMs()));
+            return m;
+        }
+    }
+
+    /** Every distinct host of the topology reached once, in topology order. */
+    public static List<Entry> survey(Topology t) throws InterruptedException {
         Map<String, List<HostSpec>> byHost = new LinkedHashMap<>();
         for (HostSpec h : t.all()) byHost.computeIfAbsent(h.where(), k -> new ArrayList<>()).add(h);
-        List<Map<String, Object>> out = new ArrayList<>();
+        List<Entry> out = new ArrayList<>();
         for (var e : byHost.entrySet()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("host", e.getKey());
-            m.put("roles", e.getValue().stream().map(HostSpec::role).toList());
-            List<String> cpus = e.getValue().stream().map(HostSpec::cpus).filter(c -> c != null).distinct().toList();
-            if (!cpus.isEmpty()) m.put("pinned_cpus", cpus);
             Host host = Host.of(e.getValue().getFirst());
             try {
                 HostFacts f = host.facts();
-                m.put("cpus", f.cpus());
-                m.put("cpu_model", f.cpuModel());
-                m.put("kernel", f.kernel());
-                m.put("jdk", f.jdk());
-                ClockOffset o = host.clockOffset(CLOCK_EXCHANGES);
-                m.put("clock_offset_ms", round(o.offsetMs()));
-                m.put("clock_uncertainty_ms", round(o.uncertaintyMs()));
+                out.add(new Entry(e.getKey(), List.copyOf(e.getValue()), f, host.clockOffset(CLOCK_EXCHANGES), null));
             } catch (java.io.IOException ex) {
-                m.put("error", ex.getMessage());
+                out.add(new Entry(e.getKey(), List.copyOf(e.getValue()), null, null, ex.getMessage()));
             }
-            out.add(m);
         }
         return out;
+    }
+
+    /** One entry per distinct host, in topology order; a host that fails gives "error" instead of its facts. */
+    public static List<Map<String, Object>> of(Topology t) throws InterruptedException {
+        return survey(t).stream().map(Entry::toMap).toList();
     }
 
     private static double round(double ms) {

@@ -76,12 +76,19 @@ class HostTest {
     }
 
     @Test
+    void aHostSaysWhichToolsItLacks() throws Exception {
+        assertEquals(List.of("no-such-tool-vtlab"), new LocalHost().missing(List.of("sh", "no-such-tool-vtlab", "taskset")));
+        assertEquals(List.of(), new LocalHost().missing(List.of("sh")));
+    }
+
+    @Test
     void theFactsAreThoseOfThisMachine() throws Exception {
         HostFacts f = new LocalHost().facts();
         long processors = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("processor")).count();
         assertEquals(processors, f.cpus());
         assertEquals(Commands.run(List.of("uname", "-r"), Duration.ofSeconds(5)).strip(), f.kernel());
         assertTrue(f.cpus() >= 1);
+        assertEquals(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip(), f.bootId());
     }
 
     @Test
@@ -94,8 +101,8 @@ class HostTest {
                 processor\t: 1
                 model name\t: AMD EPYC 7B13
                 """;
-        assertEquals(new HostFacts(2, "AMD EPYC 7B13", "6.1.0", null), HostFacts.of(cpuinfo, "6.1.0", null));
-        assertEquals(new HostFacts(1, null, "6.1.0", null), HostFacts.of("processor : 0\nBogoMIPS : 50.00\n", "6.1.0", null));
+        assertEquals(new HostFacts(2, "AMD EPYC 7B13", "6.1.0", null, "b1"), HostFacts.of(cpuinfo, "6.1.0", null, "b1"));
+        assertEquals(new HostFacts(1, null, "6.1.0", null, "b1"), HostFacts.of("processor : 0\nBogoMIPS : 50.00\n", "6.1.0", null, "b1"));
     }
 
     /** This machine against itself: no offset beyond the exchange's own uncertainty (and a few ms of scheduling). */

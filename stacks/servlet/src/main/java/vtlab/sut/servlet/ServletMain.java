@@ -33,7 +33,10 @@ public final class ServletMain {
         tomcat.getServer().await();
     }
 
-    /** Starts Tomcat on 127.0.0.1 with the given settings; returns once it accepts connections. */
+    /**
+     * Starts Tomcat on 127.0.0.1 (or the ADDRESS given: the lab's run across hosts reaches it at its host's address)
+     * with the given settings; returns once it accepts connections.
+     */
     public static Tomcat start(Settings s) throws IOException, LifecycleException {
         Path base = Files.createTempDirectory("vtlab-tomcat");
         // Tomcat fills its base dir (work/): remove it whole when the JVM stops, or every row leaves one behind
@@ -46,7 +49,7 @@ public final class ServletMain {
 
         Connector connector = new Connector("HTTP/1.1");
         connector.setPort(s.port());
-        connector.setProperty("address", "127.0.0.1");
+        connector.setProperty("address", s.address());
         connector.setProperty("maxConnections", Integer.toString(s.maxConnections()));
         connector.setProperty("acceptCount", Integer.toString(s.acceptCount()));
         // Tomcat keeps at most processorCache idle request processors (default 200, sized for a 200-thread pool);
@@ -137,7 +140,7 @@ public final class ServletMain {
 
     /** Start-up switches; Tomcat's own defaults where the variable is absent. */
     public record Settings(int port, boolean virtual, int maxThreads, int minSpareThreads, int maxConnections,
-                           int acceptCount, int processorCache, long defaultSleepMs, String stubUrl) {
+                           int acceptCount, int processorCache, long defaultSleepMs, String stubUrl, String address) {
         public static Settings fromEnv(Map<String, String> env) {
             String mode = env.getOrDefault("THREAD_MODE", "platform");
             if (!mode.equals("platform") && !mode.equals("virtual")) {
@@ -152,7 +155,8 @@ public final class ServletMain {
                     intEnv(env, "ACCEPT_COUNT", 100),
                     intEnv(env, "PROCESSOR_CACHE", 200),
                     intEnv(env, "SLEEP_MS", 50),
-                    env.get("STUB_URL"));
+                    env.get("STUB_URL"),
+                    env.getOrDefault("ADDRESS", "127.0.0.1"));
         }
 
         private static int intEnv(Map<String, String> env, String key, int dflt) {

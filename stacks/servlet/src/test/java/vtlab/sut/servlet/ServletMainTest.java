@@ -64,6 +64,27 @@ class ServletMainTest {
         }
     }
 
+    /** ADDRESS: where a run across hosts reaches the service (its host's address), not only 127.0.0.1. */
+    @org.junit.jupiter.api.Test
+    void listensOnTheAddressGiven() throws Exception {
+        Tomcat t = ServletMain.start(ServletMain.Settings.fromEnv(Map.of("PORT", "0", "ADDRESS", "127.0.0.2")));
+        try {
+            int port = t.getConnector().getLocalPort();
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.2:" + port + "/runtime-info")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertTrue(r.body().contains("\"address\":\"127.0.0.2\""), r.body());
+            try (java.net.Socket s = new java.net.Socket()) {
+                s.connect(new java.net.InetSocketAddress("127.0.0.1", port), 1000);
+                org.junit.jupiter.api.Assertions.fail("127.0.0.1:" + port + " is not where it listens");
+            } catch (java.io.IOException refused) {
+                // only on the address given
+            }
+        } finally {
+            t.stop();
+            t.destroy();
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void sleepRunsOnAVirtualThreadInVirtualMode() throws Exception {
         Tomcat t = start("virtual");

@@ -1,0 +1,163 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.load.Generator;
+import vtlab.load.WrkAgents;
+import vtlab.plan.Row;
+import vtlab.probe.Probes;
+import vtlab.tier.CoreMap;
+import vtlab.tier.Jdk;
+import vtlab.tier.RemoteSut;
+import vtlab.tier.SutHandle;
+import vtlab.tier.host.Host;
+import vtlab.tier.host.HostRun;
+import vtlab.tier.host.HostSpec;
+import vtlab.tier.host.HostSurvey;
+import vtlab.tier.host.LocalHost;
+import vtlab.tier.host.Placement;
+import vtlab.tier.host.Topology;
+
+/**
+ * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents (docs/design.md, "Beyond one
+ * machine"). What is run across hosts so far: the servlet experiment's closed-model rows with wrk, probed with the
+ * probes that read /proc where the process runs. Everything else is refused in one line before anything starts, as
+ * are a host that does not answer, CPUs a host does not have, and a JDK or tool missing there.
+ */
+final class RunAcrossHosts {
+    /** The experiments a run across hosts takes so far. */
+    static final List<String> EXPERIMENTS = List.of("servlet");
+
+    private RunAcrossHosts() {}
+
+    /**
+     * A run across hosts, prepared: its topology file, the hosts' survey (environment.json's "hosts"), where the CPUs
+     * are, the work on the hosts (closed at the run's end), the generator (wrk from the agents) and the SUT's launcher.
+     */
+    public record Across(Path file, Topology topology, HostRun run, List<Map<String, Object>> survey, Placement placement,
+                         Generator generator, SutHandle.Launcher launcher) {
+        /** One line per role for the run's start. */
+        List<String> describe() {
+            List<String> out = new ArrayList<>();
+            out.add("vtlab: across hosts (" + file + "): SUT on " + topology.sut().where() + " cpus " + placement.cores().of(CoreMap.APP));
+            List<WrkAgents.Agent> agents = ((WrkAgents) generator).agents();
+            for (WrkAgents.Agent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
+            return out;
+        }
+    }
+
+    /** The topology of --hosts, or null without it; a file that is not one is refused in one line. */
+    static Topology read(Options o) throws UsageError {
+        if (!o.has("hosts")) return null;
+        return Topology.read(file(o));
+    }
+
+    static Path file(Options o) {
+        return Path.of(o.string("hosts", "")).toAbsolutePath();
+    }
+
+    /** What a run across hosts does not do yet, refused before any host is reached. */
+    static void refuse(Topology t, List<String> experiments, List<Row> rows, boolean searchesOrStudies, Generator gen, Options o)
+            throws UsageError {
+        if (t.sut().isLocal()) throw new UsageError("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")");
+        for (String e : experiments) {
+            if (!EXPERIMENTS.contains(e)) throw new UsageError("--hosts: only " + String.join(", ", EXPERIMENTS) + " runs across hosts so far, not " + e);
+        }
+        if (searchesOrStudies) throw new UsageError("--hosts: searches and studies do not run across hosts yet");
+        for (String opt : List.of("cpus-app", "cpus-load")) {
+            if (o.has(opt)) throw new UsageError("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --" + opt);
+        }
+        for (Row r : rows) {
+            if (r.open()) throw new UsageError("--hosts: closed-model rows only so far (row " + r.label() + " is open)");
+        }
+        if (!gen.name().equals("wrk")) throw new UsageError("--hosts: load agents run wrk so far (closed model), not " + gen.name());
+        int agents = t.load().size();
+        for (Row r : rows) {
+            if (!r.tiers().isEmpty()) throw new UsageError("--hosts: rows with tiers (" + String.join(", ", r.tiers()) + ") do not run across hosts yet");
+            if (r.concurrency() < agents) {
+                throw new UsageError("--hosts: " + agents + " load agents need at least " + agents + " connections, row " + r.label() + " has " + r.concurrency());
+            }
+        }
+    }
+
+    /**
+     * The probes of a run across hosts: without --probes the default set less those that cannot read a SUT on
+     * another host; one given that cannot is refused by name.
+     */
+    static List<String> probes(Options o) throws UsageError {
+        if (o.flag("no-probes")) return List.of();
+        if (!o.has("probes")) return Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList();
+        return refuseProbes(Probes.validate(o.all("probes")));
+    }
+
+    /** The probes, each one that can read a SUT on another host; else refused by name. */
+    static List<String> refuseProbes(List<String> probes) throws UsageError {
+        for (String spec : probes) {
+            if (!remote(spec)) {
+                throw new UsageError("--hosts: probe " + Probes.name(spec) + " reads the SUT on this machine (jcmd, JMX or its files): not across hosts yet ("
+                        + String.join(", ", Probes.all().keySet().stream().filter(RunAcrossHosts::remote).toList()) + " are)");
+            }
+        }
+        return probes;
+    }
+
+    private static boolean remote(String spec) {
+        var p = Probes.all().get(Probes.name(spec));
+        return p != null && p.get().remote();
+    }
+
+    /**
+     * Reaches every host (refused naming one that does not answer), places the CPUs, checks the SUT's host (taskset,
+     * setsid, each row's JDK at its path) and sets up the agents (whose tools the generator's ensureAvailable checks).
+     */
+    static Across connect(Path file, Topology t, List<Row> rows, Generator wrk, CoreMap local, boolean allowShared) throws UsageError {
+        try {
+            List<HostSurvey.Entry> survey = HostSurvey.survey(t);
+            for (HostSurvey.Entry e : survey) {
+                if (!e.reached()) {
+                    throw new UsageError("--hosts " + file + ": " + e.host() + " (" + String.join(",", e.specs().stream().map(HostSpec::role).toList())
+                            + ") does not answer: " + e.error().strip().lines().findFirst().orElse(""));
+                }
+            }
+            Placement placement = Placement.of(t, survey, local, new LocalHost().read("/proc/sys/kernel/random/boot_id").strip());
+            String shared = placement.cores().shared();
+            if (shared != null && !allowShared) {
+                throw new UsageError("--hosts: the SUT (cpus " + placement.cores().of(CoreMap.APP) + ") and load agents (cpus " + placement.cores().of(CoreMap.LOAD)
+                        + ") share CPU " + shared + " of one machine: give them disjoint cpus in " + file + ", or pass --allow-shared-cpus");
+            }
+            HostRun run = new HostRun(t);
+            try {
+                Host sut = run.host(t.sut());
+                List<String> missing = sut.missing(List.of("taskset", "setsid"));
+                if (!missing.isEmpty()) throw new UsageError("--hosts: the SUT's host " + sut.name() + " has no " + String.join(", ", missing) + " (util-linux)");
+                for (Jdk jdk : rows.stream().map(Row::jdk).distinct().toList()) {
+                    try {
+                        RemoteSut.requireJava(sut, jdk);
+                    } catch (IOException e) {
+                        throw new UsageError("--hosts: " + e.getMessage());
+                    }
+                }
+                List<WrkAgents.Agent> agents = new ArrayList<>();
+                for (int i = 0; i < t.load().size(); i++) {
+                    agents.add(new WrkAgents.Agent("agent" + (i + 1), run.host(t.load().get(i)), placement.agentCpus().get(i)));
+                }
+                return new Across(file, t, run, survey.stream().map(HostSurvey.Entry::toMap).toList(), placement,
+                        new WrkAgents(wrk, run, agents), RemoteSut.launcher(run, sut));
+            } catch (UsageError | IOException | RuntimeException e) {
+                run.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UsageError("--hosts: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UsageError("interrupted while reaching the hosts");
+        }
+    }
+}

@@ -1,0 +1,112 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+import vtlab.tier.host.FileSession;
+
+/**
+ * A tier's process as the probes read it: on this machine (its {@link ProcessHandle}: /proc read directly, its
+ * descendants too), or on another host by its pid there, its /proc read through that host's {@link FileSession}.
+ * Several load agents are one tier: a {@link #group}.
+ */
+public interface TierProcess {
+    long pid();
+
+    boolean alive();
+
+    /** This machine's handle of it; empty for a process on another host. */
+    Optional<ProcessHandle> local();
+
+    /** The text of /proc/PID/file where it runs; file may be a glob (task/{@literal *}/stat: every thread's stat). */
+    String proc(String file) throws IOException;
+
+    /** The processes this tier is made of: itself, or a group's members. */
+    default List<TierProcess> members() {
+        return List.of(this);
+    }
+
+    static TierProcess local(ProcessHandle h) {
+        return new Local(h);
+    }
+
+    /**
+     * A process on a host: pid there, its /proc read through files; alive as the caller knows it (the local client
+     * of a process the lab started there ends with it, so no read is needed for that).
+     */
+    static TierProcess on(FileSession files, long pid, BooleanSupplier alive) {
+        return new OnHost(files, pid, alive);
+    }
+
+    /** Several processes as one tier (load agents): alive while any is; the CPU probe adds their ticks. */
+    static TierProcess group(List<TierProcess> members) {
+        if (members.size() == 1) return members.getFirst();
+        return new Group(List.copyOf(members));
+    }
+
+    record Local(ProcessHandle handle) implements TierProcess {
+        @Override
+        public long pid() {
+            return handle.pid();
+        }
+
+        @Override
+        public boolean alive() {
+            return handle.isAlive();
+        }
+
+        @Override
+        public Optional<ProcessHandle> local() {
+            return Optional.of(handle);
+        }
+
+        @Override
+        public String proc(String file) throws IOException {
+            return Files.readString(Path.of("/proc", Long.toString(handle.pid()), file));
+        }
+    }
+
+    record OnHost(FileSession files, long pid, BooleanSupplier isAlive) implements TierProcess {
+        @Override
+        public boolean alive() {
+            return isAlive.getAsBoolean();
+        }
+
+        @Override
+        public Optional<ProcessHandle> local() {
+            return Optional.empty();
+        }
+
+        @Override
+        public String proc(String file) throws IOException {
+            return files.read("/proc/" + pid + "/" + file);
+        }
+    }
+
+    record Group(List<TierProcess> members) implements TierProcess {
+        /** The first member's: a group is read member by member. */
+        @Override
+        public long pid() {
+            return members.getFirst().pid();
+        }
+
+        @Override
+        public boolean alive() {
+            return members.stream().anyMatch(TierProcess::alive);
+        }
+
+        @Override
+        public Optional<ProcessHandle> local() {
+            return Optional.empty();
+        }
+
+        @Override
+        public String proc(String file) {
+            throw new UnsupportedOperationException("a group of " + members.size() + " processes is read member by member");
+        }
+    }
+}

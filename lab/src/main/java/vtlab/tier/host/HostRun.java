@@ -1,0 +1,225 @@
+package vtlab.tier.host;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import vtlab.tier.Children;
+import vtlab.tier.Commands;
+
+/**
+ * What a run across hosts holds on them: one {@link Host} per destination of the topology, a work folder on each
+ * (/tmp/vtlab-ID: this run's jars, scripts, env files and pid files), one {@link FileSession} per host for the probes,
+ * and every process started there. {@link #finish} (end of the run, and on Ctrl-C through {@link Children}) stops what
+ * still runs, names any group a pid file shows still alive (and kills it), and removes the work folders.
+ */
+public final class HostRun implements AutoCloseable {
+    static final Duration SHORT = Duration.ofSeconds(30), COPY = Duration.ofMinutes(5);
+    /** Every pid file left in a work folder whose group still lives: named, killed; then the folder goes. */
+    static final String SWEEP = """
+            for f in "$1"/*.pid; do
+              [ -f "$f" ] || continue
+              p=$(cat "$f")
+              if [ -n "$p" ] && kill -s 0 -- "-$p" 2>/dev/null; then echo "$f"; kill -s KILL -- "-$p" 2>/dev/null; fi
+            done
+            rm -rf -- "$1"
+            """;
+
+    private final String id;
+    private final Map<String, Host> hosts = new LinkedHashMap<>();
+    private final Set<String> prepared = ConcurrentHashMap.newKeySet(), folders = ConcurrentHashMap.newKeySet();
+    private final Map<String, FileSession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, String> addresses = new ConcurrentHashMap<>();
+    private final Map<String, String> staged = new ConcurrentHashMap<>();
+    private final Set<HostProcess> live = ConcurrentHashMap.newKeySet();
+    private final Runnable onShutdown = this::finishQuietly;
+    private boolean finished;
+
+    public HostRun(Topology t) {
+        this(t, "vtlab-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
+    }
+
+    HostRun(Topology t, String id) {
+        this.id = id;
+        for (HostSpec s : t.all()) hosts.computeIfAbsent(s.where(), k -> Host.of(s));
+        Children.onShutdown(onShutdown);
+    }
+
+    /** The one host object of an entry's destination (several roles on one host share it, and its session). */
+    public Host host(HostSpec s) {
+        Host h = hosts.get(s.where());
+        if (h == null) throw new IllegalArgumentException(s.where() + " is not a host of this run");
+        return h;
+    }
+
+    /** The work folder's path, the same on every host. */
+    public String dir() {
+        return "/tmp/" + id;
+    }
+
+    /** The work folder on the host, made on first use (mode 700: env files are kept there). */
+    public String dir(Host h) throws IOException, InterruptedException {
+        if (!prepared.contains(h.name())) {
+            h.output(List.of("mkdir", "-p", "-m", "700", dir()), SHORT);
+            prepared.add(h.name());
+        }
+        return dir();
+    }
+
+    /** The host's file session (its /proc for the probes), opened on its first read. */
+    public FileSession files(Host h) {
+        return sessions.computeIfAbsent(h.name(), k -> new FileSession(h));
+    }
+
+    /**
+     * The host's address as the lab reached it: the server side of $SSH_CONNECTION ("client port server port"), so a
+     * service there listens where the lab (and agents on the same network) reach it; 127.0.0.1 for this machine.
+     */
+    public String address(Host h) throws IOException, InterruptedException {
+        if (h.local()) return "127.0.0.1";
+        String known = addresses.get(h.name());
+        if (known != null) return known;
+        String c = h.output(List.of("sh", "-c", "echo $SSH_CONNECTION"), SHORT).strip();
+        String address = serverAddress(c);
+        if (address == null) throw new IOException(h.name() + ": no server address in SSH_CONNECTION ('" + c + "')");
+        addresses.put(h.name(), address);
+        return address;
+    }
+
+    /** The third word of SSH_CONNECTION, or null when it is not four words. */
+    static String serverAddress(String sshConnection) {
+        String[] f = sshConnection.strip().split("\\s+");
+        return f.length == 4 ? f[2] : null;
+    }
+
+    /**
+     * A file of this machine copied into the host's work folder as name (which may name a folder in it, made first),
+     * once per content (sha-256) and run; its path there.
+     */
+    public String stage(Host h, Path file, String name) throws IOException, InterruptedException {
+        String path = dir(h) + "/" + name, sha = sha256(file);
+        if (sha.equals(staged.get(h.name() + "|" + path))) return path;
+        int slash = name.lastIndexOf('/');
+        if (slash > 0 && folders.add(h.name() + "|" + name.substring(0, slash))) {
+            h.output(List.of("mkdir", "-p", "--", dir() + "/" + name.substring(0, slash)), SHORT);
+        }
+        h.copyTo(file, path, COPY);
+        staged.put(h.name() + "|" + path, sha);
+        return path;
+    }
+
+    /** A file copied into the host's work folder under a name of its content (so the same file is copied once): its path there. */
+    public String stageContent(Host h, Path file, String suffix) throws IOException, InterruptedException {
+        return stage(h, file, sha256(file).substring(0, 16) + suffix);
+    }
+
+    /**
+     * Variables for a process on the host, as a file its wrapper sources (ssh forwards none; a file keeps their
+     * values off every command line, where ps would show them): written here readable by the owner only, copied
+     * into the work folder (itself the owner's only), the local copy removed. Its path there.
+     */
+    public String envFile(Host h, String name, Map<String, String> env) throws IOException, InterruptedException {
+        Path tmp = Files.createTempFile("vtlab-env", ".sh"); // rw------- on POSIX
+        try {
+            Files.writeString(tmp, envText(env));
+            String path = dir(h) + "/" + name;
+            h.copyTo(tmp, path, SHORT);
+            return path;
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** NAME='value' lines a POSIX shell sources; a name that is not a shell variable's is refused. */
+    static String envText(Map<String, String> env) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        for (var e : env.entrySet()) {
+            if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) throw new IOException("'" + e.getKey() + "' cannot be a shell variable");
+            sb.append(e.getKey()).append('=').append(SshHost.quote(e.getValue())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** Starts a process of this run on the host (see {@link HostProcess}); stopped by {@link #stop} or at the latest by {@link #finish}. */
+    public HostProcess start(Host h, String name, List<String> cmd, String envFile, Path output) throws IOException, InterruptedException {
+        HostProcess p = HostProcess.start(h, files(h), dir(h), name, cmd, envFile, output);
+        live.add(p);
+        return p;
+    }
+
+    /** Stops a process of this run where it runs. */
+    public void stop(HostProcess p) throws IOException, InterruptedException {
+        try {
+            p.stop();
+        } finally {
+            live.remove(p);
+        }
+    }
+
+    /**
+     * Stops every process of the run still running, sweeps every work folder (a group still alive behind a pid file
+     * is named and killed) and removes it, closes the sessions. What was found still running, as "host: pid file"
+     * (empty: nothing was left behind); once.
+     */
+    public synchronized List<String> finish() throws InterruptedException {
+        if (finished) return List.of();
+        finished = true;
+        Children.removeOnShutdown(onShutdown);
+        List<String> left = new ArrayList<>();
+        for (HostProcess p : List.copyOf(live)) {
+            try {
+                stop(p);
+            } catch (IOException e) {
+                left.add(p.host().name() + ": " + p.name() + " (" + e.getMessage() + ")");
+            }
+        }
+        for (Host h : hosts.values()) {
+            if (!prepared.contains(h.name())) continue;
+            try {
+                Commands.Result r = h.run(List.of("sh", "-c", SWEEP, "sh", dir()), SHORT);
+                r.output().lines().filter(l -> !l.isBlank()).forEach(l -> left.add(h.name() + ": " + l.strip()));
+                if (!r.ok()) left.add(h.name() + ": work folder " + dir() + " not removed (" + r.code() + ")");
+            } catch (IOException e) {
+                left.add(h.name() + ": " + e.getMessage());
+            }
+        }
+        sessions.values().forEach(FileSession::close);
+        return left;
+    }
+
+    private void finishQuietly() {
+        try {
+            List<String> left = finish();
+            if (!left.isEmpty()) System.err.println("vtlab: still running on hosts, killed: " + String.join(", ", left));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public void close() {
+        finishQuietly();
+    }
+
+    static String sha256(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            byte[] buf = new byte[1 << 16];
+            for (int n; (n = in.read(buf)) > 0; ) d.update(buf, 0, n);
+            return HexFormat.of().formatHex(d.digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

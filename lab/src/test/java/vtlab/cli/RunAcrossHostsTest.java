@@ -1,0 +1,86 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.probe.Probes;
+
+/**
+ * ./vtlab run --hosts FILE refuses in one line what it does not run across hosts yet, before any host is reached
+ * (the hosts here are addresses nothing answers on: a refusal that needed them would say so instead).
+ */
+class RunAcrossHostsTest {
+    @TempDir
+    Path tmp;
+
+    Path topology(String text) throws Exception {
+        return Files.writeString(tmp.resolve("hosts.toml"), text);
+    }
+
+    static final String TWO_AGENTS = """
+            [sut]
+            host = "root@127.0.0.1:1"
+            [[load]]
+            host = "root@127.0.0.1:2"
+            [[load]]
+            host = "root@127.0.0.1:3"
+            """;
+
+    String refusal(Path hosts, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        all.addAll(List.of("--hosts", hosts.toString()));
+        UsageError e = assertThrows(UsageError.class, () -> {
+            Options o = Options.parse(all);
+            RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
+        });
+        assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
+        return e.getMessage();
+    }
+
+    @Test
+    void whatDoesNotRunAcrossHostsYetIsRefusedByName() throws Exception {
+        Path two = topology(TWO_AGENTS);
+        assertEquals("--hosts: only servlet runs across hosts so far, not servlet-io", refusal(two, "run", "servlet-io"));
+        String open = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "100");
+        assertTrue(open.startsWith("--hosts: closed-model rows only so far (row ") && open.endsWith(" is open)"), open);
+        assertEquals("--hosts: load agents run wrk so far (closed model), not hey", refusal(two, "run", "servlet", "--generator", "hey"));
+        assertEquals("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --cpus-app",
+                refusal(two, "run", "servlet", "--cpus-app", "0"));
+        String few = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "1");
+        assertTrue(few.startsWith("--hosts: 2 load agents need at least 2 connections, row ") && few.endsWith(" has 1"), few);
+        String probe = refusal(two, "run", "servlet", "--probes", "cpu,jfr-pinning");
+        assertTrue(probe.startsWith("--hosts: probe jfr-pinning reads the SUT on this machine (jcmd, JMX or its files): not across hosts yet (cpu, rss, threads"),
+                probe);
+        assertEquals("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")",
+                refusal(topology("sut = \"local\"\nload = [\"root@127.0.0.1:2\"]\n"), "run", "servlet"));
+    }
+
+    @Test
+    void aBadFileOrAHostThatDoesNotAnswerIsRefusedInOneLine() throws Exception {
+        String bad = refusal(topology("[sut]\nhost = \"root@\"\n"), "run", "servlet");
+        assertTrue(bad.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": sut: 'root@' is not an SSH destination"), bad);
+        // nothing listens on port 1: ssh is refused at once, and the run with it, naming the host
+        String gone = refusal(topology(TWO_AGENTS), "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400");
+        assertTrue(gone.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gone);
+    }
+
+    /** Without --probes a run across hosts takes the default probes that read /proc where the SUT runs. */
+    @Test
+    void theDefaultProbesAreThoseThatReadTheSutWhereItRuns() throws Exception {
+        List<String> probes = RunAcrossHosts.probes(Options.parse(List.of("run", "servlet")));
+        assertEquals(List.of("cpu", "rss", "threads"), probes);
+        assertTrue(Probes.DEFAULT.containsAll(probes));
+        assertEquals(List.of(), RunAcrossHosts.probes(Options.parse(List.of("run", "servlet", "--no-probes"))));
+    }
+}

@@ -1,0 +1,132 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.cli.Main;
+import vtlab.data.LatencyHistogram;
+import vtlab.load.WrkGenerator;
+import vtlab.tier.Commands;
+import vtlab.tier.host.TestHosts;
+
+/**
+ * A run across hosts for real (as root): three test hosts, the servlet's sleep row on platform threads at 400
+ * connections with the SUT on h1 and load from agents on h2 and h3 over ssh. The row is valid evidence, its
+ * histogram is the agents' added (its count the sum of theirs, its requests theirs), the SUT was probed where it
+ * ran, environment.json holds every host, and nothing the run started is left in any namespace or work folder.
+ */
+class RemoteRunIT {
+    @TempDir
+    Path tmp;
+
+    TestHosts hosts;
+
+    @AfterEach
+    void down() throws Exception {
+        if (hosts != null) hosts.down();
+    }
+
+    @Test
+    void theSutOnItsHostAndLoadFromTwoAgentsMergedExactly() throws Exception {
+        hosts = new TestHosts(tmp.resolve("hosts"));
+        Path file = tmp.resolve("hosts.toml");
+        hosts.up(3, file);
+
+        record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
+        int[] attempts = {0};
+        Attempt a = Lab.validOrRetriedOnce(() -> {
+            Path dir = Files.createDirectories(tmp.resolve("attempt-" + ++attempts[0]));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400",
+                    "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--reps", "1", "--hosts", file.toString(),
+                    "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
+            Path run = Lab.onlyRun(dir);
+            return new Attempt(code, buf.toString(), run, Lab.rows(run));
+        }, t -> t.code() == 0 && Lab.allOk(t.rows()));
+        String console = a.console();
+        assertEquals(0, a.code(), console);
+        assertEquals(1, a.rows().size(), console);
+        Map<String, String> r = a.rows().getFirst();
+        assertEquals("ok", r.get("status"), r.toString());
+        assertEquals("0", r.get("error_rate"), r.toString());
+        assertEquals("true", r.get("littles_law_ok"), r.toString());
+        assertTrue(console.contains("SUT on root@10.77.0.11") && console.contains("load agent2 on root@10.77.0.13"), console);
+
+        // the row's histogram is the agents' added: its count the sum of theirs, its requests the sum of theirs
+        Path raw = a.run().resolve("raw");
+        String stem = r.get("raw").replace(".wrk.txt", "");
+        Histogram merged = LatencyHistogram.read(raw.resolve(r.get("histogram")));
+        long counts = 0, requests = 0;
+        for (String agent : List.of("agent1", "agent2")) {
+            counts += LatencyHistogram.read(raw.resolve(stem + "." + agent + ".wrk.hlog")).getTotalCount();
+            String out = Files.readString(raw.resolve(stem + "." + agent + ".wrk.txt"));
+            requests += WrkGenerator.parse(out, raw.resolve(stem + "." + agent + ".wrk.txt"), tmp.resolve(agent + ".hlog")).requests();
+            assertTrue(Files.readString(raw.resolve(stem + "." + agent + ".wrk.cmd")).contains("-c 200 "), agent + " ran half the connections");
+        }
+        assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's recorded latencies");
+        assertEquals(requests, Long.parseLong(r.get("http_reqs")), "the row's requests are the agents'");
+        assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
+        assertTrue(Lab.num(r, "p50_ms") >= 50, "nobody answers faster than the sleep: " + r.get("p50_ms"));
+
+        // probed where they ran: the SUT's JVM on h1, the agents' wrk on h2 and h3
+        assertTrue(Lab.num(r, "app_cpu_pct") > 0 && Lab.num(r, "load_cpu_pct") > 0, r.toString());
+        assertTrue(Lab.num(r, "rss_mb_max") > 50, r.toString());
+        assertTrue(Lab.num(r, "jvm_threads_max") >= 200, "a 200-thread pool at 400 connections: " + r.get("jvm_threads_max"));
+        String sutLog = Files.readString(raw.resolve(r.get("sut_log")));
+        assertTrue(sutLog.startsWith("# on root@10.77.0.11: taskset -c "), sutLog);
+        String info = Files.readString(raw.resolve(stem + ".runtime-info.json"));
+        assertTrue(info.contains("\"address\":\"10.77.0.11\""), info);
+
+        // environment.json: every host with its facts, the topology file
+        JsonNode env = new ObjectMapper().readTree(a.run().resolve("environment.json").toFile());
+        List<String> names = new ArrayList<>();
+        env.path("hosts").forEach(h -> names.add(h.path("host").asText()));
+        assertEquals(List.of("root@10.77.0.11", "local", "root@10.77.0.12", "root@10.77.0.13"), names);
+        env.path("hosts").forEach(h -> assertFalse(h.path("boot_id").asText().isEmpty(), h.toString()));
+        assertEquals(file.toAbsolutePath().toString(), env.path("topology").asText());
+
+        // nothing left: every namespace holds only its sshd, and no work folder of this JVM's runs is left in /tmp
+        for (int i = 1; i <= 3; i++) {
+            String ns = TestHosts.namespace(i);
+            long sshd = Long.parseLong(Files.readString(tmp.resolve("hosts/h" + i + "/sshd.pid")).strip());
+            List<Long> others = List.of();
+            long deadline = System.nanoTime() + 10_000_000_000L; // the sessions' sshd children end just after their clients
+            while (System.nanoTime() < deadline) {
+                others = new ArrayList<>();
+                for (String pid : Commands.run(List.of("ip", "netns", "pids", ns), Duration.ofSeconds(10)).split("\\s+")) {
+                    if (pid.matches("\\d+") && Long.parseLong(pid) != sshd) others.add(Long.parseLong(pid));
+                }
+                if (others.isEmpty()) break;
+                Thread.sleep(200);
+            }
+            assertEquals(List.of(), others, ns + " runs more than its sshd: " + others.stream().map(p -> ProcessHandle.of(p)
+                    .map(h -> h.info().commandLine().orElse("?")).orElse("gone")).toList());
+        }
+        try (var left = Files.list(Path.of("/tmp"))) {
+            String mine = "vtlab-" + ProcessHandle.current().pid() + "-";
+            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(mine)).toList());
+        }
+
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("hosts", "down"), new PrintStream(buf, true)), buf.toString());
+        assertEquals(List.of(), TestHosts.namespaces());
+    }
+}

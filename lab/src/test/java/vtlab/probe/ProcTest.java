@@ -1,0 +1,57 @@
+package vtlab.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.tier.TierProcess;
+import vtlab.tier.host.FileSession;
+import vtlab.tier.host.LocalHost;
+
+/**
+ * A tier's process read where it runs: the same /proc files parsed the same way through a host's file session (here
+ * this machine's, the script an ssh host runs) as directly, and a group of agents as the sum of its members.
+ */
+class ProcTest {
+    @Test
+    void aProcessReadThroughItsHostGivesWhatADirectReadGives() throws Exception {
+        ProcessHandle self = ProcessHandle.current();
+        try (FileSession files = new FileSession(new LocalHost())) {
+            TierProcess there = TierProcess.on(files, self.pid(), () -> true);
+            TierProcess here = TierProcess.local(self);
+            long rssThere = Proc.statusField(there, "VmRSS"), rssHere = Proc.statusField(here, "VmRSS");
+            assertTrue(rssThere > 0 && Math.abs(rssThere - rssHere) < rssHere / 2, rssThere + " vs " + rssHere);
+            assertEquals(Proc.statusField(self.pid(), "Threads"), Proc.statusField(there, "Threads"), 3);
+            long ticks = Proc.treeTicks(there), direct = Proc.cpuTicks(self.pid());
+            assertTrue(ticks > 0 && Math.abs(ticks - direct) <= 20, ticks + " vs " + direct);
+            long jit = Proc.jitTicks(there);
+            assertTrue(jit >= 0 && Math.abs(jit - Proc.jitTicks(self.pid())) <= 20, "compiler threads' ticks: " + jit);
+
+            TierProcess gone = TierProcess.on(files, Integer.MAX_VALUE, () -> false);
+            assertEquals(-1, Proc.statusField(gone, "VmRSS"));
+            assertEquals(-1, Proc.jitTicks(gone));
+            assertEquals(0, Proc.treeTicks(gone));
+            // two agents are one tier: their ticks added
+            long both = Proc.treeTicks(TierProcess.group(List.of(there, TierProcess.on(files, self.pid(), () -> true))));
+            assertTrue(Math.abs(both - 2 * Proc.treeTicks(there)) <= 40, both + " vs 2 x " + ticks);
+        }
+    }
+
+    @Test
+    void statLinesAndStatusFieldsParse() {
+        String stat = "4242 (C2 CompilerThre) S 1 2 3 4 5 6 7 8 9 10 120 30 5 5 20 0 1 0 100 0 0\n"
+                + "4243 (a (weird) name) R 1 2 3 4 5 6 7 8 9 10 7 3 0 0 20 0 1 0 100 0 0\n";
+        Map<Long, Proc.ThreadTicks> t = Proc.threads(stat);
+        assertEquals(new Proc.ThreadTicks("C2 CompilerThre", 150), t.get(4242L));
+        assertEquals(new Proc.ThreadTicks("a (weird) name", 10), t.get(4243L));
+        assertEquals(150, Proc.jitTicks(t));
+        assertEquals(160, Proc.ticks(stat.lines().findFirst().orElseThrow()));
+        assertEquals(81920, Proc.statusField("Name:\tjava\nVmRSS:\t   81920 kB\nThreads:\t42\n", "VmRSS"));
+        assertEquals(42, Proc.statusField("Name:\tjava\nVmRSS:\t   81920 kB\nThreads:\t42\n", "Threads"));
+        assertEquals(-1, Proc.statusField("Name:\tjava\n", "VmRSS"));
+    }
+}
