@@ -111,6 +111,18 @@ public record Row(String experiment, String stack, String threadMode, String wor
                 expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
     }
 
+    /** This row under another thread-mode label (a variant of a mode, e.g. virtual-limit: the SUT's env says what it runs). */
+    public Row withThreadMode(String mode) {
+        return new Row(experiment, stack, mode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
+    }
+
+    /** This row with another measured hold (a soak). */
+    public Row withHold(Duration d) {
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs);
+    }
+
     /** This row with other tiers (a fault proxy added, see FaultAxis). */
     public Row withTiers(List<String> tiers) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,

@@ -1,8 +1,6 @@
 package vtlab.tier;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +77,7 @@ final class PostgresCluster implements AutoCloseable {
                 host all all 127.0.0.1/32 scram-sha-256
                 """);
 
-        port = freePort();
+        port = LoopbackPort.free();
         List<String> cmd = new ArrayList<>(asUser);
         cmd.addAll(List.of("taskset", "-c", cpus, bin.resolve("postgres").toString(), "-D", data.toString(),
                 "-p", Integer.toString(port)));
@@ -282,11 +280,6 @@ final class PostgresCluster implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     static void note(String s) {
         System.err.println("vtlab: pg: " + s);

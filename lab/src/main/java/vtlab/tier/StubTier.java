@@ -1,8 +1,6 @@
 package vtlab.tier;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -46,7 +44,7 @@ public final class StubTier implements RunTier {
             throw new IOException(e.getMessage(), e);
         }
         if (!stack.built()) throw new IOException("the stub is not built (" + stack.jar() + " missing): run ./vtlab build");
-        int port = freePort();
+        int port = LoopbackPort.free();
         base = URI.create("http://127.0.0.1:" + port);
         Files.createDirectories(ctx.logDir());
         log = ctx.logDir().resolve("stub.log");
@@ -112,9 +110,4 @@ public final class StubTier implements RunTier {
         if (process != null) Children.stop(process.toHandle(), 10_000);
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 }

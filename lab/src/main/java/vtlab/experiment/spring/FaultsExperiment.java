@@ -126,19 +126,18 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                     Row r = SpringRig.row(name(), stack, jdk, s, "order-summary", cap, rep, true,
                             mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
                             SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
-                    rows.add(relabel(r, mode).atRate(rate));
+                    // virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label
+                    Row base = r.withThreadMode(mode);
+                    rows.add(base.atRate(rate));
                     if (soak != null) {
                         Map<String, String> params = new LinkedHashMap<>(r.params());
                         params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
                         params.put("soak", SOAK.string(o));
-                        Row s0 = relabel(r, mode).as(name(), params);
-                        rows.add(new Row(s0.experiment(), s0.stack(), s0.threadMode(), s0.workload(), s0.concurrency(), s0.rep(), s0.hikariPool(),
-                                s0.pathMode(), s0.connMode(), s0.jdk(), s0.params(), s0.sutEnv(), s0.expectInfo(), s0.boundRps(), s0.boundNote(),
-                                s0.tiers(), s0.warmup(), soak, s0.jvmArgs()).atRate(rate));
+                        rows.add(base.as(name(), params).withHold(soak).atRate(rate));
                     }
                     if (spike != null) {
                         try {
-                            rows.add(relabel(r, mode).atProfile(spike));
+                            rows.add(base.atProfile(spike));
                         } catch (IllegalArgumentException e) {
                             throw new UsageError("--spike: " + e.getMessage());
                         }
@@ -146,14 +145,6 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                 }
             }
         return rows;
-    }
-
-    /** virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label. */
-    private static Row relabel(Row r, String mode) {
-        if (mode.equals(r.threadMode())) return r;
-        return new Row(r.experiment(), r.stack(), mode, r.workload(), r.concurrency(), r.rep(), r.hikariPool(), r.pathMode(), r.connMode(),
-                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), r.boundRps(), r.boundNote(), r.tiers(), r.warmup(), r.hold(), r.jvmArgs(),
-                r.rate(), r.appArgs());
     }
 
     @Override

@@ -1,8 +1,6 @@
 package vtlab.tier.fault;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -60,7 +58,7 @@ public final class ToxiproxyTier implements RunTier, FaultInjector {
     @Override
     public void start(Context ctx) throws Exception {
         Path bin = Tools.TOXIPROXY.get();
-        int port = freePort();
+        int port = vtlab.tier.LoopbackPort.free();
         api = URI.create("http://127.0.0.1:" + port);
         Files.createDirectories(ctx.logDir());
         log = ctx.logDir().resolve("toxiproxy.log");
@@ -165,11 +163,6 @@ public final class ToxiproxyTier implements RunTier, FaultInjector {
         if (process != null) Children.stop(process.toHandle(), 5_000);
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
 
     /** What the proxy fronts, for messages. */
     @Override
