@@ -44,9 +44,8 @@ public final class Runner {
     /**
      * @param searches rows decided as they go (capacity), after the fixed rows; planner resolves each of their rows
      *                 as the fixed ones were resolved
-     */
-    /**
-     * @param hosts the run's hosts (--hosts), asked after a failed row whether they still answer; null: every tier here
+     * @param hosts    the run's hosts (--hosts), asked after a failed row whether they still answer (see {@link HostLoss});
+     *                 null: every tier on this machine
      */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,

@@ -54,16 +54,16 @@ public final class HostRun implements AutoCloseable {
      * unless found silent within {@link SshHost#SILENT_MAX} (each ask of a silent host costs its connect timeout).
      */
     private final Map<String, Silence> silent = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> roles = new LinkedHashMap<>();
+    private final List<String> notReached = new ArrayList<>();
+    private final Runnable onShutdown = this::finishQuietly;
+    private boolean finished;
 
     private record Silence(String why, long at) {
         boolean recent() {
             return System.nanoTime() - at < SshHost.SILENT_MAX.toNanos();
         }
     }
-    private final Map<String, List<String>> roles = new LinkedHashMap<>();
-    private final List<String> notReached = new ArrayList<>();
-    private final Runnable onShutdown = this::finishQuietly;
-    private boolean finished;
 
     public HostRun(Topology t) {
         this(t, "vtlab-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
@@ -195,7 +195,6 @@ public final class HostRun implements AutoCloseable {
         try {
             p.stop();
             live.remove(p);
-            unstopped.remove(p);
         } catch (IOException e) {
             if (p.lost() != null) {
                 unstopped.add(p);
