@@ -2,8 +2,8 @@ package vtlab.cli;
 
 /**
  * What ./vtlab's exit code says (docs/exit-codes-and-ci.md, --help), so a CI job can tell a broken measurement from a
- * regression: 0 every row ok, 1 some rows failed (the run itself finished), 2 bad input, 99 thresholds breached
- * (k6's code), 130 interrupted.
+ * regression: 0 every row ok, 1 some rows failed (the run itself finished, or stopped because a host was lost: its
+ * rows not run are failed too), 2 bad input, 99 thresholds breached (k6's code), 130 interrupted.
  */
 final class ExitCodes {
     private ExitCodes() {}

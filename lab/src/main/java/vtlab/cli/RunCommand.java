@@ -88,18 +88,22 @@ public final class RunCommand implements Command {
         try {
             done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
                     p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
-                    p.searches(), p.planner(), p.launcher()));
+                    p.searches(), p.planner(), p.launcher(), across == null ? null : across.run()::unreachable));
         } finally {
             if (across != null) {
                 List<String> left = across.run().finish();
                 if (!left.isEmpty()) out.println("vtlab: still running on the hosts after the run, killed: " + String.join(", ", left));
+                List<String> notReached = across.run().notReached();
+                if (!notReached.isEmpty()) out.println("vtlab: not reached after the run, not swept: " + String.join("; ", notReached));
             }
         }
         RunDir dir = done.dir();
         boolean breached = done.complete() && writeResults(dir, p.experiments(), failOn, out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
         int code = ExitCodes.ofRun(done.complete(), done.failed(), breached);
-        if (code == ExitCodes.ROWS_FAILED) out.println("vtlab: " + done.failed() + " row(s) failed: exit code 1");
+        if (code == ExitCodes.ROWS_FAILED) {
+            out.println("vtlab: " + done.failed() + " row(s) failed" + (done.stopped() == null ? "" : ", " + done.notRun() + " not run (the run stopped)") + ": exit code 1");
+        }
         else if (code == ExitCodes.THRESHOLDS) out.println("vtlab: thresholds breached (--fail-on " + failOn.text() + "): exit code 99");
         return new Executed(done, code);
     }

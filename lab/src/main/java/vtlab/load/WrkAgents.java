@@ -143,7 +143,7 @@ public final class WrkAgents implements Generator {
             }
             List<TierProcess> procs = new ArrayList<>();
             for (Part p : parts) procs.add(TierProcess.on(run.files(p.share().agent().host()), p.process().pid(), p.process()::alive));
-            return new Running(s, parts, TierProcess.group(procs));
+            return new Running(s, parts, new UntilOneFails(TierProcess.group(procs), parts));
         } catch (IOException | InterruptedException | RuntimeException e) {
             stopAll(parts);
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
@@ -156,6 +156,37 @@ public final class WrkAgents implements Generator {
 
     /** An agent's share under way: its process there. */
     record Part(Share share, HostProcess process) {}
+
+    /**
+     * The agents as the row's load tier, alive while any runs and none has failed: an agent that fails (its host lost)
+     * ends the hold at once instead of at its planned end, since it fails the row anyway.
+     */
+    private record UntilOneFails(TierProcess agents, List<Part> parts) implements TierProcess {
+        @Override
+        public boolean alive() {
+            return agents.alive() && parts.stream().map(p -> p.process().client()).noneMatch(c -> !c.isAlive() && c.exitValue() != 0);
+        }
+
+        @Override
+        public long pid() {
+            return agents.pid();
+        }
+
+        @Override
+        public java.util.Optional<ProcessHandle> local() {
+            return agents.local();
+        }
+
+        @Override
+        public String proc(String file) throws IOException {
+            return agents.proc(file);
+        }
+
+        @Override
+        public List<TierProcess> members() {
+            return agents.members();
+        }
+    }
 
     private void stopAll(List<Part> parts) {
         for (Part p : parts) {
@@ -185,22 +216,34 @@ public final class WrkAgents implements Generator {
             return process;
         }
 
-        /** Every agent's end, each parsed; the first that failed fails the load with its name; then the merge. */
+        /**
+         * Every agent's end, each parsed; the first that failed fails the load with its name (an agent whose host was
+         * lost first of all: the others, stopped then, fail because of it); then the merge.
+         */
         @Override
         public LoadResult await() throws LoadException, InterruptedException {
             List<LoadResult> results = new ArrayList<>();
             LoadException failed = null;
+            // one failed before the end: the others need not run it out, and its failure is the row's, not theirs
+            List<Part> early = parts.stream().filter(p -> !p.process().client().isAlive() && p.process().client().exitValue() != 0).toList();
+            if (!early.isEmpty()) stopAll(parts);
             try {
                 for (Part p : parts) {
                     Share a = p.share();
                     try {
                         results.add(new ToolRun("wrk", p.process().client(), a.out(), (text, raw) -> WrkGenerator.parse(text, raw, a.hlog())).await());
                     } catch (LoadException e) {
-                        if (failed == null) failed = new LoadException("load agent " + a.agent().name() + " (" + a.agent().host().name() + "): " + e.getMessage());
+                        if (failed == null || !early.isEmpty() && p == early.getFirst()) {
+                            failed = new LoadException("load agent " + a.agent().name() + " (" + a.agent().host().name() + "): " + e.getMessage());
+                        }
                     }
                 }
             } finally {
                 stopAll(parts); // gone already when they ended: their pid files removed; else stopped
+            }
+            for (Part p : parts) {
+                String lost = p.process().lost();
+                if (lost != null) throw new LoadException("load agent " + p.share().agent().name() + " (" + p.share().agent().host().name() + "): " + lost);
             }
             if (failed != null) throw failed;
             return merge(spec, parts.stream().map(Part::share).toList(), results);

@@ -310,6 +310,10 @@ public final class Verdicts {
             out.add(new Verdict("", "validity", "the run is incomplete (" + status + "): only the " + data.rows().size()
                     + " rows that finished are shown", List.of("environment")));
         }
+        if (status.equals("stopped")) {
+            out.add(new Verdict("", "validity", "the run stopped early: " + data.environment().path("stopped").asText("")
+                    + " (" + data.environment().path("rows_not_run").asInt() + " rows not run)", List.of("environment")));
+        }
         data.environment().properties().forEach(e -> {
             if (e.getKey().startsWith("failed_")) {
                 out.add(new Verdict(e.getKey().substring(7), "validity", e.getKey().substring(7) + " failed: " + e.getValue().asText(),

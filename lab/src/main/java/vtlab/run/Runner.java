@@ -44,11 +44,22 @@ public final class Runner {
     /**
      * @param searches rows decided as they go (capacity), after the fixed rows; planner resolves each of their rows
      *                 as the fixed ones were resolved
+     * @param hosts    the run's hosts (--hosts), asked after a failed row whether they still answer (see {@link HostLoss});
+     *                 null: every tier on this machine
      */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
                          Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                         Planner planner, SutHandle.Launcher launcher) {
+                         Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts) {
+        /** Every tier on this machine but the SUT, maybe (launcher). */
+        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
+                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
+                      Planner planner, SutHandle.Launcher launcher) {
+            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
+                    experiments, plan, searches, planner, launcher, null);
+        }
+
         /** The SUT on this machine. */
         public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                       CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
@@ -72,8 +83,16 @@ public final class Runner {
         PlannedRow planned(Row row) throws Exception;
     }
 
-    /** The run folder, whether every row and study got to run (false: interrupted), and how many of them failed. */
-    public record Outcome(RunDir dir, boolean complete, int failed) {}
+    /**
+     * The run folder, whether the run ended by itself (false: interrupted), how many rows and studies failed, and, for
+     * a run stopped because a host was lost (see {@link HostLoss}), why and how many rows were not run (0 and null
+     * otherwise).
+     */
+    public record Outcome(RunDir dir, boolean complete, int failed, int notRun, String stopped) {
+        Outcome(RunDir dir, boolean complete, int failed) {
+            this(dir, complete, failed, 0, null);
+        }
+    }
 
     public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
@@ -100,7 +119,8 @@ public final class Runner {
         Children.onShutdown(markInterrupted);
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
-        int failed = 0;
+        int failed = 0, notRun = 0;
+        String stopped = null;
         long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds()
                 + c.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum();
         int steps = c.rows().size() + c.studies().size() + c.searches().stream().mapToInt(Search::expectedRows).sum();
@@ -109,12 +129,23 @@ public final class Runner {
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
             rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax(), c.launcher());
             int index = 0;
-            for (PlannedRow planned : c.rows()) {
-                RowRunner.Result result = runRow(planned, ++index, rowRunner, runTiers, c, dir, data, progress);
+            HostLoss loss = new HostLoss(c.hosts());
+            for (int i = 0; i < c.rows().size(); i++) {
+                RowRunner.Result result = runRow(c.rows().get(i), ++index, rowRunner, runTiers, c, dir, data, progress);
                 if (result == null) break;
-                if (result.failed()) failed++;
+                if (!result.failed()) continue;
+                failed++;
+                if (loss.stopsAfter(result)) {
+                    for (PlannedRow rest : c.rows().subList(i + 1, c.rows().size())) data.append(loss.notRun(rowRunner.base(rest.row())));
+                    out.println(loss.line(i + 1, c.rows().size()));
+                    env.set("stopped", loss.why());
+                    env.set("rows_not_run", loss.notRun());
+                    break;
+                }
             }
-            for (Search search : c.searches()) {
+            stopped = loss.why();
+            notRun = loss.notRun();
+            for (Search search : stopped == null ? c.searches() : List.<Search>of()) {
                 List<Map<String, String>> measured = new java.util.ArrayList<>();
                 Row next;
                 while (!Children.shuttingDown() && (next = search.next(List.copyOf(measured))) != null) {
@@ -132,7 +163,7 @@ public final class Runner {
                 }
             }
             for (Study.Prepared prepared : c.studies()) {
-                if (Children.shuttingDown()) break;
+                if (Children.shuttingDown() || stopped != null) break;
                 Study study = prepared.study();
                 long est = prepared.seconds();
                 try {
@@ -160,11 +191,11 @@ public final class Runner {
             return new Outcome(dir, false, failed);
         }
         Children.removeOnShutdown(markInterrupted);
-        env.set("status", failed == 0 ? "complete" : "complete-with-failures");
+        env.set("status", stopped != null ? "stopped" : failed == 0 ? "complete" : "complete-with-failures");
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
-        return new Outcome(dir, true, failed);
+        return new Outcome(dir, true, failed, notRun, stopped);
     }
 
     /** One row: its tiers up, run, appended to matrix.csv at once; null when Ctrl-C cut it short (not a result). */

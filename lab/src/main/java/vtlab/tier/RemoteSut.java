@@ -174,8 +174,15 @@ public final class RemoteSut implements SutHandle {
         return SutHttp.drain(base, drainPath, max);
     }
 
+    /** The log's last lines; for a SUT whose host was lost under it, that instead (its log stopped coming back then). */
     @Override
     public String tail(int n) {
+        try {
+            String lost = process.lost();
+            if (lost != null) return "SUT on " + process.host().name() + ": " + lost;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         return LogTail.of(log, n);
     }
 

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.HdrHistogram.Histogram;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.cli.Main;
 import vtlab.data.LatencyHistogram;
 import vtlab.load.WrkGenerator;
-import vtlab.tier.Commands;
+import vtlab.tier.host.HostsFixture;
 import vtlab.tier.host.TestHosts;
 
 /**
@@ -37,18 +37,12 @@ class RemoteRunIT {
     @TempDir
     Path tmp;
 
-    TestHosts hosts;
-
-    @AfterEach
-    void down() throws Exception {
-        if (hosts != null) hosts.down();
-    }
+    @RegisterExtension
+    final HostsFixture hosts = new HostsFixture(3);
 
     @Test
     void theSutOnItsHostAndLoadFromTwoAgentsMergedExactly() throws Exception {
-        hosts = new TestHosts(tmp.resolve("hosts"));
-        Path file = tmp.resolve("hosts.toml");
-        hosts.up(3, file);
+        Path file = hosts.file();
 
         record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
         int[] attempts = {0};
@@ -104,29 +98,11 @@ class RemoteRunIT {
         assertEquals(file.toAbsolutePath().toString(), env.path("topology").asText());
 
         // nothing left: every namespace holds only its sshd, and no work folder of this JVM's runs is left in /tmp
-        for (int i = 1; i <= 3; i++) {
-            String ns = TestHosts.namespace(i);
-            long sshd = Long.parseLong(Files.readString(tmp.resolve("hosts/h" + i + "/sshd.pid")).strip());
-            List<Long> others = List.of();
-            long deadline = System.nanoTime() + 10_000_000_000L; // the sessions' sshd children end just after their clients
-            while (System.nanoTime() < deadline) {
-                others = new ArrayList<>();
-                for (String pid : Commands.run(List.of("ip", "netns", "pids", ns), Duration.ofSeconds(10)).split("\\s+")) {
-                    if (pid.matches("\\d+") && Long.parseLong(pid) != sshd) others.add(Long.parseLong(pid));
-                }
-                if (others.isEmpty()) break;
-                Thread.sleep(200);
-            }
-            assertEquals(List.of(), others, ns + " runs more than its sshd: " + others.stream().map(p -> ProcessHandle.of(p)
-                    .map(h -> h.info().commandLine().orElse("?")).orElse("gone")).toList());
-        }
-        try (var left = Files.list(Path.of("/tmp"))) {
-            String mine = "vtlab-" + ProcessHandle.current().pid() + "-";
-            assertEquals(List.of(), left.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(mine)).toList());
-        }
+        for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, Duration.ofSeconds(10)), TestHosts.namespace(i) + " runs more than its sshd");
+        assertEquals(List.of(), HostsFixture.workFoldersLeft());
 
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         assertEquals(0, Main.run(List.of("hosts", "down"), new PrintStream(buf, true)), buf.toString());
-        assertEquals(List.of(), TestHosts.namespaces());
+        assertEquals(List.of(), HostsFixture.remains());
     }
 }

@@ -28,6 +28,14 @@ public interface Host {
     /** The command line, run on this machine, that runs cmd (an argv) on the host. */
     List<String> command(List<String> cmd);
 
+    /**
+     * Whether the host answers a new session now: null when it does (this machine always does), else why not, in the
+     * client's own words. Asked when a session ended on its own (a host lost mid-run) and before the next row.
+     */
+    default String unreachable() throws InterruptedException {
+        return null;
+    }
+
     /** Copies a file of this machine to path on the host (parent folders must exist there, as for scp). */
     void copyTo(Path file, String path, Duration timeout) throws IOException, InterruptedException;
 

@@ -14,7 +14,8 @@ import vtlab.tier.Commands;
  * own (setsid), its pid in a file of the run's work folder there, its output streamed back into a file of this
  * machine as it comes. Stopping the local client (ssh) would not stop it: with no terminal there is no SIGHUP, so it
  * is stopped through the host by its group, TERM then KILL ({@link #stop}), at the end of its row, on a failure, and
- * on Ctrl-C ({@link HostRun} stops what is still running).
+ * on Ctrl-C ({@link HostRun} stops what is still running). A host lost under it ({@link #lost}) is not sought for the
+ * stop: the local client is ended, and the group there is stopped once the host answers again ({@link HostRun}).
  */
 public final class HostProcess {
     static final Duration PID_WAIT = Duration.ofSeconds(30);
@@ -44,15 +45,19 @@ public final class HostProcess {
     private final Host host;
     private final FileSession files;
     private final String name, pidFile;
+    private final Path output;
     private final Process client;
     private volatile long pid = -1;
-    private volatile boolean stopped;
+    private volatile boolean stopped, stopping;
+    private boolean lostAsked;
+    private String lost, answer;
 
-    private HostProcess(Host host, FileSession files, String name, String pidFile, Process client) {
+    private HostProcess(Host host, FileSession files, String name, String pidFile, Path output, Process client) {
         this.host = host;
         this.files = files;
         this.name = name;
         this.pidFile = pidFile;
+        this.output = output;
         this.client = client;
     }
 
@@ -65,7 +70,7 @@ public final class HostProcess {
         ProcessBuilder pb = new ProcessBuilder(host.command(command(dir, name, cmd, envFile))).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        return new HostProcess(host, files, name, dir + "/" + name + ".pid", Children.track(pb.start()));
+        return new HostProcess(host, files, name, dir + "/" + name + ".pid", output, Children.track(pb.start()));
     }
 
     /** The command run on the host: setsid -w (it waits, so the session lasts as long as the process) and the wrapper. */
@@ -117,15 +122,61 @@ public final class HostProcess {
         throw new IOException(host.name() + ": " + name + " wrote no pid file " + pidFile + " in " + PID_WAIT.toSeconds() + " s");
     }
 
-    /** Stops the process's group on the host (see {@link #STOP}), then the local client; once. */
+    /**
+     * Why the host was lost under this process, or null: its client (ssh) ended with ssh's own failure (exit 255, e.g.
+     * "Timeout, server ... not responding." once the host stayed silent for {@link SshHost#SILENT_MAX}) without the lab
+     * stopping it, and a new session does not get through either ({@link Host#unreachable}: a remote command killed by
+     * a signal also makes ssh exit 255, but its host answers). Asked of the host once; the answer is kept.
+     */
+    public synchronized String lost() throws InterruptedException {
+        if (lostAsked) return lost;
+        if (host.local() || stopping || client.isAlive() || client.exitValue() != 255) return null;
+        lostAsked = true;
+        String now = host.unreachable();
+        if (now != null) {
+            answer = now;
+            String last = lastLine(output);
+            lost = "host unreachable: " + (last.isEmpty() || last.equals(now) ? now : last + " (a new session: " + now + ")");
+        }
+        return lost;
+    }
+
+    /** What a new session to the lost host got (ssh's words), or null: see {@link #lost}. */
+    synchronized String answer() {
+        return answer;
+    }
+
+    /** The last line that is not blank (ssh's own message when ssh failed: it writes it last), or "". */
+    static String lastLine(Path file) {
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(file).stream().map(String::strip).filter(l -> !l.isEmpty()).toList();
+            return lines.isEmpty() ? "" : lines.getLast();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "";
+        }
+    }
+
+    /**
+     * Stops the process's group on the host (see {@link #STOP}), then the local client; once. On a host lost under it
+     * only the client is stopped, and an IOException says the group there is left for {@link #stopThere}.
+     */
     public synchronized void stop() throws IOException, InterruptedException {
         if (stopped) return;
+        String gone = lost();
+        stopping = true;
         try {
-            Commands.Result r = host.run(stopCommand(pidFile), Duration.ofSeconds(30));
-            if (!r.ok()) throw new IOException(host.name() + ": could not stop " + name + " (" + r.code() + "): " + r.output().strip());
-            stopped = true;
+            if (gone != null) throw new IOException(host.name() + ": " + name + " not stopped there: " + gone);
+            stopThere();
         } finally {
             Children.stop(client.toHandle(), 2_000);
         }
+    }
+
+    /** The stop through the host alone: for a process whose host answers again after it was lost. */
+    synchronized void stopThere() throws IOException, InterruptedException {
+        if (stopped) return;
+        Commands.Result r = host.run(stopCommand(pidFile), Duration.ofSeconds(30));
+        if (!r.ok()) throw new IOException(host.name() + ": could not stop " + name + " (" + r.code() + "): " + r.output().strip());
+        stopped = true;
     }
 }

@@ -23,6 +23,10 @@ import vtlab.tier.Commands;
  * (/tmp/vtlab-ID: this run's jars, scripts, env files and pid files), one {@link FileSession} per host for the probes,
  * and every process started there. {@link #finish} (end of the run, and on Ctrl-C through {@link Children}) stops what
  * still runs, names any group a pid file shows still alive (and kills it), and removes the work folders.
+ * <p>
+ * A host lost mid-run: the processes there whose stop could not reach it are kept, and stopped there as soon as the
+ * host answers again — when {@link #unreachable} (asked before the next row) finds it back, or at the end; a host
+ * still silent at the end is named with what is left on it ({@link #notReached}).
  */
 public final class HostRun implements AutoCloseable {
     static final Duration SHORT = Duration.ofSeconds(30), COPY = Duration.ofMinutes(5);
@@ -43,16 +47,40 @@ public final class HostRun implements AutoCloseable {
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
     private final Map<String, String> staged = new ConcurrentHashMap<>();
     private final Set<HostProcess> live = ConcurrentHashMap.newKeySet();
+    /** Processes whose stop did not reach their host (lost): stopped there once it answers. */
+    private final Set<HostProcess> unstopped = ConcurrentHashMap.newKeySet();
+    /**
+     * Hosts found silent this run, with ssh's words and when: asked again before anything is done there at the end,
+     * unless found silent within {@link SshHost#SILENT_MAX} (each ask of a silent host costs its connect timeout).
+     */
+    private final Map<String, Silence> silent = new ConcurrentHashMap<>();
+    private final Map<String, List<String>> roles = new LinkedHashMap<>();
+    private final List<String> notReached = new ArrayList<>();
     private final Runnable onShutdown = this::finishQuietly;
     private boolean finished;
+
+    private record Silence(String why, long at) {
+        boolean recent() {
+            return System.nanoTime() - at < SshHost.SILENT_MAX.toNanos();
+        }
+    }
 
     public HostRun(Topology t) {
         this(t, "vtlab-" + ProcessHandle.current().pid() + "-" + System.currentTimeMillis());
     }
 
     HostRun(Topology t, String id) {
+        this(t, id, Host::of);
+    }
+
+    /** @param reach the host of an entry (tests: a host they can cut off) */
+    HostRun(Topology t, String id, java.util.function.Function<HostSpec, Host> reach) {
         this.id = id;
-        for (HostSpec s : t.all()) hosts.computeIfAbsent(s.where(), k -> Host.of(s));
+        for (HostSpec s : t.all()) {
+            hosts.computeIfAbsent(s.where(), k -> reach.apply(s));
+            List<String> r = roles.computeIfAbsent(s.where(), k -> new ArrayList<>());
+            if (!r.contains(s.role())) r.add(s.role());
+        }
         Children.onShutdown(onShutdown);
     }
 
@@ -158,13 +186,67 @@ public final class HostRun implements AutoCloseable {
         return p;
     }
 
-    /** Stops a process of this run where it runs. */
+    /**
+     * Stops a process of this run where it runs. One whose host was lost under it is kept, and stopped there once the
+     * host answers again (its local client is ended now).
+     */
     public void stop(HostProcess p) throws IOException, InterruptedException {
+        if (unstopped.contains(p)) return; // its host was lost: said once, left for when the host answers
         try {
             p.stop();
-        } finally {
             live.remove(p);
+        } catch (IOException e) {
+            if (p.lost() != null) {
+                unstopped.add(p);
+                silent.put(p.host().name(), new Silence(p.answer(), System.nanoTime()));
+            } else {
+                live.remove(p);
+            }
+            throw e;
         }
+    }
+
+    /**
+     * Whether every host of the run answers a new session now (asked after a row failed: a host lost mid-row stops
+     * the run unless it is back): null when each does — and then what a lost host's stop could not reach is stopped
+     * there now — else one line naming each host that does not, with its roles and ssh's words.
+     */
+    public String unreachable() throws InterruptedException {
+        List<String> silentNow = new ArrayList<>();
+        for (Host h : hosts.values()) {
+            if (h.local()) continue;
+            String why = h.unreachable();
+            if (why != null) {
+                silent.put(h.name(), new Silence(why, System.nanoTime()));
+                silentNow.add(h.name() + " (" + String.join(", ", roles.getOrDefault(h.name(), List.of())) + ") does not answer: " + why);
+            } else {
+                silent.remove(h.name());
+                stopLeftOn(h);
+            }
+        }
+        return silentNow.isEmpty() ? null : String.join("; ", silentNow);
+    }
+
+    /** Stops there what a lost host's stop could not reach, the host answering again; what still fails stays for the end. */
+    private void stopLeftOn(Host h) throws InterruptedException {
+        for (HostProcess p : List.copyOf(unstopped)) {
+            if (p.host() != h) continue;
+            try {
+                p.stopThere();
+                unstopped.remove(p);
+                live.remove(p);
+            } catch (IOException e) {
+                // tried again at the end
+            }
+        }
+    }
+
+    /**
+     * The hosts the end could not reach, each with what is left there (the work folder, and any process its pid
+     * files name: stopped by the next run's sweep of that folder, or by hand); empty when every host was swept.
+     */
+    public synchronized List<String> notReached() {
+        return List.copyOf(notReached);
     }
 
     /**
@@ -178,16 +260,33 @@ public final class HostRun implements AutoCloseable {
         Children.removeOnShutdown(onShutdown);
         List<String> left = new ArrayList<>();
         for (HostProcess p : List.copyOf(live)) {
+            if (unstopped.contains(p)) continue; // its host was lost: below, with its host
             try {
                 stop(p);
             } catch (IOException e) {
-                left.add(p.host().name() + ": " + p.name() + " (" + e.getMessage() + ")");
+                if (!unstopped.contains(p)) left.add(p.host().name() + ": " + p.name() + " (" + e.getMessage() + ")");
             }
         }
         for (Host h : hosts.values()) {
-            if (!prepared.contains(h.name())) continue;
+            boolean used = prepared.contains(h.name()) || unstopped.stream().anyMatch(p -> p.host() == h);
+            if (!used) continue;
+            Silence found = silent.get(h.name());
+            if (found != null) {
+                // a short connect: a host still lost costs seconds, not a command's timeout; none when it was just found so
+                String why = found.recent() ? found.why() : h.unreachable();
+                if (why != null) {
+                    notReached.add(h.name() + " (" + why + "): " + dir() + " left there, with any process its pid files name");
+                    continue;
+                }
+                stopLeftOn(h);
+            }
             try {
                 Commands.Result r = h.run(List.of("sh", "-c", SWEEP, "sh", dir()), SHORT);
+                if (r.code() == 255 && !h.local()) {
+                    notReached.add(h.name() + " (" + r.output().strip().lines().findFirst().orElse("ssh failed") + "): " + dir()
+                            + " left there, with any process its pid files name");
+                    continue;
+                }
                 r.output().lines().filter(l -> !l.isBlank()).forEach(l -> left.add(h.name() + ": " + l.strip()));
                 if (!r.ok()) left.add(h.name() + ": work folder " + dir() + " not removed (" + r.code() + ")");
             } catch (IOException e) {
@@ -202,6 +301,7 @@ public final class HostRun implements AutoCloseable {
         try {
             List<String> left = finish();
             if (!left.isEmpty()) System.err.println("vtlab: still running on hosts, killed: " + String.join(", ", left));
+            if (!notReached().isEmpty()) System.err.println("vtlab: hosts not reached at the end: " + String.join("; ", notReached()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

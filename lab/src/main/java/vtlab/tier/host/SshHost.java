@@ -12,10 +12,18 @@ import vtlab.tier.Commands;
 /**
  * A host reached with the user's own ssh and scp (their config, agent and keys apply): never a password prompt
  * (BatchMode), a host seen for the first time is accepted and remembered, a changed host key refused
- * (StrictHostKeyChecking=accept-new), an unreachable host given up after 10 s.
+ * (StrictHostKeyChecking=accept-new), an unreachable host given up after 10 s, and a session whose host stops
+ * answering given up after about {@link #SILENT_MAX}: ssh asks every {@link #ALIVE_INTERVAL_S} s of silence and ends
+ * (exit 255, "Timeout, server ... not responding.") when {@link #ALIVE_COUNT} asks in a row go unanswered, so no
+ * client of a lost host hangs on until TCP gives up (hours).
  */
 public final class SshHost implements Host {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_@%+=:,./-]+");
+    static final int CONNECT_S = 10, ALIVE_INTERVAL_S = 2, ALIVE_COUNT = 3;
+    /** How long a session's host may stay silent before ssh gives the session up: the asks, and the last one's wait. */
+    public static final Duration SILENT_MAX = Duration.ofSeconds((long) ALIVE_INTERVAL_S * (ALIVE_COUNT + 1));
+    /** A reachability check's connect: shorter than a command's (a host that was just lost rarely needs 10 s). */
+    static final int CHECK_CONNECT_S = 5;
     private final HostSpec spec;
 
     public SshHost(HostSpec spec) {
@@ -35,7 +43,12 @@ public final class SshHost implements Host {
 
     /** The options ssh and scp share; port and the command differ between them. */
     private List<String> options() {
-        List<String> o = new ArrayList<>(List.of("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10"));
+        return options(CONNECT_S);
+    }
+
+    private List<String> options(int connectS) {
+        List<String> o = new ArrayList<>(List.of("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=" + connectS,
+                "-o", "ServerAliveInterval=" + ALIVE_INTERVAL_S, "-o", "ServerAliveCountMax=" + ALIVE_COUNT));
         if (spec.knownHosts() != null) o.addAll(List.of("-o", "UserKnownHostsFile=" + spec.knownHosts()));
         if (spec.identity() != null) o.addAll(List.of("-i", spec.identity().toString()));
         return o;
@@ -44,13 +57,32 @@ public final class SshHost implements Host {
     /** ssh OPTIONS [-p PORT] user@host -- 'quoted' 'argv': the remote shell gets back exactly cmd's words. */
     @Override
     public List<String> command(List<String> cmd) {
+        return command(cmd, CONNECT_S);
+    }
+
+    List<String> command(List<String> cmd, int connectS) {
         List<String> c = new ArrayList<>(List.of("ssh"));
-        c.addAll(options());
+        c.addAll(options(connectS));
         if (spec.destination().port() != Destination.DEFAULT_PORT) c.addAll(List.of("-p", Integer.toString(spec.destination().port())));
         c.add(spec.destination().sshTarget());
         c.add("--");
         c.add(String.join(" ", cmd.stream().map(SshHost::quote).toList()));
         return c;
+    }
+
+    /**
+     * A new session's answer to `true` within {@link #CHECK_CONNECT_S} s to connect (15 s in all): null when it
+     * comes, else ssh's own first line (e.g. "ssh: connect to host 10.77.0.13 port 22: No route to host").
+     */
+    @Override
+    public String unreachable() throws InterruptedException {
+        try {
+            Commands.Result r = Commands.attempt(command(List.of("true"), CHECK_CONNECT_S), Duration.ofSeconds(15));
+            if (r.code() != 255) return null; // ssh got through: whatever true said, the host answers
+            return r.output().strip().lines().filter(l -> !l.isBlank()).findFirst().orElse("ssh failed (255)");
+        } catch (IOException e) {
+            return e.getMessage().contains("did not finish") ? "no answer in 15 s" : e.getMessage();
+        }
     }
 
     /** scp OPTIONS [-P PORT] -q FROM TO, one side "user@host:path". */

@@ -196,7 +196,8 @@ public final class TestHosts {
     /**
      * One host's sshd: on its address only, key authentication only (root with a key, as on a lab machine), sftp for
      * scp. StrictModes off: the lab's folder may sit anywhere (a test's temporary folder under /tmp), and the key is
-     * the lab's own test key.
+     * the lab's own test key. A client that stops answering is given up as the lab's ssh gives up a silent host
+     * (ClientAlive, 2 s × 3): a lost lab leaves no session behind once the host is cut off.
      */
     static String sshdConfig(String address, Path hostKey, Path pid, Path authorizedKeys) {
         return """
@@ -214,6 +215,8 @@ public final class TestHosts {
                 StrictModes no
                 PrintMotd no
                 Subsystem sftp internal-sftp
+                ClientAliveInterval 2
+                ClientAliveCountMax 3
                 """.formatted(address, hostKey, pid, authorizedKeys);
     }
 

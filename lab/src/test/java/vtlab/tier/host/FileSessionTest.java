@@ -46,6 +46,34 @@ class FileSessionTest {
         }
     }
 
+    /**
+     * A host that stops answering (its ssh neither fails nor answers): the read gives up after its time and ends the
+     * session, the next reads fail at once for the back-off, then the session is opened again and reads on.
+     */
+    @Test
+    void aSilentHostCostsOneBoundedReadThenFailsAtOnceUntilTheBackOffEnds() throws Exception {
+        CutHost h = new CutHost();
+        Path f = Files.writeString(tmp.resolve("x"), "x\n");
+        try (FileSession files = new FileSession(h, java.time.Duration.ofMillis(300), java.time.Duration.ofMillis(1500))) {
+            assertEquals("x\n", files.read(f.toString()));
+            files.close(); // the next read opens a session while the host is silent
+            h.state = CutHost.State.SILENT;
+            long t0 = System.nanoTime();
+            java.io.IOException late = assertThrows(java.io.IOException.class, () -> files.read(f.toString()));
+            assertEquals("root@cut: no answer in 300 ms", late.getMessage());
+            assertTrue(System.nanoTime() - t0 < 3_000_000_000L, "bounded by its time, not the host");
+            long t1 = System.nanoTime();
+            java.io.IOException soon = assertThrows(java.io.IOException.class, () -> files.read(f.toString()));
+            assertTrue(soon.getMessage().startsWith("root@cut: not read (no answer in 300 ms "), soon.getMessage());
+            assertTrue(System.nanoTime() - t1 < 200_000_000L, "at once during the back-off");
+            assertTrue(ProcessHandle.current().children().noneMatch(p -> p.info().command().orElse("").endsWith("/sleep")),
+                    "the silent session was ended");
+            h.state = CutHost.State.UP;
+            Thread.sleep(1600);
+            assertEquals("x\n", files.read(f.toString()), "the host answers again: read again");
+        }
+    }
+
     @Test
     void onlyPlainAbsolutePathsAreSentAndAClosedSessionOpensAgain() throws Exception {
         FileSession files = new FileSession(new LocalHost());

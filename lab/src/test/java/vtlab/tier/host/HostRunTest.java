@@ -137,6 +137,78 @@ class HostRunTest {
         }
     }
 
+    /** A run whose sut is a host the test can cut off (everything else here). */
+    static HostRun cutRun(String id, CutHost cut) throws Exception {
+        return new HostRun(Topology.parse("sut = \"root@cut\"\n", null), id, s -> s.isLocal() ? new LocalHost() : cut);
+    }
+
+    /**
+     * A host lost under a process (its client ended with ssh's own failure, and a new session does not get through):
+     * the process says so, its stop does not wait on the host, the run names the host with its role; once the host
+     * answers again, the group left there is stopped.
+     */
+    @Test
+    void aProcessWhoseHostIsLostIsStoppedThereOnceTheHostAnswersAgain() throws Exception {
+        CutHost cut = new CutHost();
+        HostRun run = cutRun("vtlab-test-" + ProcessHandle.current().pid() + "-f", cut);
+        try {
+            Host h = run.host(Topology.parse("sut = \"root@cut\"\n", null).sut());
+            Path out = tmp.resolve("agent.txt"), child = tmp.resolve("child.pid");
+            // what a client sees when ssh gives the host up: its message, exit 255; the group there lives on (a sleep)
+            HostProcess p = run.start(h, "agent", List.of("sh", "-c", "sleep 300 & echo $! > " + child
+                    + "; echo 'Timeout, server cut not responding.' >&2; exit 255"), null, out);
+            p.pid();
+            cut.state = CutHost.State.REFUSED;
+            assertTrue(p.client().waitFor(5, TimeUnit.SECONDS));
+            assertEquals("host unreachable: Timeout, server cut not responding. (a new session: " + CutHost.NO_ROUTE + ")", p.lost());
+            ProcessHandle sleep = ProcessHandle.of(Long.parseLong(Files.readString(child).strip())).orElseThrow();
+
+            IOException notThere = assertThrows(IOException.class, () -> run.stop(p));
+            assertTrue(notThere.getMessage().startsWith("root@cut: agent not stopped there: host unreachable: "), notThere.getMessage());
+            assertEquals("root@cut (sut) does not answer: " + CutHost.NO_ROUTE, run.unreachable());
+            assertTrue(sleep.isAlive(), "left there while the host is lost");
+
+            cut.state = CutHost.State.UP;
+            assertNull(run.unreachable(), "the host answers again");
+            sleep.onExit().get(5, TimeUnit.SECONDS);
+            assertFalse(sleep.isAlive(), "stopped there once it answered");
+            assertFalse(Files.exists(Path.of(run.dir(), "agent.pid")));
+        } finally {
+            assertEquals(List.of(), run.finish());
+            assertEquals(List.of(), run.notReached());
+        }
+        assertFalse(Files.exists(Path.of(run.dir())));
+    }
+
+    /** A host still lost at the end: not waited for, named with what is left there; a process that merely failed is no lost host. */
+    @Test
+    void aHostStillLostAtTheEndIsNamedWithWhatIsLeftThere() throws Exception {
+        CutHost cut = new CutHost();
+        HostRun run = cutRun("vtlab-test-" + ProcessHandle.current().pid() + "-g", cut);
+        Path child = tmp.resolve("child.pid");
+        try {
+            Host h = run.host(Topology.parse("sut = \"root@cut\"\n", null).sut());
+            HostProcess failed = run.start(h, "failed", List.of("sh", "-c", "exit 255"), null, tmp.resolve("failed.txt"));
+            assertTrue(failed.client().waitFor(5, TimeUnit.SECONDS));
+            assertNull(failed.lost(), "its host answers: the process failed, the host is not lost");
+            run.stop(failed);
+
+            HostProcess p = run.start(h, "agent", List.of("sh", "-c", "sleep 300 & echo $! > " + child + "; exit 255"), null, tmp.resolve("a.txt"));
+            p.pid();
+            cut.state = CutHost.State.REFUSED;
+            assertTrue(p.client().waitFor(5, TimeUnit.SECONDS));
+            assertEquals("host unreachable: " + CutHost.NO_ROUTE, p.lost(), "no words of ssh's own: the new session's");
+            long t0 = System.nanoTime();
+            assertEquals(List.of(), run.finish(), "nothing was found and killed");
+            assertTrue(System.nanoTime() - t0 < 5_000_000_000L);
+            assertEquals(List.of("root@cut (" + CutHost.NO_ROUTE + "): " + run.dir() + " left there, with any process its pid files name"), run.notReached());
+        } finally {
+            ProcessHandle.of(Long.parseLong(Files.readString(child).strip())).ifPresent(ProcessHandle::destroyForcibly);
+            cut.state = CutHost.State.UP;
+            new LocalHost().run(List.of("rm", "-rf", "--", run.dir()), Duration.ofSeconds(10));
+        }
+    }
+
     @Test
     void theServerAddressIsTheThirdWordOfSshConnection() throws Exception {
         assertEquals("10.77.0.11", HostRun.serverAddress("10.77.0.1 51234 10.77.0.11 22"));

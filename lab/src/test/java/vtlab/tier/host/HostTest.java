@@ -28,10 +28,12 @@ class HostTest {
     void sshRunsTheUsersOwnClientWithoutPromptsAndTheWordsQuoted() throws Exception {
         SshHost h = new SshHost(spec("root@10.77.0.11:2222", Path.of("/k/id"), Path.of("/k/known")));
         assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
+                "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
                 "-o", "UserKnownHostsFile=/k/known", "-i", "/k/id", "-p", "2222", "root@10.77.0.11", "--",
                 "cat -- /proc/1/stat 'a b' 'it'\\''s'"), h.command(List.of("cat", "--", "/proc/1/stat", "a b", "it's")));
         SshHost plain = new SshHost(spec("bench-box", null, null));
         assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
+                "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
                 "bench-box", "--", "uname -r"), plain.command(List.of("uname", "-r")));
         assertEquals("bench-box", plain.name());
         assertEquals("root@10.77.0.11:2222", h.name());
@@ -41,6 +43,7 @@ class HostTest {
     void scpTakesThePortAsCapitalPAndAnIpv6AddressInBrackets() throws Exception {
         SshHost h = new SshHost(spec("me@[fd00::1]:2200", Path.of("/k/id"), null));
         assertEquals(List.of("scp", "-q", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
+                "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
                 "-i", "/k/id", "-P", "2200", "/tmp/app.jar", "me@[fd00::1]:/opt/vtlab/app.jar"), h.scp("/tmp/app.jar", h.remote("/opt/vtlab/app.jar")));
         assertEquals("me@fd00::1", h.command(List.of("true")).get(h.command(List.of("true")).size() - 3));
     }

@@ -12,8 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.tier.Commands;
@@ -28,18 +28,14 @@ class HostsIT {
     @TempDir
     Path tmp;
 
-    TestHosts hosts;
-
-    @AfterEach
-    void down() throws Exception {
-        if (hosts != null) hosts.down();
-    }
+    @RegisterExtension
+    final HostsFixture fixture = new HostsFixture(2);
 
     @Test
     void twoHostsAnswerOverSshAndLeaveNothingBehind() throws Exception {
-        hosts = new TestHosts(tmp.resolve("hosts"));
-        Path file = tmp.resolve("hosts.toml");
-        Topology t = hosts.up(2, file);
+        TestHosts hosts = fixture.hosts();
+        Path file = fixture.file();
+        Topology t = fixture.topology();
         assertEquals(List.of("vtlab-h1", "vtlab-h2"), TestHosts.namespaces().stream().sorted().toList());
         assertEquals("root@10.77.0.11", t.sut().where());
         assertEquals(List.of("root@10.77.0.12"), t.load().stream().map(HostSpec::where).toList());
@@ -100,30 +96,20 @@ class HostsIT {
         long deadline = System.nanoTime() + 10_000_000_000L;
         while (System.nanoTime() < deadline && inside.stream().noneMatch(p -> p.info().command().orElse("").endsWith("sleep"))) {
             inside.clear();
-            inside.addAll(pids("vtlab-h2"));
+            inside.addAll(HostsFixture.pids("vtlab-h2"));
             Thread.sleep(100);
         }
         assertTrue(inside.stream().anyMatch(p -> p.info().command().orElse("").endsWith("sleep")), "sleep runs in vtlab-h2: " + inside);
-        inside.addAll(pids("vtlab-h1"));
+        inside.addAll(HostsFixture.pids("vtlab-h1"));
 
         List<String> removed = hosts.down();
         assertTrue(removed.containsAll(List.of("vtlab-br0")) && removed.stream().anyMatch(s -> s.startsWith("vtlab-h2 (")), removed.toString());
-        assertEquals(List.of(), TestHosts.namespaces());
-        assertFalse(Commands.attempt(List.of("ip", "link", "show", TestHosts.BRIDGE), Duration.ofSeconds(10)).ok(), "the bridge is gone");
-        assertEquals(List.of(), Commands.run(List.of("ip", "-o", "link", "show"), Duration.ofSeconds(10)).lines().filter(l -> l.contains("vtlab-")).toList());
+        assertEquals(List.of(), HostsFixture.remains(), "no namespace, bridge or link left");
         for (ProcessHandle p : inside) {
             p.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
             assertFalse(p.isAlive(), p + " " + p.info());
         }
         assertTrue(stray.waitFor(10, java.util.concurrent.TimeUnit.SECONDS), "the local ssh client ends with its host");
         assertEquals(List.of(), hosts.down(), "down again: nothing left to remove");
-    }
-
-    static List<ProcessHandle> pids(String ns) throws Exception {
-        List<ProcessHandle> out = new ArrayList<>();
-        for (String pid : Commands.run(List.of("ip", "netns", "pids", ns), Duration.ofSeconds(10)).split("\\s+")) {
-            if (pid.matches("\\d+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(out::add);
-        }
-        return out;
     }
 }

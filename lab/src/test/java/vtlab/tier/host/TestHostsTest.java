@@ -49,7 +49,7 @@ class TestHostsTest {
     void eachSshdListensOnItsAddressOnlyWithKeysOnly() {
         String c = TestHosts.sshdConfig("10.77.0.12", Path.of("/h/h2/key"), Path.of("/h/h2/sshd.pid"), Path.of("/h/authorized_keys"));
         for (String line : List.of("ListenAddress 10.77.0.12", "HostKey /h/h2/key", "PidFile /h/h2/sshd.pid", "AuthorizedKeysFile /h/authorized_keys",
-                "PasswordAuthentication no", "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp")) {
+                "PasswordAuthentication no", "PermitRootLogin prohibit-password", "Subsystem sftp internal-sftp", "ClientAliveInterval 2")) {
             assertTrue(c.lines().anyMatch(line::equals), line + " in\n" + c);
         }
         assertEquals("vtlab-h7", TestHosts.namespace(7));
