@@ -27,7 +27,7 @@ import vtlab.tier.host.Topology;
 /**
  * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents (docs/design.md, "Beyond one
  * machine"). What is run across hosts so far: the servlet experiment's closed-model rows with wrk, probed with the
- * probes that read /proc where the process runs. Everything else is refused in one line before anything starts, as
+ * probes that read /proc and run jcmd where the process runs. Everything else is refused in one line before anything starts, as
  * are a host that does not answer, CPUs a host does not have, and a JDK or tool missing there.
  */
 final class RunAcrossHosts {
@@ -88,7 +88,8 @@ final class RunAcrossHosts {
 
     /**
      * The probes of a run across hosts: without --probes the default set less those that cannot read a SUT on
-     * another host; one given that cannot is refused by name.
+     * another host (hikari: JMX), so the same as a local run's for the rows that run across hosts; one given that
+     * cannot is refused by name.
      */
     static List<String> probes(Options o) throws UsageError {
         if (o.flag("no-probes")) return List.of();
@@ -100,8 +101,9 @@ final class RunAcrossHosts {
     static List<String> refuseProbes(List<String> probes) throws UsageError {
         for (String spec : probes) {
             if (!remote(spec)) {
-                throw new UsageError("--hosts: probe " + Probes.name(spec) + " reads the SUT on this machine (jcmd, JMX or its files): not across hosts yet ("
-                        + String.join(", ", Probes.all().keySet().stream().filter(RunAcrossHosts::remote).toList()) + " are)");
+                throw new UsageError("--hosts: probe " + Probes.name(spec) + " reads the SUT through this machine (JMX by the local attach API, or its /proc"
+                        + " directly): not across hosts yet, remote JMX is not built (" + String.join(", ", Probes.all().keySet().stream().filter(RunAcrossHosts::remote).toList())
+                        + " are)");
             }
         }
         return probes;

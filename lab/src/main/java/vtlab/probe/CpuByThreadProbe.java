@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
 /**
  * Where the SUT's CPU went during the hold, by thread group: request threads (pool workers or virtual-thread
  * carriers), the connector's poller and acceptor, GC and VM, JIT, JFR. Read from /proc per thread by the lab (the SUT
- * pays nothing), named from a jcmd Thread.print taken after the load (/proc names are cut to 15 characters, which
+ * pays nothing; across hosts through the host's read session), named from a jcmd Thread.print taken after the load
+ * where the SUT runs (/proc names are cut to 15 characters, which
  * makes Tomcat's poller and its workers look alike). Shows what a row's throughput was spent on: a JIT still
  * compiling, a GC share, the poller's share, what a probe's own threads cost.
  */
@@ -37,6 +38,12 @@ public final class CpuByThreadProbe implements Probe {
         return "cpu-threads";
     }
 
+    /** /proc read where the SUT runs, jcmd on its host. */
+    @Override
+    public boolean remote() {
+        return true;
+    }
+
     @Override
     public String description() {
         return "SUT CPU % by thread group over the hold (requests, connector, gc-vm, jit, jfr, other): app_cpu_by_thread";
@@ -45,14 +52,14 @@ public final class CpuByThreadProbe implements Probe {
     @Override
     public void start(ProbeContext ctx) {
         startNanos = System.nanoTime();
-        start = Proc.threadTicks(ctx.app().pid());
+        start = Proc.threadTicks(ctx.app());
     }
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
         double secs = (System.nanoTime() - startNanos) / 1e9;
-        Map<Long, Proc.ThreadTicks> end = Proc.threadTicks(ctx.app().pid());
-        Map<Long, String> names = names(Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "Thread.print"));
+        Map<Long, Proc.ThreadTicks> end = Proc.threadTicks(ctx.app());
+        Map<Long, String> names = names(Jcmd.run(ctx.app(), ctx.row().jdk(), "Thread.print"));
         Map<String, Long> ticks = new HashMap<>();
         end.forEach((tid, t) -> {
             Proc.ThreadTicks before = start.get(tid);

@@ -14,7 +14,8 @@ import vtlab.data.Column;
 /**
  * The SUT's stop-the-world pauses during the hold, from the JVM's own unified logging: GC pauses (count, total,
  * longest) and the longest safepoint of any cause with that cause. Logging is switched on for the hold only, on the
- * running JVM (jcmd VM.log, so a reused SUT needs no restart), into raw/NNN.gc.log. Why it exists: on a one-CPU SUT
+ * running JVM (jcmd VM.log where the SUT runs, so a reused SUT needs no restart), into raw/NNN.gc.log (across hosts:
+ * written on the SUT's host, copied back after the hold). Why it exists: on a one-CPU SUT
  * the JVM picks the Serial collector, and in the article's 512 MB heap a virtual-thread row at 9,000 req/s stopped
  * for ~150 ms every ~25 s (old-generation collections): that, not a thread pool or the CPU, decided its p99.
  * Safepoints cover every collector (ZGC's pauses are safepoints too, though its gc=info lines carry no pause time).
@@ -38,11 +39,18 @@ public final class GcProbe implements Probe {
     static final Pattern HEAP = Pattern.compile("\\s(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 
     private Path log;
+    private String logThere;
     private Instant holdStart;
 
     @Override
     public String name() {
         return "gc";
+    }
+
+    /** jcmd on the SUT's host, the log brought back. */
+    @Override
+    public boolean remote() {
+        return true;
     }
 
     @Override
@@ -57,22 +65,24 @@ public final class GcProbe implements Probe {
 
     @Override
     public void start(ProbeContext ctx) throws Exception {
-        log = ctx.rawDir().resolve(ctx.stem() + ".gc.log").toAbsolutePath();
+        log = ctx.rawDir().resolve(ctx.stem() + ".gc.log");
+        logThere = ctx.app().site().path(log);
         holdStart = Instant.now();
-        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=gc=info,safepoint=info", "decorators=utctime,uptime");
+        Jcmd.run(ctx.app(), ctx.row().jdk(), "VM.log", "output=file=" + logThere, "what=gc=info,safepoint=info", "decorators=utctime,uptime");
     }
 
     /** Logging off as the load ends, before other probes' jcmd calls (Thread.print) stop the SUT themselves. */
     @Override
     public void stop(ProbeContext ctx) throws Exception {
         if (log == null) return;
-        // removes this output only: the SUT's own logging (stdout warnings) stays as it was
-        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "VM.log", "output=file=" + log, "what=all=off");
+        // removes this output only (and closes its file): the SUT's own logging (stdout warnings) stays as it was
+        Jcmd.run(ctx.app(), ctx.row().jdk(), "VM.log", "output=file=" + logThere, "what=all=off");
     }
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
         if (log == null) return;
+        ctx.app().site().fetch(log);
         Pauses p = parse(Files.readAllLines(log), holdStart);
         out.put(PAUSES, p.count());
         out.put(PAUSE_TOTAL, round(p.totalMs()));

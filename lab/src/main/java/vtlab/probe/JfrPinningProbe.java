@@ -24,7 +24,8 @@ import jdk.jfr.consumer.RecordingFile;
  * pinned time, the JDK's pinned reason (JDK 24+), and the distinct stacks trimmed to the application's frames.
  * The recording starts before warm-up (so attaching costs nothing measured) and only events inside the measured
  * window are counted. The threshold defaults to 0 ms (every pin; JFR's own default is 20 ms):
- * jfr-pinning:threshold=5ms (or --pin-threshold 5ms).
+ * jfr-pinning:threshold=5ms (or --pin-threshold 5ms). Started and dumped with jcmd where the SUT runs (across hosts:
+ * on its host, the recording copied back into raw/), read here.
  */
 public final class JfrPinningProbe implements Probe {
     static final String RECORDING = "vtlab-pinning";
@@ -52,6 +53,12 @@ public final class JfrPinningProbe implements Probe {
     @Override
     public String name() {
         return "jfr-pinning";
+    }
+
+    /** jcmd on the SUT's host, the recording brought back. */
+    @Override
+    public boolean remote() {
+        return true;
     }
 
     @Override
@@ -104,7 +111,7 @@ public final class JfrPinningProbe implements Probe {
         if (!applies(ctx)) return;
         Path jfc = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfc");
         Files.writeString(jfc, settings(threshold));
-        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.start", "name=" + RECORDING, "settings=" + jfc.toAbsolutePath());
+        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.start", "name=" + RECORDING, "settings=" + ctx.app().site().send(jfc));
         recording = true;
     }
 
@@ -118,8 +125,9 @@ public final class JfrPinningProbe implements Probe {
         if (!recording) return;
         Instant measureEnd = Instant.now();
         Path jfr = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfr");
-        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.dump", "name=" + RECORDING, "filename=" + jfr.toAbsolutePath());
-        Jcmd.run(ctx.row().jdk(), ctx.app().pid(), "JFR.stop", "name=" + RECORDING);
+        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.dump", "name=" + RECORDING, "filename=" + ctx.app().site().path(jfr));
+        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.stop", "name=" + RECORDING);
+        ctx.app().site().fetch(jfr);
         // a service from the command line has its own packages (Start-Class, --app-package)
         Pins pins = read(jfr, measureStart, measureEnd, vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages());
         out.put(EVENTS, pins.count());

@@ -1,19 +1,17 @@
 package vtlab.probe;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
-
-import vtlab.data.Column;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+
+import vtlab.data.Column;
 
 /**
  * Native Memory Tracking's Thread category at the end of the hold (and idle, before load): what the thread stacks
  * reserve and commit.
- * The SUT is started with -XX:NativeMemoryTracking=summary and read with the JDK's jcmd.
+ * The SUT is started with -XX:NativeMemoryTracking=summary and read with the JDK's jcmd where it runs (across hosts:
+ * on the SUT's host); the text goes to raw/.
  */
 public final class NmtProbe implements Probe {
     static final Pattern THREAD = Pattern.compile(
@@ -33,6 +31,12 @@ public final class NmtProbe implements Probe {
     @Override
     public String name() {
         return "nmt";
+    }
+
+    /** jcmd on the SUT's host, its text brought back. */
+    @Override
+    public boolean remote() {
+        return true;
     }
 
     @Override
@@ -62,21 +66,18 @@ public final class NmtProbe implements Probe {
     }
 
     private static Reading read(ProbeContext ctx, String rawSuffix) throws Exception {
-        String text = summary(ctx.row().jdk(), ctx.app().pid());
+        String text = Jcmd.run(ctx.app(), ctx.row().jdk(), SUMMARY);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + rawSuffix), text);
         Reading r = parse(text);
         if (r == null) throw new IllegalStateException("no Thread category in NMT output: " + text.strip().lines().findFirst().orElse(""));
         return r;
     }
 
-    /** `jcmd PID VM.native_memory summary` of a JVM started with -XX:NativeMemoryTracking=summary, as text. */
+    private static final String[] SUMMARY = {"VM.native_memory", "summary"};
+
+    /** `jcmd PID VM.native_memory summary` of a JVM of this machine started with -XX:NativeMemoryTracking=summary, as text. */
     public static String summary(vtlab.tier.Jdk jdk, long pid) throws java.io.IOException, InterruptedException {
-        Path jcmd = jdk.jcmdOrLabs();
-        Process p = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "VM.native_memory", "summary")
-                .redirectErrorStream(true).start();
-        String text = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(30, TimeUnit.SECONDS)) p.destroyForcibly();
-        return text;
+        return Jcmd.run(jdk, pid, SUMMARY);
     }
 
     public record Reading(long reservedKb, long committedKb, long threads) {}

@@ -128,12 +128,26 @@ public final class Proc {
 
     /** The JIT's compiler threads' ticks so far ({@link #jitTicks(long)}), read where the process runs; -1 when gone. */
     public static long jitTicks(TierProcess p) {
-        if (p.local().isPresent()) return jitTicks(p.pid());
-        try {
-            return jitTicks(threads(p.proc("task/*/stat")));
-        } catch (IOException | RuntimeException e) {
-            return -1;
+        return jitTicks(threadTicks(p));
+    }
+
+    /**
+     * Every live thread of the process ({@link #threadTicks(long)}), read where it runs; empty when gone or not read.
+     * A thread that ends between the glob and its read fails the whole read there (the JIT starts and ends compiler
+     * threads as it needs them): read again, a few times.
+     */
+    public static Map<Long, ThreadTicks> threadTicks(TierProcess p) {
+        if (p.local().isPresent()) return threadTicks(p.pid());
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                return threads(p.proc("task/*/stat"));
+            } catch (java.nio.file.NoSuchFileException e) {
+                // a thread gone under the read, or the process itself: the next read says which
+            } catch (IOException | RuntimeException e) {
+                return Map.of();
+            }
         }
+        return Map.of();
     }
 
     /** utime + stime + cutime + cstime of one stat line. */

@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.tier.Jdk;
+import vtlab.tier.Site;
+import vtlab.tier.TierProcess;
 
 /**
  * A JSON thread dump (jcmd Thread.dump_to_file -format=json, JDK 21+), which unlike jstack lists virtual threads,
@@ -37,9 +39,20 @@ public final class ThreadDump {
         }
     }
 
+    /** A dump of a JVM of this machine by its pid. */
     public static Path take(Jdk jdk, long pid, Path file) throws IOException, InterruptedException {
-        Files.deleteIfExists(file); // jcmd refuses to overwrite
-        Jcmd.run(jdk, pid, "Thread.dump_to_file", "-format=json", file.toAbsolutePath().toString());
+        return take(Site.here(), jdk, pid, file);
+    }
+
+    /** A dump of the JVM where it runs (across hosts: written on its host, copied back into file). */
+    public static Path take(TierProcess jvm, Jdk jdk, Path file) throws IOException, InterruptedException {
+        return take(jvm.site(), jdk, jvm.pid(), file);
+    }
+
+    private static Path take(Site site, Jdk jdk, long pid, Path file) throws IOException, InterruptedException {
+        Files.deleteIfExists(file); // jcmd refuses to overwrite (on a host, a fetched file is removed there)
+        site.jcmd(jdk, pid, List.of("Thread.dump_to_file", "-format=json", site.path(file)));
+        site.fetch(file);
         return file;
     }
 

@@ -207,7 +207,7 @@ public final class RowRunner {
             if (slice == 0 && modeCheck != null) {
                 steps.step("warming up " + d.toSeconds() + "s: thread dumps prove the thread mode");
                 try {
-                    modeCheck.during(row.jdk(), sut.process().pid(), d, t0, raw, stem);
+                    modeCheck.during(row.jdk(), sut.process(), d, t0, raw, stem);
                 } catch (Exception e) {
                     load.await(); // the next row's load must not overlap this one
                     throw e;

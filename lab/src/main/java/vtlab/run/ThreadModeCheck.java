@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.ThreadDump;
 import vtlab.tier.Jdk;
+import vtlab.tier.TierProcess;
 
 /**
  * The thread mode of a service that does not report it (no runtime-info: ./vtlab ab), proven from JSON thread dumps
@@ -49,11 +50,11 @@ final class ThreadModeCheck {
     }
 
     /** Thread dumps of the SUT while a load of length d runs (it started at t0), kept in raw/; stops once one is conclusive. */
-    void during(Jdk jdk, long pid, Duration d, long t0, Path raw, String stem) throws IOException, InterruptedException {
+    void during(Jdk jdk, TierProcess sut, Duration d, long t0, Path raw, String stem) throws IOException, InterruptedException {
         for (double at : AT) {
             long wait = t0 + (long) (d.toNanos() * at) - System.nanoTime();
             if (wait > 0) Thread.sleep(wait / 1_000_000);
-            Path file = ThreadDump.take(jdk, pid, raw.resolve(stem + ".mode-check-" + (++dumps) + ".threads.json"));
+            Path file = ThreadDump.take(sut, jdk, raw.resolve(stem + ".mode-check-" + (++dumps) + ".threads.json"));
             seen = seen.plus(count(Files.readString(file), frames));
             if (seen.virtual() > 0 || seen.platform() > 0) return;
         }

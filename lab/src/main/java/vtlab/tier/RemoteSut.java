@@ -21,7 +21,8 @@ import vtlab.tier.host.HostRun;
  * row's JDK found there at the same path (test hosts share this machine's files, so their check is a path check; a
  * real host needs that JDK installed at that path), started there pinned with taskset to the host's SUT CPUs,
  * listening on the address the lab reaches the host at ({@link HostRun#address}). Its output comes back into the
- * row's log in raw/ as it is written; it is stopped through the host by its process group ({@link HostProcess}).
+ * row's log in raw/ as it is written; it is stopped through the host by its process group ({@link HostProcess}). Its
+ * probes run jcmd there and keep their files in the work folder until copied back ({@link Site#on}).
  */
 public final class RemoteSut implements SutHandle {
     static final Duration SHORT = Duration.ofSeconds(30);
@@ -72,7 +73,7 @@ public final class RemoteSut implements SutHandle {
         HostProcess p = run.start(host, "sut", cmd, envFile, log);
         try {
             long pid = p.pid();
-            return new RemoteSut(run, p, TierProcess.on(run.files(host), pid, p::alive), address, port, log, stack);
+            return new RemoteSut(run, p, TierProcess.on(run.files(host), pid, p::alive, run.dir(host), cpus), address, port, log, stack);
         } catch (IOException | InterruptedException | RuntimeException e) {
             try {
                 run.stop(p);

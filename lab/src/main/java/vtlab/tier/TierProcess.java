@@ -11,7 +11,8 @@ import vtlab.tier.host.FileSession;
 
 /**
  * A tier's process as the probes read it: on this machine (its {@link ProcessHandle}: /proc read directly, its
- * descendants too), or on another host by its pid there, its /proc read through that host's {@link FileSession}.
+ * descendants too), or on another host by its pid there, its /proc read through that host's {@link FileSession}, and
+ * for a JVM the probes run jcmd against, its {@link Site} (jcmd there, raw/ files written there and copied back).
  * Several load agents are one tier: a {@link #group}.
  */
 public interface TierProcess {
@@ -24,6 +25,11 @@ public interface TierProcess {
 
     /** The text of /proc/PID/file where it runs; file may be a glob (task/{@literal *}/stat: every thread's stat). */
     String proc(String file) throws IOException;
+
+    /** Where it runs, for jcmd and the files a probe has it write or read (see {@link Site}); a JVM's, not a group's. */
+    default Site site() {
+        throw new UnsupportedOperationException("pid " + pid() + " is read through /proc only: no jcmd or files there");
+    }
 
     /** The processes this tier is made of: itself, or a group's members. */
     default List<TierProcess> members() {
@@ -39,7 +45,15 @@ public interface TierProcess {
      * of a process the lab started there ends with it, so no read is needed for that).
      */
     static TierProcess on(FileSession files, long pid, BooleanSupplier alive) {
-        return new OnHost(files, pid, alive);
+        return new OnHost(files, pid, alive, null);
+    }
+
+    /**
+     * A JVM on a host whose probes also run jcmd there (off cpus, the CPUs it is pinned to) and keep their files in
+     * dir, the run's work folder there.
+     */
+    static TierProcess on(FileSession files, long pid, BooleanSupplier alive, String dir, String cpus) {
+        return new OnHost(files, pid, alive, Site.on(files.host(), dir, cpus));
     }
 
     /** Several processes as one tier (load agents): alive while any is; the CPU probe adds their ticks. */
@@ -68,9 +82,15 @@ public interface TierProcess {
         public String proc(String file) throws IOException {
             return Files.readString(Path.of("/proc", Long.toString(handle.pid()), file));
         }
+
+        @Override
+        public Site site() {
+            return Site.here();
+        }
     }
 
-    record OnHost(FileSession files, long pid, BooleanSupplier isAlive) implements TierProcess {
+    /** @param site null for a process only read through /proc (a load agent) */
+    record OnHost(FileSession files, long pid, BooleanSupplier isAlive, Site site) implements TierProcess {
         @Override
         public boolean alive() {
             return isAlive.getAsBoolean();
@@ -84,6 +104,11 @@ public interface TierProcess {
         @Override
         public String proc(String file) throws IOException {
             return files.read("/proc/" + pid + "/" + file);
+        }
+
+        @Override
+        public Site site() {
+            return site == null ? TierProcess.super.site() : site;
         }
     }
 

@@ -59,9 +59,9 @@ class RunAcrossHostsTest {
                 refusal(two, "run", "servlet", "--cpus-app", "0"));
         String few = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "1");
         assertTrue(few.startsWith("--hosts: 2 load agents need at least 2 connections, row ") && few.endsWith(" has 1"), few);
-        String probe = refusal(two, "run", "servlet", "--probes", "cpu,jfr-pinning");
-        assertTrue(probe.startsWith("--hosts: probe jfr-pinning reads the SUT on this machine (jcmd, JMX or its files): not across hosts yet (cpu, rss, threads"),
-                probe);
+        String probe = refusal(two, "run", "servlet", "--probes", "cpu,jfr-pinning,jvm");
+        assertEquals("--hosts: probe jvm reads the SUT through this machine (JMX by the local attach API, or its /proc directly): not across hosts yet,"
+                + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc are)", probe);
         assertEquals("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")",
                 refusal(topology("sut = \"local\"\nload = [\"root@127.0.0.1:2\"]\n"), "run", "servlet"));
     }
@@ -75,11 +75,14 @@ class RunAcrossHostsTest {
         assertTrue(gone.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gone);
     }
 
-    /** Without --probes a run across hosts takes the default probes that read /proc where the SUT runs. */
+    /**
+     * Without --probes a run across hosts takes the default probes that read /proc and run jcmd where the SUT runs: the
+     * local default less hikari (JMX for a service without /api/pool; no row across hosts has a pool).
+     */
     @Test
     void theDefaultProbesAreThoseThatReadTheSutWhereItRuns() throws Exception {
         List<String> probes = RunAcrossHosts.probes(Options.parse(List.of("run", "servlet")));
-        assertEquals(List.of("cpu", "rss", "threads"), probes);
+        assertEquals(List.of("cpu", "rss", "threads", "cpu-threads", "gc", "jfr-pinning"), probes);
         assertTrue(Probes.DEFAULT.containsAll(probes));
         assertEquals(List.of(), RunAcrossHosts.probes(Options.parse(List.of("run", "servlet", "--no-probes"))));
     }
