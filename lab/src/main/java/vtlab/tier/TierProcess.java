@@ -30,6 +30,14 @@ public interface TierProcess {
         return List.of(this);
     }
 
+    /**
+     * For a process on a host whose children do its work (PostgreSQL serves each connection in one): its children
+     * there now, each read like it; empty for every other (a local process's descendants are read through its handle).
+     */
+    default List<TierProcess> children() throws IOException {
+        return List.of();
+    }
+
     static TierProcess local(ProcessHandle h) {
         return new Local(h);
     }
@@ -39,7 +47,12 @@ public interface TierProcess {
      * of a process the lab started there ends with it, so no read is needed for that).
      */
     static TierProcess on(FileSession files, long pid, BooleanSupplier alive) {
-        return new OnHost(files, pid, alive);
+        return new OnHost(files, pid, alive, false);
+    }
+
+    /** As {@link #on}, for a server whose children do its work: they are read with it ({@link #children}). */
+    static TierProcess treeOn(FileSession files, long pid, BooleanSupplier alive) {
+        return new OnHost(files, pid, alive, true);
     }
 
     /** Several processes as one tier (load agents): alive while any is; the CPU probe adds their ticks. */
@@ -70,7 +83,8 @@ public interface TierProcess {
         }
     }
 
-    record OnHost(FileSession files, long pid, BooleanSupplier isAlive) implements TierProcess {
+    /** @param tree whether its children are read with it (/proc/PID/task/PID/children: the kernel's list of them) */
+    record OnHost(FileSession files, long pid, BooleanSupplier isAlive, boolean tree) implements TierProcess {
         @Override
         public boolean alive() {
             return isAlive.getAsBoolean();
@@ -84,6 +98,16 @@ public interface TierProcess {
         @Override
         public String proc(String file) throws IOException {
             return files.read("/proc/" + pid + "/" + file);
+        }
+
+        @Override
+        public List<TierProcess> children() throws IOException {
+            if (!tree) return List.of();
+            List<TierProcess> out = new java.util.ArrayList<>();
+            for (String c : proc("task/" + pid + "/children").strip().split("\\s+")) {
+                if (c.matches("\\d+")) out.add(new OnHost(files, Long.parseLong(c), isAlive, false));
+            }
+            return out;
         }
     }
 
