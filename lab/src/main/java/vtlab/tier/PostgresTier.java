@@ -50,7 +50,7 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
         cluster.ensureDatabase(DATABASE);
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-            if (data != null) PostgresSeed.apply(c, data, sizes);
+            if (data != null) PostgresSeed.apply(c, data, sizes, !ctx.site().remote());
         }
     }
 
