@@ -14,8 +14,11 @@ import vtlab.plan.Row;
 import vtlab.probe.Probes;
 import vtlab.tier.CoreMap;
 import vtlab.tier.Jdk;
+import vtlab.tier.HostJdk;
+import vtlab.tier.PostgresTier;
 import vtlab.tier.RemoteSut;
 import vtlab.tier.SutHandle;
+import vtlab.tier.TierSite;
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
 import vtlab.tier.host.HostSpec;
@@ -25,14 +28,18 @@ import vtlab.tier.host.Placement;
 import vtlab.tier.host.Topology;
 
 /**
- * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents (docs/design.md, "Beyond one
- * machine"). What is run across hosts so far: the servlet experiment's closed-model rows with wrk, probed with the
- * probes that read /proc and run jcmd where the process runs. Everything else is refused in one line before anything starts, as
- * are a host that does not answer, CPUs a host does not have, and a JDK or tool missing there.
+ * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents, PostgreSQL and the stub here
+ * or on hosts of their own (docs/design.md, "Beyond one machine"). What is run across hosts so far: the closed-model
+ * rows with wrk of the servlet experiment and of the spring-mvc experiments (spring-sleep, order-summary,
+ * pool-bottleneck), probed where each process runs (/proc, and jcmd/JFR/NMT on the SUT's host). Everything else is
+ * refused in one line before anything starts, as are a host that does not answer, CPUs a host does not have, and a JDK
+ * or tool missing there.
  */
 final class RunAcrossHosts {
     /** The experiments a run across hosts takes so far. */
-    static final List<String> EXPERIMENTS = List.of("servlet");
+    static final List<String> EXPERIMENTS = List.of("servlet", "spring-sleep", "order-summary", "pool-bottleneck");
+    /** The run tiers that run across hosts: where the topology's entries put them. */
+    static final List<String> TIERS = List.of(Topology.PG, Topology.STUB);
 
     private RunAcrossHosts() {}
 
@@ -41,13 +48,16 @@ final class RunAcrossHosts {
      * are, the work on the hosts (closed at the run's end), the generator (wrk from the agents) and the SUT's launcher.
      */
     public record Across(Path file, Topology topology, HostRun run, List<Map<String, Object>> survey, Placement placement,
-                         Generator generator, SutHandle.Launcher launcher) {
+                         Generator generator, SutHandle.Launcher launcher, Map<String, TierSite> sites) {
         /** One line per role for the run's start. */
         List<String> describe() {
             List<String> out = new ArrayList<>();
-            out.add("vtlab: across hosts (" + file + "): SUT on " + topology.sut().where() + " cpus " + placement.cores().of(CoreMap.APP));
+            out.add("vtlab: across hosts (" + file + "): SUT on " + topology.sut().where() + " cpus " + placement.cores().of(CoreMap.APP)
+                    + (topology.sut().copyJdk() ? " (JDK copied there)" : ""));
             List<WrkAgents.Agent> agents = ((WrkAgents) generator).agents();
             for (WrkAgents.Agent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
+            sites.forEach((name, s) -> out.add("vtlab:   " + name + " on " + s.where() + " cpus " + placement.cores().of(name)
+                    + ", listening on " + s.listen() + (s.copyJdk() ? " (JDK copied there)" : "")));
             return out;
         }
     }
@@ -67,7 +77,7 @@ final class RunAcrossHosts {
             throws UsageError {
         if (t.sut().isLocal()) throw new UsageError("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")");
         for (String e : experiments) {
-            if (!EXPERIMENTS.contains(e)) throw new UsageError("--hosts: only " + String.join(", ", EXPERIMENTS) + " runs across hosts so far, not " + e);
+            if (!EXPERIMENTS.contains(e)) throw new UsageError("--hosts: " + e + " does not run across hosts yet (" + String.join(", ", EXPERIMENTS) + " do)");
         }
         if (searchesOrStudies) throw new UsageError("--hosts: searches and studies do not run across hosts yet");
         for (String opt : List.of("cpus-app", "cpus-load")) {
@@ -79,7 +89,9 @@ final class RunAcrossHosts {
         if (!gen.name().equals("wrk")) throw new UsageError("--hosts: load agents run wrk so far (closed model), not " + gen.name());
         int agents = t.load().size();
         for (Row r : rows) {
-            if (!r.tiers().isEmpty()) throw new UsageError("--hosts: rows with tiers (" + String.join(", ", r.tiers()) + ") do not run across hosts yet");
+            for (String tier : r.tiers()) {
+                if (!TIERS.contains(tier)) throw new UsageError("--hosts: rows with the " + tier + " tier do not run across hosts yet (row " + r.label() + ")");
+            }
             if (r.concurrency() < agents) {
                 throw new UsageError("--hosts: " + agents + " load agents need at least " + agents + " connections, row " + r.label() + " has " + r.concurrency());
             }
@@ -116,7 +128,8 @@ final class RunAcrossHosts {
 
     /**
      * Reaches every host (refused naming one that does not answer), places the CPUs, checks the SUT's host (taskset,
-     * setsid, each row's JDK at its path) and sets up the agents (whose tools the generator's ensureAvailable checks).
+     * setsid, each row's JDK at its path or copyable there), sets up the agents (whose tools the generator's
+     * ensureAvailable checks) and places the rows' tiers ({@link #sites}).
      */
     static Across connect(Path file, Topology t, List<Row> rows, Generator wrk, CoreMap local, boolean allowShared) throws UsageError {
         try {
@@ -140,17 +153,18 @@ final class RunAcrossHosts {
                 if (!missing.isEmpty()) throw new UsageError("--hosts: the SUT's host " + sut.name() + " has no " + String.join(", ", missing) + " (util-linux)");
                 for (Jdk jdk : rows.stream().map(Row::jdk).distinct().toList()) {
                     try {
-                        RemoteSut.requireJava(sut, jdk);
+                        HostJdk.check(sut, jdk, t.sut().copyJdk(), Topology.SUT);
                     } catch (IOException e) {
                         throw new UsageError("--hosts: " + e.getMessage());
                     }
                 }
+                Map<String, TierSite> sites = sites(t, run, rows);
                 List<WrkAgents.Agent> agents = new ArrayList<>();
                 for (int i = 0; i < t.load().size(); i++) {
                     agents.add(new WrkAgents.Agent("agent" + (i + 1), run.host(t.load().get(i)), placement.agentCpus().get(i)));
                 }
                 return new Across(file, t, run, survey.stream().map(HostSurvey.Entry::toMap).toList(), placement,
-                        new WrkAgents(wrk, run, agents), RemoteSut.launcher(run, sut));
+                        new WrkAgents(wrk, run, agents), RemoteSut.launcher(run, sut, t.sut().copyJdk()), sites);
             } catch (UsageError | IOException | RuntimeException e) {
                 run.close();
                 throw e;
@@ -161,5 +175,39 @@ final class RunAcrossHosts {
             Thread.currentThread().interrupt();
             throw new UsageError("interrupted while reaching the hosts");
         }
+    }
+
+    /**
+     * Where each tier the rows use runs and listens. One of this machine listens on this machine's address as the SUT's
+     * host sees it (the client side of its $SSH_CONNECTION: 10.77.0.1 for test hosts), one on a host on that host's
+     * address; each lets in the lab and the SUT's host. A tier's host is checked here: taskset and setsid, the
+     * stub's JDK (the lab's, at its path or copied), PostgreSQL's server binaries.
+     */
+    static Map<String, TierSite> sites(Topology t, HostRun run, List<Row> rows) throws UsageError, IOException, InterruptedException {
+        Map<String, TierSite> sites = new java.util.LinkedHashMap<>();
+        List<String> used = rows.stream().flatMap(r -> r.tiers().stream()).distinct().filter(TIERS::contains).toList();
+        if (used.isEmpty()) return sites;
+        Host sut = run.host(t.sut());
+        String sutAddress = run.address(sut);
+        for (String name : used) {
+            HostSpec s = name.equals(Topology.PG) ? t.pg() : t.stub();
+            if (s.isLocal()) {
+                String here = run.clientAddress(sut);
+                sites.put(name, TierSite.here(here, List.of(here, sutAddress)));
+                continue;
+            }
+            Host h = run.host(s);
+            List<String> missing = h.missing(List.of("taskset", "setsid"));
+            if (!missing.isEmpty()) throw new UsageError("--hosts: " + name + "'s host " + h.name() + " has no " + String.join(", ", missing) + " (util-linux)");
+            try {
+                if (name.equals(Topology.STUB)) HostJdk.check(h, Jdk.current(), s.copyJdk(), Topology.STUB);
+                else PostgresTier.requireServer(h);
+            } catch (IOException e) {
+                throw new UsageError("--hosts: " + e.getMessage());
+            }
+            String address = run.address(h);
+            sites.put(name, TierSite.on(run, h, address, List.of(address, sutAddress, run.clientAddress(h)), s.copyJdk()));
+        }
+        return sites;
     }
 }

@@ -88,7 +88,8 @@ public final class RunCommand implements Command {
         try {
             done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
                     p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
-                    p.searches(), p.planner(), p.launcher(), across == null ? null : across.run()::unreachable));
+                    p.searches(), p.planner(), p.launcher(), across == null ? null : across.run()::unreachable,
+                    across == null ? java.util.Map.of() : across.sites()));
         } finally {
             if (across != null) {
                 List<String> left = across.run().finish();

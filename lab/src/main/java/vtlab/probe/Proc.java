@@ -98,7 +98,8 @@ public final class Proc {
     /**
      * CPU ticks of a tier: each member's (a group of load agents is one tier), a local one with its descendants
      * ({@link #treeTicks(ProcessHandle)}), one on another host alone (the lab execs its processes there, so they have
-     * none: a SUT's JVM, an agent's generator); 0 for a member that cannot be read.
+     * none: a SUT's JVM, an agent's generator) or with its children when they do its work (a database there:
+     * {@link TierProcess#children}); 0 for a member that cannot be read.
      */
     public static long treeTicks(TierProcess p) {
         long sum = 0;
@@ -109,6 +110,13 @@ public final class Proc {
             }
             try {
                 sum += Math.max(0, ticks(m.proc("stat")));
+                for (TierProcess c : m.children()) {
+                    try {
+                        sum += Math.max(0, ticks(c.proc("stat")));
+                    } catch (java.nio.file.NoSuchFileException e) {
+                        // a child that ended since the list was read: its ticks went to the parent's cutime
+                    }
+                }
             } catch (IOException | RuntimeException e) {
                 // gone, or its host did not answer: no reading
             }

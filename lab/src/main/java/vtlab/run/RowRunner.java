@@ -310,7 +310,8 @@ public final class RowRunner {
         tiers.put("app", sut.process());
         if (load != null) tiers.put("load", load);
         runTiers.forEach((name, t) -> {
-            if (t.process() != null) tiers.put(name, TierProcess.local(t.process())); // a dependency the lab did not start has none
+            TierProcess p = t.tierProcess(); // read where it runs; a dependency the lab did not start has none
+            if (p != null) tiers.put(name, p);
         });
         return tiers;
     }

@@ -26,6 +26,7 @@ import vtlab.tier.Children;
 import vtlab.tier.CoreMap;
 import vtlab.tier.RunTier;
 import vtlab.tier.SutHandle;
+import vtlab.tier.TierSite;
 import vtlab.tier.Tiers;
 
 /**
@@ -46,11 +47,25 @@ public final class Runner {
      *                 as the fixed ones were resolved
      * @param hosts    the run's hosts (--hosts), asked after a failed row whether they still answer (see {@link HostLoss});
      *                 null: every tier on this machine
+     * @param sites    where each run tier runs and listens, by name (--hosts); a tier not named runs here on loopback
      */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
                          Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                         Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts) {
+                         Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts, Map<String, TierSite> sites) {
+        public Config {
+            sites = Map.copyOf(sites);
+        }
+
+        /** Every run tier on this machine. */
+        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
+                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
+                      Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts) {
+            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
+                    experiments, plan, searches, planner, launcher, hosts, Map.of());
+        }
+
         /** Every tier on this machine but the SUT, maybe (launcher). */
         public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                       CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
@@ -222,7 +237,8 @@ public final class Runner {
             try {
                 // the data the row's stack keeps in a tier (pg: schema and seed); a tier ignores data not meant for it
                 var data = vtlab.stack.Stack.load(row.stack()).data().orElse(null);
-                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions(), data, before));
+                t.start(new RunTier.Context(c.cores().of(name), c.stateDir(), dir.raw(), row.jdk(), c.tierOptions(), data, before,
+                        c.sites().getOrDefault(name, TierSite.here())));
             } catch (Exception e) {
                 throw new IOException("tier " + name + " failed to start: " + e.getMessage(), e);
             }

@@ -25,11 +25,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * The lab's own PostgreSQL cluster, never a system one: data directory under the state folder (kept between runs),
- * its own free port, 127.0.0.1 only, SCRAM password auth with a generated password. As root the server runs as the
- * unprivileged system user `vtlab` (PostgreSQL refuses to run as root). Knows nothing of what is stored in it.
+ * The lab's own PostgreSQL cluster on this machine, never a system one: data directory under the state folder (kept
+ * between runs), its own free port, 127.0.0.1 only (or this machine's address as a SUT on another host reaches it, its
+ * {@link TierSite}), SCRAM password auth with a generated password for the site's clients alone. As root the server
+ * runs as the unprivileged system user `vtlab` (PostgreSQL refuses to run as root). Knows nothing of what is stored in
+ * it. The commands, settings and access rules are the ones {@link RemotePostgres} runs on a host.
  */
-final class PostgresCluster implements AutoCloseable {
+final class PostgresCluster implements PgServer {
     static final String DATABASE = "vtlab", USER = "vtlab", OS_USER = "vtlab";
     /** Enough for the largest pool of the pool sweep (800) plus the lab's own sessions. */
     static final int MAX_CONNECTIONS = 1000;
@@ -42,6 +44,7 @@ final class PostgresCluster implements AutoCloseable {
     private String password;
     private List<String> asUser = List.of();
     private Runnable shutdownHook;
+    private String listen = TierSite.LOOPBACK;
 
     PostgresCluster(Path bin) {
         this.bin = bin;
@@ -49,13 +52,19 @@ final class PostgresCluster implements AutoCloseable {
 
     /** Creates the cluster if needed (or anew when reseed), starts its server pinned to cpus and waits until it answers. */
     void start(String cpus, Path stateDir, Path logDir, boolean reseed) throws IOException, InterruptedException {
+        start(cpus, stateDir, logDir, reseed, TierSite.here());
+    }
+
+    /** As above, listening where site says and letting its clients in. */
+    void start(String cpus, Path stateDir, Path logDir, boolean reseed, TierSite site) throws IOException, InterruptedException {
+        listen = site.listen();
         Files.createDirectories(logDir);
         log = logDir.resolve("pg.log");
         dir = stateDir.resolve("pg");
         Files.createDirectories(dir);
         if (isRoot()) {
             int[] ids = ensureOsUser();
-            asUser = List.of("setpriv", "--reuid=" + ids[0], "--regid=" + ids[1], "--clear-groups", "--");
+            asUser = asUser(ids[0], ids[1]);
             if (!reachableBy(dir, ids)) dir = fallbackDir(stateDir);
             Commands.run(List.of("chown", "-R", ids[0] + ":" + ids[1], dir.toString()), Duration.ofSeconds(60));
         }
@@ -72,16 +81,11 @@ final class PostgresCluster implements AutoCloseable {
             password = newPassword(passwordFile);
             initdb(passwordFile);
         }
-        Files.writeString(data.resolve("pg_hba.conf"), """
-                # vtlab: TCP on loopback only, SCRAM passwords; no Unix socket, no trust
-                host all all 127.0.0.1/32 scram-sha-256
-                """);
+        Files.writeString(data.resolve("pg_hba.conf"), hba(site.clients()));
 
-        port = LoopbackPort.free();
+        port = LoopbackPort.free(listen);
         List<String> cmd = new ArrayList<>(asUser);
-        cmd.addAll(List.of("taskset", "-c", cpus, bin.resolve("postgres").toString(), "-D", data.toString(),
-                "-p", Integer.toString(port)));
-        serverSettings().forEach((k, v) -> cmd.addAll(List.of("-c", k + "=" + v)));
+        cmd.addAll(serverCommand(bin.toString(), data.toString(), port, cpus, listen));
         Files.writeString(log, "# " + String.join(" ", cmd) + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         server = Children.track(new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start());
@@ -90,10 +94,49 @@ final class PostgresCluster implements AutoCloseable {
         awaitReady();
     }
 
+    /** taskset -c CPUS BIN/postgres -D DATA -p PORT -c SETTING=VALUE...: the server on its CPUs, listening on listen. */
+    static List<String> serverCommand(String bin, String data, int port, String cpus, String listen) {
+        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus, bin + "/postgres", "-D", data, "-p", Integer.toString(port)));
+        serverSettings(listen).forEach((k, v) -> cmd.addAll(List.of("-c", k + "=" + v)));
+        return cmd;
+    }
+
+    /** initdb of a new cluster whose one user is {@link #USER}, its password in pwfile, SCRAM for every login. */
+    static List<String> initdbCommand(String bin, String data, String pwfile) {
+        return List.of(bin + "/initdb", "-D", data, "-U", USER, "--pwfile=" + pwfile, "--auth-host=scram-sha-256",
+                "--auth-local=scram-sha-256", "-E", "UTF8", "--no-locale");
+    }
+
+    /** pg_ctl's fast stop (sessions ended, no wait for clients to leave), waited for up to 30 s. */
+    static List<String> stopCommand(String bin, String data) {
+        return List.of(bin + "/pg_ctl", "stop", "-D", data, "-m", "fast", "-w", "-t", "30");
+    }
+
+    /** setpriv to the server's user (uid, gid): what the commands run through as root. */
+    static List<String> asUser(int uid, int gid) {
+        return List.of("setpriv", "--reuid=" + uid, "--regid=" + gid, "--clear-groups", "--");
+    }
+
+    /**
+     * pg_hba.conf: TCP from the given addresses only (127.0.0.1; the SUT's host and the lab when a SUT on another host
+     * connects), SCRAM passwords; no Unix socket, no trust.
+     */
+    static String hba(List<String> clients) {
+        StringBuilder sb = new StringBuilder("# vtlab: TCP from the lab and the SUT only, SCRAM passwords; no Unix socket, no trust\n");
+        for (String c : new java.util.LinkedHashSet<>(clients)) {
+            sb.append("host all all ").append(c).append(c.contains(":") ? "/128" : "/32").append(" scram-sha-256\n");
+        }
+        return sb.toString();
+    }
+
     /** Server settings given on the command line, so a kept data directory always runs with the current ones. */
     static Map<String, String> serverSettings() {
+        return serverSettings(TierSite.LOOPBACK);
+    }
+
+    static Map<String, String> serverSettings(String listen) {
         Map<String, String> s = new LinkedHashMap<>();
-        s.put("listen_addresses", "127.0.0.1");
+        s.put("listen_addresses", listen);
         s.put("unix_socket_directories", "");
         s.put("max_connections", Integer.toString(MAX_CONNECTIONS));
         s.put("shared_buffers", "256MB");
@@ -107,31 +150,18 @@ final class PostgresCluster implements AutoCloseable {
         return s;
     }
 
-    /** Creates the database once; kept with the cluster. */
-    void ensureDatabase(String name) throws SQLException {
-        try (Connection c = connect("postgres"); Statement st = c.createStatement();
-             ResultSet rs = st.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + name + "'")) {
-            if (!rs.next()) st.execute("CREATE DATABASE " + name);
-        }
+    @Override
+    public String jdbcUrl(String database) {
+        return "jdbc:postgresql://" + (listen.contains(":") ? "[" + listen + "]" : listen) + ":" + port + "/" + database;
     }
 
-    Connection connect(String database) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("user", USER);
-        p.setProperty("password", password);
-        p.setProperty("connectTimeout", "5");
-        return DriverManager.getConnection(jdbcUrl(database), p);
-    }
-
-    String jdbcUrl(String database) {
-        return "jdbc:postgresql://127.0.0.1:" + port + "/" + database;
-    }
-
-    int port() {
+    @Override
+    public int port() {
         return port;
     }
 
-    String password() {
+    @Override
+    public String password() {
         return password;
     }
 
@@ -139,7 +169,8 @@ final class PostgresCluster implements AutoCloseable {
         return data;
     }
 
-    ProcessHandle process() {
+    @Override
+    public ProcessHandle process() {
         return server == null ? null : server.toHandle();
     }
 
@@ -153,7 +184,7 @@ final class PostgresCluster implements AutoCloseable {
         if (server == null || !server.isAlive()) return;
         try {
             List<String> cmd = new ArrayList<>(asUser);
-            cmd.addAll(List.of(bin.resolve("pg_ctl").toString(), "stop", "-D", data.toString(), "-m", "fast", "-w", "-t", "30"));
+            cmd.addAll(stopCommand(bin.toString(), data.toString()));
             Commands.run(cmd, Duration.ofSeconds(40));
             server.waitFor(10, TimeUnit.SECONDS);
         } catch (IOException e) {
@@ -227,15 +258,13 @@ final class PostgresCluster implements AutoCloseable {
         }
         note("stopping the server a previous run left behind (pid " + pid + ")");
         List<String> cmd = new ArrayList<>(asUser);
-        cmd.addAll(List.of(bin.resolve("pg_ctl").toString(), "stop", "-D", data.toString(), "-m", "fast", "-w", "-t", "30"));
+        cmd.addAll(stopCommand(bin.toString(), data.toString()));
         if (!Commands.attempt(cmd, Duration.ofSeconds(40)).ok()) Children.stop(h.get(), 10_000);
     }
 
     /** A generated password, kept beside the data (owner-only) so a kept cluster is reachable by the next run. */
     private String newPassword(Path f) throws IOException, InterruptedException {
-        byte[] b = new byte[18];
-        new SecureRandom().nextBytes(b);
-        String pw = HexFormat.of().formatHex(b);
+        String pw = newPassword();
         Files.deleteIfExists(f);
         Files.createFile(f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         Files.writeString(f, pw + "\n");
@@ -243,35 +272,30 @@ final class PostgresCluster implements AutoCloseable {
         return pw;
     }
 
+    /** A generated password: 18 random bytes in hex. */
+    static String newPassword() {
+        byte[] b = new byte[18];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
+    }
+
     private void initdb(Path passwordFile) throws IOException, InterruptedException {
         note("creating the PostgreSQL cluster in " + data);
         if (Files.exists(data)) deleteTree(data);
         List<String> cmd = new ArrayList<>(asUser);
-        cmd.addAll(List.of(bin.resolve("initdb").toString(), "-D", data.toString(), "-U", USER, "--pwfile=" + passwordFile,
-                "--auth-host=scram-sha-256", "--auth-local=scram-sha-256", "-E", "UTF8", "--no-locale"));
+        cmd.addAll(initdbCommand(bin.toString(), data.toString(), passwordFile.toString()));
         String out = Commands.run(cmd, Duration.ofMinutes(3));
         Files.writeString(log, out, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
 
     private void awaitReady() throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        SQLException last = null;
-        while (System.nanoTime() < deadline) {
-            if (!server.isAlive()) throw new IOException("PostgreSQL exited with " + server.exitValue() + " during start-up: " + tail(8));
-            try (Connection c = connect("postgres")) {
-                return;
-            } catch (SQLException e) {
-                last = e;
-            }
-            Thread.sleep(200);
-        }
-        throw new IOException("PostgreSQL not ready after " + READY_TIMEOUT.toSeconds() + " s (" + (last == null ? "" : last.getMessage())
-                + "): " + tail(8));
+        PgServer.awaitReady(this, server::isAlive, () -> "PostgreSQL exited with " + server.exitValue() + " during start-up: " + tail(8), READY_TIMEOUT);
     }
 
     // ---- helpers
 
-    String tail(int n) {
+    @Override
+    public String tail(int n) {
         try {
             List<String> lines = Files.readAllLines(log);
             return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));

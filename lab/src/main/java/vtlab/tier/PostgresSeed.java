@@ -120,11 +120,16 @@ final class PostgresSeed {
 
     /** Loads the data unless this very data is there already; then vacuums and analyzes its tables. */
     static void apply(Connection c, StackData data, Map<String, Long> sizes) throws IOException, SQLException {
+        apply(c, data, sizes, true);
+    }
+
+    /** @param kept whether the cluster outlives the run (this machine's), or is the run's own (on a host) */
+    static void apply(Connection c, StackData data, Map<String, Long> sizes, boolean kept) throws IOException, SQLException {
         List<String> sql = statements(Files.readString(data.schema()), Files.readString(data.seed()), sizes);
         String digest = digest(sql.subList(0, sql.size() - 2));
         try (Statement st = c.createStatement()) {
             if (seeded(st, digest)) return;
-            PostgresCluster.note("seeding " + data.stack() + "'s data (" + describe(sizes) + "; once, kept for later runs)");
+            PostgresCluster.note("seeding " + data.stack() + "'s data (" + describe(sizes) + (kept ? "; once, kept for later runs)" : "; for this run)"));
             long t0 = System.nanoTime();
             c.setAutoCommit(false);
             for (String s : sql) st.execute(s);

@@ -1,6 +1,5 @@
 package vtlab.tier;
 
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,9 +11,10 @@ import java.util.OptionalLong;
 import vtlab.stack.StackData;
 
 /**
- * PostgreSQL as a run tier: the machine's server binaries ({@link PostgresInstall}) running the lab's own cluster
- * ({@link PostgresCluster}), with the data the row's stack declares for this tier applied once and kept between runs
- * ({@link PostgresSeed}); the "reseed" option rebuilds the cluster. Counts statements through pg_stat_statements so
+ * PostgreSQL as a run tier: the machine's server binaries running the lab's own cluster ({@link PostgresCluster}),
+ * with the data the row's stack declares for this tier applied once and kept between runs ({@link PostgresSeed}); the
+ * "reseed" option rebuilds the cluster. On a host of a run across hosts (its context's {@link TierSite}) a cluster of
+ * the run in the work folder there instead ({@link RemotePostgres}), seeded for that run. Counts statements through pg_stat_statements so
  * experiments can prove requests really query.
  */
 public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInjector {
@@ -23,7 +23,9 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
     /** Tier option: reseed=true rebuilds the cluster and its data. Seed sizes are options too: pg.<size> (see StackData). */
     public static final String OPT_RESEED = "reseed";
 
-    private PostgresCluster cluster;
+    private PgServer cluster;
+    /** Where the SUT reaches it (an IPv6 address in brackets). */
+    private String host = TierSite.LOOPBACK;
 
     @Override
     public String name() {
@@ -33,15 +35,28 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
     @Override
     public void start(Context ctx) throws Exception {
         StackData data = ctx.data() != null && NAME.equals(ctx.data().tier()) ? ctx.data() : null;
+        host = ctx.site().endpoint(0).replaceFirst(":0$", "");
         // sizes first: a bad option fails before anything is installed or started
         Map<String, Long> sizes = data == null ? Map.of() : PostgresSeed.sizes(data, NAME, ctx.options());
-        cluster = new PostgresCluster(vtlab.tier.tool.Tools.POSTGRES.get());
-        cluster.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), "true".equals(ctx.options().get(OPT_RESEED)));
+        if (ctx.site().remote()) {
+            RemotePostgres remote = new RemotePostgres(ctx.site());
+            cluster = remote;
+            remote.start(ctx.cpus(), ctx.logDir());
+        } else {
+            PostgresCluster here = new PostgresCluster(vtlab.tier.tool.Tools.POSTGRES.get());
+            cluster = here;
+            here.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), "true".equals(ctx.options().get(OPT_RESEED)), ctx.site());
+        }
         cluster.ensureDatabase(DATABASE);
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-            if (data != null) PostgresSeed.apply(c, data, sizes);
+            if (data != null) PostgresSeed.apply(c, data, sizes, !ctx.site().remote());
         }
+    }
+
+    /** Before anything starts: the server binaries on a host that is to run the database, or an IOException saying to install them. */
+    public static void requireServer(vtlab.tier.host.Host host) throws java.io.IOException, InterruptedException {
+        RemotePostgres.bin(host);
     }
 
     @Override
@@ -52,6 +67,12 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
     @Override
     public ProcessHandle process() {
         return cluster == null ? null : cluster.process();
+    }
+
+    /** Read where it runs, its connections' backends with it. */
+    @Override
+    public TierProcess tierProcess() {
+        return cluster == null ? null : cluster.tierProcess();
     }
 
     @Override
@@ -65,7 +86,7 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
 
     @Override
     public java.util.List<String> endpoints() {
-        return java.util.List.of("127.0.0.1:" + port());
+        return java.util.List.of(host + ":" + port());
     }
 
     /** A database stall without a proxy: db:lock. */
@@ -110,10 +131,6 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
 
     public int port() {
         return cluster.port();
-    }
-
-    public Path dataDir() {
-        return cluster.dataDir();
     }
 
     public Connection connect() throws SQLException {

@@ -19,6 +19,15 @@ public interface RunTier extends AutoCloseable {
 
     ProcessHandle process();
 
+    /**
+     * The tier's process as the probes read it, where it runs: this machine's handle ({@link #process()}), or a process
+     * on a host ({@link TierProcess#on}) for a tier its {@link TierSite} put there; null for a tier without one.
+     */
+    default TierProcess tierProcess() {
+        ProcessHandle h = process();
+        return h == null ? null : TierProcess.local(h);
+    }
+
     /** External tools the tier runs, installed before the first row (never inside one). */
     default java.util.List<vtlab.tier.tool.Tool> tools() {
         return java.util.List.of();
@@ -55,15 +64,22 @@ public interface RunTier extends AutoCloseable {
      * @param data      what the row's stack keeps in a tier (stack.json "data"), or null; a tier applies it only when
      *                  it names that tier
      * @param running   the tiers already started in this run, by name (a proxy fronts them)
+     * @param site      where the tier runs and listens ({@link TierSite#here()}: this machine, loopback)
      */
     record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data,
-                   Map<String, RunTier> running) {
+                   Map<String, RunTier> running, TierSite site) {
         public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {
             this(cpus, stateDir, logDir, jdk, options, null, Map.of());
         }
 
         public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data) {
             this(cpus, stateDir, logDir, jdk, options, data, Map.of());
+        }
+
+        /** On this machine, loopback only. */
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data,
+                       Map<String, RunTier> running) {
+            this(cpus, stateDir, logDir, jdk, options, data, running, TierSite.here());
         }
     }
 }

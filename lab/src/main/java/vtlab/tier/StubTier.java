@@ -18,7 +18,9 @@ import vtlab.stack.Stack;
 
 /**
  * The downstream stub (stacks/stub: WebFlux on Reactor Netty, non-blocking delay) as a run tier on its own CPUs.
- * It runs on the lab's JDK whatever JDK the rows test, so the downstream is the same in every row.
+ * It runs on the lab's JDK whatever JDK the rows test, so the downstream is the same in every row; where its context's
+ * {@link TierSite} says: here, or on a host of a run across hosts ({@link RemoteJava}: its jar copied into the work
+ * folder there, that JDK at the same path or copied), listening where the SUT reaches it.
  */
 public final class StubTier implements RunTier {
     public static final String NAME = "stub";
@@ -26,7 +28,11 @@ public final class StubTier implements RunTier {
     public static final String OPT_DELAY_MS = "stub.delayMs";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
+    /** Its heap: the same wherever it runs. */
+    static final List<String> HEAP = List.of("-Xms256m", "-Xmx1g");
+
     private Process process;
+    private HostedProcess remote;
     private URI base;
     private Path log;
 
@@ -44,29 +50,56 @@ public final class StubTier implements RunTier {
             throw new IOException(e.getMessage(), e);
         }
         if (!stack.built()) throw new IOException("the stub is not built (" + stack.jar() + " missing): run ./vtlab build");
-        int port = LoopbackPort.free();
-        base = URI.create("http://127.0.0.1:" + port);
+        TierSite site = ctx.site();
         Files.createDirectories(ctx.logDir());
         log = ctx.logDir().resolve("stub.log");
-        List<String> cmd = new ArrayList<>(List.of("taskset", "-c", ctx.cpus(), Jdk.current().java().toString(),
-                "-Xms256m", "-Xmx1g", "-jar", stack.jar().toString()));
-        Files.writeString(log, "# " + String.join(" ", cmd) + "\n");
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().put("PORT", Integer.toString(port));
-        pb.environment().put("SERVER_PORT", Integer.toString(port));
-        pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
         String delay = ctx.options().get(OPT_DELAY_MS);
-        if (delay != null) pb.environment().put("STUB_DELAY_MS", delay);
-        process = Children.track(pb.start());
+        if (site.remote()) {
+            int port = site.run().freePort(site.host());
+            base = URI.create("http://" + site.endpoint(port));
+            remote = RemoteJava.start(site.run(), site.host(), NAME, Jdk.current(), site.copyJdk(), HEAP, stack.jar(), NAME, List.of(),
+                    environment(port, site.listen(), delay), ctx.cpus(), log).process();
+        } else {
+            int port = LoopbackPort.free(site.listen());
+            base = URI.create("http://" + site.endpoint(port));
+            List<String> cmd = new ArrayList<>(List.of("taskset", "-c", ctx.cpus(), Jdk.current().java().toString()));
+            cmd.addAll(HEAP);
+            cmd.addAll(List.of("-jar", stack.jar().toString()));
+            Files.writeString(log, "# " + String.join(" ", cmd) + "\n");
+            ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            pb.environment().putAll(environment(port, site.listen(), delay));
+            pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
+            process = Children.track(pb.start());
+        }
         awaitReady(stack.runtimeInfoPath());
+    }
+
+    /**
+     * Its port, and the address to listen on (Spring's SERVER_ADDRESS over the jar's loopback default): 127.0.0.1, or
+     * where a SUT on another host reaches it. No VTLAB_PARENT_PID on a host: the lab's pid means nothing there.
+     */
+    static Map<String, String> environment(int port, String address, String delayMs) {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PORT", Integer.toString(port));
+        env.put("SERVER_PORT", Integer.toString(port));
+        env.put("SERVER_ADDRESS", address);
+        if (delayMs != null) env.put("STUB_DELAY_MS", delayMs);
+        return env;
+    }
+
+    private boolean alive() {
+        return remote != null ? remote.alive() : process.isAlive();
     }
 
     private void awaitReady(String infoPath) throws IOException, InterruptedException {
         HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!process.isAlive()) throw new IOException("the stub exited with " + process.exitValue() + " during start-up: " + tail(6));
+            if (!alive()) {
+                throw new IOException("the stub" + (remote == null ? "" : " on " + remote.host().name()) + " exited with "
+                        + (remote != null ? remote.exitValue() : process.exitValue()) + " during start-up: " + tail(6));
+            }
             try {
                 HttpResponse<String> r = http.send(HttpRequest.newBuilder(base.resolve(infoPath)).timeout(Duration.ofSeconds(2)).build(),
                         HttpResponse.BodyHandlers.ofString());
@@ -88,6 +121,12 @@ public final class StubTier implements RunTier {
         return process == null ? null : process.toHandle();
     }
 
+    /** Read where it runs. */
+    @Override
+    public TierProcess tierProcess() {
+        return remote != null ? remote.tier() : RunTier.super.tierProcess();
+    }
+
     @Override
     public List<String> endpoints() {
         return List.of(base.getHost() + ":" + base.getPort());
@@ -102,12 +141,13 @@ public final class StubTier implements RunTier {
     }
 
     public String tail(int n) {
-        return LogTail.of(log, n);
+        return remote != null ? remote.tail("the stub", n) : LogTail.of(log, n);
     }
 
     @Override
     public void close() {
         if (process != null) Children.stop(process.toHandle(), 10_000);
+        if (remote != null) remote.close();
     }
 
 }

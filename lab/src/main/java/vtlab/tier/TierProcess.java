@@ -36,6 +36,14 @@ public interface TierProcess {
         return List.of(this);
     }
 
+    /**
+     * For a process on a host whose children do its work (PostgreSQL serves each connection in one): its children
+     * there now, each read like it; empty for every other (a local process's descendants are read through its handle).
+     */
+    default List<TierProcess> children() throws IOException {
+        return List.of();
+    }
+
     static TierProcess local(ProcessHandle h) {
         return new Local(h);
     }
@@ -45,7 +53,12 @@ public interface TierProcess {
      * of a process the lab started there ends with it, so no read is needed for that).
      */
     static TierProcess on(FileSession files, long pid, BooleanSupplier alive) {
-        return new OnHost(files, pid, alive, null);
+        return new OnHost(files, pid, alive, false, null);
+    }
+
+    /** As {@link #on}, for a server whose children do its work: they are read with it ({@link #children}). */
+    static TierProcess treeOn(FileSession files, long pid, BooleanSupplier alive) {
+        return new OnHost(files, pid, alive, true, null);
     }
 
     /**
@@ -53,7 +66,7 @@ public interface TierProcess {
      * dir, the run's work folder there.
      */
     static TierProcess on(FileSession files, long pid, BooleanSupplier alive, String dir, String cpus) {
-        return new OnHost(files, pid, alive, Site.on(files.host(), dir, cpus));
+        return new OnHost(files, pid, alive, false, Site.on(files.host(), dir, cpus));
     }
 
     /** Several processes as one tier (load agents): alive while any is; the CPU probe adds their ticks. */
@@ -89,8 +102,11 @@ public interface TierProcess {
         }
     }
 
-    /** @param site null for a process only read through /proc (a load agent) */
-    record OnHost(FileSession files, long pid, BooleanSupplier isAlive, Site site) implements TierProcess {
+    /**
+     * @param tree whether its children are read with it (/proc/PID/task/PID/children: the kernel's list of them)
+     * @param site null for a process only read through /proc (a load agent, a database)
+     */
+    record OnHost(FileSession files, long pid, BooleanSupplier isAlive, boolean tree, Site site) implements TierProcess {
         @Override
         public boolean alive() {
             return isAlive.getAsBoolean();
@@ -109,6 +125,16 @@ public interface TierProcess {
         @Override
         public Site site() {
             return site == null ? TierProcess.super.site() : site;
+        }
+
+        @Override
+        public List<TierProcess> children() throws IOException {
+            if (!tree) return List.of();
+            List<TierProcess> out = new java.util.ArrayList<>();
+            for (String c : proc("task/" + pid + "/children").strip().split("\\s+")) {
+                if (c.matches("\\d+")) out.add(new OnHost(files, Long.parseLong(c), isAlive, false, null));
+            }
+            return out;
         }
     }
 

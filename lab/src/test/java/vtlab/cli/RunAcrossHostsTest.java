@@ -51,7 +51,10 @@ class RunAcrossHostsTest {
     @Test
     void whatDoesNotRunAcrossHostsYetIsRefusedByName() throws Exception {
         Path two = topology(TWO_AGENTS);
-        assertEquals("--hosts: only servlet runs across hosts so far, not servlet-io", refusal(two, "run", "servlet-io"));
+        assertEquals("--hosts: servlet-io does not run across hosts yet (servlet, spring-sleep, order-summary, pool-bottleneck do)",
+                refusal(two, "run", "servlet-io"));
+        assertEquals("--hosts: faults does not run across hosts yet (servlet, spring-sleep, order-summary, pool-bottleneck do)",
+                refusal(two, "run", "faults"));
         String open = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "100");
         assertTrue(open.startsWith("--hosts: closed-model rows only so far (row ") && open.endsWith(" is open)"), open);
         assertEquals("--hosts: load agents run wrk so far (closed model), not hey", refusal(two, "run", "servlet", "--generator", "hey"));
@@ -64,6 +67,31 @@ class RunAcrossHostsTest {
                 + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc are)", probe);
         assertEquals("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")",
                 refusal(topology("sut = \"local\"\nload = [\"root@127.0.0.1:2\"]\n"), "run", "servlet"));
+    }
+
+    /**
+     * Rows with pg and the stub run across hosts (spring-mvc's order-summary gets as far as reaching the hosts); a row
+     * with another tier (the fault proxy) is refused naming it.
+     */
+    @Test
+    void rowsWithPgAndTheStubRunAcrossHostsOtherTiersDoNot() throws Exception {
+        Path two = topology(TWO_AGENTS);
+        String reached = refusal(two, "run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1");
+        assertTrue(reached.contains("root@127.0.0.1:1 (sut) does not answer"), "refused only when the hosts are reached: " + reached);
+        Options o = Options.parse(List.of("run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1"));
+        vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
+        List<vtlab.plan.Row> rows = vtlab.experiment.Experiments.byName("order-summary").plan(o, ctx);
+        assertTrue(rows.getFirst().tiers().containsAll(List.of("pg", "stub")), rows.getFirst().tiers().toString());
+        List<vtlab.plan.Row> proxied = rows.stream().map(r -> {
+            List<String> t = new ArrayList<>(r.tiers());
+            t.add("toxiproxy");
+            return r.withTiers(t);
+        }).toList();
+        vtlab.tier.host.Topology t = vtlab.tier.host.Topology.read(two);
+        vtlab.load.Generator wrk = vtlab.load.Generators.configured("wrk", o);
+        RunAcrossHosts.refuse(t, List.of("order-summary"), rows, false, wrk, o);
+        UsageError e = assertThrows(UsageError.class, () -> RunAcrossHosts.refuse(t, List.of("order-summary"), proxied, false, wrk, o));
+        assertTrue(e.getMessage().startsWith("--hosts: rows with the toxiproxy tier do not run across hosts yet (row "), e.getMessage());
     }
 
     @Test

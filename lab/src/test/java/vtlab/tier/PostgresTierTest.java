@@ -39,6 +39,38 @@ class PostgresTierTest {
                 new java.util.TreeMap<>(Map.of("customers", customers, "orders", orders)));
     }
 
+    /**
+     * For a SUT on another host the server listens on the address it reaches (this machine's as that host sees it, or
+     * the database host's own) and lets in the lab and the SUT's host alone; the commands a host runs are the ones here.
+     */
+    @Test
+    void acrossHostsItListensWhereTheSutReachesItForTheLabAndTheSutAlone() {
+        List<String> cmd = PostgresCluster.serverCommand("/usr/lib/postgresql/17/bin", "/tmp/vtlab-1/pg/data", 25432, "1", "10.77.0.12");
+        assertEquals(List.of("taskset", "-c", "1", "/usr/lib/postgresql/17/bin/postgres", "-D", "/tmp/vtlab-1/pg/data", "-p", "25432",
+                "-c", "listen_addresses=10.77.0.12"), cmd.subList(0, 10));
+        assertTrue(cmd.contains("unix_socket_directories=") && cmd.contains("shared_preload_libraries=pg_stat_statements"), cmd.toString());
+        assertEquals("""
+                # vtlab: TCP from the lab and the SUT only, SCRAM passwords; no Unix socket, no trust
+                host all all 10.77.0.12/32 scram-sha-256
+                host all all 10.77.0.11/32 scram-sha-256
+                host all all 10.77.0.1/32 scram-sha-256
+                host all all fd00::1/128 scram-sha-256
+                """, PostgresCluster.hba(List.of("10.77.0.12", "10.77.0.11", "10.77.0.1", "10.77.0.11", "fd00::1")));
+        assertEquals(List.of("setpriv", "--reuid=999", "--regid=998", "--clear-groups", "--"), PostgresCluster.asUser(999, 998));
+        assertEquals(List.of("/b/pg_ctl", "stop", "-D", "/d", "-m", "fast", "-w", "-t", "30"), PostgresCluster.stopCommand("/b", "/d"));
+    }
+
+    /** The stub is told its port and address (loopback, or where a SUT on another host reaches it), and its delay. */
+    @Test
+    void theStubListensWhereItsSiteSays() {
+        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "10.77.0.13", "STUB_DELAY_MS", "100"),
+                StubTier.environment(30001, "10.77.0.13", "100"));
+        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "127.0.0.1"), StubTier.environment(30001, "127.0.0.1", null));
+        assertEquals("[fd00::13]:5432", TierSite.here("fd00::13", List.of()).endpoint(5432));
+        assertEquals("127.0.0.1:5432", TierSite.here().endpoint(5432));
+        assertFalse(TierSite.here().remote());
+    }
+
     @Test
     void theSeedHasTheRequestedSizeAndItsMarkerComesLast() throws Exception {
         List<String> sql = springSeed(1000, 10000);

@@ -42,6 +42,43 @@ public interface Host {
     /** Copies the host's file at path to a file of this machine. */
     void copyFrom(String path, Path file, Duration timeout) throws IOException, InterruptedException;
 
+    /**
+     * Copies a folder of this machine, with everything in it, to path on the host (made there; a symlink copied as
+     * what it points to, so a JDK whose files link outside its folder arrives whole): tar here piped into tar there,
+     * one stream for thousands of files (a JDK), where scp would start a transfer per file.
+     */
+    default void copyTreeTo(Path dir, String path, Duration timeout) throws IOException, InterruptedException {
+        Path err = java.nio.file.Files.createTempFile("vtlab-copy", ".txt");
+        try {
+            List<Process> pipe = ProcessBuilder.startPipeline(List.of(
+                    new ProcessBuilder(treeOut(dir)).redirectError(ProcessBuilder.Redirect.appendTo(err.toFile())),
+                    new ProcessBuilder(command(treeIn(path))).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(err.toFile()))));
+            pipe.forEach(Children::track);
+            Process last = pipe.getLast();
+            if (!last.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                pipe.forEach(p -> Children.stop(p.toHandle(), 1000));
+                throw new IOException(name() + ": copying " + dir + " to " + path + " did not finish in " + timeout.toSeconds() + " s");
+            }
+            int out = pipe.getFirst().waitFor(), in = last.exitValue();
+            if (out != 0 || in != 0) {
+                throw new IOException(name() + ": copying " + dir + " to " + path + " failed (tar here " + out + ", there " + in + "): "
+                        + java.nio.file.Files.readString(err).strip());
+            }
+        } finally {
+            java.nio.file.Files.deleteIfExists(err);
+        }
+    }
+
+    /** tar of a folder's content to stdout, symlinks followed. */
+    static List<String> treeOut(Path dir) {
+        return List.of("tar", "-C", dir.toString(), "-chf", "-", ".");
+    }
+
+    /** On the host: the folder made, stdin's tar unpacked into it. */
+    static List<String> treeIn(String path) {
+        return List.of("sh", "-c", "mkdir -p -- \"$1\" && tar -C \"$1\" -xf -", "sh", path);
+    }
+
     /** The host for a topology entry. */
     static Host of(HostSpec spec) {
         return spec.isLocal() ? new LocalHost() : new SshHost(spec);

@@ -45,7 +45,7 @@ public final class HostRun implements AutoCloseable {
     private final Set<String> prepared = ConcurrentHashMap.newKeySet(), folders = ConcurrentHashMap.newKeySet();
     private final Map<String, FileSession> sessions = new ConcurrentHashMap<>();
     private final Map<String, String> addresses = new ConcurrentHashMap<>();
-    private final Map<String, String> staged = new ConcurrentHashMap<>();
+    private final Map<String, String> staged = new ConcurrentHashMap<>(), clients = new ConcurrentHashMap<>();
     private final Set<HostProcess> live = ConcurrentHashMap.newKeySet();
     /** Processes whose stop did not reach their host (lost): stopped there once it answers. */
     private final Set<HostProcess> unstopped = ConcurrentHashMap.newKeySet();
@@ -129,6 +129,69 @@ public final class HostRun implements AutoCloseable {
     static String serverAddress(String sshConnection) {
         String[] f = sshConnection.strip().split("\\s+");
         return f.length == 4 ? f[2] : null;
+    }
+
+    /**
+     * This machine's address as the host sees it: the client side of $SSH_CONNECTION, so a tier here that a process
+     * there connects to (the database or stub of a SUT on that host) listens where that host reaches it; 127.0.0.1
+     * for this machine.
+     */
+    public String clientAddress(Host h) throws IOException, InterruptedException {
+        if (h.local()) return "127.0.0.1";
+        String known = clients.get(h.name());
+        if (known != null) return known;
+        String c = h.output(List.of("sh", "-c", "echo $SSH_CONNECTION"), SHORT).strip();
+        String[] f = c.split("\\s+");
+        if (f.length != 4) throw new IOException(h.name() + ": no client address in SSH_CONNECTION ('" + c + "')");
+        clients.put(h.name(), f[0]);
+        return f[0];
+    }
+
+    /**
+     * A TCP port no socket on the host listens on now, for a tier started there (its database, its stub): drawn at
+     * random above the usual service ports, those `ss -Htln` lists there left out (none listed when the host has no
+     * ss: the draw alone, 1 in 40,000 to meet a taken one).
+     */
+    public int freePort(Host h) throws IOException, InterruptedException {
+        Commands.Result r = h.run(List.of("sh", "-c", "ss -Htln 2>/dev/null || true"), SHORT);
+        if (r.code() == 255 && !h.local()) throw new IOException(h.name() + ": " + r.output().strip());
+        return freePort(listening(r.output()), new java.util.Random());
+    }
+
+    /** The ports of `ss -Htln` lines (local address:port is the 4th word; [::]:5432, 0.0.0.0:22, *:80). */
+    static Set<Integer> listening(String ss) {
+        Set<Integer> out = new java.util.HashSet<>();
+        for (String line : ss.lines().toList()) {
+            String[] f = line.strip().split("\\s+");
+            if (f.length < 4) continue;
+            String local = f[3];
+            String port = local.substring(local.lastIndexOf(':') + 1);
+            if (port.matches("\\d+")) out.add(Integer.parseInt(port));
+        }
+        return out;
+    }
+
+    static int freePort(Set<Integer> taken, java.util.Random random) {
+        while (true) {
+            int p = 20_000 + random.nextInt(40_000);
+            if (!taken.contains(p)) return p;
+        }
+    }
+
+    /**
+     * A folder of this machine (a JDK) copied into the host's work folder as name, once per run (the next ask for the
+     * same folder on the same host is answered with the path); its path there.
+     */
+    public String stageTree(Host h, Path folder, String name) throws IOException, InterruptedException {
+        String key = h.name() + "|tree|" + folder.toAbsolutePath().normalize();
+        synchronized (staged) {
+            String known = staged.get(key);
+            if (known != null) return known;
+            String path = dir(h) + "/" + name;
+            h.copyTreeTo(folder, path, COPY);
+            staged.put(key, path);
+            return path;
+        }
     }
 
     /**

@@ -15,8 +15,9 @@ import vtlab.tier.CoreMap;
 
 /**
  * The core map of a run across hosts: the SUT on its entry's CPUs (or every CPU of its host), each load agent on its
- * entry's (or every CPU of its host), the database, stub and proxy where this machine's core map puts them (they stay
- * here). Hosts that report the same kernel boot id are one machine (test hosts in namespaces are all this one): the
+ * entry's (or every CPU of its host), the database and the stub on their entry's CPUs, else where this machine's core
+ * map puts them when they run on this machine (here, or a test host of it), else on every CPU of their host; the
+ * proxy where this machine's core map puts it (it stays here). Hosts that report the same kernel boot id are one machine (test hosts in namespaces are all this one): the
  * generator's CPUs are counted once per machine, and the SUT and the generator share CPUs only on a machine they
  * share. Each entry's CPUs are checked against its own host's count.
  */
@@ -54,6 +55,16 @@ public record Placement(CoreMap cores, List<String> agentCpus) {
         Map<String, Set<String>> machines = new LinkedHashMap<>();
         machines.put(CoreMap.APP, Set.of(machine(facts(t.sut(), facts), facts, localBootId)));
         machines.put(CoreMap.LOAD, Set.copyOf(loadByMachine.keySet()));
+        for (HostSpec s : List.of(t.pg(), t.stub())) {
+            String role = s.role();
+            if (s.isLocal() && s.cpus() == null) continue; // this machine's core map, as without --hosts
+            HostFacts f = facts(s, facts);
+            String m = machine(f, facts, localBootId);
+            max = Math.max(max, f.cpus());
+            // on this machine (a test host) the local core map's CPUs for it, as if it ran here; elsewhere the host's own
+            cpus.put(role, s.cpus() != null || !m.equals(CoreMap.HERE) ? cpus(role, s, facts) : local.of(role));
+            machines.put(role, Set.of(m));
+        }
         return new Placement(new CoreMap(cpus, max, machines), List.copyOf(byAgent.values()));
     }
 

@@ -29,6 +29,11 @@ import vtlab.tier.CoreMap;
  * identity = "keys/id_ed25519"      # optional: ssh -i (relative paths: from this file's folder)
  * known_hosts = "keys/known_hosts"  # optional: a known_hosts file of its own
  * cpus = "0"                        # optional: the CPUs on that host (taskset list)
+ * jdk = "copy"                      # optional (sut, stub): copy the JDK into the run's work folder there instead of
+ *                                   # requiring it at the same path
+ *
+ * [pg]                              # pg and stub may run on a host too (their own folder, port and address there)
+ * host = "root@10.77.0.12"
  *
  * [[load]]                          # one table per agent (or load = ["host1", "host2"])
  * host = "root@10.77.0.12"
@@ -38,7 +43,11 @@ public record Topology(HostSpec sut, HostSpec pg, HostSpec stub, List<HostSpec> 
     public static final String LOCAL = "local";
     public static final String SUT = "sut", PG = "pg", STUB = "stub", LOAD = "load";
     static final Set<String> ROLES = Set.of(SUT, PG, STUB, LOAD);
-    static final Set<String> KEYS = Set.of("host", "identity", "known_hosts", "cpus");
+    static final Set<String> KEYS = Set.of("host", "identity", "known_hosts", "cpus", "jdk");
+    /** jdk's values: the JDK at the same path on the host (the default), or copied there. */
+    public static final String JDK_SAME_PATH = "same-path", JDK_COPY = "copy";
+    /** The roles that run a JVM, so the only ones a jdk key means something for. */
+    static final Set<String> JAVA_ROLES = Set.of(SUT, STUB);
 
     /** Every tier on this machine: the lab without --hosts. */
     public static Topology allLocal() {
@@ -105,23 +114,28 @@ public record Topology(HostSpec sut, HostSpec pg, HostSpec stub, List<HostSpec> 
     /** One role's entry: a string (its host) or a table. */
     private static HostSpec entry(String what, JsonNode n, Path base) throws UsageError {
         String role = what.startsWith(LOAD) ? LOAD : what;
-        if (n.isTextual()) return spec(what, role, n.asText(), null, null, null, base);
+        if (n.isTextual()) return spec(what, role, n.asText(), null, null, null, null, base);
         if (!n.isObject()) throw new UsageError(what + ": give a host (\"local\" or user@host) or a table with host = ...");
         for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
             var f = it.next();
-            if (!KEYS.contains(f.getKey())) throw new UsageError(what + ": unknown key '" + f.getKey() + "' (host, identity, known_hosts, cpus)");
+            if (!KEYS.contains(f.getKey())) throw new UsageError(what + ": unknown key '" + f.getKey() + "' (host, identity, known_hosts, cpus, jdk)");
             if (!f.getValue().isTextual()) throw new UsageError(what + ": " + f.getKey() + " must be a string, e.g. " + f.getKey() + " = \"...\"");
         }
         if (!n.has("host")) throw new UsageError(what + " has no host: add host = \"local\" or host = \"user@host\"");
-        return spec(what, role, n.get("host").asText(), text(n, "identity"), text(n, "known_hosts"), text(n, "cpus"), base);
+        return spec(what, role, n.get("host").asText(), text(n, "identity"), text(n, "known_hosts"), text(n, "cpus"), text(n, "jdk"), base);
     }
 
     private static String text(JsonNode n, String key) {
         return n.has(key) ? n.get(key).asText() : null;
     }
 
-    private static HostSpec spec(String what, String role, String host, String identity, String knownHosts, String cpus, Path base)
-            throws UsageError {
+    private static HostSpec spec(String what, String role, String host, String identity, String knownHosts, String cpus, String jdk,
+                                 Path base) throws UsageError {
+        if (jdk != null && !jdk.equals(JDK_COPY) && !jdk.equals(JDK_SAME_PATH)) {
+            throw new UsageError(what + ": jdk = \"" + jdk + "\": give \"copy\" (copy the JDK to the host) or \"same-path\" (installed there at the same path)");
+        }
+        boolean copy = JDK_COPY.equals(jdk);
+        if (jdk != null && !JAVA_ROLES.contains(role)) throw new UsageError(what + " runs no JVM: jdk is for sut and stub");
         if (cpus != null) {
             try {
                 CoreMap.parse(cpus, Integer.MAX_VALUE); // the syntax here; that host's CPU count when it is reached
@@ -130,7 +144,7 @@ public record Topology(HostSpec sut, HostSpec pg, HostSpec stub, List<HostSpec> 
             }
         }
         if (LOCAL.equals(host)) {
-            if (identity != null || knownHosts != null) throw new UsageError(what + " is local: identity and known_hosts are for an SSH host");
+            if (identity != null || knownHosts != null || copy) throw new UsageError(what + " is local: identity, known_hosts and jdk = \"copy\" are for an SSH host");
             return new HostSpec(role, null, null, null, cpus);
         }
         Destination d;
@@ -141,7 +155,7 @@ public record Topology(HostSpec sut, HostSpec pg, HostSpec stub, List<HostSpec> 
         }
         Path id = identity == null ? null : resolve(base, identity);
         if (id != null && !Files.isReadable(id)) throw new UsageError(what + ": identity " + id + " is not a readable file");
-        return new HostSpec(role, d, id, knownHosts == null ? null : resolve(base, knownHosts), cpus);
+        return new HostSpec(role, d, id, knownHosts == null ? null : resolve(base, knownHosts), cpus, copy);
     }
 
     private static Path resolve(Path base, String p) {

@@ -218,4 +218,22 @@ class HostRunTest {
         assertEquals("127.0.0.1", run.address(new LocalHost()));
         assertEquals(List.of(), run.finish());
     }
+
+    /** A tier's port on a host: none that ss lists there as listening (IPv4, IPv6, any address). */
+    @Test
+    void aPortForATierOnAHostIsNoneItsSocketsListenOn() throws Exception {
+        String ss = """
+                LISTEN 0      4096       127.0.0.1:5432       0.0.0.0:*
+                LISTEN 0      128          0.0.0.0:22         0.0.0.0:*
+                LISTEN 0      4096            [::]:30000         [::]:*
+                LISTEN 0      50                 *:8080             *:*
+                """;
+        assertEquals(java.util.Set.of(5432, 22, 30000, 8080), HostRun.listening(ss));
+        java.util.Set<Integer> taken = new java.util.HashSet<>();
+        for (int p = 20_000; p < 60_000; p++) if (p != 45_678) taken.add(p);
+        assertEquals(45_678, HostRun.freePort(taken, new java.util.Random(1)), "the one port left free");
+        int p = new HostRun(Topology.allLocal(), "vtlab-test-port").freePort(new LocalHost());
+        assertTrue(p >= 20_000 && p < 60_000, Integer.toString(p));
+        assertEquals("127.0.0.1", new HostRun(Topology.allLocal(), "vtlab-test-client").clientAddress(new LocalHost()));
+    }
 }

@@ -114,4 +114,42 @@ class PlacementTest {
         assertEquals("0-3,6,8-9", Placement.list(new java.util.TreeSet<>(List.of(9, 0, 1, 2, 3, 6, 8))));
         assertEquals("1", Placement.list(Set.of(1)));
     }
+
+    /**
+     * pg and the stub on hosts: on a test host (this machine's boot id) where the local core map puts them; on a machine
+     * of their own every CPU of it, or their entry's; counted on that machine.
+     */
+    @Test
+    void pgAndTheStubOnHostsOfTheirOwn() throws Exception {
+        Topology t = topology("""
+                [sut]
+                host = "root@10.77.0.11"
+                cpus = "0"
+                [pg]
+                host = "root@10.77.0.12"
+                [stub]
+                host = "db@192.0.2.7"
+                cpus = "2-3"
+                [[load]]
+                host = "root@10.77.0.14"
+                cpus = "1"
+                """);
+        // survey order: sut, pg's host, stub's host, the agent's
+        Placement p = Placement.of(t, survey(t, new int[] {2, 2, 8, 2}, new String[] {"b", "b", "other", "b"}), LOCAL, "b");
+        CoreMap c = p.cores();
+        assertEquals("1", c.of(CoreMap.PG), "a test host is this machine: pg where this machine's core map puts it");
+        assertEquals(Set.of(CoreMap.HERE), c.machinesOf(CoreMap.PG));
+        assertEquals("2-3", c.of(CoreMap.STUB));
+        assertEquals(Set.of("db@192.0.2.7"), c.machinesOf(CoreMap.STUB));
+        assertEquals(2, c.count(CoreMap.STUB));
+
+        Topology alone = topology("[sut]\nhost = \"root@10.77.0.11\"\ncpus = \"0\"\n[pg]\nhost = \"db@192.0.2.7\"\n[[load]]\nhost = \"root@10.77.0.14\"\ncpus = \"1\"\n");
+        CoreMap own = Placement.of(alone, survey(alone, new int[] {2, 4, 2, 2}, new String[] {"b", "other", "b", "b"}), LOCAL, "b").cores();
+        assertEquals("0-3", own.of(CoreMap.PG), "a machine of its own: every CPU of it");
+        assertEquals("1", own.of(CoreMap.STUB), "the stub stays here, where this machine's core map puts it");
+
+        Topology tooMany = topology("[sut]\nhost = \"root@10.77.0.11\"\n[pg]\nhost = \"db@192.0.2.7\"\ncpus = \"5\"\n");
+        UsageError e = assertThrows(UsageError.class, () -> Placement.of(tooMany, survey(tooMany, new int[] {2, 2, 4}, new String[] {"b", "b", "o"}), LOCAL, "b"));
+        assertTrue(e.getMessage().startsWith("--hosts: pg (db@192.0.2.7): cpus "), e.getMessage());
+    }
 }

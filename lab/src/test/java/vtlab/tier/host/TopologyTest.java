@@ -118,6 +118,37 @@ class TopologyTest {
         assertTrue(refusal("sut = \"local\"\nload = [\"root@h2\", \"x@@y\"]\n").startsWith("load agent 2: 'x@@y'"));
     }
 
+    /** pg and the stub on hosts of their own; jdk = "copy" on the roles that run a JVM (sut, stub), the default the same path. */
+    @Test
+    void tiersOnHostsAndTheJdkCopiedWhenAsked() throws Exception {
+        Topology t = parse("""
+                [sut]
+                host = "root@10.77.0.11"
+                jdk = "copy"
+
+                [pg]
+                host = "root@10.77.0.12"
+                cpus = "1"
+
+                [stub]
+                host = "root@10.77.0.13"
+                jdk = "same-path"
+                """);
+        assertTrue(t.sut().copyJdk());
+        assertEquals(new Destination("root", "10.77.0.12", 0), t.pg().destination());
+        assertEquals("1", t.pg().cpus());
+        assertFalse(t.pg().copyJdk());
+        assertEquals("root@10.77.0.13", t.stub().where());
+        assertFalse(t.stub().copyJdk(), "same-path is the default, said out loud");
+        assertTrue(parse("[stub]\nhost = \"h3\"\njdk = \"copy\"\n[sut]\nhost = \"h1\"\n").stub().copyJdk());
+
+        assertEquals("sut: jdk = \"bundled\": give \"copy\" (copy the JDK to the host) or \"same-path\" (installed there at the same path)",
+                refusal("[sut]\nhost = \"root@h1\"\njdk = \"bundled\"\n"));
+        assertEquals("pg runs no JVM: jdk is for sut and stub", refusal("[sut]\nhost = \"h1\"\n[pg]\nhost = \"h2\"\njdk = \"copy\"\n"));
+        assertEquals("load agent 1 runs no JVM: jdk is for sut and stub", refusal("sut = \"h1\"\n[[load]]\nhost = \"h2\"\njdk = \"copy\"\n"));
+        assertTrue(refusal("[sut]\nhost = \"local\"\njdk = \"copy\"\n").startsWith("sut is local: identity, known_hosts and jdk = \"copy\" are for an SSH host"));
+    }
+
     @Test
     void otherMistakesAreRefusedInOneLine() {
         assertTrue(refusal("[sut]\nhost = \"root@h1\"\nport = \"22\"\n").contains("unknown key 'port'"));
