@@ -3,6 +3,7 @@ package vtlab.check;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.data.AgentLoad;
 import vtlab.data.Rows;
 import vtlab.plan.RateProfile;
 
@@ -174,6 +175,68 @@ public final class Validity {
             this(targetRps, achievedRps, meanMs, inFlightCap, dropped, errorRate, loadCpuPct, loadCores, appCpuPct, appCores,
                     boundRps, holdS, null);
         }
+    }
+
+    /** An open-model load agent that sent less than this share of its rate fell behind. */
+    public static final double AGENT_SHARE_MIN = 0.95;
+    /**
+     * An agent whose rate is below this share of the other agents' median fell behind: closed model, per connection
+     * (connections split evenly should each answer alike); open and overloaded, as a share of its rate (every agent
+     * short by the same is the overload's, one short by more is its own).
+     */
+    public static final double AGENT_PEERS_MIN = 0.80;
+
+    /**
+     * Load agents (a run across hosts) that fell behind, each flagged agent-behind:NAME with a note: a row whose load
+     * was not the one planned is not evidence, and the name says which host to look at. Open model: an agent that sent
+     * under {@link #AGENT_SHARE_MIN} of its share, or dropped more than {@link #DROPPED_SHARE} of its requests due
+     * (k6: no VU free; oha: still queued at the end); when the row is overloaded every agent falls short alike, so
+     * only one far below the others ({@link #AGENT_PEERS_MIN}) is. Closed model: an agent whose rate per connection
+     * is below {@link #AGENT_PEERS_MIN} of the others' median.
+     */
+    public static Verdict agentsBehind(List<AgentLoad> agents, boolean overloaded) {
+        List<String> f = new ArrayList<>(), notes = new ArrayList<>();
+        for (AgentLoad a : agents) {
+            String flag = "agent-behind:" + a.name();
+            List<AgentLoad> others = agents.stream().filter(o -> o != a).toList();
+            if (a.shareRps() == null) {
+                if (others.isEmpty()) continue;
+                double median = median(others.stream().mapToDouble(AgentLoad::perConnection).toArray());
+                if (a.perConnection() < AGENT_PEERS_MIN * median) {
+                    f.add(flag);
+                    notes.add(String.format(java.util.Locale.ROOT, "%s: %.2f req/s per connection (%d connections, %.0f req/s) against the"
+                            + " other agents' median of %.2f (%.0f%%)", flag, a.perConnection(), a.connections(), a.rps(), median, 100 * a.perConnection() / median));
+                }
+                continue;
+            }
+            double share = a.shareRps() > 0 ? a.attemptedRps() / a.shareRps() : 1;
+            long due = Math.round(a.shareRps() * a.durationS());
+            long dropped = a.dropped() == null ? 0 : a.dropped();
+            if (overloaded) {
+                if (others.isEmpty()) continue;
+                double median = median(others.stream().mapToDouble(o -> o.shareRps() > 0 ? o.attemptedRps() / o.shareRps() : 1).toArray());
+                if (share < AGENT_PEERS_MIN * median) {
+                    f.add(flag);
+                    notes.add(String.format(java.util.Locale.ROOT, "%s: sent %.0f%% of its %.1f req/s, the other agents %.0f%% (median): the row"
+                            + " is overloaded, but this agent fell further behind", flag, 100 * share, a.shareRps(), 100 * median));
+                }
+            } else if (share < AGENT_SHARE_MIN) {
+                f.add(flag);
+                notes.add(String.format(java.util.Locale.ROOT, "%s: sent %.1f req/s of its %.1f req/s share (%.0f%%)%s", flag, a.attemptedRps(),
+                        a.shareRps(), 100 * share, dropped > 0 ? ", " + dropped + " due never sent" : ""));
+            } else if (due > 0 && dropped > DROPPED_SHARE * due) {
+                f.add(flag);
+                notes.add(String.format(java.util.Locale.ROOT, "%s: %d of its %d requests due were never sent (%.1f%%)", flag, dropped, due, 100.0 * dropped / due));
+            }
+        }
+        return new Verdict(List.copyOf(f), List.copyOf(notes));
+    }
+
+    static double median(double[] xs) {
+        double[] s = xs.clone();
+        java.util.Arrays.sort(s);
+        int n = s.length;
+        return n == 0 ? Double.NaN : n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
     }
 
     /** Requests due but not sent, over those due, above which an open row's tail is not measured. */

@@ -8,8 +8,8 @@ import java.util.Map;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.load.AgentsGenerator;
 import vtlab.load.Generator;
-import vtlab.load.WrkAgents;
 import vtlab.plan.Row;
 import vtlab.probe.Probes;
 import vtlab.tier.CoreMap;
@@ -29,11 +29,11 @@ import vtlab.tier.host.Topology;
 
 /**
  * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents, PostgreSQL and the stub here
- * or on hosts of their own (docs/design.md, "Beyond one machine"). What is run across hosts so far: the closed-model
- * rows with wrk of the servlet experiment and of the spring-mvc experiments (spring-sleep, order-summary,
- * pool-bottleneck), probed where each process runs (/proc, and jcmd/JFR/NMT on the SUT's host). Everything else is
- * refused in one line before anything starts, as are a host that does not answer, CPUs a host does not have, and a JDK
- * or tool missing there.
+ * or on hosts of their own (docs/design.md, "Beyond one machine"). What is run across hosts so far: the rows of the
+ * servlet experiment and of the spring-mvc experiments (spring-sleep, order-summary, pool-bottleneck), closed-model
+ * with wrk agents and open-model with k6 or oha agents, probed where each process runs (/proc, and jcmd/JFR/NMT on the
+ * SUT's host). Everything else is refused in one line before anything starts, as are a host that does not answer,
+ * CPUs a host does not have, and a JDK or tool missing there.
  */
 final class RunAcrossHosts {
     /** The experiments a run across hosts takes so far. */
@@ -45,7 +45,7 @@ final class RunAcrossHosts {
 
     /**
      * A run across hosts, prepared: its topology file, the hosts' survey (environment.json's "hosts"), where the CPUs
-     * are, the work on the hosts (closed at the run's end), the generator (wrk from the agents) and the SUT's launcher.
+     * are, the work on the hosts (closed at the run's end), the generator (the run's, from the agents) and the SUT's launcher.
      */
     public record Across(Path file, Topology topology, HostRun run, List<Map<String, Object>> survey, Placement placement,
                          Generator generator, SutHandle.Launcher launcher, Map<String, TierSite> sites) {
@@ -54,8 +54,8 @@ final class RunAcrossHosts {
             List<String> out = new ArrayList<>();
             out.add("vtlab: across hosts (" + file + "): SUT on " + topology.sut().where() + " cpus " + placement.cores().of(CoreMap.APP)
                     + (topology.sut().copyJdk() ? " (JDK copied there)" : ""));
-            List<WrkAgents.Agent> agents = ((WrkAgents) generator).agents();
-            for (WrkAgents.Agent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
+            List<AgentsGenerator.Agent> agents = ((AgentsGenerator) generator).agents();
+            for (AgentsGenerator.Agent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
             sites.forEach((name, s) -> out.add("vtlab:   " + name + " on " + s.where() + " cpus " + placement.cores().of(name)
                     + ", listening on " + s.listen() + (s.copyJdk() ? " (JDK copied there)" : "")));
             return out;
@@ -83,10 +83,13 @@ final class RunAcrossHosts {
         for (String opt : List.of("cpus-app", "cpus-load")) {
             if (o.has(opt)) throw new UsageError("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --" + opt);
         }
-        for (Row r : rows) {
-            if (r.open()) throw new UsageError("--hosts: closed-model rows only so far (row " + r.label() + " is open)");
+        if (!AgentsGenerator.TOOLS.contains(gen.name())) {
+            throw new UsageError("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not " + gen.name());
         }
-        if (!gen.name().equals("wrk")) throw new UsageError("--hosts: load agents run wrk so far (closed model), not " + gen.name());
+        for (Row r : rows) {
+            if (!r.open() && !gen.name().equals("wrk")) throw new UsageError("--hosts: closed-model agents run wrk so far, not " + gen.name() + " (row " + r.label() + ")");
+            if (r.rateProfile() != null) throw new UsageError("--hosts: rows with a rate profile do not run across hosts yet (row " + r.label() + ")");
+        }
         int agents = t.load().size();
         for (Row r : rows) {
             for (String tier : r.tiers()) {
@@ -131,7 +134,7 @@ final class RunAcrossHosts {
      * setsid, each row's JDK at its path or copyable there), sets up the agents (whose tools the generator's
      * ensureAvailable checks) and places the rows' tiers ({@link #sites}).
      */
-    static Across connect(Path file, Topology t, List<Row> rows, Generator wrk, CoreMap local, boolean allowShared) throws UsageError {
+    static Across connect(Path file, Topology t, List<Row> rows, Generator gen, CoreMap local, boolean allowShared) throws UsageError {
         try {
             List<HostSurvey.Entry> survey = HostSurvey.survey(t);
             for (HostSurvey.Entry e : survey) {
@@ -159,12 +162,15 @@ final class RunAcrossHosts {
                     }
                 }
                 Map<String, TierSite> sites = sites(t, run, rows);
-                List<WrkAgents.Agent> agents = new ArrayList<>();
+                List<AgentsGenerator.Agent> agents = new ArrayList<>();
                 for (int i = 0; i < t.load().size(); i++) {
-                    agents.add(new WrkAgents.Agent("agent" + (i + 1), run.host(t.load().get(i)), placement.agentCpus().get(i)));
+                    HostSpec spec = t.load().get(i);
+                    // its clock against ours: k6 stamps its records with it
+                    double offset = survey.stream().filter(e -> e.host().equals(spec.where())).findFirst().map(e -> e.clock().offsetMs()).orElse(0.0);
+                    agents.add(new AgentsGenerator.Agent("agent" + (i + 1), run.host(spec), placement.agentCpus().get(i), offset));
                 }
                 return new Across(file, t, run, survey.stream().map(HostSurvey.Entry::toMap).toList(), placement,
-                        new WrkAgents(wrk, run, agents), RemoteSut.launcher(run, sut, t.sut().copyJdk()), sites);
+                        AgentsGenerator.of(gen, run, agents), RemoteSut.launcher(run, sut, t.sut().copyJdk()), sites);
             } catch (UsageError | IOException | RuntimeException e) {
                 run.close();
                 throw e;

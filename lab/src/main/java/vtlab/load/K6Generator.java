@@ -126,6 +126,11 @@ public final class K6Generator implements Generator {
         }
     }
 
+    /** The k6 binary found by {@link #ensureAvailable} (load agents copy it to their hosts). */
+    Path binary() {
+        return k6;
+    }
+
     @Override
     public String version() {
         return k6 == null ? "k6 (not looked up: the run has no load rows)" : "k6 " + Tools.k6Version(k6) + " (" + k6 + ")";

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.HdrHistogram.Histogram;
 
+import vtlab.data.AgentLoad;
 import vtlab.data.Column;
 import vtlab.data.LatencyHistogram;
 import vtlab.data.RowValues;
@@ -17,14 +18,36 @@ import vtlab.data.RowValues;
  * @param histogram the row's whole latency distribution (an .hlog in raw/, see {@link vtlab.data.LatencyHistogram});
  *                  null where the generator gives only percentiles
  * @param series    the hold second by second, as far as the generator's records give it ({@link LoadSeries#NONE})
+ * @param agents    load from several agents (a run across hosts): what each one did, for the checks; empty otherwise
  */
 public record LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
                          double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
                          long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram,
-                         LoadSeries series) {
+                         LoadSeries series, List<AgentLoad> agents) {
 
     public LoadResult {
         if (series == null) series = LoadSeries.NONE;
+        agents = agents == null ? List.of() : List.copyOf(agents);
+    }
+
+    /** A result of one generator (no agents). */
+    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
+                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
+                      long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram,
+                      LoadSeries series) {
+        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
+                errTimeout, errStatus, bytes, raw, dropped, histogram, series, List.of());
+    }
+
+    /** The same result with what each load agent did. */
+    public LoadResult withAgents(List<AgentLoad> a) {
+        return new LoadResult(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead,
+                errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, a);
+    }
+
+    /** Requests sent or tried: answered (status errors among them) and those that got no answer. */
+    public long attempted() {
+        return requests + errConnect + errRead + errWrite + errTimeout;
     }
 
     /** A result with no per-second series. */

@@ -93,26 +93,43 @@ public final class LoadSeries {
     }
 
     /**
-     * Several load agents' seconds added second by second: requests and errors, over the seconds every agent has.
-     * Each agent counts from its own start and the agents are started together, so their second i is one second
-     * within the spread of their starts. Counts add up; a second's percentile would need its histograms, which the
-     * generator that counts per second (wrk) does not keep, so none is given.
+     * Several load agents' seconds added second by second, over the seconds every agent has: counts (requests, errors,
+     * errors by kind) added, the requests in flight added (each agent's sample of that second), and where every agent
+     * kept its seconds' histograms (k6, oha) each second's p50 and p99 from those histograms added — a percentile of
+     * the union, never of percentiles; where one did not (wrk counts per second only) no percentile is given. Second
+     * i must be the same second for every agent: each generator's own clock (wrk, oha: from its start, the agents
+     * started together) or k6's stamps moved onto this machine's clock by its host's offset (see K6Agents).
      */
     static LoadSeries sum(List<LoadSeries> parts) {
-        Set<Kind> kinds = EnumSet.of(Kind.REQUESTS, Kind.ERRORS);
+        if (parts.isEmpty()) return NONE;
+        Set<Kind> kinds = EnumSet.allOf(Kind.class);
         for (LoadSeries p : parts) kinds.retainAll(p.kinds);
-        if (parts.isEmpty() || kinds.isEmpty()) return NONE;
+        boolean histograms = parts.stream().allMatch(p -> !p.histograms.isEmpty());
+        if (!histograms) kinds.removeAll(EnumSet.of(Kind.P50, Kind.P99));
+        if (kinds.isEmpty()) return NONE;
         int n = parts.stream().mapToInt(p -> p.seconds.size()).min().orElse(0);
         List<Second> out = new ArrayList<>();
+        List<Histogram> hs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             long requests = 0, errors = 0;
+            Map<Kind, Double> more = new java.util.EnumMap<>(Kind.class);
+            Histogram merged = null;
             for (LoadSeries p : parts) {
-                requests += p.seconds.get(i).requests();
-                errors += p.seconds.get(i).errors();
+                Second s = p.seconds.get(i);
+                requests += s.requests();
+                errors += s.errors();
+                s.more().forEach((k, v) -> { if (kinds.contains(k)) more.merge(k, v, Double::sum); });
+                Histogram h = histograms && i < p.histograms.size() ? p.histograms.get(i) : null;
+                if (h != null) {
+                    if (merged == null) merged = new Histogram(h.getHighestTrackableValue(), h.getNumberOfSignificantValueDigits());
+                    merged.add(h);
+                }
             }
-            out.add(new Second(i, requests, errors, null, null));
+            boolean any = merged != null && merged.getTotalCount() > 0;
+            out.add(new Second(i, requests, errors, any ? LatencyHistogram.ms(merged, 50) : null, any ? LatencyHistogram.ms(merged, 99) : null, more));
+            hs.add(any ? merged : null);
         }
-        return new LoadSeries(kinds, out);
+        return new LoadSeries(kinds, out, histograms ? hs : List.of());
     }
 
     public Set<Kind> kinds() {

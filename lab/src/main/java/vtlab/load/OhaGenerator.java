@@ -79,6 +79,11 @@ public final class OhaGenerator implements Generator {
         }
     }
 
+    /** The oha binary found by {@link #ensureAvailable} (load agents copy it to their hosts). */
+    Path binary() {
+        return oha;
+    }
+
     @Override
     public String version() {
         return oha == null ? "oha (not looked up: the run has no load rows)" : "oha " + Tools.ohaVersion(oha) + " (" + oha + ")";

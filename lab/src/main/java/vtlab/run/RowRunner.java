@@ -371,8 +371,11 @@ public final class RowRunner {
         boolean genBound = Validity.saturated(loadCpu, cores.count(CoreMap.LOAD));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : genBound);
         Integer maxConn = runtime.hasNonNull("max_connections") ? runtime.get("max_connections").asInt() : null;
-        conclude(out, Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
-                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())), List.of(), probeErrors);
+        List<String> flags = new ArrayList<>(Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
+                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())));
+        Validity.Verdict agents = Validity.agentsBehind(r.agents(), false); // load from several hosts: each kept up?
+        flags.addAll(agents.flags());
+        conclude(out, flags, agents.notes(), probeErrors);
     }
 
     /** An open row's checks (see {@link Validity#openFlags}): rate held, overload, in-flight cap. */
@@ -411,7 +414,11 @@ public final class RowRunner {
                 errorRate, loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), holdS, row.rateProfile()));
         List<String> notes = new ArrayList<>(faultNotes);
         notes.addAll(v.notes());
-        conclude(out, v.flags(), notes, probeErrors);
+        Validity.Verdict agents = Validity.agentsBehind(r.agents(), v.flags().contains("overloaded")); // load from several hosts: each kept up?
+        List<String> flags = new ArrayList<>(v.flags());
+        flags.addAll(agents.flags());
+        notes.addAll(agents.notes());
+        conclude(out, flags, notes, probeErrors);
     }
 
     /**

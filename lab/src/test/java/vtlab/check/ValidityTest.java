@@ -8,6 +8,8 @@ import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
+import vtlab.data.AgentLoad;
+
 import vtlab.plan.RateProfile;
 
 class ValidityTest {
@@ -137,5 +139,60 @@ class ValidityTest {
         assertEquals(List.of(), Validity.openFlags(open(mean, mean, 300, 0, 30.0, 40.0, 4000.0)).flags(), "the same mean at a constant rate: none");
         var slow = Validity.openFlags(new Validity.OpenInputs(mean, mean * 0.9, 300, 10_000, 0, 0, 30.0, 1, 40.0, 1, 4000.0, 30, spike));
         assertEquals(List.of("rate-not-held", "overloaded"), slow.flags(), "achieved is held against the mean");
+    }
+
+    /** A closed-model agent: its connections and what they answered in a 10 s hold. */
+    static AgentLoad closed(String name, int connections, long requests) {
+        return new AgentLoad(name, "root@10.77.0.1" + name.charAt(name.length() - 1), connections, null, requests, requests, 10, null);
+    }
+
+    /** An open-model agent: its share of the rate, what it sent (all answered) and dropped in a 10 s hold. */
+    static AgentLoad open(String name, double shareRps, long sent, long dropped) {
+        return new AgentLoad(name, "root@10.77.0.1" + name.charAt(name.length() - 1), 100, shareRps, sent, sent, 10, dropped);
+    }
+
+    @Test
+    void aClosedModelAgentFarBelowTheOthersPerConnectionFallsBehind() {
+        // 200 connections each: 2,000 and 1,950 req/s are alike; 1,500 is 75% of the others' median
+        assertEquals(List.of(), Validity.agentsBehind(List.of(closed("agent1", 200, 20_000), closed("agent2", 200, 19_500)), false).flags());
+        Validity.Verdict v = Validity.agentsBehind(List.of(closed("agent1", 200, 20_000), closed("agent2", 200, 15_000)), false);
+        assertEquals(List.of("agent-behind:agent2"), v.flags(), "only the slower one: the other is the reference");
+        assertEquals(List.of("agent-behind:agent2: 7.50 req/s per connection (200 connections, 1500 req/s) against the other agents' median of 10.00 (75%)"),
+                v.notes());
+        // per connection: an agent with fewer connections (the split's remainder) answering fewer is not behind
+        assertEquals(List.of(), Validity.agentsBehind(List.of(closed("agent1", 134, 13_400), closed("agent2", 133, 13_300), closed("agent3", 133, 13_250)), false).flags());
+        // three agents: the median of the others, so one slow agent cannot drag the reference down
+        assertEquals(List.of("agent-behind:agent3"),
+                Validity.agentsBehind(List.of(closed("agent1", 100, 10_000), closed("agent2", 100, 9_900), closed("agent3", 100, 7_000)), false).flags());
+        assertEquals(List.of(), Validity.agentsBehind(List.of(closed("agent1", 100, 10_000)), false).flags(), "one agent: no others to compare with");
+        assertEquals(List.of(), Validity.agentsBehind(List.of(), false).flags(), "one generator: no agents");
+        assertTrue(Validity.voids("agent-behind:agent2"), "its row's load was not the one planned: not evidence");
+    }
+
+    @Test
+    void anOpenModelAgentShortOfItsShareOrDroppingFallsBehind() {
+        // 100 req/s each over 10 s: 1,000 due
+        assertEquals(List.of(), Validity.agentsBehind(List.of(open("agent1", 100, 1000, 0), open("agent2", 100, 960, 0)), false).flags(),
+                "96% of its share: within 5%");
+        Validity.Verdict v = Validity.agentsBehind(List.of(open("agent1", 100, 1000, 0), open("agent2", 100, 900, 100)), false);
+        assertEquals(List.of("agent-behind:agent2"), v.flags());
+        assertEquals(List.of("agent-behind:agent2: sent 90.0 req/s of its 100.0 req/s share (90%), 100 due never sent"), v.notes());
+        // all it sent, yet more than 1% of its due dropped (k6: no VU free)
+        v = Validity.agentsBehind(List.of(open("agent1", 100, 990, 20), open("agent2", 100, 1000, 5)), false);
+        assertEquals(List.of("agent-behind:agent1"), v.flags());
+        assertEquals(List.of("agent-behind:agent1: 20 of its 1000 requests due were never sent (2.0%)"), v.notes());
+        // a single agent is judged on its own share
+        assertEquals(List.of("agent-behind:agent1"), Validity.agentsBehind(List.of(open("agent1", 100, 800, 0)), false).flags());
+    }
+
+    @Test
+    void anOverloadedRowsAgentsFallShortAlikeOnlyOneFarBelowTheOthersIsBehind() {
+        // the SUT answers 60% of what is offered: every agent sends 60% of its share, that is the overload's
+        List<AgentLoad> alike = List.of(open("agent1", 100, 600, 400), open("agent2", 100, 590, 410));
+        assertEquals(List.of("agent-behind:agent1", "agent-behind:agent2"), Validity.agentsBehind(alike, false).flags(), "not overloaded: both short");
+        assertEquals(List.of(), Validity.agentsBehind(alike, true).flags());
+        Validity.Verdict v = Validity.agentsBehind(List.of(open("agent1", 100, 600, 400), open("agent2", 100, 300, 700)), true);
+        assertEquals(List.of("agent-behind:agent2"), v.flags());
+        assertTrue(v.notes().getFirst().startsWith("agent-behind:agent2: sent 30% of its 100.0 req/s, the other agents 60% (median)"), v.notes().toString());
     }
 }

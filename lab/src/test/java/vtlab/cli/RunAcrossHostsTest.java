@@ -55,9 +55,11 @@ class RunAcrossHostsTest {
                 refusal(two, "run", "servlet-io"));
         assertEquals("--hosts: faults does not run across hosts yet (servlet, spring-sleep, order-summary, pool-bottleneck do)",
                 refusal(two, "run", "faults"));
-        String open = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "100");
-        assertTrue(open.startsWith("--hosts: closed-model rows only so far (row ") && open.endsWith(" is open)"), open);
-        assertEquals("--hosts: load agents run wrk so far (closed model), not hey", refusal(two, "run", "servlet", "--generator", "hey"));
+        assertEquals("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
+        String k6Closed = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--generator", "k6");
+        assertTrue(k6Closed.startsWith("--hosts: closed-model agents run wrk so far, not k6 (row "), k6Closed);
+        String profile = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--rate-profile", "100@0s,200@2s", "--generator", "k6");
+        assertTrue(profile.startsWith("--hosts: rows with a rate profile do not run across hosts yet (row "), profile);
         assertEquals("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --cpus-app",
                 refusal(two, "run", "servlet", "--cpus-app", "0"));
         String few = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "1");
@@ -101,6 +103,12 @@ class RunAcrossHostsTest {
         // nothing listens on port 1: ssh is refused at once, and the run with it, naming the host
         String gone = refusal(topology(TWO_AGENTS), "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400");
         assertTrue(gone.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gone);
+        // open rows with k6 or oha agents pass the refusals: the hosts are reached next
+        for (String gen : List.of("k6", "oha")) {
+            String open = refusal(topology(TWO_AGENTS), "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open",
+                    "--rates", "100", "--generator", gen);
+            assertTrue(open.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gen + ": " + open);
+        }
     }
 
     /**

@@ -105,4 +105,57 @@ class RemoteRunIT {
         assertEquals(0, Main.run(List.of("hosts", "down"), new PrintStream(buf, true)), buf.toString());
         assertEquals(List.of(), HostsFixture.remains());
     }
+
+    /**
+     * The open model across hosts: one row at 300 req/s (no warm-up, a 4 s hold) from k6 agents on h2 and h3, each running its own execution
+     * segment of the same test (k6 divides the arrivals), k6 copied to each host. The row holds its rate, its
+     * histogram is the agents' added, and nothing is left running anywhere.
+     */
+    @Test
+    void anOpenRowFromK6AgentsEachItsSegmentMergedExactly() throws Exception {
+        Path file = hosts.file();
+        record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
+        int[] attempts = {0};
+        Attempt a = Lab.validOrRetriedOnce(() -> {
+            Path dir = Files.createDirectories(tmp.resolve("open-" + ++attempts[0]));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "300",
+                    "--max-in-flight", "200", "--generator", "k6", "--warmup", "0s", "--warmup-max", "0s", "--hold", "4s", "--reps", "1",
+                    "--hosts", file.toString(), "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
+            Path run = Lab.onlyRun(dir);
+            return new Attempt(code, buf.toString(), run, Lab.rows(run));
+        }, t -> t.code() == 0 && Lab.allOk(t.rows()));
+        String console = a.console();
+        assertEquals(0, a.code(), console);
+        assertEquals(1, a.rows().size(), console);
+        Map<String, String> r = a.rows().getFirst();
+        assertEquals("ok", r.get("status"), r.toString());
+        assertEquals("k6", r.get("generator"));
+        assertEquals("open", r.get("load_model"));
+        assertFalse(r.get("flags").contains("agent-behind"), r.toString());
+        assertEquals(300, Lab.num(r, "achieved_rps"), 300 * 0.03, "the agents together hold the row's rate: " + r.get("achieved_rps"));
+
+        // each agent ran its segment of one test; the row's histogram is theirs added, its requests theirs
+        Path raw = a.run().resolve("raw");
+        String stem = r.get("raw").replace(".k6.txt", "");
+        Histogram merged = LatencyHistogram.read(raw.resolve(r.get("histogram")));
+        long counts = 0;
+        List<String> segments = List.of("--execution-segment=0:1/2 ", "--execution-segment=1/2:1 ");
+        for (int i = 0; i < 2; i++) {
+            String agent = "agent" + (i + 1);
+            long n = LatencyHistogram.read(raw.resolve(stem + "." + agent + ".k6.hlog")).getTotalCount();
+            assertTrue(n > 500, agent + " answered its share: " + n);
+            counts += n;
+            String cmd = Files.readString(raw.resolve(stem + "." + agent + ".k6.cmd"));
+            assertTrue(cmd.contains(segments.get(i) + "--execution-segment-sequence=0,1/2,1 ") && cmd.contains("/bin/k6 run "), cmd);
+            assertTrue(Files.isRegularFile(raw.resolve(stem + "." + agent + ".k6.csv.gz")), agent + "'s CSV copied back");
+        }
+        assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's requests");
+        assertEquals(counts, Long.parseLong(r.get("http_reqs")), "the row's requests are the agents'");
+        assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
+        assertTrue(Files.readString(raw.resolve(r.get("raw"))).contains("merged: " + counts + " requests"), r.get("raw"));
+
+        for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, Duration.ofSeconds(10)), TestHosts.namespace(i) + " runs more than its sshd");
+        assertEquals(List.of(), HostsFixture.workFoldersLeft());
+    }
 }

@@ -34,7 +34,7 @@ class WrkAgentsTest {
 
     @Test
     void eachAgentRunsItsShareOnItsOwnCpus() {
-        LoadSpec mine = WrkAgents.share(spec(false), 133, "0-3");
+        LoadSpec mine = AgentsGenerator.share(spec(false), 133, null, "0-3");
         assertEquals(133, mine.connections());
         assertEquals(4, mine.threads(), "a wrk thread per CPU of the agent");
         assertEquals("0-3", mine.cpus());
@@ -44,12 +44,15 @@ class WrkAgentsTest {
     }
 
     @Test
-    void loadAgentsRunWrkOnly() {
+    void loadAgentsRunWrkK6OrOhaEachByItsOwnSplit() {
         HostRun run = new HostRun(Topology.allLocal());
         try {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> new WrkAgents(new OhaGenerator(), run, List.of(new WrkAgents.Agent("agent1", new LocalHost(), "1"))));
-            assertEquals("load agents run wrk, not oha", e.getMessage());
+            List<AgentsGenerator.Agent> one = List.of(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentsGenerator.of(new HeyGenerator(), run, one));
+            assertEquals("load agents run wrk, k6, oha, not hey", e.getMessage());
+            assertTrue(AgentsGenerator.of(new WrkGenerator(), run, one) instanceof WrkAgents);
+            assertTrue(AgentsGenerator.of(new K6Generator(), run, one) instanceof K6Agents);
+            assertTrue(AgentsGenerator.of(new OhaGenerator(), run, one) instanceof OhaAgents);
         } finally {
             run.close();
         }
@@ -67,17 +70,17 @@ class WrkAgentsTest {
                 tmp.resolve("001-servlet." + name + ".wrk.txt"), null, hlog, LoadSeries.of(WrkGenerator.SERIES_KINDS, secs));
     }
 
-    List<WrkAgents.Share> shares() {
-        return List.of(new WrkAgents.Share(new WrkAgents.Agent("agent1", new LocalHost(), "1"), 200, tmp.resolve("001-servlet.agent1.wrk.txt"),
-                        tmp.resolve("001-servlet.agent1.wrk.hlog")),
-                new WrkAgents.Share(new WrkAgents.Agent("agent2", new LocalHost(), "1"), 200, tmp.resolve("001-servlet.agent2.wrk.txt"),
-                        tmp.resolve("001-servlet.agent2.wrk.hlog")));
+    List<AgentsGenerator.Share> shares() {
+        return List.of(new AgentsGenerator.Share(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"), 200, null, "200 connections",
+                        tmp.resolve("001-servlet.agent1.wrk.txt")),
+                new AgentsGenerator.Share(new AgentsGenerator.Agent("agent2", new LocalHost(), "1"), 200, null, "200 connections",
+                        tmp.resolve("001-servlet.agent2.wrk.txt")));
     }
 
     @Test
     void theRowIsTheAgentsAddedItsLatenciesTheirHistogramsMerged() throws Exception {
         LoadResult a = agent("agent1", 10_000, 5.0, 3, 50, 2000), b = agent("agent2", 9_000, 4.5, 0, 60, 2000);
-        LoadResult row = WrkAgents.merge(spec(false), shares(), List.of(a, b));
+        LoadResult row = AgentsGenerator.merge(spec(false), "wrk", shares(), List.of(a, b));
         assertEquals(19_000, row.requests());
         assertEquals(2000 + 2000, row.rps(), 1e-9, "the rate is the sum of the agents' rates");
         assertEquals(3, row.errStatus());
@@ -102,10 +105,10 @@ class WrkAgentsTest {
     void anAgentWithoutItsHistogramFailsTheRowWithItsName() throws Exception {
         LoadResult a = agent("agent1", 100, 5.0, 0, 50, 20), b = agent("agent2", 100, 5.0, 0, 50, 20);
         LoadResult noHistogram = new LoadResult(b.requests(), b.durationS(), 50, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, b.raw(), null, null, b.series());
-        Generator.LoadException e = assertThrows(Generator.LoadException.class, () -> WrkAgents.merge(spec(false), shares(), List.of(a, noHistogram)));
+        Generator.LoadException e = assertThrows(Generator.LoadException.class, () -> AgentsGenerator.merge(spec(false), "wrk", shares(), List.of(a, noHistogram)));
         assertTrue(e.getMessage().startsWith("load agent agent2 (local): no whole histogram"), e.getMessage());
         // a warm-up slice wants the rate only: nothing to merge
-        LoadResult warm = WrkAgents.merge(spec(true), shares(), List.of(a, noHistogram));
+        LoadResult warm = AgentsGenerator.merge(spec(true), "wrk", shares(), List.of(a, noHistogram));
         assertEquals(40, warm.rps(), 1e-9);
         assertNull(warm.histogram());
     }

@@ -43,6 +43,8 @@ class RowRunnerTest {
     final List<FakeSut> started = new ArrayList<>();
     /** Runs when the fake generator's load is awaited (e.g. the SUT dies mid-hold). */
     Runnable duringHold = () -> {};
+    /** What the fake's load agents did (none: one generator). */
+    List<vtlab.data.AgentLoad> agents = List.of();
 
     static ProcessHandle finished;
 
@@ -133,7 +135,8 @@ class RowRunnerTest {
                 public LoadResult await() {
                     duringHold.run();
                     // 1,000 req/s at 10 ms with 10 connections: Little's law holds
-                    return new LoadResult(1000, 1, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 0, 0, 1000, spec.rawDir().resolve(spec.stem() + ".fake.txt"));
+                    return new LoadResult(1000, 1, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 0, 0, 1000, spec.rawDir().resolve(spec.stem() + ".fake.txt"))
+                            .withAgents(agents);
                 }
             };
         }
@@ -333,6 +336,22 @@ class RowRunnerTest {
         assertEquals("flagged", notHeld.values().get("status"));
         assertEquals("rate-not-held", notHeld.values().get("flags"));
         assertTrue(String.valueOf(notHeld.values().get("note")).contains("neither tier saturated"), String.valueOf(notHeld.values().get("note")));
+    }
+
+    /** Load from several agents: one that fell behind flags the row with its name, whatever the merged numbers say. */
+    @Test
+    void anAgentThatFellBehindFlagsTheRowWithItsName() throws Exception {
+        agents = List.of(new vtlab.data.AgentLoad("agent1", "root@10.77.0.12", 5, null, 600, 600, 1, null),
+                new vtlab.data.AgentLoad("agent2", "root@10.77.0.13", 5, null, 400, 400, 1, null));
+        RowRunner.Result res = run(runner(), PlannedRow.of(row("virtual", 1), List.of()), 1);
+        assertEquals("flagged", res.values().get("status"));
+        assertEquals("agent-behind:agent2", res.values().get("flags"));
+        String note = String.valueOf(res.values().get("note"));
+        assertTrue(note.startsWith("flagged: agent-behind:agent2 | agent-behind:agent2: 80.00 req/s per connection"), note);
+
+        agents = List.of(new vtlab.data.AgentLoad("agent1", "root@10.77.0.12", 5, null, 500, 500, 1, null),
+                new vtlab.data.AgentLoad("agent2", "root@10.77.0.13", 5, null, 500, 500, 1, null));
+        assertEquals("ok", run(runner(), PlannedRow.of(row("virtual", 1), List.of()), 1).values().get("status"));
     }
 
     @Test
