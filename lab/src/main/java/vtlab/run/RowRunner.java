@@ -137,19 +137,9 @@ public final class RowRunner {
             out.putAll(r.values());
             Map<String, List<double[]>> series = series(probes.measurements().series(), r);
             faults.into(out);
-            double[] spike = spikeWindow(row);
-            if (faults.any() || spike != null) {
-                String what = faults.any() ? faults.spec() : "spike:" + row.rateProfile().spec();
-                double from = faults.any() ? faults.fromS() : spike[0], to = faults.any() ? faults.toS() : spike[1];
-                if (!faults.any()) {
-                    out.put(FaultSchedule.FAULT, what);
-                    out.put(FaultSchedule.FROM, from);
-                    out.put(FaultSchedule.TO, to);
-                }
-                out.putAll(vtlab.check.FaultVerdict.of(new vtlab.check.FaultVerdict.Inputs(what, from, to,
-                        (int) row.hold().toSeconds(), series, (a, b) -> r.series().percentileMs(a, b, 99), dropped(r))));
-            }
-            validity(out, row, r, runtime, probes.errors(), faults.any() ? (int) Math.floor(faults.fromS()) : null);
+            HoldWindow window = HoldWindow.of(faults, row);
+            if (window != null) window.into(out, row, series, r);
+            validity(out, row, r, runtime, probes.errors(), window == null ? null : window.faultFromS());
             if (suts.release(sut, config, planned.freshSut())) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
@@ -307,17 +297,6 @@ public final class RowRunner {
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
         // a fault holds answers back: in flight can jump to the cap within a second
         return row.open() && !vtlab.tier.fault.Fault.parse(row.params().get(vtlab.tier.fault.Fault.PARAM)).isEmpty() ? s.withBursts() : s;
-    }
-
-    /**
-     * A spike's window: where a row's rate profile is above the rate it starts at, first to last (null: no profile, or
-     * one that never rises). Judged as a fault's window: p99 before, during, after, and the recovery.
-     */
-    static double[] spikeWindow(Row row) {
-        vtlab.plan.RateProfile p = row.rateProfile();
-        if (p == null) return null;
-        List<double[]> above = p.above(p.rateAt(0), row.hold().toMillis() / 1000.0);
-        return above.isEmpty() ? null : new double[] {above.getFirst()[0], above.getLast()[1]};
     }
 
     /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */
