@@ -137,19 +137,9 @@ public final class RowRunner {
             out.putAll(r.values());
             Map<String, List<double[]>> series = series(probes.measurements().series(), r);
             faults.into(out);
-            double[] spike = spikeWindow(row);
-            if (faults.any() || spike != null) {
-                String what = faults.any() ? faults.spec() : "spike:" + row.rateProfile().spec();
-                double from = faults.any() ? faults.fromS() : spike[0], to = faults.any() ? faults.toS() : spike[1];
-                if (!faults.any()) {
-                    out.put(FaultSchedule.FAULT, what);
-                    out.put(FaultSchedule.FROM, from);
-                    out.put(FaultSchedule.TO, to);
-                }
-                out.putAll(vtlab.check.FaultVerdict.of(new vtlab.check.FaultVerdict.Inputs(what, from, to,
-                        (int) row.hold().toSeconds(), series, (a, b) -> r.series().percentileMs(a, b, 99), dropped(r))));
-            }
-            validity(out, row, r, runtime, probes.errors(), faults.any() ? (int) Math.floor(faults.fromS()) : null);
+            HoldWindow window = HoldWindow.of(faults, row);
+            if (window != null) window.into(out, row, series, r);
+            validity(out, row, r, runtime, probes.errors(), window == null ? null : window.faultFromS());
             if (suts.release(sut, config, planned.freshSut())) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
@@ -259,9 +249,8 @@ public final class RowRunner {
         try (faults) {
             faults.start(t0);
             long holdS = row.hold().toSeconds();
-            while (load.process().alive()) {
-                Thread.sleep(1000);
-                if (!load.process().alive()) break; // a partial last second would read as a drop in every series
+            // a partial last second would read as a drop in every series: no sample once the load has ended
+            while (aliveAfter(load.process(), SAMPLE_EVERY)) {
                 double at = (System.nanoTime() - t0) / 1e9;
                 probes.sample(ctx, at);
                 // a long hold (a soak) says where it is, so a user sees it move
@@ -273,6 +262,23 @@ public final class RowRunner {
         probes.finish(ctx);
         if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
         return r;
+    }
+
+    /** How often the probes sample in the hold, and how often the load's end is looked for meanwhile. */
+    static final Duration SAMPLE_EVERY = Duration.ofSeconds(1), LOAD_END_POLL = Duration.ofMillis(25);
+
+    /**
+     * Waits for the given time; true if the process is still alive then, false as soon as it ends. A whole-second sleep
+     * past the load's end cost every row up to a second (~0.6 s on average) before its probes finished.
+     */
+    static boolean aliveAfter(TierProcess p, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        while (p.alive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) return true;
+            Thread.sleep(Math.max(1, Math.min(LOAD_END_POLL.toMillis(), left / 1_000_000)));
+        }
+        return false;
     }
 
     /**
@@ -291,17 +297,6 @@ public final class RowRunner {
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
         // a fault holds answers back: in flight can jump to the cap within a second
         return row.open() && !vtlab.tier.fault.Fault.parse(row.params().get(vtlab.tier.fault.Fault.PARAM)).isEmpty() ? s.withBursts() : s;
-    }
-
-    /**
-     * A spike's window: where a row's rate profile is above the rate it starts at, first to last (null: no profile, or
-     * one that never rises). Judged as a fault's window: p99 before, during, after, and the recovery.
-     */
-    static double[] spikeWindow(Row row) {
-        vtlab.plan.RateProfile p = row.rateProfile();
-        if (p == null) return null;
-        List<double[]> above = p.above(p.rateAt(0), row.hold().toMillis() / 1000.0);
-        return above.isEmpty() ? null : new double[] {above.getFirst()[0], above.getLast()[1]};
     }
 
     /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */

@@ -16,16 +16,14 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
 import vtlab.tier.PostgresTier;
-import vtlab.tier.RunTier;
 
 /**
  * ./vtlab ab end to end, on the lab's own jars treated as foreign (started through ab, not their stack.json): the
  * Spring Boot jar in both modes and tuned, its thread mode proven by thread dumps, a verdict naming its rows; a
  * command whose virtual switch does nothing; and services that never give a number (exit 2, nothing left running).
  */
+@org.junit.jupiter.api.extension.ExtendWith(SharedTiers.Resolver.class)
 class AbIT {
     static final Path SPRING_JAR = Lab.home().resolve("stacks/spring-mvc/target/vtlab-spring-mvc.jar");
     static final Path SERVLET_JAR = Lab.home().resolve("stacks/servlet/target/vtlab-servlet.jar");
@@ -55,48 +53,42 @@ class AbIT {
     }
 
     @Test
-    void aSpringBootJarRunsBothModesAndTunedWithTheModeProvenAndAVerdict() throws Exception {
-        Path state = SpringMvcIT.stateDir();
-        try (PostgresTier pg = new PostgresTier()) {
-            pg.start(new RunTier.Context("1", state, state.resolve("logs"), Jdk.current(), SpringMvcIT.SMALL_SEED,
-                    Stack.load("spring-mvc").data().orElseThrow()));
-            List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/sleep?ms=20"));
-            args.addAll(QUICK);
-            pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as a user passes it
-            Ran r = ab(args);
-            assertEquals(0, r.exit(), r.console());
+    void aSpringBootJarRunsBothModesAndTunedWithTheModeProvenAndAVerdict(SharedTiers shared) throws Exception {
+        PostgresTier pg = shared.pg();
+        List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/sleep?ms=20"));
+        args.addAll(QUICK);
+        pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as a user passes it
+        Ran r = ab(args);
+        assertEquals(0, r.exit(), r.console());
 
-            Path run = Lab.onlyRun(out);
-            List<Map<String, String>> rows = Lab.rows(run);
-            assertEquals(List.of("platform as-shipped", "virtual as-shipped", "virtual tuned"),
-                    rows.stream().map(x -> x.get("thread_mode") + " " + vtlab.data.Rows.param(x, "tuning")).toList());
-            for (Map<String, String> row : rows) {
-                assertFalse("failed".equals(row.get("status")), row.toString());
-                assertEquals("vtlab-spring-mvc", row.get("stack"));
-                assertTrue(Double.parseDouble(row.get("throughput_rps")) > 0, row.toString());
-                // its HikariCP pool read over the attach API (the /sleep path never takes a connection)
-                assertEquals("0", row.get("hikari_active_max"), row.get("note"));
-                String log = sutLog(run, row);
-                // the lab switched it (a Spring Boot jar is recognised), on the loopback only
-                assertTrue(log.contains("--spring.threads.virtual.enabled=" + row.get("thread_mode").equals("virtual")), log.lines().findFirst().orElse(""));
-                assertTrue(log.contains("--server.address=127.0.0.1"));
-                boolean tuned = "tuned".equals(vtlab.data.Rows.param(row, "tuning"));
-                assertEquals(tuned, log.lines().findFirst().orElse("").contains("--server.tomcat.processor-cache=-1"));
-                assertEquals(tuned, !row.get("carriers").isEmpty(), "carriers set on the tuned row only: " + row.get("carriers"));
-            }
-            // the thread mode was proven from thread dumps under load (no runtime-info for a foreign service)
-            try (Stream<Path> raw = Files.list(run.resolve("raw"))) {
-                assertEquals(3, raw.filter(p -> p.getFileName().toString().matches("00\\d-ab-.*\\.mode-check-1\\.threads\\.json")).count());
-            }
-            String findings = Files.readString(run.resolve("findings.json"));
-            assertTrue(findings.contains("virtual as shipped") && findings.contains("tuning adds") && findings.contains("(row 1)"), findings);
-            String report = Files.readString(run.resolve("report.html"));
-            assertTrue(report.indexOf("tuning adds") < report.indexOf("id=\"row-1\""), "the verdict is at the top of the report");
-            assertTrue(report.contains("href=\"#row-3\""), "a claim links its rows");
-            assertTrue(r.console().contains("tuning adds"), "the verdict ends the terminal output");
-        } finally {
-            SpringMvcIT.deleteTree(state);
+        Path run = Lab.onlyRun(out);
+        List<Map<String, String>> rows = Lab.rows(run);
+        assertEquals(List.of("platform as-shipped", "virtual as-shipped", "virtual tuned"),
+                rows.stream().map(x -> x.get("thread_mode") + " " + vtlab.data.Rows.param(x, "tuning")).toList());
+        for (Map<String, String> row : rows) {
+            assertFalse("failed".equals(row.get("status")), row.toString());
+            assertEquals("vtlab-spring-mvc", row.get("stack"));
+            assertTrue(Double.parseDouble(row.get("throughput_rps")) > 0, row.toString());
+            // its HikariCP pool read over the attach API (the /sleep path never takes a connection)
+            assertEquals("0", row.get("hikari_active_max"), row.get("note"));
+            String log = sutLog(run, row);
+            // the lab switched it (a Spring Boot jar is recognised), on the loopback only
+            assertTrue(log.contains("--spring.threads.virtual.enabled=" + row.get("thread_mode").equals("virtual")), log.lines().findFirst().orElse(""));
+            assertTrue(log.contains("--server.address=127.0.0.1"));
+            boolean tuned = "tuned".equals(vtlab.data.Rows.param(row, "tuning"));
+            assertEquals(tuned, log.lines().findFirst().orElse("").contains("--server.tomcat.processor-cache=-1"));
+            assertEquals(tuned, !row.get("carriers").isEmpty(), "carriers set on the tuned row only: " + row.get("carriers"));
         }
+        // the thread mode was proven from thread dumps under load (no runtime-info for a foreign service)
+        try (Stream<Path> raw = Files.list(run.resolve("raw"))) {
+            assertEquals(3, raw.filter(p -> p.getFileName().toString().matches("00\\d-ab-.*\\.mode-check-1\\.threads\\.json")).count());
+        }
+        String findings = Files.readString(run.resolve("findings.json"));
+        assertTrue(findings.contains("virtual as shipped") && findings.contains("tuning adds") && findings.contains("(row 1)"), findings);
+        String report = Files.readString(run.resolve("report.html"));
+        assertTrue(report.indexOf("tuning adds") < report.indexOf("id=\"row-1\""), "the verdict is at the top of the report");
+        assertTrue(report.contains("href=\"#row-3\""), "a claim links its rows");
+        assertTrue(r.console().contains("tuning adds"), "the verdict ends the terminal output");
     }
 
     /**
@@ -105,34 +97,28 @@ class AbIT {
      * not the lab's); JDK 25 does not pin (JEP 491).
      */
     @Test
-    void pinningIsAttributedToTheServicesOwnClassOnJdk21AndGoneOnJdk25() throws Exception {
-        Path state = SpringMvcIT.stateDir();
-        try (PostgresTier pg = new PostgresTier(); vtlab.tier.StubTier stub = new vtlab.tier.StubTier()) {
-            pg.start(new RunTier.Context("1", state, state.resolve("logs"), Jdk.current(), SpringMvcIT.SMALL_SEED,
-                    Stack.load("spring-mvc").data().orElseThrow()));
-            stub.start(new RunTier.Context("1", state, state.resolve("logs"), Jdk.current(), Map.of()));
-            List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/api/order-summary/random",
-                    "--modes", "virtual", "--variants", "as-shipped", "--jdk", "21", "--jdk", "25", "--env", "PATH_MODE=synchronized"));
-            args.addAll(QUICK);
-            pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
-            stub.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
-            Ran r = ab(args);
-            assertEquals(0, r.exit(), r.console());
-            Path run = Lab.onlyRun(out);
-            List<Map<String, String>> rows = Lab.rows(run);
-            assertEquals(List.of("21", "25"), rows.stream().map(x -> x.get("jdk")).toList());
-            assertTrue(Double.parseDouble(rows.getFirst().get("pinned_events")) > 0, "JDK 21 pins: " + rows.getFirst());
-            assertEquals(0.0, Double.parseDouble(rows.get(1).get("pinned_events")), "JDK 25 does not: " + rows.get(1));
-            // the pool read over the attach API on both JDKs (released after a short query: sampled once a second, often 0)
-            for (Map<String, String> row : rows) {
-                assertFalse(row.get("hikari_active_max").isEmpty() || row.get("note").contains("probe errors"), row.get("note"));
-            }
-            String findings = Files.readString(run.resolve("findings.json"));
-            assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
-            assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
-        } finally {
-            SpringMvcIT.deleteTree(state);
+    void pinningIsAttributedToTheServicesOwnClassOnJdk21AndGoneOnJdk25(SharedTiers shared) throws Exception {
+        PostgresTier pg = shared.pg();
+        vtlab.tier.StubTier stub = shared.stub();
+        List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/api/order-summary/random",
+                "--modes", "virtual", "--variants", "as-shipped", "--jdk", "21", "--jdk", "25", "--env", "PATH_MODE=synchronized"));
+        args.addAll(QUICK);
+        pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
+        stub.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
+        Ran r = ab(args);
+        assertEquals(0, r.exit(), r.console());
+        Path run = Lab.onlyRun(out);
+        List<Map<String, String>> rows = Lab.rows(run);
+        assertEquals(List.of("21", "25"), rows.stream().map(x -> x.get("jdk")).toList());
+        assertTrue(Double.parseDouble(rows.getFirst().get("pinned_events")) > 0, "JDK 21 pins: " + rows.getFirst());
+        assertEquals(0.0, Double.parseDouble(rows.get(1).get("pinned_events")), "JDK 25 does not: " + rows.get(1));
+        // the pool read over the attach API on both JDKs (released after a short query: sampled once a second, often 0)
+        for (Map<String, String> row : rows) {
+            assertFalse(row.get("hikari_active_max").isEmpty() || row.get("note").contains("probe errors"), row.get("note"));
         }
+        String findings = Files.readString(run.resolve("findings.json"));
+        assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
+        assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
     }
 
     @Test

@@ -33,7 +33,7 @@ class ServletRunIT {
             Path dir = Files.createDirectories(out.resolve("attempt-" + ++attempts[0]));
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
             int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
-                    "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "23s", "--hold", "10s", "--reps", "1",
+                    "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "13s", "--hold", "10s", "--reps", "1",
                     "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
             Path run = Lab.onlyRun(dir);
             return new Attempt(code, buf.toString(), run, Lab.rows(run));
@@ -69,9 +69,11 @@ class ServletRunIT {
             assertTrue(Lab.num(r, "nmt_thread_committed_kb") > 0, r.toString());
             // where the SUT's CPU went: most of it on the threads that serve requests
             assertTrue(r.get("app_cpu_by_thread").contains("requests "), r.get("app_cpu_by_thread"));
-            // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max
+            // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max (both
+            // rates are at their plateau by the 13 s slice; a JIT hovering at 2-4% of the core kept 23 s warm-ups going
+            // for no change in the rate)
             long warm = Long.parseLong(r.get("warmup_s"));
-            assertTrue(warm >= 8 && warm <= 23 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");
+            assertTrue(warm >= 8 && warm <= 13 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");
             assertEquals((warm - 3) / 5 + 1, r.get("warmup_rps").split(";").length, r.get("warmup_rps"));
             assertTrue(List.of("true", "false").contains(r.get("warmup_steady")), r.get("warmup_steady"));
             // the carrier count the row asked for is the one the SUT reported before load

@@ -369,4 +369,22 @@ class RowRunnerTest {
         assertEquals(List.of("app_cpu_pct"), List.copyOf(RowRunner.series(probes, new LoadResult(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1,
                 Path.of("x.wrk.txt"))).keySet()), "wrk declares no seconds: the probes' alone");
     }
+
+    /** The hold's sampling loop looks for the load's end between samples, instead of sleeping a whole second past it. */
+    @Test
+    void theHoldEndsWithTheLoadNotAtTheNextWholeSecond() throws Exception {
+        Process load = new ProcessBuilder("sleep", "0.3").start();
+        try {
+            long t0 = System.nanoTime();
+            assertEquals(false, RowRunner.aliveAfter(vtlab.tier.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
+            double s = (System.nanoTime() - t0) / 1e9;
+            assertTrue(s >= 0.25 && s < 2, "returned when the load ended, " + s + " s after");
+        } finally {
+            load.destroyForcibly();
+        }
+        long t0 = System.nanoTime();
+        assertTrue(RowRunner.aliveAfter(vtlab.tier.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
+        assertTrue((System.nanoTime() - t0) / 1e6 >= 200, "after the whole wait");
+        assertEquals(false, RowRunner.aliveAfter(vtlab.tier.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
+    }
 }

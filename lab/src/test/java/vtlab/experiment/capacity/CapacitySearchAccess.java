@@ -7,9 +7,9 @@ import java.util.Map;
 public final class CapacitySearchAccess {
     private CapacitySearchAccess() {}
 
-    /** The rate the search asks for after these rows (the test's --from 50 and --max-rate 400). */
-    public static Double next(List<Map<String, String>> rows) {
-        return CapacitySearch.nextRate(rows, 50, 400);
+    /** The rate the search asks for after these rows, from and capped as the test's run was. */
+    public static Double next(List<Map<String, String>> rows, double from, double maxRate) {
+        return CapacitySearch.nextRate(rows, from, maxRate);
     }
 
     public static boolean passes(Map<String, String> r) {
