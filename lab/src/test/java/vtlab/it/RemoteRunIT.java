@@ -51,6 +51,8 @@ class RemoteRunIT {
             ByteArrayOutputStream buf = new ByteArrayOutputStream();
             int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400",
                     "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--reps", "1", "--hosts", file.toString(),
+                    // the /proc probes this test asserts; the jcmd ones across hosts are RemoteProbesIT's (each a JVM start on h1)
+                    "--probes", "cpu,rss,threads",
                     "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
             Path run = Lab.onlyRun(dir);
             return new Attempt(code, buf.toString(), run, Lab.rows(run));
