@@ -193,7 +193,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     @Override
-    public RunningLoad start(LoadSpec s) throws IOException {
+    public RunningLoad start(LoadSpec s) throws IOException, LoadException {
         if (s.request().body() != null) throw new IOException("load agents do not send request bodies yet");
         if (!s.secretHeaderEnv().isEmpty()) throw new IOException("load agents do not send secret headers yet");
         Files.createDirectories(s.rawDir());
@@ -211,8 +211,11 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
                 parts.add(new Part(j, run.start(sh.agent().host(), stem, j.command(), null, sh.out())));
             }
             List<TierProcess> procs = new ArrayList<>();
-            for (Part p : parts) procs.add(TierProcess.on(run.files(p.agent().host()), p.process().pid(), p.process()::alive));
+            for (Part p : parts) procs.add(TierProcess.on(run.files(p.agent().host()), pid(p), p.process()::alive));
             return new Running(s, parts, startedMs, new UntilOneFails(TierProcess.group(procs), parts));
+        } catch (LoadException e) {
+            stopAll(parts);
+            throw e;
         } catch (IOException | InterruptedException | RuntimeException e) {
             stopAll(parts);
             if (e instanceof InterruptedException) Thread.currentThread().interrupt();
@@ -224,6 +227,20 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     record Part(Job job, HostProcess process) {
         Agent agent() {
             return job.share().agent();
+        }
+    }
+
+    /**
+     * An agent's pid there (read from its pid file through the host's session); a host lost while it is read fails the
+     * load naming the agent and its host, as a host lost in the hold does.
+     */
+    private static long pid(Part p) throws IOException, InterruptedException, LoadException {
+        try {
+            return p.process().pid();
+        } catch (IOException e) {
+            String why = p.agent().host().unreachable();
+            if (why == null) throw e;
+            throw new LoadException("load agent " + p.agent().name() + " (" + p.agent().host().name() + "): host unreachable: " + why);
         }
     }
 

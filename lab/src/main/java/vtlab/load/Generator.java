@@ -68,7 +68,7 @@ public interface Generator {
     }
 
     /** Starts the load; the process is tracked so a Ctrl-C stops it. */
-    RunningLoad start(LoadSpec spec) throws IOException;
+    RunningLoad start(LoadSpec spec) throws IOException, LoadException;
 
     /** A load in progress. */
     interface RunningLoad {
