@@ -238,10 +238,15 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
         try {
             return p.process().pid();
         } catch (IOException e) {
-            String why = p.agent().host().unreachable();
-            if (why == null) throw e;
-            throw new LoadException("load agent " + p.agent().name() + " (" + p.agent().host().name() + "): host unreachable: " + why);
+            throw lostOr(p.agent(), e);
         }
+    }
+
+    /** The agent's host lost (it does not answer a new session): the load fails naming both; else the error as it is. */
+    static LoadException lostOr(Agent a, IOException e) throws IOException, InterruptedException {
+        String why = a.host().unreachable();
+        if (why == null) throw e;
+        return new LoadException("load agent " + a.name() + " (" + a.host().name() + "): host unreachable: " + why);
     }
 
     /**

@@ -112,4 +112,38 @@ class WrkAgentsTest {
         assertEquals(40, warm.rps(), 1e-9);
         assertNull(warm.histogram());
     }
+
+    /** A host that answers a new session or not, as told: ssh's own words when it does not. */
+    record Answering(String why) implements vtlab.tier.host.Host {
+        public String name() {
+            return "root@10.77.0.13";
+        }
+
+        public boolean local() {
+            return false;
+        }
+
+        public List<String> command(List<String> cmd) {
+            return cmd;
+        }
+
+        public String unreachable() {
+            return why;
+        }
+
+        public void copyTo(Path file, String path, Duration timeout) {}
+
+        public void copyFrom(String path, Path file, Duration timeout) {}
+    }
+
+    @Test
+    void aHostLostWhileItsAgentStartsFailsTheLoadNamingBoth() throws Exception {
+        java.io.IOException read = new java.io.IOException("root@10.77.0.13: the read session ended");
+        AgentsGenerator.Agent lost = new AgentsGenerator.Agent("agent2", new Answering("ssh: connect to host 10.77.0.13 port 22: Connection timed out"), "1");
+        assertEquals("load agent agent2 (root@10.77.0.13): host unreachable: ssh: connect to host 10.77.0.13 port 22: Connection timed out",
+                AgentsGenerator.lostOr(lost, read).getMessage());
+        // a host that still answers: the error is the start's own, not a loss
+        AgentsGenerator.Agent answers = new AgentsGenerator.Agent("agent2", new Answering(null), "1");
+        assertEquals(read, assertThrows(java.io.IOException.class, () -> AgentsGenerator.lostOr(answers, read)));
+    }
 }
