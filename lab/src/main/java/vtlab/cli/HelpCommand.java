@@ -109,9 +109,12 @@ final class HelpCommand implements Command {
               --allow-shared-cpus        let the SUT and the generator share CPUs (refused otherwise; needed on a
                                          one-CPU machine); every row is then flagged shared-cpu
               --port 18080               SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)
-              --hosts hosts.toml         the SUT on a host of its own, load from the file's agents, over ssh (so far:
-                                         servlet, closed model, wrk; connections split, histograms merged; probes
-                                         cpu, rss, threads read on the hosts); ./vtlab hosts up N writes test hosts'
+              --hosts hosts.toml         the SUT, pg and the stub on hosts of their own, load from the file's agents,
+                                         over ssh (servlet, spring-sleep, order-summary, pool-bottleneck; closed
+                                         model with wrk: connections split; open with k6 segments or oha at rate/n;
+                                         histograms merged; probes read where each process runs, jcmd/JFR/NMT on the
+                                         SUT's host; not yet: faults, jvm, ctxsw); ./vtlab hosts up N writes one
+                                         for test hosts on this machine
               --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
                                          SUT configuration share one warm JVM; each row still warms up)
               --reseed                   rebuild the Spring rig's PostgreSQL seed data before the run
