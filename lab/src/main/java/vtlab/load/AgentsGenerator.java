@@ -32,7 +32,7 @@ import vtlab.tier.host.HostRun;
  * ({@link #merge}): latencies from their histograms added ({@link LoadAgents#merge}), rate the sum of theirs, errors
  * and drops added, their seconds added second by second, and what each did kept for the checks (an agent behind).
  */
-public abstract sealed class AgentsGenerator implements Generator permits WrkAgents, K6Agents, OhaAgents {
+public abstract sealed class AgentsGenerator implements Generator permits WrkAgents, CopiedAgents {
     /**
      * A load agent: its name in raw/ and in messages, its host, the CPUs it is pinned to there, and its host's clock
      * against this machine's (ms ahead; {@link vtlab.tier.host.HostSurvey}), which moves stamps of its clock onto ours.

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import vtlab.core.UsageError;
 import vtlab.tier.host.HostRun;
 
 /**
@@ -22,7 +21,7 @@ import vtlab.tier.host.HostRun;
  * host's offset ({@link vtlab.tier.host.HostSurvey}) before they are counted into seconds of the hold, which begins
  * when the agents were started, so second i of every agent is the same second and their seconds add up.
  */
-public final class K6Agents extends AgentsGenerator {
+public final class K6Agents extends CopiedAgents {
     private final K6Generator k6;
 
     K6Agents(K6Generator k6, HostRun run, List<Agent> agents) {
@@ -30,26 +29,9 @@ public final class K6Agents extends AgentsGenerator {
         this.k6 = k6;
     }
 
-    /** k6 itself is built here and copied there. */
     @Override
-    public void ensureAvailable() throws UsageError {
-        k6.ensureAvailable();
-        super.ensureAvailable();
-    }
-
-    @Override
-    List<String> needs() {
-        return List.of("taskset", "setsid");
-    }
-
-    @Override
-    String install() {
-        return "util-linux";
-    }
-
-    @Override
-    String toolVersion() {
-        return k6.version();
+    Path binary() {
+        return k6.binary();
     }
 
     @Override
@@ -61,7 +43,7 @@ public final class K6Agents extends AgentsGenerator {
         Path js = s.rawDir().resolve(stem + ".k6.js");
         Files.writeString(js, K6Generator.script(mine, null));
         String dir = run.dir(a.host());
-        String script = run.stageContent(a.host(), js, ".k6.js"), binary = run.stage(a.host(), k6.binary(), "bin/k6");
+        String script = run.stageContent(a.host(), js, ".k6.js"), binary = stageBinary(a.host());
         String csv = dir + "/" + stem + ".k6.csv", summary = dir + "/" + stem + ".k6.summary.json";
         List<String> cmd = command(binary, mine, script, csv, summary, i + 1, agents.size());
         List<String> segment = LoadAgents.k6Segment(i + 1, agents.size());

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-import vtlab.core.UsageError;
 import vtlab.tier.host.HostRun;
 
 /**
@@ -16,7 +15,7 @@ import vtlab.tier.host.HostRun;
  * glibc only); its per-request records (SQLite) are written there and copied back (raw/STEM.agentI.oha.db), read here
  * as a local oha's. Its seconds count from its own start (the agents started together): no clock is involved.
  */
-public final class OhaAgents extends AgentsGenerator {
+public final class OhaAgents extends CopiedAgents {
     private final OhaGenerator oha;
 
     OhaAgents(OhaGenerator oha, HostRun run, List<Agent> agents) {
@@ -24,26 +23,9 @@ public final class OhaAgents extends AgentsGenerator {
         this.oha = oha;
     }
 
-    /** oha itself is built here and copied there. */
     @Override
-    public void ensureAvailable() throws UsageError {
-        oha.ensureAvailable();
-        super.ensureAvailable();
-    }
-
-    @Override
-    List<String> needs() {
-        return List.of("taskset", "setsid");
-    }
-
-    @Override
-    String install() {
-        return "util-linux";
-    }
-
-    @Override
-    String toolVersion() {
-        return oha.version();
+    Path binary() {
+        return oha.binary();
     }
 
     /** The connections every agent opens for its rate/n, within its share of the cap, added. */
@@ -62,7 +44,7 @@ public final class OhaAgents extends AgentsGenerator {
         int cap = LoadAgents.connections(s.connections(), agents.size()).get(i);
         double rate = s.rate() / agents.size();
         LoadSpec mine = share(s, cap, rate, a.cpus());
-        String dir = run.dir(a.host()), binary = run.stage(a.host(), oha.binary(), "bin/oha");
+        String dir = run.dir(a.host()), binary = stageBinary(a.host());
         String db = dir + "/" + stem + ".oha.db";
         List<String> cmd = OhaGenerator.command(Path.of(binary), mine, Path.of(db));
         Path localDb = s.rawDir().resolve(stem + ".oha.db"), hlog = s.rawDir().resolve(stem + ".oha.hlog");

@@ -1,0 +1,48 @@
+package vtlab.load;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import vtlab.core.UsageError;
+import vtlab.tier.host.Host;
+import vtlab.tier.host.HostRun;
+
+/**
+ * Load agents whose tool is built on this machine and copied into each host's work folder (k6, oha): the hosts need
+ * only taskset and setsid, the tool must be available here, and its version is this machine's binary's.
+ */
+abstract sealed class CopiedAgents extends AgentsGenerator permits K6Agents, OhaAgents {
+    CopiedAgents(Generator tool, HostRun run, List<Agent> agents) {
+        super(tool, run, agents);
+    }
+
+    /** The tool's binary on this machine. */
+    abstract Path binary();
+
+    /** The binary in the host's work folder (copied once per run and host); its path there. */
+    String stageBinary(Host host) throws java.io.IOException, InterruptedException {
+        return run.stage(host, binary(), "bin/" + tool.name());
+    }
+
+    /** The tool itself is built here and copied there. */
+    @Override
+    public void ensureAvailable() throws UsageError {
+        tool.ensureAvailable();
+        super.ensureAvailable();
+    }
+
+    @Override
+    List<String> needs() {
+        return List.of("taskset", "setsid");
+    }
+
+    @Override
+    String install() {
+        return "util-linux";
+    }
+
+    @Override
+    String toolVersion() {
+        return tool.version();
+    }
+}
