@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,10 +23,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The lab's layering, checked on its sources: data flows one way (CLI -> plan -> runner -> dataset -> report), so a
- * package may only use packages of a lower layer (or its own). A new package must be given a layer here.
+ * top-level package may only use packages of a lower layer (or its own), and no package, sub-packages counted apart
+ * (tier, tier.host, experiment.capacity, ...), takes part in an import cycle. A new top-level package must be given a
+ * layer here.
  */
 class ArchitectureTest {
-    /** Layer of each top-level package under vtlab; families such as experiment.servlet belong to their parent. */
+    /** Layer of each top-level package under vtlab; its sub-packages share it (and may not form a cycle among them). */
     static final Map<String, Integer> LAYER = Map.ofEntries(
             Map.entry("core", 0),       // refusals (UsageError) and option parsing: every layer may use it
             Map.entry("stack", 1),      // stack descriptors
@@ -39,26 +44,138 @@ class ArchitectureTest {
             Map.entry("cli", 8));       // the commands, on top
 
     static final Path SOURCES = Path.of(System.getProperty("vtlab.home", "..")).resolve("lab/src/main/java/vtlab");
-    private static final Pattern REF = Pattern.compile("\\bvtlab\\.([a-z]+)\\.");
+    /** A reference to a class of the lab: its package is the lower-case names before the first capitalized one (or *). */
+    static final Pattern REF = Pattern.compile("\\bvtlab((?:\\.[a-z][a-z0-9_]*)+)\\.(?:[A-Z]|\\*)");
 
-    /** Top-level package -> the top-level packages its sources refer to (imports and fully qualified names). */
-    static Map<String, Set<String>> uses() throws IOException {
-        Map<String, Set<String>> uses = new TreeMap<>();
+    /**
+     * Package (tier.host, experiment) -> the packages its sources refer to (imports and fully qualified names), each
+     * with the classes that do, as "Class -> package": the graph every check here reads.
+     */
+    static Map<String, Map<String, Set<String>>> graph() throws IOException {
+        Map<String, Map<String, Set<String>>> graph = new TreeMap<>();
         try (Stream<Path> files = Files.walk(SOURCES)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
-                String pkg = SOURCES.relativize(f).getName(0).toString();
-                Set<String> used = uses.computeIfAbsent(pkg, k -> new TreeSet<>());
-                for (String line : Files.readAllLines(f)) {
-                    // comments may name any layer ("see vtlab.run.WarmUp"); only code makes a dependency
-                    String code = line.strip();
-                    if (code.startsWith("package ") || code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
-                    int comment = code.indexOf("//");
-                    Matcher m = REF.matcher(comment >= 0 ? code.substring(0, comment) : code);
-                    while (m.find()) if (!m.group(1).equals(pkg)) used.add(m.group(1));
+                String pkg = SOURCES.relativize(f.getParent()).toString().replace('/', '.');
+                String cls = f.getFileName().toString().replaceFirst("\\.java$", "");
+                Map<String, Set<String>> used = graph.computeIfAbsent(pkg, k -> new TreeMap<>());
+                for (String u : references(Files.readAllLines(f))) {
+                    if (!u.equals(pkg)) used.computeIfAbsent(u, k -> new TreeSet<>()).add(cls);
                 }
             }
         }
+        return graph;
+    }
+
+    /** The packages (relative to vtlab) that code lines refer to; comments may name any package ("see vtlab.run.WarmUp"). */
+    static Set<String> references(List<String> lines) {
+        Set<String> out = new TreeSet<>();
+        for (String line : lines) {
+            String code = line.strip();
+            if (code.startsWith("package ") || code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            int comment = code.indexOf("//");
+            Matcher m = REF.matcher(comment >= 0 ? code.substring(0, comment) : code);
+            while (m.find()) out.add(m.group(1).substring(1));
+        }
+        return out;
+    }
+
+    /** Top-level package -> the top-level packages its sources (sub-packages included) refer to. */
+    static Map<String, Set<String>> uses() throws IOException {
+        Map<String, Set<String>> uses = new TreeMap<>();
+        graph().forEach((pkg, used) -> {
+            Set<String> top = uses.computeIfAbsent(top(pkg), k -> new TreeSet<>());
+            for (String u : used.keySet()) if (!top(u).equals(top(pkg))) top.add(top(u));
+        });
         return uses;
+    }
+
+    static String top(String pkg) {
+        int dot = pkg.indexOf('.');
+        return dot < 0 ? pkg : pkg.substring(0, dot);
+    }
+
+    /**
+     * The import cycles of a graph: each set of packages that reach one another (a strongly connected component of
+     * more than one package), as one cycle through them with the classes behind each step, e.g.
+     * "tier -> tier.fault (PostgresTier) -> tier (ToxiproxyTier)".
+     */
+    static List<String> cycles(Map<String, Map<String, Set<String>>> graph) {
+        return cycles(graph, List.of());
+    }
+
+    /** As above, less the circles within one of known. */
+    static List<String> cycles(Map<String, Map<String, Set<String>>> graph, List<Set<String>> known) {
+        List<String> out = new ArrayList<>();
+        for (Set<String> component : components(graph)) {
+            if (component.size() < 2 || known.stream().anyMatch(k -> k.containsAll(component))) continue;
+            out.add(cycleThrough(component, graph));
+        }
+        return out;
+    }
+
+    /** Tarjan's strongly connected components, each sorted by name. */
+    static List<Set<String>> components(Map<String, Map<String, Set<String>>> graph) {
+        Map<String, Integer> index = new HashMap<>(), low = new HashMap<>();
+        Deque<String> stack = new ArrayDeque<>();
+        Set<String> onStack = new java.util.HashSet<>();
+        List<Set<String>> out = new ArrayList<>();
+        for (String v : new TreeSet<>(graph.keySet())) if (!index.containsKey(v)) strongConnect(v, graph, index, low, stack, onStack, out);
+        return out;
+    }
+
+    private static void strongConnect(String v, Map<String, Map<String, Set<String>>> graph, Map<String, Integer> index,
+                                      Map<String, Integer> low, Deque<String> stack, Set<String> onStack, List<Set<String>> out) {
+        index.put(v, index.size());
+        low.put(v, index.get(v));
+        stack.push(v);
+        onStack.add(v);
+        for (String w : graph.getOrDefault(v, Map.of()).keySet()) {
+            if (!index.containsKey(w)) {
+                strongConnect(w, graph, index, low, stack, onStack, out);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            Set<String> component = new TreeSet<>();
+            String w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                component.add(w);
+            } while (!w.equals(v));
+            out.add(component);
+        }
+    }
+
+    /** A shortest cycle from the component's first package back to it, within the component, with its classes. */
+    private static String cycleThrough(Set<String> component, Map<String, Map<String, Set<String>>> graph) {
+        String start = component.iterator().next();
+        Map<String, String> parent = new HashMap<>();
+        Deque<String> queue = new ArrayDeque<>(List.of(start));
+        String last = null;
+        while (!queue.isEmpty() && last == null) {
+            String v = queue.poll();
+            for (String w : graph.getOrDefault(v, Map.of()).keySet()) {
+                if (!component.contains(w)) continue;
+                if (w.equals(start)) {
+                    last = v;
+                    break;
+                }
+                if (parent.putIfAbsent(w, v) == null) queue.add(w);
+            }
+        }
+        List<String> path = new ArrayList<>(List.of(start));
+        for (String v = last; v != null && !v.equals(start); v = parent.get(v)) path.add(1, v);
+        path.add(start);
+        StringBuilder sb = new StringBuilder(start);
+        for (int i = 1; i < path.size(); i++) {
+            sb.append(" -> ").append(path.get(i)).append(" (").append(String.join(", ", graph.get(path.get(i - 1)).get(path.get(i)))).append(")");
+        }
+        Set<String> others = new TreeSet<>(component);
+        path.forEach(others::remove);
+        return sb + (others.isEmpty() ? "" : "; in the same circle: " + String.join(", ", others));
     }
 
     @Test
@@ -80,6 +197,21 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong, "uses of a package in the same or a higher layer (which makes cycles possible)");
     }
 
+    /**
+     * The circles the lab had when sub-packages were first counted apart (issue 30), each still to be untangled: a
+     * cycle within one of them does not fail the suite yet, any other does.
+     */
+    static final List<Set<String>> KNOWN_CIRCLES = List.of(
+            Set.of("tier", "tier.fault", "tier.host", "tier.tool"),
+            Set.of("experiment", "experiment.ab", "experiment.capacity", "experiment.jmh", "experiment.reactive", "experiment.servlet",
+                    "experiment.spring"));
+
+    /** Sub-packages counted apart: tier.host, tier.fault and tier may not import one another in a circle. */
+    @Test
+    void noImportCycleBetweenAnyTwoPackages() throws IOException {
+        assertEquals(List.of(), cycles(graph(), KNOWN_CIRCLES), "import cycles (package -> package it imports (the classes that do))");
+    }
+
     @Test
     void runUsesNeitherTheExperimentRegistryNorTheReport() throws IOException {
         Set<String> used = uses().getOrDefault("run", Set.of());
@@ -99,5 +231,23 @@ class ArchitectureTest {
         Map<String, Set<String>> uses = uses();
         assertTrue(uses.get("cli").contains("run"), "cli starts the runner: " + uses.get("cli"));
         assertTrue(uses.get("probe").contains("plan"), "probes read the row: " + uses.get("probe"));
+        Map<String, Map<String, Set<String>>> graph = graph();
+        assertTrue(graph.containsKey("tier.host") && graph.containsKey("experiment.capacity"), "sub-packages are packages of their own: " + graph.keySet());
+        assertEquals(Set.of("tier.host", "tier.fault", "experiment"),
+                references(List.of("import vtlab.tier.host.Host;", "import static vtlab.tier.fault.Fault.parse;", "import vtlab.experiment.*;",
+                        "// vtlab.run.Runner", " * {@link vtlab.cli.Main}", "String home = System.getProperty(\"vtlab.home\");")));
+        assertEquals(Set.of("tier.fault"), references(List.of("String p = vtlab.tier.fault.ToxiproxyTier.NAME;")));
+    }
+
+    @Test
+    void aCycleIsFoundWithTheClassesBehindIt() {
+        Map<String, Map<String, Set<String>>> g = Map.of(
+                "a", Map.of("a.b", Set.of("A1")),
+                "a.b", Map.of("c", Set.of("B1")),
+                "c", Map.of("a", Set.of("C1", "C2"), "d", Set.of("C3")),
+                "d", Map.of());
+        assertEquals(List.of("a -> a.b (A1) -> c (B1) -> a (C1, C2)"), cycles(g));
+        assertEquals(List.of(), cycles(Map.of("a", Map.of("b", Set.of("A")), "b", Map.of())));
+        assertEquals(List.of(), cycles(g, List.of(Set.of("a", "a.b", "c"))), "a known circle");
     }
 }
