@@ -7,8 +7,8 @@ import java.util.List;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.tool.OsPackages;
 
 /** ./vtlab doctor: what the lab found on this machine (CPUs, core map, open files, JDKs, generators, stacks). */
@@ -26,14 +26,14 @@ final class DoctorCommand implements Command {
 
     static String doctor() {
         StringBuilder sb = new StringBuilder();
-        int cpus = vtlab.tier.LabAffinity.machineCpus();
+        int cpus = vtlab.proc.LabAffinity.machineCpus();
         sb.append("CPUs          ").append(cpus).append('\n');
         try {
-            sb.append("core map      ").append(CoreMap.compute(cpus, null)).append('\n');
+            sb.append("core map      ").append(vtlab.tier.Tiers.cores(cpus, null)).append('\n');
         } catch (UsageError e) {
             sb.append("core map      ").append(e.getMessage()).append('\n');
         }
-        sb.append("open files    ").append(vtlab.tier.FileLimits.softLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
+        sb.append("open files    ").append(vtlab.proc.FileLimits.softLimit()).append(" (soft limit of the lab, inherited by the tiers)\n");
         sb.append("lab JDK       ").append(Jdk.current().label()).append("  ").append(Jdk.current().home()).append('\n');
         sb.append("JDKs >= 21 found (use with --jdk PATH or --jdk MAJOR):\n");
         for (Jdk j : Jdk.discover()) {

@@ -7,7 +7,7 @@ import java.util.List;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /** ./vtlab dump [PID]: a JSON thread dump of a running SUT (virtual threads included), summarised. */
 final class DumpCommand implements Command {

@@ -10,7 +10,7 @@ import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.RunDir;
-import vtlab.experiment.Experiments;
+import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;

@@ -5,7 +5,7 @@ import java.util.List;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
-import vtlab.experiment.Experiments;
+import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generator;
 import vtlab.load.Generators;
 import vtlab.plan.Experiment;

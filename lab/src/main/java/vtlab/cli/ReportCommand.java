@@ -8,7 +8,7 @@ import java.util.List;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.experiment.RunFindings;
+import vtlab.experiment.registry.RunFindings;
 import vtlab.report.Report;
 
 /** ./vtlab report RUN_DIR: recomputes the experiments' findings of a run (findings.json), then rewrites its report. */

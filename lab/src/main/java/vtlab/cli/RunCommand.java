@@ -16,7 +16,7 @@ import vtlab.core.UsageError;
 import vtlab.check.Slo;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
-import vtlab.experiment.Experiments;
+import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generator;
 import vtlab.load.Generators;
 import vtlab.load.LoadModel;
@@ -31,7 +31,7 @@ import vtlab.probe.Probe;
 import vtlab.probe.Probes;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 import vtlab.tier.StackVariants;
 import vtlab.tier.Tiers;
 import vtlab.tier.tool.OsPackages;
@@ -121,7 +121,7 @@ public final class RunCommand implements Command {
      * @return whether a row breached them
      */
     public static boolean writeResults(RunDir dir, List<String> experiments, Slo failOn, PrintStream out) throws IOException {
-        vtlab.data.Findings findings = vtlab.experiment.RunFindings.write(dir.dir(), experiments);
+        vtlab.data.Findings findings = vtlab.experiment.registry.RunFindings.write(dir.dir(), experiments);
         List<java.util.Map<String, String>> rows = Files.exists(dir.matrix()) ? vtlab.data.Dataset.read(dir.matrix()) : List.of();
         java.util.Map<Integer, List<String>> breaches = new java.util.LinkedHashMap<>();
         if (failOn != null) for (int i = 0; i < rows.size(); i++) breaches.put(i + 1, failOn.breached(rows.get(i)));
@@ -261,7 +261,7 @@ public final class RunCommand implements Command {
         if (topology != null) {
             RunAcrossHosts.refuse(topology, chosen.stream().map(Experiment::name).toList(), rows, !searches.isEmpty() || !studies.isEmpty(), gen, o);
         }
-        CoreMap cores = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o);
+        CoreMap cores = Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
                 : o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
         int port = o.positiveInt("port", 18080);
@@ -389,8 +389,8 @@ public final class RunCommand implements Command {
      * limit at start-up and children inherit it; the article's run failed with "too many open files" at 1,000.
      */
     static void checkFileLimit(int connections, boolean open) throws UsageError {
-        vtlab.tier.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
-        long limit = vtlab.tier.FileLimits.softLimit();
+        vtlab.proc.FileLimits.raise(2L * connections + 4096); // as root: room for a SUT's downstream sockets too
+        long limit = vtlab.proc.FileLimits.softLimit();
         long needed = connections + 1024L;
         if (limit > 0 && needed > limit) {
             // open model: every request in flight may hold a socket, so the cap is what must fit

@@ -14,9 +14,9 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
-import vtlab.tier.Children;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.Children;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.Tiers;
 
@@ -45,7 +45,7 @@ final class TiersCommand implements Command {
         }
         String of = o.string("data-of", "spring-mvc");
         StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
-        CoreMap cores = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o);
+        CoreMap cores = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o);
         Map<String, String> tierOptions = new LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");

@@ -12,8 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 
 import vtlab.core.Secrets;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 
 /** environment.json: the machine, the core map, the JDKs, vtlab's version, the generator and every flag given. */
 public final class Environment {

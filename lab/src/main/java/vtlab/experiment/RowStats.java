@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.data.Rows;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /** What the findings of the I/O and reactive experiments share: evidence rows only, means, params, percentages. */
 public final class RowStats {

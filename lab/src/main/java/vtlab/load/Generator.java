@@ -73,7 +73,7 @@ public interface Generator {
     /** A load in progress. */
     interface RunningLoad {
         /** The generator's process where it runs (several agents: a group), for the load's end and the CPU probe. */
-        vtlab.tier.TierProcess process();
+        vtlab.tier.host.TierProcess process();
 
         /** Waits for the end and parses the output; {@link LoadException} if the tool failed. */
         LoadResult await() throws LoadException, InterruptedException;

@@ -5,7 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import vtlab.tier.Children;
+import vtlab.proc.Children;
 
 /**
  * A generator run as a tracked child process: its command is kept beside its output (raw/STEM.TOOL.cmd and
@@ -49,8 +49,8 @@ final class ToolRun implements Generator.RunningLoad {
     }
 
     @Override
-    public vtlab.tier.TierProcess process() {
-        return vtlab.tier.TierProcess.local(process.toHandle());
+    public vtlab.tier.host.TierProcess process() {
+        return vtlab.tier.host.TierProcess.local(process.toHandle());
     }
 
     @Override

@@ -8,10 +8,17 @@ import vtlab.core.UsageError;
 
 /**
  * An experiment turns options into rows (its axes crossed), as a k6 executor turns options into a load model.
- * One experiment per file in vtlab.experiment; registered in {@link Experiments}.
+ * One experiment per file in a family of vtlab.experiment; registered in vtlab.experiment.registry.Experiments.
  */
 public interface Experiment {
     String name();
+
+    /** The experiment named name among all (a registry), or refused in one line naming those it knows. */
+    static Experiment named(java.util.Map<String, Experiment> all, String name) throws UsageError {
+        Experiment e = all.get(name);
+        if (e == null) throw new UsageError("unknown experiment '" + name + "' (known: " + String.join(", ", all.keySet()) + ")");
+        return e;
+    }
 
     /** One line for `vtlab list`. */
     String summary();

@@ -9,7 +9,7 @@ import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.tier.fault.Fault;
-import vtlab.tier.fault.ToxiproxyTier;
+import vtlab.tier.ToxiproxyTier;
 
 /**
  * --fault: faults on a schedule within each row's hold, an axis like the others (each value a row; '+' joins faults

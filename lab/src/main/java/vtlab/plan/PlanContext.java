@@ -8,8 +8,8 @@ import java.util.Map;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 
 /**
  * What every experiment's plan shares: the JDKs to run on, the SUT's JVM arguments and the common timing options.
@@ -42,7 +42,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         if (jdks.isEmpty()) jdks.add(Jdk.current());
         String args = o.string("jvm-args", "-Xms512m -Xmx512m");
         List<String> jvmArgs = args.isBlank() ? List.of() : List.of(args.trim().split("\\s+"));
-        int appCpus = CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), o).count(CoreMap.APP);
+        int appCpus = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP);
         int carriers = carriers(o.string("carriers", "auto"), appCpus);
         if (jvmArgs.stream().anyMatch(a -> a.startsWith("-D" + CARRIERS_PROPERTY + "="))) {
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * One measured scenario of a plan: which stack, in which configuration, under which load. Rows are made by an

@@ -6,7 +6,7 @@ import java.util.List;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /**
  * An experiment that is not a load against a SUT (JMH benchmarks, thread memory): it measures in JVMs of its own

@@ -16,7 +16,9 @@ public final class CpuProbe implements Probe {
     static final Map<String, Column> TIER_COLUMNS = new java.util.LinkedHashMap<>();
 
     static {
-        for (String tier : java.util.List.of("app", "load", "pg", "stub", vtlab.tier.CoreMap.PROXY)) {
+        List<String> tiers = new java.util.ArrayList<>(List.of(vtlab.proc.CoreMap.APP, vtlab.proc.CoreMap.LOAD));
+        tiers.addAll(vtlab.tier.Tiers.builtIn()); // pg, stub, toxiproxy
+        for (String tier : tiers) {
             TIER_COLUMNS.put(tier, Column.number(tier + "_cpu_pct", "% core", "CPU of the " + tier + " tier's processes over the hold, 100 = one core"));
         }
     }

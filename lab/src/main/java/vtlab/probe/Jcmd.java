@@ -3,9 +3,9 @@ package vtlab.probe;
 import java.io.IOException;
 import java.util.List;
 
-import vtlab.tier.Jdk;
-import vtlab.tier.Site;
-import vtlab.tier.TierProcess;
+import vtlab.tier.tool.Jdk;
+import vtlab.tier.host.Site;
+import vtlab.tier.host.TierProcess;
 
 /** Runs a jcmd diagnostic command against a SUT JVM where it runs ({@link Site}) and returns its output; fails on a non-zero exit. */
 public final class Jcmd {

@@ -76,7 +76,7 @@ public final class NmtProbe implements Probe {
     private static final String[] SUMMARY = {"VM.native_memory", "summary"};
 
     /** `jcmd PID VM.native_memory summary` of a JVM of this machine started with -XX:NativeMemoryTracking=summary, as text. */
-    public static String summary(vtlab.tier.Jdk jdk, long pid) throws java.io.IOException, InterruptedException {
+    public static String summary(vtlab.tier.tool.Jdk jdk, long pid) throws java.io.IOException, InterruptedException {
         return Jcmd.run(jdk, pid, SUMMARY);
     }
 

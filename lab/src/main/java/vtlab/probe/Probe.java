@@ -26,7 +26,7 @@ public interface Probe {
 
     /**
      * Whether it reads the SUT and the tiers only through their {@link ProbeContext#tiers() processes}: /proc read where
-     * they run, jcmd run there and its files copied back ({@link vtlab.tier.Site}), so it works when they run on other
+     * they run, jcmd run there and its files copied back ({@link vtlab.tier.host.Site}), so it works when they run on other
      * hosts (--hosts). One that attaches JMX through this machine's attach API or reads files of this machine directly
      * does not (yet): a run across hosts leaves it out of the default set and refuses it by name.
      */

@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.Map;
 
 import vtlab.plan.Row;
-import vtlab.tier.TierProcess;
+import vtlab.tier.host.TierProcess;
 
 /**
  * What a probe may look at: the row, the processes of every tier by tier name (app, load, pg, stub) where they run

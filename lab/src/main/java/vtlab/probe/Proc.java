@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import vtlab.tier.TierProcess;
+import vtlab.tier.host.TierProcess;
 
 /**
  * Reads Linux /proc: CPU ticks and status fields of a process, cheaply enough to sample every second. A tier's

@@ -12,9 +12,9 @@ import java.util.TreeMap;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.tier.Jdk;
-import vtlab.tier.Site;
-import vtlab.tier.TierProcess;
+import vtlab.tier.tool.Jdk;
+import vtlab.tier.host.Site;
+import vtlab.tier.host.TierProcess;
 
 /**
  * A JSON thread dump (jcmd Thread.dump_to_file -format=json, JDK 21+), which unlike jstack lists virtual threads,

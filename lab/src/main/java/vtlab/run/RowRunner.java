@@ -27,11 +27,11 @@ import vtlab.probe.ProbeContext;
 import vtlab.probe.Probes;
 import vtlab.probe.Proc;
 import vtlab.stack.Stack;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 import vtlab.tier.RunTier;
 import vtlab.tier.SutHandle;
 import vtlab.tier.SutProcess;
-import vtlab.tier.TierProcess;
+import vtlab.tier.host.TierProcess;
 
 /**
  * Carries out one planned row: SUT up (or the previous row's kept, see {@link SutReuse}) -> verify -> warm-up

@@ -22,11 +22,11 @@ import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
 import vtlab.plan.Study;
-import vtlab.tier.Children;
-import vtlab.tier.CoreMap;
+import vtlab.proc.Children;
+import vtlab.proc.CoreMap;
 import vtlab.tier.RunTier;
 import vtlab.tier.SutHandle;
-import vtlab.tier.TierSite;
+import vtlab.tier.host.TierSite;
 import vtlab.tier.Tiers;
 
 /**
@@ -112,7 +112,7 @@ public final class Runner {
     public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
         Environment env = c.environment();
-        String labCpus = vtlab.tier.LabAffinity.pin(c.cores(), out);
+        String labCpus = vtlab.proc.LabAffinity.pin(c.cores(), out);
         env.set("lab_cpus", labCpus == null ? "unpinned" : labCpus);
         env.write(dir.environment());
         out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
@@ -197,7 +197,7 @@ public final class Runner {
             if (rowRunner != null) rowRunner.close();
             runTiers.values().forEach(RunTier::close);
             // what this JVM starts next (a later run in the same JVM, a command the tests launch) gets every CPU back
-            if (labCpus != null) vtlab.tier.LabAffinity.unpin();
+            if (labCpus != null) vtlab.proc.LabAffinity.unpin();
         }
         // SIGTERM can stop the rows before the shutdown hook gets to its callbacks: mark the run here as well, never
         // as complete (the hook may still be stopping the tiers when this thread gets here)

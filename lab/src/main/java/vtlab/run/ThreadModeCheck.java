@@ -12,8 +12,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.ThreadDump;
-import vtlab.tier.Jdk;
-import vtlab.tier.TierProcess;
+import vtlab.tier.tool.Jdk;
+import vtlab.tier.host.TierProcess;
 
 /**
  * The thread mode of a service that does not report it (no runtime-info: ./vtlab ab), proven from JSON thread dumps

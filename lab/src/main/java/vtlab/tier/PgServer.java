@@ -7,6 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Properties;
 
+import vtlab.tier.host.TierProcess;
+
 /**
  * A running PostgreSQL server of the lab as {@link PostgresTier} uses it: on this machine ({@link PostgresCluster},
  * kept between runs) or on a host of a run across hosts ({@link RemotePostgres}, made in the run's work folder there).

@@ -24,6 +24,11 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import vtlab.proc.Children;
+import vtlab.proc.Commands;
+import vtlab.proc.LoopbackPort;
+import vtlab.tier.host.TierSite;
+
 /**
  * The lab's own PostgreSQL cluster on this machine, never a system one: data directory under the state folder (kept
  * between runs), its own free port, 127.0.0.1 only (or this machine's address as a SUT on another host reaches it, its

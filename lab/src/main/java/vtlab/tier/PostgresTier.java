@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 import vtlab.stack.StackData;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.host.TierSite;
 
 /**
  * PostgreSQL as a run tier: the machine's server binaries running the lab's own cluster ({@link PostgresCluster}),
@@ -19,6 +21,7 @@ import vtlab.stack.StackData;
  */
 public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInjector {
     public static final String NAME = "pg";
+    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, PostgresTier::new);
     public static final String DATABASE = PostgresCluster.DATABASE, USER = PostgresCluster.USER;
     /** Tier option: reseed=true rebuilds the cluster and its data. Seed sizes are options too: pg.<size> (see StackData). */
     public static final String OPT_RESEED = "reseed";

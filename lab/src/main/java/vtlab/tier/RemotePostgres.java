@@ -11,6 +11,10 @@ import java.util.Map;
 
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
+import vtlab.proc.LogTail;
+import vtlab.tier.host.HostedProcess;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.host.TierSite;
 
 /**
  * PostgreSQL on a host of a run across hosts (the topology's pg entry): that host's own server binaries (the newest

@@ -13,6 +13,11 @@ import vtlab.stack.Stack;
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostProcess;
 import vtlab.tier.host.HostRun;
+import vtlab.tier.host.HostedProcess;
+import vtlab.tier.host.RemoteJava;
+import vtlab.tier.host.Site;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A system under test on a host of its own (--hosts): the stack's jar run there as {@link RemoteJava} runs a jar (the

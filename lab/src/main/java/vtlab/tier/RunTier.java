@@ -5,6 +5,9 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 import vtlab.stack.StackData;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.host.TierSite;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A tier that lives for a whole run rather than a row (a database, a downstream stub): started once before the

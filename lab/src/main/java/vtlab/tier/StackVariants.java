@@ -20,6 +20,8 @@ import java.util.stream.Stream;
 import vtlab.core.LabHome;
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
+import vtlab.proc.Children;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A lab stack built with library versions other than its pom's defaults, so one run can put several JDBC drivers

@@ -15,6 +15,14 @@ import java.util.Map;
 
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
+import vtlab.proc.Children;
+import vtlab.proc.LogTail;
+import vtlab.proc.LoopbackPort;
+import vtlab.tier.host.HostedProcess;
+import vtlab.tier.host.RemoteJava;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.host.TierSite;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The downstream stub (stacks/stub: WebFlux on Reactor Netty, non-blocking delay) as a run tier on its own CPUs.
@@ -24,6 +32,7 @@ import vtlab.stack.Stack;
  */
 public final class StubTier implements RunTier {
     public static final String NAME = "stub";
+    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, StubTier::new);
     /** Tier option: the stub's default delay (a SUT may ask for another per call with ?ms=). */
     public static final String OPT_DELAY_MS = "stub.delayMs";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

@@ -5,6 +5,9 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.tool.Jdk;
+
 /**
  * A running system under test as the runner uses it ({@link SutProcess} here, {@link RemoteSut} on a host of its own;
  * a fake in the runner's tests).

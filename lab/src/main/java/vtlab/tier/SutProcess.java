@@ -10,6 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 import vtlab.stack.Stack;
+import vtlab.proc.Children;
+import vtlab.proc.LogTail;
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.tool.Jdk;
 
 /** A system under test as its own JVM, pinned to its CPUs, reachable on 127.0.0.1:port. */
 public final class SutProcess implements SutHandle {

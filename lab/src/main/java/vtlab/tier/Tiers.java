@@ -1,17 +1,41 @@
 package vtlab.tier;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
-/** Run-scoped tiers by name, as rows name them in Row.tiers(). */
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.proc.CoreMap;
+
+/**
+ * Run-scoped tiers by name, as rows name them in Row.tiers(). Each tier declares itself ({@link Entry}, a constant of
+ * its class) and is registered here in one line; a row's own dependencies (./vtlab ab --dependency) are registered
+ * as the run plans them.
+ */
 public final class Tiers {
+    /**
+     * What a tier says of itself before one is made: its name, how to make one, and, for a tier the core map gives no
+     * CPUs of its own, the tier whose CPUs it runs on (null: its own entry).
+     */
+    public record Entry(String name, Supplier<RunTier> make, String cpusOf) {
+        public static Entry of(String name, Supplier<RunTier> make) {
+            return new Entry(name, make, null);
+        }
+
+        /** This tier on another's CPUs (the fault proxy beside the stub). */
+        public Entry onCpusOf(String tier) {
+            return new Entry(name, make, tier);
+        }
+    }
+
+    /** The lab's own tiers, in the order of their CPU columns. */
+    private static final List<Entry> BUILT_IN = List.of(PostgresTier.TIER, StubTier.TIER, ToxiproxyTier.TIER);
     private static final Map<String, Supplier<RunTier>> ALL = new LinkedHashMap<>();
 
     static {
-        register(PostgresTier.NAME, PostgresTier::new);
-        register(StubTier.NAME, StubTier::new);
-        register(vtlab.tier.fault.ToxiproxyTier.NAME, vtlab.tier.fault.ToxiproxyTier::new);
+        for (Entry e : BUILT_IN) register(e.name(), e.make());
     }
 
     private Tiers() {}
@@ -24,5 +48,20 @@ public final class Tiers {
         Supplier<RunTier> t = ALL.get(name);
         if (t == null) throw new IllegalArgumentException("no run tier named " + name);
         return t.get();
+    }
+
+    /** The names of the lab's own tiers (pg, stub, toxiproxy), not those a run registers for its rows. */
+    public static List<String> builtIn() {
+        return BUILT_IN.stream().map(Entry::name).toList();
+    }
+
+    /**
+     * This machine's core map (CoreMap.compute) with an entry for each tier that runs on another's CPUs, as that tier
+     * declares ({@link Entry#cpusOf}).
+     */
+    public static CoreMap cores(int machineCpus, Options o) throws UsageError {
+        Map<String, String> beside = new LinkedHashMap<>();
+        for (Entry e : BUILT_IN) if (e.cpusOf() != null) beside.put(e.name(), e.cpusOf());
+        return CoreMap.compute(machineCpus, o, beside);
     }
 }

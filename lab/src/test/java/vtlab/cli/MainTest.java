@@ -151,7 +151,7 @@ class MainTest {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--load-model", "open", "--rates", "2000,6000",
                 "--reps", "2", "--hold", "10s"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
-        List<Row> rows = ctx.underLoadModel(vtlab.experiment.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
+        List<Row> rows = ctx.underLoadModel(vtlab.experiment.registry.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
         assertEquals(2 * 2 * 2, rows.size(), "modes x rates x reps");
         assertTrue(rows.stream().allMatch(r -> r.open() && r.concurrency() == 10_000), "concurrency holds the in-flight cap");
         Row platform = rows.stream().filter(r -> r.threadMode().equals("platform") && r.rate() == 6000).findFirst().orElseThrow();
@@ -169,7 +169,7 @@ class MainTest {
     void closedRunsPlanAsBefore() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--conc", "400"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
-        List<Row> rows = ctx.underLoadModel(vtlab.experiment.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
+        List<Row> rows = ctx.underLoadModel(vtlab.experiment.registry.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
         assertTrue(rows.stream().noneMatch(Row::open));
         assertTrue(rows.getFirst().scenario().contains("c=400"));
         assertEquals("closed", rows.getFirst().loadModel());
@@ -187,7 +187,7 @@ class MainTest {
     void plansTheArticlesMatrix() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "hello,sleep", "--conc", "400,1000", "--reps", "3",
                 "--hold", "20s", "--warmup", "10s"));
-        List<Row> rows = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        List<Row> rows = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertEquals(2 * 2 * 2 * 3, rows.size());
         Row platformSleep = rows.stream().filter(r -> r.threadMode().equals("platform") && r.workload().equals("sleep")
                 && r.concurrency() == 1000).findFirst().orElseThrow();
@@ -246,7 +246,7 @@ class MainTest {
         assertTrue(msg.contains("virtual-as-shipped runs processorCache as the server ships it (200)"), msg);
         // another setting still applies to it, and off its baseline is a knob of the scenario
         Options o = Options.parse(List.of("run", "servlet", "--modes", "virtual-as-shipped", "--max-connections", "4096", "--workloads", "sleep"));
-        Row r = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
+        Row r = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
         assertEquals("4096", r.sutEnv().get("MAX_CONNECTIONS"));
         assertEquals("200", r.sutEnv().get("PROCESSOR_CACHE"));
     }
@@ -260,7 +260,7 @@ class MainTest {
     @Test
     void quickShortensTheTiming() throws Exception {
         Options o = Options.parse(List.of("--quick"));
-        List<Row> rows = vtlab.experiment.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
+        List<Row> rows = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertTrue(rows.stream().allMatch(r -> r.hold().toSeconds() <= 5 && r.rep() == 1));
     }
 
@@ -277,7 +277,7 @@ class MainTest {
     @Test
     void plannedRowsCarryTheirExperimentsHooks() throws Exception {
         Options o = Options.parse(List.of("run", "footprint", "--reps", "1"));
-        Row footprint = vtlab.experiment.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
+        Row footprint = vtlab.experiment.registry.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
         vtlab.plan.PlannedRow p = RunCommand.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
         assertTrue(p.freshSut(), "footprint reads a fresh JVM's idle state");
         assertTrue(p.probes().contains("nmt"), p.probes().toString());
@@ -297,7 +297,7 @@ class MainTest {
     void capacityStepsRunInAFreshJvmEach() throws Exception {
         Options o = Options.parse(List.of("run", "capacity"));
         var ctx = vtlab.plan.PlanContext.from(o);
-        var search = vtlab.experiment.Experiments.byName("capacity").searches(o, ctx).getFirst();
+        var search = vtlab.experiment.registry.Experiments.byName("capacity").searches(o, ctx).getFirst();
         Row step = search.next(List.of());
         assertTrue(RunCommand.planned(step, List.of("cpu"), false, null).freshSut(), "a step reusing a JVM ran on its predecessor's heap");
     }

@@ -82,7 +82,7 @@ class RunAcrossHostsTest {
         assertTrue(reached.contains("root@127.0.0.1:1 (sut) does not answer"), "refused only when the hosts are reached: " + reached);
         Options o = Options.parse(List.of("run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
-        List<vtlab.plan.Row> rows = vtlab.experiment.Experiments.byName("order-summary").plan(o, ctx);
+        List<vtlab.plan.Row> rows = vtlab.experiment.registry.Experiments.byName("order-summary").plan(o, ctx);
         assertTrue(rows.getFirst().tiers().containsAll(List.of("pg", "stub")), rows.getFirst().tiers().toString());
         List<vtlab.plan.Row> proxied = rows.stream().map(r -> {
             List<String> t = new ArrayList<>(r.tiers());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.core.Options;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 class EnvironmentTest {
     @TempDir

@@ -21,7 +21,7 @@ import vtlab.cli.RunCommand;
 import vtlab.core.Options;
 import vtlab.data.Environment;
 import vtlab.run.Runner;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A bad day on the real Spring rig (PostgreSQL, the stub behind the real Toxiproxy, k6 at a constant rate): the stub

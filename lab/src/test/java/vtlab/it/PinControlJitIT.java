@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import vtlab.pin.PinControl;
 import vtlab.probe.JfrPinningProbe;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The positive control pins once the JIT has compiled it, on the JDKs the lab runs SUTs on (21: synchronized; 25: a

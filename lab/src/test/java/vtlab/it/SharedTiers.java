@@ -8,7 +8,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.PostgresTier;
 import vtlab.tier.RunTier;
 import vtlab.tier.StubTier;

@@ -39,7 +39,7 @@ import vtlab.core.Options;
 import vtlab.data.Environment;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.PostgresTier;
 import vtlab.tier.StubTier;
 import vtlab.tier.SutProcess;

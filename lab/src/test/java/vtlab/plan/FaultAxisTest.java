@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 class FaultAxisTest {
     static Row row(List<String> tiers, int holdS) {

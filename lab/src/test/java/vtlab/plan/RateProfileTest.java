@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 class RateProfileTest {
     static final RateProfile SPIKE = RateProfile.parse("1000@0s,5000@10s,1000@20s");

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
-import vtlab.tier.Jdk;
-import vtlab.tier.TierProcess;
+import vtlab.tier.tool.Jdk;
+import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.FileSession;
 import vtlab.tier.host.RecordingHost;
 

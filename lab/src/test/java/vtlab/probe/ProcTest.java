@@ -8,7 +8,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.tier.TierProcess;
+import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.FileSession;
 import vtlab.tier.host.LocalHost;
 

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.fault.FaultInjector;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.plan.RateProfile;
 import vtlab.plan.Row;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /** The window a row's verdict judges: a fault's as applied, a spike's rise, or none. */
 class HoldWindowTest {

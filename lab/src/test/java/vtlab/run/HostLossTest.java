@@ -23,8 +23,8 @@ import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.SutHandle;
 
 /**

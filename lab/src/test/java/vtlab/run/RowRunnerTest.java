@@ -29,8 +29,8 @@ import vtlab.probe.Measurements;
 import vtlab.probe.Probe;
 import vtlab.probe.ProbeContext;
 import vtlab.probe.Probes;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.SutHandle;
 
 /** The runner's parts with a fake SUT and a fake generator: no process is started, no port is used. */
@@ -60,8 +60,8 @@ class RowRunnerTest {
         boolean alive = true;
 
         @Override
-        public vtlab.tier.TierProcess process() {
-            return vtlab.tier.TierProcess.local(ProcessHandle.current());
+        public vtlab.tier.host.TierProcess process() {
+            return vtlab.tier.host.TierProcess.local(ProcessHandle.current());
         }
 
         @Override
@@ -127,8 +127,8 @@ class RowRunnerTest {
             specs.add(spec);
             return new RunningLoad() {
                 @Override
-                public vtlab.tier.TierProcess process() {
-                    return vtlab.tier.TierProcess.local(finished);
+                public vtlab.tier.host.TierProcess process() {
+                    return vtlab.tier.host.TierProcess.local(finished);
                 }
 
                 @Override
@@ -376,15 +376,15 @@ class RowRunnerTest {
         Process load = new ProcessBuilder("sleep", "0.3").start();
         try {
             long t0 = System.nanoTime();
-            assertEquals(false, RowRunner.aliveAfter(vtlab.tier.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
+            assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
             double s = (System.nanoTime() - t0) / 1e9;
             assertTrue(s >= 0.25 && s < 2, "returned when the load ended, " + s + " s after");
         } finally {
             load.destroyForcibly();
         }
         long t0 = System.nanoTime();
-        assertTrue(RowRunner.aliveAfter(vtlab.tier.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
+        assertTrue(RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
         assertTrue((System.nanoTime() - t0) / 1e6 >= 200, "after the whole wait");
-        assertEquals(false, RowRunner.aliveAfter(vtlab.tier.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
+        assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
     }
 }

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.ThreadDump;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /** The thread-mode proof of a service without runtime-info, on a real JSON thread dump of this JVM. */
 class ThreadModeCheckTest {

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
+import vtlab.proc.Commands;
+import vtlab.tier.host.TierSite;
 
 class PostgresTierTest {
     @TempDir

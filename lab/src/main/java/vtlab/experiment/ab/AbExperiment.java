@@ -14,7 +14,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * ./vtlab ab: the user's own service (a Spring Boot jar or any command), platform against virtual threads, and on

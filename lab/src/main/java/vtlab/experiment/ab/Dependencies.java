@@ -11,8 +11,8 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Row;
 import vtlab.tier.Tiers;
-import vtlab.tier.fault.ExternalDependency;
-import vtlab.tier.fault.ToxiproxyTier;
+import vtlab.tier.ExternalDependency;
+import vtlab.tier.ToxiproxyTier;
 
 /**
  * --dependency NAME=host:port: a dependency of the user's service (its database, a downstream API) put behind the

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import vtlab.check.Slo;
 import vtlab.core.Opt;
@@ -13,7 +14,6 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
-import vtlab.experiment.Experiments;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -36,6 +36,13 @@ public final class CapacityExperiment implements Experiment {
     /** The base experiments' own defaults under a search: one rep, short warm-up, and a hold longer than the SUT's slowest periodic pause (Serial old-generation collections every ~25 s at 9,000 req/s here): a 10 s hold caught one or none, so a step passed or failed by luck. */
     static final Map<String, String> BASE_DEFAULTS = Map.of("workloads", "sleep", "reps", "1", "warmup", "5s", "hold", "30s");
 
+    /** The experiments it may search, by name: the registry's (which names this family, so it is handed in). */
+    private final Supplier<Map<String, Experiment>> experiments;
+
+    public CapacityExperiment(Supplier<Map<String, Experiment>> experiments) {
+        this.experiments = experiments;
+    }
+
     @Override
     public String name() {
         return "capacity";
@@ -51,7 +58,7 @@ public final class CapacityExperiment implements Experiment {
         List<Opt> all = new ArrayList<>(List.of(OF, SLO, FROM, MAX_RATE));
         // the searched experiment's own options (workloads, pool, timing...) are accepted too, under the search's defaults
         java.util.Set<String> seen = new java.util.HashSet<>(all.stream().map(Opt::name).toList());
-        for (Experiment e : Experiments.all().values()) {
+        for (Experiment e : experiments.get().values()) {
             if (e == this || e instanceof Study) continue;
             for (Opt d : Opt.withDefaults(e.options(), BASE_DEFAULTS)) if (seen.add(d.name())) all.add(d);
         }
@@ -70,13 +77,13 @@ public final class CapacityExperiment implements Experiment {
 
     /** The options a search runs with, checked: SLO, rates and the base experiment. */
     record Spec(Experiment base, Slo slo, double from, double maxRate) {
-        static Spec parse(Options o, PlanContext ctx) throws UsageError {
+        static Spec parse(Options o, PlanContext ctx, Map<String, Experiment> experiments) throws UsageError {
             if (o.has("conc")) throw new UsageError("capacity searches rates: --conc is not an axis here (the in-flight cap is --max-in-flight)");
             if (PlanContext.RATES.given(o) || o.has("load-model")) {
                 throw new UsageError("capacity chooses its own rates (open model): drop --load-model/--rates, start with --from");
             }
             String of = OF.string(o);
-            Experiment base = Experiments.byName(of);
+            Experiment base = Experiment.named(experiments, of);
             if (base instanceof Study || base instanceof CapacityExperiment) {
                 throw new UsageError("--of takes a load experiment (servlet, order-summary, ...), not " + of);
             }
@@ -100,7 +107,7 @@ public final class CapacityExperiment implements Experiment {
 
     @Override
     public List<Search> searches(Options o, PlanContext ctx) throws UsageError {
-        Spec s = Spec.parse(o, ctx);
+        Spec s = Spec.parse(o, ctx, experiments.get());
         // the base experiment's rows, once each, at the in-flight cap: each is a scenario to search
         Options base = o.withDefaults(BASE_DEFAULTS).withDefaults(Map.of("conc", Integer.toString(ctx.maxInFlight())));
         List<Search> out = new ArrayList<>();
@@ -119,7 +126,7 @@ public final class CapacityExperiment implements Experiment {
     @Override
     public void verify(Row row, URI sutBase, Map<String, RunTier> tiers) throws Exception {
         String of = row.params().get(OF_PARAM);
-        if (of != null) Experiments.byName(of).verify(row, sutBase, tiers);
+        if (of != null) Experiment.named(experiments.get(), of).verify(row, sutBase, tiers);
     }
 
     /**

@@ -23,9 +23,9 @@ import vtlab.core.UsageError;
 import vtlab.data.Dataset;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
-import vtlab.tier.Children;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.Children;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A JMH benchmark class of bench/jmh run through JMH's own runner (java -jar vtlab-jmh.jar REGEX ... -rf json), in a

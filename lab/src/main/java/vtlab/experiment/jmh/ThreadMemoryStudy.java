@@ -24,9 +24,9 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
 import vtlab.probe.NmtProbe;
 import vtlab.probe.Proc;
-import vtlab.tier.Children;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.Children;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The talk's stack-memory table (seed 004): N threads that park, platform vs virtual, each count in a fresh JVM with

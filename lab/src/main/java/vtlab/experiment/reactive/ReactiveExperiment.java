@@ -21,7 +21,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Seed 004: do virtual threads make reactive programming unnecessary? The same 100 ms wait at 2,000 connections

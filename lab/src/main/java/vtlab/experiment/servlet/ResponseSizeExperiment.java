@@ -17,7 +17,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Seed 003's throughput sweep: GET /bytes?n=N (a response of exactly N bytes, no other work) for several N, from one

@@ -12,7 +12,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The article's Tomcat 11 experiment (seed 000): HelloWorld and Thread.sleep servlets, a 200-thread platform pool vs

@@ -17,7 +17,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Seed 003's I/O questions on the servlet stack. Counting request-body bytes with a blocking ServletInputStream.read

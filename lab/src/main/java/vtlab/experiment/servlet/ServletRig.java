@@ -10,7 +10,7 @@ import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Rows of the servlet stack, for every experiment on it (servlet, footprint, probe-cost, servlet-io, response-size):

@@ -14,7 +14,7 @@ import vtlab.plan.FaultAxis;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * What breaks on a bad day (issue 22): the Spring rig's order-summary (a PostgreSQL lookup through HikariCP, then a

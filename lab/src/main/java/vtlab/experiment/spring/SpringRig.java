@@ -28,8 +28,8 @@ import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
-import vtlab.tier.CoreMap;
-import vtlab.tier.Jdk;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.PostgresTier;
 import vtlab.tier.RunTier;
 
@@ -143,8 +143,8 @@ final class SpringRig {
         }
         if (!http.equals("auto")) return http;
         long needed = 2L * maxConcurrency + 2048;
-        vtlab.tier.FileLimits.raise(needed);
-        long limit = vtlab.tier.FileLimits.softLimit();
+        vtlab.proc.FileLimits.raise(needed);
+        long limit = vtlab.proc.FileLimits.softLimit();
         if (limit < 0 || limit >= needed || !client.equals("jdk")) return "http1";
         System.err.println("vtlab: the SUT's calls to the stub go over h2c (one multiplexed connection): " + maxConcurrency
                 + " connections over HTTP/1.1 would need about " + needed + " open files, the limit is " + limit
@@ -364,7 +364,7 @@ final class SpringRig {
     /** The default core map of this machine, for the pg and stub CPUs the rows do not carry. */
     static Map<String, String> coreMap() {
         try {
-            return CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), null).cpus();
+            return CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), null).cpus();
         } catch (vtlab.core.UsageError e) {
             return Map.of();
         }
@@ -389,7 +389,7 @@ final class SpringRig {
 
     private static List<CpuLoad> loads(List<Map<String, String>> rows) {
         Map<String, String> cpus = coreMap();
-        int n = vtlab.tier.LabAffinity.machineCpus();
+        int n = vtlab.proc.LabAffinity.machineCpus();
         return rows.stream().flatMap(r -> cpuLoads(r, cpus, n).stream()).toList();
     }
 

@@ -24,7 +24,7 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 
 /**

@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Pattern;
 
-import vtlab.tier.Children;
+import vtlab.proc.Children;
 
 /**
  * A host's files read again and again through one session: the probes read a remote SUT's /proc every second, and an

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import vtlab.tier.Children;
-import vtlab.tier.Commands;
+import vtlab.proc.Children;
+import vtlab.proc.Commands;
 
 /**
  * A machine a tier runs on: this one ({@link LocalHost}, what the lab has always done) or one reached with the user's

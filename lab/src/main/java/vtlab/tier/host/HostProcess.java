@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import vtlab.tier.Children;
-import vtlab.tier.Commands;
+import vtlab.proc.Children;
+import vtlab.proc.Commands;
 
 /**
  * A long-running process the lab starts on a host (the SUT, a load agent): in a session and process group of its

@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import vtlab.tier.Children;
-import vtlab.tier.Commands;
+import vtlab.proc.Children;
+import vtlab.proc.Commands;
 
 /**
  * What a run across hosts holds on them: one {@link Host} per destination of the topology, a work folder on each

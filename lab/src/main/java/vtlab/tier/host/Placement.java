@@ -11,7 +11,7 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 import vtlab.core.UsageError;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /**
  * The core map of a run across hosts: the SUT on its entry's CPUs (or every CPU of its host), each load agent on its

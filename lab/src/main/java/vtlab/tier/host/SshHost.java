@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-import vtlab.tier.Commands;
+import vtlab.proc.Commands;
 
 /**
  * A host reached with the user's own ssh and scp (their config, agent and keys apply): never a password prompt

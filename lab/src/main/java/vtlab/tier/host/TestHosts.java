@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import vtlab.core.UsageError;
-import vtlab.tier.Commands;
-import vtlab.tier.CoreMap;
+import vtlab.proc.Commands;
+import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Tools;
 
 /**
@@ -131,7 +131,7 @@ public final class TestHosts {
             }
             Files.writeString(knownHosts(), known);
             for (int i = 1; i <= n; i++) awaitPort(i, Duration.ofSeconds(10));
-            Files.writeString(out, topology(n, CoreMap.compute(vtlab.tier.LabAffinity.machineCpus(), null)));
+            Files.writeString(out, topology(n, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), null)));
             return Topology.read(out);
         } catch (IOException | InterruptedException | UsageError | RuntimeException e) {
             try {
@@ -283,6 +283,6 @@ public final class TestHosts {
             }
         }
         throw new IOException("test host " + i + ": sshd does not answer on " + address(i) + ":22 (" + last + "): "
-                + vtlab.tier.LogTail.of(hostDir(i).resolve("sshd.log"), 3));
+                + vtlab.proc.LogTail.of(hostDir(i).resolve("sshd.log"), 3));
     }
 }

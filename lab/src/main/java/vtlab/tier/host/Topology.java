@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 
 import vtlab.core.UsageError;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /**
  * Where each tier runs (--hosts hosts.toml): the SUT, the database, the stub and one or more load agents, each on

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Optional;
 
 import vtlab.core.LabHome;
-import vtlab.tier.Children;
-import vtlab.tier.LogTail;
+import vtlab.proc.Children;
+import vtlab.proc.LogTail;
 
 /**
  * Builds tools from a language registry (oha from crates.io, k6 from the Go module proxy) at a pinned version into

@@ -14,7 +14,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.Row;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.Tiers;
 
 class DependenciesTest {

@@ -84,12 +84,12 @@ class CapacitySearchTest {
     }
 
     @Test
-    void overloadedStepsFailWhateverTheirLatencyAndTheSentenceNamesTheLimit() {
+    void overloadedStepsFailWhateverTheirLatencyAndTheSentenceNamesTheLimit() throws Exception {
         assertTrue(!CapacitySearch.passes(step("platform", 4400, 80, "overloaded")), "a queue that grows is not sustained");
         List<Map<String, String>> rows = new ArrayList<>();
         rows.addAll(replay("platform", 1000, 64000, r -> step("platform", r, r <= 3900 ? 60 : 1500, r > 4000 ? "overloaded" : "")));
         rows.addAll(replay("virtual", 1000, 64000, r -> step("virtual", r, r <= 14000 ? 70 : 400, r > 14000 ? "app-cpu-bound" : "")));
-        List<String> findings = new CapacityExperiment().findings(rows);
+        List<String> findings = capacity().findings(rows);
         assertEquals(1, findings.size(), findings.toString());
         String f = findings.getFirst();
         assertTrue(f.contains("platform-200 sustains 3,875 req/s"), f);
@@ -111,10 +111,15 @@ class CapacitySearchTest {
                 + " (SerialCollectForAllocation, 4 GC pauses in the hold)", CapacitySearch.limit(r));
     }
 
+    /** As the registry has it: it searches the other experiments there. */
+    static CapacityExperiment capacity() throws UsageError {
+        return (CapacityExperiment) vtlab.experiment.registry.Experiments.byName("capacity");
+    }
+
     @Test
     void planningRefusesTheClosedAxesAndABadSlo() throws Exception {
         PlanContext ctx = PlanContext.from(Options.parse(List.of()));
-        CapacityExperiment c = new CapacityExperiment();
+        CapacityExperiment c = capacity();
         for (List<String> bad : List.of(List.of("--conc", "400"), List.of("--rates", "2000"), List.of("--slo", "p99>3ms"),
                 List.of("--of", "thread-cost"), List.of("--of", "nope"), List.of("--from", "0"), List.of("--from", "5000", "--max-rate", "100"))) {
             assertThrows(UsageError.class, () -> c.searches(Options.parse(bad), ctx), bad.toString());

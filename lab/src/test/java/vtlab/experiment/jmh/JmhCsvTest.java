@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.data.Dataset;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /** Real JMH results -> jmh.csv -> read back -> findings: what a run's pipeline does after JMH has exited. */
 class JmhCsvTest {

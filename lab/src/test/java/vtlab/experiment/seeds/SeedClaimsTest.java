@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.experiment.Experiments;
+import vtlab.experiment.registry.Experiments;
 import vtlab.experiment.seeds.SeedClaims.Verdict;
 
 /**
@@ -126,7 +126,7 @@ class SeedClaimsTest {
     @Test
     void aSeedsRunsFindingsHoldEveryPartsThenTheClaimsAndTheReportDrawsTheTable() throws Exception {
         Path run = quickRun();
-        vtlab.data.Findings f = vtlab.experiment.RunFindings.write(run, List.of("seeds"));
+        vtlab.data.Findings f = vtlab.experiment.registry.RunFindings.write(run, List.of("seeds"));
         List<String> names = f.experiments().stream().map(vtlab.data.Findings.Entry::name).toList();
         assertEquals("seeds", names.getLast(), "the claims come after the parts' own findings: " + names);
         assertTrue(names.containsAll(List.of("servlet", "order-summary", "pinning", "thread-memory")), names.toString());

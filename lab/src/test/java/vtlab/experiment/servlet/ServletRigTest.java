@@ -18,7 +18,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /** Every Tomcat row runs with the stack's documented defaults, whichever experiment planned it. */
 class ServletRigTest {

@@ -27,7 +27,7 @@ import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
 import vtlab.run.Verifier;
 import vtlab.stack.Stack;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 import vtlab.tier.StackVariants;
 
 class LibrariesExperimentTest {

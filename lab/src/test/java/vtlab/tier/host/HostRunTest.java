@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.tier.Commands;
+import vtlab.proc.Commands;
 
 /**
  * A run's processes on a host, through this machine as the host (the same commands an ssh host runs): started under

@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.tier.Commands;
+import vtlab.proc.Commands;
 
 /** The hosts' command lines (ssh itself is exercised for real on namespace hosts by HostsIT) and the local host's paths. */
 class HostTest {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import vtlab.tier.Commands;
+import vtlab.proc.Commands;
 
 /**
  * N test hosts for an end-to-end test (as root), the fixture HostsIT, RemoteRunIT and HostLostIT share: brought up

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.tier.Commands;
+import vtlab.proc.Commands;
 
 /**
  * Two test hosts made for real (as root): ssh and scp through {@link Host} reach each namespace, the commands run

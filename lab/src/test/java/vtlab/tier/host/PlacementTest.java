@@ -12,7 +12,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import vtlab.core.UsageError;
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /** Where a run across hosts puts its CPUs: per host, machines told apart by boot id, the shared-CPU rule per machine. */
 class PlacementTest {

@@ -11,7 +11,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.tier.CoreMap;
+import vtlab.proc.CoreMap;
 
 /** What ./vtlab hosts up writes, read back (the namespaces themselves are made for real in HostsIT). */
 class TestHostsTest {

@@ -1,9 +1,6 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.util.List;
-
-import vtlab.tier.host.Host;
-import vtlab.tier.host.HostRun;
 
 /**
  * Where a run tier runs (docs/design.md, "Beyond one machine"): this machine, or a host of a run across hosts (the

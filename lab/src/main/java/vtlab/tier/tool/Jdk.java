@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.tool;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.proc;
 
 import java.io.IOException;
 import java.nio.file.Files;

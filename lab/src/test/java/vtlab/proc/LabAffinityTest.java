@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.proc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,8 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
-
-import vtlab.tier.host.FileSession;
 
 /**
  * A tier's process as the probes read it: on this machine (its {@link ProcessHandle}: /proc read directly, its

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -8,8 +8,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 
-import vtlab.tier.host.Host;
-import vtlab.tier.host.HostRun;
+import vtlab.proc.Commands;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A JDK on the host a JVM tier runs on (the SUT, the stub): installed there at the same path as here (the default; test

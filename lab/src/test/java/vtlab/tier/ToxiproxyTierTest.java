@@ -1,4 +1,4 @@
-package vtlab.tier.fault;
+package vtlab.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.net.httpserver.HttpServer;
 
-import vtlab.tier.Jdk;
-import vtlab.tier.RunTier;
+import vtlab.tier.tool.Jdk;
+import vtlab.tier.fault.Fault;
+import vtlab.tier.fault.FaultInjector;
 
 /**
  * The fault proxy against the real toxiproxy-server (the pinned build, installed by ./vtlab setup): it fronts a

@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.registry;
 
 import java.io.IOException;
 import java.nio.file.Files;

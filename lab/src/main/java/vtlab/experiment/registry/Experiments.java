@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.registry;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,7 +8,10 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.experiment.servlet.ServletExperiment;
 
-/** The experiments `vtlab run NAME` knows, by name. */
+/**
+ * The experiments `vtlab run NAME` knows, by name: the one place that names every family, above them (a family never
+ * imports it; capacity, which searches another experiment's scenarios, is handed the registry).
+ */
 public final class Experiments {
     private static final Map<String, Experiment> ALL = new LinkedHashMap<>();
 
@@ -19,7 +22,7 @@ public final class Experiments {
                 new vtlab.experiment.spring.OrderSummaryExperiment(), new vtlab.experiment.spring.PoolBottleneckExperiment(),
                 new vtlab.experiment.spring.SpringSleepExperiment(), new vtlab.experiment.spring.PinningExperiment(),
                 new vtlab.experiment.reactive.ReactiveExperiment(), new vtlab.experiment.servlet.ServletIoExperiment(),
-                new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(),
+                new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(Experiments::all),
                 new vtlab.experiment.spring.FaultsExperiment(), new vtlab.experiment.spring.LibrariesExperiment(),
                 new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment())) ALL.put(e.name(), e);
     }
@@ -31,8 +34,6 @@ public final class Experiments {
     }
 
     public static Experiment byName(String name) throws UsageError {
-        Experiment e = ALL.get(name);
-        if (e == null) throw new UsageError("unknown experiment '" + name + "' (known: " + String.join(", ", ALL.keySet()) + ")");
-        return e;
+        return Experiment.named(ALL, name);
     }
 }

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -6,21 +6,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import vtlab.tier.host.Host;
-import vtlab.tier.host.HostRun;
+import vtlab.tier.tool.Jdk;
 
 /**
  * A jar run on a host of a run across hosts, what the SUT and the stub share there: the jar and the libraries its
  * manifest's Class-Path names copied into a folder of the work folder as they lie here, the JDK there ({@link HostJdk}:
  * at the same path, or copied), `taskset -c CPUS JAVA JVM_ARGS -jar JAR APP_ARGS` started as a {@link HostedProcess}.
  */
-final class RemoteJava {
+public final class RemoteJava {
     private RemoteJava() {}
 
     /** A started JVM and the JDK it runs on there (a copy's home, when copied). */
-    record Started(HostedProcess process, Jdk jdk) {}
+    public record Started(HostedProcess process, Jdk jdk) {}
 
-    static Started start(HostRun run, Host host, String name, Jdk jdk, boolean copyJdk, List<String> jvmArgs, Path jar, String folder,
+    public static Started start(HostRun run, Host host, String name, Jdk jdk, boolean copyJdk, List<String> jvmArgs, Path jar, String folder,
                          List<String> appArgs, Map<String, String> env, String cpus, Path log) throws IOException, InterruptedException {
         Jdk there = HostJdk.on(run, host, jdk, copyJdk);
         String staged = stageJar(run, host, jar, folder);

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.tier.host.RecordingHost;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Where a JVM runs, for its probes' jcmd and files, on this JVM itself: here, jcmd answers and the JVM writes raw/

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import vtlab.tier.host.Host;
+import vtlab.proc.Commands;
+import vtlab.proc.CoreMap;
+import vtlab.tier.tool.Jdk;
 
 /**
  * Where a tier's process runs, for what a probe does there beyond reading /proc: the JDK's jcmd run against the

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,9 +7,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 
-import vtlab.tier.host.Host;
-import vtlab.tier.host.HostProcess;
-import vtlab.tier.host.HostRun;
+import vtlab.proc.LogTail;
 
 /**
  * A tier's process on a host of a run across hosts, what the SUT, the stub and the database there share: its
@@ -18,7 +16,7 @@ import vtlab.tier.host.HostRun;
  * that fails is stopped and says the log's last lines), probed there ({@link TierProcess#on}), stopped through the
  * run, and its host's loss said instead of a log that stopped coming back.
  */
-final class HostedProcess {
+public final class HostedProcess {
     private final HostRun run;
     private final HostProcess process;
     private final TierProcess tier;
@@ -37,7 +35,7 @@ final class HostedProcess {
      * @param tree whether the probes read its children with it (a server that works in child processes)
      * @param jvmCpus for a JVM, the CPUs it is pinned to: its probes run jcmd there off them ({@link Site#on}); else null
      */
-    static HostedProcess start(HostRun run, Host host, String name, List<String> cmd, Map<String, String> env, Path log, boolean tree,
+    public static HostedProcess start(HostRun run, Host host, String name, List<String> cmd, Map<String, String> env, Path log, boolean tree,
                                String jvmCpus)
             throws IOException, InterruptedException {
         String envFile = env.isEmpty() ? null : run.envFile(host, name + ".env", env);
@@ -62,34 +60,34 @@ final class HostedProcess {
         }
     }
 
-    TierProcess tier() {
+    public TierProcess tier() {
         return tier;
     }
 
-    HostProcess process() {
+    public HostProcess process() {
         return process;
     }
 
-    Host host() {
+    public Host host() {
         return process.host();
     }
 
-    Path log() {
+    public Path log() {
         return log;
     }
 
     /** The ssh client lives as long as the process there (the session ends when its output closes). */
-    boolean alive() {
+    public boolean alive() {
         return process.alive();
     }
 
     /** The exit code of its client: the process's own, or ssh's 255. */
-    int exitValue() {
+    public int exitValue() {
         return process.client().exitValue();
     }
 
     /** The log's last lines; for a process whose host was lost under it, that instead (its log stopped coming back then). */
-    String tail(String what, int n) {
+    public String tail(String what, int n) {
         try {
             String lost = process.lost();
             if (lost != null) return what + " on " + process.host().name() + ": " + lost;
@@ -100,7 +98,7 @@ final class HostedProcess {
     }
 
     /** Stops it there; a failure is said and left to the run's end, which tries again. */
-    void close() {
+    public void close() {
         try {
             run.stop(process);
         } catch (IOException e) {

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.proc;
 
 import java.util.ArrayList;
 import java.util.List;

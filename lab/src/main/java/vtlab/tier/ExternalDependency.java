@@ -1,9 +1,7 @@
-package vtlab.tier.fault;
+package vtlab.tier;
 
 import java.util.List;
 import java.util.Map;
-
-import vtlab.tier.RunTier;
 
 /**
  * A dependency of a user's service that the lab does not start (./vtlab ab --dependency NAME=host:port): a tier only

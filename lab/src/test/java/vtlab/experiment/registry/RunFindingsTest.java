@@ -1,4 +1,4 @@
-package vtlab.experiment;
+package vtlab.experiment.registry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

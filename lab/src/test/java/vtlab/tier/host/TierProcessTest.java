@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.tier.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,8 +9,7 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
-import vtlab.tier.host.FileSession;
-import vtlab.tier.host.LocalHost;
+import vtlab.proc.Children;
 
 /** A server on a host whose children do its work (PostgreSQL's backends) is read with them; anything else alone. */
 class TierProcessTest {

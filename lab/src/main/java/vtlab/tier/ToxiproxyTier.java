@@ -1,4 +1,4 @@
-package vtlab.tier.fault;
+package vtlab.tier;
 
 import java.io.IOException;
 import java.net.URI;
@@ -17,11 +17,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import vtlab.tier.Children;
-import vtlab.tier.LogTail;
-import vtlab.tier.RunTier;
+import vtlab.proc.Children;
+import vtlab.proc.CoreMap;
+import vtlab.proc.LogTail;
 import vtlab.tier.tool.Tool;
 import vtlab.tier.tool.Tools;
+import vtlab.tier.fault.Fault;
+import vtlab.tier.fault.FaultInjector;
 
 /**
  * The fault proxy: Toxiproxy (Shopify's TCP proxy, driven over its HTTP API) on the tiers' CPUs, in front of every
@@ -31,6 +33,8 @@ import vtlab.tier.tool.Tools;
  */
 public final class ToxiproxyTier implements RunTier, FaultInjector {
     public static final String NAME = "toxiproxy";
+    /** It forwards the stub's and the database's traffic: it runs beside them, on the stub's CPUs. */
+    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, ToxiproxyTier::new).onCpusOf(CoreMap.STUB);
     static final String LATENCY_TOXIC = "vtlab-latency";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
@@ -58,7 +62,7 @@ public final class ToxiproxyTier implements RunTier, FaultInjector {
     @Override
     public void start(Context ctx) throws Exception {
         Path bin = Tools.TOXIPROXY.get();
-        int port = vtlab.tier.LoopbackPort.free();
+        int port = vtlab.proc.LoopbackPort.free();
         api = URI.create("http://127.0.0.1:" + port);
         Files.createDirectories(ctx.logDir());
         log = ctx.logDir().resolve("toxiproxy.log");

@@ -1,4 +1,4 @@
-package vtlab.tier;
+package vtlab.proc;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +16,7 @@ import vtlab.core.UsageError;
  * CPUs; the SUT and the generator share CPUs only where they share a machine ({@link #HERE} is this one).
  */
 public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, java.util.Set<String>> machines) {
-    public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub", PROXY = vtlab.tier.fault.ToxiproxyTier.NAME;
+    public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub";
     /** The machine the lab runs on, in {@link #machines}. */
     public static final String HERE = "this machine";
 
@@ -79,6 +79,14 @@ public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, jav
     }
 
     public static CoreMap compute(int n, Options o) throws UsageError {
+        return compute(n, o, Map.of());
+    }
+
+    /**
+     * As above, with an entry for each tier that runs on another's CPUs: beside maps it to that tier (the fault proxy
+     * forwards the stub's and the database's traffic: toxiproxy -> stub). The tiers declare it (vtlab.tier.Tiers.cores).
+     */
+    public static CoreMap compute(int n, Options o, Map<String, String> beside) throws UsageError {
         Map<String, String> m = new LinkedHashMap<>();
         if (n < 2) {
             m.put(APP, "0");
@@ -98,7 +106,7 @@ public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, jav
             m.put(LOAD, range(app + 1, n - 1));
             m.put(STUB, range(app + 1, n - 1));
         }
-        m.put(PROXY, m.get(STUB)); // the fault proxy forwards the stub's and the database's traffic: beside them
+        beside.forEach((tier, of) -> m.put(tier, m.get(of)));
         for (String tier : m.keySet()) {
             if (o != null && o.has("cpus-" + tier)) {
                 String v = o.string("cpus-" + tier, null);
