@@ -16,10 +16,11 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
 import vtlab.probe.Probes;
+import vtlab.tier.fault.Fault;
 
 /**
  * ./vtlab help (and --help): the commands and the options every run takes; `run --help` the run's part,
- * `run EXPERIMENT --help` that experiment's own options. Experiments, generators, probes and output files are listed
+ * `run EXPERIMENT --help` that experiment's own options. Experiments, generators, probes, fault kinds and output files are listed
  * from their registries, so the help names what the code has.
  */
 final class HelpCommand implements Command {
@@ -98,9 +99,9 @@ final class HelpCommand implements Command {
                                          over each hold; RATE@T a step at T s, RATE@FROM-TO a linear ramp; a row's
                                          rate is the mean, overloaded judged on the peak
               --fault "stub:latency=1900ms@10s-30s,db:lock@10s-15s"   faults within each row's hold, an axis (a row
-                                         per value, 'a+b' in one hold, none: no fault): stub|db : latency=T | down |
-                                         lock (db) @FROM-TO; latency and down through a Toxiproxy in front of the
-                                         dependency; each row records the window and a fault_verdict (recovery, peaks)
+                                         per value, 'a+b' in one hold, none: no fault): stub|db:KIND[=AMOUNT]@FROM-TO,
+                                         KIND one of the fault kinds below; each row records the window and a
+                                         fault_verdict (recovery, peaks)
               --probes a,b               probes, by name (see Probes below; default: the ones marked so);
                                          --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);
@@ -178,7 +179,7 @@ final class HelpCommand implements Command {
         return sb.append("\nThe run's own options (JDKs, generator, probes, CPUs, ...): ./vtlab run --help\n\n").toString();
     }
 
-    /** Experiments, generators, probes and the run folder's files, from their registries. */
+    /** Experiments, generators, probes, fault kinds and the run folder's files, from their registries. */
     static String registries() {
         StringBuilder sb = new StringBuilder("Experiments (./vtlab run NAME; ./vtlab run NAME --help for its options; ./vtlab list for all):\n");
         sb.append(wrap(String.join(", ", Experiments.all().keySet()), "  ")).append('\n');
@@ -187,6 +188,9 @@ final class HelpCommand implements Command {
         sb.append("\nProbes (--probes a,b):\n");
         Probes.all().forEach((n, p) -> sb.append(String.format("  %-12s%s%s", n, p.get().description(),
                 Probes.DEFAULT.contains(n) ? "  [default]" : "")).append('\n'));
+        sb.append("\nFault kinds (--fault TARGET:KIND[=AMOUNT]@FROM-TO):\n");
+        Fault.kinds().forEach(k -> sb.append(String.format("  %-12s%s%s, e.g. %s", k.name(), k.effect(),
+                k.throughProxy() ? " (through a Toxiproxy in front of the dependency)" : "", k.example())).append('\n'));
         sb.append("\nOutput: results/<UTC time>-<experiments>/ (results/latest points at the newest):\n");
         RunDir.FILES.forEach(f -> sb.append(String.format("  %-18s%s", f.getKey(), f.getValue())).append('\n'));
         sb.append("Each row is checked against its theoretical bound and Little's law, and flagged when the generator\n"

@@ -314,8 +314,7 @@ public final class RunCommand implements Command {
     static void refuseWithProfile(List<Row> rows, List<Search> searches) throws UsageError {
         if (!searches.isEmpty()) throw new UsageError("--rate-profile: capacity searches constant rates; run a profile with a load experiment");
         for (Row r : rows) {
-            String fault = r.params().get(vtlab.tier.fault.Fault.PARAM);
-            if (fault != null && !fault.equals(vtlab.tier.fault.Fault.NONE)) {
+            if (!r.faults().isEmpty()) {
                 throw new UsageError("--rate-profile: a fault row is judged at a constant rate (row " + r.label() + "): run spikes and faults apart");
             }
         }

@@ -1,14 +1,13 @@
 package vtlab.plan;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.tier.fault.Fault;
+import vtlab.tier.fault.FaultKind;
 import vtlab.tier.ToxiproxyTier;
 
 /**
@@ -19,8 +18,9 @@ import vtlab.tier.ToxiproxyTier;
  */
 public final class FaultAxis {
     public static final Opt FAULT = Opt.of("fault", null, "faults within each row's hold, an axis (each value a row, 'a+b' in one hold, none: no fault):\n"
-            + "stub:latency=1900ms@10s-30s (each answer later), stub:down@10s-20s (refused, cut), db:lock@10s-15s (tables locked),\n"
-            + "db:latency=…, db:down@…; latency/down go through a Toxiproxy in front of the dependency");
+            + String.join(", ", Fault.kinds().stream().map(k -> k.example() + " (" + k.effect() + ")").toList()) + ";\n"
+            + String.join("/", Fault.kinds().stream().filter(FaultKind::throughProxy).map(FaultKind::name).toList())
+            + " go through a Toxiproxy in front of the dependency");
 
     private FaultAxis() {}
 
@@ -58,7 +58,7 @@ public final class FaultAxis {
         return List.copyOf(out);
     }
 
-    /** The row with a schedule: its param, and the proxy among its tiers when a fault needs it. */
+    /** The row with a schedule, parsed once here into its faults, and the proxy among its tiers when a fault goes through it. */
     public static Row withFault(Row r, String schedule) throws UsageError {
         List<Fault> faults = Fault.parse(schedule);
         try {
@@ -66,10 +66,8 @@ public final class FaultAxis {
         } catch (IllegalArgumentException e) {
             throw new UsageError("--fault: " + e.getMessage() + " (row " + r.label() + ")");
         }
-        Map<String, String> params = new LinkedHashMap<>(r.params());
-        params.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : schedule);
         List<String> tiers = new ArrayList<>(r.tiers());
-        if (faults.stream().anyMatch(f -> f.kind() != Fault.Kind.LOCK) && !tiers.contains(ToxiproxyTier.NAME)) tiers.add(ToxiproxyTier.NAME);
-        return r.as(r.experiment(), params).withTiers(tiers);
+        if (faults.stream().anyMatch(f -> f.kind().throughProxy()) && !tiers.contains(ToxiproxyTier.NAME)) tiers.add(ToxiproxyTier.NAME);
+        return r.withFaults(faults).withTiers(tiers);
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -20,12 +21,23 @@ import vtlab.tier.tool.Jdk;
  *                   the generator's in-flight cap (--max-in-flight), not a number of busy connections
  * @param appArgs    program arguments the SUT is started with (after its jar or command): how a service from the
  *                   command line is switched (./vtlab ab); empty for the lab's stacks, which read env variables
+ * @param faults     the faults of its hold, parsed once when planned ({@link #withFaults}; their spec is also its
+ *                   "fault" param, for the scenario and the dataset); empty for a hold without one
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
-                  List<String> jvmArgs, Double rate, List<String> appArgs) {
+                  List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults) {
+    /** A row without faults. */
+    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
+               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
+               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
+               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs, Double rate, List<String> appArgs) {
+        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, List.of());
+    }
+
     /** A closed-model row (every experiment plans these; PlanContext turns them into open rows). */
     public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
@@ -38,11 +50,12 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row with the SUT's program arguments. */
     public Row withAppArgs(List<String> args) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args));
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args), faults);
     }
 
     public Row {
         if (rate != null && !(rate > 0)) throw new IllegalArgumentException("an open row's rate must be positive");
+        faults = List.copyOf(faults);
     }
 
     /** Open model: requests sent at {@link #rate} whatever the server does. */
@@ -59,7 +72,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     public Row atRate(double rps) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
                 expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
-                tiers, warmup, hold, jvmArgs, rps, appArgs);
+                tiers, warmup, hold, jvmArgs, rps, appArgs, faults);
     }
 
     /**
@@ -96,7 +109,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
         Map<String, Object> all = new java.util.LinkedHashMap<>(expectInfo);
         all.putAll(more);
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
+                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
     }
 
     /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
@@ -108,25 +121,33 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
     public Row as(String experiment, Map<String, String> params) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
     }
 
     /** This row under another thread-mode label (a variant of a mode, e.g. virtual-limit: the SUT's env says what it runs). */
     public Row withThreadMode(String mode) {
         return new Row(experiment, stack, mode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
     }
 
     /** This row with another measured hold (a soak). */
     public Row withHold(Duration d) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs);
+                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs, faults);
+    }
+
+    /** This row with the faults of its hold, their spec its "fault" param ("none" for none: a baseline of a fault sweep). */
+    public Row withFaults(List<Fault> faults) {
+        Map<String, String> withSpec = new java.util.LinkedHashMap<>(params);
+        withSpec.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, withSpec, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
     }
 
     /** This row with other tiers (a fault proxy added, see FaultAxis). */
     public Row withTiers(List<String> tiers) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs);
+                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs, faults);
     }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */

@@ -14,11 +14,10 @@ import vtlab.data.RowValues;
 import vtlab.plan.Row;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
-import vtlab.tier.fault.FaultInjector;
 
 /**
- * A row's faults (its "fault" param) carried out during the measured hold, beside the generator and the probes: each
- * begun and ended on time by the running tier that injects it (the proxy, the database), whatever the load does. The
+ * A row's faults carried out during the measured hold, beside the generator and the probes: each begun and ended on
+ * time by the running tier its kind says carries it (the proxy, the database), whatever the load does. The
  * times it really began and ended are the row's; a fault that could not be applied fails the row (its numbers would
  * describe a healthy hold). Every fault still on when the hold ends, or when the row fails, is ended.
  */
@@ -28,10 +27,10 @@ final class FaultSchedule implements AutoCloseable {
     static final Column TO = Column.number("fault_to_s", "s", "when the (last) fault ended, seconds into the hold, as applied");
     static final List<Column> COLUMNS = List.of(FAULT, FROM, TO);
 
-    private record Planned(Fault fault, FaultInjector injector) {}
+    private record Planned(Fault fault, RunTier carrier) {}
 
     private final List<Planned> planned;
-    private final List<FaultInjector.Active> active = Collections.synchronizedList(new ArrayList<>());
+    private final List<AutoCloseable> active = Collections.synchronizedList(new ArrayList<>());
     private final List<String> errors = Collections.synchronizedList(new ArrayList<>());
     private volatile double firstFrom = Double.NaN, lastTo = Double.NaN;
     private ScheduledExecutorService timer;
@@ -43,21 +42,14 @@ final class FaultSchedule implements AutoCloseable {
 
     static final FaultSchedule NONE = new FaultSchedule(List.of());
 
-    /** The row's faults, each with the running tier that injects it; refused before any load when one has none. */
+    /** The row's faults, each with the running tier that carries it; refused before any load when one has none. */
     static FaultSchedule of(Row row, Map<String, RunTier> tiers) throws RowRunner.RowFailed {
-        List<Fault> faults;
-        try {
-            faults = Fault.parse(row.params().get(Fault.PARAM));
-        } catch (IllegalArgumentException e) {
-            throw new RowRunner.RowFailed(e.getMessage());
-        }
-        if (faults.isEmpty()) return NONE;
+        if (row.faults().isEmpty()) return NONE;
         List<Planned> out = new ArrayList<>();
-        for (Fault f : faults) {
-            FaultInjector injector = tiers.values().stream().filter(t -> t instanceof FaultInjector fi && fi.injects(f))
-                    .map(t -> (FaultInjector) t).findFirst()
-                    .orElseThrow(() -> new RowRunner.RowFailed("no running tier can inject " + f + " (running: " + String.join(", ", tiers.keySet()) + ")"));
-            out.add(new Planned(f, injector));
+        for (Fault f : row.faults()) {
+            RunTier carrier = f.kind().carrier(f, tiers);
+            if (carrier == null) throw new RowRunner.RowFailed("no running tier can inject " + f + " (running: " + String.join(", ", tiers.keySet()) + ")");
+            out.add(new Planned(f, carrier));
         }
         return new FaultSchedule(out);
     }
@@ -90,7 +82,7 @@ final class FaultSchedule implements AutoCloseable {
 
     private void begin(Planned p) {
         try {
-            FaultInjector.Active a = p.injector().inject(p.fault());
+            AutoCloseable a = p.fault().kind().begin(p.fault(), p.carrier());
             double at = now();
             if (Double.isNaN(firstFrom)) firstFrom = at;
             active.add(a);
@@ -100,7 +92,7 @@ final class FaultSchedule implements AutoCloseable {
         }
     }
 
-    private void end(FaultInjector.Active a) {
+    private void end(AutoCloseable a) {
         if (!active.remove(a)) return;
         try {
             a.close();
@@ -119,7 +111,7 @@ final class FaultSchedule implements AutoCloseable {
     public void close() {
         if (timer == null) return;
         timer.shutdownNow();
-        for (FaultInjector.Active a : List.copyOf(active)) end(a);
+        for (AutoCloseable a : List.copyOf(active)) end(a);
     }
 
     /** The fault columns; a fault that did not begin or end as planned fails the row. */

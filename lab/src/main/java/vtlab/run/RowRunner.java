@@ -296,7 +296,7 @@ public final class RowRunner {
         LoadSpec s = new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
                 cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
         // a fault holds answers back: in flight can jump to the cap within a second
-        return row.open() && !vtlab.tier.fault.Fault.parse(row.params().get(vtlab.tier.fault.Fault.PARAM)).isEmpty() ? s.withBursts() : s;
+        return row.open() && !row.faults().isEmpty() ? s.withBursts() : s;
     }
 
     /** Processes by tier name: app, load (once the hold runs), then the run's tiers. */

@@ -19,7 +19,7 @@ import vtlab.tier.host.TierSite;
  * the run in the work folder there instead ({@link RemotePostgres}), seeded for that run. Counts statements through pg_stat_statements so
  * experiments can prove requests really query.
  */
-public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInjector {
+public final class PostgresTier implements RunTier {
     public static final String NAME = "pg";
     public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, PostgresTier::new);
     public static final String DATABASE = PostgresCluster.DATABASE, USER = PostgresCluster.USER;
@@ -92,19 +92,12 @@ public final class PostgresTier implements RunTier, vtlab.tier.fault.FaultInject
         return java.util.List.of(host + ":" + port());
     }
 
-    /** A database stall without a proxy: db:lock. */
-    @Override
-    public boolean injects(vtlab.tier.fault.Fault f) {
-        return f.kind() == vtlab.tier.fault.Fault.Kind.LOCK && NAME.equals(f.tier());
-    }
-
     /**
-     * A session that holds ACCESS EXCLUSIVE locks on every table of the lab's database until the fault ends: every
-     * query that reads them waits (the SUT's pooled connections with it), as behind a long migration or a stuck
-     * transaction. Ended by rolling the transaction back.
+     * A session that holds ACCESS EXCLUSIVE locks on every table of the lab's database until what it returns is closed:
+     * every query that reads them waits (the SUT's pooled connections with it), as behind a long migration or a stuck
+     * transaction (the lock fault, db:lock). Ended by rolling the transaction back.
      */
-    @Override
-    public Active inject(vtlab.tier.fault.Fault f) throws Exception {
+    public AutoCloseable lockTables() throws SQLException {
         Connection c = connect();
         try {
             c.setAutoCommit(false);

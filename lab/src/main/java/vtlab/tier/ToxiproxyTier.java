@@ -22,20 +22,18 @@ import vtlab.proc.CoreMap;
 import vtlab.proc.LogTail;
 import vtlab.tier.tool.Tool;
 import vtlab.tier.tool.Tools;
-import vtlab.tier.fault.Fault;
-import vtlab.tier.fault.FaultInjector;
 
 /**
  * The fault proxy: Toxiproxy (Shopify's TCP proxy, driven over its HTTP API) on the tiers' CPUs, in front of every
  * dependency started before it (the row's tiers list it last). The SUT is given the proxy's addresses instead of the
  * dependencies' own, so a fault on the proxy is a fault the SUT sees: latency (a latency toxic on the answers) or
- * down (the proxy disabled: connections refused and open ones cut). With no fault the proxy only forwards.
+ * down (the proxy disabled: connections refused and open ones cut). With no fault the proxy only forwards. The fault
+ * kinds (vtlab.tier.fault) drive it through {@link #toxic} and {@link #disable}; it knows no fault.
  */
-public final class ToxiproxyTier implements RunTier, FaultInjector {
+public final class ToxiproxyTier implements RunTier {
     public static final String NAME = "toxiproxy";
     /** It forwards the stub's and the database's traffic: it runs beside them, on the stub's CPUs. */
     public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, ToxiproxyTier::new).onCpusOf(CoreMap.STUB);
-    static final String LATENCY_TOXIC = "vtlab-latency";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
 
@@ -116,28 +114,28 @@ public final class ToxiproxyTier implements RunTier, FaultInjector {
         return env;
     }
 
-    @Override
-    public boolean injects(Fault f) {
-        return (f.kind() == Fault.Kind.LATENCY || f.kind() == Fault.Kind.DOWN) && proxies.containsKey(f.tier());
+    /** Whether it stands in front of the dependency that is tier name. */
+    public boolean fronts(String tier) {
+        return proxies.containsKey(tier);
     }
 
-    @Override
-    public Active inject(Fault f) throws Exception {
-        String proxy = "/proxies/" + f.tier();
-        return switch (f.kind()) {
-            case LATENCY -> {
-                ObjectNode toxic = JSON.createObjectNode().put("name", LATENCY_TOXIC).put("type", "latency").put("stream", "downstream")
-                        .put("toxicity", 1.0);
-                toxic.putObject("attributes").put("latency", f.amount().toMillis()).put("jitter", 0);
-                call("POST", proxy + "/toxics", toxic, 200);
-                yield () -> call("DELETE", proxy + "/toxics/" + LATENCY_TOXIC, null, 204);
-            }
-            case DOWN -> {
-                call("POST", proxy, JSON.createObjectNode().put("enabled", false), 200);
-                yield () -> call("POST", proxy, JSON.createObjectNode().put("enabled", true), 200);
-            }
-            case LOCK -> throw new IllegalArgumentException("the proxy cannot lock a database: " + f);
-        };
+    /**
+     * A toxic of this type (latency, bandwidth, …: Toxiproxy's) on the answers of the dependency that is tier name, with
+     * these attributes, named vtlab-TYPE; closing what it returns removes it.
+     */
+    public AutoCloseable toxic(String tier, String type, Map<String, Object> attributes) throws IOException, InterruptedException {
+        String proxy = "/proxies/" + tier, name = "vtlab-" + type;
+        ObjectNode toxic = JSON.createObjectNode().put("name", name).put("type", type).put("stream", "downstream").put("toxicity", 1.0);
+        toxic.set("attributes", JSON.valueToTree(attributes));
+        call("POST", proxy + "/toxics", toxic, 200);
+        return () -> call("DELETE", proxy + "/toxics/" + name, null, 204);
+    }
+
+    /** The dependency that is tier name unreachable through the proxy (connections refused, open ones cut); closing what it returns enables it again. */
+    public AutoCloseable disable(String tier) throws IOException, InterruptedException {
+        String proxy = "/proxies/" + tier;
+        call("POST", proxy, JSON.createObjectNode().put("enabled", false), 200);
+        return () -> call("POST", proxy, JSON.createObjectNode().put("enabled", true), 200);
     }
 
     /** The proxy's view of one dependency (enabled, toxics), for checks. */

@@ -37,6 +37,7 @@ class HelpCommandTest {
         for (String name : Generators.all().keySet()) if (!help.contains("  " + name + " ")) missing.add("generator " + name);
         for (String name : Probes.all().keySet()) if (!help.contains("  " + name + " ")) missing.add("probe " + name);
         for (var f : RunDir.FILES) if (!help.contains(f.getKey())) missing.add("output " + f.getKey());
+        for (var k : vtlab.tier.fault.Fault.kinds()) if (!help.contains("  " + k.name() + " ")) missing.add("fault kind " + k.name());
         for (String cmd : Main.commands(List.of()).keySet()) if (!help.contains("./vtlab " + cmd)) missing.add("command " + cmd);
         for (String opt : RunCommand.GLOBAL) if (!help.contains("--" + opt)) missing.add("option --" + opt);
         for (Opt o : Generators.options()) if (!help.contains("--" + o.name())) missing.add("generator option --" + o.name());

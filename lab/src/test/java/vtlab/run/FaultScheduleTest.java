@@ -19,11 +19,43 @@ import vtlab.plan.Row;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
-import vtlab.tier.fault.FaultInjector;
+import vtlab.tier.fault.FaultKind;
 
 class FaultScheduleTest {
+    /**
+     * A fault kind of this test's own, carried by the dependency's tier (a Recorder): what a new kind is, one class
+     * (docs/design.md, "Adding a fault kind"). A row carries its faults typed, so the schedule needs no registration.
+     */
+    static final class Flap implements FaultKind {
+        public String name() {
+            return "flap";
+        }
+
+        public String example() {
+            return "stub:flap@1s-2s";
+        }
+
+        public String effect() {
+            return "recorded";
+        }
+
+        public boolean throughProxy() {
+            return false;
+        }
+
+        public void check(String target, Duration amount) {
+            FaultKind.noAmount(this, amount);
+        }
+
+        public AutoCloseable begin(Fault f, RunTier carrier) throws Exception {
+            return ((Recorder) carrier).inject(f);
+        }
+    }
+
+    static final Flap FLAP = new Flap();
+
     /** A tier that injects what it is asked to and notes when (ms from the test's start). */
-    static final class Recorder implements RunTier, FaultInjector {
+    static final class Recorder implements RunTier {
         final List<String> log = Collections.synchronizedList(new ArrayList<>());
         final long t0 = System.nanoTime();
         boolean fail;
@@ -32,13 +64,9 @@ class FaultScheduleTest {
             return (System.nanoTime() - t0) / 1_000_000;
         }
 
-        public boolean injects(Fault f) {
-            return f.tier().equals("stub");
-        }
-
-        public Active inject(Fault f) throws Exception {
+        AutoCloseable inject(Fault f) {
             if (fail) throw new IllegalStateException("proxy gone");
-            log.add("on " + f.kind() + " " + ms());
+            log.add("on " + f.kind().name() + " " + ms());
             return () -> log.add("off " + ms());
         }
 
@@ -59,17 +87,20 @@ class FaultScheduleTest {
         public void close() {}
     }
 
-    static Row row(String fault) {
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put(Fault.PARAM, fault);
-        return new Row("faults", "spring-mvc", "virtual", "order-summary", 10, 1, null, null, null, Jdk.current(), params, Map.of(), Map.of(),
-                null, null, List.of("pg", "stub"), Duration.ZERO, Duration.ofSeconds(2), List.of());
+    static Row row(List<Fault> faults) {
+        return new Row("faults", "spring-mvc", "virtual", "order-summary", 10, 1, null, null, null, Jdk.current(), new LinkedHashMap<>(), Map.of(),
+                Map.of(), null, null, List.of("pg", "stub"), Duration.ZERO, Duration.ofSeconds(2), List.of()).withFaults(faults);
+    }
+
+    /** stub:flap@FROM-TO, in ms. */
+    static Row flap(long fromMs, long toMs) {
+        return row(List.of(new Fault("stub", FLAP, null, Duration.ofMillis(fromMs), Duration.ofMillis(toMs))));
     }
 
     @Test
     void eachFaultBeginsAndEndsOnTimeAndTheRowRecordsWhen() throws Exception {
         Recorder stub = new Recorder();
-        FaultSchedule s = FaultSchedule.of(row("stub:down@300ms-700ms"), Map.of("stub", stub));
+        FaultSchedule s = FaultSchedule.of(flap(300, 700), Map.of("stub", stub));
         assertTrue(s.any());
         try (s) {
             s.start(System.nanoTime());
@@ -81,7 +112,7 @@ class FaultScheduleTest {
         assertTrue(off >= 690 && off < 900, "ended at " + off + " ms");
         RowValues out = new RowValues();
         s.into(out);
-        assertEquals("stub:down@300ms-700ms", out.get(FaultSchedule.FAULT));
+        assertEquals("stub:flap@300ms-700ms", out.get(FaultSchedule.FAULT));
         assertEquals(0.3, (double) out.get(FaultSchedule.FROM), 0.15);
         assertEquals(0.7, (double) out.get(FaultSchedule.TO), 0.15);
     }
@@ -89,7 +120,7 @@ class FaultScheduleTest {
     @Test
     void aHoldCutShortStillEndsItsFault() throws Exception {
         Recorder stub = new Recorder();
-        FaultSchedule s = FaultSchedule.of(row("stub:latency=1s@100ms-2s"), Map.of("stub", stub));
+        FaultSchedule s = FaultSchedule.of(flap(100, 2000), Map.of("stub", stub));
         try (s) {
             s.start(System.nanoTime());
             Thread.sleep(300);
@@ -100,16 +131,18 @@ class FaultScheduleTest {
 
     @Test
     void noTierToInjectItOrAFailedInjectionFailsTheRow() throws Exception {
-        assertTrue(assertThrows(RowRunner.RowFailed.class, () -> FaultSchedule.of(row("db:lock@0s-1s"), Map.of("stub", new Recorder())))
+        assertTrue(assertThrows(RowRunner.RowFailed.class, () -> FaultSchedule.of(row(Fault.parse("db:lock@0s-1s")), Map.of("stub", new Recorder())))
                 .getMessage().contains("no running tier can inject db:lock"));
         Recorder broken = new Recorder();
         broken.fail = true;
-        FaultSchedule s = FaultSchedule.of(row("stub:down@0s-200ms"), Map.of("stub", broken));
+        FaultSchedule s = FaultSchedule.of(flap(0, 200), Map.of("stub", broken));
         try (s) {
             s.start(System.nanoTime());
             Thread.sleep(300);
         }
         assertTrue(assertThrows(RowRunner.RowFailed.class, () -> s.into(new RowValues())).getMessage().contains("proxy gone"));
-        assertFalse(FaultSchedule.of(row("none"), Map.of()).any());
+        assertFalse(FaultSchedule.of(row(List.of()), Map.of()).any());
+        assertTrue(assertThrows(RowRunner.RowFailed.class, () -> FaultSchedule.of(row(Fault.parse("stub:down@0s-1s")), Map.of("stub", new Recorder())))
+                .getMessage().contains("no running tier can inject stub:down"), "down goes through the proxy, which is not running");
     }
 }

@@ -40,13 +40,13 @@ class HoldWindowTest {
     @Test
     void aFaultsWindowIsTheOneApplied() throws Exception {
         FaultScheduleTest.Recorder stub = new FaultScheduleTest.Recorder();
-        FaultSchedule s = FaultSchedule.of(FaultScheduleTest.row("stub:down@200ms-400ms"), Map.of("stub", stub));
+        FaultSchedule s = FaultSchedule.of(FaultScheduleTest.flap(200, 400), Map.of("stub", stub));
         try (s) {
             s.start(System.nanoTime());
             Thread.sleep(600);
         }
         HoldWindow w = HoldWindow.of(s, row());
-        assertEquals("stub:down@200ms-400ms", w.what());
+        assertEquals("stub:flap@200ms-400ms", w.what());
         assertTrue(w.fromS() >= 0.19 && w.fromS() < 0.4 && w.toS() >= 0.39 && w.toS() < 0.6, w.toString());
         assertEquals(0, w.faultFromS(), "judged healthy on the seconds before the one the fault began in");
     }

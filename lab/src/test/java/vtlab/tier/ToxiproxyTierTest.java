@@ -3,6 +3,7 @@ package vtlab.tier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,9 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.net.httpserver.HttpServer;
 
-import vtlab.tier.tool.Jdk;
 import vtlab.tier.fault.Fault;
-import vtlab.tier.fault.FaultInjector;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The fault proxy against the real toxiproxy-server (the pinned build, installed by ./vtlab setup): it fronts a
@@ -89,8 +89,8 @@ class ToxiproxyTierTest {
     @Test
     void latencyDelaysEachAnswerUntilEnded() throws Exception {
         Fault f = Fault.parse("stub:latency=400ms@0s-1s").getFirst();
-        assertTrue(proxy.injects(f));
-        FaultInjector.Active on = proxy.inject(f);
+        AutoCloseable on = f.kind().begin(f, f.kind().carrier(f, Map.of(ToxiproxyTier.NAME, proxy)));
+        assertEquals("vtlab-latency", proxy.proxy("stub").path("toxics").path(0).path("name").asText());
         long slow = timedGet();
         assertTrue(slow >= 400, "with the toxic: " + slow + " ms");
         on.close();
@@ -101,7 +101,8 @@ class ToxiproxyTierTest {
 
     @Test
     void downRefusesConnectionsUntilEnded() throws Exception {
-        FaultInjector.Active on = proxy.inject(Fault.parse("stub:down@0s-1s").getFirst());
+        Fault f = Fault.parse("stub:down@0s-1s").getFirst();
+        AutoCloseable on = f.kind().begin(f, f.kind().carrier(f, Map.of(ToxiproxyTier.NAME, proxy)));
         assertFalse(proxy.proxy("stub").path("enabled").asBoolean());
         assertThrows(IOException.class, this::timedGet, "nothing listens on the proxy's port while it is down");
         on.close();
@@ -110,9 +111,10 @@ class ToxiproxyTierTest {
     }
 
     @Test
-    void aDependencyItDoesNotFrontOrALockIsNotItsToInject() {
-        assertFalse(proxy.injects(Fault.parse("db:latency=1s@0s-1s").getFirst()), "no pg behind this proxy");
-        assertFalse(proxy.injects(Fault.parse("db:lock@0s-1s").getFirst()));
+    void aDependencyItDoesNotFrontOrALockIsNotItsToCarry() {
+        Fault latency = Fault.parse("db:latency=1s@0s-1s").getFirst(), lock = Fault.parse("db:lock@0s-1s").getFirst();
+        assertNull(latency.kind().carrier(latency, Map.of(ToxiproxyTier.NAME, proxy)), "no pg behind this proxy");
+        assertNull(lock.kind().carrier(lock, Map.of(ToxiproxyTier.NAME, proxy)));
     }
 
     @Test

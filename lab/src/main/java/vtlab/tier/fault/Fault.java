@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -13,17 +12,12 @@ import java.util.regex.Pattern;
  * One fault of a hold's schedule: what happens to which dependency of the SUT, from when to when (seconds into the
  * measured hold). Written TARGET:KIND[=AMOUNT]@FROM-TO, e.g. stub:latency=1900ms@10s-30s (every answer of the stub
  * 1.9 s later), stub:down@10s-20s (connections refused and cut), db:lock@10s-15s (a session holds an exclusive lock on
- * the tables the queries read), db:latency=500ms@…, db:down@…. Several faults of one hold are joined with '+'.
+ * the tables the queries read), db:latency=500ms@…, db:down@…. Several faults of one hold are joined with '+'. What
+ * each kind accepts and does is its own declaration ({@link FaultKind}).
  */
-public record Fault(String target, Kind kind, Duration amount, Duration from, Duration to) {
-    public enum Kind {
-        /** Each answer from the dependency delayed by the amount (the proxy's latency toxic, downstream). */
-        LATENCY,
-        /** The dependency unreachable: new connections refused, open ones cut (the proxy disabled). */
-        DOWN,
-        /** The database stalls without a proxy: a session holds ACCESS EXCLUSIVE locks on its tables. */
-        LOCK
-    }
+public record Fault(String target, FaultKind kind, Duration amount, Duration from, Duration to) {
+    /** The fault kinds, one line each: a new kind is its class in this package and its line here. */
+    static final List<FaultKind> KINDS = List.of(new Latency(), new Down(), new Lock());
 
     /** The row param that carries a hold's faults (as {@link #spec()} writes them). */
     public static final String PARAM = "fault";
@@ -34,6 +28,11 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
      * dependency a row declares itself (./vtlab ab --dependency NAME=host:port), its tier named the same.
      */
     static final Map<String, String> TARGETS = Map.of("stub", "stub", "db", "pg", "pg", "pg");
+    /** The kinds, as declared. */
+    public static List<FaultKind> kinds() {
+        return KINDS;
+    }
+
     private static final Pattern ONE = Pattern.compile("([a-z][a-z0-9-]*):([a-z]+)(?:=([0-9.]+(?:ms|s)))?@([0-9.]+(?:ms|s)?)-([0-9.]+(?:ms|s)?)");
 
     public Fault {
@@ -55,8 +54,7 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
 
     /** As written (normalized): the row's param, the dataset's fault column. */
     public String spec() {
-        String k = kind.name().toLowerCase(Locale.ROOT);
-        return target + ":" + k + (amount == null ? "" : "=" + dur(amount)) + "@" + dur(from) + "-" + dur(to);
+        return target + ":" + kind.name() + (amount == null ? "" : "=" + dur(amount)) + "@" + dur(from) + "-" + dur(to);
     }
 
     @Override
@@ -76,22 +74,18 @@ public record Fault(String target, Kind kind, Duration amount, Duration from, Du
     private static Fault parseOne(String s) {
         Matcher m = ONE.matcher(s);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + s + "' is not a fault: write TARGET:KIND[=AMOUNT]@FROM-TO, e.g. stub:latency=2s@10s-30s,"
-                    + " stub:down@10s-20s, db:lock@10s-15s");
+            throw new IllegalArgumentException("'" + s + "' is not a fault: write TARGET:KIND[=AMOUNT]@FROM-TO, e.g. "
+                    + String.join(", ", KINDS.stream().map(FaultKind::example).toList()));
         }
         String target = m.group(1);
-        Kind kind;
-        try {
-            kind = Kind.valueOf(m.group(2).toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("'" + s + "': no fault kind " + m.group(2) + " (latency, down, lock)");
-        }
+        FaultKind kind = KINDS.stream().filter(k -> k.name().equals(m.group(2))).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                "'" + s + "': no fault kind " + m.group(2) + " (" + String.join(", ", KINDS.stream().map(FaultKind::name).toList()) + ")"));
         Duration amount = m.group(3) == null ? null : duration(m.group(3));
-        if (kind == Kind.LATENCY && (amount == null || amount.isZero())) {
-            throw new IllegalArgumentException("'" + s + "': latency needs its amount, e.g. latency=500ms");
+        try {
+            kind.check(target, amount);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + s + "': " + e.getMessage(), e);
         }
-        if (kind != Kind.LATENCY && amount != null) throw new IllegalArgumentException("'" + s + "': " + m.group(2) + " takes no amount");
-        if (kind == Kind.LOCK && !"pg".equals(TARGETS.get(target))) throw new IllegalArgumentException("'" + s + "': only the lab's database (db) can be locked");
         Duration from = duration(m.group(4)), to = duration(m.group(5));
         if (to.compareTo(from) <= 0) throw new IllegalArgumentException("'" + s + "': the fault must end after it starts");
         return new Fault(target, kind, amount, from, to);

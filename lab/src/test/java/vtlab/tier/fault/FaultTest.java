@@ -1,6 +1,7 @@
 package vtlab.tier.fault;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,7 +15,8 @@ class FaultTest {
     void parsesEachKindAndWritesItBackTheSame() {
         Fault f = Fault.parse("stub:latency=2s@10s-30s").getFirst();
         assertEquals("stub", f.tier());
-        assertEquals(Fault.Kind.LATENCY, f.kind());
+        assertEquals("latency", f.kind().name());
+        assertTrue(f.kind().throughProxy(), "latency goes through the proxy");
         assertEquals(Duration.ofSeconds(2), f.amount());
         assertEquals(10.0, f.fromS());
         assertEquals(30.0, f.toS());
@@ -23,13 +25,17 @@ class FaultTest {
         assertEquals("db:latency=500ms@1500ms-3s", Fault.parse("db:latency=500ms@1.5s-3").getFirst().spec());
         List<Fault> two = Fault.parse("stub:down@10s-20s+db:lock@30s-35s");
         assertEquals(2, two.size());
-        assertEquals(Fault.Kind.DOWN, two.getFirst().kind());
+        assertEquals("down", two.getFirst().kind().name());
+        assertFalse(two.getLast().kind().throughProxy(), "a lock needs no proxy");
         assertEquals(List.of(), Fault.parse("none"));
     }
 
     @Test
     void refusesWhatDoesNotParseWithTheReason() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:slow@1s-2s")).getMessage().contains("no fault kind slow"));
+        assertEquals("'stub:slow@1s-2s': no fault kind slow (latency, down, lock)",
+                assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub:slow@1s-2s")).getMessage(), "the kinds as declared");
+        assertEquals("'stub' is not a fault: write TARGET:KIND[=AMOUNT]@FROM-TO, e.g. stub:latency=2s@10s-30s, stub:down@10s-20s, db:lock@10s-15s",
+                assertThrows(IllegalArgumentException.class, () -> Fault.parse("stub")).getMessage(), "each kind's example");
         assertEquals("cache", Fault.parse("cache:down@1s-2s").getFirst().tier(), "a dependency a row declares (ab --dependency) is its own tier");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> Fault.check(Fault.parse("cache:down@1s-2s"), List.of("pg"), Duration.ofSeconds(5)))
                 .getMessage().contains("this row has no dependency cache"));
