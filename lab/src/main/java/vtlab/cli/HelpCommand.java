@@ -111,7 +111,7 @@ final class HelpCommand implements Command {
                                          one-CPU machine); every row is then flagged shared-cpu
               --port 18080               SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)
               --hosts hosts.toml         the SUT, pg and the stub on hosts of their own, load from the file's agents,
-                                         over ssh (servlet, spring-sleep, order-summary, pool-bottleneck; closed
+                                         over ssh (the experiments ./vtlab list marks [across hosts]; closed
                                          model with wrk: connections split; open with k6 segments or oha at rate/n;
                                          histograms merged; probes read where each process runs, jcmd/JFR/NMT on the
                                          SUT's host; not yet: faults, jvm, ctxsw); ./vtlab hosts up N writes one

@@ -29,7 +29,7 @@ final class ListCommand implements Command {
     static String list() {
         StringBuilder sb = new StringBuilder("Experiments (./vtlab run NAME [options]):\n");
         for (Experiment e : Experiments.all().values()) {
-            sb.append("\n  ").append(e.name()).append(" - ").append(e.summary()).append('\n');
+            sb.append("\n  ").append(e.name()).append(" - ").append(e.summary()).append(e.acrossHosts() ? "  [across hosts]" : "").append('\n');
             for (String a : e.axes()) sb.append("      ").append(a).append('\n');
         }
         sb.append("\nStacks (stacks/NAME/stack.json):\n");

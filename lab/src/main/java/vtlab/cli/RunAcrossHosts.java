@@ -8,16 +8,18 @@ import java.util.Map;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.experiment.registry.Experiments;
 import vtlab.load.AgentsGenerator;
 import vtlab.load.Generator;
+import vtlab.plan.Experiment;
 import vtlab.plan.Row;
 import vtlab.probe.Probes;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.host.HostJdk;
-import vtlab.tier.PostgresTier;
 import vtlab.tier.RemoteSut;
 import vtlab.tier.SutHandle;
+import vtlab.tier.Tiers;
 import vtlab.tier.host.TierSite;
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
@@ -30,17 +32,13 @@ import vtlab.tier.host.Topology;
 /**
  * ./vtlab run --hosts FILE: the SUT on a host of its own, load from the topology's agents, PostgreSQL and the stub here
  * or on hosts of their own (docs/design.md, "Beyond one machine"). What is run across hosts so far: the rows of the
- * servlet experiment and of the spring-mvc experiments (spring-sleep, order-summary, pool-bottleneck), closed-model
- * with wrk agents and open-model with k6 or oha agents, probed where each process runs (/proc, and jcmd/JFR/NMT on the
- * SUT's host). Everything else is refused in one line before anything starts, as are a host that does not answer,
- * CPUs a host does not have, and a JDK or tool missing there.
+ * experiments that say so ({@link Experiment#acrossHosts}: servlet and spring-mvc's spring-sleep, order-summary and
+ * pool-bottleneck) with the tiers that say so ({@link Tiers.Entry#acrossHosts}: pg and the stub), closed-model with
+ * wrk agents and open-model with k6 or oha agents, probed where each process runs (/proc, and jcmd/JFR/NMT on the
+ * SUT's host; the probes that say so, Probe.remote()). Everything else is refused in one line before anything starts,
+ * as are a host that does not answer, CPUs a host does not have, and a JDK or tool missing there.
  */
 final class RunAcrossHosts {
-    /** The experiments a run across hosts takes so far. */
-    static final List<String> EXPERIMENTS = List.of("servlet", "spring-sleep", "order-summary", "pool-bottleneck");
-    /** The run tiers that run across hosts: where the topology's entries put them. */
-    static final List<String> TIERS = List.of(Topology.PG, Topology.STUB);
-
     private RunAcrossHosts() {}
 
     /**
@@ -77,7 +75,11 @@ final class RunAcrossHosts {
             throws UsageError {
         if (t.sut().isLocal()) throw new UsageError("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")");
         for (String e : experiments) {
-            if (!EXPERIMENTS.contains(e)) throw new UsageError("--hosts: " + e + " does not run across hosts yet (" + String.join(", ", EXPERIMENTS) + " do)");
+            Experiment x = Experiments.all().get(e);
+            if (x == null || !x.acrossHosts()) {
+                throw new UsageError("--hosts: " + e + " does not run across hosts yet (" + String.join(", ", Experiments.all().values().stream()
+                        .filter(Experiment::acrossHosts).map(Experiment::name).toList()) + " do)");
+            }
         }
         if (searchesOrStudies) throw new UsageError("--hosts: searches and studies do not run across hosts yet");
         for (String opt : List.of("cpus-app", "cpus-load")) {
@@ -93,7 +95,7 @@ final class RunAcrossHosts {
         int agents = t.load().size();
         for (Row r : rows) {
             for (String tier : r.tiers()) {
-                if (!TIERS.contains(tier)) throw new UsageError("--hosts: rows with the " + tier + " tier do not run across hosts yet (row " + r.label() + ")");
+                if (!Tiers.acrossHosts(tier)) throw new UsageError("--hosts: rows with the " + tier + " tier do not run across hosts yet (row " + r.label() + ")");
             }
             if (r.concurrency() < agents) {
                 throw new UsageError("--hosts: " + agents + " load agents need at least " + agents + " connections, row " + r.label() + " has " + r.concurrency());
@@ -186,17 +188,18 @@ final class RunAcrossHosts {
     /**
      * Where each tier the rows use runs and listens. One of this machine listens on this machine's address as the SUT's
      * host sees it (the client side of its $SSH_CONNECTION: 10.77.0.1 for test hosts), one on a host on that host's
-     * address; each lets in the lab and the SUT's host. A tier's host is checked here: taskset and setsid, the
-     * stub's JDK (the lab's, at its path or copied), PostgreSQL's server binaries.
+     * address; each lets in the lab and the SUT's host. A tier's host is checked here: taskset and setsid, and what the
+     * tier declares it needs there ({@link Tiers.HostCheck}: the stub's JDK, the lab's at its path or copied;
+     * PostgreSQL's server binaries).
      */
     static Map<String, TierSite> sites(Topology t, HostRun run, List<Row> rows) throws UsageError, IOException, InterruptedException {
         Map<String, TierSite> sites = new java.util.LinkedHashMap<>();
-        List<String> used = rows.stream().flatMap(r -> r.tiers().stream()).distinct().filter(TIERS::contains).toList();
+        List<String> used = rows.stream().flatMap(r -> r.tiers().stream()).distinct().filter(Tiers::acrossHosts).toList();
         if (used.isEmpty()) return sites;
         Host sut = run.host(t.sut());
         String sutAddress = run.address(sut);
         for (String name : used) {
-            HostSpec s = name.equals(Topology.PG) ? t.pg() : t.stub();
+            HostSpec s = t.of(name);
             if (s.isLocal()) {
                 String here = run.clientAddress(sut);
                 sites.put(name, TierSite.here(here, List.of(here, sutAddress)));
@@ -206,8 +209,7 @@ final class RunAcrossHosts {
             List<String> missing = h.missing(List.of("taskset", "setsid"));
             if (!missing.isEmpty()) throw new UsageError("--hosts: " + name + "'s host " + h.name() + " has no " + String.join(", ", missing) + " (util-linux)");
             try {
-                if (name.equals(Topology.STUB)) HostJdk.check(h, Jdk.current(), s.copyJdk(), Topology.STUB);
-                else PostgresTier.requireServer(h);
+                Tiers.hostCheck(name).check(h, s.copyJdk());
             } catch (IOException e) {
                 throw new UsageError("--hosts: " + e.getMessage());
             }

@@ -101,6 +101,14 @@ public interface Experiment {
         return java.util.Map.of();
     }
 
+    /**
+     * Whether its rows run across hosts (./vtlab run --hosts FILE: the SUT on a host of its own, load from agents),
+     * as a probe says so ({@code Probe.remote()}); an experiment that does not is refused by name under --hosts.
+     */
+    default boolean acrossHosts() {
+        return false;
+    }
+
     /** Whether {@link #findings} understand open-model rows; if not they are given the closed rows only. */
     default boolean readsOpenRows() {
         return false;

@@ -21,7 +21,8 @@ import vtlab.tier.host.TierSite;
  */
 public final class PostgresTier implements RunTier {
     public static final String NAME = "pg";
-    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, PostgresTier::new);
+    /** Across hosts it runs the server binaries of the host (the host's own PostgreSQL). */
+    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, PostgresTier::new).acrossHosts((host, copyJdk) -> requireServer(host));
     public static final String DATABASE = PostgresCluster.DATABASE, USER = PostgresCluster.USER;
     /** Tier option: reseed=true rebuilds the cluster and its data. Seed sizes are options too: pg.<size> (see StackData). */
     public static final String OPT_RESEED = "reseed";

@@ -18,6 +18,7 @@ import vtlab.stack.Stack;
 import vtlab.proc.Children;
 import vtlab.proc.LogTail;
 import vtlab.proc.LoopbackPort;
+import vtlab.tier.host.HostJdk;
 import vtlab.tier.host.HostedProcess;
 import vtlab.tier.host.RemoteJava;
 import vtlab.tier.host.TierProcess;
@@ -32,7 +33,9 @@ import vtlab.tier.tool.Jdk;
  */
 public final class StubTier implements RunTier {
     public static final String NAME = "stub";
-    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, StubTier::new);
+    /** Across hosts it runs on the lab's JDK there (at its path, or copied). */
+    public static final Tiers.Entry TIER = Tiers.Entry.of(NAME, StubTier::new)
+            .acrossHosts((host, copyJdk) -> HostJdk.check(host, Jdk.current(), copyJdk, NAME));
     /** Tier option: the stub's default delay (a SUT may ask for another per call with ?ms=). */
     public static final String OPT_DELAY_MS = "stub.delayMs";
     static final Duration READY_TIMEOUT = Duration.ofSeconds(90);

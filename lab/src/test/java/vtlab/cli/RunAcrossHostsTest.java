@@ -51,9 +51,9 @@ class RunAcrossHostsTest {
     @Test
     void whatDoesNotRunAcrossHostsYetIsRefusedByName() throws Exception {
         Path two = topology(TWO_AGENTS);
-        assertEquals("--hosts: servlet-io does not run across hosts yet (servlet, spring-sleep, order-summary, pool-bottleneck do)",
+        assertEquals("--hosts: servlet-io does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep do)",
                 refusal(two, "run", "servlet-io"));
-        assertEquals("--hosts: faults does not run across hosts yet (servlet, spring-sleep, order-summary, pool-bottleneck do)",
+        assertEquals("--hosts: faults does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep do)",
                 refusal(two, "run", "faults"));
         assertEquals("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
         String k6Closed = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--generator", "k6");

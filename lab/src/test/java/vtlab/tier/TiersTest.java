@@ -1,6 +1,8 @@
 package vtlab.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
@@ -16,5 +18,13 @@ class TiersTest {
         assertEquals(List.of("app", "pg", "load", "stub", "toxiproxy"), List.copyOf(Tiers.cores(8, null).cpus().keySet()), "in the core map line's order");
         assertEquals("5-7", Tiers.cores(8, null).of(ToxiproxyTier.NAME));
         assertEquals(ToxiproxyTier.NAME, Tiers.create(ToxiproxyTier.NAME).name());
+    }
+
+    @Test
+    void pgAndTheStubDeclareTheyRunAcrossHostsTheProxyAndARowsOwnDependencyDoNot() throws Exception {
+        assertEquals(List.of("pg", "stub"), Tiers.builtIn().stream().filter(Tiers::acrossHosts).toList());
+        assertFalse(Tiers.acrossHosts("orders-db"), "a dependency a run registers");
+        Tiers.hostCheck(StubTier.NAME).check(new vtlab.tier.host.LocalHost(), false); // the lab's JDK is here, at its path
+        assertThrows(IllegalArgumentException.class, () -> Tiers.hostCheck(ToxiproxyTier.NAME));
     }
 }

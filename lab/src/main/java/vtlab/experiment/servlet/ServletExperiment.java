@@ -24,6 +24,12 @@ public final class ServletExperiment implements Experiment {
         return "servlet";
     }
 
+    /** Its rows run across hosts (--hosts). */
+    @Override
+    public boolean acrossHosts() {
+        return true;
+    }
+
     @Override
     public String summary() {
         return "Tomcat 11 servlets (seed 000): 200-thread pool vs virtual-thread executor (tuned, or as shipped), hello and sleep workloads";

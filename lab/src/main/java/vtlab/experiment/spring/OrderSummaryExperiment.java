@@ -33,6 +33,12 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
         return "order-summary";
     }
 
+    /** Its rows run across hosts (--hosts). */
+    @Override
+    public boolean acrossHosts() {
+        return true;
+    }
+
     @Override
     public String summary() {
         return "Spring Boot 4 + PostgreSQL + 100 ms downstream (seed 002 hero): concurrency sweep, platform vs virtual, pool 50";

@@ -33,6 +33,12 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
         return "pool-bottleneck";
     }
 
+    /** Its rows run across hosts (--hosts). */
+    @Override
+    public boolean acrossHosts() {
+        return true;
+    }
+
     @Override
     public String summary() {
         return "Spring Boot 4, connection held across the 100 ms call (seed 002): HikariCP pool sweep at 2,000 connections";

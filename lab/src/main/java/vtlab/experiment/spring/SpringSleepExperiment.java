@@ -46,6 +46,12 @@ public final class SpringSleepExperiment implements Experiment {
         return "spring-sleep";
     }
 
+    /** Its rows run across hosts (--hosts). */
+    @Override
+    public boolean acrossHosts() {
+        return true;
+    }
+
     @Override
     public String summary() {
         return "Spring Boot /sleep: the article's variant (50 ms, 400/1,000 conns) and the talk's (100 ms, 200 vs 2,000 threads vs virtual, 2,000 conns)";

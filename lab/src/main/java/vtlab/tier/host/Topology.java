@@ -49,6 +49,16 @@ public record Topology(HostSpec sut, HostSpec pg, HostSpec stub, List<HostSpec> 
     /** The roles that run a JVM, so the only ones a jdk key means something for. */
     static final Set<String> JAVA_ROLES = Set.of(SUT, STUB);
 
+    /** The entry of a role that runs one process (sut, pg, stub), by its name: a run tier's, by the tier's name. */
+    public HostSpec of(String role) {
+        return switch (role) {
+            case SUT -> sut;
+            case PG -> pg;
+            case STUB -> stub;
+            default -> throw new IllegalArgumentException("no topology entry for " + role + " (" + SUT + ", " + PG + ", " + STUB + ")");
+        };
+    }
+
     /** Every tier on this machine: the lab without --hosts. */
     public static Topology allLocal() {
         return new Topology(HostSpec.local(SUT), HostSpec.local(PG), HostSpec.local(STUB), List.of(HostSpec.local(LOAD)));
