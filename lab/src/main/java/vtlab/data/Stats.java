@@ -24,11 +24,6 @@ public final class Stats {
     public record Interval(int n, double mean, double low, double high) {
         public static final Interval NONE = new Interval(0, Double.NaN, Double.NaN, Double.NaN);
 
-        /** Half the interval's width, NaN without one. */
-        public double half() {
-            return (high - low) / 2;
-        }
-
         /** "+2.0% (95% CI -0.5% to +4.5%)", a mean in % without an interval when n is 1, "n/a" when 0. */
         public String renderPct() {
             if (n == 0) return "n/a";

@@ -33,9 +33,4 @@ public interface Suite extends Experiment {
     default vtlab.data.StudySection section() {
         return null;
     }
-
-    /** The suite's settings for one part's experiment (none when it is not a part). */
-    default Map<String, String> settingsOf(String experiment) {
-        return parts().stream().filter(p -> p.experiment().equals(experiment)).map(Part::settings).findFirst().orElse(Map.of());
-    }
 }

@@ -60,10 +60,6 @@ public final class Children {
         LIVE.remove(p);
     }
 
-    public static List<ProcessHandle> live() {
-        return List.copyOf(LIVE);
-    }
-
     static void shutdown() {
         shuttingDown = true;
         List<Runnable> hooks;

@@ -59,10 +59,6 @@ public final class ReportPage {
         return figures;
     }
 
-    public Map<String, ChartSpec> charts() {
-        return specs;
-    }
-
     public String render() {
         List<Verdicts.Verdict> verdicts = new Verdicts(data).all();
         JsonNode env = data.environment();

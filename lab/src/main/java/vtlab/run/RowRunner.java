@@ -342,12 +342,9 @@ public final class RowRunner {
                 .put(RowColumns.SCENARIO, row.scenario());
     }
 
-    /** The validity checks over what was measured, into the row. */
-    void validity(RowValues out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors) {
-        validity(out, row, r, runtime, probeErrors, null);
-    }
-
     /**
+     * The validity checks over what was measured, into the row.
+     *
      * @param faultFromS for a row with a fault, the hold's second it began: an open row's rate and errors are judged on
      *                   the seconds before it (was the rig healthy?); what the fault did is its verdict, not a flaw
      */

@@ -231,13 +231,6 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return Integer.parseInt(dflt(setting).trim());
     }
 
-    /** The variable the SUT reads for a setting, e.g. envName("mode") = THREAD_MODE. */
-    public String envName(String setting) {
-        Setting s = settings.get(setting);
-        if (s == null || s.env() == null) throw new IllegalStateException("stack " + name + " declares no env variable for " + setting);
-        return s.env();
-    }
-
     /** This stack run from another jar of its own (a build with other library versions, see vtlab.tier.StackVariants). */
     public Stack withJar(Path other) {
         return new Stack(name, description, dir, other, runtimeInfoPath, settings, tiers, expect, workloads, data, launch);

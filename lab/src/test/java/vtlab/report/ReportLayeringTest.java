@@ -42,7 +42,7 @@ class ReportLayeringTest {
 
     @Test
     void thePatternCatchesImportsAndQualifiedNames() {
-        assertTrue(REFERENCE.matcher("import vtlab.experiment.Experiments;").find());
+        assertTrue(REFERENCE.matcher("import vtlab.experiment.registry.Experiments;").find());
         assertTrue(REFERENCE.matcher("x = vtlab.cli.vtlab.core.LabHome.get();").find());
         assertTrue(REFERENCE.matcher("import static vtlab.run.Runner.x;").find());
         assertTrue(!REFERENCE.matcher("import vtlab.data.Rows;").find());
