@@ -26,27 +26,12 @@ class FaultScheduleTest {
      * A fault kind of this test's own, carried by the dependency's tier (a Recorder): what a new kind is, one class
      * (docs/design.md, "Adding a fault kind"). A row carries its faults typed, so the schedule needs no registration.
      */
-    static final class Flap implements FaultKind {
-        public String name() {
-            return "flap";
+    static final class Flap extends FaultKind {
+        Flap() {
+            super("flap", "stub:flap@1s-2s", "recorded", false);
         }
 
-        public String example() {
-            return "stub:flap@1s-2s";
-        }
-
-        public String effect() {
-            return "recorded";
-        }
-
-        public boolean throughProxy() {
-            return false;
-        }
-
-        public void check(String target, Duration amount) {
-            FaultKind.noAmount(this, amount);
-        }
-
+        @Override
         public AutoCloseable begin(Fault f, RunTier carrier) throws Exception {
             return ((Recorder) carrier).inject(f);
         }

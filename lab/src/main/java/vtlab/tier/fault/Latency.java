@@ -7,25 +7,9 @@ import vtlab.tier.RunTier;
 import vtlab.tier.ToxiproxyTier;
 
 /** Each answer of the dependency delayed by the amount: a latency toxic on the proxy's answers (downstream). */
-final class Latency implements FaultKind {
-    @Override
-    public String name() {
-        return "latency";
-    }
-
-    @Override
-    public String example() {
-        return "stub:latency=2s@10s-30s";
-    }
-
-    @Override
-    public String effect() {
-        return "each answer later";
-    }
-
-    @Override
-    public boolean throughProxy() {
-        return true;
+final class Latency extends FaultKind {
+    Latency() {
+        super("latency", "stub:latency=2s@10s-30s", "each answer later", true);
     }
 
     @Override

@@ -10,30 +10,14 @@ import vtlab.tier.RunTier;
  * The database stalls without a proxy: the pg tier holds ACCESS EXCLUSIVE locks on its tables for the window
  * ({@link PostgresTier#lockTables}), as behind a long migration or a stuck transaction.
  */
-final class Lock implements FaultKind {
-    @Override
-    public String name() {
-        return "lock";
-    }
-
-    @Override
-    public String example() {
-        return "db:lock@10s-15s";
-    }
-
-    @Override
-    public String effect() {
-        return "tables locked";
-    }
-
-    @Override
-    public boolean throughProxy() {
-        return false;
+final class Lock extends FaultKind {
+    Lock() {
+        super("lock", "db:lock@10s-15s", "tables locked", false);
     }
 
     @Override
     public void check(String target, Duration amount) {
-        FaultKind.noAmount(this, amount);
+        super.check(target, amount);
         if (!PostgresTier.NAME.equals(Fault.TARGETS.get(target))) throw new IllegalArgumentException("only the lab's database (db) can be locked");
     }
 
