@@ -60,6 +60,13 @@ final class HelpCommand implements Command {
               ./vtlab help [run [EXPERIMENT]]         this help; the run's; an experiment's (also --help, -h)
               ./vtlab version                         vtlab's version and commit, and the JDK it runs on (also --version)
               ./vtlab test                            setup, then the whole test suite (what CI runs)
+              ./vtlab test --repeat N [--only CLASS...]
+                                                      the flake finder: the end-to-end tests (CLASS or
+                                                      CLASS#method of lab/src/test/java/vtlab/it; all without
+                                                      --only) N times, built once, no unit test; a table of each
+                                                      test's passes of N, its first failure's reason and each run's
+                                                      time (reports in lab/target/flake/1..N); exit 0 only if every
+                                                      test passed every time
             """;
 
     static final String RUN_OPTIONS = """

@@ -68,7 +68,7 @@ class AbIT {
         for (Map<String, String> row : rows) {
             assertFalse("failed".equals(row.get("status")), row.toString());
             assertEquals("vtlab-spring-mvc", row.get("stack"));
-            assertTrue(Double.parseDouble(row.get("throughput_rps")) > 0, row.toString());
+            assertTrue(Lab.num(row, "throughput_rps") > 0, row.toString());
             // its HikariCP pool read over the attach API (the /sleep path never takes a connection)
             assertEquals("0", row.get("hikari_active_max"), row.get("note"));
             String log = sutLog(run, row);
@@ -110,8 +110,8 @@ class AbIT {
         Path run = Lab.onlyRun(out);
         List<Map<String, String>> rows = Lab.rows(run);
         assertEquals(List.of("21", "25"), rows.stream().map(x -> x.get("jdk")).toList());
-        assertTrue(Double.parseDouble(rows.getFirst().get("pinned_events")) > 0, "JDK 21 pins: " + rows.getFirst());
-        assertEquals(0.0, Double.parseDouble(rows.get(1).get("pinned_events")), "JDK 25 does not: " + rows.get(1));
+        assertTrue(Lab.num(rows.getFirst(), "pinned_events") > 0, "JDK 21 pins: " + rows.getFirst());
+        assertEquals(0.0, Lab.num(rows.get(1), "pinned_events"), "JDK 25 does not: " + rows.get(1));
         // the pool read over the attach API on both JDKs (released after a short query: sampled once a second, often 0)
         for (Map<String, String> row : rows) {
             assertFalse(row.get("hikari_active_max").isEmpty() || row.get("note").contains("probe errors"), row.get("note"));
@@ -203,7 +203,7 @@ class AbIT {
             Path dir = Lab.onlyRun(run);
             Map<String, String> row = Lab.rows(dir).getFirst();
             assertEquals("ok", row.get("status"), row.toString());
-            assertTrue(Long.parseLong(row.get("http_reqs")) > 0, row.toString());
+            assertTrue(Lab.whole(row, "http_reqs") > 0, row.toString());
             assertEquals("0", row.get("errors_status"), generator + " sent the body and the header under load: " + row);
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path f : files.filter(Files::isRegularFile).filter(f -> !f.toString().endsWith(".gz") && !f.toString().endsWith(".db")).toList()) {

@@ -72,7 +72,7 @@ class ServletRunIT {
             // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max (both
             // rates are at their plateau by the 13 s slice; a JIT hovering at 2-4% of the core kept 23 s warm-ups going
             // for no change in the rate)
-            long warm = Long.parseLong(r.get("warmup_s"));
+            long warm = Lab.whole(r, "warmup_s");
             assertTrue(warm >= 8 && warm <= 13 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");
             assertEquals((warm - 3) / 5 + 1, r.get("warmup_rps").split(";").length, r.get("warmup_rps"));
             assertTrue(List.of("true", "false").contains(r.get("warmup_steady")), r.get("warmup_steady"));
