@@ -113,8 +113,14 @@ class ServletRunIT {
             assertEquals(10, line.path("series").path("load_errors").size());
         }
         var platformSeconds = lines.stream().filter(l -> l.contains(platform.get("raw").replace(".wrk.txt", ""))).findFirst().orElseThrow();
+        // no second above the bound (20 threads cannot answer faster than their sleep); a stall of the VM or a GC
+        // may thin one second on a slow machine, so the typical second (the median) is what must sit at the bound
+        List<Double> seconds = new java.util.ArrayList<>();
         for (var p : json.readTree(platformSeconds).path("series").path("load_requests_rps")) {
-            assertEquals(200, p.get(1).asDouble(), 30, platformSeconds);
+            seconds.add(p.get(1).asDouble());
+            assertTrue(p.get(1).asDouble() <= 230, "a second above the 200/s bound: " + platformSeconds);
         }
+        java.util.Collections.sort(seconds);
+        assertEquals(200, seconds.get(seconds.size() / 2), 20, "the median second at the bound: " + platformSeconds);
     }
 }
