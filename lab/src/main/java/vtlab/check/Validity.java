@@ -23,6 +23,8 @@ public final class Validity {
     public static final double BOUND_LOW = 0.90;
     /** A row above this share of its bound is flagged above-bound (the bound is a ceiling, not a goal). */
     public static final double BOUND_HIGH = 1.05;
+    /** A row whose share of failed requests is above this (0.1%) is flagged errors. */
+    public static final double ERROR_RATE_MAX = 0.001;
 
     public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound);"
             + " open model: achieved over min(target, bound)");
@@ -68,7 +70,7 @@ public final class Validity {
         List<String> f = new ArrayList<>();
         if (saturated(in.loadCpuPct(), in.loadCores())) f.add("generator-bound");
         if (!littlesLawOk(in.littleRatio())) f.add("littles-law");
-        if (in.errorRate() > 0.001) f.add("errors");
+        if (in.errorRate() > ERROR_RATE_MAX) f.add("errors");
         if (in.maxConnections() != null && in.connections() > in.maxConnections()) f.add("over-max-connections");
         boolean appBound = saturated(in.appCpuPct(), in.appCores());
         if (appBound) f.add("app-cpu-bound");
@@ -151,7 +153,7 @@ public final class Validity {
                             ? ": the backlog still queued when the hold ended; the true tail is longer still"
                             : ": the slowest tail is unmeasured"));
         }
-        if (in.errorRate() > 0.001) f.add("errors");
+        if (in.errorRate() > ERROR_RATE_MAX) f.add("errors");
         if (appBound) f.add("app-cpu-bound");
         return new Verdict(List.copyOf(f), List.copyOf(notes));
     }

@@ -61,6 +61,13 @@ final class HelpCommand implements Command {
               ./vtlab help [run [EXPERIMENT]]         this help; the run's; an experiment's (also --help, -h)
               ./vtlab version                         vtlab's version and commit, and the JDK it runs on (also --version)
               ./vtlab test                            setup, then the whole test suite (what CI runs)
+              ./vtlab test --repeat N [--only CLASS...]
+                                                      the flake finder: the end-to-end tests (CLASS or
+                                                      CLASS#method of lab/src/test/java/vtlab/it; all without
+                                                      --only) N times, built once, no unit test; a table of each
+                                                      test's passes of N, its first failure's reason and each run's
+                                                      time (reports in lab/target/flake/1..N); exit 0 only if every
+                                                      test passed every time
             """;
 
     static final String RUN_OPTIONS = """
@@ -75,7 +82,9 @@ final class HelpCommand implements Command {
                                          this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,
                                          over a minute for Spring); rows that never settle are flagged
                                          warmup-not-steady
-              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max)
+              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max);
+                                         faults keeps a hold of its own, its faults and spike scaled into it
+                                         (./vtlab run faults --help)
               --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
               --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
@@ -172,11 +181,20 @@ final class HelpCommand implements Command {
         StringBuilder sb = new StringBuilder("./vtlab run " + e.name() + " [options]: " + e.summary() + "\n\nOptions of " + e.name()
                 + " (default after the name):\n");
         for (String line : e.axes()) sb.append("  ").append(line).append('\n');
+        if (!e.example().isEmpty()) {
+            sb.append("\nExample (its defaults need these): ./vtlab run ").append(e.name()).append(' ')
+                    .append(String.join(" ", e.example().stream().map(HelpCommand::quoted).toList())).append('\n');
+        }
         if (!(e instanceof Study)) {
             sb.append("\nLoad model (every load experiment):\n");
             for (String line : Opt.render(PlanContext.LOAD_OPTIONS)) sb.append("  ").append(line).append('\n');
         }
         return sb.append("\nThe run's own options (JDKs, generator, probes, CPUs, ...): ./vtlab run --help\n\n").toString();
+    }
+
+    /** A word as a shell takes it: quoted when it holds anything but plain path characters. */
+    static String quoted(String word) {
+        return word.matches("[A-Za-z0-9_./:=@,+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
     }
 
     /** Experiments, generators, probes, fault kinds and the run folder's files, from their registries. */

@@ -183,8 +183,21 @@ public final class RunCommand implements Command {
         return given.unknown(known);
     }
 
-    /** Everything that can be refused is refused here, before any process starts. */
-    public static Prepared prepare(Options given, List<String> names) throws UsageError {
+    /**
+     * A run's plan from its options alone: the experiments chosen (a suite's parts), their rows, searches and studies,
+     * and the generator they need; every refusal of the options and of the experiments' plans, in one line. Nothing is
+     * started, reached or installed here (no port, host, tool or build): {@link #prepare} does that next.
+     *
+     * @param options      the options the experiments planned from (the demo's defaults under them when no name was given)
+     * @param environments each experiment's own entries of environment.json ({@link Experiment#environment}), by its name
+     * @param open         whether the rows are open-model
+     */
+    public record Plan(List<String> experiments, Options options, List<Experiment> chosen, vtlab.tier.host.Topology topology,
+                       PlanContext ctx, List<Row> rows, List<Search> searches, List<Study.Prepared> studies, long studySeconds,
+                       java.util.Map<String, java.util.Map<String, Object>> environments, boolean open, Generator generator) {}
+
+    /** Plans the run (see {@link Plan}): refuses what the options and the experiments refuse, starts nothing. */
+    public static Plan plan(Options given, List<String> names) throws UsageError {
         List<String> experiments = new ArrayList<>(names);
         Options o = given;
         if (experiments.isEmpty()) {
@@ -258,8 +271,23 @@ public final class RunCommand implements Command {
         if (!open && !gen.models().contains(LoadModel.CLOSED)) {
             throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
         }
+        return new Plan(List.copyOf(new LinkedHashSet<>(experiments)), o, List.copyOf(chosen), topology, ctx, List.copyOf(rows), List.copyOf(searches),
+                List.copyOf(studies), studySeconds, environments, open, gen);
+    }
+
+    /** Everything that can be refused is refused here, before any process starts. */
+    public static Prepared prepare(Options given, List<String> names) throws UsageError {
+        Plan plan = plan(given, names);
+        Options o = plan.options();
+        vtlab.tier.host.Topology topology = plan.topology();
+        List<Experiment> chosen = plan.chosen();
+        List<Row> rows = plan.rows();
+        List<Search> searches = plan.searches();
+        PlanContext ctx = plan.ctx();
+        boolean open = plan.open();
+        Generator gen = plan.generator();
         if (topology != null) {
-            RunAcrossHosts.refuse(topology, chosen.stream().map(Experiment::name).toList(), rows, !searches.isEmpty() || !studies.isEmpty(), gen, o);
+            RunAcrossHosts.refuse(topology, chosen.stream().map(Experiment::name).toList(), rows, !searches.isEmpty() || !plan.studies().isEmpty(), gen, o);
         }
         CoreMap cores = Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
@@ -302,8 +330,8 @@ public final class RunCommand implements Command {
             if (across != null) across.run().close();
             throw e;
         }
-        return new Prepared(List.copyOf(new LinkedHashSet<>(experiments)), rows, studies, studySeconds, gen, probes, cores,
-                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(environments),
+        return new Prepared(plan.experiments(), rows, plan.studies(), plan.studySeconds(), gen, probes, cores,
+                port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(plan.environments()),
                 across);
     }
 

@@ -21,7 +21,16 @@ public final class SuiteReport {
     /** Tests that must run wherever the suite runs: each is named in the closing lines with its outcome. */
     static final List<String> WATCHED = List.of("vtlab.load.K6GeneratorTest#k6AcceptsTheScripts");
 
-    record Case(String kind, String className, String name, String outcome, String message) {}
+    /**
+     * One test case of a report: outcome passed, failed, error or skipped; message the failure's (or skip's) message
+     * and type its exception class ("" when it passed); seconds as the report gives them.
+     */
+    record Case(String kind, String className, String name, String outcome, String message, String type, double seconds) {
+        /** Class (without its package) and method: ServletRunIT#virtualThreads... */
+        String test() {
+            return className.substring(className.lastIndexOf('.') + 1) + "#" + name;
+        }
+    }
 
     private SuiteReport() {}
 
@@ -41,22 +50,35 @@ public final class SuiteReport {
                     .filter(p -> p.getParent().getFileName().toString().matches("(surefire|failsafe)-reports"))
                     .filter(p -> modified(p) >= since).sorted().toList();
         }
-        var dbf = DocumentBuilderFactory.newInstance();
         for (Path r : reports) {
             String kind = r.getParent().getFileName().toString().startsWith("failsafe") ? "end-to-end" : "unit";
-            NodeList cases = dbf.newDocumentBuilder().parse(r.toFile()).getElementsByTagName("testcase");
-            for (int i = 0; i < cases.getLength(); i++) {
-                Element c = (Element) cases.item(i);
-                String outcome = "passed", message = "";
-                for (String o : List.of("skipped", "failure", "error")) {
-                    NodeList n = c.getElementsByTagName(o);
-                    if (n.getLength() > 0) {
-                        outcome = o.equals("failure") ? "failed" : o.equals("error") ? "error" : "skipped";
-                        message = ((Element) n.item(0)).getAttribute("message");
-                    }
+            all.addAll(cases(r, kind));
+        }
+        return all;
+    }
+
+    /** The test cases of one TEST-*.xml report (surefire's or failsafe's). */
+    static List<Case> cases(Path report, String kind) throws Exception {
+        List<Case> all = new ArrayList<>();
+        NodeList cases = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(report.toFile()).getElementsByTagName("testcase");
+        for (int i = 0; i < cases.getLength(); i++) {
+            Element c = (Element) cases.item(i);
+            String outcome = "passed", message = "", type = "";
+            for (String o : List.of("skipped", "failure", "error")) {
+                NodeList n = c.getElementsByTagName(o);
+                if (n.getLength() > 0) {
+                    outcome = o.equals("failure") ? "failed" : o.equals("error") ? "error" : "skipped";
+                    message = ((Element) n.item(0)).getAttribute("message");
+                    type = ((Element) n.item(0)).getAttribute("type");
                 }
-                all.add(new Case(kind, c.getAttribute("classname"), c.getAttribute("name"), outcome, message));
             }
+            double seconds;
+            try {
+                seconds = Double.parseDouble(c.getAttribute("time").replace(",", ""));
+            } catch (NumberFormatException e) {
+                seconds = 0;
+            }
+            all.add(new Case(kind, c.getAttribute("classname"), c.getAttribute("name"), outcome, message, type, seconds));
         }
         return all;
     }
@@ -88,7 +110,7 @@ public final class SuiteReport {
         return out;
     }
 
-    private static String firstLine(String s) {
+    static String firstLine(String s) {
         String l = s.lines().findFirst().orElse("");
         return l.length() > 200 ? l.substring(0, 200) + "…" : l;
     }

@@ -34,6 +34,14 @@ public interface Experiment {
         return Opt.render(options());
     }
 
+    /**
+     * What a user must add to this experiment's defaults before it plans, as command-line words, e.g. the service ab
+     * loads (its --help shows them as an example); empty: its defaults plan as they are.
+     */
+    default List<String> example() {
+        return List.of();
+    }
+
     /** The rows to run: the options parsed once into the experiment's spec; invalid ones are refused here. */
     List<Row> plan(Options options, PlanContext ctx) throws UsageError;
 

@@ -41,6 +41,19 @@ public final class FaultAxis {
     }
 
     /**
+     * Schedules (comma-separated, each a '+' of faults, or none) with their times multiplied by factor: an experiment's
+     * default schedules scaled into a shorter hold (--quick). IllegalArgumentException when one does not parse.
+     */
+    public static String scaled(String schedules, double factor) {
+        List<String> out = new ArrayList<>();
+        for (String spec : schedules.split(",")) {
+            List<Fault> faults = Fault.parse(spec);
+            out.add(faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(f -> f.scaled(factor).spec()).toList()));
+        }
+        return String.join(",", out);
+    }
+
+    /**
      * Each row once per schedule (the rows as they are without one). A row following a rate profile is a bad day of its
      * own (a spike) and is judged at its profile, and a row whose experiment gave it a schedule (a soak: none) keeps
      * it: both are kept as they are.

@@ -168,26 +168,46 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
      * "10s"); a note (e.g. how cold rows warm up) goes under them.
      */
     public static List<Opt> timingOptions(String warmup, String hold, int reps, String note) {
-        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)"),
-                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most 3s)"),
-                Opt.of("hold", hold, "measured hold of each row (--quick: at most 5s)" + (note == null ? "" : "\n" + note)));
+        return timingOptions(warmup, hold, reps, note, null);
     }
 
-    /** The timing declared by {@link #timingOptions}, with --quick's profile under the defaults. */
+    /**
+     * As {@link #timingOptions(String, String, int, String)}, with a hold of its own under --quick (quickHold, e.g. "24s")
+     * instead of at most 5 s: an experiment whose rows need room in the hold (a fault between a before and an after)
+     * says why in the note.
+     */
+    public static List<Opt> timingOptions(String warmup, String hold, int reps, String note, String quickHold) {
+        Opt holdOpt = quickHold == null
+                ? Opt.of("hold", hold, "measured hold of each row (--quick: at most " + QUICK_HOLD_MAX_S + "s)" + (note == null ? "" : "\n" + note))
+                : Opt.of("hold", hold, "measured hold of each row" + (note == null ? "" : "\n" + note)).quick(quickHold);
+        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)"),
+                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most " + QUICK_WARMUP_MAX_S + "s)"), holdOpt);
+    }
+
+    /** --quick's warm-up and hold at most, in seconds, unless an experiment declares its own quick hold. */
+    public static final int QUICK_WARMUP_MAX_S = 3, QUICK_HOLD_MAX_S = 5;
+
+    /**
+     * The timing declared by {@link #timingOptions}, with --quick's profile under the defaults: one rep, a warm-up of at
+     * most 3 s and a hold of at most 5 s, or the hold the declaration gives --quick.
+     */
     public Timing timing(Options o, List<Opt> declared) throws UsageError {
         int reps = 0;
-        Duration warmup = null, hold = null;
+        Duration warmup = null, hold = null, quickHold = null;
         for (Opt d : declared) {
             switch (d.name()) {
                 case "reps" -> reps = Integer.parseInt(d.dflt());
                 case "warmup" -> warmup = Opt.of("warmup", d.dflt(), "").duration(Options.parse(List.of()), true);
-                case "hold" -> hold = Opt.of("hold", d.dflt(), "").duration(Options.parse(List.of()), false);
+                case "hold" -> {
+                    hold = Opt.of("hold", d.dflt(), "").duration(Options.parse(List.of()), false);
+                    if (d.quickDflt() != null) quickHold = Opt.of("hold", d.quickDflt(), "").duration(Options.parse(List.of()), false);
+                }
                 default -> { }
             }
         }
         if (o.flag("quick")) {
-            warmup = Duration.ofSeconds(Math.min(3, warmup.toSeconds()));
-            hold = Duration.ofSeconds(Math.min(5, hold.toSeconds()));
+            warmup = Duration.ofSeconds(Math.min(QUICK_WARMUP_MAX_S, warmup.toSeconds()));
+            hold = quickHold != null ? quickHold : Duration.ofSeconds(Math.min(QUICK_HOLD_MAX_S, hold.toSeconds()));
             reps = 1;
         }
         return new Timing(o.duration("warmup", warmup, true), o.duration("hold", hold, false), o.positiveInt("reps", reps));

@@ -91,6 +91,16 @@ public record RateProfile(List<Point> points) {
         return spec();
     }
 
+    /** The same profile with every time multiplied by factor (to the millisecond), its rates as they are. */
+    public RateProfile scaled(double factor) {
+        if (!(factor > 0) || Double.isInfinite(factor)) throw new IllegalArgumentException("a scale factor must be positive, not " + factor);
+        return new RateProfile(points.stream().map(p -> new Point(p.rate(), scale(p.from(), factor), scale(p.to(), factor))).toList());
+    }
+
+    private static Duration scale(Duration d, double factor) {
+        return Duration.ofMillis(Math.round(d.toMillis() * factor));
+    }
+
     /** When the last point ends (a step's time, a ramp's end): the hold must be longer. */
     public Duration end() {
         return points.getLast().to();

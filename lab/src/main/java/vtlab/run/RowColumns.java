@@ -38,7 +38,10 @@ public final class RowColumns {
     public static final Column WARMUP_RPS = Column.text("warmup_rps", "rate of each warm-up slice (req/s;...)");
     public static final Column WARMUP_JIT_PCT = Column.text("warmup_jit_pct", "JIT compiler threads' CPU in each warm-up slice (% core;...)");
 
+    public static final Column MODE_PROOF = Column.text("thread_mode_proof",
+            "a service without runtime-info: what proved its thread mode under the warm-up's load (requests seen in thread dumps, in JFR execution samples)");
+
     public static final List<Column> ALL = List.of(TS, EXPERIMENT, STACK, THREAD_MODE, WORKLOAD, CONCURRENCY, REP,
             HIKARI_POOL, PATH_MODE, CONN_MODE, JDK, CARRIERS, GENERATOR, LOAD_MODEL, TARGET_RPS, ACHIEVED_RPS, BOUND_RPS, BOUND_NOTE, APP_CPUS,
-            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_RPS, WARMUP_JIT_PCT);
+            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_RPS, WARMUP_JIT_PCT, MODE_PROOF);
 }

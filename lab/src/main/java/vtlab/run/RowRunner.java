@@ -124,11 +124,21 @@ public final class RowRunner {
             URI url = sut.base().resolve(w.pathFor(row.params()));
             JsonNode runtime = verify(planned, stack, sut, config, url, w, raw, stem, runTiers);
 
-            probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
-            // a service without runtime-info proves its thread mode under the warm-up's load
+            // a service without runtime-info proves its thread mode under the warm-up's load; its JFR witness starts
+            // before the probes' recordings, so that its stack depth applies to them all
             ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() ? null : new ThreadModeCheck(row.threadMode(), stack.launch().appPackages());
             if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
-            if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
+            if (modeCheck != null) modeCheck.begin(row.jdk(), sut.process(), raw, stem);
+            try {
+                probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
+                if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
+                if (modeCheck != null) {
+                    modeCheck.conclude(row.jdk(), sut.process());
+                    out.put(RowColumns.MODE_PROOF, modeCheck.proof());
+                }
+            } finally {
+                if (modeCheck != null && sut.alive()) modeCheck.stop(row.jdk(), sut.process());
+            }
             drain(planned, sut, steps, out);
             FaultSchedule faults = FaultSchedule.of(row, runTiers);
             LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults);
@@ -194,8 +204,9 @@ public final class RowRunner {
             LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice)).forRateOnly();
             long jit0 = Proc.jitTicks(sut.process()), t0 = System.nanoTime();
             Generator.RunningLoad load = generator.start(spec);
-            if (slice == 0 && modeCheck != null) {
-                steps.step("warming up " + d.toSeconds() + "s: thread dumps prove the thread mode");
+            boolean proving = modeCheck != null && !modeCheck.concluded();
+            if (proving) {
+                steps.step("warming up " + d.toSeconds() + "s: thread dumps and JFR samples prove the thread mode");
                 try {
                     modeCheck.during(row.jdk(), sut.process(), d, t0, raw, stem);
                 } catch (Exception e) {
@@ -205,7 +216,7 @@ public final class RowRunner {
             }
             double rps = load.await().rps();
             if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
-            if (slice == 0 && modeCheck != null) modeCheck.conclude();
+            if (proving) modeCheck.afterSlice(row.jdk(), sut.process(), raw, stem);
             long jit1 = Proc.jitTicks(sut.process());
             double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
             WarmUp.Slice done = new WarmUp.Slice(rps, jitPct);

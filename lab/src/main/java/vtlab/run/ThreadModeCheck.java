@@ -10,36 +10,66 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.ThreadDump;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.host.TierProcess;
 
 /**
- * The thread mode of a service that does not report it (no runtime-info: ./vtlab ab), proven from JSON thread dumps
- * taken under the warm-up's load, which list virtual threads: a virtual row must show requests running on virtual
- * threads, a platform row none. A wrong property name or a framework that ignores it fails the row before the hold.
+ * The thread mode of a service that does not report it (no runtime-info: ./vtlab ab), proven under the warm-up's
+ * load by two independent witnesses, so that neither luck nor a fast endpoint decides it:
+ * <ul>
+ * <li>JSON thread dumps (which list virtual threads), a few in every warm-up slice until one catches a request in
+ * flight: good at slow endpoints (a request waiting is in every dump), bad at one that answers in microseconds;</li>
+ * <li>JFR execution samples over the whole warm-up (jdk.ExecutionSample every {@link #SAMPLE_PERIOD}; each names its
+ * thread and whether it is virtual, JDK 21 and 25 alike): good exactly where dumps are bad, as a busy endpoint is
+ * the one that gets sampled.</li>
+ * </ul>
+ * A virtual row must show requests on virtual threads, a platform row none; a row is unproven only when the whole
+ * warm-up gave neither witness a request. A wrong property name or a framework that ignores it fails the row before
+ * the hold. The JFR recording stops when the mode is proven (it never runs in the measured hold).
  */
 final class ThreadModeCheck {
     static final String NOT_IN_EFFECT = "virtual threads not in effect";
+    static final String UNPROVEN = "the thread mode is unproven";
     /** Frames of a request being served, whatever the service's own code: the servlet containers' request paths. */
     static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
             "org.eclipse.jetty.server.", "io.undertow.server.");
-    /** Dumps at these fractions of the first warm-up slice, until one shows a request in flight. */
+    /** Dumps at these fractions of each warm-up slice, until one shows a request in flight. */
     static final double[] AT = {0.3, 0.5, 0.7};
+    /** JFR's "profile" setting: ~100 samples a second of a busy core, a few hundred in a 2 s warm-up. */
+    static final Duration SAMPLE_PERIOD = Duration.ofMillis(10);
+    static final String RECORDING = "vtlab-mode-check";
+    /** Frames kept per sample: a Spring MVC request is ~100 deep from the thread's run() to its handler. */
+    static final int STACK_DEPTH = 512;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Threads serving a request in one dump, by kind. */
+    /** Threads (dumps) or samples (JFR) serving a request, by kind of thread. */
     record Seen(int virtual, int platform) {
         Seen plus(Seen o) {
             return new Seen(virtual + o.virtual, platform + o.platform);
         }
+
+        boolean any() {
+            return virtual > 0 || platform > 0;
+        }
     }
+
+    /** What was tried, for the verdict's message. */
+    record Tried(int dumps, int slices, Duration warmup, String jfr) {}
 
     private final String mode;
     private final List<String> frames;
-    private Seen seen = new Seen(0, 0);
-    private int dumps;
+    private Seen dumped = new Seen(0, 0), sampled = new Seen(0, 0);
+    private int dumps, slices;
+    private Duration watched = Duration.ZERO;
+    /** Why there is no JFR witness (null while it records or once read). */
+    private String jfrMissing = "not started";
+    private boolean recording, concluded, jfrRead;
 
     /** @param appPackages the service's own packages: a thread in their frames serves a request too */
     ThreadModeCheck(String mode, List<String> appPackages) {
@@ -49,27 +79,115 @@ final class ThreadModeCheck {
         this.frames = List.copyOf(f);
     }
 
-    /** Thread dumps of the SUT while a load of length d runs (it started at t0), kept in raw/; stops once one is conclusive. */
-    void during(Jdk jdk, TierProcess sut, Duration d, long t0, Path raw, String stem) throws IOException, InterruptedException {
-        for (double at : AT) {
-            long wait = t0 + (long) (d.toNanos() * at) - System.nanoTime();
-            if (wait > 0) Thread.sleep(wait / 1_000_000);
-            Path file = ThreadDump.take(sut, jdk, raw.resolve(stem + ".mode-check-" + (++dumps) + ".threads.json"));
-            seen = seen.plus(count(Files.readString(file), frames));
-            if (seen.virtual() > 0 || seen.platform() > 0) return;
+    /** Starts the JFR witness before the warm-up's load; a JVM that refuses it leaves the dumps to prove the mode. */
+    void begin(Jdk jdk, TierProcess sut, Path raw, String stem) throws InterruptedException {
+        try {
+            Path jfc = Files.writeString(raw.resolve(stem + ".mode-check.jfc"), settings());
+            try { // JFR's default 64 frames cut a deep framework stack above the server's own frames
+                sut.site().jcmd(jdk, sut.pid(), List.of("JFR.configure", "stackdepth=" + STACK_DEPTH));
+            } catch (IOException e) {
+                // a JFR already running keeps its depth: the service's own package and the thread's kind still tell
+            }
+            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.start", "name=" + RECORDING, "settings=" + sut.site().send(jfc)));
+            recording = true;
+            jfrMissing = null;
+        } catch (IOException e) {
+            jfrMissing = "JFR could not start: " + e.getMessage().lines().findFirst().orElse("");
         }
     }
 
-    /** Throws unless what the dumps saw fits the row's mode. */
-    void conclude() throws VerificationFailed {
-        verdict(mode, seen, dumps);
+    static String settings() {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <configuration version="2.0" label="vtlab thread-mode check">
+                  <event name="jdk.ExecutionSample">
+                    <setting name="enabled">true</setting>
+                    <setting name="period">%d ms</setting>
+                  </event>
+                </configuration>
+                """.formatted(SAMPLE_PERIOD.toMillis());
     }
 
-    static void verdict(String mode, Seen seen, int dumps) throws VerificationFailed {
-        String what = seen.virtual() + " request(s) on virtual threads, " + seen.platform() + " on platform threads in "
-                + dumps + " thread dump(s) under load";
-        if (seen.virtual() == 0 && seen.platform() == 0) {
-            throw new VerificationFailed("no request in flight seen: " + what + " (the thread mode is unproven)");
+    boolean concluded() {
+        return concluded;
+    }
+
+    /** Thread dumps of the SUT while a warm-up slice of length d runs (it started at t0), kept in raw/; stops once one is conclusive. */
+    void during(Jdk jdk, TierProcess sut, Duration d, long t0, Path raw, String stem) throws IOException, InterruptedException {
+        slices++;
+        watched = watched.plus(d);
+        for (double at : AT) {
+            if (dumped.any()) return;
+            long wait = t0 + (long) (d.toNanos() * at) - System.nanoTime();
+            if (wait > 0) Thread.sleep(wait / 1_000_000);
+            Path file = ThreadDump.take(sut, jdk, raw.resolve(stem + ".mode-check-" + (++dumps) + ".threads.json"));
+            dumped = dumped.plus(count(Files.readString(file), frames));
+        }
+    }
+
+    /**
+     * After a slice's load: the JFR witness read so far (when the dumps caught nothing), and the verdict once either
+     * witness saw a request. Throws when what was seen contradicts the row's mode.
+     */
+    void afterSlice(Jdk jdk, TierProcess sut, Path raw, String stem) throws VerificationFailed, InterruptedException {
+        if (concluded) return;
+        if (!dumped.any() && recording) readJfr(jdk, sut, raw, stem);
+        if (dumped.any() || sampled.any()) conclude(jdk, sut);
+    }
+
+    /** At the end of the whole warm-up: throws unless what the witnesses saw fits the row's mode; stops the recording. */
+    void conclude(Jdk jdk, TierProcess sut) throws VerificationFailed, InterruptedException {
+        if (concluded) return;
+        concluded = true;
+        stop(jdk, sut);
+        verdict(mode, dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
+    }
+
+    /** Stops the recording if it still runs (also when the row fails before a verdict). */
+    void stop(Jdk jdk, TierProcess sut) throws InterruptedException {
+        if (!recording) return;
+        recording = false;
+        try {
+            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.stop", "name=" + RECORDING));
+        } catch (IOException e) {
+            // the SUT exited: nothing records any more
+        }
+    }
+
+    private void readJfr(Jdk jdk, TierProcess sut, Path raw, String stem) throws InterruptedException {
+        Path jfr = raw.resolve(stem + ".mode-check.jfr");
+        try {
+            Files.deleteIfExists(jfr);
+            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.dump", "name=" + RECORDING, "filename=" + sut.site().path(jfr)));
+            sut.site().fetch(jfr);
+            sampled = samples(jfr, frames); // the recording from its start: each dump holds every sample so far
+            jfrRead = true;
+        } catch (IOException e) {
+            jfrMissing = "JFR could not be read: " + e.getMessage().lines().findFirst().orElse("");
+        }
+    }
+
+    /** The evidence, for the row's thread_mode_proof column. */
+    String proof() {
+        return describe(dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
+    }
+
+    static String describe(Seen dumped, Seen sampled, Tried tried) {
+        return dumped.virtual() + " request(s) on virtual threads, " + dumped.platform() + " on platform threads in "
+                + tried.dumps() + " thread dump(s); " + (tried.jfr() != null ? "no JFR samples (" + tried.jfr() + ")"
+                : sampled == null ? "JFR samples not read (the dumps sufficed)"
+                : sampled.virtual() + " JFR execution sample(s) of requests on virtual threads, " + sampled.platform() + " on platform threads");
+    }
+
+    /** @param sampled null when the JFR witness was not read (the dumps sufficed) */
+    static void verdict(String mode, Seen dumped, Seen sampled, Tried tried) throws VerificationFailed {
+        String what = describe(dumped, sampled, tried);
+        Seen seen = sampled == null ? dumped : dumped.plus(sampled);
+        if (!seen.any()) {
+            throw new VerificationFailed("no request seen under load over the whole " + tried.warmup().toSeconds() + " s warm-up ("
+                    + tried.slices() + " slice(s)): " + what + " (" + UNPROVEN + "). Does the URL reach the service's request path"
+                    + " (a servlet container, or its own package: --app-package)? If it answers in microseconds at low"
+                    + " concurrency, give it a longer --warmup or a slower URL");
         }
         if (mode.equals("virtual") && seen.virtual() == 0) throw new VerificationFailed(NOT_IN_EFFECT + ": " + what);
         if (!mode.equals("virtual") && seen.virtual() > 0) {
@@ -88,7 +206,7 @@ final class ThreadModeCheck {
                     String frame = f.asText(), head = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
                     frame = head.substring(head.lastIndexOf('/') + 1);
                     if (frame.contains("java.lang.VirtualThread.")) isVirtual = true; // JDK 21 does not mark them
-                    if (frames.stream().anyMatch(frame::startsWith)) serving = true;
+                    if (serves(frame, frames)) serving = true;
                 }
                 if (!serving) continue;
                 if (isVirtual) virtual++;
@@ -96,5 +214,34 @@ final class ThreadModeCheck {
             }
         }
         return new Seen(virtual, platform);
+    }
+
+    /** Execution samples whose stack has a frame of the given packages, by the kind of the sampled thread. */
+    static Seen samples(Path jfr, List<String> frames) throws IOException {
+        int virtual = 0, platform = 0;
+        try (RecordingFile file = new RecordingFile(jfr)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent e = file.readEvent();
+                if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) continue;
+                boolean serving = false, isVirtual = false;
+                RecordedThread t = e.getThread("sampledThread");
+                if (t != null && t.isVirtual()) isVirtual = true;
+                for (RecordedFrame f : e.getStackTrace().getFrames()) {
+                    if (f.getMethod() == null || f.getMethod().getType() == null) continue;
+                    String frame = f.getMethod().getType().getName() + "." + f.getMethod().getName();
+                    if (frame.startsWith("java.lang.VirtualThread.")) isVirtual = true; // a carrier's stack running one
+                    if (serves(frame, frames)) serving = true;
+                }
+                if (!serving) continue;
+                if (isVirtual) virtual++;
+                else platform++;
+            }
+        }
+        return new Seen(virtual, platform);
+    }
+
+    private static boolean serves(String frame, List<String> frames) {
+        for (String f : frames) if (frame.startsWith(f)) return true;
+        return false;
     }
 }

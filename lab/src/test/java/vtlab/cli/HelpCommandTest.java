@@ -72,6 +72,24 @@ class HelpCommandTest {
         assertTrue(runHelp.contains("--allow-shared-cpus"));
     }
 
+    /** What --quick does to faults (a hold of its own, the schedules scaled into it) is in its help, with the values planned. */
+    @Test
+    void faultsHelpSaysWhatQuickDoes() throws Exception {
+        String faults = run("run", "faults", "--help");
+        Options quick = Options.parse(List.of("run", "faults", "--quick"));
+        vtlab.plan.Row spike = RunCommand.plan(quick, List.of("faults")).rows().stream().filter(r -> r.rateProfile() != null).findFirst().orElseThrow();
+        assertTrue(faults.contains("(--quick: " + spike.hold().toSeconds() + "s)"), faults);
+        assertTrue(faults.contains("(--quick: " + spike.rateProfile().spec() + ")"), faults);
+        assertTrue(faults.contains("(--quick: stub:latency=1900ms@4s-12s,stub:down@4s-8s,db:lock@4s-6s)"), faults);
+        assertTrue(faults.contains("the defaults' times x0.4 into --quick's 24s hold (--quick: stub:"), faults);
+        assertTrue(faults.contains("--quick keeps a hold of its own"), faults);
+        assertTrue(run("run", "--help").contains("faults keeps a hold of its own"));
+        // an experiment whose defaults do not plan alone shows what to add
+        String ab = run("run", "ab", "--help");
+        assertTrue(ab.contains("Example (its defaults need these): ./vtlab run ab --app ") && ab.contains("vtlab-spring-mvc.jar --url '/sleep?ms=50'"), ab);
+        assertTrue(!faults.contains("Example ("), "faults plans from its defaults");
+    }
+
     @Test
     void anExperimentsHelpShowsItsOptionsWithTheirDefaults() throws Exception {
         String servlet = run("run", "servlet", "--help");

@@ -161,6 +161,76 @@ class LauncherTest {
         assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, " verify"), again.toString());
     }
 
+    /** A JDK whose java and javac only record their calls, so the launcher's order shows. */
+    Path fakeJdk() throws IOException {
+        Path jdk = home.resolve("fake-jdk");
+        Files.createDirectories(jdk.resolve("bin"));
+        Files.writeString(jdk.resolve("release"), "JAVA_VERSION=\"25.0.1\"\n");
+        for (String b : List.of("java", "javac")) {
+            Files.writeString(jdk.resolve("bin/" + b), "#!/bin/sh\necho \"java $*\" >> \"$VTLAB_HOME/mvnw.log\"\n");
+            Files.setPosixFilePermissions(jdk.resolve("bin/" + b), PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
+        return jdk;
+    }
+
+    /**
+     * The flake finder: the lab built once (no unit test), setup, then failsafe N times on the classes asked for with
+     * no unit test run, each run's reports kept, then the table; its exit code is the command's.
+     */
+    @Test
+    void testRepeatBuildsOnceThenRunsTheEndToEndTestsNTimesThenTheTable() throws Exception {
+        Path it = Files.createDirectories(home.resolve("lab/src/test/java/vtlab/it"));
+        Files.writeString(it.resolve("FooIT.java"), "class FooIT { @Test void holds() {} }");
+        Files.writeString(it.resolve("BarIT.java"), "class BarIT { @Test\n  void recovers() {} }");
+        Files.writeString(it.resolve("Lab.java"), "class Lab {}");
+        Map<String, String> jdk = Map.of("JAVA_HOME", fakeJdk().toString());
+        List<String> calls = vtlab(jdk, "test", "--repeat", "3", "--only", "FooIT,BarIT#recovers");
+        assertEquals(0, lastExit, Files.readString(home.resolve("out.log")));
+        int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"), table = indexOf(calls, "vtlab.cli.FlakeReport");
+        List<String> verify = calls.stream().filter(c -> c.contains(" verify")).toList();
+        assertEquals(3, verify.size(), calls.toString());
+        for (String v : verify) {
+            assertTrue(v.contains("-pl lab -am verify -Dtest=NONE ") && v.endsWith(" -Dit.test=FooIT,BarIT#recovers"), v);
+        }
+        assertTrue(build >= 0 && build < setup && setup < calls.indexOf(verify.getFirst()) && calls.indexOf(verify.getLast()) < table, calls.toString());
+        assertTrue(calls.get(table).endsWith("vtlab.cli.FlakeReport " + home.resolve("lab/target/flake") + " 3 FooIT BarIT#recovers"), calls.get(table));
+        for (int i = 1; i <= 3; i++) {
+            assertEquals("0", Files.readString(home.resolve("lab/target/flake/" + i + "/exit")).strip(), "run " + i + "'s Maven exit code kept");
+            assertTrue(Files.exists(home.resolve("lab/target/flake/" + i + "/maven.log")));
+        }
+        assertEquals(-1, indexOf(calls, "vtlab.cli.SuiteReport"), "the table, not the suite's closing lines");
+        // without --only: every end-to-end test class, no filter
+        calls = vtlab(jdk, "test", "--repeat", "1");
+        assertEquals(-1, indexOf(calls, "-Dit.test"), calls.toString());
+        assertTrue(calls.getLast().endsWith(" 1 BarIT FooIT"), calls.toString());
+        // the table's exit code is the command's
+        Files.writeString(home.resolve("fake-jdk/bin/java"), "#!/bin/sh\ncase \"$*\" in *FlakeReport*) exit 1;; esac\n");
+        vtlab(jdk, "test", "--only", "FooIT");
+        assertEquals(1, lastExit);
+    }
+
+    /** Bad input to the flake finder: one line, exit 2, before anything starts (no build, no Maven). */
+    @Test
+    void testRepeatRefusesBadInputInOneLine() throws Exception {
+        Path it = Files.createDirectories(home.resolve("lab/src/test/java/vtlab/it"));
+        Files.writeString(it.resolve("FooIT.java"), "class FooIT { @Test void holds() {} }");
+        Map<String, String> jdk = Map.of("JAVA_HOME", fakeJdk().toString());
+        Map<List<String>, String> refused = Map.of(
+                List.of("--repeat", "0"), "vtlab: --repeat takes a positive whole number (at most 9999), not '0'",
+                List.of("--repeat", "two"), "vtlab: --repeat takes a positive whole number (at most 9999), not 'two'",
+                List.of("--repeat", "2", "--only", "NoSuchIT"), "vtlab: --only: no end-to-end test class 'NoSuchIT' (lab/src/test/java/vtlab/it has: FooIT)",
+                List.of("--repeat", "2", "--only", "FooIT#nope"), "vtlab: --only: FooIT has no test method 'nope'",
+                List.of("--repeat", "2", "--only"), "vtlab: --only takes end-to-end test classes, e.g. --only CoordinatedOmissionIT or --only ServletRunIT#methodName",
+                List.of("--repeat", "2", "-pl", "lab"), "vtlab: test --repeat N [--only CLASS[#METHOD]...] takes no other option: '-pl'");
+        for (var e : refused.entrySet()) {
+            List<String> words = new java.util.ArrayList<>(List.of("test"));
+            words.addAll(e.getKey());
+            assertEquals(List.of(), vtlab(jdk, words.toArray(String[]::new)), "nothing started: " + e.getKey());
+            assertEquals(2, lastExit, e.getKey().toString());
+            assertEquals(e.getValue(), Files.readString(home.resolve("out.log")).strip(), e.getKey().toString());
+        }
+    }
+
     private static int indexOf(List<String> calls, String part) {
         for (int i = 0; i < calls.size(); i++) if (calls.get(i).contains(part)) return i;
         return -1;

@@ -67,7 +67,53 @@ final class Lab {
         return !rows.isEmpty() && rows.stream().allMatch(r -> "ok".equals(r.get("status")));
     }
 
+    /** The columns that say which row it is and how it ended, in a message (those the row has). */
+    static final List<String> WHICH = List.of("experiment", "scenario", "thread_mode", "mode", "benchmark", "threads", "jdk", "concurrency",
+            "target_rps", "fault", "status", "flags", "note");
+
+    /** Which row this is and how it ended: its scenario, mode, status and note (whichever of them it has). */
+    static String describe(Map<String, String> row) {
+        List<String> parts = new ArrayList<>();
+        for (String k : WHICH) {
+            String v = row.get(k);
+            if (v != null && !v.isBlank()) parts.add(k + "=" + v);
+        }
+        return parts.isEmpty() ? row.toString() : String.join(", ", parts);
+    }
+
+    /**
+     * A number the row must have produced. A row that produced none (an empty cell: no recovery within the hold, a
+     * probe that failed) or something else fails the test naming the column, the row and the reason, never with a
+     * parse error.
+     */
     static double num(Map<String, String> row, String col) {
-        return Double.parseDouble(row.get(col));
+        String v = cell(row, col);
+        try {
+            return Double.parseDouble(v.strip());
+        } catch (NumberFormatException e) {
+            return fail(col + ": not a number: '" + v + "' | row: " + describe(row));
+        }
+    }
+
+    /** A whole number the row must have produced (a count): as {@link #num}, and not a fraction. */
+    static long whole(Map<String, String> row, String col) {
+        String v = cell(row, col);
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            return fail(col + ": not a whole number: '" + v + "' | row: " + describe(row));
+        }
+    }
+
+    /** A cell the row must have filled: fails naming the column, the row and why when it is missing or empty. */
+    static String cell(Map<String, String> row, String col) {
+        String v = row.get(col);
+        if (v == null) return fail(col + ": no such column | row: " + describe(row));
+        if (v.isBlank()) return fail(col + ": empty: the row produced no value | row: " + describe(row));
+        return v;
+    }
+
+    private static <T> T fail(String message) {
+        return org.junit.jupiter.api.Assertions.fail(message);
     }
 }

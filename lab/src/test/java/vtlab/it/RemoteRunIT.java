@@ -85,7 +85,7 @@ class RemoteRunIT {
             assertTrue(Files.readString(raw.resolve(stem + "." + agent + ".wrk.cmd")).contains("-c 200 "), agent + " ran half the connections");
         }
         assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's recorded latencies");
-        assertEquals(requests, Long.parseLong(r.get("http_reqs")), "the row's requests are the agents'");
+        assertEquals(requests, Lab.whole(r, "http_reqs"), "the row's requests are the agents'");
         assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
         assertTrue(Lab.num(r, "p50_ms") >= 50, "nobody answers faster than the sleep: " + r.get("p50_ms"));
 
@@ -152,7 +152,7 @@ class RemoteRunIT {
             assertTrue(Files.isRegularFile(raw.resolve(stem + "." + agent + ".k6.csv.gz")), agent + "'s CSV copied back");
         }
         assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's requests");
-        assertEquals(counts, Long.parseLong(r.get("http_reqs")), "the row's requests are the agents'");
+        assertEquals(counts, Lab.whole(r, "http_reqs"), "the row's requests are the agents'");
         assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
         assertTrue(Files.readString(raw.resolve(r.get("raw"))).contains("merged: " + counts + " requests"), r.get("raw"));
 

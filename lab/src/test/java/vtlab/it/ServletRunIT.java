@@ -72,7 +72,7 @@ class ServletRunIT {
             // warmed up for at least --warmup, then in 5 s slices until the rate settled, never past --warmup-max (both
             // rates are at their plateau by the 13 s slice; a JIT hovering at 2-4% of the core kept 23 s warm-ups going
             // for no change in the rate)
-            long warm = Long.parseLong(r.get("warmup_s"));
+            long warm = Lab.whole(r, "warmup_s");
             assertTrue(warm >= 8 && warm <= 13 && (warm - 3) % 5 == 0, "warm-up " + warm + " s");
             assertEquals((warm - 3) / 5 + 1, r.get("warmup_rps").split(";").length, r.get("warmup_rps"));
             assertTrue(List.of("true", "false").contains(r.get("warmup_steady")), r.get("warmup_steady"));
@@ -113,8 +113,14 @@ class ServletRunIT {
             assertEquals(10, line.path("series").path("load_errors").size());
         }
         var platformSeconds = lines.stream().filter(l -> l.contains(platform.get("raw").replace(".wrk.txt", ""))).findFirst().orElseThrow();
+        // no second above the bound (20 threads cannot answer faster than their sleep); a stall of the VM or a GC
+        // may thin one second on a slow machine, so the typical second (the median) is what must sit at the bound
+        List<Double> seconds = new java.util.ArrayList<>();
         for (var p : json.readTree(platformSeconds).path("series").path("load_requests_rps")) {
-            assertEquals(200, p.get(1).asDouble(), 30, platformSeconds);
+            seconds.add(p.get(1).asDouble());
+            assertTrue(p.get(1).asDouble() <= 230, "a second above the 200/s bound: " + platformSeconds);
         }
+        java.util.Collections.sort(seconds);
+        assertEquals(200, seconds.get(seconds.size() / 2), 20, "the median second at the bound: " + platformSeconds);
     }
 }

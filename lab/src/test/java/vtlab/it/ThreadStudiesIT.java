@@ -52,7 +52,7 @@ class ThreadStudiesIT {
         List<Map<String, String>> mem = Dataset.read(run.resolve("thread-memory.csv"));
         assertEquals(4, mem.size(), console);
         for (Map<String, String> r : mem) {
-            int n = Integer.parseInt(r.get("threads"));
+            int n = (int) Lab.whole(r, "threads");
             assertTrue(Set.of(200, 1000).contains(n), r.toString());
             assertTrue(Lab.num(r, "nmt_thread_reserved_kb") >= Lab.num(r, "nmt_thread_committed_kb"), r.toString());
             assertTrue(Lab.num(r, "nmt_thread_committed_kb") > 0 && Lab.num(r, "rss_mb") > 0 && Lab.num(r, "heap_used_mb") > 0, r.toString());

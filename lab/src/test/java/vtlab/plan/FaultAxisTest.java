@@ -34,6 +34,16 @@ class FaultAxisTest {
         assertEquals(List.of(row(List.of("pg"), 60)), FaultAxis.apply(List.of(row(List.of("pg"), 60)), List.of()), "no --fault: rows as they are");
     }
 
+    /** A schedule scaled into a shorter hold: every time by the factor (to the ms), amounts and 'none' as they are. */
+    @Test
+    void schedulesScaleTheirTimesOnly() {
+        assertEquals("stub:latency=1900ms@4s-12s,none,stub:down@2s-3s+db:lock@5s-7500ms",
+                FaultAxis.scaled("stub:latency=1900ms@10s-30s,none,stub:down@5s-7.5s+db:lock@12.5s-18.75s", 0.4));
+        assertEquals("stub:down@1s-2s", FaultAxis.scaled("stub:down@1s-2s", 1.0));
+        assertThrows(IllegalArgumentException.class, () -> FaultAxis.scaled("stub:down@1s-2s", 0));
+        assertEquals("1000@0s,5000@5s-7500ms,1000@15s", RateProfile.parse("1000@0s,5000@10s-15s,1000@30s").scaled(0.5).spec());
+    }
+
     @Test
     void refusedInOneLineBeforeAnythingStarts() {
         assertTrue(assertThrows(UsageError.class, () -> FaultAxis.parse(Options.parse(List.of("--fault", "stub:slow@1s-2s"))))

@@ -48,18 +48,65 @@ class ThreadModeCheckTest {
         }
     }
 
+    /** Stands for a busy request handler (an endpoint answering in microseconds): on CPU, never waiting. */
+    static void serveBusily(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000;
+        double x = 1;
+        while (System.nanoTime() < end) x = Math.sqrt(x + 1);
+        if (x == 0) System.out.println(x);
+    }
+
+    /** The JFR witness on a real recording of this JVM: samples of request frames, by the sampled thread's kind. */
+    @Test
+    void countsExecutionSamplesOfRequestsByKindOfThreadInARealRecording() throws Exception {
+        Path jfr = dir.resolve("mode.jfr");
+        try (jdk.jfr.Recording r = new jdk.jfr.Recording(jdk.jfr.Configuration.create(new java.io.StringReader(ThreadModeCheck.settings())))) {
+            r.start();
+            Thread v = Thread.ofVirtual().start(() -> serveBusily(400));
+            Thread p = Thread.ofPlatform().start(() -> serveBusily(400));
+            v.join();
+            p.join();
+            r.stop();
+            r.dump(jfr);
+        }
+        ThreadModeCheck.Seen seen = ThreadModeCheck.samples(jfr, List.of(ThreadModeCheckTest.class.getName() + ".serveBusily"));
+        assertTrue(seen.virtual() > 0 && seen.platform() > 0, "both kinds sampled: " + seen);
+        assertEquals(new ThreadModeCheck.Seen(0, 0), ThreadModeCheck.samples(jfr, List.of("com.nosuch.")));
+    }
+
+    static ThreadModeCheck.Tried tried(int dumps) {
+        return new ThreadModeCheck.Tried(dumps, 2, java.time.Duration.ofSeconds(7), null);
+    }
+
+    static final ThreadModeCheck.Seen NONE = new ThreadModeCheck.Seen(0, 0);
+
     @Test
     void aVirtualRowWithRequestsOnPlatformThreadsOnlyFails() {
-        VerificationFailed e = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(0, 12), 1));
+        VerificationFailed e = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(0, 12), NONE, tried(1)));
         assertTrue(e.getMessage().startsWith("virtual threads not in effect: 0 request(s) on virtual threads, 12 on platform threads"), e.getMessage());
-        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(3, 0), 1));
-        VerificationFailed none = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(0, 0), 3));
-        assertTrue(none.getMessage().startsWith("no request in flight seen"), none.getMessage());
+        // either witness alone convicts
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", NONE, new ThreadModeCheck.Seen(0, 30), tried(3)));
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(3, 0), NONE, tried(1)));
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", NONE, new ThreadModeCheck.Seen(2, 40), tried(6)));
+    }
+
+    @Test
+    void nothingSeenByEitherWitnessOverTheWholeWarmUpSaysWhatWasTriedAndWhatToDo() {
+        VerificationFailed none = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", NONE, NONE, tried(6)));
+        assertTrue(none.getMessage().startsWith("no request seen under load over the whole 7 s warm-up (2 slice(s))"), none.getMessage());
+        assertTrue(none.getMessage().contains("in 6 thread dump(s); 0 JFR execution sample(s)"), none.getMessage());
+        assertTrue(none.getMessage().contains(ThreadModeCheck.UNPROVEN) && none.getMessage().contains("longer --warmup"), none.getMessage());
+        VerificationFailed noJfr = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", NONE, NONE,
+                new ThreadModeCheck.Tried(3, 1, java.time.Duration.ofSeconds(2), "JFR could not start: no such recording")));
+        assertTrue(noJfr.getMessage().contains("no JFR samples (JFR could not start: no such recording)"), noJfr.getMessage());
     }
 
     @Test
     void eachModeSeenAsItShouldPasses() throws Exception {
-        ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(40, 0), 1);
-        ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(0, 40), 1);
+        ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(40, 0), NONE, tried(1));
+        ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(0, 40), NONE, tried(1));
+        // the dumps missed a fast endpoint; the samples caught it
+        ThreadModeCheck.verdict("virtual", NONE, new ThreadModeCheck.Seen(25, 0), tried(6));
+        ThreadModeCheck.verdict("platform", NONE, new ThreadModeCheck.Seen(0, 25), tried(6));
     }
 }

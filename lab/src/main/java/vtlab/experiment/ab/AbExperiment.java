@@ -51,6 +51,12 @@ public final class AbExperiment implements Experiment {
         return all;
     }
 
+    /** ab has no service of its own: the example is the lab's own Spring Boot jar (./vtlab build) and its sleep endpoint. */
+    @Override
+    public List<String> example() {
+        return List.of("--app", vtlab.core.LabHome.get().resolve("stacks/spring-mvc/target/vtlab-spring-mvc.jar").toString(), "--url", "/sleep?ms=50");
+    }
+
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         int port = o.positiveInt("port", 18080);

@@ -109,7 +109,10 @@ public final class CapacityExperiment implements Experiment {
     public List<Search> searches(Options o, PlanContext ctx) throws UsageError {
         Spec s = Spec.parse(o, ctx, experiments.get());
         // the base experiment's rows, once each, at the in-flight cap: each is a scenario to search
-        Options base = o.withDefaults(BASE_DEFAULTS).withDefaults(Map.of("conc", Integer.toString(ctx.maxInFlight())));
+        // --quick: the base experiment's quick timing (a smoke run), not the search's long holds
+        Map<String, String> defaults = new java.util.HashMap<>(BASE_DEFAULTS);
+        if (o.flag("quick")) defaults.keySet().removeAll(List.of("warmup", "hold"));
+        Options base = o.withDefaults(defaults).withDefaults(Map.of("conc", Integer.toString(ctx.maxInFlight())));
         List<Search> out = new ArrayList<>();
         Map<String, Row> seeds = new LinkedHashMap<>();
         for (Row r : s.base().plan(base, ctx)) seeds.putIfAbsent(r.scenario(), r);

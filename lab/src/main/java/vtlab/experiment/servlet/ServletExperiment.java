@@ -52,6 +52,11 @@ public final class ServletExperiment implements Experiment {
     record Spec(List<String> modes, List<String> workloads, List<Integer> conc, PlanContext.Timing timing, int sleepMs,
                 Map<String, String> tomcat) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
+            return parse(o, ctx, TIMING);
+        }
+
+        /** timing: the reps, warm-up and hold declared with their defaults (another experiment's: footprint, probe-cost). */
+        static Spec parse(Options o, PlanContext ctx, List<Opt> timing) throws UsageError {
             Map<String, String> tomcat = new LinkedHashMap<>();
             if (MAX_THREADS.given(o)) tomcat.put("maxThreads", Integer.toString(MAX_THREADS.integer(o)));
             if (MIN_SPARE.given(o)) tomcat.put("minSpareThreads", Integer.toString(MIN_SPARE.integer(o)));
@@ -59,7 +64,7 @@ public final class ServletExperiment implements Experiment {
             if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
             return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep")), CONC.ints(o),
-                    ctx.timing(o, TIMING), SLEEP_MS.integer(o), tomcat);
+                    ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat);
         }
     }
 
@@ -104,9 +109,14 @@ public final class ServletExperiment implements Experiment {
         return rows;
     }
 
-    /** The servlet rows planned with other defaults (footprint, probe-cost): a view of the options, not a copy. */
+    /**
+     * The servlet rows planned with other defaults (footprint, probe-cost): a view of the options, not a copy. Their
+     * timing defaults are declarations, not options given, so --quick shortens them as it does the servlet's.
+     */
     List<Row> planWithDefaults(Options o, PlanContext ctx, Map<String, String> defaults) throws UsageError {
-        return plan(Spec.parse(o.withDefaults(defaults), ctx), ctx);
+        Map<String, String> axes = new LinkedHashMap<>(defaults);
+        TIMING.forEach(d -> axes.remove(d.name()));
+        return plan(Spec.parse(o.withDefaults(axes), ctx, Opt.withDefaults(TIMING, defaults)), ctx);
     }
 
     /**

@@ -41,13 +41,26 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
             "platform (Tomcat's 200 threads), virtual, virtual-limit (virtual + --limit requests at once, the rest 503)");
     static final Opt RATE = Opt.of("rate", "200", "the constant open-model rate, req/s: one both modes sustain with a healthy stub");
     static final Opt LIMIT = Opt.of("limit", "200", "virtual-limit: requests in the handler at once (stack.json concurrencyLimit); 200 = Tomcat's pool");
-    static final Opt FAULTS = Opt.of("fault", String.join(",", DEFAULT_FAULTS), FaultAxis.FAULT.help());
-    static final Opt SPIKE = Opt.of("spike", "200@0s,1000@10s,200@20s",
+    static final String DEFAULT_SPIKE = "200@0s,1000@10s,200@20s";
+    static final int HOLD_S = 60;
+    /**
+     * --quick's hold: a smoke run still shows each fault between a before and an after. The default schedules are
+     * scaled into it (x0.4: every fault from 4 s, the slow stub until 12 s, 12 s left to recover, whose rule needs 3 s
+     * back): a 4 s baseline for p99 before, the fault, and room after it on a slow machine.
+     */
+    static final int QUICK_HOLD_S = 24;
+    static final double QUICK_SCALE = (double) QUICK_HOLD_S / HOLD_S;
+    static final Opt FAULTS = Opt.of("fault", String.join(",", DEFAULT_FAULTS), FaultAxis.FAULT.help()
+            + "\nthe defaults' times x" + QUICK_SCALE + " into --quick's " + QUICK_HOLD_S + "s hold")
+            .quick(FaultAxis.scaled(String.join(",", DEFAULT_FAULTS), QUICK_SCALE));
+    static final Opt SPIKE = Opt.of("spike", DEFAULT_SPIKE,
             "a traffic spike row per mode (an open-model rate profile, k6; none: no spike row), judged as a fault:\n"
-                    + "p99 before, during and after the rise, and the recovery");
+                    + "p99 before, during and after the rise, and the recovery; scaled as --fault under --quick")
+            .quick(vtlab.plan.RateProfile.parse(DEFAULT_SPIKE).scaled(QUICK_SCALE).spec());
     static final Opt SOAK = Opt.of("soak", "none", "a long row per mode at --rate without a fault (e.g. 30m): the heap after each GC\n"
             + "over the hold and its slope (a leak or a backlog that grows), p99 over time");
-    static final List<Opt> TIMING = PlanContext.timingOptions("15s", "60s", 1, "faults are timed from the hold's start");
+    static final List<Opt> TIMING = PlanContext.timingOptions("15s", HOLD_S + "s", 1, "faults are timed from the hold's start; --quick keeps a hold of its own, long enough\n"
+            + "for a fault between a before and an after, the default --fault and --spike scaled into it", QUICK_HOLD_S + "s");
 
     @Override
     public String name() {
@@ -75,7 +88,8 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<String> faults(Options o) throws UsageError {
-        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.dflt())));
+        // not given: the default schedules (--quick: scaled into its hold); given: as given, checked against the hold
+        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.string(o))));
     }
 
     @Override

@@ -62,6 +62,19 @@ public record Fault(String target, FaultKind kind, Duration amount, Duration fro
         return spec();
     }
 
+    /**
+     * The same fault with its window's times multiplied by factor (to the millisecond), e.g. a 60 s hold's schedule
+     * into a 24 s hold at 0.4; its amount (a latency) is what the dependency does and stays.
+     */
+    public Fault scaled(double factor) {
+        if (!(factor > 0) || Double.isInfinite(factor)) throw new IllegalArgumentException("a scale factor must be positive, not " + factor);
+        return new Fault(target, kind, amount, scale(from, factor), scale(to, factor));
+    }
+
+    static Duration scale(Duration d, double factor) {
+        return Duration.ofMillis(Math.round(d.toMillis() * factor));
+    }
+
     /** The faults of one hold ("a+b"), or none for "none"; IllegalArgumentException with the reason when it does not parse. */
     public static List<Fault> parse(String spec) {
         String s = spec == null ? "" : spec.trim();

@@ -43,6 +43,15 @@ class ProbeCostExperimentTest {
         assertTrue(new ProbeCostExperiment().freshSutPerRow(), "NMT is a JVM flag: each side needs its own JVM");
     }
 
+    /** Its own defaults (3 reps) are declarations: --quick shortens them to one pair as it does every timing. */
+    @Test
+    void quickIsOnePairAtTheQuickTiming() throws Exception {
+        List<Row> rows = plan("--modes", "virtual", "--quick");
+        assertEquals(List.of(1, 1), rows.stream().map(Row::rep).toList());
+        assertTrue(rows.stream().allMatch(r -> r.hold().toSeconds() == 5 && r.warmup().toSeconds() == 3), rows.toString());
+        assertEquals(3, plan("--modes", "virtual", "--quick", "--reps", "3").size() / 2, "--reps given wins over --quick");
+    }
+
     @Test
     void theSetUnderTestComesFromProbesAndMustBeMeasurable() throws Exception {
         List<Row> rows = plan("--probes", "cpu,nmt", "--reps", "1", "--modes", "platform");

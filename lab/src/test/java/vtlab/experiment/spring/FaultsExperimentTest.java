@@ -61,6 +61,59 @@ class FaultsExperimentTest {
         assertEquals("none", soak.params().get("fault"));
     }
 
+    /**
+     * --quick keeps a hold of its own (24 s) with the default schedules scaled into it (x0.4), so a smoke run still shows
+     * each fault between a before and an after: not the 5 s every other --quick hold is, which no default fault fits.
+     */
+    @Test
+    void quickScalesTheDefaultFaultsAndSpikeIntoItsOwnHold() throws Exception {
+        List<Row> rows = plan("--quick");
+        assertEquals(3 * 4, rows.size(), "the same axes as without --quick");
+        List<String> faults = rows.stream().filter(r -> r.threadMode().equals("virtual")).map(r -> r.params().getOrDefault("fault", "spike")).toList();
+        assertEquals(List.of("stub:latency=1900ms@4s-12s", "stub:down@4s-8s", "db:lock@4s-6s", "spike"), faults);
+        for (Row r : rows) {
+            assertEquals(Duration.ofSeconds(24), r.hold(), r.label());
+            assertEquals(Duration.ofSeconds(3), r.warmup(), r.label());
+            assertEquals(1, r.rep());
+            if (r.rateProfile() != null) assertEquals("200@0s,1000@4s,200@8s", r.rateProfile().spec());
+        }
+        // the scale is the holds' ratio, applied to every time of the defaults (the latency's amount stays)
+        for (int i = 0; i < FaultsExperiment.DEFAULT_FAULTS.size(); i++) {
+            var full = vtlab.tier.fault.Fault.parse(FaultsExperiment.DEFAULT_FAULTS.get(i)).getFirst();
+            var quick = vtlab.tier.fault.Fault.parse(faults.get(i)).getFirst();
+            assertEquals(full.fromS() * 24 / 60, quick.fromS(), 1e-9, faults.get(i));
+            assertEquals(full.toS() * 24 / 60, quick.toS(), 1e-9, faults.get(i));
+            assertEquals(full.amount(), quick.amount());
+        }
+        // every quick fault leaves the recovery rule room after it (3 s back within the hold) and a baseline before it
+        for (String f : faults.subList(0, 3)) {
+            var fault = vtlab.tier.fault.Fault.parse(f).getFirst();
+            assertTrue(fault.fromS() >= 3 && 24 - fault.toS() >= 3 * vtlab.check.FaultVerdict.STAY_S, f);
+        }
+    }
+
+    /** A schedule the user gave is not scaled: checked against --quick's hold, refused in one line when it does not fit. */
+    @Test
+    void quickChecksGivenSchedulesAgainstItsHold() throws Exception {
+        String spike = refusal("--quick", "--spike", "200@0s,1000@10s,200@30s");
+        assertTrue(spike.startsWith("--spike: point 200@30s is beyond the 24s hold"), spike);
+        assertTrue(refusal("--quick", "--fault", "stub:down@10s-30s").startsWith("--fault: fault stub:down@10s-30s ends after the 24s hold"),
+                refusal("--quick", "--fault", "stub:down@10s-30s"));
+        List<Row> given = plan("--quick", "--fault", "stub:down@10s-20s", "--spike", "200@0s,1000@10s,200@20s");
+        assertEquals(List.of("stub:down@10s-20s"), given.stream().map(r -> r.params().get("fault")).filter(java.util.Objects::nonNull).distinct().toList(),
+                "a schedule that fits runs as given");
+        assertEquals("200@0s,1000@10s,200@20s", given.stream().filter(r -> r.rateProfile() != null).findFirst().orElseThrow().rateProfile().spec());
+        assertEquals(Duration.ofSeconds(60), plan("--quick", "--hold", "60s").getFirst().hold(), "--hold given wins over --quick's");
+        // without --quick the defaults are the 60 s hold's, and a shorter --hold refuses them as before
+        assertTrue(refusal("--hold", "24s").contains("ends after the 24s hold"), refusal("--hold", "24s"));
+    }
+
+    String refusal(String... args) {
+        UsageError e = assertThrows(UsageError.class, () -> plan(args));
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        return e.getMessage();
+    }
+
     @Test
     void badOptionsAreRefusedInOneLine() {
         assertTrue(assertThrows(UsageError.class, () -> plan("--rate", "fast")).getMessage().contains("--rate"));
