@@ -135,7 +135,8 @@ class MainTest {
 
     @Test
     void runsOnSharedCpusWhenAllowed() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus"));
+        Options o = Options.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus",
+                "--port", Integer.toString(vtlab.proc.LoopbackPort.free()))); // the default port may be a running lab's
         assertEquals("0", RunCommand.prepare(o, List.of("servlet")).cores().shared());
     }
 

@@ -222,7 +222,7 @@ class AbExperimentTest {
 
     @Test
     void theRunPlansTheJarsLibrariesIntoEnvironmentJson() throws Exception {
-        Options o = Options.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/"));
+        Options o = Options.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port", Integer.toString(vtlab.proc.LoopbackPort.free())));
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), p.environments().get("ab"));
