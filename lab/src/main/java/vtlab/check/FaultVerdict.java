@@ -26,7 +26,7 @@ public final class FaultVerdict {
     public static final Column P99_AFTER = Column.number("p99_after_ms", "ms", "fault rows: p99 of the answers after the fault, to the hold's end");
     public static final Column RECOVERY_S = Column.number("recovery_s", "s",
             "fault rows: seconds after the fault's end until a second's p99 is back within 10% of before (and stays 3 s); empty: not within the hold");
-    public static final Column PEAK_IN_FLIGHT = Column.integer("peak_in_flight", "requests", "fault rows: most requests in the SUT from the fault's start on (jvm probe)");
+    public static final Column PEAK_IN_FLIGHT = Column.integer("peak_in_flight", "requests", "fault rows: most requests in the SUT at once from the fault's start on (the SUT's own peak of the requests its gate let in, jvm probe)");
     public static final Column PEAK_LOAD_IN_FLIGHT = Column.integer("peak_load_in_flight", "requests", "fault rows: most requests the generator had under way from the fault's start on");
     public static final Column HEAP_BEFORE = Column.number("heap_before_mb", "MB", "fault rows: most heap in use before the fault");
     public static final Column PEAK_HEAP = Column.number("peak_heap_mb", "MB", "fault rows: most heap in use from the fault's start on");

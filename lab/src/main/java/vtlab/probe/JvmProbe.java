@@ -15,16 +15,39 @@ import vtlab.data.Column;
  * registers vtlab:type=Requests (the lab's stacks), the requests in flight and those its concurrency limit rejected.
  * What a fault shows: how much work piles up in the server, and what it costs in memory. Reads run off the sampling
  * loop: a read that has not answered when the next second comes is skipped, not waited for.
+ * <p>
+ * Requests in flight are a peak, not a sample: the SUT keeps the most requests its gate let in at once (rejected ones
+ * never count) and hands it over with {@code takeMax}, which starts the next window; each second's point of
+ * {@code sut_in_flight} is the peak since the previous read (a skipped read leaves it to the next), and
+ * {@code sut_in_flight_max} the hold's. A SUT whose MBean has no takeMax is sampled (InFlight), as before.
  */
 public final class JvmProbe implements Probe {
-    static final String REQUESTS = "vtlab:type=Requests", SCHEDULER = "jdk.management:type=VirtualThreadScheduler";
+    static final String REQUESTS = "vtlab:type=Requests", SCHEDULER = "jdk.management:type=VirtualThreadScheduler", TAKE_MAX = "takeMax";
     static final Column HEAP_MAX = Column.number("heap_used_max_mb", "MB", "most heap in use at a one-second sample of the hold (jvm probe)");
-    static final Column IN_FLIGHT_MAX = Column.integer("sut_in_flight_max", "requests", "most requests in the SUT at a one-second sample (jvm probe)");
+    static final Column IN_FLIGHT_MAX = Column.integer("sut_in_flight_max", "requests",
+            "most requests in the SUT at once in the hold: the SUT's own peak of those its gate let in, not a sample (jvm probe)");
     static final Column QUEUED_MAX = Column.integer("vt_queued_max", "threads", "most virtual threads queued for a carrier at a sample (JDK 24+)");
     static final Column REJECTED = Column.integer("sut_rejected", "requests", "requests the SUT's concurrency limit turned away in the hold (503)");
 
-    private LocalJmx jmx;
-    private boolean requests, scheduler;
+    /** The MBeans of the SUT's JVM, as the probe reads them ({@link LocalJmx}). */
+    interface Mbeans extends AutoCloseable {
+        boolean has(String name) throws Exception;
+
+        boolean hasOperation(String name, String operation) throws Exception;
+
+        Object get(String name, String attribute) throws Exception;
+
+        Object invoke(String name, String operation) throws Exception;
+    }
+
+    /** How the probe reaches the SUT's MBeans. */
+    interface Attach {
+        Mbeans attach(ProbeContext ctx) throws Exception;
+    }
+
+    private final Attach attach;
+    private Mbeans jmx;
+    private boolean requests, peaks, scheduler;
     private final ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "vtlab-jvm-probe");
         t.setDaemon(true);
@@ -32,6 +55,16 @@ public final class JvmProbe implements Probe {
     });
     private Future<?> pending;
     private long rejected0 = -1, rejectedLast = -1;
+    /** The peak of the hold's last window, read at stop; -1: none. */
+    private double last = -1;
+
+    public JvmProbe() {
+        this(ctx -> LocalJmx.attach(ctx.app().pid()));
+    }
+
+    JvmProbe(Attach attach) {
+        this.attach = attach;
+    }
 
     @Override
     public String name() {
@@ -51,8 +84,9 @@ public final class JvmProbe implements Probe {
     /** Attached before the warm-up: the JMX agent's start-up is not in the hold. */
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
-        jmx = LocalJmx.attach(ctx.app().pid());
+        jmx = attach.attach(ctx);
         requests = jmx.has(REQUESTS);
+        peaks = requests && jmx.hasOperation(REQUESTS, TAKE_MAX);
         scheduler = jmx.has(SCHEDULER);
     }
 
@@ -60,6 +94,7 @@ public final class JvmProbe implements Probe {
     public void start(ProbeContext ctx) throws Exception {
         if (requests) {
             rejected0 = rejectedLast = ((Number) jmx.get(REQUESTS, "Rejected")).longValue();
+            if (peaks) jmx.invoke(REQUESTS, TAKE_MAX); // the warm-up's peak is not the hold's
         }
     }
 
@@ -88,7 +123,7 @@ public final class JvmProbe implements Probe {
             out.max(QUEUED_MAX, queued);
         }
         if (requests) {
-            double inFlight = ((Number) jmx.get(REQUESTS, "InFlight")).doubleValue();
+            double inFlight = inFlight();
             out.point("sut_in_flight", second, inFlight);
             out.max(IN_FLIGHT_MAX, inFlight);
             long rejected = ((Number) jmx.get(REQUESTS, "Rejected")).longValue();
@@ -97,9 +132,29 @@ public final class JvmProbe implements Probe {
         }
     }
 
+    /** The peak since the last read (the window then starts again), or without takeMax the number in flight now. */
+    private double inFlight() throws Exception {
+        return ((Number) (peaks ? jmx.invoke(REQUESTS, TAKE_MAX) : jmx.get(REQUESTS, "InFlight"))).doubleValue();
+    }
+
+    /** The hold's last window, from the last read to the load's end: its peak counts in the hold's (no point of its own). */
+    @Override
+    public void stop(ProbeContext ctx) throws Exception {
+        if (!peaks || jmx == null) return;
+        if (pending != null) {
+            try {
+                pending.get(2, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                // a read still stuck: its window goes into this one
+            }
+        }
+        last = inFlight();
+    }
+
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
         try {
+            if (last >= 0) out.max(IN_FLIGHT_MAX, last);
             if (pending != null) pending.cancel(true);
             if (requests && jmx != null) out.put(REJECTED, ((Number) jmx.get(REQUESTS, "Rejected")).longValue() - rejected0);
         } finally {

@@ -14,7 +14,7 @@ import com.sun.tools.attach.VirtualMachine;
  * Another JVM's MBeans over the local attach API (its local JMX agent, started on demand). JMX answers on the
  * agent's own threads, so it reads a server whose request threads are all busy, where an HTTP endpoint would queue.
  */
-final class LocalJmx implements AutoCloseable {
+final class LocalJmx implements JvmProbe.Mbeans {
     private final JMXConnector connector;
     private final MBeanServerConnection server;
 
@@ -39,7 +39,8 @@ final class LocalJmx implements AutoCloseable {
     }
 
     /** Whether the JVM registers an MBean of this name (a pattern matches any). */
-    boolean has(String name) throws Exception {
+    @Override
+    public boolean has(String name) throws Exception {
         return !server.queryNames(new ObjectName(name), null).isEmpty();
     }
 
@@ -47,8 +48,23 @@ final class LocalJmx implements AutoCloseable {
         return server.queryNames(new ObjectName(pattern), null);
     }
 
-    Object get(String name, String attribute) throws Exception {
+    @Override
+    public Object get(String name, String attribute) throws Exception {
         return server.getAttribute(new ObjectName(name), attribute);
+    }
+
+    @Override
+    public boolean hasOperation(String name, String operation) throws Exception {
+        for (var op : server.getMBeanInfo(new ObjectName(name)).getOperations()) {
+            if (op.getName().equals(operation) && op.getSignature().length == 0) return true;
+        }
+        return false;
+    }
+
+    /** An operation without arguments. */
+    @Override
+    public Object invoke(String name, String operation) throws Exception {
+        return server.invoke(new ObjectName(name), operation, null, null);
     }
 
     @Override

@@ -42,7 +42,7 @@ final class FaultCharts {
             new Family("latency", "p50 and p99 per second", "latency (ms)", null, true, List.of(
                     Part.of("load_p99_ms", "p99 ms", "solid"), Part.of("load_p50_ms", "p50 ms", "dashed"))),
             new Family("in-flight", "requests in flight", "requests", null, false, List.of(
-                    Part.of("sut_in_flight", "in the SUT", "solid"), Part.of("load_in_flight", "under way at the generator", "dashed"))),
+                    Part.of("sut_in_flight", "in the SUT (each second's peak)", "solid"), Part.of("load_in_flight", "under way at the generator", "dashed"))),
             new Family("memory", "heap used and RSS", "MB", null, false, List.of(
                     Part.of("heap_used_mb", "heap used MB", "solid"), Part.of("rss_mb", "RSS MB", "dashed"))),
             new Family("threads", "threads and virtual threads", "threads", "virtual threads", false, List.of(

@@ -210,4 +210,39 @@ class JarLibrariesTest {
         assertEquals("org.postgresql", found.stream().filter(f -> f.library().equals(pg)).findFirst().orElseThrow().group(), found.toString());
         assertEquals("com.zaxxer", found.stream().filter(f -> f.library().equals(hikari)).findFirst().orElseThrow().group(), found.toString());
     }
+
+    /**
+     * The advisory the README and docs/ab.md state for the lab's own jar, from the jar as built: it holds the versions its
+     * pom declares (read from the pom, so a version bump is followed), HikariCP's is AFFECTED (it spins, on any JDK,
+     * fixed in 7.1.0) and pgjdbc's not affected, those two and no other library of the table are in it, and the README
+     * says exactly that of those versions.
+     */
+    @Test
+    void theLabsOwnJarGivesTheAdvisoryTheReadmeStates() throws Exception {
+        Map<String, String> pom = vtlab.tier.StackVariants.pomDefaults(vtlab.stack.Stack.load("spring-mvc"));
+        String pgVersion = pom.get("pgjdbc"), hikariVersion = pom.get("hikari");
+        assertTrue(pgVersion != null && hikariVersion != null, "the stack's pom declares pgjdbc.version and hikari.version: " + pom);
+        List<Library> libs = JarLibraries.of(SPRING_JAR);
+        List<Finding> found = KnownLibraries.check(libs, List.of(25));
+        assertEquals(List.of("HikariCP", "postgresql"), found.stream().map(f -> f.library().artifact()).sorted().toList(),
+                "the table's libraries in the jar: " + found);
+        Finding pg = finding(found, "postgresql"), hikari = finding(found, "HikariCP");
+        assertEquals(pgVersion, pg.library().version(), "the jar holds the pgjdbc its pom asks for");
+        assertEquals(hikariVersion, hikari.library().version(), "the jar holds the HikariCP its pom asks for");
+
+        assertTrue(hikari.affected(), hikari.line());
+        assertEquals(List.of(KnownLibraries.Effect.SPINS), hikari.affecting().stream().map(KnownLibraries.Entry::effect).toList(), hikari.line());
+        assertTrue(hikari.line().startsWith("com.zaxxer:HikariCP:" + hikariVersion + ": AFFECTED — ") && hikari.line().contains("fixed in 7.1.0")
+                && hikari.line().contains("met on this run's JDK 25"), hikari.line());
+        assertFalse(pg.affected(), pg.line());
+        assertTrue(pg.line().startsWith("org.postgresql:postgresql:" + pgVersion + " (BOOT-INF/lib/postgresql-" + pgVersion + ".jar has no pom.properties")
+                && pg.line().contains(": not affected (affected < 42.6.0"), pg.line());
+
+        String readme = Files.readString(HOME.resolve("README.md")).replaceAll("\\s+", " ");
+        assertTrue(readme.contains("on the lab's own spring-mvc jar, HikariCP " + hikariVersion + " AFFECTED (spins, fixed in 7.1.0), pgjdbc "
+                + pgVersion + " not affected."), "the README's advisory is the jar's");
+        String ab = Files.readString(HOME.resolve("docs/ab.md")).replaceAll("\\s+", " ");
+        assertTrue(ab.contains("holds HikariCP " + hikariVersion + " (affected: spins) and pgjdbc " + pgVersion + " (not affected)"),
+                "docs/ab.md's advisory is the jar's");
+    }
 }

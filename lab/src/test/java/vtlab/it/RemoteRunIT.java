@@ -4,14 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPInputStream;
 
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
@@ -57,6 +62,25 @@ class RemoteRunIT {
         }, t -> t.code() == 0 && Lab.allOk(t.rows()));
     }
 
+    /**
+     * The answers in a k6 CSV (an http_req_duration with a status: answered, or answered with an error status), each
+     * recorded into the histogram as the lab records a latency; k6 writes milliseconds.
+     */
+    static long answered(Path csvGz, Histogram into) throws IOException {
+        long n = 0;
+        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(csvGz)), StandardCharsets.UTF_8))) {
+            List<String> cols = List.of(in.readLine().split(",", -1));
+            int name = cols.indexOf("metric_name"), value = cols.indexOf("metric_value"), status = cols.indexOf("status");
+            for (String line; (line = in.readLine()) != null; ) {
+                String[] f = line.split(",", -1);
+                if (!f[name].equals("http_req_duration") || f[status].isEmpty() || f[status].equals("0")) continue;
+                LatencyHistogram.recordSeconds(into, Double.parseDouble(f[value]) / 1000);
+                n++;
+            }
+        }
+        return n;
+    }
+
     @Test
     void theSutOnItsHostAndLoadFromTwoAgentsMergedExactly() throws Exception {
         Path file = hosts.file();
@@ -73,20 +97,26 @@ class RemoteRunIT {
         assertEquals("true", r.get("littles_law_ok"), r.toString());
         assertTrue(console.contains("SUT on root@10.77.0.11") && console.contains("load agent2 on root@10.77.0.13"), console);
 
-        // the row's histogram is the agents' added: its count the sum of theirs, its requests the sum of theirs
+        // the row's histogram is the agents' added: its count the sum of theirs, its requests the sum of theirs, its p99
+        // that of the union of what each agent's wrk printed (read again here from their raw outputs, not the lab's files)
         Path raw = a.run().resolve("raw");
         String stem = r.get("raw").replace(".wrk.txt", "");
         Histogram merged = LatencyHistogram.read(raw.resolve(r.get("histogram")));
+        Histogram union = LatencyHistogram.empty();
         long counts = 0, requests = 0;
         for (String agent : List.of("agent1", "agent2")) {
             counts += LatencyHistogram.read(raw.resolve(stem + "." + agent + ".wrk.hlog")).getTotalCount();
             String out = Files.readString(raw.resolve(stem + "." + agent + ".wrk.txt"));
             requests += WrkGenerator.parse(out, raw.resolve(stem + "." + agent + ".wrk.txt"), tmp.resolve(agent + ".hlog")).requests();
+            Histogram own = LatencyHistogram.read(tmp.resolve(agent + ".hlog"));
+            assertTrue(own.getTotalCount() > 0, agent + "'s wrk recorded latencies");
+            union.add(own);
             assertTrue(Files.readString(raw.resolve(stem + "." + agent + ".wrk.cmd")).contains("-c 200 "), agent + " ran half the connections");
         }
         assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's recorded latencies");
+        assertEquals(union.getTotalCount(), merged.getTotalCount(), "... as many as the agents' own outputs hold");
         assertEquals(requests, Lab.whole(r, "http_reqs"), "the row's requests are the agents'");
-        assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
+        assertEquals(LatencyHistogram.ms(union, 99), Lab.num(r, "p99_ms"), 0.01, "the row's p99 is that of the agents' outputs together");
         assertTrue(Lab.num(r, "p50_ms") >= 50, "nobody answers faster than the sleep: " + r.get("p50_ms"));
 
         // probed where they ran: the SUT's JVM on h1, the agents' wrk on h2 and h3
@@ -140,6 +170,7 @@ class RemoteRunIT {
         Path raw = a.run().resolve("raw");
         String stem = r.get("raw").replace(".k6.txt", "");
         Histogram merged = LatencyHistogram.read(raw.resolve(r.get("histogram")));
+        Histogram union = LatencyHistogram.empty();
         long counts = 0;
         List<String> segments = List.of("--execution-segment=0:1/2 ", "--execution-segment=1/2:1 ");
         for (int i = 0; i < 2; i++) {
@@ -150,10 +181,14 @@ class RemoteRunIT {
             String cmd = Files.readString(raw.resolve(stem + "." + agent + ".k6.cmd"));
             assertTrue(cmd.contains(segments.get(i) + "--execution-segment-sequence=0,1/2,1 ") && cmd.contains("/bin/k6 run "), cmd);
             assertTrue(Files.isRegularFile(raw.resolve(stem + "." + agent + ".k6.csv.gz")), agent + "'s CSV copied back");
+            // k6's own record of every request that agent made, read here line by line
+            long own = answered(raw.resolve(stem + "." + agent + ".k6.csv.gz"), union);
+            assertEquals(n, own, agent + "'s histogram holds every answer of its k6 CSV");
         }
         assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's requests");
+        assertEquals(union.getTotalCount(), merged.getTotalCount(), "... as many as the agents' k6 records hold");
         assertEquals(counts, Lab.whole(r, "http_reqs"), "the row's requests are the agents'");
-        assertEquals(LatencyHistogram.ms(merged, 99), Lab.num(r, "p99_ms"), 0.01);
+        assertEquals(LatencyHistogram.ms(union, 99), Lab.num(r, "p99_ms"), 0.01, "the row's p99 is that of every agent's k6 records together");
         assertTrue(Files.readString(raw.resolve(r.get("raw"))).contains("merged: " + counts + " requests"), r.get("raw"));
 
         for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, Duration.ofSeconds(10)), TestHosts.namespace(i) + " runs more than its sshd");

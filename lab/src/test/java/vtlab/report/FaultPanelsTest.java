@@ -107,7 +107,7 @@ class FaultPanelsTest {
         List<String> answers = names(charts.get("fault-answers-1"));
         assertEquals(List.of("platform answers/s", "virtual answers/s", "virtual timeouts/s"), answers);
         assertEquals("y2", line(charts.get("fault-answers-1"), "virtual timeouts/s").get("axis").asText());
-        assertEquals(List.of("platform in the SUT", "virtual in the SUT", "platform under way at the generator", "virtual under way at the generator"),
+        assertEquals(List.of("platform in the SUT (each second's peak)", "virtual in the SUT (each second's peak)", "platform under way at the generator", "virtual under way at the generator"),
                 names(charts.get("fault-in-flight-1")));
         assertEquals(List.of("platform heap used MB", "virtual heap used MB"), names(charts.get("fault-memory-1")), "no RSS series: no RSS line");
         assertTrue(names(charts.get("fault-threads-1")).contains("virtual VTs mounted"));

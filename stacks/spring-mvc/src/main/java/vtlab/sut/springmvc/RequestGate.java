@@ -14,12 +14,12 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * In front of the application's handlers: counts the requests in flight ({@link Requests}), then, when
- * CONCURRENCY_LIMIT is above 0, lets at most that many through at once. An unbounded virtual-thread executor has no
- * implicit bulkhead; the limit restores the cap a 200-thread pool gave. It does not queue: a request that finds no
- * permit is answered 503 at once (as Resilience4j's SemaphoreBulkhead with its default maxWaitDuration 0), so
- * overload shows as rejections rather than as waiting. The lab's own endpoints ({@link #LAB_PATHS}) pass
- * uncounted and unlimited: the lab must reach them under any load.
+ * In front of the application's handlers: when CONCURRENCY_LIMIT is above 0, lets at most that many through at once,
+ * and counts the requests it lets through as in flight ({@link Requests}; those it turns away as rejected only). An
+ * unbounded virtual-thread executor has no implicit bulkhead; the limit restores the cap a 200-thread pool gave. It
+ * does not queue: a request that finds no permit is answered 503 at once (as Resilience4j's SemaphoreBulkhead with its
+ * default maxWaitDuration 0), so overload shows as rejections rather than as waiting. The lab's own endpoints
+ * ({@link #LAB_PATHS}) pass uncounted and unlimited: the lab must reach them under any load.
  */
 public final class RequestGate implements Filter {
     static final Set<String> LAB_PATHS = Set.of("/api/runtime-info", "/api/pool");
@@ -48,21 +48,20 @@ public final class RequestGate implements Filter {
             chain.doFilter(req, res);
             return;
         }
+        if (permits != null && !permits.tryAcquire()) {
+            // turned away: counted as rejected, never as in flight (the peak is of requests the limit let in)
+            requests.rejected();
+            reject((HttpServletResponse) res);
+            return;
+        }
         requests.entered();
-        boolean admitted = permits == null || permits.tryAcquire();
         try {
-            if (admitted) {
-                chain.doFilter(req, res);
-            } else {
-                requests.rejected();
-                reject((HttpServletResponse) res);
-            }
+            chain.doFilter(req, res);
         } finally {
-            if (admitted) {
-                if (permits != null) permits.release();
-                requests.completed();
-            }
+            requests.completed();
+            // out of flight before its permit is free: in flight never exceeds the limit, not even for an instant
             requests.left();
+            if (permits != null) permits.release();
         }
     }
 

@@ -8,7 +8,12 @@ import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
-/** The counters behind {@link RequestsMBean}, kept by {@link RequestGate}. */
+/**
+ * The counters behind {@link RequestsMBean}, kept by {@link RequestGate}: a request is in flight from the moment the
+ * gate lets it through (after its permit, when there is a limit) until it leaves the handlers; a request the limit
+ * turns away is counted as rejected and never as in flight. The peak is kept on every admission, so a window's peak is
+ * exact however seldom it is read (a one-second sample of {@link #getInFlight()} misses what came and went between).
+ */
 public final class Requests implements RequestsMBean {
     public static final String NAME = "vtlab:type=Requests";
 
@@ -17,6 +22,7 @@ public final class Requests implements RequestsMBean {
     private final LongAdder rejected = new LongAdder();
     private final LongAdder completed = new LongAdder();
 
+    /** A request let through the gate: in flight until {@link #left()}. */
     void entered() {
         inFlightMax.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
     }
@@ -54,8 +60,16 @@ public final class Requests implements RequestsMBean {
     }
 
     @Override
+    public int takeMax() {
+        // a new window starts at 0, then at the number in flight now: a request admitted meanwhile raises it itself
+        int peak = inFlightMax.getAndSet(0);
+        inFlightMax.accumulateAndGet(inFlight.get(), Math::max);
+        return peak;
+    }
+
+    @Override
     public void resetMax() {
-        inFlightMax.set(inFlight.get());
+        takeMax();
     }
 
     /** Registers these counters as {@link #NAME} on the platform MBean server, replacing an earlier registration. */

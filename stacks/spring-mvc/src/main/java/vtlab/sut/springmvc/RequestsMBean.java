@@ -6,11 +6,17 @@ package vtlab.sut.springmvc;
  * concurrency limit turns requests away.
  */
 public interface RequestsMBean {
-    /** Requests inside the application's handlers now (rejected ones only for the instant of their 503). */
+    /** Requests the gate let through that are inside the application's handlers now; a request the limit turns away never is. */
     int getInFlight();
 
-    /** The most in flight at once since the last {@link #resetMax()}. */
+    /** The most requests in flight at once since the last {@link #takeMax()} or {@link #resetMax()}: a peak, not a sample. */
     int getInFlightMax();
+
+    /**
+     * The most requests in flight at once since the last call (or start), and a new window from now: what the lab
+     * reads once a second, so each second's figure is that second's peak and none is missed between two reads.
+     */
+    int takeMax();
 
     /** Requests answered 503 by the concurrency limit since start. */
     long getRejected();
@@ -18,6 +24,6 @@ public interface RequestsMBean {
     /** Requests that passed the limit and left the handlers since start, whatever their status (a handler's exception too). */
     long getCompleted();
 
-    /** Starts a new window for {@link #getInFlightMax()}, at the number in flight now. */
+    /** Starts a new window for {@link #getInFlightMax()}, at the number in flight now ({@link #takeMax()} without its answer). */
     void resetMax();
 }

@@ -141,6 +141,8 @@ class RequestGateTest {
         assertTrue(System.nanoTime() - t0 < WAIT.toNanos() / 2, "rejected without waiting for a permit");
         assertEquals(1, requests.getRejected());
         assertEquals(0, entered.availablePermits(), "the rejected request never reached the handler");
+        assertEquals(2, requests.getInFlight(), "a request the limit turns away is never in flight");
+        assertEquals(2, requests.getInFlightMax(), "nor in the peak: the peak is of the requests the limit let in");
 
         // the lab's endpoints pass while the limit is reached, and are not counted
         HttpResponse<String> info = send(base, "/api/runtime-info").join();
@@ -150,7 +152,7 @@ class RequestGateTest {
         releaseAll(held);
         await(() -> requests.getInFlight() == 0, "in flight back to 0, was " + requests.getInFlight());
         assertEquals(2, requests.getCompleted());
-        assertEquals(3, requests.getInFlightMax(), "counted before limited: the rejected one was in flight for its 503");
+        assertEquals(2, requests.getInFlightMax(), "the limit's 2, never the 3 that arrived");
 
         // both permits came back: two requests are let in together again
         releaseAll(hold(base, 2));
@@ -186,6 +188,39 @@ class RequestGateTest {
         assertThrows(IllegalArgumentException.class, () -> new RequestGate(-1, requests));
     }
 
+    /**
+     * What the lab reads once a second is each second's peak, not a sample: requests that came and went between two
+     * reads are in it, and a flood the limit turns away (dozens at once, while every permit is held) never raises it.
+     */
+    @Test
+    void eachWindowsPeakIsOfAdmittedRequestsAndSurvivesBetweenReads() throws Exception {
+        Requests requests = new Requests();
+        URI base = start(new RequestGate(3, requests));
+        assertEquals(0, requests.takeMax(), "nothing yet");
+
+        var held = hold(base, 3);
+        List<CompletableFuture<HttpResponse<String>>> flood = new ArrayList<>();
+        for (int i = 0; i < 40; i++) flood.add(send(base, "/sleep?flood=" + i));
+        for (var f : flood) assertEquals(503, f.join().statusCode());
+        assertEquals(40, requests.getRejected());
+        assertEquals(3, requests.getInFlight());
+        assertEquals(3, requests.takeMax(), "the limit's 3, however many were turned away meanwhile");
+        assertEquals(3, requests.getInFlightMax(), "the next window starts at the 3 still in flight");
+
+        releaseAll(held);
+        await(() -> requests.getInFlight() == 0, "in flight back to 0");
+        // read now, a sample says 0; the window's peak still says 3
+        assertEquals(0, requests.getInFlight());
+        assertEquals(3, requests.takeMax(), "a peak between two reads is kept");
+        assertEquals(0, requests.takeMax(), "and counted in one window only");
+
+        // two requests in and out between reads: the next read says 2
+        releaseAll(hold(base, 2));
+        await(() -> requests.getInFlight() == 0, "in flight back to 0");
+        assertEquals(2, requests.takeMax());
+        assertEquals(5, requests.getCompleted());
+    }
+
     @Test
     void theCountersAreAPlatformMBean() throws Exception {
         Requests requests = new Requests().register();
@@ -196,11 +231,13 @@ class RequestGateTest {
         assertEquals(503, send(base, "/sleep?i=1").join().statusCode());
         assertEquals(1, server.getAttribute(name, "InFlight"));
         assertEquals(1L, server.getAttribute(name, "Rejected"));
-        assertEquals(2, server.getAttribute(name, "InFlightMax"));
+        assertEquals(1, server.getAttribute(name, "InFlightMax"), "the rejected one is not in the peak");
         server.invoke(name, "resetMax", null, null);
         assertEquals(1, server.getAttribute(name, "InFlightMax"));
         releaseAll(held);
         await(() -> requests.getInFlight() == 0, "in flight back to 0");
+        assertEquals(1, server.invoke(name, "takeMax", null, null), "the window's peak, as the lab reads it");
+        assertEquals(0, server.getAttribute(name, "InFlightMax"), "a new window from the 0 in flight now");
         assertEquals(1L, server.getAttribute(name, "Completed"));
         new Requests().register();
         assertEquals(0L, server.getAttribute(name, "Completed"), "a second registration replaces the first");
