@@ -30,7 +30,7 @@ import vtlab.cli.RunCommand;
 import vtlab.core.Options;
 import vtlab.data.Environment;
 import vtlab.run.Runner;
-import vtlab.tier.Jdk;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The fault rows DependencyFaultIT does not run, end to end at the least cost: one faults run of two rows (plain
