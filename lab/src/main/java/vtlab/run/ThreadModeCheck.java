@@ -37,8 +37,7 @@ final class ThreadModeCheck {
     static final String NOT_IN_EFFECT = "virtual threads not in effect";
     static final String UNPROVEN = "the thread mode is unproven";
     /** Frames of a request being served, whatever the service's own code: the servlet containers' request paths. */
-    static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
-            "org.eclipse.jetty.server.", "io.undertow.server.");
+    static final List<String> SERVER_FRAMES = vtlab.probe.TimeBreakdown.SERVER_FRAMES;
     /** Dumps at these fractions of each warm-up slice, until one shows a request in flight. */
     static final double[] AT = {0.3, 0.5, 0.7};
     /** JFR's "profile" setting: ~100 samples a second of a busy core, a few hundred in a 2 s warm-up. */
