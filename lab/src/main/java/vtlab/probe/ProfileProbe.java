@@ -18,7 +18,7 @@ import java.util.stream.Stream;
 import vtlab.core.UsageError;
 import vtlab.data.Column;
 import vtlab.data.RowValues;
-import vtlab.probe.TimeBreakdown.Cause;
+import vtlab.data.RequestTime.Cause;
 
 /**
  * Where each request's time goes: a JFR recording of the SUT over the hold (execution samples every 10 ms; monitor

@@ -20,6 +20,8 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
+import vtlab.data.RequestTime.Cause;
+
 /**
  * Where the request threads' time went, from a JFR recording of the SUT (execution samples, monitor enters, parks,
  * socket reads, sleeps, GC pauses) and the request threads' OS accounting (on-CPU and run-queue time from
@@ -36,32 +38,6 @@ import jdk.jfr.consumer.RecordingFile;
  * rows, with the reason in the evidence.
  */
 public final class TimeBreakdown {
-    /** The causes a request's time is split into, in the order the columns and the report's bars show them. */
-    public enum Cause {
-        CPU("cpu", "on CPU"),
-        RUNQUEUE("runqueue", "waiting to run"),
-        MONITOR("monitor", "blocked on a monitor"),
-        PARK("park", "parked on a lock or condition"),
-        POOL_WAIT("pool_wait", "waiting for a pooled connection"),
-        DB("db", "in the database"),
-        DOWNSTREAM("downstream", "waiting for a downstream"),
-        SLEEP("sleep", "sleeping (the workload's own Thread.sleep)"),
-        GC("gc", "stopped by GC"),
-        OTHER("other", "other (not seen by the probe)");
-
-        public final String key, label;
-
-        Cause(String key, String label) {
-            this.key = key;
-            this.label = label;
-        }
-
-        /** The matrix.csv column of this cause's share. */
-        public String column() {
-            return "time_" + key + "_pct";
-        }
-    }
-
     /** Owners of CPU time, by the leaf-most frame outside the JDK in an execution sample. */
     public enum Owner {
         SERVICE("the service's own code"), FRAMEWORK("the web framework"), DATA("the JDBC driver, pool or ORM"),

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.core.UsageError;
-import vtlab.probe.TimeBreakdown.Cause;
+import vtlab.data.RequestTime.Cause;
 import vtlab.probe.TimeBreakdown.Owner;
 
 /**
