@@ -29,7 +29,8 @@ import vtlab.data.RequestTime.Cause;
  * by Little's law the requests in flight times the hold, from the generator's throughput and mean latency).
  *
  * <p>An event counts when it happened on a request thread: a virtual thread with a frame outside the JDK, or a thread
- * whose stack at the event holds a frame of the server's request path or of the service's own packages (so a pool thread idle in its queue, a poller or
+ * whose stack at the event holds a frame of the server's request path or of the service's own packages (but not its
+ * main method: an embedded server's main thread waits there) (so a pool thread idle in its queue, a poller or
  * a housekeeper does not). Only the part of an event inside the hold counts.
  *
  * <p>What JFR (JDK 21–25) sees of virtual threads, found by {@code TimeBreakdownTest} on real recordings: their
@@ -103,12 +104,17 @@ public final class TimeBreakdown {
          * sub-pollers, have none), or any thread in the server's request path or the service's own code.
          */
         boolean requestThread(RecordedThread t, List<RecordedFrame> frames) {
-            boolean virtual = t != null && t.isVirtual();
+            boolean virtual = t != null && t.isVirtual(), app = false;
             for (RecordedFrame f : frames) {
                 String type = type(f);
-                if (any(type, SERVER_FRAMES) || any(type, appPackages) || virtual && !any(type, JDK)) return true;
+                if (any(type, SERVER_FRAMES) || virtual && !any(type, JDK)) return true;
+                if (any(type, appPackages)) {
+                    // the service's main thread (Tomcat's StandardServer.await sleeps there) serves no request
+                    if (f.getMethod().getName().equals("main")) return false;
+                    app = true;
+                }
             }
-            return false;
+            return app;
         }
 
         Owner owner(List<RecordedFrame> frames) {

@@ -92,6 +92,7 @@ class TimeBreakdownTest {
             threads.start(() -> Service.connectJdbc(dbPort)).join();
             server.join();
             threads.start(Service::sleepAWhile).join();
+            Thread.ofPlatform().start(() -> Service.main(new String[0])).join(); // an embedded server's main thread waiting: not a request
             threads.start(Service::spin).join();
             Instant to = Instant.now();
             r.stop();
@@ -133,6 +134,10 @@ class TimeBreakdownTest {
             } catch (java.sql.SQLException expected) {
                 // the server closes without a word: the driver's wait for it is what counts
             }
+        }
+
+        static void main(String[] args) {
+            sleepAWhile();
         }
 
         static void sleepAWhile() {
@@ -189,6 +194,7 @@ class TimeBreakdownTest {
         assertTrue(seconds(platform, Cause.DB) > 0.5 * wait, platform.toString());
         assertTrue(evidence(platform, Cause.DB).contains(":" + platformPorts[1] + " (org.postgresql."), evidence(platform, Cause.DB));
         assertTrue(seconds(platform, Cause.SLEEP) > 0.7 * wait && seconds(platform, Cause.SLEEP) < 2 * wait, platform.toString());
+        assertTrue(seconds(platform, Cause.SLEEP) < 1.5 * wait, "the main thread's sleep is not a request's: " + platform);
         // the spin is sampled, owned by the service's code, and is the top frame
         assertTrue(platform.samplesTotal() >= 10, platform.toString());
         assertTrue(platform.samples().getOrDefault(Owner.SERVICE, 0) >= 0.8 * platform.samplesTotal(), platform.samples().toString());
