@@ -54,11 +54,16 @@ public final class ProfileProbe implements Probe {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
 
     private Duration threshold = Duration.ofMillis(1);
+    /** JSON thread dumps per hold on virtual rows: where JFR does not see a virtual thread, they do. */
+    private int dumps = 4;
+    private final List<Path> dumpFiles = new ArrayList<>();
+    private String dumpError;
     private boolean recording;
     private Instant from, to;
     private Map<Long, long[]> schedStart, schedEnd;
     private Map<Long, String> names = Map.of();
     private TimeBreakdown.Seen seen;
+    private TimeBreakdown.Classifier classifier;
     private ProbeContext ctx;
 
     @Override
@@ -87,7 +92,12 @@ public final class ProfileProbe implements Probe {
     @Override
     public void configure(Map<String, String> options) throws UsageError {
         for (Map.Entry<String, String> o : options.entrySet()) {
-            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold)");
+            if (o.getKey().equals("dumps")) {
+                if (!o.getValue().matches("\\d{1,2}")) throw new UsageError("profile:dumps takes a count of thread dumps per hold (0-99), not '" + o.getValue() + "'");
+                dumps = Integer.parseInt(o.getValue());
+                continue;
+            }
+            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold, dumps)");
             Matcher m = DURATION.matcher(o.getValue());
             if (!m.matches()) throw new UsageError("profile:threshold takes a duration like 0ms, 500us or 1ms, not '" + o.getValue() + "'");
             long n = Long.parseLong(m.group(1));
@@ -144,6 +154,22 @@ public final class ProfileProbe implements Probe {
         from = Instant.now();
     }
 
+    /** On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none). */
+    @Override
+    public void sample(ProbeContext ctx, double second, Measurements out) {
+        if (dumps == 0 || dumpError != null || !ctx.row().threadMode().contains("virtual") || dumpFiles.size() >= dumps) return;
+        double every = ctx.row().hold().toMillis() / 1000.0 / (dumps + 1);
+        if (second < every * (dumpFiles.size() + 1)) return;
+        Path file = ctx.rawDir().resolve(ctx.stem() + ".profile-dump-" + (dumpFiles.size() + 1) + ".json");
+        try {
+            dumpFiles.add(ThreadDump.take(ctx.app(), ctx.row().jdk(), file));
+        } catch (IOException e) {
+            dumpError = e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void stop(ProbeContext ctx) {
         to = Instant.now();
@@ -160,9 +186,9 @@ public final class ProfileProbe implements Probe {
         recording = false;
         ctx.app().site().fetch(jfr);
         out.put(FILE, jfr.getFileName().toString());
-        seen = TimeBreakdown.read(jfr, from, to != null ? to : Instant.now(),
-                new TimeBreakdown.Classifier(vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages(),
-                        TimeBreakdown.dbPorts(ctx.row().sutEnv())));
+        classifier = new TimeBreakdown.Classifier(vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages(),
+                TimeBreakdown.dbPorts(ctx.row().sutEnv()));
+        seen = TimeBreakdown.read(jfr, from, to != null ? to : Instant.now(), classifier);
     }
 
     /** The generator's columns are in: the shares of the hold's request time. */
@@ -173,6 +199,10 @@ public final class ProfileProbe implements Probe {
         if (rps == null || mean == null || hold == null || !(rps > 0)) return;
         double requestS = rps * mean / 1000 * hold;
         boolean virtual = ctx.row().threadMode().contains("virtual");
+        List<String> texts = new ArrayList<>();
+        for (Path f : dumpFiles) texts.add(Files.readString(f));
+        TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier);
+        TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, requestS);
         double cpuS = Double.NaN, runqueueS = Double.NaN;
         int threads = 0;
         if (schedStart != null && schedEnd != null && !schedEnd.isEmpty()) {
@@ -198,7 +228,9 @@ public final class ProfileProbe implements Probe {
         out.put(EVIDENCE, r.evidence());
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
-        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual));
+        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
+                + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),
+                fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : ""));
     }
 
     static Double number(RowValues row, String column) {

@@ -214,6 +214,97 @@ public final class TimeBreakdown {
     }
 
     /**
+     * What JSON thread dumps (jcmd Thread.dump_to_file -format=json) taken during the hold show of the virtual request
+     * threads, where JFR is blind: each virtual thread with a frame outside the JDK (or none yet: started, never run) in
+     * each dump is one observation of where a request is; those parked or blocked off a carrier, or queued for one, are
+     * counted by cause. Reads and sleeps are left to JFR's events, which see them whole; mounted ones to schedstat.
+     *
+     * @param observations virtual request threads over all dumps
+     * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
+     * @param evidence     per cause: what they waited on, with its count
+     */
+    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
+        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of());
+    }
+
+    static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
+            "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
+
+    public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
+        Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
+        int observations = 0;
+        for (String text : jsons) {
+            for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
+                for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
+                    if (!t.path("virtual").asBoolean(false)) continue;
+                    List<String> frames = new ArrayList<>();
+                    t.path("stack").forEach(f -> frames.add(frame(f.asText())));
+                    boolean outside = frames.stream().anyMatch(f -> !any(f, JDK));
+                    if (!frames.isEmpty() && !outside) continue; // the JDK's own virtual threads
+                    observations++;
+                    String state = t.path("state").asText("");
+                    String leaf = frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse("(not started)");
+                    Cause cause = null;
+                    String what = null;
+                    if (state.equals("BLOCKED")) {
+                        cause = Cause.MONITOR;
+                        what = "lock " + t.path("blockedOn").asText("?").replaceFirst("@[0-9a-f]+$", "") + " in " + leaf;
+                    } else if (state.equals("RUNNABLE") && t.path("carrier").isMissingNode() && frames.stream().noneMatch(f -> any(f, SOCKET_IO))) {
+                        cause = Cause.RUNQUEUE;
+                        what = "virtual threads queued for a carrier (thread dumps)";
+                    } else if (state.endsWith("WAITING") && frames.stream().noneMatch(f -> any(f, SOCKET_IO) || f.startsWith("java.lang.Thread.sleep"))) {
+                        String on = t.path("parkBlocker").path("object").asText(t.path("waitingOn").asText("?")).replaceFirst("@[0-9a-f]+$", "");
+                        String pool = frames.stream().filter(f -> any(f, POOLS)).findFirst().orElse(null);
+                        String client = frames.stream().filter(f -> any(f, HTTP_CLIENTS)).findFirst().orElse(null);
+                        if (pool != null) {
+                            cause = Cause.POOL_WAIT;
+                            what = pool + " (parked on " + on + ")";
+                        } else if (client != null) {
+                            cause = Cause.DOWNSTREAM;
+                            what = "an HTTP client: " + client;
+                        } else {
+                            cause = Cause.PARK;
+                            what = on + " in " + leaf;
+                        }
+                    }
+                    if (cause == null) continue;
+                    counts.merge(cause, 1, Integer::sum);
+                    evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, 1, Integer::sum);
+                }
+            }
+        }
+        return new DumpSeen(jsons.size(), observations, counts, evidence);
+    }
+
+    /** "java.base/java.lang.Thread.sleep(Thread.java:540)" as "java.lang.Thread.sleep". */
+    static String frame(String f) {
+        int paren = f.indexOf('(');
+        String s = paren < 0 ? f : f.substring(0, paren);
+        return s.substring(s.lastIndexOf('/') + 1);
+    }
+
+    /**
+     * What the recording saw with what the dumps add for virtual threads: each cause's share of the dumps' observations
+     * as that share of the request time (a request is one virtual thread, so where its thread is at random instants is
+     * where its time goes), evidence weighted alike and marked as the dumps'.
+     */
+    public static Seen withDumps(Seen seen, DumpSeen dumps, double requestS) {
+        if (dumps.observations() == 0) return seen;
+        Map<Cause, Double> wait = new EnumMap<>(Cause.class);
+        wait.putAll(seen.waitS());
+        Map<Cause, Map<String, Double>> evidence = new EnumMap<>(Cause.class);
+        seen.evidence().forEach((c, m) -> evidence.put(c, new HashMap<>(m)));
+        dumps.counts().forEach((c, n) -> wait.merge(c, requestS * n / dumps.observations(), Double::sum));
+        dumps.evidence().forEach((c, m) -> m.forEach((what, n) -> evidence.computeIfAbsent(c, k -> new HashMap<>())
+                .merge(what + " [" + n + " of " + dumps.observations() + " virtual threads in " + dumps.dumps() + " dumps]",
+                        requestS * n / dumps.observations(), Double::sum)));
+        return new Seen(wait, evidence, seen.samples(), seen.topFrames(), seen.gcPauseS(), seen.gcPauses(), seen.platformTids(),
+                seen.virtualSeen(), seen.samplesTotal());
+    }
+
+    /**
      * The row's breakdown.
      *
      * @param requestS     the hold's total request time (throughput × mean latency × hold), seconds
@@ -230,7 +321,9 @@ public final class TimeBreakdown {
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
         s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
-        if (!Double.isNaN(runqueueS)) s.put(Cause.RUNQUEUE, runqueueS);
+        if (!Double.isNaN(runqueueS) || seen.waitS().containsKey(Cause.RUNQUEUE)) {
+            s.put(Cause.RUNQUEUE, (Double.isNaN(runqueueS) ? 0 : runqueueS) + seen.waitS().getOrDefault(Cause.RUNQUEUE, 0.0));
+        }
         for (Cause c : List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP)) {
             s.put(c, seen.waitS().getOrDefault(c, 0.0));
         }
@@ -275,10 +368,12 @@ public final class TimeBreakdown {
                         .map(e -> "; top frame " + e.getKey() + " (" + e.getValue() + " samples)").orElse("");
                 yield owner + frame + (cpuEstimated ? "; CPU time estimated from the samples" : "");
             }
-            case RUNQUEUE -> String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
+            case RUNQUEUE -> seen.evidence().containsKey(Cause.RUNQUEUE)
+                    ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)", threads, cpus, cpus == 1 ? "" : "s")
+                    : String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
             case GC -> String.format(Locale.ROOT, "%d pauses, %.0f ms of the %.0f s hold", seen.gcPauses(), seen.gcPauseS() * 1000, holdS);
             case OTHER -> seen.virtualSeen()
-                    ? "virtual threads parked or blocked off their carrier (JFR records neither), queued for a carrier, waits under the threshold, or before a thread took the request"
+                    ? "virtual threads parked or blocked off their carrier (JFR records neither; thread dumps, when taken, name them), waits under the threshold, or before a thread took the request"
                     : "waits under the threshold, or queued before a thread took the request";
             default -> {
                 Map<String, Double> ev = seen.evidence().getOrDefault(top, Map.of());
