@@ -49,6 +49,7 @@ public final class ProfileProbe implements Probe {
     static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold)");
+    static final Column FLAME = Column.text("profile_flame", "async-profiler's wall-clock flame graph of the SUT over the hold in raw/ (interactive HTML)");
     static final Column FILE = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
@@ -58,6 +59,10 @@ public final class ProfileProbe implements Probe {
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
     private String dumpError;
+    /** async-profiler's flame graph of the hold (flame=false: none); the library's path where the SUT runs once loaded. */
+    private boolean flame = true;
+    private String flameLibrary, flameError;
+    private Path flameFile;
     private boolean recording;
     private Instant from, to;
     private Map<Long, long[]> schedStart, schedEnd;
@@ -79,7 +84,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, EVIDENCE, OWNERS, REQUEST_S, FILE));
+        all.addAll(List.of(TOP, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -92,12 +97,17 @@ public final class ProfileProbe implements Probe {
     @Override
     public void configure(Map<String, String> options) throws UsageError {
         for (Map.Entry<String, String> o : options.entrySet()) {
+            if (o.getKey().equals("flame")) {
+                if (!List.of("true", "false").contains(o.getValue())) throw new UsageError("profile:flame takes true or false, not '" + o.getValue() + "'");
+                flame = Boolean.parseBoolean(o.getValue());
+                continue;
+            }
             if (o.getKey().equals("dumps")) {
                 if (!o.getValue().matches("\\d{1,2}")) throw new UsageError("profile:dumps takes a count of thread dumps per hold (0-99), not '" + o.getValue() + "'");
                 dumps = Integer.parseInt(o.getValue());
                 continue;
             }
-            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold, dumps)");
+            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold, dumps, flame)");
             Matcher m = DURATION.matcher(o.getValue());
             if (!m.matches()) throw new UsageError("profile:threshold takes a duration like 0ms, 500us or 1ms, not '" + o.getValue() + "'");
             long n = Long.parseLong(m.group(1));
@@ -150,6 +160,19 @@ public final class ProfileProbe implements Probe {
 
     @Override
     public void start(ProbeContext ctx) {
+        if (flame) {
+            try {
+                Path lib = AsyncProfiler.library();
+                if (lib == null) throw new IOException("no async-profiler library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
+                flameLibrary = ctx.app().site().send(lib);
+                AsyncProfiler.command(ctx.app(), ctx.row().jdk(), flameLibrary, AsyncProfiler.start((int) SAMPLE_PERIOD.toMillis()));
+            } catch (IOException e) {
+                flameError = e.getMessage();
+                flameLibrary = null;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         schedStart = schedstat(ctx);
         from = Instant.now();
     }
@@ -171,9 +194,14 @@ public final class ProfileProbe implements Probe {
     }
 
     @Override
-    public void stop(ProbeContext ctx) {
+    public void stop(ProbeContext ctx) throws Exception {
         to = Instant.now();
         schedEnd = schedstat(ctx);
+        if (flameLibrary != null) {
+            Path html = ctx.rawDir().resolve(ctx.stem() + ".flame.html");
+            AsyncProfiler.command(ctx.app(), ctx.row().jdk(), flameLibrary, "stop,file=" + ctx.app().site().path(html));
+            flameFile = html;
+        }
     }
 
     @Override
@@ -186,9 +214,14 @@ public final class ProfileProbe implements Probe {
         recording = false;
         ctx.app().site().fetch(jfr);
         out.put(FILE, jfr.getFileName().toString());
+        if (flameFile != null) {
+            ctx.app().site().fetch(flameFile);
+            out.put(FLAME, flameFile.getFileName().toString());
+        }
         classifier = new TimeBreakdown.Classifier(vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages(),
                 TimeBreakdown.dbPorts(ctx.row().sutEnv()));
         seen = TimeBreakdown.read(jfr, from, to != null ? to : Instant.now(), classifier);
+        if (flameError != null) throw new IOException("no flame graph: " + flameError); // the row's note says so; the breakdown stands
     }
 
     /** The generator's columns are in: the shares of the hold's request time. */

@@ -173,6 +173,8 @@ public final class ReportPage {
                     sb.append(" · <a href=\"raw/").append(Html.esc(jfr.replace(".jfr", ".txt"))).append("\">breakdown</a> · <a href=\"raw/")
                             .append(Html.esc(jfr)).append("\">JFR</a>");
                 }
+                String flame = r.getOrDefault("profile_flame", "");
+                if (!flame.isEmpty()) sb.append(" · <a class=\"flame\" href=\"raw/").append(Html.esc(flame)).append("\">flame graph</a>");
                 sb.append("</span></div>\n");
             }
         });

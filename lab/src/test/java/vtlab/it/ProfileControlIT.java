@@ -59,6 +59,9 @@ class ProfileControlIT {
             Path raw = a.run().resolve("raw");
             assertTrue(Files.size(raw.resolve(r.get("profile_jfr"))) > 0);
             assertTrue(Files.readString(raw.resolve(r.get("profile_jfr").replace(".jfr", ".txt"))).contains("largest: "));
+            // async-profiler's own interactive flame graph of the hold, linked from the report
+            String flame = Files.readString(raw.resolve(r.get("profile_flame")));
+            assertTrue(flame.startsWith("<!DOCTYPE html>") && flame.contains("MonitorServlet"), r.get("profile_flame"));
         }
         // platform: the monitor first, its lock and the frame that took it as evidence
         assertEquals("monitor", platform.get("time_top_cause"), platform.toString());
@@ -82,5 +85,6 @@ class ProfileControlIT {
         String html = Files.readString(a.run().resolve("report.html"));
         assertTrue(html.contains("<h2>Where request time goes</h2>"));
         assertEquals(2, html.split("<div class=\"tbar-row\"", -1).length - 1);
+        assertTrue(html.contains("<a class=\"flame\" href=\"raw/" + platform.get("profile_flame") + "\">flame graph</a>"));
     }
 }

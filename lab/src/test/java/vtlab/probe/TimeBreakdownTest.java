@@ -288,6 +288,29 @@ class TimeBreakdownTest {
         assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps]"), r.evidence());
     }
 
+    /** async-profiler from the lab's classpath, loaded into this JVM with jcmd, writes its flame graph of a spin. */
+    @Test
+    void asyncProfilerLoadsThroughJcmdAndWritesAFlameGraph() throws Exception {
+        Path lib = AsyncProfiler.library();
+        assertTrue(lib != null && java.nio.file.Files.size(lib) > 100_000, String.valueOf(lib));
+        TierProcessHere self = new TierProcessHere();
+        AsyncProfiler.command(self.process(), vtlab.tier.Jdk.current(), lib.toString(), AsyncProfiler.start(10));
+        Thread t = Thread.ofPlatform().start(Service::spin);
+        t.join();
+        Path html = dir.resolve("flame.html");
+        AsyncProfiler.command(self.process(), vtlab.tier.Jdk.current(), lib.toString(), "stop,file=" + html);
+        String text = java.nio.file.Files.readString(html);
+        assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
+        assertTrue(text.contains("spin"), "the spin is in the graph");
+    }
+
+    /** This JVM as a tier process. */
+    record TierProcessHere() {
+        vtlab.tier.TierProcess process() {
+            return vtlab.tier.TierProcess.local(ProcessHandle.current());
+        }
+    }
+
     @Test
     void databasePortsComeFromTheServicesJdbcUrls() {
         assertEquals(Set.of(5432, 37395), TimeBreakdown.dbPorts(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:37395/vtlab",

@@ -66,6 +66,7 @@ class ReportPageTest {
             r.put("time_top_cause", platform ? "runqueue" : "cpu");
             r.put("time_top_evidence", platform ? "200 request threads on 1 CPU" : "most of it in the service's own code");
             r.put("profile_jfr", "00" + (platform ? 1 : 2) + "-x.profile.jfr");
+            r.put("profile_flame", "00" + (platform ? 1 : 2) + "-x.flame.html");
         }
         f.write();
         String html = new ReportPage(RunData.load(f.dir)).render();
@@ -75,6 +76,7 @@ class ReportPageTest {
         assertTrue(html.contains("<i class=\"seg-runqueue\" style=\"width:58.00%;"), html);
         assertTrue(html.contains("58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC"), html);
         assertTrue(html.contains("<a href=\"raw/001-x.profile.txt\">breakdown</a>"), html);
+        assertTrue(html.contains("<a class=\"flame\" href=\"raw/002-x.flame.html\">flame graph</a>"), html);
     }
 
     @Test
