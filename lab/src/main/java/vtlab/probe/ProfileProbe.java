@@ -34,7 +34,7 @@ public final class ProfileProbe implements Probe {
     static final String RECORDING = "vtlab-profile";
     static final Duration SAMPLE_PERIOD = Duration.ofMillis(10);
     /** Frames kept per event: a Spring MVC request is ~100 deep from the thread's run() to its handler. */
-    static final int STACK_DEPTH = 512;
+    public static final int STACK_DEPTH = 512;
 
     static final Map<Cause, Column> SHARES = new java.util.EnumMap<>(Cause.class);
 
@@ -126,20 +126,14 @@ public final class ProfileProbe implements Probe {
     }
 
     static String settings(Duration threshold) {
-        StringBuilder sb = new StringBuilder("""
-                <?xml version="1.0" encoding="UTF-8"?>
-                <configuration version="2.0" label="vtlab profile">
-                  <event name="jdk.ExecutionSample">
-                    <setting name="enabled">true</setting>
-                    <setting name="period">%d ms</setting>
-                  </event>
+        StringBuilder events = new StringBuilder("""
                   <event name="jdk.GCPhasePause">
                     <setting name="enabled">true</setting>
                     <setting name="threshold">0 ms</setting>
                   </event>
-                """.formatted(SAMPLE_PERIOD.toMillis()));
+                """);
         for (String e : List.of("jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark", "jdk.SocketRead", "jdk.ThreadSleep")) {
-            sb.append("""
+            events.append("""
                       <event name="%s">
                         <setting name="enabled">true</setting>
                         <setting name="stackTrace">true</setting>
@@ -147,7 +141,20 @@ public final class ProfileProbe implements Probe {
                       </event>
                     """.formatted(e, threshold.toNanos() / 1000));
         }
-        return sb.append("</configuration>\n").toString();
+        return executionSamples("vtlab profile", SAMPLE_PERIOD, events.toString());
+    }
+
+    /** JFR settings (.jfc) with execution samples every period and the given further events (XML). */
+    public static String executionSamples(String label, Duration period, String moreEvents) {
+        return """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <configuration version="2.0" label="%s">
+                  <event name="jdk.ExecutionSample">
+                    <setting name="enabled">true</setting>
+                    <setting name="period">%d ms</setting>
+                  </event>
+                %s</configuration>
+                """.formatted(label, period.toMillis(), moreEvents);
     }
 
     @Override

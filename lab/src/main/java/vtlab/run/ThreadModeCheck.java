@@ -44,7 +44,7 @@ final class ThreadModeCheck {
     static final Duration SAMPLE_PERIOD = Duration.ofMillis(10);
     static final String RECORDING = "vtlab-mode-check";
     /** Frames kept per sample: a Spring MVC request is ~100 deep from the thread's run() to its handler. */
-    static final int STACK_DEPTH = 512;
+    static final int STACK_DEPTH = vtlab.probe.ProfileProbe.STACK_DEPTH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Threads (dumps) or samples (JFR) serving a request, by kind of thread. */
@@ -96,15 +96,7 @@ final class ThreadModeCheck {
     }
 
     static String settings() {
-        return """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <configuration version="2.0" label="vtlab thread-mode check">
-                  <event name="jdk.ExecutionSample">
-                    <setting name="enabled">true</setting>
-                    <setting name="period">%d ms</setting>
-                  </event>
-                </configuration>
-                """.formatted(SAMPLE_PERIOD.toMillis());
+        return vtlab.probe.ProfileProbe.executionSamples("vtlab thread-mode check", SAMPLE_PERIOD, "");
     }
 
     boolean concluded() {

@@ -288,26 +288,36 @@ class TimeBreakdownTest {
         assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps]"), r.evidence());
     }
 
-    /** async-profiler from the lab's classpath, loaded into this JVM with jcmd, writes its flame graph of a spin. */
+    /**
+     * async-profiler from the lab's classpath, loaded with jcmd into another JVM that spins (as into a SUT: a native
+     * agent stays in the JVM it is loaded into, so not into this test's), writes its flame graph of the spin.
+     */
     @Test
     void asyncProfilerLoadsThroughJcmdAndWritesAFlameGraph() throws Exception {
         Path lib = AsyncProfiler.library();
         assertTrue(lib != null && java.nio.file.Files.size(lib) > 100_000, String.valueOf(lib));
-        TierProcessHere self = new TierProcessHere();
-        AsyncProfiler.command(self.process(), vtlab.tier.Jdk.current(), lib.toString(), AsyncProfiler.start(10));
-        Thread t = Thread.ofPlatform().start(Service::spin);
-        t.join();
-        Path html = dir.resolve("flame.html");
-        AsyncProfiler.command(self.process(), vtlab.tier.Jdk.current(), lib.toString(), "stop,file=" + html);
-        String text = java.nio.file.Files.readString(html);
-        assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
-        assertTrue(text.contains("spin"), "the spin is in the graph");
+        Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path"),
+                Spinner.class.getName()).redirectErrorStream(true).start();
+        try {
+            assertEquals("spinning", new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine());
+            vtlab.tier.TierProcess jvm = vtlab.tier.TierProcess.local(child.toHandle());
+            AsyncProfiler.command(jvm, vtlab.tier.Jdk.current(), lib.toString(), AsyncProfiler.start(10));
+            Thread.sleep(500);
+            Path html = dir.resolve("flame.html");
+            AsyncProfiler.command(jvm, vtlab.tier.Jdk.current(), lib.toString(), "stop,file=" + html);
+            String text = java.nio.file.Files.readString(html);
+            assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
+            assertTrue(text.contains("spin"), "the spin is in the graph");
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
     }
 
-    /** This JVM as a tier process. */
-    record TierProcessHere() {
-        vtlab.tier.TierProcess process() {
-            return vtlab.tier.TierProcess.local(ProcessHandle.current());
+    /** A JVM that spins until it is stopped. */
+    public static final class Spinner {
+        public static void main(String[] args) {
+            System.out.println("spinning");
+            while (true) Service.spin();
         }
     }
 

@@ -21,26 +21,11 @@ public class MonitorServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        long ms;
-        try {
-            ms = Long.parseLong(req.getParameter("ms") == null ? "1" : req.getParameter("ms"));
-        } catch (NumberFormatException e) {
-            resp.sendError(400, "ms must be a whole number of milliseconds");
-            return;
-        }
-        if (ms < 0 || ms > 1_000) {
-            resp.sendError(400, "ms must be between 0 and 1000");
-            return;
-        }
+        Long ms = SleepServlet.millis(req, resp, 1, 1_000);
+        if (ms == null) return;
         synchronized (LEDGER) {
             LEDGER.entries++;
-            try {
-                Thread.sleep(ms);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                resp.sendError(503, "interrupted");
-                return;
-            }
+            if (!SleepServlet.sleep(ms, resp)) return;
         }
         resp.setContentType("text/plain");
         resp.getWriter().print("held the lock " + ms + " ms\n");
