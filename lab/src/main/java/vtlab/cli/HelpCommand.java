@@ -112,7 +112,9 @@ final class HelpCommand implements Command {
                                          KIND one of the fault kinds below; each row records the window and a
                                          fault_verdict (recovery, peaks)
               --probes a,b               probes, by name (see Probes below; default: the ones marked so);
-                                         --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms
+                                         --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms;
+                                         +a adds to the default set, -a takes one out: --probes +profile (where each
+                                         request's time goes, flame graphs; on by default in ab)
               --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);
                                          short for --probes ...,jfr-pinning:threshold=0ms
               --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)

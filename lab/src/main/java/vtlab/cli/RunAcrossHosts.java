@@ -111,7 +111,7 @@ final class RunAcrossHosts {
     static List<String> probes(Options o) throws UsageError {
         if (o.flag("no-probes")) return List.of();
         if (!o.has("probes")) return Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList();
-        return refuseProbes(Probes.validate(o.all("probes")));
+        return refuseProbes(Probes.resolve(o.all("probes"), Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList()));
     }
 
     /** The probes, each one that can read a SUT on another host; else refused by name. */

@@ -291,7 +291,7 @@ public final class RunCommand implements Command {
         }
         CoreMap cores = Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
-                : o.flag("no-probes") ? List.of() : Probes.validate(o.has("probes") ? o.all("probes") : Probes.DEFAULT);
+                : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), Probes.DEFAULT) : Probes.DEFAULT);
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");

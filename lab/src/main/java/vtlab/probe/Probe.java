@@ -65,4 +65,10 @@ public interface Probe {
     default void stop(ProbeContext ctx) throws Exception {}
 
     void finish(ProbeContext ctx, Measurements out) throws Exception;
+
+    /**
+     * After finish(), once the generator's columns are in the row (throughput, latency, the hold as measured): a probe
+     * that relates what it saw to the load (the profile probe's shares of request time) puts those columns here.
+     */
+    default void afterLoad(vtlab.data.RowValues row, Measurements out) throws Exception {}
 }

@@ -27,6 +27,7 @@ public final class Probes {
         ALL.put("hikari", HikariProbe::new);
         ALL.put("jvm", JvmProbe::new);
         ALL.put("ctxsw", ContextSwitchProbe::new);
+        ALL.put("profile", ProfileProbe::new);
     }
 
     /**
@@ -66,6 +67,24 @@ public final class Probes {
             }
         }
         return out;
+    }
+
+    /**
+     * The probes a run asked for: --probes a,b replaces the default set; specs written +a (--probes +profile) add to it
+     * (or to the names given beside them), -a takes one away.
+     */
+    public static List<String> resolve(List<String> given, List<String> defaults) throws UsageError {
+        boolean relative = given.stream().anyMatch(s -> s.startsWith("+") || s.startsWith("-"));
+        java.util.LinkedHashMap<String, String> out = new java.util.LinkedHashMap<>();
+        if (relative && given.stream().allMatch(s -> s.startsWith("+") || s.startsWith("-"))) defaults.forEach(d -> out.put(name(d), d));
+        for (String spec : given) {
+            if (spec.startsWith("-")) out.remove(name(spec.substring(1)));
+            else {
+                String s = spec.startsWith("+") ? spec.substring(1) : spec;
+                out.put(name(s), s);
+            }
+        }
+        return validate(List.copyOf(out.values()));
     }
 
     /** Checks every spec (known name, options the probe accepts) before anything starts. */

@@ -75,6 +75,7 @@ public final class ReportPage {
         sb.append(String.join(" · ", meta)).append("</p>\n");
         if (env.hasNonNull("command")) sb.append("<p class=\"meta\"><code>").append(Html.esc(env.path("command").asText())).append("</code></p>\n");
         sb.append("<nav><a href=\"#verdicts\">verdicts</a>");
+        if (data.rows().stream().anyMatch(vtlab.data.RequestTime::has)) sb.append(" <a href=\"#request-time\">request time</a>");
         for (String exp : data.experiments()) {
             if (!data.rowsOf(exp).isEmpty()) sb.append(" <a href=\"#").append(Html.anchor("exp", exp)).append("\">").append(Html.esc(exp)).append("</a>");
         }
@@ -87,6 +88,7 @@ public final class ReportPage {
         sb.append(" <a href=\"#validity\">validity</a> <a href=\"#environment\">environment</a></nav>\n</header>\n<main>\n");
 
         verdicts(verdicts);
+        requestTime();
         for (String exp : data.experiments()) experiment(exp);
         faults();
         data.studies().keySet().forEach(this::study);
@@ -129,6 +131,49 @@ public final class ReportPage {
             }
             sb.append("</ul>\n");
         }
+        sb.append("</section>\n");
+    }
+
+    /**
+     * Where each row's request time went (the profile probe): a stacked bar per row, the rows of one scenario together
+     * (platform beside virtual), each with its largest cause and links to its rows and its profile in raw/.
+     */
+    private void requestTime() {
+        Map<String, List<Map<String, String>>> scenarios = new LinkedHashMap<>();
+        for (Map<String, String> r : data.rows()) {
+            if (vtlab.data.RequestTime.has(r)) scenarios.computeIfAbsent(vtlab.data.Grouping.comparison(r), k -> new ArrayList<>()).add(r);
+        }
+        if (scenarios.isEmpty()) return;
+        sb.append("<section id=\"request-time\"><h2>Where request time goes</h2>\n<p class=\"hint\">Each bar is one row's request time in the hold "
+                + "(throughput × mean latency × hold) by cause, from the profile probe (docs/design.md, \"Where each request's time goes\"). "
+                + "Virtual threads parked or blocked off their carrier are not seen by JFR: that time is in \"other\".</p>\n<p class=\"legend\">");
+        for (vtlab.data.RequestTime.Cause c : vtlab.data.RequestTime.Cause.values()) {
+            sb.append("<span class=\"key\"><i style=\"background:").append(c.color).append("\"></i>").append(Html.esc(c.label)).append("</span> ");
+        }
+        sb.append("</p>\n");
+        scenarios.forEach((key, rows) -> {
+            sb.append("<h3>").append(Html.esc(rows.getFirst().get(Rows.EXPERIMENT) + " · " + vtlab.data.Grouping.comparisonLabel(key))).append("</h3>\n");
+            for (Map<String, String> r : rows) {
+                int k = data.index(r);
+                sb.append("<div class=\"tbar-row\" id=\"why-").append(k).append("\"><span class=\"tlabel\"><a href=\"#row-").append(k).append("\">row ")
+                        .append(k).append("</a> ").append(Html.esc(vtlab.data.Grouping.variant(r))).append("</span><span class=\"tbar\">");
+                vtlab.data.RequestTime.shares(r).forEach((c, v) -> {
+                    if (v <= 0) return;
+                    sb.append("<i class=\"seg-").append(c.key).append("\" style=\"width:").append(String.format(Locale.ROOT, "%.2f", Math.min(100, v)))
+                            .append("%;background:").append(c.color).append("\" title=\"").append(Html.esc(String.format(Locale.ROOT, "%s %.1f%%", c.label, v)))
+                            .append("\"></i>");
+                });
+                sb.append("</span><span class=\"twhy\">").append(Html.esc(vtlab.data.RequestTime.line(r)));
+                String jfr = r.getOrDefault("profile_jfr", "");
+                if (!jfr.isEmpty()) {
+                    sb.append(" · <a href=\"raw/").append(Html.esc(jfr.replace(".jfr", ".txt"))).append("\">breakdown</a> · <a href=\"raw/")
+                            .append(Html.esc(jfr)).append("\">JFR</a>");
+                }
+                String flame = r.getOrDefault("profile_flame", "");
+                if (!flame.isEmpty()) sb.append(" · <a class=\"flame\" href=\"raw/").append(Html.esc(flame)).append("\">flame graph</a>");
+                sb.append("</span></div>\n");
+            }
+        });
         sb.append("</section>\n");
     }
 
@@ -621,5 +666,9 @@ public final class ReportPage {
             pre { background: #f6f6f6; padding: 8px; overflow-x: auto; font-size: 12px; max-height: 480px; }
             .hint { color: var(--muted); font-size: 12px; margin: 2px 0 6px; }
             footer { color: var(--muted); font-size: 12px; padding: 10px 20px 30px; }
+            .legend .key { margin-right: 10px; font-size: 12px; white-space: nowrap; } .legend i { display: inline-block; width: 10px; height: 10px; margin-right: 4px; }
+            .tbar-row { display: flex; align-items: center; gap: 8px; margin: 3px 0; font-size: 12px; }
+            .tlabel { width: 170px; flex: none; } .tbar { display: flex; width: 420px; height: 16px; flex: none; background: #eee; }
+            .tbar i { display: block; height: 100%; } .twhy { color: var(--muted); }
             """;
 }

@@ -44,6 +44,11 @@ final class ProbeSession {
         for (Probe p : probes) guard(p, () -> p.finish(ctx, measurements));
     }
 
+    /** The row so far, the generator's columns in it: the probes' last columns. */
+    void afterLoad(vtlab.data.RowValues row) {
+        for (Probe p : probes) guard(p, () -> p.afterLoad(row, measurements));
+    }
+
     Measurements measurements() {
         return measurements;
     }

@@ -143,8 +143,9 @@ public final class RowRunner {
             FaultSchedule faults = FaultSchedule.of(row, runTiers);
             LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults);
 
-            out.putAll(probes.measurements().columns());
             out.putAll(r.values());
+            probes.afterLoad(out);
+            out.putAll(probes.measurements().columns());
             Map<String, List<double[]>> series = series(probes.measurements().series(), r);
             faults.into(out);
             HoldWindow window = HoldWindow.of(faults, row);

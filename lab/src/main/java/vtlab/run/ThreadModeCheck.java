@@ -37,15 +37,14 @@ final class ThreadModeCheck {
     static final String NOT_IN_EFFECT = "virtual threads not in effect";
     static final String UNPROVEN = "the thread mode is unproven";
     /** Frames of a request being served, whatever the service's own code: the servlet containers' request paths. */
-    static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
-            "org.eclipse.jetty.server.", "io.undertow.server.");
+    static final List<String> SERVER_FRAMES = vtlab.probe.TimeBreakdown.SERVER_FRAMES;
     /** Dumps at these fractions of each warm-up slice, until one shows a request in flight. */
     static final double[] AT = {0.3, 0.5, 0.7};
     /** JFR's "profile" setting: ~100 samples a second of a busy core, a few hundred in a 2 s warm-up. */
     static final Duration SAMPLE_PERIOD = Duration.ofMillis(10);
     static final String RECORDING = "vtlab-mode-check";
     /** Frames kept per sample: a Spring MVC request is ~100 deep from the thread's run() to its handler. */
-    static final int STACK_DEPTH = 512;
+    static final int STACK_DEPTH = vtlab.probe.ProfileProbe.STACK_DEPTH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Threads (dumps) or samples (JFR) serving a request, by kind of thread. */
@@ -97,15 +96,7 @@ final class ThreadModeCheck {
     }
 
     static String settings() {
-        return """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <configuration version="2.0" label="vtlab thread-mode check">
-                  <event name="jdk.ExecutionSample">
-                    <setting name="enabled">true</setting>
-                    <setting name="period">%d ms</setting>
-                  </event>
-                </configuration>
-                """.formatted(SAMPLE_PERIOD.toMillis());
+        return vtlab.probe.ProfileProbe.executionSamples("vtlab thread-mode check", SAMPLE_PERIOD, "");
     }
 
     boolean concluded() {

@@ -54,6 +54,32 @@ class ReportPageTest {
     }
 
     @Test
+    void eachProfiledRowHasAStackedBarOfItsRequestTimeWithLinksToItsProfile() throws Exception {
+        RunFixture f = RunFixture.heroSweep(dir.resolve("run"));
+        for (Map<String, Object> r : f.rows) {
+            if (!r.get("concurrency").equals(100) || !r.get("rep").equals(1)) continue;
+            boolean platform = r.get("thread_mode").equals("platform");
+            r.put("time_cpu_pct", platform ? 20.0 : 64.0);
+            r.put("time_runqueue_pct", platform ? 58.0 : 1.0);
+            r.put("time_gc_pct", platform ? 21.0 : 5.0);
+            r.put("time_other_pct", platform ? 1.0 : 30.0);
+            r.put("time_top_cause", platform ? "runqueue" : "cpu");
+            r.put("time_top_evidence", platform ? "200 request threads on 1 CPU" : "most of it in the service's own code");
+            r.put("profile_jfr", "00" + (platform ? 1 : 2) + "-x.profile.jfr");
+            r.put("profile_flame", "00" + (platform ? 1 : 2) + "-x.flame.html");
+        }
+        f.write();
+        String html = new ReportPage(RunData.load(f.dir)).render();
+        assertTrue(html.contains("<section id=\"request-time\"><h2>Where request time goes</h2>"), html);
+        assertTrue(html.indexOf("id=\"request-time\"") < html.indexOf("id=\"exp-servlet\"") || !html.contains("id=\"exp-servlet\""));
+        assertEquals(2, count(html, "<div class=\"tbar-row\""));
+        assertTrue(html.contains("<i class=\"seg-runqueue\" style=\"width:58.00%;"), html);
+        assertTrue(html.contains("58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC"), html);
+        assertTrue(html.contains("<a href=\"raw/001-x.profile.txt\">breakdown</a>"), html);
+        assertTrue(html.contains("<a class=\"flame\" href=\"raw/002-x.flame.html\">flame graph</a>"), html);
+    }
+
+    @Test
     void everyChartOnThePageHasItsDataAndEveryVerdictLinksToRowsThatExist() throws Exception {
         RunFixture.heroSweep(dir.resolve("run")).write();
         String html = new ReportPage(RunData.load(dir.resolve("run"))).render();

@@ -42,6 +42,15 @@ public final class AbExperiment implements Experiment {
         return "your own service (--app JAR or --cmd \"...\", --url PATH): platform vs virtual threads (+ tuned on Spring Boot), with a verdict";
     }
 
+    /**
+     * The default probes and the profile (where each request's time goes: the verdict names its largest cause); a run
+     * that chose its probes (--probes a,b, --no-probes) keeps its choice.
+     */
+    @Override
+    public List<String> probes(List<String> runProbes) {
+        return runProbes.equals(vtlab.probe.Probes.DEFAULT) ? Experiment.withProbes(runProbes, "profile") : runProbes;
+    }
+
     @Override
     public List<Opt> options() {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));

@@ -74,6 +74,7 @@ final class Verdict {
         libraries(jar, rows, libraries);
         out.addAll(libraries);
         bottleneck(rows, out);
+        requestTime(rows, out);
         memory(rows, out);
         if (out.size() == libraries.size()) out.addFirst("no row to conclude from");
         return out;
@@ -202,6 +203,17 @@ final class Verdict {
                 c, l.stream().mapToDouble(n -> n.num("hikari_pending_max")).max().orElse(Double.NaN),
                 l.stream().mapToDouble(n -> n.num("hikari_active_max")).max().orElse(Double.NaN), rowsOf(l))
                 + (c.startsWith("virtual") ? ": the limit moved from the threads to the pool" : "")));
+    }
+
+    /**
+     * Where each request's time went (the profile probe, on by default here): per scenario, each configuration's
+     * largest cause with its evidence, and how it moved between the modes; said also when nothing saturated.
+     */
+    static void requestTime(List<Numbered> rows, List<String> out) {
+        List<Map<String, String>> matrix = rows.stream().map(Numbered::r).toList();
+        Map<Map<String, String>, String> configs = new java.util.IdentityHashMap<>();
+        rows.forEach(n -> configs.put(n.r(), n.config()));
+        out.addAll(vtlab.data.RequestTime.findings(matrix, matrix, configs::get));
     }
 
     /** Peak OS threads and RSS of each configuration. */

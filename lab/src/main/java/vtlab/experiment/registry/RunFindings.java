@@ -74,6 +74,14 @@ public final class RunFindings {
             String error = null;
             try {
                 lines = e.findings(runDir, own);
+                // where each request's time went (the profile probe), for every experiment but ab, whose verdict says it
+                if (!name.equals(vtlab.experiment.ab.AbExperiment.NAME)) {
+                    List<String> time = vtlab.data.RequestTime.findings(rows, own, vtlab.data.Grouping::variant);
+                    if (!time.isEmpty()) {
+                        lines = new ArrayList<>(lines);
+                        lines.addAll(time);
+                    }
+                }
             } catch (RuntimeException ex) {
                 error = ex.toString();
             }

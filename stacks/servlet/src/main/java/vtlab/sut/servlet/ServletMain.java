@@ -64,6 +64,8 @@ public final class ServletMain {
         ctx.addServletMappingDecoded("/hello", "hello");
         Tomcat.addServlet(ctx, "sleep", new SleepServlet(s.defaultSleepMs()));
         ctx.addServletMappingDecoded("/sleep", "sleep");
+        Tomcat.addServlet(ctx, "monitor", new MonitorServlet());
+        ctx.addServletMappingDecoded("/monitor", "monitor");
         Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
         IoEndpoints.addTo(ctx, connector, s.stubUrl());

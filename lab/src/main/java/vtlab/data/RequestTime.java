@@ -1,0 +1,138 @@
+package vtlab.data;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where a row's request time went, as the profile probe writes it into matrix.csv (time_*_pct, time_top_cause,
+ * time_top_evidence): the causes in order, and the sentences the verdicts and the report say about them.
+ */
+public final class RequestTime {
+    /** The causes a request's time is split into, in the order the columns and the report's bars show them. */
+    public enum Cause {
+        CPU("cpu", "on CPU", "#4e79a7"),
+        RUNQUEUE("runqueue", "waiting to run", "#f28e2b"),
+        MONITOR("monitor", "blocked on a monitor", "#e15759"),
+        PARK("park", "parked on a lock or condition", "#ff9da7"),
+        POOL_WAIT("pool_wait", "waiting for a pooled connection", "#b07aa1"),
+        DB("db", "in the database", "#76b7b2"),
+        DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f"),
+        SLEEP("sleep", "sleeping (the workload's own Thread.sleep)", "#edc948"),
+        GC("gc", "stopped by GC", "#9c755f"),
+        OTHER("other", "in other waits, not seen by the probe", "#bab0ac");
+
+        public final String key, label, color;
+
+        Cause(String key, String label, String color) {
+            this.key = key;
+            this.label = label;
+            this.color = color;
+        }
+
+        /** The matrix.csv column of this cause's share. */
+        public String column() {
+            return "time_" + key + "_pct";
+        }
+
+        public static Cause of(String key) {
+            for (Cause c : values()) if (c.key.equals(key)) return c;
+            return null;
+        }
+    }
+
+    public static final String TOP = "time_top_cause", EVIDENCE = "time_top_evidence";
+
+    private RequestTime() {}
+
+    /** Whether the row has a breakdown. */
+    public static boolean has(Map<String, String> row) {
+        return Cause.of(row.getOrDefault(TOP, "")) != null;
+    }
+
+    /** The row's shares by cause (only those measured). */
+    public static Map<Cause, Double> shares(Map<String, String> row) {
+        Map<Cause, Double> out = new java.util.EnumMap<>(Cause.class);
+        for (Cause c : Cause.values()) {
+            double v = Rows.num(row, c.column());
+            if (!Double.isNaN(v)) out.put(c, v);
+        }
+        return out;
+    }
+
+    /**
+     * "58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC", or null without a
+     * breakdown.
+     */
+    public static String line(Map<String, String> row) {
+        Cause top = Cause.of(row.getOrDefault(TOP, ""));
+        if (top == null) return null;
+        String s = String.format(Locale.ROOT, "%.0f%% of request time %s", Rows.num(row, top.column()), top.label);
+        String ev = row.getOrDefault(EVIDENCE, "");
+        if (!ev.isBlank()) s += " (" + ev + ")";
+        Cause second = null;
+        for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {
+            if (e.getKey() != top && (second == null || e.getValue() > Rows.num(row, second.column()))) second = e.getKey();
+        }
+        if (second != null && Rows.num(row, second.column()) >= 10) {
+            s += String.format(Locale.ROOT, ", then %.0f%% %s", Rows.num(row, second.column()), second.label);
+        }
+        return s;
+    }
+
+    /**
+     * One sentence over the configurations of a scenario (label, row): each one's largest cause with its evidence,
+     * and how the largest cause moved between them; null when none has a breakdown.
+     */
+    public static String compare(List<Map.Entry<String, Map<String, String>>> configs) {
+        List<String> parts = new ArrayList<>();
+        List<String> tops = new ArrayList<>();
+        for (Map.Entry<String, Map<String, String>> c : configs) {
+            String line = line(c.getValue());
+            if (line == null) continue;
+            parts.add(c.getKey() + ": " + line);
+            tops.add(c.getKey().replaceFirst(" \\(row \\d+\\)$", "") + " " + Cause.of(c.getValue().get(TOP)).label);
+        }
+        if (parts.isEmpty()) return null;
+        String s = String.join("; ", parts);
+        if (tops.size() > 1) {
+            boolean same = configs.stream().filter(c -> has(c.getValue())).map(c -> c.getValue().get(TOP)).distinct().count() == 1;
+            s += same ? ". The largest cause stayed the same" : ". The largest cause moved: " + String.join(" → ", tops);
+        }
+        return s;
+    }
+
+    /**
+     * A line per scenario (rows that compare, {@link Grouping#comparison}) whose ok rows have a breakdown: "where
+     * request time goes, SCENARIO: platform-200 (row 1): 58% ...; virtual (row 2): 64% ... The largest cause moved:
+     * ...". Rows are numbered by their place in the whole matrix (the report links "row N"); a scenario's first
+     * ok row of each configuration speaks for it.
+     *
+     * @param label a configuration's name in words (ab says "virtual as shipped"), by default {@link Grouping#variant}
+     */
+    public static List<String> findings(List<Map<String, String>> matrix, List<Map<String, String>> own,
+                                        java.util.function.Function<Map<String, String>, String> label) {
+        Map<String, Map<String, Map<String, String>>> scenarios = new java.util.LinkedHashMap<>();
+        for (Map<String, String> r : own) {
+            if (!Rows.ok(r) || !has(r)) continue;
+            scenarios.computeIfAbsent(Grouping.comparison(r), k -> new java.util.LinkedHashMap<>()).putIfAbsent(label.apply(r), r);
+        }
+        List<String> out = new ArrayList<>();
+        scenarios.forEach((key, configs) -> {
+            List<Map.Entry<String, Map<String, String>>> named = new ArrayList<>();
+            configs.forEach((c, r) -> named.add(Map.entry(c + " (row " + (indexOf(matrix, r) + 1) + ")", r)));
+            String pinned = configs.entrySet().stream().filter(e -> Rows.num(e.getValue(), "pinned_events") > 0)
+                    .map(e -> String.format(Locale.ROOT, "%s pinned virtual threads %,.0f times", e.getKey(), Rows.num(e.getValue(), "pinned_events")))
+                    .collect(java.util.stream.Collectors.joining("; "));
+            out.add("where request time goes, " + Grouping.comparisonLabel(key) + ": " + compare(named)
+                    + (pinned.isEmpty() ? "" : " (" + pinned + ": see pinning)"));
+        });
+        return out;
+    }
+
+    private static int indexOf(List<Map<String, String>> matrix, Map<String, String> row) {
+        for (int i = 0; i < matrix.size(); i++) if (matrix.get(i) == row) return i;
+        return matrix.indexOf(row);
+    }
+}

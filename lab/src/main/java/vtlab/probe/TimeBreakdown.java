@@ -1,0 +1,463 @@
+package vtlab.probe;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordedFrame;
+import jdk.jfr.consumer.RecordedThread;
+import jdk.jfr.consumer.RecordingFile;
+
+import vtlab.data.RequestTime.Cause;
+
+/**
+ * Where the request threads' time went, from a JFR recording of the SUT (execution samples, monitor enters, parks,
+ * socket reads, sleeps, GC pauses) and the request threads' OS accounting (on-CPU and run-queue time from
+ * /proc/PID/task/TID/schedstat), as shares of the total request time of the hold (the sum of every request's latency:
+ * by Little's law the requests in flight times the hold, from the generator's throughput and mean latency).
+ *
+ * <p>An event counts when it happened on a request thread: a virtual thread with a frame outside the JDK, or a thread
+ * whose stack at the event holds a frame of the server's request path or of the service's own packages (but not its
+ * main method: an embedded server's main thread waits there) (so a pool thread idle in its queue, a poller or
+ * a housekeeper does not). Only the part of an event inside the hold counts.
+ *
+ * <p>What JFR (JDK 21–25) sees of virtual threads, found by {@code TimeBreakdownTest} on real recordings: their
+ * execution samples, socket reads and sleeps (events written in Java code) — but not a park nor a blocked monitor enter
+ * once the virtual thread has unmounted (no jdk.ThreadPark, no jdk.JavaMonitorEnter): those land in "other" for virtual
+ * rows, with the reason in the evidence.
+ */
+public final class TimeBreakdown {
+    /** Owners of CPU time, by the leaf-most frame outside the JDK in an execution sample. */
+    public enum Owner {
+        SERVICE("the service's own code"), FRAMEWORK("the web framework"), DATA("the JDBC driver, pool or ORM"),
+        SERIALIZATION("serialization and templates"), LIBRARY("other libraries"), JDK("the JDK");
+
+        public final String label;
+
+        Owner(String label) {
+            this.label = label;
+        }
+    }
+
+    /** Frames of a request being served whatever the service's own code: the servlet containers' request paths. */
+    public static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
+            "org.eclipse.jetty.server.", "io.undertow.server.");
+    static final List<String> JDK = JfrPinningProbe.JDK_PACKAGES;
+    static final List<String> FRAMEWORK = List.of("org.apache.catalina.", "org.apache.coyote.", "org.apache.tomcat.",
+            "org.springframework.", "org.eclipse.jetty.", "io.undertow.", "jakarta.servlet.", "javax.servlet.", "io.netty.",
+            "reactor.", "io.micronaut.", "io.quarkus.", "io.vertx.", "io.helidon.", "io.javalin.", "org.glassfish.jersey.");
+    static final List<String> DATA = List.of("org.postgresql.", "com.zaxxer.hikari.", "com.mysql.", "org.mariadb.", "oracle.jdbc.",
+            "org.h2.", "org.hsqldb.", "org.apache.derby.", "com.microsoft.sqlserver.", "org.hibernate.", "org.jooq.",
+            "org.mybatis.", "org.apache.ibatis.", "org.springframework.jdbc.", "org.springframework.orm.", "org.springframework.data.");
+    static final List<String> SERIALIZATION = List.of("com.fasterxml.jackson.", "tools.jackson.", "com.google.gson.",
+            "org.thymeleaf.", "freemarker.", "org.apache.velocity.", "com.github.mustachejava.", "com.samskivert.mustache.",
+            "org.yaml.", "jakarta.json.", "org.glassfish.json.", "com.google.protobuf.", "org.springframework.http.converter.");
+    /** HTTP clients: a request parked in one is waiting for a downstream (the JDK's client reads on its selector thread). */
+    static final List<String> HTTP_CLIENTS = List.of("jdk.internal.net.http.", "java.net.http.", "org.apache.hc.",
+            "org.apache.http.", "okhttp3.", "reactor.netty.http.client.", "org.springframework.web.client.",
+            "org.springframework.web.reactive.function.client.", "org.eclipse.jetty.client.", "io.netty.handler.codec.http.");
+    static final List<String> POOLS = List.of("com.zaxxer.hikari.", "org.apache.commons.dbcp2.", "org.apache.tomcat.jdbc.pool.",
+            "com.mchange.v2.c3p0.", "oracle.ucp.");
+    static final List<String> JDBC = List.of("org.postgresql.", "com.mysql.", "org.mariadb.", "oracle.jdbc.", "com.microsoft.sqlserver.",
+            "org.h2.", "org.hsqldb.", "org.apache.derby.");
+    /** The server reading its client's request: not a dependency. */
+    static final List<String> SERVER_IO = List.of("org.apache.tomcat.util.net.", "org.eclipse.jetty.io.", "io.undertow.", "org.xnio.");
+
+    static final Set<String> EVENTS = Set.of("jdk.ExecutionSample", "jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark",
+            "jdk.SocketRead", "jdk.ThreadSleep", "jdk.GCPhasePause");
+
+    private TimeBreakdown() {}
+
+    /**
+     * What a recording holds of the request threads in a window.
+     *
+     * @param waitS      seconds of request-thread time per cause seen in events (monitor, park, pool, db, downstream, sleep)
+     * @param evidence   per cause: what it waited on (a lock's class, a socket's peer, a frame) with its seconds
+     * @param samples    execution samples of request threads by owner of their leaf-most frame outside the JDK
+     * @param topFrames  that frame ("class.method") with its sample count
+     * @param gcPauseS   wall-clock seconds of GC pauses (jdk.GCPhasePause) in the window: every request in flight stops
+     * @param gcPauses   how many
+     * @param platformTids the OS thread ids of the platform threads that served requests (for their schedstat)
+     * @param virtualSeen whether any request ran on a virtual thread
+     * @param samplesTotal execution samples of request threads
+     */
+    public record Seen(Map<Cause, Double> waitS, Map<Cause, Map<String, Double>> evidence, Map<Owner, Integer> samples,
+                       Map<String, Integer> topFrames, double gcPauseS, int gcPauses, Set<Long> platformTids, boolean virtualSeen,
+                       int samplesTotal) {}
+
+    /** Which frames mark a request thread and which sockets are the database. */
+    public record Classifier(List<String> appPackages, Set<Integer> dbPorts) {
+        /**
+         * A virtual thread with any frame outside the JDK (the JDK's own virtual threads, such as JDK 25's socket
+         * sub-pollers, have none), or any thread in the server's request path or the service's own code.
+         */
+        boolean requestThread(RecordedThread t, List<RecordedFrame> frames) {
+            boolean virtual = t != null && t.isVirtual(), app = false;
+            for (RecordedFrame f : frames) {
+                String type = type(f);
+                if (any(type, SERVER_FRAMES) || virtual && !any(type, JDK)) return true;
+                if (any(type, appPackages)) {
+                    // the service's main thread (Tomcat's StandardServer.await sleeps there) serves no request
+                    if (f.getMethod().getName().equals("main")) return false;
+                    app = true;
+                }
+            }
+            return app;
+        }
+
+        Owner owner(List<RecordedFrame> frames) {
+            for (RecordedFrame f : frames) {
+                String type = type(f);
+                if (any(type, JDK)) continue;
+                if (any(type, appPackages)) return Owner.SERVICE;
+                if (any(type, SERIALIZATION)) return Owner.SERIALIZATION;
+                if (any(type, DATA)) return Owner.DATA;
+                if (any(type, FRAMEWORK)) return Owner.FRAMEWORK;
+                return Owner.LIBRARY;
+            }
+            return Owner.JDK;
+        }
+    }
+
+    public static Seen read(Path jfr, Instant from, Instant to, Classifier c) throws IOException {
+        Map<Cause, Double> wait = new EnumMap<>(Cause.class);
+        Map<Cause, Map<String, Double>> evidence = new EnumMap<>(Cause.class);
+        Map<Owner, Integer> samples = new EnumMap<>(Owner.class);
+        Map<String, Integer> top = new HashMap<>();
+        Set<Long> tids = new TreeSet<>();
+        double gc = 0;
+        int pauses = 0, total = 0;
+        boolean virtual = false;
+        try (RecordingFile file = new RecordingFile(jfr)) {
+            while (file.hasMoreEvents()) {
+                RecordedEvent e = file.readEvent();
+                String type = e.getEventType().getName();
+                if (!EVENTS.contains(type)) continue;
+                double s = overlapS(e, from, to);
+                if (type.equals("jdk.GCPhasePause")) {
+                    if (s > 0) {
+                        gc += s;
+                        pauses++;
+                    }
+                    continue;
+                }
+                boolean sample = type.equals("jdk.ExecutionSample");
+                if (sample ? !within(e.getStartTime(), from, to) : s <= 0) continue;
+                RecordedThread t = sample ? e.getThread("sampledThread") : e.getThread();
+                List<RecordedFrame> frames = e.getStackTrace() == null ? List.of() : e.getStackTrace().getFrames();
+                if (!c.requestThread(t, frames)) continue;
+                if (t != null && t.isVirtual()) virtual = true;
+                else if (t != null && t.getOSThreadId() > 0) tids.add(t.getOSThreadId());
+                if (sample) {
+                    total++;
+                    samples.merge(c.owner(frames), 1, Integer::sum);
+                    top.merge(leafOutsideJdk(frames), 1, Integer::sum);
+                    continue;
+                }
+                Cause cause;
+                String what;
+                switch (type) {
+                    case "jdk.JavaMonitorEnter" -> {
+                        cause = Cause.MONITOR;
+                        what = "lock " + className(e, "monitorClass") + " in " + leafOutsideJdk(frames);
+                    }
+                    case "jdk.ThreadSleep" -> {
+                        cause = Cause.SLEEP;
+                        what = "Thread.sleep in " + leafOutsideJdk(frames);
+                    }
+                    case "jdk.SocketRead" -> {
+                        int port = e.hasField("port") ? e.getInt("port") : -1;
+                        String peer = (e.hasField("host") && e.getString("host") != null && !e.getString("host").isEmpty()
+                                ? e.getString("host") : e.hasField("address") ? e.getString("address") : "?") + ":" + port;
+                        if (hasFrame(frames, SERVER_IO)) {
+                            cause = Cause.OTHER;
+                            what = "reading the client's request";
+                        } else if (c.dbPorts().contains(port) || hasFrame(frames, JDBC)) {
+                            cause = Cause.DB;
+                            what = "socket reads from " + peer + " (" + firstOf(frames, JDBC, "a database driver") + ")";
+                        } else {
+                            cause = Cause.DOWNSTREAM;
+                            what = "socket reads from " + peer;
+                        }
+                    }
+                    default -> { // ThreadPark, JavaMonitorWait
+                        String on = type.equals("jdk.ThreadPark") ? className(e, "parkedClass") : "Object.wait on " + className(e, "monitorClass");
+                        if (hasFrame(frames, POOLS)) {
+                            cause = Cause.POOL_WAIT;
+                            what = firstOf(frames, POOLS, "a connection pool") + " (parked on " + on + ")";
+                        } else if (hasFrame(frames, HTTP_CLIENTS)) {
+                            cause = Cause.DOWNSTREAM;
+                            what = "an HTTP client: " + firstOf(frames, HTTP_CLIENTS, "?");
+                        } else {
+                            cause = Cause.PARK;
+                            what = on + " in " + leafOutsideJdk(frames);
+                        }
+                    }
+                }
+                wait.merge(cause, s, Double::sum);
+                evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, s, Double::sum);
+            }
+        }
+        return new Seen(wait, evidence, samples, top, gc, pauses, tids, virtual, total);
+    }
+
+    /**
+     * What JSON thread dumps (jcmd Thread.dump_to_file -format=json) taken during the hold show of the virtual request
+     * threads, where JFR is blind: each virtual thread with a frame outside the JDK (or none yet: started, never run) in
+     * each dump is one observation of where a request is; those parked or blocked off a carrier, or queued for one, are
+     * counted by cause. Reads and sleeps are left to JFR's events, which see them whole; mounted ones to schedstat.
+     *
+     * @param observations virtual request threads over all dumps
+     * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
+     * @param evidence     per cause: what they waited on, with its count
+     */
+    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
+        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of());
+    }
+
+    static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
+            "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
+
+    public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
+        Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
+        int observations = 0;
+        for (String text : jsons) {
+            for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
+                for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
+                    if (!t.path("virtual").asBoolean(false)) continue;
+                    List<String> frames = new ArrayList<>();
+                    t.path("stack").forEach(f -> frames.add(frame(f.asText())));
+                    boolean outside = frames.stream().anyMatch(f -> !any(f, JDK));
+                    if (!frames.isEmpty() && !outside) continue; // the JDK's own virtual threads
+                    observations++;
+                    String state = t.path("state").asText("");
+                    String leaf = frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse("(not started)");
+                    Cause cause = null;
+                    String what = null;
+                    if (state.equals("BLOCKED")) {
+                        cause = Cause.MONITOR;
+                        what = "lock " + t.path("blockedOn").asText("?").replaceFirst("@[0-9a-f]+$", "") + " in " + leaf;
+                    } else if (state.equals("RUNNABLE") && t.path("carrier").isMissingNode() && frames.stream().noneMatch(f -> any(f, SOCKET_IO))) {
+                        cause = Cause.RUNQUEUE;
+                        what = "virtual threads queued for a carrier (thread dumps)";
+                    } else if (state.endsWith("WAITING") && frames.stream().noneMatch(f -> any(f, SOCKET_IO) || f.startsWith("java.lang.Thread.sleep"))) {
+                        String on = t.path("parkBlocker").path("object").asText(t.path("waitingOn").asText("?")).replaceFirst("@[0-9a-f]+$", "");
+                        String pool = frames.stream().filter(f -> any(f, POOLS)).findFirst().orElse(null);
+                        String client = frames.stream().filter(f -> any(f, HTTP_CLIENTS)).findFirst().orElse(null);
+                        if (pool != null) {
+                            cause = Cause.POOL_WAIT;
+                            what = pool + " (parked on " + on + ")";
+                        } else if (client != null) {
+                            cause = Cause.DOWNSTREAM;
+                            what = "an HTTP client: " + client;
+                        } else {
+                            cause = Cause.PARK;
+                            what = on + " in " + leaf;
+                        }
+                    }
+                    if (cause == null) continue;
+                    counts.merge(cause, 1, Integer::sum);
+                    evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, 1, Integer::sum);
+                }
+            }
+        }
+        return new DumpSeen(jsons.size(), observations, counts, evidence);
+    }
+
+    /** "java.base/java.lang.Thread.sleep(Thread.java:540)" as "java.lang.Thread.sleep". */
+    static String frame(String f) {
+        int paren = f.indexOf('(');
+        String s = paren < 0 ? f : f.substring(0, paren);
+        return s.substring(s.lastIndexOf('/') + 1);
+    }
+
+    /**
+     * What the recording saw with what the dumps add for virtual threads: each cause's share of the dumps' observations
+     * as that share of the request time (a request is one virtual thread, so where its thread is at random instants is
+     * where its time goes), evidence weighted alike and marked as the dumps'.
+     */
+    public static Seen withDumps(Seen seen, DumpSeen dumps, double requestS) {
+        if (dumps.observations() == 0) return seen;
+        Map<Cause, Double> wait = new EnumMap<>(Cause.class);
+        wait.putAll(seen.waitS());
+        Map<Cause, Map<String, Double>> evidence = new EnumMap<>(Cause.class);
+        seen.evidence().forEach((c, m) -> evidence.put(c, new HashMap<>(m)));
+        dumps.counts().forEach((c, n) -> wait.merge(c, requestS * n / dumps.observations(), Double::sum));
+        dumps.evidence().forEach((c, m) -> m.forEach((what, n) -> evidence.computeIfAbsent(c, k -> new HashMap<>())
+                .merge(what + " [" + n + " of " + dumps.observations() + " virtual threads in " + dumps.dumps() + " dumps]",
+                        requestS * n / dumps.observations(), Double::sum)));
+        return new Seen(wait, evidence, seen.samples(), seen.topFrames(), seen.gcPauseS(), seen.gcPauses(), seen.platformTids(),
+                seen.virtualSeen(), seen.samplesTotal());
+    }
+
+    /**
+     * The row's breakdown.
+     *
+     * @param requestS     the hold's total request time (throughput × mean latency × hold), seconds
+     * @param holdS        the hold, seconds
+     * @param cpuS         on-CPU seconds of the request threads (platform: pool threads; virtual: carriers); NaN: unknown,
+     *                     then estimated from the execution samples
+     * @param runqueueS    seconds the request threads waited for a CPU in the kernel's run queue; NaN: unknown
+     * @param threads      the request threads the OS accounting covered (for the evidence)
+     * @param cpus         the SUT's CPUs
+     * @param samplePeriodS the execution sampler's period
+     */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS) {
+        Map<Cause, Double> s = new EnumMap<>(Cause.class);
+        boolean cpuEstimated = Double.isNaN(cpuS);
+        s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
+        if (!Double.isNaN(runqueueS) || seen.waitS().containsKey(Cause.RUNQUEUE)) {
+            s.put(Cause.RUNQUEUE, (Double.isNaN(runqueueS) ? 0 : runqueueS) + seen.waitS().getOrDefault(Cause.RUNQUEUE, 0.0));
+        }
+        for (Cause c : List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP)) {
+            s.put(c, seen.waitS().getOrDefault(c, 0.0));
+        }
+        // a pause stops every request in flight: its share of request time is its share of the hold
+        double inFlight = holdS > 0 ? requestS / holdS : 0;
+        s.put(Cause.GC, seen.gcPauseS() * inFlight);
+        double seenS = s.values().stream().mapToDouble(Double::doubleValue).sum();
+        double scale = seenS > requestS && seenS > 0 ? requestS / seenS : 1; // overlaps (a wait across a pause) and sampling error
+        Map<Cause, Double> pct = new EnumMap<>(Cause.class);
+        for (Cause c : Cause.values()) {
+            if (c == Cause.OTHER) continue;
+            Double v = s.get(c);
+            pct.put(c, v == null ? null : requestS > 0 ? round(100 * v * scale / requestS) : 0);
+        }
+        pct.put(Cause.OTHER, requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0);
+        Cause top = pct.entrySet().stream().filter(e -> e.getValue() != null).max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(Cause.OTHER);
+        return new Result(pct, top, evidence(top, seen, threads, cpus, cpuEstimated, holdS), owners(seen), scale < 1);
+    }
+
+    /** The breakdown: each cause's share of request time in percent (null: not measured), the largest, and its evidence. */
+    public record Result(Map<Cause, Double> pct, Cause top, String evidence, String cpuOwners, boolean scaled) {
+        public String topLine() {
+            return String.format(Locale.ROOT, "%.0f%% of request time %s (%s)", pct.get(top), top.label, evidence);
+        }
+    }
+
+    /** CPU samples by owner, largest first: "the service's own code 62%;the JDK 20%". */
+    static String owners(Seen seen) {
+        if (seen.samplesTotal() == 0) return "";
+        return seen.samples().entrySet().stream().sorted(Map.Entry.<Owner, Integer>comparingByValue().reversed())
+                .map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey().label, 100.0 * e.getValue() / seen.samplesTotal()))
+                .collect(Collectors.joining(";"));
+    }
+
+    static String evidence(Cause top, Seen seen, int threads, int cpus, boolean cpuEstimated, double holdS) {
+        return switch (top) {
+            case CPU -> {
+                String owner = seen.samples().entrySet().stream().max(Map.Entry.comparingByValue())
+                        .map(e -> String.format(Locale.ROOT, "most of it in %s, %.0f%% of samples", e.getKey().label,
+                                100.0 * e.getValue() / Math.max(1, seen.samplesTotal()))).orElse("no execution samples");
+                String frame = seen.topFrames().entrySet().stream().max(Map.Entry.comparingByValue())
+                        .map(e -> "; top frame " + e.getKey() + " (" + e.getValue() + " samples)").orElse("");
+                yield owner + frame + (cpuEstimated ? "; CPU time estimated from the samples" : "");
+            }
+            case RUNQUEUE -> seen.evidence().containsKey(Cause.RUNQUEUE)
+                    ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)", threads, cpus, cpus == 1 ? "" : "s")
+                    : String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
+            case GC -> String.format(Locale.ROOT, "%d pauses, %.0f ms of the %.0f s hold", seen.gcPauses(), seen.gcPauseS() * 1000, holdS);
+            case OTHER -> seen.virtualSeen()
+                    ? "virtual threads parked or blocked off their carrier (JFR records neither; thread dumps, when taken, name them), waits under the threshold, or before a thread took the request"
+                    : "waits under the threshold, or queued before a thread took the request";
+            default -> {
+                Map<String, Double> ev = seen.evidence().getOrDefault(top, Map.of());
+                double sum = ev.values().stream().mapToDouble(Double::doubleValue).sum();
+                yield ev.entrySet().stream().max(Map.Entry.comparingByValue())
+                        .map(e -> String.format(Locale.ROOT, "%s, %.0f%% of it", e.getKey(), sum > 0 ? 100 * e.getValue() / sum : 0))
+                        .orElse("");
+            }
+        };
+    }
+
+    /** The seconds of an event inside [from, to] (an instant event: 0). */
+    static double overlapS(RecordedEvent e, Instant from, Instant to) {
+        Instant a = e.getStartTime(), b = e.getEndTime();
+        if (from != null && a.isBefore(from)) a = from;
+        if (to != null && b.isAfter(to)) b = to;
+        return b.isAfter(a) ? Duration.between(a, b).toNanos() / 1e9 : 0;
+    }
+
+    static boolean within(Instant t, Instant from, Instant to) {
+        return (from == null || !t.isBefore(from)) && (to == null || !t.isAfter(to));
+    }
+
+    static String type(RecordedFrame f) {
+        return f.getMethod() == null || f.getMethod().getType() == null ? "" : f.getMethod().getType().getName();
+    }
+
+    static boolean any(String type, List<String> prefixes) {
+        for (String p : prefixes) if (type.startsWith(p)) return true;
+        return false;
+    }
+
+    static boolean hasFrame(List<RecordedFrame> frames, List<String> prefixes) {
+        for (RecordedFrame f : frames) if (any(type(f), prefixes)) return true;
+        return false;
+    }
+
+    /** The outermost-called (nearest the top) frame of these packages, "Class.method". */
+    static String firstOf(List<RecordedFrame> frames, List<String> prefixes, String none) {
+        for (RecordedFrame f : frames) if (any(type(f), prefixes)) return simple(f);
+        return none;
+    }
+
+    /** The frame nearest the top of the stack outside the JDK, "package.Class.method"; the top frame if all are the JDK's. */
+    static String leafOutsideJdk(List<RecordedFrame> frames) {
+        for (RecordedFrame f : frames) if (!any(type(f), JDK)) return type(f) + "." + f.getMethod().getName();
+        return frames.isEmpty() ? "(no stack)" : type(frames.getFirst()) + "." + frames.getFirst().getMethod().getName();
+    }
+
+    static String simple(RecordedFrame f) {
+        return type(f) + "." + f.getMethod().getName();
+    }
+
+    static String className(RecordedEvent e, String field) {
+        if (!e.hasField(field) || e.getValue(field) == null) return "?";
+        return e.getClass(field).getName();
+    }
+
+    static double round(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+
+    /** The database ports a service is given: host:port of every jdbc:...// URL in its environment. */
+    public static Set<Integer> dbPorts(Map<String, String> env) {
+        Set<Integer> out = new TreeSet<>();
+        java.util.regex.Pattern p = java.util.regex.Pattern.compile("jdbc:[a-z0-9]+:(?:[a-z0-9]+:)?//[^/:,?]+:(\\d+)");
+        for (String v : env.values()) {
+            java.util.regex.Matcher m = p.matcher(v == null ? "" : v);
+            while (m.find()) out.add(Integer.parseInt(m.group(1)));
+        }
+        return out;
+    }
+
+    /** The shares as "cause pct" pairs, for a line of text. */
+    public static String render(Map<Cause, Double> pct) {
+        List<String> parts = new ArrayList<>();
+        pct.forEach((c, v) -> {
+            if (v != null && v > 0) parts.add(String.format(Locale.ROOT, "%s %.0f%%", c.key, v));
+        });
+        return String.join(", ", parts);
+    }
+
+    static <K> Map<K, Double> sorted(Map<K, Double> m) {
+        return m.entrySet().stream().sorted(Map.Entry.<K, Double>comparingByValue().reversed())
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, (a, b) -> a, LinkedHashMap::new));
+    }
+}

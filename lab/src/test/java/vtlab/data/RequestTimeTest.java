@@ -1,0 +1,53 @@
+package vtlab.data;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+class RequestTimeTest {
+    static Map<String, String> row(String mode, String top, String evidence, Map<String, String> shares) {
+        Map<String, String> r = new LinkedHashMap<>();
+        r.put("experiment", "servlet");
+        r.put("workload", "monitor");
+        r.put("thread_mode", mode);
+        r.put("concurrency", "20");
+        r.put("jdk", "25");
+        r.put("params", mode.equals("platform") ? "lockMs=1;maxThreads=200" : "lockMs=1");
+        r.put("status", "ok");
+        r.put("time_top_cause", top);
+        r.put("time_top_evidence", evidence);
+        shares.forEach((k, v) -> r.put("time_" + k + "_pct", v));
+        return r;
+    }
+
+    @Test
+    void theLargestCauseWithItsEvidenceForEachModeAndHowItMoved() {
+        Map<String, String> p = row("platform", "monitor", "lock a.Ledger in a.Servlet.doGet, 100% of it",
+                Map.of("cpu", "3", "runqueue", "1", "monitor", "88", "sleep", "5", "other", "3"));
+        Map<String, String> v = row("virtual", "other", "virtual threads parked or blocked off their carrier",
+                Map.of("cpu", "4", "runqueue", "0", "monitor", "0", "sleep", "5", "other", "91"));
+        Map<String, String> unprofiled = new LinkedHashMap<>(p);
+        unprofiled.remove("time_top_cause");
+        assertNull(RequestTime.line(unprofiled));
+        assertEquals("88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)", RequestTime.line(p));
+        List<String> lines = RequestTime.findings(List.of(unprofiled, p, v), List.of(unprofiled, p, v), Grouping::variant);
+        assertEquals(1, lines.size(), lines.toString());
+        String line = lines.getFirst();
+        assertTrue(line.startsWith("where request time goes, monitor c=20 jdk25 lockMs=1: platform-200 (row 2): 88% of request time blocked on a monitor"), line);
+        assertTrue(line.contains("; virtual (row 3): 91% of request time in other waits, not seen by the probe (virtual threads parked"), line);
+        assertTrue(line.endsWith("The largest cause moved: platform-200 blocked on a monitor → virtual in other waits, not seen by the probe"), line);
+        // a second cause of at least 10% is named after the first
+        Map<String, String> two = row("platform", "runqueue", "200 request threads on 1 CPU",
+                Map.of("cpu", "20", "runqueue", "58", "gc", "21"));
+        assertEquals("58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC", RequestTime.line(two));
+        // flagged rows are not evidence
+        v.put("status", "flagged");
+        assertTrue(RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant).getFirst().endsWith("(row 1): 88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)"));
+    }
+}

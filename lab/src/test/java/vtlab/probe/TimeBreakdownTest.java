@@ -1,0 +1,349 @@
+package vtlab.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.StringReader;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+
+import jdk.jfr.Configuration;
+import jdk.jfr.Recording;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.core.UsageError;
+import vtlab.data.RequestTime.Cause;
+import vtlab.probe.TimeBreakdown.Owner;
+
+/**
+ * The breakdown's classification on real JFR recordings of this JVM, made with the profile probe's own settings: threads
+ * that wait on a monitor, park on a lock, read a socket from a local server, read one through pgjdbc, sleep, and work
+ * on the CPU — once on platform threads, once on virtual threads (where JFR 25 records no park and no blocked monitor
+ * enter: the probe's documented blind spot, checked here so a JDK that changes it is noticed).
+ */
+class TimeBreakdownTest {
+    static final long WAIT_MS = 80;
+    /** The test's own frames are the "service's own code" that marks a request thread. */
+    static final TimeBreakdown.Classifier CLASSIFIER = new TimeBreakdown.Classifier(List.of(Service.class.getName()), Set.of());
+
+    /** A lock of its own class, so its evidence names it. */
+    static final class Guard {}
+
+    static final Guard GUARD = new Guard();
+
+    @TempDir
+    static Path dir;
+    static TimeBreakdown.Seen platform, virtual;
+    static int downstreamPort, dbPort;
+    static int[] platformPorts;
+
+    @BeforeAll
+    static void record() throws Exception {
+        platform = recordScenarios(Thread.ofPlatform().name("request-", 0), "platform");
+        platformPorts = new int[] {downstreamPort, dbPort};
+        virtual = recordScenarios(Thread.ofVirtual().name("vrequest-", 0), "virtual");
+    }
+
+    /** Each scenario on a thread of the builder, one after another, inside one recording; then read back. */
+    static TimeBreakdown.Seen recordScenarios(Thread.Builder threads, String name) throws Exception {
+        Configuration config = Configuration.create(new StringReader(ProfileProbe.settings(java.time.Duration.ofMillis(1))));
+        ExecutorService idle = Executors.newSingleThreadExecutor(); // a pool thread waiting for work: not a request
+        try (Recording r = new Recording(config); ServerSocket downstream = new ServerSocket(0); ServerSocket db = new ServerSocket(0)) {
+            downstreamPort = downstream.getLocalPort();
+            dbPort = db.getLocalPort();
+            r.start();
+            Instant from = Instant.now();
+            idle.submit(() -> {}).get();
+            // blocked on a monitor another thread holds
+            Thread t;
+            synchronized (GUARD) {
+                t = threads.start(Service::enterGuard);
+                Thread.sleep(WAIT_MS);
+            }
+            t.join();
+            // parked on a lock another thread holds
+            ReentrantLock lock = new ReentrantLock();
+            lock.lock();
+            t = threads.start(() -> Service.parkOn(lock));
+            Thread.sleep(WAIT_MS);
+            lock.unlock();
+            t.join();
+            // reading a downstream's answer, which comes after WAIT_MS
+            Thread server = answerLate(downstream, true);
+            threads.start(() -> Service.readFrom(downstreamPort)).join();
+            server.join();
+            // pgjdbc waiting for the server's first answer (this one closes after WAIT_MS)
+            server = answerLate(db, false);
+            threads.start(() -> Service.connectJdbc(dbPort)).join();
+            server.join();
+            threads.start(Service::sleepAWhile).join();
+            Thread.ofPlatform().start(() -> Service.main(new String[0])).join(); // an embedded server's main thread waiting: not a request
+            threads.start(Service::spin).join();
+            Instant to = Instant.now();
+            r.stop();
+            Path jfr = dir.resolve(name + ".jfr");
+            r.dump(jfr);
+            return TimeBreakdown.read(jfr, from, to, CLASSIFIER);
+        } finally {
+            idle.shutdownNow();
+        }
+    }
+
+    /** The "service": its frames mark a request thread (the test's own thread, which starts and joins them, has none). */
+    static final class Service {
+        static volatile double sink;
+
+        static void enterGuard() {
+            synchronized (GUARD) {
+                GUARD.hashCode();
+            }
+        }
+
+        static void parkOn(ReentrantLock lock) {
+            lock.lock();
+            lock.unlock();
+        }
+
+        static void readFrom(int port) {
+            try (Socket s = new Socket("127.0.0.1", port)) {
+                s.getOutputStream().write(1);
+                s.getInputStream().read();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }
+
+        static void connectJdbc(int port) {
+            try {
+                DriverManager.getConnection("jdbc:postgresql://127.0.0.1:" + port + "/x?connectTimeout=5&socketTimeout=5", "u", "p").close();
+            } catch (java.sql.SQLException expected) {
+                // the server closes without a word: the driver's wait for it is what counts
+            }
+        }
+
+        static void sleepUntilInterrupted() {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                // done
+            }
+        }
+
+        static void main(String[] args) {
+            sleepAWhile();
+        }
+
+        static void sleepAWhile() {
+            try {
+                Thread.sleep(WAIT_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        static void spin() {
+            long end = System.nanoTime() + 500_000_000L;
+            double x = 1;
+            while (System.nanoTime() < end) x += Math.sqrt(x);
+            sink = x;
+        }
+    }
+
+    /** Accepts one connection, reads the client's first byte, waits, then writes a byte (or closes without one). */
+    static Thread answerLate(ServerSocket server, boolean answer) {
+        return Thread.ofPlatform().start(() -> {
+            try (Socket s = server.accept()) {
+                s.getInputStream().read(); // the client's first byte (pgjdbc's startup packet): now it waits for the answer
+                Thread.sleep(WAIT_MS);
+                if (answer) s.getOutputStream().write(1);
+            } catch (Exception e) {
+                // the test fails on the reader's side
+            }
+        });
+    }
+
+    static double seconds(TimeBreakdown.Seen seen, Cause c) {
+        return seen.waitS().getOrDefault(c, 0.0);
+    }
+
+    static String evidence(TimeBreakdown.Seen seen, Cause c) {
+        return seen.evidence().getOrDefault(c, Map.of()).keySet().toString();
+    }
+
+    @Test
+    void platformThreadsShowEveryWaitWithWhatTheyWaitedOn() {
+        double wait = WAIT_MS / 1000.0;
+        assertTrue(seconds(platform, Cause.MONITOR) > 0.7 * wait && seconds(platform, Cause.MONITOR) < 2 * wait, platform.toString());
+        assertTrue(evidence(platform, Cause.MONITOR).contains("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard"),
+                evidence(platform, Cause.MONITOR));
+        assertTrue(seconds(platform, Cause.PARK) > 0.7 * wait && seconds(platform, Cause.PARK) < 2 * wait, platform.toString());
+        assertTrue(evidence(platform, Cause.PARK).contains("ReentrantLock$NonfairSync in vtlab.probe.TimeBreakdownTest$Service.parkOn"),
+                evidence(platform, Cause.PARK));
+        // the idle pool thread's wait for work is not a request's
+        assertFalse(evidence(platform, Cause.PARK).contains("LinkedBlockingQueue"), evidence(platform, Cause.PARK));
+        assertTrue(seconds(platform, Cause.DOWNSTREAM) > 0.7 * wait && seconds(platform, Cause.DOWNSTREAM) < 2 * wait, platform.toString());
+        assertTrue(evidence(platform, Cause.DOWNSTREAM).contains("socket reads from 127.0.0.1:" + platformPorts[0]), evidence(platform, Cause.DOWNSTREAM));
+        // a read under the JDBC driver's frames is the database's, whatever its port
+        assertTrue(seconds(platform, Cause.DB) > 0.5 * wait, platform.toString());
+        assertTrue(evidence(platform, Cause.DB).contains(":" + platformPorts[1] + " (org.postgresql."), evidence(platform, Cause.DB));
+        assertTrue(seconds(platform, Cause.SLEEP) > 0.7 * wait && seconds(platform, Cause.SLEEP) < 2 * wait, platform.toString());
+        assertTrue(seconds(platform, Cause.SLEEP) < 1.5 * wait, "the main thread's sleep is not a request's: " + platform);
+        // the spin is sampled, owned by the service's code, and is the top frame
+        // (a loaded machine starves JFR's sampler thread too: few samples, but the spin's are the most)
+        assertTrue(platform.samples().getOrDefault(Owner.SERVICE, 0) >= 1, platform.samples().toString());
+        assertTrue(platform.samples().getOrDefault(Owner.SERVICE, 0) > platform.samplesTotal() / 2, platform.samples().toString());
+        String top = platform.topFrames().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+        assertEquals("vtlab.probe.TimeBreakdownTest$Service.spin", top);
+        assertFalse(platform.platformTids().isEmpty());
+        assertFalse(platform.virtualSeen());
+    }
+
+    @Test
+    void virtualThreadsShowTheirSocketReadsSleepsAndSamplesButNotTheirParksNorBlockedEnters() {
+        double wait = WAIT_MS / 1000.0;
+        assertTrue(virtual.virtualSeen());
+        assertTrue(seconds(virtual, Cause.DOWNSTREAM) > 0.5 * wait, virtual.toString());
+        assertTrue(seconds(virtual, Cause.DB) > 0.5 * wait, virtual.toString());
+        assertTrue(seconds(virtual, Cause.SLEEP) > 0.7 * wait, virtual.toString());
+        assertTrue(virtual.samples().getOrDefault(Owner.SERVICE, 0) >= 1, virtual.samples().toString());
+        // JDK 25: an unmounted virtual thread's park and blocked monitor enter write no event (docs/design.md)
+        assertEquals(0.0, seconds(virtual, Cause.MONITOR), virtual.toString());
+        assertEquals(0.0, seconds(virtual, Cause.PARK), virtual.toString());
+    }
+
+    @Test
+    void sharesOfRequestTimeNameTheLargestCauseAndLeaveTheRestToOther() {
+        // a hold of 1 s with 1 request in flight: 1 s of request time; 0.3 s measured on CPU, 0.1 s in the run queue
+        TimeBreakdown.Result r = TimeBreakdown.compute(platform, 1.0, 1.0, 0.3, 0.1, 6, 1, 0.01);
+        double sum = r.pct().values().stream().mapToDouble(v -> v == null ? 0 : v).sum();
+        assertEquals(100, sum, 0.5, r.pct().toString());
+        assertEquals(30.0, r.pct().get(Cause.CPU), 0.01);
+        assertEquals(10.0, r.pct().get(Cause.RUNQUEUE), 0.01);
+        assertEquals(Cause.CPU, r.top());
+        assertTrue(r.evidence().startsWith("most of it in the service's own code"), r.evidence());
+        assertTrue(r.evidence().contains("top frame vtlab.probe.TimeBreakdownTest$Service.spin"), r.evidence());
+        assertTrue(r.topLine().startsWith("30% of request time on CPU"), r.topLine());
+        // far less request time than was seen: scaled to 100%, nothing left for other
+        TimeBreakdown.Result over = TimeBreakdown.compute(platform, 0.2, 1.0, 0.3, 0.1, 6, 1, 0.01);
+        assertTrue(over.scaled());
+        assertEquals(0.0, over.pct().get(Cause.OTHER));
+        // where the OS accounting is not at hand, the samples stand in for CPU and the run queue stays unmeasured
+        TimeBreakdown.Result est = TimeBreakdown.compute(platform, 10.0, 10.0, Double.NaN, Double.NaN, 0, 1, 0.01);
+        assertNull(est.pct().get(Cause.RUNQUEUE));
+        assertEquals(platform.samplesTotal() * 0.01 / 10 * 100, est.pct().get(Cause.CPU), 0.2);
+        // a monitor as the largest wait: its lock's class and frame are the evidence
+        TimeBreakdown.Result monitor = TimeBreakdown.compute(platform, 0.5, 1.0, 0.0, 0.0, 1, 1, 0.01);
+        assertTrue(monitor.pct().get(Cause.MONITOR) > 10, monitor.pct().toString());
+    }
+
+    /**
+     * Where JFR is blind, a JSON thread dump of this JVM sees virtual threads blocked on a monitor and parked on a lock
+     * (with what they wait on), and leaves sleeps and socket reads to JFR's events.
+     */
+    @Test
+    void threadDumpsSeeTheVirtualThreadsJfrDoesNot() throws Exception {
+        ReentrantLock lock = new ReentrantLock();
+        lock.lock();
+        List<Thread> started = new java.util.ArrayList<>();
+        Path file = dir.resolve("dump.json");
+        synchronized (GUARD) {
+            for (int i = 0; i < 3; i++) started.add(Thread.ofVirtual().start(Service::enterGuard));
+            started.add(Thread.ofVirtual().start(() -> Service.parkOn(lock)));
+            started.add(Thread.ofVirtual().start(Service::sleepUntilInterrupted));
+            Thread.sleep(40);
+            ThreadDump.take(vtlab.tier.tool.Jdk.current(), ProcessHandle.current().pid(), file);
+        }
+        lock.unlock();
+        started.getLast().interrupt();
+        for (Thread t : started) t.join();
+        TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER);
+        assertEquals(1, d.dumps());
+        assertEquals(5, d.observations(), d.toString());
+        assertEquals(3, d.counts().get(Cause.MONITOR), d.toString());
+        assertEquals(1, d.counts().get(Cause.PARK), d.toString());
+        assertEquals(Set.of(Cause.MONITOR, Cause.PARK), d.counts().keySet(), "the sleep is JFR's: " + d);
+        assertEquals(Set.of("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard"), d.evidence().get(Cause.MONITOR).keySet());
+        assertTrue(d.evidence().get(Cause.PARK).keySet().iterator().next().startsWith("java.util.concurrent.locks.ReentrantLock$NonfairSync in vtlab.probe.TimeBreakdownTest$Service.parkOn"),
+                d.evidence().toString());
+        // 3 of 5 observations blocked: 60% of the request time, added to what JFR saw
+        TimeBreakdown.Seen with = TimeBreakdown.withDumps(virtual, d, 10.0);
+        assertEquals(6.0, with.waitS().get(Cause.MONITOR), 1e-9);
+        TimeBreakdown.Result r = TimeBreakdown.compute(with, 10.0, 10.0, 0.5, 0.0, 2, 1, 0.01);
+        assertEquals(Cause.MONITOR, r.top());
+        assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps]"), r.evidence());
+    }
+
+    /**
+     * async-profiler from the lab's classpath, loaded with jcmd into another JVM that spins (as into a SUT: a native
+     * agent stays in the JVM it is loaded into, so not into this test's), writes its flame graph of the spin.
+     */
+    @Test
+    void asyncProfilerLoadsThroughJcmdAndWritesAFlameGraph() throws Exception {
+        Path lib = AsyncProfiler.library();
+        assertTrue(lib != null && java.nio.file.Files.size(lib) > 100_000, String.valueOf(lib));
+        Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path"),
+                Spinner.class.getName()).redirectErrorStream(true).start();
+        try {
+            assertEquals("spinning", new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine());
+            vtlab.tier.host.TierProcess jvm = vtlab.tier.host.TierProcess.local(child.toHandle());
+            AsyncProfiler.command(jvm, vtlab.tier.tool.Jdk.current(), lib.toString(), AsyncProfiler.start(10));
+            Thread.sleep(500);
+            Path html = dir.resolve("flame.html");
+            AsyncProfiler.command(jvm, vtlab.tier.tool.Jdk.current(), lib.toString(), "stop,file=" + html);
+            String text = java.nio.file.Files.readString(html);
+            assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
+            assertTrue(text.contains("spin"), "the spin is in the graph");
+        } finally {
+            child.destroyForcibly().waitFor();
+        }
+    }
+
+    /** A JVM that spins until it is stopped. */
+    public static final class Spinner {
+        public static void main(String[] args) {
+            System.out.println("spinning");
+            while (true) Service.spin();
+        }
+    }
+
+    @Test
+    void databasePortsComeFromTheServicesJdbcUrls() {
+        assertEquals(Set.of(5432, 37395), TimeBreakdown.dbPorts(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:37395/vtlab",
+                "SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/orders?ssl=false", "STUB_URL", "http://127.0.0.1:9000")));
+        assertEquals(Set.of(3306), TimeBreakdown.dbPorts(Map.of("X", "jdbc:mysql:loadbalance://h:3306/db")));
+    }
+
+    @Test
+    void theProbeTakesAThresholdAndAddsToTheDefaultSet() throws Exception {
+        ProfileProbe p = new ProfileProbe();
+        p.configure(Map.of("threshold", "500us"));
+        assertEquals(500_000, p.threshold().toNanos());
+        assertTrue(ProfileProbe.settings(p.threshold()).contains("<setting name=\"threshold\">500 us</setting>"));
+        assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("threshold", "1 minute")));
+        assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("period", "1ms")));
+        List<String> plus = Probes.resolve(List.of("+profile"), Probes.DEFAULT);
+        assertEquals(Probes.DEFAULT.size() + 1, plus.size());
+        assertEquals("profile", plus.getLast());
+        assertEquals(List.of("cpu", "profile:threshold=0ms"), Probes.resolve(List.of("cpu", "+profile:threshold=0ms"), Probes.DEFAULT));
+        assertFalse(Probes.resolve(List.of("+profile", "-hikari"), Probes.DEFAULT).contains("hikari"));
+        assertThrows(UsageError.class, () -> Probes.resolve(List.of("+nosuch"), Probes.DEFAULT));
+        assertEquals(new long[] {123, 456}[1], ProfileProbe.parseSchedstat("123 456 7\n")[1]);
+        // every declared column is one of matrix.csv's
+        assertTrue(p.columns().stream().anyMatch(c -> c.name().equals("time_pool_wait_pct")));
+    }
+}
