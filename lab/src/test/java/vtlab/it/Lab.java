@@ -29,7 +29,7 @@ final class Lab {
     static ProcessBuilder cli(List<String> args) {
         Path target = home().resolve("lab/target");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Dvtlab.home=" + home(), "-Dvtlab.java=" + System.getProperty("java.home"),
+                "--add-exports=jdk.attach/sun.tools.attach=ALL-UNNAMED", "-Dvtlab.home=" + home(), "-Dvtlab.java=" + System.getProperty("java.home"),
                 "-cp", target.resolve("vtlab-lab.jar") + ":" + target.resolve("lib") + "/*", "vtlab.cli.Main"));
         cmd.addAll(args);
         return new ProcessBuilder(cmd);

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.proc.AttachJcmd;
 import vtlab.proc.Commands;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
@@ -50,9 +51,13 @@ public interface Site {
 
         private Here() {}
 
-        /** The JDK's own jcmd, else the lab's (jcmd talks to older HotSpot JVMs too). */
+        /**
+         * Over the attach API from inside the lab where it may (no jcmd process to start: see {@link AttachJcmd}), else
+         * the JDK's own jcmd, else the lab's (the attach protocol talks to older HotSpot JVMs too).
+         */
         @Override
         public String jcmd(Jdk jdk, long pid, List<String> command) throws IOException, InterruptedException {
+            if (AttachJcmd.reaches(pid)) return AttachJcmd.run(pid, command, JCMD);
             List<String> cmd = new ArrayList<>(List.of(jdk.jcmdOrLabs().toString(), Long.toString(pid)));
             cmd.addAll(command);
             Commands.Result r = Commands.attempt(cmd, JCMD);
