@@ -31,7 +31,10 @@ class FaultsIT {
     @Test
     void ctrlCExits130AndLeavesNothingRunning() throws Exception {
         Path dir = Files.createDirectories(out.resolve("ctrl-c"));
-        ProcessBuilder pb = new ProcessBuilder("bash", Lab.home().resolve("vtlab").toString(), "run", "servlet", "--workloads", "sleep",
+        // a terminal's Ctrl-C reaches a program whose SIGINT is not ignored; a suite started in the background (a
+        // non-interactive shell's `&`, some CI runners) passes SIGINT ignored down to every child, and a JVM keeps an
+        // ignored SIGINT ignored: env gives the launcher the default disposition, as a terminal would
+        ProcessBuilder pb = new ProcessBuilder("env", "--default-signal=INT", "bash", Lab.home().resolve("vtlab").toString(), "run", "servlet", "--workloads", "sleep",
                 "--conc", "50", "--warmup", "1s", "--warmup-max", "0s", "--hold", "20s", "--reps", "1", "--modes", "platform",
                 "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
         pb.environment().put("VTLAB_NO_BUILD", "1");
