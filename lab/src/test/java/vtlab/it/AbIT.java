@@ -101,7 +101,8 @@ class AbIT {
         PostgresTier pg = shared.pg();
         vtlab.tier.StubTier stub = shared.stub();
         List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/api/order-summary/random",
-                "--modes", "virtual", "--variants", "as-shipped", "--jdk", "21", "--jdk", "25", "--env", "PATH_MODE=synchronized"));
+                "--modes", "virtual", "--variants", "as-shipped", "--jdk", "21", "--jdk", "25", "--env", "PATH_MODE=synchronized",
+                "--probes", "cpu,jfr-pinning,hikari")); // what it reads: ab's default profile is the Spring Boot test's
         args.addAll(QUICK);
         pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
         stub.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
@@ -124,7 +125,7 @@ class AbIT {
     @Test
     void aCommandWhoseVirtualSwitchDoesNothingFailsItsVirtualRows() throws Exception {
         List<String> args = new ArrayList<>(List.of("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "NOT_READ_BY_THE_SERVICE=true",
-                "--url", "/sleep?ms=20", "--jvm-args", "-Xmx256m"));
+                "--url", "/sleep?ms=20", "--jvm-args", "-Xmx256m", "--probes", "cpu"));
         args.addAll(QUICK);
         Ran r = ab(args);
         assertEquals(1, r.exit(), "a failed row: exit code 1\n" + r.console());
@@ -153,7 +154,8 @@ class AbIT {
         for (String generator : List.of("wrk", "k6", "oha")) {
             Path run = out.resolve(generator);
             List<String> args = new ArrayList<>(List.of("--generator", generator, "--cmd", "java -jar " + SERVLET_JAR,
-                    "--virtual-env", "THREAD_MODE=virtual", "--url", "/hello", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s"));
+                    "--virtual-env", "THREAD_MODE=virtual", "--url", "/hello", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s",
+                    "--probes", "cpu")); // the proof is the warm-up's, no probe's
             // oha is the open model's generator: a low rate keeps at most a request or two in flight
             args.addAll(generator.equals("oha") ? List.of("--load-model", "open", "--rates", "200") : List.of("--conc", "1"));
             Ran r = ab(run, args);
@@ -197,6 +199,7 @@ class AbIT {
                     "--header", "Content-Type: application/x-vtlab", "--header", "X-Trace: it's \"7\"",
                     "--header", "Authorization: Bearer s3cr3t-token", "--env", "API_TOKEN=hunter2",
                     "--expect-body", "^method=POST\nbytes=" + BODY.length + "\nsha256=" + sha + "\ncontent-type=application/x-vtlab\nheader=it's \"7\"$"));
+            // ab's default probes: every file a default run writes (recordings, flame graphs) is read for the secrets
             args.addAll(List.of("--conc", "40", "--warmup", "2s", "--warmup-max", "0s", "--hold", "2s"));
             Ran r = ab(run, args);
             assertEquals(0, r.exit(), generator + ": " + r.console());
