@@ -2,6 +2,7 @@ package vtlab.experiment.ab;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -226,6 +227,25 @@ class AbExperimentTest {
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), p.environments().get("ab"));
+    }
+
+    @Test
+    void theProfileIsOnByDefaultAndMinusProfileTakesItAway() throws Exception {
+        assertTrue(probesOf().contains("profile"), probesOf().toString());
+        assertTrue(probesOf("--probes", "+nmt").containsAll(List.of("profile", "nmt")), probesOf("--probes", "+nmt").toString());
+        List<String> without = probesOf("--probes", "-profile");
+        assertFalse(without.contains("profile"), "--probes -profile opts out of profiling: " + without);
+        assertEquals(vtlab.probe.Probes.DEFAULT, without);
+        assertEquals(List.of("cpu"), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
+        assertEquals(List.of(), probesOf("--no-probes"));
+    }
+
+    /** The probes of the first planned row of an ab run with these options. */
+    private static List<String> probesOf(String... extra) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port",
+                Integer.toString(vtlab.proc.LoopbackPort.free())));
+        args.addAll(List.of(extra));
+        return vtlab.cli.RunCommand.prepare(Options.parse(args), List.of("ab")).planned().getFirst().probes();
     }
 
     @Test
