@@ -102,9 +102,10 @@ final class Lab {
         vtlab.data.Environment env = new vtlab.data.Environment(all, o.asMap(), p.cores(), List.of(vtlab.tier.tool.Jdk.current()),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
-        vtlab.run.Runner.Outcome done = new vtlab.run.Runner(new java.io.PrintStream(buf, true)).run(new vtlab.run.Runner.Config(p.planned(),
-                p.studies(), p.studySeconds(), p.generator(), p.cores(), p.port(), p.results(), state, SharedTiers.SMALL_SEED, env,
-                p.experiments(), p.plan()));
+        vtlab.run.Runner.Outcome done = new vtlab.run.Runner(new java.io.PrintStream(buf, true)).run(vtlab.run.Runner.Config.builder()
+                .rows(p.planned()).studies(p.studies(), p.studySeconds()).generator(p.generator()).cores(p.cores()).port(p.port())
+                .folders(p.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(p.experiments()).plan(p.plan())
+                .build());
         vtlab.cli.RunCommand.writeResults(done.dir(), p.experiments(), new java.io.PrintStream(buf, true));
         Path run = onlyRun(dir);
         return new LabRun(0, buf.toString(), run, rows(run));
