@@ -189,11 +189,26 @@ public final class Runner {
         }
     }
 
+    /**
+     * The known JDK issues (vtlab.check.KnownLibraries.JDK) of each JDK the rows run on, by its exact version
+     * (25.0.3): affected or not, for environment.json; a JDK whose release has none known is left out.
+     */
+    static Map<String, String> jdkKnownIssues(List<PlannedRow> rows) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (PlannedRow r : rows) {
+            String version = r.row().jdk().version();
+            String line = version == null || version.isBlank() ? null : vtlab.check.KnownLibraries.jdkLine(version);
+            if (line != null) out.put(version, line);
+        }
+        return out;
+    }
+
     public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
         Environment env = c.environment();
         String labCpus = vtlab.proc.LabAffinity.pin(c.cores(), out);
         env.set("lab_cpus", labCpus == null ? "unpinned" : labCpus);
+        env.set("jdk_known_issues", jdkKnownIssues(c.rows()));
         env.write(dir.environment());
         out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
         out.println("vtlab: results   " + dir.dir());

@@ -126,6 +126,6 @@ public final class AbExperiment implements Experiment {
 
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir));
+        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir));
     }
 }
