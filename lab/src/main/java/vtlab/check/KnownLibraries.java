@@ -92,7 +92,79 @@ public final class KnownLibraries {
             Entry.of("org.apache.httpcomponents.client5:httpclient5", null, "5.4", Effect.PINS,
                     "`PoolingHttpClientConnectionManager`'s lease is synchronized around the wait for a connection and its"
                             + " stale check (a socket read); 5.4 uses locks (PR #476)",
-                    "https://issues.apache.org/jira/browse/HTTPCLIENT-2290"));
+                    "https://issues.apache.org/jira/browse/HTTPCLIENT-2290"),
+            Entry.of("org.mariadb.jdbc:mariadb-java-client", null, "3.3.0", Effect.PINS,
+                    "the driver's synchronized blocks hold their monitor across socket I/O; 3.3.0 made it virtual-thread"
+                            + " friendly (CONJ-1115: locks instead of synchronized)",
+                    "https://mariadb.com/kb/en/mcj-330-cl"),
+            Entry.of("com.mchange:c3p0", null, "0.10.1", Effect.PINS,
+                    "a checked-out connection's customizer runs inside `synchronized (inUseLock)` (and NewProxyConnection"
+                            + " synchronizes every call): blocking I/O there holds the carrier; 0.10.1 uses ReentrantLock",
+                    "https://github.com/swaldman/c3p0/issues/174"));
+
+    /**
+     * A bug of the JDK itself that a virtual thread meets: affected from {@code from} (inclusive) until {@code until}
+     * (exclusive), both of one feature release; other feature releases are not judged by it.
+     *
+     * @param fixedInSource where the fixed-in update was read, when not in the bug's own source
+     */
+    public record JdkIssue(String bug, String from, String until, String what, String source, String fixedInSource) {
+        /** Whether a JDK of this exact version (java.version, e.g. 25.0.3) has the bug. */
+        public boolean affects(String version) {
+            Version v = Version.of(version);
+            return feature(version) == feature(from) && !v.before(Version.of(from)) && v.before(Version.of(until));
+        }
+
+        /** Whether this issue speaks of that version's feature release at all. */
+        public boolean judges(String version) {
+            return feature(version) == feature(from);
+        }
+
+        static int feature(String version) {
+            Object first = Version.of(version).items().isEmpty() ? null : Version.of(version).items().getFirst();
+            return first instanceof Long l ? l.intValue() : -1;
+        }
+
+        /** One line: the bug, what it does, the fix and the sources. */
+        public String line() {
+            return bug + ": " + what + "; fixed in " + until + " (" + source + (fixedInSource == null ? "" : "; fixed-in update: " + fixedInSource) + ")";
+        }
+    }
+
+    /** The JDK's own known issues; each bug's source is OpenJDK's (its bug, its regression test or its update repository's change). */
+    public static final List<JdkIssue> JDK = List.of(
+            new JdkIssue("JDK-8369227", "25", "25.0.3",
+                    "a virtual thread that parks right after a timed park, unparked as its timeout expires, can be left"
+                            + " PARKED for good (a request that never ends); a regression of JDK 25's scheduler timer change (JDK-8351927)",
+                    "https://bugs.openjdk.org/browse/JDK-8369227, regression test"
+                            + " https://github.com/openjdk/jdk/blob/master/test/jdk/java/lang/Thread/virtual/stress/ParkAfterTimedPark.java",
+                    "reported, not read at OpenJDK: https://github.com/hardwood-hq/hardwood/issues/1230"),
+            new JdkIssue("JDK-8373120", "25", "25.0.4",
+                    "a virtual thread blocked on a monitor can be left BLOCKED after the monitor is released (a request"
+                            + " that never ends)",
+                    "https://bugs.openjdk.org/browse/JDK-8373120, https://github.com/openjdk/jdk26u/pull/111",
+                    "jdk25u-dev commit 40506bd177c01335c624039650d093e85f7628b0, \"ahead of upstream 25.0.4\":"
+                            + " https://github.com/corretto/corretto-25/pull/53"));
+
+    /** The JDK issues that speak of this JDK's feature release, affecting it or not. */
+    public static List<JdkIssue> jdkIssues(String version) {
+        return JDK.stream().filter(i -> i.judges(version)).toList();
+    }
+
+    /**
+     * One line on a JDK by its exact version: the known issues it has, or that it has none of those the lab knows for
+     * its feature release; null when the lab knows none for that release.
+     */
+    public static String jdkLine(String version) {
+        List<JdkIssue> known = jdkIssues(version);
+        if (known.isEmpty()) return null;
+        List<JdkIssue> affecting = known.stream().filter(i -> i.affects(version)).toList();
+        if (affecting.isEmpty()) {
+            return version + ": not affected by the known JDK issues of its release ("
+                    + known.stream().map(i -> i.bug() + ", fixed in " + i.until()).collect(Collectors.joining("; ")) + ")";
+        }
+        return version + ": AFFECTED — " + affecting.stream().map(JdkIssue::line).collect(Collectors.joining("; also "));
+    }
 
     /**
      * One library of the jar that the table knows, with the entries its version falls in (none: not affected).

@@ -104,7 +104,7 @@ public final class Validity {
      * (connections always busy) does not apply; instead the generator must have kept the model open (in-flight cap
      * not reached, nothing dropped) and sent the rate asked for.
      */
-    public static Verdict openFlags(OpenInputs in) {
+    public static CheckResult openFlags(OpenInputs in) {
         List<String> f = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         boolean genBound = saturated(in.loadCpuPct(), in.loadCores()), appBound = saturated(in.appCpuPct(), in.appCores());
@@ -155,7 +155,7 @@ public final class Validity {
         }
         if (in.errorRate() > ERROR_RATE_MAX) f.add("errors");
         if (appBound) f.add("app-cpu-bound");
-        return new Verdict(List.copyOf(f), List.copyOf(notes));
+        return new CheckResult(List.copyOf(f), List.copyOf(notes));
     }
 
     private static String pct(Double cpuPct) {
@@ -196,7 +196,7 @@ public final class Validity {
      * only one far below the others ({@link #AGENT_PEERS_MIN}) is. Closed model: an agent whose rate per connection
      * is below {@link #AGENT_PEERS_MIN} of the others' median.
      */
-    public static Verdict agentsBehind(List<AgentLoad> agents, boolean overloaded) {
+    public static CheckResult agentsBehind(List<AgentLoad> agents, boolean overloaded) {
         List<String> f = new ArrayList<>(), notes = new ArrayList<>();
         for (AgentLoad a : agents) {
             String flag = "agent-behind:" + a.name();
@@ -231,7 +231,7 @@ public final class Validity {
                 notes.add(String.format(java.util.Locale.ROOT, "%s: %d of its %d requests due were never sent (%.1f%%)", flag, dropped, due, 100.0 * dropped / due));
             }
         }
-        return new Verdict(List.copyOf(f), List.copyOf(notes));
+        return new CheckResult(List.copyOf(f), List.copyOf(notes));
     }
 
     static double median(double[] xs) {
@@ -245,7 +245,7 @@ public final class Validity {
     static final double DROPPED_SHARE = 0.01;
 
     /** Flags and the notes that explain them. */
-    public record Verdict(List<String> flags, List<String> notes) {}
+    public record CheckResult(List<String> flags, List<String> notes) {}
 
     /** Flags that void a row as evidence: the rule lives with the readers of rows (see {@link Rows#voids}). */
     public static boolean voids(String flag) {

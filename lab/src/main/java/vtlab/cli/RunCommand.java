@@ -290,8 +290,9 @@ public final class RunCommand implements Command {
             RunAcrossHosts.refuse(topology, chosen.stream().map(Experiment::name).toList(), rows, !searches.isEmpty() || !plan.studies().isEmpty(), gen, o);
         }
         CoreMap cores = Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
+        List<String> defaultProbes = Experiment.defaultProbes(chosen, Probes.DEFAULT);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
-                : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), Probes.DEFAULT) : Probes.DEFAULT);
+                : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), defaultProbes) : defaultProbes);
         int port = o.positiveInt("port", 18080);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");

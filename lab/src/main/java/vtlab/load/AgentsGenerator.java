@@ -390,8 +390,8 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
         try {
             if (s.rateOnly()) {
                 Files.writeString(summary, text.append(String.format(Locale.ROOT, "all: %d requests, %.1f req/s (a warm-up: rate only)%n", requests, rps)));
-                return new LoadResult(requests, duration, 0, 0, 0, 0, 0, 0, 0, connect, read, write, timeout, status, bytes, summary,
-                        dropped, null, LoadSeries.NONE, did);
+                return LoadResult.builder().requests(requests, duration).errors(connect, read, write, timeout, status).bytes(bytes)
+                        .raw(summary).dropped(dropped).agents(did).build();
             }
             LoadAgents.Merged m = LoadAgents.merge(hlogs);
             Path hlog = s.rawDir().resolve(s.stem() + "." + tool + ".hlog");

@@ -109,9 +109,10 @@ public final class HeyGenerator implements Generator {
                 else read += n;
             }
         }
-        return new LoadResult(ok, total, secs(text, "Average:") * 1000, pct(text, 50), pct(text, 90), pct(text, 95),
-                pct(text, 99), Double.NaN, secs(text, "Slowest:") * 1000, connect, read, 0, timeout, status,
-                (long) number(text, "Total data:"), raw);
+        return LoadResult.builder().requests(ok, total)
+                .latencyMs(secs(text, "Average:") * 1000, pct(text, 50), pct(text, 90), pct(text, 95), pct(text, 99), Double.NaN,
+                        secs(text, "Slowest:") * 1000)
+                .errors(connect, read, 0, timeout, status).bytes((long) number(text, "Total data:")).raw(raw).build();
     }
 
     static double secs(String text, String label) {

@@ -30,13 +30,90 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
         agents = agents == null ? List.of() : List.copyOf(agents);
     }
 
-    /** A result of one generator (no agents). */
-    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
-                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
-                      long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram,
-                      LoadSeries series) {
-        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
-                errTimeout, errStatus, bytes, raw, dropped, histogram, series, List.of());
+    /** A result built by name (what a generator does not measure stays zero, null or none). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The record's components by name, for the generators and tests that fill a few of twenty. */
+    public static final class Builder {
+        private long requests, errConnect, errRead, errWrite, errTimeout, errStatus, bytes;
+        private double durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs;
+        private Path raw, histogram;
+        private Long dropped;
+        private LoadSeries series = LoadSeries.NONE;
+        private List<AgentLoad> agents = List.of();
+
+        private Builder() {}
+
+        /** Answered requests in a hold of this many seconds. */
+        public Builder requests(long answered, double durationS) {
+            this.requests = answered;
+            this.durationS = durationS;
+            return this;
+        }
+
+        /** Mean and percentiles in milliseconds (p999 NaN where the generator has none). */
+        public Builder latencyMs(double mean, double p50, double p90, double p95, double p99, double p999, double max) {
+            this.meanMs = mean;
+            this.p50Ms = p50;
+            this.p90Ms = p90;
+            this.p95Ms = p95;
+            this.p99Ms = p99;
+            this.p999Ms = p999;
+            this.maxMs = max;
+            return this;
+        }
+
+        /** Every latency the same (a fake generator's). */
+        public Builder latencyMs(double all) {
+            return latencyMs(all, all, all, all, all, all, all);
+        }
+
+        public Builder errors(long connect, long read, long write, long timeout, long status) {
+            this.errConnect = connect;
+            this.errRead = read;
+            this.errWrite = write;
+            this.errTimeout = timeout;
+            this.errStatus = status;
+            return this;
+        }
+
+        public Builder bytes(long bytes) {
+            this.bytes = bytes;
+            return this;
+        }
+
+        /** The generator's output file in raw/. */
+        public Builder raw(Path raw) {
+            this.raw = raw;
+            return this;
+        }
+
+        public Builder dropped(Long dropped) {
+            this.dropped = dropped;
+            return this;
+        }
+
+        public Builder histogram(Path hlog) {
+            this.histogram = hlog;
+            return this;
+        }
+
+        public Builder series(LoadSeries series) {
+            this.series = series;
+            return this;
+        }
+
+        public Builder agents(List<AgentLoad> agents) {
+            this.agents = agents;
+            return this;
+        }
+
+        public LoadResult build() {
+            return new LoadResult(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead,
+                    errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, agents);
+        }
     }
 
     /** The same result with what each load agent did. */
@@ -48,22 +125,6 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
     /** Requests sent or tried: answered (status errors among them) and those that got no answer. */
     public long attempted() {
         return requests + errConnect + errRead + errWrite + errTimeout;
-    }
-
-    /** A result with no per-second series. */
-    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
-                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
-                      long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram) {
-        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
-                errTimeout, errStatus, bytes, raw, dropped, histogram, LoadSeries.NONE);
-    }
-
-    /** A result with neither a dropped count nor a histogram. */
-    public LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
-                      double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
-                      long errTimeout, long errStatus, long bytes, Path raw) {
-        this(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead, errWrite,
-                errTimeout, errStatus, bytes, raw, null, null);
     }
 
     /**
@@ -79,10 +140,12 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
             throw new Generator.LoadException("cannot write " + hlog + ": " + e.getMessage());
         }
         boolean any = h.getTotalCount() > 0;
-        return new LoadResult(requests, durationS, any ? h.getMean() / 1000 : 0,
-                any ? LatencyHistogram.ms(h, 50) : 0, any ? LatencyHistogram.ms(h, 90) : 0, any ? LatencyHistogram.ms(h, 95) : 0,
-                any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0, any ? h.getMaxValue() / 1000.0 : 0,
-                errConnect, errRead, errWrite, errTimeout, errStatus, bytes, raw, dropped, hlog, series);
+        return builder().requests(requests, durationS)
+                .latencyMs(any ? h.getMean() / 1000 : 0, any ? LatencyHistogram.ms(h, 50) : 0, any ? LatencyHistogram.ms(h, 90) : 0,
+                        any ? LatencyHistogram.ms(h, 95) : 0, any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0,
+                        any ? h.getMaxValue() / 1000.0 : 0)
+                .errors(errConnect, errRead, errWrite, errTimeout, errStatus).bytes(bytes).raw(raw).dropped(dropped).histogram(hlog)
+                .series(series).build();
     }
 
     public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");

@@ -274,13 +274,14 @@ public final class WrkGenerator implements Generator {
         }
         JsonNode e = n.path("errors"), l = n.path("latency_us");
         long requests = n.path("requests").asLong();
-        return new LoadResult(requests, n.path("duration_us").asLong() / 1e6,
-                l.path("mean").asDouble() / 1000, l.path("p50").asDouble() / 1000, l.path("p90").asDouble() / 1000,
-                l.path("p95").asDouble() / 1000, l.path("p99").asDouble() / 1000, l.path("p999").asDouble() / 1000,
-                l.path("max").asDouble() / 1000, e.path("connect").asLong(), e.path("read").asLong(),
-                e.path("write").asLong(), e.path("timeout").asLong(), e.path("status").asLong(),
-                n.path("bytes").asLong(), raw, null, histogram(text, hlog),
-                series(text, requests, n.path("duration_us").asLong() / 1e6));
+        return LoadResult.builder().requests(requests, n.path("duration_us").asLong() / 1e6)
+                .latencyMs(l.path("mean").asDouble() / 1000, l.path("p50").asDouble() / 1000, l.path("p90").asDouble() / 1000,
+                        l.path("p95").asDouble() / 1000, l.path("p99").asDouble() / 1000, l.path("p999").asDouble() / 1000,
+                        l.path("max").asDouble() / 1000)
+                .errors(e.path("connect").asLong(), e.path("read").asLong(), e.path("write").asLong(), e.path("timeout").asLong(),
+                        e.path("status").asLong())
+                .bytes(n.path("bytes").asLong()).raw(raw).histogram(histogram(text, hlog))
+                .series(series(text, requests, n.path("duration_us").asLong() / 1e6)).build();
     }
 
     /**

@@ -80,6 +80,21 @@ public interface Experiment {
         return runProbes;
     }
 
+    /**
+     * The probes this experiment's runs start from when --probes does not replace them (none given, or only +a/-a):
+     * the lab's default set unless the experiment adds to it (ab: profile), so that --probes -a can still take one away.
+     */
+    default List<String> defaultProbes(List<String> labDefaults) {
+        return labDefaults;
+    }
+
+    /** The default probes of a run of these experiments: the lab's, with what each of them adds by default. */
+    static List<String> defaultProbes(List<Experiment> chosen, List<String> labDefaults) {
+        List<String> out = labDefaults;
+        for (Experiment e : chosen) out = e.defaultProbes(out);
+        return out;
+    }
+
     /** Adds the probes an experiment cannot do without to the run's, keeping the run's order. */
     static List<String> withProbes(List<String> runProbes, String... needed) {
         java.util.LinkedHashSet<String> all = new java.util.LinkedHashSet<>(runProbes);

@@ -43,7 +43,7 @@ public final class JfrPinningProbe implements Probe {
 
     private Duration threshold = Duration.ZERO;
     private Instant measureStart;
-    private boolean recording;
+    private JfrRecording recording;
 
     @Override
     public List<Column> columns() {
@@ -109,10 +109,7 @@ public final class JfrPinningProbe implements Probe {
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
         if (!applies(ctx)) return;
-        Path jfc = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfc");
-        Files.writeString(jfc, settings(threshold));
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.start", "name=" + RECORDING, "settings=" + ctx.app().site().send(jfc));
-        recording = true;
+        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".pinning.jfc"), settings(threshold));
     }
 
     @Override
@@ -122,12 +119,10 @@ public final class JfrPinningProbe implements Probe {
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
-        if (!recording) return;
+        if (recording == null) return;
         Instant measureEnd = Instant.now();
-        Path jfr = ctx.rawDir().resolve(ctx.stem() + ".pinning.jfr");
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.dump", "name=" + RECORDING, "filename=" + ctx.app().site().path(jfr));
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.stop", "name=" + RECORDING);
-        ctx.app().site().fetch(jfr);
+        Path jfr = recording.finish(ctx.rawDir().resolve(ctx.stem() + ".pinning.jfr"));
+        recording = null;
         // a service from the command line has its own packages (Start-Class, --app-package)
         Pins pins = read(jfr, measureStart, measureEnd, vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages());
         out.put(EVENTS, pins.count());

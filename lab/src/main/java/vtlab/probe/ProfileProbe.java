@@ -63,7 +63,7 @@ public final class ProfileProbe implements Probe {
     private boolean flame = true;
     private String flameLibrary, flameError;
     private Path flameFile;
-    private boolean recording;
+    private JfrRecording recording;
     private Instant from, to;
     private Map<Long, long[]> schedStart, schedEnd;
     private Map<Long, String> names = Map.of();
@@ -159,10 +159,7 @@ public final class ProfileProbe implements Probe {
 
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
-        Path jfc = ctx.rawDir().resolve(ctx.stem() + ".profile.jfc");
-        Files.writeString(jfc, settings(threshold));
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.start", "name=" + RECORDING, "settings=" + ctx.app().site().send(jfc));
-        recording = true;
+        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"), settings(threshold));
     }
 
     @Override
@@ -213,13 +210,10 @@ public final class ProfileProbe implements Probe {
 
     @Override
     public void finish(ProbeContext ctx, Measurements out) throws Exception {
-        if (!recording) return;
+        if (recording == null) return;
         this.ctx = ctx;
-        Path jfr = ctx.rawDir().resolve(ctx.stem() + ".profile.jfr");
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.dump", "name=" + RECORDING, "filename=" + ctx.app().site().path(jfr));
-        Jcmd.run(ctx.app(), ctx.row().jdk(), "JFR.stop", "name=" + RECORDING);
-        recording = false;
-        ctx.app().site().fetch(jfr);
+        Path jfr = recording.finish(ctx.rawDir().resolve(ctx.stem() + ".profile.jfr"));
+        recording = null;
         out.put(FILE, jfr.getFileName().toString());
         if (flameFile != null) {
             ctx.app().site().fetch(flameFile);

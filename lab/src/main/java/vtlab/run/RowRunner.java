@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import vtlab.check.RowValidity;
 import vtlab.check.Validity;
 import vtlab.data.RowValues;
 import vtlab.load.Generator;
@@ -355,102 +356,23 @@ public final class RowRunner {
     }
 
     /**
-     * The validity checks over what was measured, into the row.
+     * The validity checks over what was measured, into the row ({@link RowValidity} judges it).
      *
      * @param faultFromS for a row with a fault, the hold's second it began: an open row's rate and errors are judged on
      *                   the seconds before it (was the rig healthy?); what the fault did is its verdict, not a flaw
      */
     void validity(RowValues out, Row row, LoadResult r, JsonNode runtime, List<String> probeErrors, Integer faultFromS) {
-        double rps = r.rps();
-        out.put(RowColumns.ACHIEVED_RPS, rps);
-        if (row.open()) {
-            openValidity(out, row, r, probeErrors, faultFromS);
-            return;
-        }
-        out.put(Validity.BOUND_RATIO, Validity.boundRatio(rps, row.boundRps()));
-        double little = Validity.littlesLawRatio(row.concurrency(), rps, r.meanMs());
-        out.put(Validity.LITTLE_RATIO, little);
-        out.put(Validity.LITTLE_OK, Validity.littlesLawOk(little));
-        Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
-        boolean genBound = Validity.saturated(loadCpu, cores.count(CoreMap.LOAD));
-        out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : genBound);
+        out.put(RowColumns.ACHIEVED_RPS, r.rps());
+        RowValidity.Measured measured = new RowValidity.Measured(r.rps(), r.meanMs(), r.errorRate(), r.durationS(), dropped(r),
+                r.series().seconds().stream().map(s -> new RowValidity.Second(s.requests(), s.errors())).toList(), r.agents());
         Integer maxConn = runtime.hasNonNull("max_connections") ? runtime.get("max_connections").asInt() : null;
-        List<String> flags = new ArrayList<>(Validity.flags(new Validity.Inputs(row.concurrency(), rps, r.errorRate(), little, loadCpu,
-                cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), maxConn, row.boundRps())));
-        Validity.Verdict agents = Validity.agentsBehind(r.agents(), false); // load from several hosts: each kept up?
-        flags.addAll(agents.flags());
-        conclude(out, flags, agents.notes(), probeErrors);
-    }
-
-    /** An open row's checks (see {@link Validity#openFlags}): rate held, overload, in-flight cap. */
-    private void openValidity(RowValues out, Row row, LoadResult r, List<String> probeErrors, Integer faultFromS) {
-        double rps = r.rps(), errorRate = r.errorRate(), holdS = r.durationS();
-        long dropped = dropped(r);
-        List<String> faultNotes = new ArrayList<>();
-        if (faultFromS != null) {
-            // the seconds before the generator's first request (its start-up: k6 readies its VUs) and the first one it
-            // sent in (it began within it) are not seconds of a healthy rig at its rate: judged from the next on
-            List<vtlab.load.LoadSeries.Second> all = r.series().seconds();
-            int first = 0;
-            while (first < all.size() && all.get(first).requests() + all.get(first).errors() == 0) first++;
-            first = Math.min(first + 1, faultFromS);
-            List<vtlab.load.LoadSeries.Second> before = all.subList(first, Math.max(first, Math.min(faultFromS, all.size())));
-            if (before.isEmpty()) {
-                faultNotes.add("the fault began in the hold's first second: no healthy seconds to judge the rig on");
-            } else {
-                long answered = before.stream().mapToLong(vtlab.load.LoadSeries.Second::requests).sum();
-                long errors = before.stream().mapToLong(vtlab.load.LoadSeries.Second::errors).sum();
-                rps = answered / (double) before.size();
-                errorRate = answered + errors == 0 ? 0 : errors / (double) (answered + errors);
-                holdS = before.size();
-                dropped = 0; // requests never sent because of the fault are its verdict (never_answered)
-                faultNotes.add("fault row: rate and errors judged on the " + before.size() + " s before the fault; what the fault did is in fault_verdict");
-            }
-        }
-        out.put(Validity.BOUND_RATIO, Validity.openBoundRatio(rps, row.rate(), row.boundRps()));
-        int limit = generator.inFlightLimit(row.rate(), row.concurrency());
-        double share = Validity.inFlightShare(row.rate(), r.meanMs(), limit);
-        out.put(Validity.LITTLE_RATIO, share);
-        out.put(Validity.LITTLE_OK, share < Validity.IN_FLIGHT_SHARE);
-        Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
-        out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, cores.count(CoreMap.LOAD)));
-        Validity.Verdict v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, r.meanMs(), limit, dropped,
-                errorRate, loadCpu, cores.count(CoreMap.LOAD), appCpu, cores.count(CoreMap.APP), row.boundRps(), holdS, row.rateProfile()));
-        List<String> notes = new ArrayList<>(faultNotes);
-        notes.addAll(v.notes());
-        Validity.Verdict agents = Validity.agentsBehind(r.agents(), v.flags().contains("overloaded")); // load from several hosts: each kept up?
-        List<String> flags = new ArrayList<>(v.flags());
-        flags.addAll(agents.flags());
-        notes.addAll(agents.notes());
-        conclude(out, flags, notes, probeErrors);
-    }
-
-    /**
-     * Flags, status and note of a row from its model's checks: a warm-up that never settled is added as a caveat (the
-     * hold may still include JIT or pool growth; not voiding), and the row is flagged when any flag voids it.
-     */
-    private void conclude(RowValues out, List<String> checked, List<String> checkNotes, List<String> probeErrors) {
-        List<String> flags = new ArrayList<>(checked);
-        if (Boolean.FALSE.equals(out.get(RowColumns.WARMUP_STEADY))) flags.add("warmup-not-steady");
-        String shared = cores.shared(); // allowed by --allow-shared-cpus, else refused before the run
-        if (shared != null) flags.add("shared-cpu");
-        out.put(Validity.FLAGS, String.join(";", flags));
-        boolean voided = flags.stream().anyMatch(Validity::voids);
-        out.put(Validity.STATUS, voided ? "flagged" : "ok");
-        List<String> notes = new ArrayList<>();
-        if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
-        notes.addAll(checkNotes);
-        if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
-        if (!probeErrors.isEmpty()) notes.add("probe errors: " + String.join("; ", probeErrors));
-        out.put(Validity.NOTE, String.join(" | ", notes));
+        Object steady = out.get(RowColumns.WARMUP_STEADY);
+        RowValidity.judge(out, row, measured, new RowValidity.Context(cores.count(CoreMap.LOAD), cores.count(CoreMap.APP), cores.shared(),
+                generator.inFlightLimit(row.rate(), row.concurrency()), maxConn, steady instanceof Boolean b ? b : null, faultFromS, probeErrors));
     }
 
     /** Requests due but never sent (k6: no free VU; oha: still queued when the hold ended); 0 where none is reported. */
     static long dropped(LoadResult r) {
         return r.dropped() == null ? 0 : r.dropped();
-    }
-
-    static Double number(Object o) {
-        return o instanceof Number n ? n.doubleValue() : null;
     }
 }

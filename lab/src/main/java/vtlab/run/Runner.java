@@ -57,39 +57,119 @@ public final class Runner {
             sites = Map.copyOf(sites);
         }
 
-        /** Every run tier on this machine. */
-        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
-                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                      Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts) {
-            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
-                    experiments, plan, searches, planner, launcher, hosts, Map.of());
+        /** A configuration built by name: what a run here without searches or hosts leaves out has its default. */
+        public static Builder builder() {
+            return new Builder();
+        }
+    }
+
+    /**
+     * {@link Config} by name. Required: rows, generator, cores, resultsRoot, stateDir, environment, plan. Defaults: no
+     * studies, no searches (and no planner), no tier options, port 18080, the SUT started here, no hosts to watch.
+     */
+    public static final class Builder {
+        private List<PlannedRow> rows;
+        private List<Study.Prepared> studies = List.of();
+        private long studySeconds;
+        private Generator generator;
+        private CoreMap cores;
+        private int port = 18080;
+        private Path resultsRoot, stateDir;
+        private Map<String, String> tierOptions = Map.of();
+        private Environment environment;
+        private List<String> experiments = List.of();
+        private PlanContext plan;
+        private List<Search> searches = List.of();
+        private Planner planner;
+        private SutHandle.Launcher launcher = vtlab.tier.SutProcess::start;
+        private HostLoss.Check hosts;
+        private Map<String, TierSite> sites = Map.of();
+
+        private Builder() {}
+
+        public Builder rows(List<PlannedRow> rows) {
+            this.rows = rows;
+            return this;
         }
 
-        /** Every tier on this machine but the SUT, maybe (launcher). */
-        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
-                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                      Planner planner, SutHandle.Launcher launcher) {
-            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
-                    experiments, plan, searches, planner, launcher, null);
+        /** The studies and the seconds they are expected to take, for the run's estimate. */
+        public Builder studies(List<Study.Prepared> studies, long studySeconds) {
+            this.studies = studies;
+            this.studySeconds = studySeconds;
+            return this;
         }
 
-        /** The SUT on this machine. */
-        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
-                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                      Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                      Planner planner) {
-            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
-                    experiments, plan, searches, planner, vtlab.tier.SutProcess::start);
+        public Builder generator(Generator generator) {
+            this.generator = generator;
+            return this;
         }
 
-        /** A plan without searches. */
-        public Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
-                      CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
-                      Environment environment, List<String> experiments, PlanContext plan) {
-            this(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
-                    experiments, plan, List.of(), null);
+        public Builder cores(CoreMap cores) {
+            this.cores = cores;
+            return this;
+        }
+
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Where the run's folder is made, and where the tiers keep their state (PostgreSQL's cluster). */
+        public Builder folders(Path resultsRoot, Path stateDir) {
+            this.resultsRoot = resultsRoot;
+            this.stateDir = stateDir;
+            return this;
+        }
+
+        public Builder tierOptions(Map<String, String> tierOptions) {
+            this.tierOptions = tierOptions;
+            return this;
+        }
+
+        public Builder environment(Environment environment) {
+            this.environment = environment;
+            return this;
+        }
+
+        public Builder experiments(List<String> experiments) {
+            this.experiments = experiments;
+            return this;
+        }
+
+        public Builder plan(PlanContext plan) {
+            this.plan = plan;
+            return this;
+        }
+
+        /** Capacity searches, and how a searched row is planned as the fixed rows were. */
+        public Builder searches(List<Search> searches, Planner planner) {
+            this.searches = searches;
+            this.planner = planner;
+            return this;
+        }
+
+        public Builder launcher(SutHandle.Launcher launcher) {
+            this.launcher = launcher;
+            return this;
+        }
+
+        /** A run across hosts: how a lost host is told, and where each tier runs. */
+        public Builder hosts(HostLoss.Check hosts, Map<String, TierSite> sites) {
+            this.hosts = hosts;
+            this.sites = sites;
+            return this;
+        }
+
+        public Config build() {
+            java.util.Objects.requireNonNull(rows, "rows");
+            java.util.Objects.requireNonNull(generator, "generator");
+            java.util.Objects.requireNonNull(cores, "cores");
+            java.util.Objects.requireNonNull(resultsRoot, "resultsRoot");
+            java.util.Objects.requireNonNull(stateDir, "stateDir");
+            java.util.Objects.requireNonNull(environment, "environment");
+            java.util.Objects.requireNonNull(plan, "plan");
+            return new Config(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
+                    experiments, plan, searches, planner, launcher, hosts, sites);
         }
     }
 
@@ -109,11 +189,26 @@ public final class Runner {
         }
     }
 
+    /**
+     * The known JDK issues (vtlab.check.KnownLibraries.JDK) of each JDK the rows run on, by its exact version
+     * (25.0.3): affected or not, for environment.json; a JDK whose release has none known is left out.
+     */
+    static Map<String, String> jdkKnownIssues(List<PlannedRow> rows) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (PlannedRow r : rows) {
+            String version = r.row().jdk().version();
+            String line = version == null || version.isBlank() ? null : vtlab.check.KnownLibraries.jdkLine(version);
+            if (line != null) out.put(version, line);
+        }
+        return out;
+    }
+
     public Outcome run(Config c) throws IOException, InterruptedException {
         RunDir dir = RunDir.create(c.resultsRoot(), c.experiments());
         Environment env = c.environment();
         String labCpus = vtlab.proc.LabAffinity.pin(c.cores(), out);
         env.set("lab_cpus", labCpus == null ? "unpinned" : labCpus);
+        env.set("jdk_known_issues", jdkKnownIssues(c.rows()));
         env.write(dir.environment());
         out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
         out.println("vtlab: results   " + dir.dir());

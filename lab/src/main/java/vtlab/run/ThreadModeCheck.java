@@ -15,6 +15,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 import vtlab.plan.VerificationFailed;
+import vtlab.probe.JfrRecording;
 import vtlab.probe.ThreadDump;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.host.TierProcess;
@@ -68,7 +69,9 @@ final class ThreadModeCheck {
     private Duration watched = Duration.ZERO;
     /** Why there is no JFR witness (null while it records or once read). */
     private String jfrMissing = "not started";
-    private boolean recording, concluded, jfrRead;
+    /** The JFR witness while it records (null before it starts and once stopped). */
+    private JfrRecording recording;
+    private boolean concluded, jfrRead;
 
     /** @param appPackages the service's own packages: a thread in their frames serves a request too */
     ThreadModeCheck(String mode, List<String> appPackages) {
@@ -81,14 +84,12 @@ final class ThreadModeCheck {
     /** Starts the JFR witness before the warm-up's load; a JVM that refuses it leaves the dumps to prove the mode. */
     void begin(Jdk jdk, TierProcess sut, Path raw, String stem) throws InterruptedException {
         try {
-            Path jfc = Files.writeString(raw.resolve(stem + ".mode-check.jfc"), settings());
             try { // JFR's default 64 frames cut a deep framework stack above the server's own frames
                 sut.site().jcmd(jdk, sut.pid(), List.of("JFR.configure", "stackdepth=" + STACK_DEPTH));
             } catch (IOException e) {
                 // a JFR already running keeps its depth: the service's own package and the thread's kind still tell
             }
-            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.start", "name=" + RECORDING, "settings=" + sut.site().send(jfc)));
-            recording = true;
+            recording = JfrRecording.start(sut, jdk, RECORDING, raw.resolve(stem + ".mode-check.jfc"), settings());
             jfrMissing = null;
         } catch (IOException e) {
             jfrMissing = "JFR could not start: " + e.getMessage().lines().findFirst().orElse("");
@@ -122,7 +123,7 @@ final class ThreadModeCheck {
      */
     void afterSlice(Jdk jdk, TierProcess sut, Path raw, String stem) throws VerificationFailed, InterruptedException {
         if (concluded) return;
-        if (!dumped.any() && recording) readJfr(jdk, sut, raw, stem);
+        if (!dumped.any() && recording != null) readJfr(jdk, sut, raw, stem);
         if (dumped.any() || sampled.any()) conclude(jdk, sut);
     }
 
@@ -136,10 +137,11 @@ final class ThreadModeCheck {
 
     /** Stops the recording if it still runs (also when the row fails before a verdict). */
     void stop(Jdk jdk, TierProcess sut) throws InterruptedException {
-        if (!recording) return;
-        recording = false;
+        if (recording == null) return;
+        JfrRecording r = recording;
+        recording = null;
         try {
-            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.stop", "name=" + RECORDING));
+            r.stop();
         } catch (IOException e) {
             // the SUT exited: nothing records any more
         }
@@ -149,8 +151,7 @@ final class ThreadModeCheck {
         Path jfr = raw.resolve(stem + ".mode-check.jfr");
         try {
             Files.deleteIfExists(jfr);
-            sut.site().jcmd(jdk, sut.pid(), List.of("JFR.dump", "name=" + RECORDING, "filename=" + sut.site().path(jfr)));
-            sut.site().fetch(jfr);
+            recording.dump(jfr);
             sampled = samples(jfr, frames); // the recording from its start: each dump holds every sample so far
             jfrRead = true;
         } catch (IOException e) {

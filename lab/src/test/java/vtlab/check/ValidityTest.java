@@ -155,7 +155,7 @@ class ValidityTest {
     void aClosedModelAgentFarBelowTheOthersPerConnectionFallsBehind() {
         // 200 connections each: 2,000 and 1,950 req/s are alike; 1,500 is 75% of the others' median
         assertEquals(List.of(), Validity.agentsBehind(List.of(closed("agent1", 200, 20_000), closed("agent2", 200, 19_500)), false).flags());
-        Validity.Verdict v = Validity.agentsBehind(List.of(closed("agent1", 200, 20_000), closed("agent2", 200, 15_000)), false);
+        Validity.CheckResult v = Validity.agentsBehind(List.of(closed("agent1", 200, 20_000), closed("agent2", 200, 15_000)), false);
         assertEquals(List.of("agent-behind:agent2"), v.flags(), "only the slower one: the other is the reference");
         assertEquals(List.of("agent-behind:agent2: 7.50 req/s per connection (200 connections, 1500 req/s) against the other agents' median of 10.00 (75%)"),
                 v.notes());
@@ -174,7 +174,7 @@ class ValidityTest {
         // 100 req/s each over 10 s: 1,000 due
         assertEquals(List.of(), Validity.agentsBehind(List.of(open("agent1", 100, 1000, 0), open("agent2", 100, 960, 0)), false).flags(),
                 "96% of its share: within 5%");
-        Validity.Verdict v = Validity.agentsBehind(List.of(open("agent1", 100, 1000, 0), open("agent2", 100, 900, 100)), false);
+        Validity.CheckResult v = Validity.agentsBehind(List.of(open("agent1", 100, 1000, 0), open("agent2", 100, 900, 100)), false);
         assertEquals(List.of("agent-behind:agent2"), v.flags());
         assertEquals(List.of("agent-behind:agent2: sent 90.0 req/s of its 100.0 req/s share (90%), 100 due never sent"), v.notes());
         // all it sent, yet more than 1% of its due dropped (k6: no VU free)
@@ -191,7 +191,7 @@ class ValidityTest {
         List<AgentLoad> alike = List.of(open("agent1", 100, 600, 400), open("agent2", 100, 590, 410));
         assertEquals(List.of("agent-behind:agent1", "agent-behind:agent2"), Validity.agentsBehind(alike, false).flags(), "not overloaded: both short");
         assertEquals(List.of(), Validity.agentsBehind(alike, true).flags());
-        Validity.Verdict v = Validity.agentsBehind(List.of(open("agent1", 100, 600, 400), open("agent2", 100, 300, 700)), true);
+        Validity.CheckResult v = Validity.agentsBehind(List.of(open("agent1", 100, 600, 400), open("agent2", 100, 300, 700)), true);
         assertEquals(List.of("agent-behind:agent2"), v.flags());
         assertTrue(v.notes().getFirst().startsWith("agent-behind:agent2: sent 30% of its 100.0 req/s, the other agents 60% (median)"), v.notes().toString());
     }

@@ -3,8 +3,6 @@ package vtlab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,11 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.RunCommand;
-import vtlab.core.Options;
-import vtlab.data.Environment;
-import vtlab.run.Runner;
-import vtlab.tier.tool.Jdk;
 
 /**
  * A bad day on the real Spring rig (PostgreSQL, the stub behind the real Toxiproxy, k6 at a constant rate): the stub
@@ -46,28 +39,13 @@ class DependencyFaultIT {
     void aSlowStubShowsInEverySecondAndInTheVerdict(@TempDir Path out) throws Exception {
         Path state = SpringMvcIT.stateDir(); // its own cluster, started and stopped by the run
         try {
-            record Attempt(String console, Path run, List<Map<String, String>> rows) {}
-            int[] n = {0};
             // Warm-up 4 s and one 5 s slice: an open row's rate is settled from the first slice (100 of 100 req/s), and the
             // JIT of a Spring SUT on one core is not quiet after 19 s either (13-14% of the core, then 15% in the hold), so
             // slices up to --warmup-max 20s only added ~24 s and the same warmup-not-steady caveat; p99 before the fault
             // was 120-300 ms either way, against the 600 ms asserted.
-            Attempt a = Lab.validOrRetriedOnce(() -> {
-                Path dir = Files.createDirectories(out.resolve("attempt-" + ++n[0]));
-                List<String> args = List.of("run", "faults", "--modes", "platform,virtual-limit", "--limit", "50", "--rate", "100", "--fault", FAULT,
-                        "--spike", "none", "--warmup", "4s", "--warmup-max", "9s", "--hold", HOLD_S + "s", "--max-in-flight", "1000",
-                        "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
-                Options o = Options.parse(args);
-                RunCommand.Prepared p = RunCommand.prepare(o, List.of("faults"));
-                Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
-                        p.generator().version(), p.probes(), p.rows().size());
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
-                        p.generator(), p.cores(), p.port(), p.results(), state, SpringMvcIT.SMALL_SEED, env, p.experiments(), p.plan()));
-                RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
-                Path run = Lab.onlyRun(dir);
-                return new Attempt(buf.toString(), run, Lab.rows(run));
-            }, t -> Lab.allOk(t.rows()));
+            Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()), dir -> Lab.runInProcess(state, dir, List.of("run", "faults",
+                    "--modes", "platform,virtual-limit", "--limit", "50", "--rate", "100", "--fault", FAULT, "--spike", "none", "--warmup", "4s",
+                    "--warmup-max", "9s", "--hold", HOLD_S + "s", "--max-in-flight", "1000", "--jvm-args", "-Xmx256m")));
             List<Map<String, String>> rows = a.rows();
             assertEquals(2, rows.size(), a.console());
             assertEquals("k6", rows.getFirst().get("generator"), "the faults experiment's generator: errors by kind per second");

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,11 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.RunCommand;
-import vtlab.core.Options;
-import vtlab.data.Environment;
-import vtlab.run.Runner;
-import vtlab.tier.tool.Jdk;
 
 /**
  * The fault rows DependencyFaultIT does not run, end to end at the least cost: one faults run of two rows (plain
@@ -100,27 +93,12 @@ class FaultRowsIT {
     void aDatabaseLockThenTheStubDownOnPlainVirtualThreadsAndASpike(@TempDir Path out) throws Exception {
         Path state = SpringMvcIT.stateDir(); // its own cluster, started and stopped by the run
         try {
-            record Attempt(String console, Path run, List<Map<String, String>> rows) {}
-            int[] n = {0};
             // a 4 s warm-up, slices up to 9 s while the SUT's JIT is busy (with one slice only, p99 before the spike was
             // 1.2 s and the spike row dropped requests on a busy 2-core VM); the SUT's default 512 MB heap (256 MB had
             // 350 ms Serial pauses)
-            Attempt a = Lab.validOrRetriedOnce(() -> {
-                Path dir = Files.createDirectories(out.resolve("attempt-" + ++n[0]));
-                List<String> args = List.of("run", "faults", "--modes", "virtual", "--rate", Integer.toString(RATE), "--fault", LOCK_THEN_DOWN,
-                        "--spike", SPIKE, "--warmup", "4s", "--warmup-max", "9s", "--hold", "18s", "--max-in-flight", "1000",
-                        "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
-                Options o = Options.parse(args);
-                RunCommand.Prepared p = RunCommand.prepare(o, List.of("faults"));
-                Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
-                        p.generator().version(), p.probes(), p.rows().size());
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
-                        p.generator(), p.cores(), p.port(), p.results(), state, SpringMvcIT.SMALL_SEED, env, p.experiments(), p.plan()));
-                RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
-                Path run = Lab.onlyRun(dir);
-                return new Attempt(buf.toString(), run, Lab.rows(run));
-            }, t -> Lab.allOk(t.rows()));
+            Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()), dir -> Lab.runInProcess(state, dir, List.of("run", "faults",
+                    "--modes", "virtual", "--rate", Integer.toString(RATE), "--fault", LOCK_THEN_DOWN, "--spike", SPIKE, "--warmup", "4s",
+                    "--warmup-max", "9s", "--hold", "18s", "--max-in-flight", "1000")));
             List<Map<String, String>> rows = a.rows();
             assertEquals(2, rows.size(), a.console());
             List<JsonNode> series = series(a.run());

@@ -62,6 +62,55 @@ final class Lab {
         return attempt.run();
     }
 
+    /** A run of the lab: its exit code (0 when run through the runner without the CLI), what it printed, its run folder and rows. */
+    record LabRun(int code, String console, Path run, List<Map<String, String>> rows) {}
+
+    /** One attempt of a run, into its own folder. */
+    interface RunInto {
+        LabRun run(Path dir) throws Exception;
+    }
+
+    /**
+     * {@link #validOrRetriedOnce} for a run of the lab: each attempt into its own folder under out ({@code attempt-1},
+     * {@code attempt-2}).
+     */
+    static LabRun retriedOnce(Path out, java.util.function.Predicate<LabRun> valid, RunInto attempt) throws Exception {
+        int[] n = {0};
+        return validOrRetriedOnce(() -> attempt.run(Files.createDirectories(out.resolve("attempt-" + ++n[0]))), valid);
+    }
+
+    /** ./vtlab ARGS through the CLI's Main in this JVM, on a free port, into dir. */
+    static LabRun runMain(Path dir, List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--port", Integer.toString(freePort()), "--out", dir.toString()));
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        int code = vtlab.cli.Main.run(all, new java.io.PrintStream(buf, true));
+        Path run = onlyRun(dir);
+        return new LabRun(code, buf.toString(), run, rows(run));
+    }
+
+    /**
+     * ./vtlab run EXPERIMENT ARGS (args from "run" on) planned by the CLI and run by the runner in this JVM, on a free
+     * port, into dir: its tiers' state (PostgreSQL's cluster) under state, seeded small, with this JVM's JDK; then
+     * the findings, summary and report written as the CLI writes them.
+     */
+    static LabRun runInProcess(Path state, Path dir, List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--port", Integer.toString(freePort()), "--out", dir.toString()));
+        vtlab.core.Options o = vtlab.core.Options.parse(all);
+        vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of(all.get(1)));
+        vtlab.data.Environment env = new vtlab.data.Environment(all, o.asMap(), p.cores(), List.of(vtlab.tier.tool.Jdk.current()),
+                p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        vtlab.run.Runner.Outcome done = new vtlab.run.Runner(new java.io.PrintStream(buf, true)).run(vtlab.run.Runner.Config.builder()
+                .rows(p.planned()).studies(p.studies(), p.studySeconds()).generator(p.generator()).cores(p.cores()).port(p.port())
+                .folders(p.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(p.experiments()).plan(p.plan())
+                .build());
+        vtlab.cli.RunCommand.writeResults(done.dir(), p.experiments(), new java.io.PrintStream(buf, true));
+        Path run = onlyRun(dir);
+        return new LabRun(0, buf.toString(), run, rows(run));
+    }
+
     /** Every row is valid evidence (status ok). */
     static boolean allOk(List<Map<String, String>> rows) {
         return !rows.isEmpty() && rows.stream().allMatch(r -> "ok".equals(r.get("status")));

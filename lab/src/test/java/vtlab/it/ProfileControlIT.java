@@ -3,8 +3,6 @@ package vtlab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,7 +11,6 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.cli.Main;
 
 /**
  * A positive control for the profile probe, end to end: the servlet's monitor workload (every request holds one
@@ -28,18 +25,10 @@ class ProfileControlIT {
 
     @Test
     void theMonitorIsNamedAsTheLargestCauseWithItsLock() throws Exception {
-        record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
-        int[] attempts = {0};
-        Attempt a = Lab.validOrRetriedOnce(() -> {
-            Path dir = Files.createDirectories(out.resolve("attempt-" + ++attempts[0]));
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            int code = Main.run(List.of("run", "servlet", "--workloads", "monitor", "--lock-ms", "1", "--modes", "platform,virtual",
-                    "--conc", "20", "--warmup", "3s", "--warmup-max", "8s", "--hold", "8s", "--reps", "1",
-                    "--probes", "cpu,threads,profile", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
-            Path run = Lab.onlyRun(dir);
-            return new Attempt(code, buf.toString(), run, Lab.rows(run));
-        }, t -> t.rows().size() == 2 && t.rows().stream().noneMatch(r -> "failed".equals(r.get("status")))
-                && "monitor".equals(t.rows().getFirst().get("time_top_cause")));
+        Lab.LabRun a = Lab.retriedOnce(out, t -> t.rows().size() == 2 && t.rows().stream().noneMatch(r -> "failed".equals(r.get("status")))
+                && "monitor".equals(t.rows().getFirst().get("time_top_cause")),
+                dir -> Lab.runMain(dir, List.of("run", "servlet", "--workloads", "monitor", "--lock-ms", "1", "--modes", "platform,virtual",
+                        "--conc", "20", "--warmup", "3s", "--warmup-max", "8s", "--hold", "8s", "--reps", "1", "--probes", "cpu,threads,profile")));
         String console = a.console();
         List<Map<String, String>> rows = a.rows();
         assertEquals(2, rows.size(), console);

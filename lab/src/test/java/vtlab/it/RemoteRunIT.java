@@ -45,21 +45,11 @@ class RemoteRunIT {
     @RegisterExtension
     final HostsFixture hosts = new HostsFixture(3);
 
-    record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
-
     /** ./vtlab run ARGS on a free port into its own folder; run once more if a row is not ok (the machine's noise). */
-    Attempt runValidOrRetriedOnce(String folder, String... args) throws Exception {
-        int[] attempts = {0};
-        return Lab.validOrRetriedOnce(() -> {
-            Path dir = Files.createDirectories(tmp.resolve(folder + "-" + ++attempts[0]));
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            List<String> all = new ArrayList<>(List.of("run"));
-            all.addAll(List.of(args));
-            all.addAll(List.of("--port", Integer.toString(Lab.freePort()), "--out", dir.toString()));
-            int code = Main.run(all, new PrintStream(buf, true));
-            Path run = Lab.onlyRun(dir);
-            return new Attempt(code, buf.toString(), run, Lab.rows(run));
-        }, t -> t.code() == 0 && Lab.allOk(t.rows()));
+    Lab.LabRun runValidOrRetriedOnce(String folder, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("run"));
+        all.addAll(List.of(args));
+        return Lab.retriedOnce(Files.createDirectories(tmp.resolve(folder)), t -> t.code() == 0 && Lab.allOk(t.rows()), dir -> Lab.runMain(dir, all));
     }
 
     /**
@@ -84,7 +74,7 @@ class RemoteRunIT {
     @Test
     void theSutOnItsHostAndLoadFromTwoAgentsMergedExactly() throws Exception {
         Path file = hosts.file();
-        Attempt a = runValidOrRetriedOnce("attempt", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400",
+        Lab.LabRun a = runValidOrRetriedOnce("attempt", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400",
                 "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--reps", "1", "--hosts", file.toString(),
                 // the /proc probes this test asserts; the jcmd ones across hosts are RemoteProbesIT's (each a JVM start on h1)
                 "--probes", "cpu,rss,threads");
@@ -153,7 +143,7 @@ class RemoteRunIT {
     @Test
     void anOpenRowFromK6AgentsEachItsSegmentMergedExactly() throws Exception {
         Path file = hosts.file();
-        Attempt a = runValidOrRetriedOnce("open", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "300",
+        Lab.LabRun a = runValidOrRetriedOnce("open", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "300",
                 "--max-in-flight", "200", "--generator", "k6", "--warmup", "0s", "--warmup-max", "0s", "--hold", "4s", "--reps", "1",
                 "--hosts", file.toString());
         String console = a.console();

@@ -3,8 +3,6 @@ package vtlab.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +12,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.check.Validity;
-import vtlab.cli.Main;
 
 /**
  * A tiny real matrix, end to end: real Tomcat, real wrk, both modes, far more connections than pool threads.
@@ -27,17 +24,10 @@ class ServletRunIT {
 
     @Test
     void virtualThreadsLiftThePoolsCeilingAndEveryRowCarriesItsProof() throws Exception {
-        record Attempt(int code, String console, Path run, List<Map<String, String>> rows) {}
-        int[] attempts = {0};
-        Attempt a = Lab.validOrRetriedOnce(() -> {
-            Path dir = Files.createDirectories(out.resolve("attempt-" + ++attempts[0]));
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            int code = Main.run(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
-                    "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "13s", "--hold", "10s", "--reps", "1",
-                    "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()), new PrintStream(buf, true));
-            Path run = Lab.onlyRun(dir);
-            return new Attempt(code, buf.toString(), run, Lab.rows(run));
-        }, t -> t.code() == 0 && Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")));
+        Lab.LabRun a = Lab.retriedOnce(out, t -> t.code() == 0 && Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")),
+                dir -> Lab.runMain(dir, List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "100", "--max-threads", "20",
+                        "--min-spare-threads", "5", "--conc", "200", "--warmup", "3s", "--warmup-max", "13s", "--hold", "10s", "--reps", "1",
+                        "--probes", "cpu,rss,threads,cpu-threads,nmt,jfr-pinning")));
         String console = a.console();
         assertEquals(0, a.code(), console);
         Path run = a.run();

@@ -1,12 +1,9 @@
 package vtlab.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,11 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import vtlab.cli.Main;
 import vtlab.check.Validity;
-import vtlab.cli.RunCommand;
-import vtlab.core.Options;
-import vtlab.data.Environment;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
@@ -176,23 +169,10 @@ class SpringMvcIT {
             // warmed until steady (a cold one-core JIT stayed at ~0.8 of the bound after a fixed 3 s: below-bound by the lab's own rule).
             // One mode: the columns asserted are the rig's, the same in either (both modes of the SUT are checked above,
             // through runtime-info and the answers); a second row cost ~48 s for the same assertions.
-            record Attempt(String console, Path run, List<Map<String, String>> rows) {}
-            int[] n = {0};
-            Attempt a = Lab.validOrRetriedOnce(() -> {
-                Path dir = java.nio.file.Files.createDirectories(out.resolve("attempt-" + ++n[0]));
-                List<String> args = List.of("run", "order-summary", "--modes", "virtual", "--conc", "20", "--pool", "4", "--warmup", "3s", "--warmup-max", "30s", "--hold", "4s",
-                        "--reps", "1", "--probes", "cpu,threads,hikari", "--jvm-args", "-Xmx256m", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString());
-                Options o = Options.parse(args);
-                RunCommand.Prepared p = RunCommand.prepare(o, List.of("order-summary"));
-                Environment env = new Environment(args, o.asMap(), p.cores(), List.of(Jdk.current()), p.generator().name(),
-                        p.generator().version(), p.probes(), p.rows().size());
-                ByteArrayOutputStream buf = new ByteArrayOutputStream();
-                Runner.Outcome done = new Runner(new PrintStream(buf, true)).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(),
-                        p.generator(), p.cores(), p.port(), p.results(), runState, SMALL_SEED, env, p.experiments(), p.plan()));
-                RunCommand.writeResults(done.dir(), p.experiments(), new PrintStream(buf, true));
-                Path run = Lab.onlyRun(dir);
-                return new Attempt(buf.toString(), run, Lab.rows(run));
-            }, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")));
+            Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")),
+                    dir -> Lab.runInProcess(runState, dir, List.of("run", "order-summary", "--modes", "virtual", "--conc", "20", "--pool", "4",
+                            "--warmup", "3s", "--warmup-max", "30s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
+                            "--jvm-args", "-Xmx256m")));
             String console = a.console();
             Path run = a.run();
             List<Map<String, String>> rows = a.rows();

@@ -66,8 +66,8 @@ class WrkAgentsTest {
         LatencyHistogram.write(h, hlog);
         List<LoadSeries.Second> secs = new java.util.ArrayList<>();
         for (int s = 0; s < (int) seconds; s++) secs.add(new LoadSeries.Second(s, perSecond, s == 0 ? errors : 0, null, null));
-        return new LoadResult(requests, seconds, ms, ms, ms, ms, ms, ms, ms, 0, 0, 0, 0, errors, requests * 100,
-                tmp.resolve("001-servlet." + name + ".wrk.txt"), null, hlog, LoadSeries.of(WrkGenerator.SERIES_KINDS, secs));
+        return LoadResult.builder().requests(requests, seconds).latencyMs(ms).errors(0, 0, 0, 0, errors).bytes(requests * 100)
+                .raw(tmp.resolve("001-servlet." + name + ".wrk.txt")).histogram(hlog).series(LoadSeries.of(WrkGenerator.SERIES_KINDS, secs)).build();
     }
 
     List<AgentsGenerator.Share> shares() {
@@ -104,7 +104,7 @@ class WrkAgentsTest {
     @Test
     void anAgentWithoutItsHistogramFailsTheRowWithItsName() throws Exception {
         LoadResult a = agent("agent1", 100, 5.0, 0, 50, 20), b = agent("agent2", 100, 5.0, 0, 50, 20);
-        LoadResult noHistogram = new LoadResult(b.requests(), b.durationS(), 50, 50, 50, 50, 50, 50, 50, 0, 0, 0, 0, 0, 0, b.raw(), null, null, b.series());
+        LoadResult noHistogram = LoadResult.builder().requests(b.requests(), b.durationS()).latencyMs(50).raw(b.raw()).series(b.series()).build();
         Generator.LoadException e = assertThrows(Generator.LoadException.class, () -> AgentsGenerator.merge(spec(false), "wrk", shares(), List.of(a, noHistogram)));
         assertTrue(e.getMessage().startsWith("load agent agent2 (local): no whole histogram"), e.getMessage());
         // a warm-up slice wants the rate only: nothing to merge

@@ -51,9 +51,9 @@ class HostLossTest {
         };
         List<PlannedRow> rows = List.of(1, 2, 3).stream().map(rep -> PlannedRow.of(RowRunnerTest.row("platform", rep), List.of())).toList();
         Environment env = new Environment(List.of("run"), Map.of(), CORES, List.of(Jdk.current()), "fake", "0", List.of(), rows.size());
-        return new Runner(new PrintStream(console, true)).run(new Runner.Config(rows, List.of(), 0, new RowRunnerTest().new FakeGenerator(),
-                CORES, 18080, tmp.resolve("results"), tmp.resolve("state"), Map.of(), env, List.of("servlet"),
-                new PlanContext(List.of(Jdk.current()), List.of(), 0, Duration.ZERO), List.of(), null, lost, hosts));
+        return new Runner(new PrintStream(console, true)).run(Runner.Config.builder().rows(rows).generator(new RowRunnerTest().new FakeGenerator())
+                .cores(CORES).folders(tmp.resolve("results"), tmp.resolve("state")).environment(env).experiments(List.of("servlet"))
+                .plan(new PlanContext(List.of(Jdk.current()), List.of(), 0, Duration.ZERO)).launcher(lost).hosts(hosts, Map.of()).build());
     }
 
     @Test

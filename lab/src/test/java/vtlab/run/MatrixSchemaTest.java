@@ -65,7 +65,8 @@ class MatrixSchemaTest {
 
     @Test
     void aGeneratorResultFillsItsDeclaredColumns() throws Exception {
-        LoadResult r = new LoadResult(1000, 10, 2.5, 2, 3, 4, 5, 6, 7, 1, 2, 3, 4, 5, 999, tmp.resolve("x.wrk.txt"));
+        LoadResult r = LoadResult.builder().requests(1000, 10).latencyMs(2.5, 2, 3, 4, 5, 6, 7).errors(1, 2, 3, 4, 5).bytes(999)
+                .raw(tmp.resolve("x.wrk.txt")).build();
         RowValues v = r.values();
         assertEquals(LoadResult.COLUMNS, List.copyOf(v.asMap().keySet()));
         assertEquals(100.0, v.get("throughput_rps"));

@@ -135,8 +135,8 @@ class RowRunnerTest {
                 public LoadResult await() {
                     duringHold.run();
                     // 1,000 req/s at 10 ms with 10 connections: Little's law holds
-                    return new LoadResult(1000, 1, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 0, 0, 1000, spec.rawDir().resolve(spec.stem() + ".fake.txt"))
-                            .withAgents(agents);
+                    return LoadResult.builder().requests(1000, 1).latencyMs(10, 9, 12, 14, 20, 30, 40).bytes(1000)
+                            .raw(spec.rawDir().resolve(spec.stem() + ".fake.txt")).agents(agents).build();
                 }
             };
         }
@@ -358,7 +358,8 @@ class RowRunnerTest {
     void theGeneratorsSecondsGoIntoTheRowsSeriesBeforeTheProbes() {
         var seconds = vtlab.load.LoadSeries.of(java.util.EnumSet.of(vtlab.load.LoadSeries.Kind.REQUESTS, vtlab.load.LoadSeries.Kind.P99),
                 List.of(new vtlab.load.LoadSeries.Second(0, 950, 0, 10.0, 40.0), new vtlab.load.LoadSeries.Second(1, 0, 3, null, null)));
-        LoadResult r = new LoadResult(950, 2, 10, 9, 12, 14, 20, 30, 40, 0, 0, 0, 3, 0, 1000, Path.of("x.oha.txt"), 0L, null, seconds);
+        LoadResult r = LoadResult.builder().requests(950, 2).latencyMs(10, 9, 12, 14, 20, 30, 40).errors(0, 0, 0, 3, 0).bytes(1000)
+                .raw(Path.of("x.oha.txt")).dropped(0L).series(seconds).build();
         Map<String, List<double[]>> probes = new java.util.LinkedHashMap<>();
         probes.put("app_cpu_pct", List.<double[]>of(new double[] {1.0, 55.0}));
         Map<String, List<double[]>> all = RowRunner.series(probes, r);
@@ -366,8 +367,8 @@ class RowRunnerTest {
         assertEquals(2, all.get("load_requests_rps").size(), "a stalled second is a zero, not a gap");
         assertEquals(0.0, all.get("load_requests_rps").get(1)[1]);
         assertEquals(1, all.get("load_p99_ms").size(), "no latency where nothing was answered");
-        assertEquals(List.of("app_cpu_pct"), List.copyOf(RowRunner.series(probes, new LoadResult(1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 1,
-                Path.of("x.wrk.txt"))).keySet()), "wrk declares no seconds: the probes' alone");
+        assertEquals(List.of("app_cpu_pct"), List.copyOf(RowRunner.series(probes, LoadResult.builder().requests(1, 1).latencyMs(1).bytes(1)
+                .raw(Path.of("x.wrk.txt")).build()).keySet()), "wrk declares no seconds: the probes' alone");
     }
 
     /** The hold's sampling loop looks for the load's end between samples, instead of sleeping a whole second past it. */

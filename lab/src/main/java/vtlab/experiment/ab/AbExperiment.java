@@ -44,11 +44,11 @@ public final class AbExperiment implements Experiment {
 
     /**
      * The default probes and the profile (where each request's time goes: the verdict names its largest cause); a run
-     * that chose its probes (--probes a,b, --no-probes) keeps its choice.
+     * that chose its probes keeps its choice: --probes a,b, --no-probes, --probes -profile.
      */
     @Override
-    public List<String> probes(List<String> runProbes) {
-        return runProbes.equals(vtlab.probe.Probes.DEFAULT) ? Experiment.withProbes(runProbes, "profile") : runProbes;
+    public List<String> defaultProbes(List<String> labDefaults) {
+        return Experiment.withProbes(labDefaults, "profile");
     }
 
     @Override
@@ -126,6 +126,6 @@ public final class AbExperiment implements Experiment {
 
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir));
+        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir));
     }
 }

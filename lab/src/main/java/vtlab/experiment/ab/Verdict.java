@@ -56,6 +56,14 @@ final class Verdict {
 
     /** @param jar the service jar's libraries as the run kept them, null for a --cmd service */
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar) {
+        return of(matrix, pinningTxt, jar, Map.of());
+    }
+
+    /**
+     * @param jdkVersions the exact version (25.0.3) of each JDK major the run used, from environment.json (empty:
+     *                    not kept, a run before this check)
+     */
+    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
         List<Numbered> rows = new ArrayList<>();
         for (int i = 0; i < matrix.size(); i++) rows.add(new Numbered(i + 1, matrix.get(i)));
         List<String> out = new ArrayList<>();
@@ -71,6 +79,7 @@ final class Verdict {
         errors(rows, out);
         pinning(rows, pinningTxt, out);
         List<String> libraries = new ArrayList<>();
+        jdks(jdkVersions, rows, libraries);
         libraries(jar, rows, libraries);
         out.addAll(libraries);
         bottleneck(rows, out);
@@ -183,6 +192,34 @@ final class Verdict {
             return;
         }
         for (KnownLibraries.Finding f : found) out.add("library in " + name + ": " + f.line());
+    }
+
+    /**
+     * The JDK itself as a known cause: each JDK the rows ran on, by its exact update, and the known JDK issues
+     * (vtlab.check.KnownLibraries.JDK) it has; a JDK whose release has none known is named only by its update.
+     */
+    static void jdks(Map<Integer, String> versions, List<Numbered> rows, List<String> out) {
+        for (int major : rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList()) {
+            String version = versions.get(major);
+            if (version == null) continue;
+            String line = KnownLibraries.jdkLine(version);
+            out.add("jdk " + (line == null ? version + ": no known JDK issue for virtual threads in its release" : line));
+        }
+    }
+
+    /** Each JDK major's exact version as environment.json keeps it ("jdks": major, version); empty when it is not there. */
+    static Map<Integer, String> jdkVersions(Path runDir) {
+        Path env = runDir.resolve("environment.json");
+        Map<Integer, String> out = new LinkedHashMap<>();
+        try {
+            if (!Files.exists(env)) return out;
+            for (com.fasterxml.jackson.databind.JsonNode j : new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile()).path("jdks")) {
+                if (j.hasNonNull("version") && j.path("major").asInt() > 0) out.put(j.path("major").asInt(), j.path("version").asText());
+            }
+        } catch (IOException e) {
+            return Map.of(); // no exact versions: the verdict names none
+        }
+        return out;
     }
 
     /** Where the limit was in each row that counts: the SUT's CPU, the pool, the generator. */

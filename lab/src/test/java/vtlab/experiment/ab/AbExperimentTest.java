@@ -2,6 +2,7 @@ package vtlab.experiment.ab;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -226,6 +227,46 @@ class AbExperimentTest {
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), p.environments().get("ab"));
+    }
+
+    @Test
+    void theVerdictNamesTheJdksExactUpdateAndItsKnownIssues() throws Exception {
+        Map<String, String> on25 = new LinkedHashMap<>(row("virtual", "as-shipped", 200, 3900, 60, "ok", ""));
+        on25.put("jdk", "25");
+        List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""), on25);
+        Files.writeString(dir.resolve("environment.json"), """
+                {"jdks": [{"home": "/j25", "major": 25, "version": "25.0.3", "vendor": "Eclipse Adoptium"},
+                          {"home": "/j21", "major": 21, "version": "21.0.9", "vendor": "x"}]}
+                """);
+        Map<Integer, String> versions = Verdict.jdkVersions(dir);
+        assertEquals(Map.of(25, "25.0.3", 21, "21.0.9"), versions);
+        List<String> v = Verdict.of(rows, dir.resolve("none.txt"), null, versions);
+        assertTrue(v.contains("jdk 21.0.9: no known JDK issue for virtual threads in its release"), v.toString());
+        String jdk25 = v.stream().filter(l -> l.startsWith("jdk 25.0.3: AFFECTED — JDK-8373120: ")).findFirst()
+                .orElseThrow(() -> new AssertionError(v.toString()));
+        assertTrue(jdk25.contains("fixed in 25.0.4"), jdk25);
+        assertTrue(Verdict.of(rows, dir.resolve("none.txt"), null).stream().noneMatch(l -> l.startsWith("jdk ")),
+                "without environment.json's versions no update is guessed");
+        assertEquals(Map.of(), Verdict.jdkVersions(dir.resolve("nosuch")));
+    }
+
+    @Test
+    void theProfileIsOnByDefaultAndMinusProfileTakesItAway() throws Exception {
+        assertTrue(probesOf().contains("profile"), probesOf().toString());
+        assertTrue(probesOf("--probes", "+nmt").containsAll(List.of("profile", "nmt")), probesOf("--probes", "+nmt").toString());
+        List<String> without = probesOf("--probes", "-profile");
+        assertFalse(without.contains("profile"), "--probes -profile opts out of profiling: " + without);
+        assertEquals(vtlab.probe.Probes.DEFAULT, without);
+        assertEquals(List.of("cpu"), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
+        assertEquals(List.of(), probesOf("--no-probes"));
+    }
+
+    /** The probes of the first planned row of an ab run with these options. */
+    private static List<String> probesOf(String... extra) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port",
+                Integer.toString(vtlab.proc.LoopbackPort.free())));
+        args.addAll(List.of(extra));
+        return vtlab.cli.RunCommand.prepare(Options.parse(args), List.of("ab")).planned().getFirst().probes();
     }
 
     @Test

@@ -1,0 +1,73 @@
+package vtlab.check;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.data.RowValues;
+import vtlab.plan.Row;
+import vtlab.tier.tool.Jdk;
+
+/** A row's numbers judged into its flags, status and note, as the runner hands them over. */
+class RowValidityTest {
+    static final RowValidity.Context HERE = new RowValidity.Context(1, 1, null, 100, null, true, null, List.of());
+
+    static Row row(int connections, Double boundRps, Double rate) {
+        return new Row("servlet", "servlet", "virtual", "sleep", connections, 1, null, null, null, Jdk.current(), Map.of(), Map.of(),
+                Map.of(), boundRps, null, List.of(), Duration.ZERO, Duration.ofSeconds(20), List.of(), rate, List.of());
+    }
+
+    static RowValidity.Measured closed(double rps, double meanMs) {
+        return new RowValidity.Measured(rps, meanMs, 0, 20, 0, List.of(), List.of());
+    }
+
+    @Test
+    void aClosedRowAtItsBoundIsEvidenceAndAnUnsettledWarmUpIsOnlyACaveat() {
+        RowValues out = new RowValues();
+        RowValidity.judge(out, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", out.get(Validity.STATUS), String.valueOf(out.get(Validity.NOTE)));
+        assertEquals(3950 / 4000.0, (double) out.get(Validity.BOUND_RATIO), 1e-9);
+
+        RowValues unsettled = new RowValues();
+        RowValidity.judge(unsettled, row(200, 4000.0, null), closed(3950, 50.5),
+                new RowValidity.Context(1, 1, "1", 100, null, false, null, List.of("rss: gone")));
+        assertEquals("ok", unsettled.get(Validity.STATUS));
+        assertEquals("warmup-not-steady;shared-cpu", unsettled.get(Validity.FLAGS));
+        String note = (String) unsettled.get(Validity.NOTE);
+        assertTrue(note.contains("shared CPU 1") && note.contains("probe errors: rss: gone"), note);
+    }
+
+    @Test
+    void connectionsSittingIdleVoidAClosedRow() {
+        RowValues out = new RowValues();
+        RowValidity.judge(out, row(200, 4000.0, null), closed(2000, 50), HERE); // 2,000 x 50 ms = 100 of 200 connections busy
+        assertEquals("flagged", out.get(Validity.STATUS));
+        assertTrue(((String) out.get(Validity.FLAGS)).contains("littles-law"), String.valueOf(out.get(Validity.FLAGS)));
+    }
+
+    @Test
+    void aFaultRowIsJudgedOnTheSecondsBeforeItsFault() {
+        List<RowValidity.Second> seconds = new ArrayList<>();
+        seconds.add(new RowValidity.Second(0, 0)); // the generator starting
+        for (int s = 1; s < 10; s++) seconds.add(new RowValidity.Second(100, 0));
+        for (int s = 10; s < 20; s++) seconds.add(new RowValidity.Second(20, 80)); // the fault: most requests fail
+        long answered = seconds.stream().mapToLong(RowValidity.Second::answered).sum();
+        long errors = seconds.stream().mapToLong(RowValidity.Second::errors).sum();
+        RowValidity.Measured m = new RowValidity.Measured(answered / 20.0, 40, errors / (double) (answered + errors), 20, 0, seconds, List.of());
+
+        RowValues fault = new RowValues();
+        RowValidity.judge(fault, row(1000, 4000.0, 100.0), m, new RowValidity.Context(1, 1, null, 1000, null, true, 10, List.of()));
+        assertEquals("ok", fault.get(Validity.STATUS), String.valueOf(fault.get(Validity.NOTE)));
+        assertTrue(((String) fault.get(Validity.NOTE)).contains("judged on the 8 s before the fault"), String.valueOf(fault.get(Validity.NOTE)));
+
+        RowValues without = new RowValues();
+        RowValidity.judge(without, row(1000, 4000.0, 100.0), m, new RowValidity.Context(1, 1, null, 1000, null, true, null, List.of()));
+        assertEquals("flagged", without.get(Validity.STATUS), "the same hold without a fault is judged whole: " + without.get(Validity.FLAGS));
+    }
+}

@@ -1,0 +1,69 @@
+package vtlab.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import jdk.jfr.consumer.RecordedEvent;
+import jdk.jfr.consumer.RecordingFile;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.tier.host.TierProcess;
+import vtlab.tier.tool.Jdk;
+
+/** A recording started, dumped twice and stopped with jcmd in a real JVM (this test's own, as a SUT is attached to). */
+class JfrRecordingTest {
+    @TempDir
+    Path dir;
+
+    static final String SLEEPS = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <configuration version="2.0" label="vtlab test">
+              <event name="jdk.ThreadSleep">
+                <setting name="enabled">true</setting>
+                <setting name="threshold">0 ms</setting>
+              </event>
+            </configuration>
+            """;
+
+    @Test
+    void startsDumpsWhileRecordingAndStopsInARealJvm() throws Exception {
+        TierProcess self = TierProcess.local(ProcessHandle.current());
+        Jdk jdk = Jdk.current();
+        Path jfc = dir.resolve("t.jfc");
+        JfrRecording r = JfrRecording.start(self, jdk, "vtlab-test", jfc, SLEEPS);
+        try {
+            assertEquals(SLEEPS, Files.readString(jfc), "the settings it started with are kept beside the recording");
+            assertTrue(recordings().contains("vtlab-test"), "the JVM records under the name");
+            Thread.sleep(3);
+            long first = sleeps(r.dump(dir.resolve("first.jfr")));
+            assertTrue(first >= 1, "the sleep is in the first dump: " + first);
+            Thread.sleep(3);
+            Thread.sleep(3);
+            assertTrue(sleeps(r.dump(dir.resolve("second.jfr"))) >= first + 2, "a dump does not stop it: each holds everything so far");
+        } catch (Exception | AssertionError e) {
+            r.stop();
+            throw e;
+        }
+        Path last = r.finish(dir.resolve("last.jfr"));
+        assertTrue(sleeps(last) >= 3, "finish dumps first");
+        assertFalse(recordings().contains("vtlab-test"), "finish stopped it");
+    }
+
+    static String recordings() throws Exception {
+        return Jcmd.run(Jdk.current(), ProcessHandle.current().pid(), "JFR.check");
+    }
+
+    /** The sleeps of this test's thread in a recording. */
+    static long sleeps(Path jfr) throws Exception {
+        List<RecordedEvent> events = RecordingFile.readAllEvents(jfr);
+        String me = Thread.currentThread().getName();
+        return events.stream().filter(e -> e.getEventType().getName().equals("jdk.ThreadSleep"))
+                .filter(e -> e.getThread() != null && me.equals(e.getThread().getJavaName())).count();
+    }
+}
