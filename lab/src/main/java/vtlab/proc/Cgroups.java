@@ -55,7 +55,7 @@ public final class Cgroups {
      * From mountinfo and /proc/self/cgroup lines. v1 when a v1 hierarchy carries cpu or memory (as the JDK decides:
      * a hybrid machine's v1 controllers are the ones that limit), else v2 with the controllers its root enables.
      */
-    static Cgroups of(List<String> mountinfo, List<String> selfCgroup) {
+    public static Cgroups of(List<String> mountinfo, List<String> selfCgroup) {
         Map<String, Path> v1 = new LinkedHashMap<>();
         Path unified = null;
         for (String line : mountinfo) {
