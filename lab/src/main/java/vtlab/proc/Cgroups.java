@@ -107,6 +107,11 @@ public final class Cgroups {
         return version;
     }
 
+    /** The lab's own group of each controller: where the SUTs' groups are made. */
+    public java.util.Collection<Path> ownDirs() {
+        return List.copyOf(new java.util.LinkedHashSet<>(own.values()));
+    }
+
     /**
      * Why these limits cannot be set here (a controller missing, its files not writable), or null when they can: checked
      * before anything starts.
