@@ -122,7 +122,7 @@ public final class ContainerProbe implements Probe {
                 CompositeData heap = (CompositeData) jmx.get("java.lang:type=Memory", "HeapMemoryUsage");
                 long used = ((Number) heap.get("used")).longValue() >> 20, committed = ((Number) heap.get("committed")).longValue() >> 20;
                 String inFlight = requests ? jmx.get(JvmProbe.REQUESTS, "InFlight") + " requests in flight, " : "";
-                group.note(String.format(Locale.ROOT, "%sheap %d MB used of %d MB committed, %d MB charged to the cgroup, %.1f s after start-up",
+                group.note(String.format(Locale.ROOT, "%sheap %d MB used of %d MB committed, %d MB charged to the cgroup, %.1f s after its verification",
                         inFlight, used, committed, group.stat().memoryBytes() >> 20, (System.nanoTime() - t0) / 1e9));
                 Thread.sleep(500);
             } catch (InterruptedException e) {
