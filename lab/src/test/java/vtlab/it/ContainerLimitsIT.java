@@ -27,10 +27,6 @@ class ContainerLimitsIT {
     @TempDir
     Path out;
 
-    static boolean isSut(ProcessHandle p) {
-        return p.info().commandLine().orElse("").contains("vtlab-servlet.jar");
-    }
-
     @Test
     void aQuotaThrottlesAndALimitBelowTheWorkingSetKillsTheRow() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
@@ -64,6 +60,6 @@ class ContainerLimitsIT {
                 assertTrue(left.isEmpty(), "cgroups left behind: " + left);
             }
         }
-        assertTrue(ProcessHandle.current().descendants().noneMatch(ContainerLimitsIT::isSut), "no SUT left running");
+        assertTrue(ProcessHandle.current().descendants().noneMatch(FaultsIT::isSut), "no SUT left running");
     }
 }

@@ -92,33 +92,19 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
         List<String> modes = MODES_OPT.choices(o, MODES);
-        double rate;
-        try {
-            rate = Double.parseDouble(RATE.string(o));
-        } catch (NumberFormatException e) {
-            throw new UsageError("--rate takes requests per second, not '" + RATE.string(o) + "'");
-        }
-        if (!(rate > 0) || Double.isInfinite(rate)) throw new UsageError("--rate must be positive, not '" + RATE.string(o) + "'");
-        int limit = LIMIT.integer(o);
-        if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
+        double rate = FaultsExperiment.rate(RATE, o);
+        int limit = FaultsExperiment.limit(o);
         List<ContainerLimits> limits = LimitAxis.parse(o, CPU_QUOTA, MEMORY_LIMIT);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         int cap = PlanContext.MAX_IN_FLIGHT.given(o) ? ctx.maxInFlight() : CAP;
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (ContainerLimits l : limits)
-                for (String mode : modes) {
-                    SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
-                    Map<String, String> extra = new LinkedHashMap<>();
-                    extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
+                for (String mode : modes)
                     for (int rep = 1; rep <= t.reps(); rep++) {
-                        Row r = SpringRig.row(name(), stack, jdk, s, "order-summary", cap, rep, true,
-                                mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
-                                SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
-                        // virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label
-                        rows.add(LimitAxis.contained(r.withThreadMode(mode), l, o).atRate(rate));
+                        Row r = FaultsExperiment.modeRow(name(), stack, jdk, mode, limit, cap, rep, t, SpringRig.jvmArgs(o, ctx));
+                        rows.add(LimitAxis.contained(r, l, o).atRate(rate));
                     }
-                }
         return rows;
     }
 
