@@ -35,6 +35,8 @@ public final class ContainerProbe implements Probe {
     static final Column THROTTLED = Column.integer("cg_throttled_periods", "periods", "CFS periods in which the quota throttled the SUT, hold");
     static final Column THROTTLED_PCT = Column.number("cg_throttled_pct", "%", "share of the hold's CFS periods that were throttled");
     static final Column THROTTLED_MS = Column.number("cg_throttled_ms", "ms", "time the SUT's threads waited for the next period (cpu.stat throttled time), hold");
+    static final Column THROTTLED_TOTAL_MS = Column.number("cg_throttled_total_ms", "ms",
+            "time throttled from the JVM's start to the hold's end (start-up and warm-up included: a quota slows a JVM's start most)");
     static final Column MEM_MAX = Column.number("cg_memory_max_mb", "MB", "most memory charged to the SUT's cgroup at a sample of the hold (page cache included)");
     static final Column FAILCNT = Column.integer("cg_memory_failcnt", "times", "times the SUT's memory use hit its limit in the hold (failcnt; v2: memory.events max)");
 
@@ -66,7 +68,7 @@ public final class ContainerProbe implements Probe {
     @Override
     public List<Column> columns() {
         return List.of(PROCESSORS, PARALLELISM, GC, GC_THREADS, MAX_HEAP, QUOTA, MEM_LIMIT, PERIODS, THROTTLED, THROTTLED_PCT,
-                THROTTLED_MS, MEM_MAX, FAILCNT);
+                THROTTLED_MS, THROTTLED_TOTAL_MS, MEM_MAX, FAILCNT);
     }
 
     @Override
@@ -179,6 +181,7 @@ public final class ContainerProbe implements Probe {
             out.put(THROTTLED_PCT, periods == 0 ? 0.0 : Math.round(1000.0 * throttled / periods) / 10.0);
             out.put(THROTTLED_MS, Math.round((end.throttledNanos() - first.throttledNanos()) / 1e5) / 10.0);
         }
+        if (end.throttledNanos() >= 0) out.put(THROTTLED_TOTAL_MS, Math.round(end.throttledNanos() / 1e5) / 10.0);
         if (first != null && end.memoryBytes() >= 0) {
             out.max(MEM_MAX, Math.round(end.memoryBytes() / 1024.0 / 102.4) / 10.0);
             out.put(FAILCNT, end.failcnt() - first.failcnt());

@@ -128,24 +128,29 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
         saw.forEach((l, r) -> out.add(String.format(Locale.ROOT, "%s: the JVM saw %s CPU(s), ran %s carrier(s), chose %s GC with %s thread(s) and a %s MB max heap",
                 l, r.get("jvm_available_processors"), or(r, "jvm_vt_parallelism"), or(r, "jvm_gc"), or(r, "jvm_gc_threads"), or(r, "jvm_max_heap_mb"))));
         for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || !"none".equals(Rows.text(r, "fault"))) continue;
+            if (Rows.failed(r) || !"none".equals(fault(r))) continue;
             out.add(String.format(Locale.ROOT, "healthy, %s, %s: p99 %s ms, %s%% of CFS periods throttled (%s ms throttled in the hold), memory peak %s of %s MB, failcnt %s",
                     limits(r), r.get(Rows.THREAD_MODE), num(r, "p99_ms"), or(r, "cg_throttled_pct"), num(r, "cg_throttled_ms"),
                     num(r, "cg_memory_max_mb"), or(r, "cg_memory_limit_mb"), or(r, "cg_memory_failcnt")));
         }
         for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || "none".equals(Rows.text(r, "fault")) || Rows.text(r, "fault") == null) continue;
+            if (Rows.failed(r) || fault(r) == null || "none".equals(fault(r))) continue;
             out.add(String.format(Locale.ROOT, "database locked, %s, %s: %s; %s requests in flight at most; %s%% of periods throttled",
                     limits(r), r.get(Rows.THREAD_MODE), or(r, "fault_verdict"), or(r, "sut_in_flight_max"), or(r, "cg_throttled_pct")));
         }
         List<Map<String, String>> killed = rows.stream().filter(r -> Rows.failed(r) && String.valueOf(r.get("note")).contains("killed by the memory limit")).toList();
         for (Map<String, String> r : killed) {
-            out.add("killed: " + limits(r) + ", " + r.get(Rows.THREAD_MODE) + ", fault " + Rows.text(r, "fault") + ": " + r.get("note"));
+            out.add("killed: " + limits(r) + ", " + r.get(Rows.THREAD_MODE) + ", fault " + fault(r) + ": " + r.get("note"));
         }
         if (killed.isEmpty()) out.add("no row was killed by its memory limit");
         long otherFailed = rows.stream().filter(Rows::failed).count() - killed.size();
         if (otherFailed > 0) out.add(otherFailed + " row(s) failed otherwise and are left out (see their notes)");
         return out;
+    }
+
+    /** The row's fault schedule (its param: "none" for a healthy row), or null. */
+    private static String fault(Map<String, String> r) {
+        return Rows.param(r, vtlab.tier.fault.Fault.PARAM);
     }
 
     private static String limits(Map<String, String> r) {
