@@ -56,10 +56,7 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<Opt> options() {
-        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, CPU_QUOTA, MEMORY_LIMIT, FAULTS));
-        own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
-        own.addAll(TIMING);
-        return own;
+        return FaultsExperiment.options(List.of(MODES_OPT, RATE, LIMIT, CPU_QUOTA, MEMORY_LIMIT, FAULTS), TIMING);
     }
 
     @Override
@@ -69,7 +66,7 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<String> faults(Options o) throws UsageError {
-        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.string(o))));
+        return FaultsExperiment.schedules(FAULTS, o);
     }
 
     @Override

@@ -74,10 +74,15 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<Opt> options() {
-        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE, SOAK));
-        own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
-        own.addAll(TIMING);
-        return own;
+        return options(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE, SOAK), TIMING);
+    }
+
+    /** An experiment's own options, then --reseed (the rig's PostgreSQL) and its timing. */
+    static List<Opt> options(List<Opt> own, List<Opt> timing) {
+        List<Opt> all = new ArrayList<>(own);
+        all.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
+        all.addAll(timing);
+        return all;
     }
 
     /** k6: its per-request records tell timeouts, refusals, resets and status errors apart, second by second. */
@@ -88,8 +93,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<String> faults(Options o) throws UsageError {
-        // not given: the default schedules (--quick: scaled into its hold); given: as given, checked against the hold
-        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.string(o))));
+        return schedules(FAULTS, o);
+    }
+
+    /** An experiment's --fault: not given, its defaults (--quick: scaled into its hold); given, as given, checked against the hold. */
+    static List<String> schedules(Opt faults, Options o) throws UsageError {
+        return FaultAxis.parse(faults.given(o) ? o : o.withDefaults(Map.of(faults.name(), faults.string(o))));
     }
 
     @Override
