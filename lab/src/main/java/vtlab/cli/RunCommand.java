@@ -243,11 +243,13 @@ public final class RunCommand implements Command {
                     throw new UsageError("--rate-profile: a fault row is judged at a constant rate (" + e.name() + " runs faults " + String.join(", ", faults)
                             + "): run spikes and faults apart" + (e.name().equals("faults") ? " (faults has its own spike row: --spike)" : ""));
                 }
-                rows.addAll(vtlab.plan.FaultAxis.apply(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)), faults));
+                List<Row> faulted = vtlab.plan.FaultAxis.apply(ctx.underLoadModel(e.plan(ctx.forExperiments(eo), ctx)), faults);
+                rows.addAll(vtlab.plan.LimitAxis.apply(faulted, vtlab.plan.LimitAxis.parse(eo), eo));
                 searches.addAll(e.searches(eo, ctx));
             }
         }
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
+        vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP));
         // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
         boolean open = ctx.open() || !searches.isEmpty() || rows.stream().anyMatch(Row::open); // faults plans open rows itself
         if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
@@ -316,6 +318,10 @@ public final class RunCommand implements Command {
         }
         if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
+        if (rows.stream().anyMatch(r -> !r.limits().none())) {
+            if (topology != null) throw new UsageError("--cpu-quota/--memory-limit: a SUT in a cgroup runs on this machine only, not with --hosts");
+            vtlab.plan.LimitAxis.refuseUnavailable(rows, vtlab.proc.Cgroups.here());
+        }
         // across hosts: the hosts reached last of the quick checks, their work closed again if a later one refuses
         RunAcrossHosts.Across across = topology == null ? null
                 : RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
@@ -397,6 +403,7 @@ public final class RunCommand implements Command {
         }
         List<String> probes = r.probes(runProbes);
         if (e != null) probes = e.probes(probes);
+        if (!r.limits().none()) probes = vtlab.probe.ContainerProbe.with(probes); // what the limits did, what the JVM saw
         if (pinThreshold != null) probes = Probes.withOption(probes, "jfr-pinning", "threshold", pinThreshold);
         Probes.validate(probes);
         List<vtlab.plan.Drain> drains = new ArrayList<>();

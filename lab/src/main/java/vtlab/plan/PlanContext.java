@@ -34,7 +34,8 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     public static final Opt RATE_PROFILE = Opt.of("rate-profile", null, "open model, k6 only: the offered rate over each hold instead of --rates:\n"
             + "RATE@TIME steps, RATE@FROM-TO linear ramps, seconds into the hold, first point @0s,\n"
             + "e.g. 1000@0s,5000@10s,1000@20s (a 10 s spike); a row's rate is the profile's mean over its hold");
-    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT);
+    public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT,
+            LimitAxis.CPU_QUOTA, LimitAxis.MEMORY_LIMIT);
 
     public static PlanContext from(Options o) throws UsageError {
         List<Jdk> jdks = new ArrayList<>();

@@ -28,7 +28,18 @@ public record Row(String experiment, String stack, String threadMode, String wor
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
-                  List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults) {
+                  List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
+                  vtlab.proc.ContainerLimits limits) {
+    /** A row without container limits (the SUT runs on its cpuset alone). */
+    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
+               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
+               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
+               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs, Double rate, List<String> appArgs,
+               List<Fault> faults) {
+        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, vtlab.proc.ContainerLimits.NONE);
+    }
+
     /** A row without faults. */
     public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
@@ -50,12 +61,13 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row with the SUT's program arguments. */
     public Row withAppArgs(List<String> args) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args), faults);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args), faults, limits);
     }
 
     public Row {
         if (rate != null && !(rate > 0)) throw new IllegalArgumentException("an open row's rate must be positive");
         faults = List.copyOf(faults);
+        if (limits == null) limits = vtlab.proc.ContainerLimits.NONE;
     }
 
     /** Open model: requests sent at {@link #rate} whatever the server does. */
@@ -72,7 +84,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     public Row atRate(double rps) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
                 expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
-                tiers, warmup, hold, jvmArgs, rps, appArgs, faults);
+                tiers, warmup, hold, jvmArgs, rps, appArgs, faults, limits);
     }
 
     /**
@@ -109,7 +121,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
         Map<String, Object> all = new java.util.LinkedHashMap<>(expectInfo);
         all.putAll(more);
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
+                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
     }
 
     /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
@@ -121,19 +133,19 @@ public record Row(String experiment, String stack, String threadMode, String wor
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
     public Row as(String experiment, Map<String, String> params) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
     }
 
     /** This row under another thread-mode label (a variant of a mode, e.g. virtual-limit: the SUT's env says what it runs). */
     public Row withThreadMode(String mode) {
         return new Row(experiment, stack, mode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
     }
 
     /** This row with another measured hold (a soak). */
     public Row withHold(Duration d) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs, faults);
+                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs, faults, limits);
     }
 
     /** This row with the faults of its hold, their spec its "fault" param ("none" for none: a baseline of a fault sweep). */
@@ -141,13 +153,28 @@ public record Row(String experiment, String stack, String threadMode, String wor
         Map<String, String> withSpec = new java.util.LinkedHashMap<>(params);
         withSpec.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, withSpec, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults);
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
     }
 
     /** This row with other tiers (a fault proxy added, see FaultAxis). */
     public Row withTiers(List<String> tiers) {
         return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs, faults);
+                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+    }
+
+    /** The params naming a contained row's limits (for the scenario and the dataset): see {@link #withLimits}. */
+    public static final String CPU_QUOTA_PARAM = "cpu_quota", MEMORY_LIMIT_PARAM = "memory_limit";
+
+    /**
+     * This row with its SUT in a cgroup of its own (see {@link LimitAxis}), the limits parsed once here and named in its
+     * params ("none" for the side not limited), and the SUT's JVM arguments it runs with under them.
+     */
+    public Row withLimits(vtlab.proc.ContainerLimits l, List<String> jvmArgs) {
+        Map<String, String> p = new java.util.LinkedHashMap<>(params);
+        p.put(CPU_QUOTA_PARAM, l.cpus() == null ? "none" : l.cpuSpec());
+        p.put(MEMORY_LIMIT_PARAM, l.memoryBytes() == null ? "none" : l.memorySpec());
+        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, p, sutEnv,
+                expectInfo, boundRps, boundNote, tiers, warmup, hold, List.copyOf(jvmArgs), rate, appArgs, faults, l);
     }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */

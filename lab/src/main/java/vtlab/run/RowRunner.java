@@ -111,11 +111,11 @@ public final class RowRunner {
             jvmArgs.addAll(probes.jvmArgs());
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
-            String config = stack.name() + "|" + stack.jar() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env;
+            String config = stack.name() + "|" + stack.jar() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env + "|" + row.limits();
 
             String failedBefore = startFailures.get(config);
             if (failedBefore != null) throw new RowFailed(failedBefore + " (an earlier row's start with the same configuration; not retried)");
-            SutReuse.Acquired got = suts.acquire(config, planned.freshSut(), steps, () -> launcher.start(stack, row.jdk(),
+            SutReuse.Acquired got = suts.acquire(config, planned.freshSut(), steps, () -> vtlab.tier.ContainedSut.around(launcher, row.limits()).start(stack, row.jdk(),
                     jvmArgs, row.appArgs(), env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
             sut = got.sut();
             out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
@@ -217,7 +217,7 @@ public final class RowRunner {
                 }
             }
             double rps = load.await().rps();
-            if (!sut.alive()) throw new RowFailed("SUT died during warm-up: " + sut.tail(5));
+            if (!sut.alive()) throw new RowFailed(sut.died("during warm-up"));
             if (proving) modeCheck.afterSlice(row.jdk(), sut.process(), raw, stem);
             long jit1 = Proc.jitTicks(sut.process());
             double jitPct = jit0 < 0 || jit1 < 0 ? Double.NaN : Proc.pct(jit1 - jit0, (System.nanoTime() - t0) / 1e9);
@@ -271,9 +271,9 @@ public final class RowRunner {
             }
             r = load.await();
         }
-        if (!sut.alive()) throw new RowFailed("SUT died during the measured load: " + sut.tail(5));
+        if (!sut.alive()) throw new RowFailed(sut.died("during the measured load"));
         probes.finish(ctx);
-        if (!sut.alive()) throw new RowFailed("SUT died while probes read it: " + sut.tail(5));
+        if (!sut.alive()) throw new RowFailed(sut.died("while probes read it"));
         return r;
     }
 

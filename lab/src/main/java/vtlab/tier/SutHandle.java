@@ -31,6 +31,11 @@ public interface SutHandle extends AutoCloseable {
     /** The last lines of the SUT's log, for failure reasons. */
     String tail(int n);
 
+    /** Why the SUT is gone, for the failed row's note ("during warm-up"): the last lines of its log unless it knows better. */
+    default String died(String when) {
+        return "SUT died " + when + ": " + tail(5);
+    }
+
     @Override
     void close();
 

@@ -40,6 +40,12 @@ public final class SutProcess implements SutHandle {
      */
     public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Map<String, String> env,
                                    String cpus, int port, Path log) throws IOException {
+        return start(java.util.function.UnaryOperator.identity(), stack, jdk, jvmArgs, appArgs, env, cpus, port, log);
+    }
+
+    /** As {@link #start(Stack, Jdk, List, List, Map, String, int, Path)}, the command wrapped (started in a cgroup: {@link ContainedSut}). */
+    static SutProcess start(java.util.function.UnaryOperator<List<String>> wrap, Stack stack, Jdk jdk, List<String> jvmArgs,
+                            List<String> appArgs, Map<String, String> env, String cpus, int port, Path log) throws IOException {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus));
         Map<String, String> fullEnv = new java.util.LinkedHashMap<>(env);
@@ -58,6 +64,7 @@ public final class SutProcess implements SutHandle {
             fullEnv.put("PATH", jdk.home().resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         }
         cmd.addAll(appArgs);
+        cmd = wrap.apply(cmd);
         Files.createDirectories(log.getParent());
         Files.writeString(log, "# " + String.join(" ", vtlab.core.Secrets.args(cmd)) + "\n# env " + vtlab.core.Secrets.env(fullEnv) + "\n");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)

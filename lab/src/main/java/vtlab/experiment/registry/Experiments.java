@@ -24,6 +24,7 @@ public final class Experiments {
                 new vtlab.experiment.reactive.ReactiveExperiment(), new vtlab.experiment.servlet.ServletIoExperiment(),
                 new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(Experiments::all),
                 new vtlab.experiment.spring.FaultsExperiment(), new vtlab.experiment.spring.LibrariesExperiment(),
+                new vtlab.experiment.spring.ContainersExperiment(),
                 new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment())) ALL.put(e.name(), e);
     }
 

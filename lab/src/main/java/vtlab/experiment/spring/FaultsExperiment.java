@@ -74,10 +74,15 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<Opt> options() {
-        List<Opt> own = new ArrayList<>(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE, SOAK));
-        own.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
-        own.addAll(TIMING);
-        return own;
+        return options(List.of(MODES_OPT, RATE, LIMIT, FAULTS, SPIKE, SOAK), TIMING);
+    }
+
+    /** An experiment's own options, then --reseed (the rig's PostgreSQL) and its timing. */
+    static List<Opt> options(List<Opt> own, List<Opt> timing) {
+        List<Opt> all = new ArrayList<>(own);
+        all.add(Opt.of("reseed", null, "rebuilds the PostgreSQL seed"));
+        all.addAll(timing);
+        return all;
     }
 
     /** k6: its per-request records tell timeouts, refusals, resets and status errors apart, second by second. */
@@ -88,8 +93,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
 
     @Override
     public List<String> faults(Options o) throws UsageError {
-        // not given: the default schedules (--quick: scaled into its hold); given: as given, checked against the hold
-        return FaultAxis.parse(FAULTS.given(o) ? o : o.withDefaults(Map.of(FAULTS.name(), FAULTS.string(o))));
+        return schedules(FAULTS, o);
+    }
+
+    /** An experiment's --fault: not given, its defaults (--quick: scaled into its hold); given, as given, checked against the hold. */
+    static List<String> schedules(Opt faults, Options o) throws UsageError {
+        return FaultAxis.parse(faults.given(o) ? o : o.withDefaults(Map.of(faults.name(), faults.string(o))));
     }
 
     @Override
@@ -112,15 +121,8 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
         List<String> modes = MODES_OPT.choices(o, MODES);
-        double rate;
-        try {
-            rate = Double.parseDouble(RATE.string(o));
-        } catch (NumberFormatException e) {
-            throw new UsageError("--rate takes requests per second, not '" + RATE.string(o) + "'");
-        }
-        if (!(rate > 0) || Double.isInfinite(rate)) throw new UsageError("--rate must be positive, not '" + RATE.string(o) + "'");
-        int limit = LIMIT.integer(o);
-        if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
+        double rate = rate(RATE, o);
+        int limit = limit(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         int cap = PlanContext.MAX_IN_FLIGHT.given(o) ? ctx.maxInFlight() : CAP;
         vtlab.plan.RateProfile spike;
@@ -133,18 +135,11 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
-                SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
-                Map<String, String> extra = new LinkedHashMap<>();
-                extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
                 for (int rep = 1; rep <= t.reps(); rep++) {
-                    Row r = SpringRig.row(name(), stack, jdk, s, "order-summary", cap, rep, true,
-                            mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
-                            SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, SpringRig.jvmArgs(o, ctx), extra);
-                    // virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label
-                    Row base = r.withThreadMode(mode);
+                    Row base = modeRow(name(), stack, jdk, mode, limit, cap, rep, t, SpringRig.jvmArgs(o, ctx));
                     rows.add(base.atRate(rate));
                     if (soak != null) {
-                        Map<String, String> params = new LinkedHashMap<>(r.params());
+                        Map<String, String> params = new LinkedHashMap<>(base.params());
                         params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
                         params.put("soak", SOAK.string(o));
                         rows.add(base.as(name(), params).withHold(soak).atRate(rate));
@@ -159,6 +154,39 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                 }
             }
         return rows;
+    }
+
+    /** --rate: a positive number of requests per second, or refused in one line. */
+    static double rate(Opt opt, Options o) throws UsageError {
+        double rate;
+        try {
+            rate = Double.parseDouble(opt.string(o));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--rate takes requests per second, not '" + opt.string(o) + "'");
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) throw new UsageError("--rate must be positive, not '" + opt.string(o) + "'");
+        return rate;
+    }
+
+    /** --limit: virtual-limit's requests at once, at least 1. */
+    static int limit(Options o) throws UsageError {
+        int limit = LIMIT.integer(o);
+        if (limit < 1) throw new UsageError("--limit must be at least 1, not " + limit);
+        return limit;
+    }
+
+    /**
+     * The order-summary row of a mode (platform, virtual, virtual-limit) at the in-flight cap, closed until its rate is
+     * given; virtual-limit rows keep the SUT's thread mode (virtual) in everything but their label.
+     */
+    static Row modeRow(String experiment, Stack stack, Jdk jdk, String mode, int limit, int cap, int rep, PlanContext.Timing t,
+                       List<String> jvmArgs) throws UsageError {
+        SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
+        Map<String, String> extra = new LinkedHashMap<>();
+        extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
+        return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
+                mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
+                SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 
     @Override
