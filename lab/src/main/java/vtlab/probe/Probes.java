@@ -28,6 +28,7 @@ public final class Probes {
         ALL.put("jvm", JvmProbe::new);
         ALL.put("ctxsw", ContextSwitchProbe::new);
         ALL.put("profile", ProfileProbe::new);
+        ALL.put(PathsProbe.NAME, PathsProbe::new);
     }
 
     /**

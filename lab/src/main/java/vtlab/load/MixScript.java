@@ -1,0 +1,136 @@
+package vtlab.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.stack.Mix;
+import vtlab.stack.Request;
+
+/**
+ * A weighted mix ({@link Mix}) in the languages of the generators that send one: wrk's Lua request() hook and k6's
+ * default function. Both choose the next request by smooth weighted round robin (nginx's: every entry gains its
+ * weight, the one ahead is sent and loses the total), so each wrk thread's and each k6 VU's sequence holds the
+ * weights exactly over every cycle of the total weight, whatever the load; the values of the placeholders are drawn
+ * at random per request (a range uniformly, a CSV file's row uniformly, every column of that file from that row).
+ * The values and the bodies are written into the script (no file to copy to a load agent's host).
+ */
+final class MixScript {
+    private MixScript() {}
+
+    /** wrk: the mix, the values and request(), which builds each request with wrk.format. */
+    static String lua(Mix mix) {
+        StringBuilder lua = new StringBuilder("local vtlab_mix = {\n");
+        for (Mix.Entry e : mix.entries()) {
+            lua.append("  { name = ").append(WrkGenerator.luaString(e.name())).append(", method = ").append(WrkGenerator.luaString(e.method()))
+                    .append(", path = ").append(WrkGenerator.luaString(e.path())).append(", weight = ").append(e.weight())
+                    .append(", body = ").append(e.body() == null ? "nil" : WrkGenerator.luaString(e.body())).append(", headers = {");
+            List<String> h = new ArrayList<>();
+            for (Request.Header x : e.headers()) h.add("[" + WrkGenerator.luaString(x.name()) + "] = " + WrkGenerator.luaString(x.value()));
+            lua.append(String.join(", ", h)).append("} },\n");
+        }
+        lua.append("}\nlocal vtlab_total = ").append(mix.totalWeight()).append("\nlocal vtlab_ranges = {\n");
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Range r) lua.append("  [").append(WrkGenerator.luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
+        });
+        lua.append("}\nlocal vtlab_files = {\n");
+        for (Map<String, Mix.Column> cols : mix.files().values()) {
+            List<String> names = new ArrayList<>(cols.keySet());
+            lua.append("  { names = {").append(String.join(", ", names.stream().map(WrkGenerator::luaString).toList())).append("}, rows = {\n");
+            int rows = cols.values().iterator().next().cells().size();
+            for (int i = 0; i < rows; i++) {
+                final int row = i;
+                lua.append("    {").append(String.join(", ", names.stream().map(n -> WrkGenerator.luaString(cols.get(n).cells().get(row))).toList())).append("},\n");
+            }
+            lua.append("  } },\n");
+        }
+        lua.append("""
+                }
+                local vtlab_current = {}
+                for i = 1, #vtlab_mix do vtlab_current[i] = 0 end
+                local function vtlab_pick()
+                  local best = 1
+                  for i = 1, #vtlab_mix do
+                    vtlab_current[i] = vtlab_current[i] + vtlab_mix[i].weight
+                    if vtlab_current[i] > vtlab_current[best] then best = i end
+                  end
+                  vtlab_current[best] = vtlab_current[best] - vtlab_total
+                  return vtlab_mix[best]
+                end
+                request = function()
+                  local e = vtlab_pick()
+                  local drawn = {}
+                  for k, r in pairs(vtlab_ranges) do drawn[k] = tostring(math.random(r[1], r[2])) end
+                  for _, f in ipairs(vtlab_files) do
+                    local row = f.rows[math.random(#f.rows)]
+                    for j, n in ipairs(f.names) do drawn[n] = row[j] end
+                  end
+                  local path = (string.gsub(e.path, "{([%a][%w_]*)}", drawn))
+                  local body = nil
+                  if e.body then body = (string.gsub(e.body, "{([%a][%w_]*)}", drawn)) end
+                  return wrk.format(e.method, path, e.headers, body)
+                end
+                """);
+        return lua.toString();
+    }
+
+    /** k6: the mix and the values as constants, and the default function sending one request of the mix per iteration. */
+    static String js(Mix mix, String base, String timeout) {
+        StringBuilder js = new StringBuilder("const BASE = ").append(K6Generator.quote(base)).append(";\nconst MIX = [\n");
+        for (Mix.Entry e : mix.entries()) {
+            List<String> h = new ArrayList<>();
+            for (Request.Header x : e.headers()) h.add(K6Generator.quote(x.name()) + ": " + K6Generator.quote(x.value()));
+            js.append("  { name: ").append(K6Generator.quote(e.name())).append(", method: ").append(K6Generator.quote(e.method()))
+                    .append(", path: ").append(K6Generator.quote(e.path())).append(", weight: ").append(e.weight())
+                    .append(", body: ").append(e.body() == null ? "null" : K6Generator.quote(e.body()))
+                    .append(", params: { timeout: '").append(timeout).append("', tags: { name: ").append(K6Generator.quote(e.name())).append(" }")
+                    .append(h.isEmpty() ? "" : ", headers: { " + String.join(", ", h) + " }").append(" } },\n");
+        }
+        js.append("];\nconst TOTAL = ").append(mix.totalWeight()).append(";\nconst RANGES = {");
+        List<String> ranges = new ArrayList<>();
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Range r) ranges.add(K6Generator.quote(k) + ": [" + r.from() + ", " + r.to() + "]");
+        });
+        js.append(String.join(", ", ranges)).append("};\nconst FILES = [\n");
+        for (Map<String, Mix.Column> cols : mix.files().values()) {
+            List<String> names = new ArrayList<>(cols.keySet());
+            js.append("  { names: [").append(String.join(", ", names.stream().map(K6Generator::quote).toList())).append("], rows: [\n");
+            int rows = cols.values().iterator().next().cells().size();
+            for (int i = 0; i < rows; i++) {
+                final int row = i;
+                js.append("    [").append(String.join(", ", names.stream().map(n -> K6Generator.quote(cols.get(n).cells().get(row))).toList())).append("],\n");
+            }
+            js.append("  ] },\n");
+        }
+        js.append("""
+                ];
+                const current = MIX.map(() => 0); // per VU: each VU runs its own copy of the script
+
+                function pick() {
+                  let best = 0;
+                  for (let i = 0; i < MIX.length; i++) {
+                    current[i] += MIX[i].weight;
+                    if (current[i] > current[best]) best = i;
+                  }
+                  current[best] -= TOTAL;
+                  return MIX[best];
+                }
+
+                function fill(template, drawn) {
+                  return template.replace(/\\{([A-Za-z][A-Za-z0-9_]*)\\}/g, (m, k) => (k in drawn ? drawn[k] : m));
+                }
+
+                export default function () {
+                  const e = pick();
+                  const drawn = {};
+                  for (const k in RANGES) drawn[k] = String(RANGES[k][0] + Math.floor(Math.random() * (RANGES[k][1] - RANGES[k][0] + 1)));
+                  for (const f of FILES) {
+                    const row = f.rows[Math.floor(Math.random() * f.rows.length)];
+                    f.names.forEach((n, j) => { drawn[n] = row[j]; });
+                  }
+                  http.request(e.method, BASE + fill(e.path, drawn), e.body === null ? null : fill(e.body, drawn), e.params);
+                }
+                """);
+        return js.toString();
+    }
+}
