@@ -105,6 +105,13 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         return new Reader(file, text, metrics).scenario();
     }
 
+    /** The file's options as defaults of single values (a repeatable option's values comma-joined where it takes a list). */
+    public Map<String, String> defaults() {
+        Map<String, String> out = new LinkedHashMap<>();
+        words.forEach((k, v) -> out.put(k, v.getLast()));
+        return out;
+    }
+
     /** The options the file sets, by name (in file order). */
     public Set<String> optionNames() {
         return words.keySet();
@@ -267,7 +274,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                         if (!ok) throw bad(key, "must be " + want + " (got " + kind(i) + ")");
                         out.add(i.asText());
                     }
-                    if (out.isEmpty()) throw bad(key, "is empty: leave the key out for the option's default");
+                    if (out.isEmpty() && !key.endsWith(THRESHOLDS)) throw bad(key, "is empty: leave the key out for the option's default");
                     // a list option takes one comma list; a repeatable one (fault, app-package, dependency) one word each
                     return key.endsWith(".fault") || key.endsWith(".dependency") || key.endsWith(".app-package") || key.endsWith(THRESHOLDS)
                             || key.startsWith("overrides.") ? out : List.of(String.join(",", out));

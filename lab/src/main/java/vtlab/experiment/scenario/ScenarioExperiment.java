@@ -57,6 +57,12 @@ public final class ScenarioExperiment implements Experiment {
         return "a scenario file (./vtlab run FILE.toml): a service under a weighted mix of requests, with thresholds (docs/scenarios.md)";
     }
 
+    /** The servlet stack under the example file's mix (docs/scenarios/servlet-mix.toml). */
+    @Override
+    public List<String> example() {
+        return List.of("--scenario", vtlab.core.LabHome.get().resolve("docs/scenarios/servlet-mix.toml").toString());
+    }
+
     @Override
     public List<Opt> options() {
         Map<String, Opt> all = new LinkedHashMap<>();
@@ -83,6 +89,7 @@ public final class ScenarioExperiment implements Experiment {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         if (!SCENARIO.given(o)) throw new UsageError("scenario runs a scenario file: ./vtlab run FILE.toml (see docs/scenarios.md)");
         Scenario sc = Scenario.read(Path.of(SCENARIO.string(o)), metrics());
+        o = o.withDefaults(sc.defaults()); // what cli has not set from the file already (planned without it: tests, ./vtlab list)
         Mix mix = sc.mix();
         if (!STACK.given(o)) return ofService(o, ctx, mix);
         Stack base = Stack.load(STACK.string(o));
