@@ -89,8 +89,12 @@ final class ScenarioRun {
      */
     static Options options(Scenario sc, Options given) throws UsageError {
         List<String> words = new ArrayList<>();
+        // the load model chosen beside the file takes the file's axis of the other model with it
+        boolean openGiven = given.has("rates") || given.has("rate-profile") || "open".equals(given.string("load-model", null));
+        boolean closedGiven = given.has("conc") || "closed".equals(given.string("load-model", null));
+        Set<String> dropped = openGiven ? Set.of("conc") : closedGiven ? Set.of("rates", "rate-profile", "load-model", "max-in-flight") : Set.of();
         for (var e : sc.words().entrySet()) {
-            if (given.has(e.getKey())) continue;
+            if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
             for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);
         }
         if (!given.has("generator") && !sc.words().containsKey("generator")) {

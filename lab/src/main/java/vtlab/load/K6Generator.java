@@ -156,7 +156,7 @@ public final class K6Generator implements Generator {
         if (ramp != null && s.model() == LoadModel.OPEN) throw new IllegalArgumentException("--ramp is closed-model only");
         String timeout = s.timeout().toMillis() + "ms";
         StringBuilder js = new StringBuilder("import http from 'k6/http';\n");
-        if (ramp != null) js.append("import exec from 'k6/execution';\n");
+        if (ramp != null || s.mix() != null) js.append("import exec from 'k6/execution';\n");
         if (s.mix() != null && ramp != null) throw new IllegalArgumentException("--ramp sends the one request, not a mix");
         if (s.mix() != null) js.append("\n").append(MixScript.js(s.mix(), base(s.url()), timeout)).append("\n");
         else appendRequest(js, s, bodyFile, timeout);

@@ -10,8 +10,10 @@ import vtlab.stack.Request;
 /**
  * A weighted mix ({@link Mix}) in the languages of the generators that send one: wrk's Lua request() hook and k6's
  * default function. Both choose the next request by smooth weighted round robin (nginx's: every entry gains its
- * weight, the one ahead is sent and loses the total), so each wrk thread's and each k6 VU's sequence holds the
- * weights exactly over every cycle of the total weight, whatever the load; the values of the placeholders are drawn
+ * weight, the one ahead is sent and loses the total), which holds the weights exactly over every cycle of the total
+ * weight: each wrk thread runs its own (a thread sends thousands of requests), k6 indexes one cycle by the scenario's
+ * iteration number across all VUs (an arrival-rate executor spreads a load over many VUs with a few iterations
+ * each, whose own cycles would favour the heaviest request); the values of the placeholders are drawn
  * at random per request (a range uniformly, a CSV file's row uniformly, every column of that file from that row).
  * The values and the bodies are written into the script (no file to copy to a load agent's host).
  */
@@ -104,24 +106,28 @@ final class MixScript {
         }
         js.append("""
                 ];
-                const current = MIX.map(() => 0); // per VU: each VU runs its own copy of the script
-
-                function pick() {
-                  let best = 0;
-                  for (let i = 0; i < MIX.length; i++) {
-                    current[i] += MIX[i].weight;
-                    if (current[i] > current[best]) best = i;
+                // the smooth weighted round robin's cycle, once: iteration i of the scenario (counted across every VU)
+                // sends SEQ[i % TOTAL], so the whole load holds the weights however few iterations each VU runs
+                const SEQ = (() => {
+                  const current = MIX.map(() => 0), seq = [];
+                  for (let n = 0; n < TOTAL; n++) {
+                    let best = 0;
+                    for (let i = 0; i < MIX.length; i++) {
+                      current[i] += MIX[i].weight;
+                      if (current[i] > current[best]) best = i;
+                    }
+                    current[best] -= TOTAL;
+                    seq.push(best);
                   }
-                  current[best] -= TOTAL;
-                  return MIX[best];
-                }
+                  return seq;
+                })();
 
                 function fill(template, drawn) {
                   return template.replace(/\\{([A-Za-z][A-Za-z0-9_]*)\\}/g, (m, k) => (k in drawn ? drawn[k] : m));
                 }
 
                 export default function () {
-                  const e = pick();
+                  const e = MIX[SEQ[exec.scenario.iterationInTest % TOTAL]];
                   const drawn = {};
                   for (const k in RANGES) drawn[k] = String(RANGES[k][0] + Math.floor(Math.random() * (RANGES[k][1] - RANGES[k][0] + 1)));
                   for (const f of FILES) {

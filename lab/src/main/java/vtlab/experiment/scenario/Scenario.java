@@ -89,6 +89,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
     static final Set<String> REQUEST_KEYS = new LinkedHashSet<>(List.of("name", "method", "path", "headers", "body", "expect-status",
             "expect-body", "weight"));
     static final Set<String> TOP = new LinkedHashSet<>(List.of("name", "base", "requests", "values", "overrides", "service", "load", "run", "slo"));
+    /** The most the weights may add up to: one cycle of the round robin is held in k6's script. */
+    static final int MAX_TOTAL_WEIGHT = 100_000;
     static final Set<String> METHODS = Set.of("GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH");
 
     /** The thresholds' option: not a command-line option of its own (thresholds are the file's). */
@@ -379,7 +381,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                 if (e.has("weight")) {
                     JsonNode w = e.get("weight");
                     if (!w.isIntegralNumber()) throw bad(at + ".weight", "must be a whole number (got " + kind(w) + ")");
-                    if (w.asLong() < 1 || w.asLong() > 1_000_000) throw bad(at + ".weight", "must be from 1 to 1000000 (got " + w.asText() + "): leave a request out to send none");
+                    if (w.asLong() < 1 || w.asLong() > MAX_TOTAL_WEIGHT) throw bad(at + ".weight", "must be from 1 to " + MAX_TOTAL_WEIGHT + " (got " + w.asText() + "): leave a request out to send none");
                     weight = w.asInt();
                 }
                 Mix.Entry entry = new Mix.Entry(name, method, path, headers, body, status, expectBody, weight);
@@ -393,6 +395,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                 entries.add(entry);
             }
             if (entries.isEmpty()) throw bad("requests", "no requests");
+            int total = entries.stream().mapToInt(Mix.Entry::weight).sum();
+            if (total > MAX_TOTAL_WEIGHT) throw bad("requests", "the weights add up to " + total + ": at most " + MAX_TOTAL_WEIGHT + " (k6 holds one cycle of them)");
             for (String v : values.keySet()) if (!used.contains(v)) throw bad("values." + v, "no request names {" + v + "}");
             return new Mix(entries, values);
         }

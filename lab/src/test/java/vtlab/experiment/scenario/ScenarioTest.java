@@ -124,7 +124,7 @@ class ScenarioTest {
 
     @Test
     void aWeightOfZeroIsRefused() throws Exception {
-        assertTrue(refusal(GOOD.replace("weight = 2", "weight = 0")).startsWith("34: requests[2].weight: must be from 1 to 1000000 (got 0)"));
+        assertTrue(refusal(GOOD.replace("weight = 2", "weight = 0")).startsWith("34: requests[2].weight: must be from 1 to 100000 (got 0)"));
     }
 
     @Test
