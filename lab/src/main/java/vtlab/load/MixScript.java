@@ -36,16 +36,7 @@ final class MixScript {
             if (v instanceof Mix.Range r) lua.append("  [").append(WrkGenerator.luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
         });
         lua.append("}\nlocal vtlab_files = {\n");
-        for (Map<String, Mix.Column> cols : mix.files().values()) {
-            List<String> names = new ArrayList<>(cols.keySet());
-            lua.append("  { names = {").append(String.join(", ", names.stream().map(WrkGenerator::luaString).toList())).append("}, rows = {\n");
-            int rows = cols.values().iterator().next().cells().size();
-            for (int i = 0; i < rows; i++) {
-                final int row = i;
-                lua.append("    {").append(String.join(", ", names.stream().map(n -> WrkGenerator.luaString(cols.get(n).cells().get(row))).toList())).append("},\n");
-            }
-            lua.append("  } },\n");
-        }
+        files(lua, mix, WrkGenerator::luaString, "  { names = {", "}, rows = {\n", "    {", "},\n", "  } },\n");
         lua.append("""
                 }
                 local vtlab_current = {}
@@ -94,16 +85,7 @@ final class MixScript {
             if (v instanceof Mix.Range r) ranges.add(K6Generator.quote(k) + ": [" + r.from() + ", " + r.to() + "]");
         });
         js.append(String.join(", ", ranges)).append("};\nconst FILES = [\n");
-        for (Map<String, Mix.Column> cols : mix.files().values()) {
-            List<String> names = new ArrayList<>(cols.keySet());
-            js.append("  { names: [").append(String.join(", ", names.stream().map(K6Generator::quote).toList())).append("], rows: [\n");
-            int rows = cols.values().iterator().next().cells().size();
-            for (int i = 0; i < rows; i++) {
-                final int row = i;
-                js.append("    [").append(String.join(", ", names.stream().map(n -> K6Generator.quote(cols.get(n).cells().get(row))).toList())).append("],\n");
-            }
-            js.append("  ] },\n");
-        }
+        files(js, mix, K6Generator::quote, "  { names: [", "], rows: [\n", "    [", "],\n", "  ] },\n");
         js.append("""
                 ];
                 // the smooth weighted round robin's cycle, once: iteration i of the scenario (counted across every VU)
@@ -138,5 +120,23 @@ final class MixScript {
                 }
                 """);
         return js.toString();
+    }
+
+    /**
+     * Each CSV file of the mix as a literal of the script's language: its placeholder names, then its rows (one cell
+     * per name, quoted by the language's quote), between the given brackets.
+     */
+    private static void files(StringBuilder out, Mix mix, java.util.function.UnaryOperator<String> quote, String open, String namesEnd,
+                              String rowOpen, String rowEnd, String close) {
+        for (Map<String, Mix.Column> cols : mix.files().values()) {
+            List<String> names = new ArrayList<>(cols.keySet());
+            out.append(open).append(String.join(", ", names.stream().map(quote).toList())).append(namesEnd);
+            int rows = cols.values().iterator().next().cells().size();
+            for (int i = 0; i < rows; i++) {
+                final int row = i;
+                out.append(rowOpen).append(String.join(", ", names.stream().map(n -> quote.apply(cols.get(n).cells().get(row))).toList())).append(rowEnd);
+            }
+            out.append(close);
+        }
     }
 }
