@@ -21,7 +21,8 @@ import vtlab.stack.Stack;
  * The requests the SUT itself received per path during the hold: its runtime-info's requests_by_path (the servlet
  * stack counts every request by path, query left out) read when the hold begins and when it ends, the difference
  * written as "path=count" pairs. What a scenario's mix came to, counted where it arrived rather than where it was
- * sent. A stack that does not count reports nothing (the column stays empty).
+ * sent. A stack that does not count reports nothing (the column stays empty). A row whose workload is a scenario's
+ * mix also gets the counts per request name (sut_requests_by_name).
  */
 public final class PathsProbe implements Probe {
     public static final String NAME = "paths";
@@ -42,9 +43,12 @@ public final class PathsProbe implements Probe {
         return "requests the SUT received per path in the hold, from its runtime-info (sut_requests_by_path; the servlet stack)";
     }
 
+    public static final Column BY_REQUEST = Column.text("sut_requests_by_name",
+            "a scenario's mix at the SUT: requests it received per request name in the hold (from sut_requests_by_path), name=count;name=count");
+
     @Override
     public List<Column> columns() {
-        return List.of(BY_PATH);
+        return List.of(BY_PATH, BY_REQUEST);
     }
 
     /** Over HTTP: wherever the SUT runs. */
@@ -72,6 +76,22 @@ public final class PathsProbe implements Probe {
             if (d > 0) pairs.add(path + "=" + d);
         });
         out.put(BY_PATH, String.join(";", pairs));
+        Map<String, Long> diff = parse(String.join(";", pairs));
+        Stack.Workload w = workload(ctx);
+        if (w != null && w.mix() != null) {
+            List<String> named = new ArrayList<>();
+            vtlab.stack.Mix.countsByName(w.mix().pathsByName(), diff).forEach((name, n) -> named.add(name + "=" + n));
+            out.put(BY_REQUEST, String.join(";", named));
+        }
+    }
+
+    /** The row's workload (a scenario's carries its mix), or null when its stack does not have it. */
+    private static Stack.Workload workload(ProbeContext ctx) {
+        try {
+            return Stack.load(ctx.row().stack()).workload(ctx.row().workload());
+        } catch (vtlab.core.UsageError e) {
+            return null;
+        }
     }
 
     /** requests_by_path now, or null when the SUT has no runtime-info or does not count. */

@@ -125,4 +125,45 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
     public String spec() {
         return String.join("+", entries.stream().map(e -> e.name() + ":" + e.weight()).toList());
     }
+
+    /** Each request's path template by its name, in order. */
+    public Map<String, String> pathsByName() {
+        Map<String, String> out = new LinkedHashMap<>();
+        entries.forEach(e -> out.put(e.name(), e.path()));
+        return out;
+    }
+
+    /**
+     * Each request's count from counts by path as a server saw them: a path matched against each request's path
+     * template (a placeholder any one segment, the query left out), in order; a path two requests share cannot be
+     * told apart and counts for the first, one no request matches for none.
+     *
+     * @param templates each request's path template by its name
+     */
+    public static Map<String, Long> countsByName(Map<String, String> templates, Map<String, Long> byPath) {
+        Map<String, Long> out = new LinkedHashMap<>();
+        Map<String, Pattern> patterns = new LinkedHashMap<>();
+        templates.forEach((name, path) -> {
+            out.put(name, 0L);
+            String p = path.replaceAll("\\?.*", "");
+            StringBuilder re = new StringBuilder();
+            int last = 0;
+            Matcher m = PLACEHOLDER.matcher(p);
+            while (m.find()) {
+                re.append(Pattern.quote(p.substring(last, m.start()))).append("[^/]+");
+                last = m.end();
+            }
+            re.append(Pattern.quote(p.substring(last)));
+            patterns.put(name, Pattern.compile(re.toString()));
+        });
+        byPath.forEach((path, n) -> {
+            for (var e : patterns.entrySet()) {
+                if (e.getValue().matcher(path).matches()) {
+                    out.merge(e.getKey(), n, Long::sum);
+                    return;
+                }
+            }
+        });
+        return out;
+    }
 }

@@ -95,14 +95,17 @@ class ScenarioIT {
         assertEquals(1, rows.size(), first.console());
         Map<String, String> row = rows.getFirst();
         assertEquals("ok", row.get("status"), Lab.describe(row));
-        // the mix as the SUT received it in the hold, per path: within 2% of the weights
+        // the mix as the SUT received it in the hold, per path, and per request name in the row: within 2% of the weights
         Map<String, Long> byPath = PathsProbe.parse(Lab.cell(row, "sut_requests_by_path"));
-        long total = byPath.values().stream().mapToLong(Long::longValue).sum();
-        assertTrue(total > 500, "requests at the SUT: " + byPath);
-        Map<String, Double> weights = Map.of("/hello", 0.5, "/sleep", 0.3, "/bytes", 0.2);
-        assertEquals(weights.keySet(), byPath.keySet(), "paths at the SUT: " + byPath);
+        assertEquals(java.util.Set.of("/hello", "/sleep", "/bytes"), byPath.keySet(), "paths at the SUT: " + byPath);
+        Map<String, Long> byName = PathsProbe.parse(Lab.cell(row, "sut_requests_by_name"));
+        long total = byName.values().stream().mapToLong(Long::longValue).sum();
+        assertEquals(byPath.values().stream().mapToLong(Long::longValue).sum(), total, byName + " " + byPath);
+        assertTrue(total > 500, "requests at the SUT: " + byName);
+        Map<String, Double> weights = Map.of("hello", 0.5, "sleep", 0.3, "bytes", 0.2);
+        assertEquals(weights.keySet(), byName.keySet(), "requests at the SUT: " + byName);
         for (var w : weights.entrySet()) {
-            double share = byPath.get(w.getKey()) / (double) total;
+            double share = byName.get(w.getKey()) / (double) total;
             assertTrue(Math.abs(share - w.getValue()) <= 0.02, w.getKey() + ": " + share + " of " + total + " requests, weight " + w.getValue());
         }
         // the failing threshold, named in the JUnit file with what was measured; the passing one a test case without failure

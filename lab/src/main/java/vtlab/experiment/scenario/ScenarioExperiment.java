@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
@@ -212,30 +211,9 @@ public final class ScenarioExperiment implements Experiment {
      * segment, the query left out); a path two requests share cannot be told apart and counts for the first.
      */
     public static Map<String, Long> countsByRequest(List<Named> requests, Map<String, Long> byPath) {
-        Map<String, Long> out = new LinkedHashMap<>();
-        List<Pattern> patterns = new ArrayList<>();
-        for (Named e : requests) {
-            out.put(e.name(), 0L);
-            String p = e.path().replaceAll("\\?.*", "");
-            StringBuilder re = new StringBuilder();
-            int last = 0;
-            var m = Mix.PLACEHOLDER.matcher(p);
-            while (m.find()) {
-                re.append(Pattern.quote(p.substring(last, m.start()))).append("[^/]+");
-                last = m.end();
-            }
-            re.append(Pattern.quote(p.substring(last)));
-            patterns.add(Pattern.compile(re.toString()));
-        }
-        byPath.forEach((path, n) -> {
-            for (int i = 0; i < patterns.size(); i++) {
-                if (patterns.get(i).matcher(path).matches()) {
-                    out.merge(requests.get(i).name(), n, Long::sum);
-                    return;
-                }
-            }
-        });
-        return out;
+        Map<String, String> templates = new LinkedHashMap<>();
+        requests.forEach(q -> templates.put(q.name(), q.path()));
+        return Mix.countsByName(templates, byPath);
     }
 
     static String pct(double part, double total) {
