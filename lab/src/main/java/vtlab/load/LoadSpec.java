@@ -87,6 +87,11 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         return "VTLAB_HEADER_" + i;
     }
 
+    /** The environment variable a script reads the j-th header of the mix's i-th request from (0-based) when it is a secret. */
+    static String mixHeaderEnv(int i, int j) {
+        return "VTLAB_MIX_HEADER_" + i + "_" + j;
+    }
+
     /**
      * Values of the secret headers (Authorization, Cookie, ...: {@link Secrets#secretHeader}) by {@link #headerEnv}:
      * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
@@ -95,6 +100,12 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         Map<String, String> env = new LinkedHashMap<>();
         List<Request.Header> h = request.headers();
         for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env.put(headerEnv(i), h.get(i).value());
+        if (mix != null) {
+            for (int i = 0; i < mix.entries().size(); i++) {
+                List<Request.Header> m = mix.entries().get(i).headers();
+                for (int j = 0; j < m.size(); j++) if (Secrets.secretHeader(m.get(j).name())) env.put(mixHeaderEnv(i, j), m.get(j).value());
+            }
+        }
         return env;
     }
 }

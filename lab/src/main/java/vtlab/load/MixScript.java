@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import vtlab.core.Secrets;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
 
@@ -15,7 +16,9 @@ import vtlab.stack.Request;
  * iteration number across all VUs (an arrival-rate executor spreads a load over many VUs with a few iterations
  * each, whose own cycles would favour the heaviest request); the values of the placeholders are drawn
  * at random per request (a range uniformly, a CSV file's row uniformly, every column of that file from that row).
- * The values and the bodies are written into the script (no file to copy to a load agent's host).
+ * The values and the bodies are written into the script (no file to copy to a load agent's host); a secret header's
+ * value (Authorization, Cookie, ...) comes from the environment ({@link LoadSpec#mixHeaderEnv}), so the script kept in
+ * raw/ does not hold it.
  */
 final class MixScript {
     private MixScript() {}
@@ -23,12 +26,17 @@ final class MixScript {
     /** wrk: the mix, the values and request(), which builds each request with wrk.format. */
     static String lua(Mix mix) {
         StringBuilder lua = new StringBuilder("local vtlab_mix = {\n");
-        for (Mix.Entry e : mix.entries()) {
+        for (int i = 0; i < mix.entries().size(); i++) {
+            Mix.Entry e = mix.entries().get(i);
             lua.append("  { name = ").append(WrkGenerator.luaString(e.name())).append(", method = ").append(WrkGenerator.luaString(e.method()))
                     .append(", path = ").append(WrkGenerator.luaString(e.path())).append(", weight = ").append(e.weight())
                     .append(", body = ").append(e.body() == null ? "nil" : WrkGenerator.luaString(e.body())).append(", headers = {");
             List<String> h = new ArrayList<>();
-            for (Request.Header x : e.headers()) h.add("[" + WrkGenerator.luaString(x.name()) + "] = " + WrkGenerator.luaString(x.value()));
+            for (int j = 0; j < e.headers().size(); j++) {
+                Request.Header x = e.headers().get(j);
+                h.add("[" + WrkGenerator.luaString(x.name()) + "] = " + (Secrets.secretHeader(x.name())
+                        ? "os.getenv(\"" + LoadSpec.mixHeaderEnv(i, j) + "\")" : WrkGenerator.luaString(x.value())));
+            }
             lua.append(String.join(", ", h)).append("} },\n");
         }
         lua.append("}\nlocal vtlab_total = ").append(mix.totalWeight()).append("\nlocal vtlab_ranges = {\n");
@@ -70,9 +78,13 @@ final class MixScript {
     /** k6: the mix and the values as constants, and the default function sending one request of the mix per iteration. */
     static String js(Mix mix, String base, String timeout) {
         StringBuilder js = new StringBuilder("const BASE = ").append(K6Generator.quote(base)).append(";\nconst MIX = [\n");
-        for (Mix.Entry e : mix.entries()) {
+        for (int i = 0; i < mix.entries().size(); i++) {
+            Mix.Entry e = mix.entries().get(i);
             List<String> h = new ArrayList<>();
-            for (Request.Header x : e.headers()) h.add(K6Generator.quote(x.name()) + ": " + K6Generator.quote(x.value()));
+            for (int j = 0; j < e.headers().size(); j++) {
+                Request.Header x = e.headers().get(j);
+                h.add(K6Generator.quote(x.name()) + ": " + (Secrets.secretHeader(x.name()) ? "__ENV." + LoadSpec.mixHeaderEnv(i, j) : K6Generator.quote(x.value())));
+            }
             js.append("  { name: ").append(K6Generator.quote(e.name())).append(", method: ").append(K6Generator.quote(e.method()))
                     .append(", path: ").append(K6Generator.quote(e.path())).append(", weight: ").append(e.weight())
                     .append(", body: ").append(e.body() == null ? "null" : K6Generator.quote(e.body()))

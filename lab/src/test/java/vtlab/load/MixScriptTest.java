@@ -50,6 +50,18 @@ class MixScriptTest {
     }
 
     @Test
+    void aSecretHeaderOfTheMixComesFromTheEnvironmentNotTheScript() {
+        Mix secret = new Mix(List.of(new Mix.Entry("me", "GET", "/me", List.of(new Request.Header("Authorization", "Bearer s3cr3t")), null, 2, "", 1)), Map.of());
+        String lua = WrkGenerator.script(Request.of("GET"), secret, null, false, false);
+        assertTrue(lua.contains("[\"Authorization\"] = os.getenv(\"VTLAB_MIX_HEADER_0_0\")"), lua);
+        LoadSpec s = spec().withMix(secret);
+        String js = K6Generator.script(s, null);
+        assertTrue(js.contains("\"Authorization\": __ENV.VTLAB_MIX_HEADER_0_0"), js);
+        assertFalse(lua.contains("s3cr3t") || js.contains("s3cr3t"));
+        assertEquals(Map.of("VTLAB_MIX_HEADER_0_0", "Bearer s3cr3t"), s.secretHeaderEnv());
+    }
+
+    @Test
     void wrkAndK6SendAMixOhaAndHeyDoNot() {
         assertTrue(new WrkGenerator().sendsMix());
         assertTrue(new K6Generator().sendsMix());
