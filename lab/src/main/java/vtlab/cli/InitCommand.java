@@ -29,7 +29,7 @@ final class InitCommand implements Command {
         if (given != 1) throw new UsageError("init needs the service, one of them: " + USAGE);
         Path file = Path.of(o.string("out", "scenario.toml"));
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
-        String service;
+        String service, path = "/";
         if (o.has("app")) {
             Path jar = Path.of(o.string("app", "")).toAbsolutePath().normalize();
             if (!Files.isRegularFile(jar)) throw new UsageError("--app " + jar + ": no such file");
@@ -40,7 +40,9 @@ final class InitCommand implements Command {
                     + "virtual-env = { VIRTUAL = \"true\" }      # how its thread mode is switched: env or args per mode\n"
                     + "platform-env = { VIRTUAL = \"false\" }\n";
         } else {
-            vtlab.stack.Stack.load(o.string("stack", "")); // refused here when it is no stack of the lab
+            vtlab.stack.Stack stack = vtlab.stack.Stack.load(o.string("stack", "")); // refused here when it is no stack of the lab
+            // its first endpoint without placeholders (a path the stack answers), else its first one's
+            path = stack.workloads().values().stream().map(vtlab.stack.Stack.Workload::path).filter(x -> !x.contains("{")).findFirst().orElse("/");
             service = "stack = " + quote(o.string("stack", "")) + "     # one of the lab's stacks (./vtlab list)\n";
         }
         String text = """
@@ -75,7 +77,7 @@ final class InitCommand implements Command {
                 [[requests]]
                 name = "home"
                 method = "GET"
-                path = "/"
+                path = %s
                 expect-status = 200
                 weight = 1
 
@@ -86,7 +88,7 @@ final class InitCommand implements Command {
                 #
                 # [values]
                 # id = { from = 1, to = 10 }                     # or { csv = "owners.csv", column = "id" }
-                """.formatted(file.getFileName(), quote(file.getFileName().toString().replaceFirst("\\.toml$", "")), service);
+                """.formatted(file.getFileName(), quote(file.getFileName().toString().replaceFirst("\\.toml$", "")), service, quote(path));
         if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
         Files.writeString(file, text);
         out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);

@@ -78,10 +78,13 @@ public final class ScenarioExperiment implements Experiment {
         return Scenario.metrics(cols);
     }
 
-    /** The run's probes and the count of the mix at the SUT. */
+    /**
+     * The count of the mix at the SUT, then the run's probes: first, so that its readings at the hold's start and end
+     * come before the others' (a JFR recording's start takes a second or more: after it, a short hold is over).
+     */
     @Override
     public List<String> probes(List<String> runProbes) {
-        return Experiment.withProbes(runProbes, PathsProbe.NAME);
+        return Experiment.withProbes(List.of(PathsProbe.NAME), runProbes.toArray(String[]::new));
     }
 
     @Override
