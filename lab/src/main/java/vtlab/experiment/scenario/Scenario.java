@@ -312,8 +312,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                     List<Map<String, String>> rows = read.get(p);
                     if (rows == null) {
                         try {
-                            rows = Csv.read(p);
-                        } catch (IOException | IllegalArgumentException e) {
+                            rows = vtlab.data.Dataset.read(p); // RFC 4180, its first line naming the columns
+                        } catch (IOException e) {
                             throw bad(key, "csv " + csv + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file (" + p + ")" : e.getMessage()));
                         }
                         read.put(p, rows);
@@ -399,48 +399,6 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
             if (total > MAX_TOTAL_WEIGHT) throw bad("requests", "the weights add up to " + total + ": at most " + MAX_TOTAL_WEIGHT + " (k6 holds one cycle of them)");
             for (String v : values.keySet()) if (!used.contains(v)) throw bad("values." + v, "no request names {" + v + "}");
             return new Mix(entries, values);
-        }
-    }
-
-    /** A CSV file's rows by its header's names (RFC 4180: quoted fields, doubled quotes; no line break inside a field). */
-    static final class Csv {
-        private Csv() {}
-
-        static List<Map<String, String>> read(Path file) throws IOException {
-            List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
-            if (lines.isEmpty()) throw new IllegalArgumentException("empty: it needs a header line naming its columns");
-            List<String> header = fields(lines.getFirst().replace("\uFEFF", ""));
-            List<Map<String, String>> out = new ArrayList<>();
-            for (int i = 1; i < lines.size(); i++) {
-                List<String> f = fields(lines.get(i));
-                if (f.size() != header.size()) throw new IllegalArgumentException("line " + (i + 1) + " has " + f.size() + " fields, the header " + header.size());
-                Map<String, String> row = new LinkedHashMap<>();
-                for (int j = 0; j < header.size(); j++) row.put(header.get(j).strip(), f.get(j));
-                out.add(row);
-            }
-            return out;
-        }
-
-        static List<String> fields(String line) {
-            List<String> out = new ArrayList<>();
-            StringBuilder cur = new StringBuilder();
-            boolean quoted = false;
-            for (int i = 0; i < line.length(); i++) {
-                char c = line.charAt(i);
-                if (quoted) {
-                    if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                        cur.append('"');
-                        i++;
-                    } else if (c == '"') quoted = false;
-                    else cur.append(c);
-                } else if (c == '"') quoted = true;
-                else if (c == ',') {
-                    out.add(cur.toString());
-                    cur.setLength(0);
-                } else cur.append(c);
-            }
-            out.add(cur.toString());
-            return out;
         }
     }
 }
