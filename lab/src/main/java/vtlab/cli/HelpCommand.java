@@ -30,6 +30,9 @@ final class HelpCommand implements Command {
             Usage:
               ./vtlab run [EXPERIMENT...] [options]   run experiments (no name: a ~3 minute servlet sleep demo)
               ./vtlab run EXPERIMENT --help           that experiment's axes, options and defaults
+              ./vtlab run FILE.toml [--junit F]       a scenario file: a service under a weighted mix of requests, with
+                                                      thresholds (exit code 99 when one fails; docs/scenarios.md)
+              ./vtlab init --app JAR | --cmd "..." | --stack NAME   writes a commented starting scenario file
               ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
                                                       per thread mode, the highest constant rate meeting the SLO
               ./vtlab ab --app PATH.jar --url PATH    your own service, platform vs virtual threads (a Spring Boot

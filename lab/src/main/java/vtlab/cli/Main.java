@@ -47,7 +47,7 @@ public final class Main {
         java.util.Map<String, Command> all = new java.util.LinkedHashMap<>();
         for (Command c : List.of(new RunCommand(commandLine), new ListCommand(), new DoctorCommand(), new SetupCommand(), new DumpCommand(),
                 new ReportCommand(), new CompareCommand(), new AbCommand(commandLine), new TiersCommand(), new HostsCommand(), new HelpCommand(),
-                new VersionCommand())) all.put(c.name(), c);
+                new VersionCommand(), new InitCommand())) all.put(c.name(), c);
         return all;
     }
 

@@ -57,6 +57,7 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
+        if (ScenarioRun.isScenario(names)) return new ScenarioRun(commandLine).run(o, names, out); // ./vtlab run FILE.toml
         return execute(o, names, out).code();
     }
 

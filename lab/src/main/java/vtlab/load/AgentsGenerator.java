@@ -104,6 +104,11 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     @Override
+    public boolean sendsMix() {
+        return tool.sendsMix();
+    }
+
+    @Override
     public String description() {
         return tool.description() + ", from " + agents.size() + " load agents, histograms merged";
     }
@@ -176,7 +181,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     /** One agent's share of the load: its connections, its rate (open), its CPUs (a thread per CPU, at most one per connection). */
     static LoadSpec share(LoadSpec s, int connections, Double rate, String cpus) {
         return new LoadSpec(s.url(), s.request(), connections, CoreMap.parse(cpus, Integer.MAX_VALUE).length, s.duration(), s.timeout(),
-                cpus, s.rawDir(), s.stem(), s.model(), rate, s.rateOnly(), s.profile(), s.bursts());
+                cpus, s.rawDir(), s.stem(), s.model(), rate, s.rateOnly(), s.profile(), s.bursts(), s.mix());
     }
 
     /** The host's file at path copied back to a file here (one the tool may not have written: skipped when absent, unless required). */

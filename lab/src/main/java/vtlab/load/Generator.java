@@ -46,6 +46,15 @@ public interface Generator {
     }
 
     /**
+     * Whether it sends a weighted mix of requests within one load ({@link LoadSpec#mix()}: a scenario file's requests,
+     * each its own method, path, headers and body, with values drawn per request); a scenario is refused in one line
+     * with one that does not, never sent as one URL.
+     */
+    default boolean sendsMix() {
+        return false;
+    }
+
+    /**
      * Options of this generator's own (k6's --ramp): known to the option check, shown by ./vtlab list, refused with
      * any other generator ({@link Generators#configured}). A generator's own options stay with it rather than on
      * {@link LoadSpec}, which every generator reads.

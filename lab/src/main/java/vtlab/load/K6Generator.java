@@ -156,22 +156,10 @@ public final class K6Generator implements Generator {
         if (ramp != null && s.model() == LoadModel.OPEN) throw new IllegalArgumentException("--ramp is closed-model only");
         String timeout = s.timeout().toMillis() + "ms";
         StringBuilder js = new StringBuilder("import http from 'k6/http';\n");
-        if (ramp != null) js.append("import exec from 'k6/execution';\n");
-        js.append("\nconst URL = ").append(quote(s.url().toString())).append(";\n");
-        Request req = s.request();
-        if (req.body() != null && bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
-        js.append("const METHOD = ").append(quote(req.method())).append(";\n");
-        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + quote(bodyFile.toString()) + ", 'b')").append(";\n");
-        js.append("const PARAMS = { timeout: '").append(timeout).append("'");
-        if (!req.headers().isEmpty()) {
-            List<String> headers = new java.util.ArrayList<>();
-            for (int i = 0; i < req.headers().size(); i++) {
-                Request.Header h = req.headers().get(i);
-                headers.add(quote(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : quote(h.value())));
-            }
-            js.append(", headers: { ").append(String.join(", ", headers)).append(" }");
-        }
-        js.append(" };\n\n");
+        if (ramp != null || s.mix() != null) js.append("import exec from 'k6/execution';\n");
+        if (s.mix() != null && ramp != null) throw new IllegalArgumentException("--ramp sends the one request, not a mix");
+        if (s.mix() != null) js.append("\n").append(MixScript.js(s.mix(), base(s.url()), timeout)).append("\n");
+        else appendRequest(js, s, bodyFile, timeout);
         js.append("export const options = {\n");
         js.append("  discardResponseBodies: true,\n"); // k6 reads them but keeps none: less CPU and memory per VU
         js.append("  summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(90)', 'p(95)', 'p(99)', 'p(99.9)'],\n");
@@ -218,9 +206,39 @@ public final class K6Generator implements Generator {
                     }
                     """);
         } else {
-            js.append("export default function () {\n  http.request(METHOD, URL, BODY, PARAMS);\n}\n");
+            if (s.mix() == null) js.append("export default function () {\n  http.request(METHOD, URL, BODY, PARAMS);\n}\n");
         }
         return js.toString();
+    }
+
+    /** The one request as constants: its URL, method, body (bodyFile's bytes) and params (timeout, headers). */
+    private static void appendRequest(StringBuilder js, LoadSpec s, Path bodyFile, String timeout) {
+        js.append("\nconst URL = ").append(quote(s.url().toString())).append(";\n");
+        Request req = s.request();
+        if (req.body() != null && bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
+        js.append("const METHOD = ").append(quote(req.method())).append(";\n");
+        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + quote(bodyFile.toString()) + ", 'b')").append(";\n");
+        js.append("const PARAMS = { timeout: '").append(timeout).append("'");
+        if (!req.headers().isEmpty()) {
+            List<String> headers = new java.util.ArrayList<>();
+            for (int i = 0; i < req.headers().size(); i++) {
+                Request.Header h = req.headers().get(i);
+                headers.add(quote(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : quote(h.value())));
+            }
+            js.append(", headers: { ").append(String.join(", ", headers)).append(" }");
+        }
+        js.append(" };\n\n");
+    }
+
+    /** The SUT's scheme, host and port: a mix's paths are sent there. */
+    static String base(java.net.URI url) {
+        return url.getScheme() + "://" + url.getRawAuthority();
+    }
+
+    /** Through its script (see {@link MixScript}), each request tagged with its name. */
+    @Override
+    public boolean sendsMix() {
+        return true;
     }
 
     /**
@@ -256,7 +274,7 @@ public final class K6Generator implements Generator {
         return ramped || s.duration().compareTo(min) >= 0 ? s.duration() : min;
     }
 
-    private static String quote(String s) {
+    static String quote(String s) {
         try {
             return JSON.writeValueAsString(s); // a JSON string is a JavaScript string literal
         } catch (IOException e) {

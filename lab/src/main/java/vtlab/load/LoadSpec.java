@@ -9,6 +9,7 @@ import java.util.Map;
 
 import vtlab.core.Secrets;
 import vtlab.plan.RateProfile;
+import vtlab.stack.Mix;
 import vtlab.stack.Request;
 
 /**
@@ -25,10 +26,18 @@ import vtlab.stack.Request;
  * @param bursts   requests in flight may jump to the cap within a second (a fault holds answers back): a generator that
  *                 sizes its workers to the rate (k6's VUs) readies the whole cap before the start, since adding workers
  *                 mid-run drops the requests due meanwhile (seen: 50-132 of a 14 s hold at 100 req/s)
+ * @param mix      a weighted mix of requests sent instead of the one request (null: none); only a generator that
+ *                 {@link Generator#sendsMix() sends a mix} gets one
  */
 public record LoadSpec(URI url, Request request, int connections, int threads, Duration duration,
                        Duration timeout, String cpus, Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly,
-                       RateProfile profile, boolean bursts) {
+                       RateProfile profile, boolean bursts, Mix mix) {
+    /** A load of one request. */
+    public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout, String cpus,
+                    Path rawDir, String stem, LoadModel model, Double rate, boolean rateOnly, RateProfile profile, boolean bursts) {
+        this(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, bursts, null);
+    }
+
     /** A closed-model load (the lab's default). */
     public LoadSpec(URI url, Request request, int connections, int threads, Duration duration, Duration timeout,
                     String cpus, Path rawDir, String stem) {
@@ -49,17 +58,22 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
 
     /** The same load for its rate alone (see rateOnly): a warm-up, where no fault holds answers back (no bursts). */
     public LoadSpec forRateOnly() {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile, false);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, true, profile, false, mix);
     }
 
     /** The same open load following a rate profile over its duration (null: at its constant rate). */
     public LoadSpec withProfile(RateProfile p) {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, p, bursts);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, p, bursts, mix);
     }
 
     /** The same load expecting bursts of requests in flight (see bursts). */
     public LoadSpec withBursts() {
-        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, true);
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, true, mix);
+    }
+
+    /** The same load sending a mix of requests (null: the one request). */
+    public LoadSpec withMix(Mix m) {
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, bursts, m);
     }
 
     public LoadSpec {
@@ -73,6 +87,11 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         return "VTLAB_HEADER_" + i;
     }
 
+    /** The environment variable a script reads the j-th header of the mix's i-th request from (0-based) when it is a secret. */
+    static String mixHeaderEnv(int i, int j) {
+        return "VTLAB_MIX_HEADER_" + i + "_" + j;
+    }
+
     /**
      * Values of the secret headers (Authorization, Cookie, ...: {@link Secrets#secretHeader}) by {@link #headerEnv}:
      * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
@@ -81,6 +100,12 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         Map<String, String> env = new LinkedHashMap<>();
         List<Request.Header> h = request.headers();
         for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env.put(headerEnv(i), h.get(i).value());
+        if (mix != null) {
+            for (int i = 0; i < mix.entries().size(); i++) {
+                List<Request.Header> m = mix.entries().get(i).headers();
+                for (int j = 0; j < m.size(); j++) if (Secrets.secretHeader(m.get(j).name())) env.put(mixHeaderEnv(i, j), m.get(j).value());
+            }
+        }
         return env;
     }
 }

@@ -84,6 +84,12 @@ public final class WrkGenerator implements Generator {
         return perSecond ? java.util.EnumSet.copyOf(SERIES_KINDS) : java.util.EnumSet.noneOf(LoadSeries.Kind.class);
     }
 
+    /** Through its Lua request() hook (see {@link MixScript}). */
+    @Override
+    public boolean sendsMix() {
+        return true;
+    }
+
     @Override
     public List<Opt> options() {
         return List.of(PER_SECOND_OPT);
@@ -138,7 +144,21 @@ public final class WrkGenerator implements Generator {
      * whole histogram in done() (neither for a warm-up: see the class comment).
      */
     static String script(Request r, Path bodyFile, boolean perSecond, boolean histogram) {
+        return script(r, null, bodyFile, perSecond, histogram);
+    }
+
+    /** As above, sending the mix through the request() hook ({@link MixScript#lua}) when there is one (mix: null for none). */
+    static String script(Request r, vtlab.stack.Mix mix, Path bodyFile, boolean perSecond, boolean histogram) {
         StringBuilder lua = new StringBuilder();
+        if (mix != null) lua.append(MixScript.lua(mix));
+        else appendRequest(lua, r, bodyFile);
+        if (perSecond) lua.append(PER_SECOND);
+        appendDone(lua, histogram);
+        return lua.toString();
+    }
+
+    /** The one request: wrk's method, headers and body (see above). */
+    private static void appendRequest(StringBuilder lua, Request r, Path bodyFile) {
         lua.append("wrk.method = ").append(luaString(r.method())).append("\n");
         for (int i = 0; i < r.headers().size(); i++) {
             Request.Header h = r.headers().get(i);
@@ -150,7 +170,9 @@ public final class WrkGenerator implements Generator {
             lua.append("local body = assert(io.open(").append(luaString(bodyFile.toString())).append(", \"rb\"))\n");
             lua.append("wrk.body = body:read(\"*a\")\nbody:close()\n");
         }
-        if (perSecond) lua.append(PER_SECOND);
+    }
+
+    private static void appendDone(StringBuilder lua, boolean histogram) {
         lua.append("local vtlab_histogram = ").append(histogram).append("\n");
         lua.append("""
                 done = function(summary, latency, requests)
@@ -180,7 +202,6 @@ public final class WrkGenerator implements Generator {
                   io.write("%s\\n")
                 end
                 """.formatted(BEGIN, END, HIST_BEGIN, WALK_BUDGET_S, HIST_INCOMPLETE, WALK_BUDGET_S, HIST_END));
-        return lua.toString();
     }
 
     /**
@@ -243,7 +264,7 @@ public final class WrkGenerator implements Generator {
 
     /** The spec's script: a warm-up slice wants its rate, so no per-second hook and no histogram walk. */
     String script(LoadSpec s, Path bodyFile) {
-        return script(s.request(), bodyFile, perSecond && !s.rateOnly(), !s.rateOnly());
+        return script(s.request(), s.mix(), bodyFile, perSecond && !s.rateOnly(), !s.rateOnly());
     }
 
     /**

@@ -29,6 +29,7 @@ public final class Probes {
         ALL.put("ctxsw", ContextSwitchProbe::new);
         ALL.put("profile", ProfileProbe::new);
         ALL.put(ContainerProbe.NAME, ContainerProbe::new);
+        ALL.put(PathsProbe.NAME, PathsProbe::new);
     }
 
     /**

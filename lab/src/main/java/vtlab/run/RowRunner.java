@@ -307,7 +307,7 @@ public final class RowRunner {
     private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {
         // warm-up and hold alike: an open row is warmed at its own rate
         LoadSpec s = new LoadSpec(url, w.request(), row.concurrency(), cores.count(CoreMap.LOAD), d, LOAD_TIMEOUT,
-                cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate());
+                cores.of(CoreMap.LOAD), raw, stem, row.open() ? LoadModel.OPEN : LoadModel.CLOSED, row.rate()).withMix(w.mix());
         // a fault holds answers back: in flight can jump to the cap within a second
         return row.open() && !row.faults().isEmpty() ? s.withBursts() : s;
     }

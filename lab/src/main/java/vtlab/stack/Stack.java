@@ -73,9 +73,17 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param bodyBytes request-body size as a template (e.g. "{bodyBytes}"): the body is that many bytes of 'x'
      *                  (overrides the request's body)
      * @param expectStatus a status code, or a class as one digit (2: any 2xx, a service's own endpoint)
+     * @param mix       a weighted mix of requests sent within the one load instead of the request (a scenario file's),
+     *                  null for none; the path is then the base the mix's paths go to
      */
     public record Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, Request request,
-                           String bodyBytes, List<String> tiers) {
+                           String bodyBytes, List<String> tiers, Mix mix) {
+        /** A workload of one request (no mix). */
+        public Workload(String name, String path, int expectStatus, String expectBody, String serviceMs, Request request,
+                        String bodyBytes, List<String> tiers) {
+            this(name, path, expectStatus, expectBody, serviceMs, request, bodyBytes, tiers, null);
+        }
+
         public boolean statusOk(int status) {
             return expectStatus < 10 ? status / 100 == expectStatus : status == expectStatus;
         }
@@ -99,7 +107,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             Request r = bodyBytes == null ? request : Request.filler(request.method(), Integer.parseInt(fill(bodyBytes, params)));
             String expect = expectBody;
             for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
-            return new Workload(name, path, expectStatus, expect, serviceMs, r, null, tiers);
+            return new Workload(name, path, expectStatus, expect, serviceMs, r, null, tiers, mix);
         }
     }
 

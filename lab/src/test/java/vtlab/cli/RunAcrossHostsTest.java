@@ -51,9 +51,9 @@ class RunAcrossHostsTest {
     @Test
     void whatDoesNotRunAcrossHostsYetIsRefusedByName() throws Exception {
         Path two = topology(TWO_AGENTS);
-        assertEquals("--hosts: servlet-io does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep do)",
+        assertEquals("--hosts: servlet-io does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep, scenario do)",
                 refusal(two, "run", "servlet-io"));
-        assertEquals("--hosts: faults does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep do)",
+        assertEquals("--hosts: faults does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep, scenario do)",
                 refusal(two, "run", "faults"));
         assertEquals("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
         String k6Closed = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--generator", "k6");
@@ -66,7 +66,7 @@ class RunAcrossHostsTest {
         assertTrue(few.startsWith("--hosts: 2 load agents need at least 2 connections, row ") && few.endsWith(" has 1"), few);
         String probe = refusal(two, "run", "servlet", "--probes", "cpu,jfr-pinning,jvm");
         assertEquals("--hosts: probe jvm reads the SUT through this machine (JMX by the local attach API, or its /proc directly): not across hosts yet,"
-                + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc, profile are)", probe);
+                + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc, profile, paths are)", probe);
         assertEquals("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")",
                 refusal(topology("sut = \"local\"\nload = [\"root@127.0.0.1:2\"]\n"), "run", "servlet"));
     }

@@ -369,6 +369,8 @@ class K6GeneratorTest {
                 new Case(K6Generator.script(closed(5, Duration.ofSeconds(2)), Duration.ofSeconds(1)), "ramping-vus", 5),
                 new Case(K6Generator.script(open(2500.5, 40, Duration.ofSeconds(2), Duration.ofSeconds(30)), null), "constant-arrival-rate", 40),
                 new Case(K6Generator.script(profiled("100@0s,500@1s,100@2s-3s", 40, Duration.ofSeconds(3)), null), "ramping-arrival-rate", 40),
+                // a scenario's weighted mix (MixScript), open model
+                new Case(K6Generator.script(open(200, 30, Duration.ofSeconds(2), Duration.ofSeconds(30)).withMix(MixScriptTest.MIX), null), "constant-arrival-rate", 30),
                 // open() of a binary body file in the init context, headers with quotes
                 new Case(K6Generator.script(new LoadSpec(SLEEP, new Request("POST", List.of(new Request.Header("Content-Type", "a/b; x=\"1\"")),
                         Request.Body.of(new byte[] {0, (byte) 0xff, '\n', '\''})), 3, 1, Duration.ofSeconds(2), Duration.ofSeconds(30), "1", tmp, "row"),

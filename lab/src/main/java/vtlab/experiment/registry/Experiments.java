@@ -25,7 +25,8 @@ public final class Experiments {
                 new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(Experiments::all),
                 new vtlab.experiment.spring.FaultsExperiment(), new vtlab.experiment.spring.LibrariesExperiment(),
                 new vtlab.experiment.spring.ContainersExperiment(),
-                new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment())) ALL.put(e.name(), e);
+                new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment(),
+                new vtlab.experiment.scenario.ScenarioExperiment())) ALL.put(e.name(), e);
     }
 
     private Experiments() {}

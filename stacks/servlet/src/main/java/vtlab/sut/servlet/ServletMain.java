@@ -60,13 +60,14 @@ public final class ServletMain {
         tomcat.setConnector(connector);
 
         Context ctx = tomcat.addContext("", null);
+        PathCounter paths = PathCounter.addTo(ctx);
         Tomcat.addServlet(ctx, "hello", new HelloServlet());
         ctx.addServletMappingDecoded("/hello", "hello");
         Tomcat.addServlet(ctx, "sleep", new SleepServlet(s.defaultSleepMs()));
         ctx.addServletMappingDecoded("/sleep", "sleep");
         Tomcat.addServlet(ctx, "monitor", new MonitorServlet());
         ctx.addServletMappingDecoded("/monitor", "monitor");
-        Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector)));
+        Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector, paths)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
         IoEndpoints.addTo(ctx, connector, s.stubUrl());
         Tomcat.addServlet(ctx, "echo", new EchoServlet());
@@ -100,7 +101,7 @@ public final class ServletMain {
     }
 
     /** What the server really runs with, read back from the live objects (not from the settings). */
-    static Map<String, Object> runtimeInfo(Settings s, Executor executor, Connector connector) {
+    static Map<String, Object> runtimeInfo(Settings s, Executor executor, Connector connector, PathCounter paths) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("stack", "servlet");
         m.put("thread_mode", executor instanceof StandardVirtualThreadExecutor ? "virtual" : "platform");
@@ -132,6 +133,7 @@ public final class ServletMain {
         m.put("pid", ProcessHandle.current().pid());
         m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
         m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
+        m.put("requests_by_path", paths.snapshot()); // requests received per path since start (a scenario's mix, counted here)
         return m;
     }
 

@@ -1,0 +1,157 @@
+package vtlab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.Dataset;
+import vtlab.experiment.scenario.Scenario;
+import vtlab.experiment.scenario.ScenarioExperiment;
+import vtlab.experiment.scenario.ScenarioReport;
+import vtlab.experiment.scenario.Threshold;
+import vtlab.load.Generators;
+
+/**
+ * ./vtlab run FILE.toml: a scenario file (docs/scenarios.md) as the options it stands for, under the ones given
+ * beside it, run as the scenario experiment; then its thresholds (exit code 99 when one is breached, a JUnit report
+ * with --junit, a Markdown summary, also to GITHUB_STEP_SUMMARY when set) and the file that repeats the run, saved in
+ * the run folder as scenario.toml with its CSV files.
+ */
+final class ScenarioRun {
+    /** Options of a run that do not change what is measured: not kept in the saved file's [overrides]. */
+    static final Set<String> NOT_SAVED = Set.of("out", "port", "junit", "help", "scenario");
+    private final List<String> commandLine;
+
+    ScenarioRun(List<String> commandLine) {
+        this.commandLine = commandLine;
+    }
+
+    /** Whether run's words name a scenario file. */
+    static boolean isScenario(List<String> names) {
+        return names.stream().anyMatch(n -> n.endsWith(".toml"));
+    }
+
+    int run(Options o, List<String> names, PrintStream out) throws Exception {
+        if (names.size() != 1) throw new UsageError("run takes one scenario file and no experiment beside it, not " + String.join(" ", names));
+        Path file = Path.of(names.getFirst());
+        Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
+        Options merged = options(sc, o);
+        String gen = merged.string("generator", "wrk");
+        if (!Generators.byName(gen).sendsMix()) {
+            List<String> can = Generators.all().entrySet().stream().filter(e -> e.getValue().get().sendsMix()).map(Map.Entry::getKey).toList();
+            throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
+                    + " can: wrk through its Lua request() hook, k6 through its script); use --generator " + String.join(" or ", can));
+        }
+        if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
+        Path junit = merged.has("junit") ? Path.of(merged.string("junit", "")).toAbsolutePath() : null;
+        out.println("vtlab: scenario " + sc.name() + " (" + file + "): " + sc.mix().entries().size() + " requests ("
+                + sc.mix().spec().replace("+", ", ") + "), " + sc.thresholds().size() + " thresholds");
+        RunCommand.Executed ex = new RunCommand(commandLine).execute(merged, List.of(ScenarioExperiment.NAME), out);
+        Path dir = ex.done().dir().dir();
+        save(sc, o, dir);
+        List<Map<String, String>> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.read(ex.done().dir().matrix()) : List.of();
+        List<Threshold.Outcome> outcomes = new ArrayList<>();
+        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows));
+        int code = ex.code();
+        boolean breached = outcomes.stream().anyMatch(x -> !x.passed());
+        if (breached && code == ExitCodes.OK) code = ExitCodes.THRESHOLDS;
+        for (Threshold.Outcome x : outcomes) {
+            out.println("vtlab: threshold " + x.threshold().text() + ": " + (x.passed() ? "passed" : "FAILED") + " (" + x.detail() + ")");
+        }
+        if (junit != null) {
+            if (junit.getParent() != null) Files.createDirectories(junit.getParent());
+            Files.writeString(junit, ScenarioReport.junit(sc.name(), outcomes));
+        }
+        String md = ScenarioReport.markdown(sc.name(), code, outcomes, rows, ScenarioExperiment.requests(dir));
+        Files.writeString(dir.resolve("scenario-summary.md"), md);
+        String step = System.getenv("GITHUB_STEP_SUMMARY");
+        if (step != null && !step.isBlank()) {
+            Files.writeString(Path.of(step), md + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        }
+        out.println("vtlab: the run again: ./vtlab run " + dir.resolve("scenario.toml"));
+        if (code == ExitCodes.THRESHOLDS) out.println("vtlab: scenario thresholds breached: exit code 99");
+        return code;
+    }
+
+    /**
+     * The file's options as command-line words, an option given beside it replacing the file's, then those given
+     * beside it; the scenario file itself, and the generator that sends the mix by default (k6 for an open load, wrk
+     * for a closed one).
+     */
+    static Options options(Scenario sc, Options given) throws UsageError {
+        List<String> words = new ArrayList<>();
+        // the load model chosen beside the file takes the file's axis of the other model with it
+        boolean openGiven = given.has("rates") || given.has("rate-profile") || "open".equals(given.string("load-model", null));
+        boolean closedGiven = given.has("conc") || "closed".equals(given.string("load-model", null));
+        Set<String> dropped = openGiven ? Set.of("conc") : closedGiven ? Set.of("rates", "rate-profile", "load-model", "max-in-flight") : Set.of();
+        for (var e : sc.words().entrySet()) {
+            if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
+            for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);
+        }
+        if (!given.has("generator") && !sc.words().containsKey("generator")) {
+            boolean open = has(sc, given, "rates") || has(sc, given, "rate-profile")
+                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(sc, "load-model"));
+            words.add("--generator=" + (open ? "k6" : "wrk"));
+        }
+        words.add("--scenario=" + sc.file().toAbsolutePath().normalize());
+        for (var e : given.asMap().entrySet()) for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);
+        return Options.parse(words);
+    }
+
+    private static boolean has(Scenario sc, Options given, String name) {
+        return given.has(name) || sc.words().containsKey(name);
+    }
+
+    private static String first(Scenario sc, String name) {
+        List<String> v = sc.words().get(name);
+        return v == null ? null : v.getFirst();
+    }
+
+    /**
+     * The file that repeats this run, in the run folder: the scenario as written, the options given beside it as its
+     * [overrides], and its CSV files beside it (a path outside the scenario's folder: the folder it was read from, as
+     * base).
+     */
+    static void save(Scenario sc, Options given, Path dir) throws IOException {
+        StringBuilder text = new StringBuilder();
+        boolean inside = sc.csvFiles().keySet().stream().allMatch(p -> !Path.of(p).isAbsolute() && !Path.of(p).normalize().startsWith(".."));
+        boolean ownBase = sc.text().lines().anyMatch(l -> l.matches("^\\s*base\\s*=.*"));
+        text.append("# saved by ./vtlab run from ").append(sc.file().toAbsolutePath().normalize()).append(": ./vtlab run ")
+                .append(dir.resolve("scenario.toml")).append(" repeats the run\n");
+        if (!inside && !ownBase) text.append("base = \"").append(sc.base().toString().replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
+        text.append(sc.text());
+        if (!sc.text().endsWith("\n")) text.append('\n');
+        List<String> overrides = new ArrayList<>();
+        for (var e : given.asMap().entrySet()) {
+            if (NOT_SAVED.contains(e.getKey())) continue;
+            List<String> quoted = e.getValue().stream().map(v -> "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList();
+            overrides.add(e.getKey() + " = " + (quoted.size() == 1 ? quoted.getFirst() : "[" + String.join(", ", quoted) + "]"));
+        }
+        if (!overrides.isEmpty()) {
+            if (sc.text().lines().anyMatch(l -> l.strip().equals("[overrides]"))) {
+                text.append("# given beside the file as well: ").append(String.join(", ", overrides)).append('\n');
+            } else {
+                text.append("\n[overrides] # given on the command line beside the file\n");
+                overrides.forEach(l -> text.append(l).append('\n'));
+            }
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("scenario.toml"), text.toString());
+        if (inside && !ownBase) {
+            for (var e : sc.csvFiles().entrySet()) {
+                Path to = dir.resolve(e.getKey()).normalize();
+                Files.createDirectories(to.getParent());
+                Files.copy(e.getValue(), to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+}

@@ -1,0 +1,237 @@
+package vtlab.experiment.scenario;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.Rows;
+import vtlab.experiment.ThreadModes;
+import vtlab.experiment.ab.AbExperiment;
+import vtlab.load.LoadResult;
+import vtlab.plan.Experiment;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+import vtlab.probe.PathsProbe;
+import vtlab.probe.Probes;
+import vtlab.stack.Mix;
+import vtlab.stack.Request;
+import vtlab.stack.Stack;
+import vtlab.tier.tool.Jdk;
+
+/**
+ * A scenario file run (./vtlab run FILE.toml, docs/scenarios.md): its service (one of the lab's stacks, or a jar or a
+ * command as ./vtlab ab takes them) under its weighted mix of requests, one row per JDK x mode x load point x rep. The
+ * file is read again here from --scenario (cli turns the rest of it into options); its mix becomes the workload
+ * "mix" of the service's stack, which every generator that sends a mix gets whole. On a lab stack that counts the
+ * requests it receives by path (runtime-info's requests_by_path) the {@link PathsProbe} counts the mix at the SUT, and
+ * the findings name each request's share there against its weight.
+ */
+public final class ScenarioExperiment implements Experiment {
+    public static final String NAME = "scenario";
+    /** The workload of a lab stack's rows: the file's mix. */
+    public static final String MIX = "mix";
+    /** A row's param naming the mix's requests and weights. */
+    public static final String MIX_PARAM = "mix";
+    public static final Opt SCENARIO = Opt.of("scenario", null, "the scenario file (./vtlab run FILE.toml sets it)");
+    public static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (servlet, spring-mvc, webflux)");
+    public static final Opt JUNIT = Opt.of("junit", null, "write the thresholds as a JUnit XML report to this file (each a test case)");
+    static final Opt MODES = ThreadModes.OPTION;
+    static final Opt CONC = Opt.of("conc", "50", "concurrent connections (closed model)");
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, "");
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public String summary() {
+        return "a scenario file (./vtlab run FILE.toml): a service under a weighted mix of requests, with thresholds (docs/scenarios.md)";
+    }
+
+    /** The servlet stack under the example file's mix (docs/scenarios/servlet-mix.toml). */
+    @Override
+    public List<String> example() {
+        return List.of("--scenario", vtlab.core.LabHome.get().resolve("docs/scenarios/servlet-mix.toml").toString());
+    }
+
+    @Override
+    public List<Opt> options() {
+        Map<String, Opt> all = new LinkedHashMap<>();
+        for (Opt o : List.of(SCENARIO, STACK, JUNIT, MODES, CONC)) all.put(o.name(), o);
+        for (Opt o : TIMING) all.put(o.name(), o);
+        for (Opt o : new AbExperiment().options()) all.putIfAbsent(o.name(), o);
+        return List.copyOf(all.values());
+    }
+
+    /** The numeric columns a threshold may name: the generators' and every probe's. */
+    public static Set<String> metrics() {
+        List<vtlab.data.Column> cols = new ArrayList<>(LoadResult.COLUMNS);
+        for (var p : Probes.all().values()) cols.addAll(p.get().columns());
+        return Scenario.metrics(cols);
+    }
+
+    /**
+     * The count of the mix at the SUT, then the run's probes: first, so that its readings at the hold's start and end
+     * come before the others' (a JFR recording's start takes a second or more: after it, a short hold is over).
+     */
+    @Override
+    public List<String> probes(List<String> runProbes) {
+        return Experiment.withProbes(List.of(PathsProbe.NAME), runProbes.toArray(String[]::new));
+    }
+
+    @Override
+    public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
+        if (!SCENARIO.given(o)) throw new UsageError("scenario runs a scenario file: ./vtlab run FILE.toml (see docs/scenarios.md)");
+        Scenario sc = Scenario.read(Path.of(SCENARIO.string(o)), metrics());
+        o = o.withDefaults(sc.defaults()); // what cli has not set from the file already (planned without it: tests, ./vtlab list)
+        Mix mix = sc.mix();
+        if (!STACK.given(o)) {
+            if (o.has("hosts")) throw new UsageError("--hosts: a scenario of a jar or a command does not run across hosts yet (one of the lab's stacks does: stack = \"servlet\")");
+            return ofService(o, ctx, mix);
+        }
+        Stack base = Stack.load(STACK.string(o));
+        Stack s = withMix(base, MIX, mix);
+        List<String> modes = MODES.choices(o, ThreadModes.ALL);
+        List<Integer> conc = CONC.ints(o);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
+        List<Row> rows = new ArrayList<>();
+        for (Jdk jdk : ctx.jdks())
+            for (String mode : modes)
+                for (int c : conc)
+                    for (int rep = 1; rep <= t.reps(); rep++) {
+                        Stack.Config cfg = s.configure(mode, MIX, Map.of(), jdk.major());
+                        Map<String, String> params = new LinkedHashMap<>();
+                        params.put(MIX_PARAM, mix.spec());
+                        rows.add(new Row(NAME, s.name(), mode, MIX, c, rep, null, null, null, jdk, params, cfg.env(), cfg.expectInfo(), null,
+                                "a scenario's mix: no closed-form bound", cfg.tiers(), t.warmup(), t.hold(), ctx.jvmArgs()));
+                    }
+        return rows;
+    }
+
+    /** A jar or a command: ab's rows (its switches, thread-mode proof, tuned variant), their endpoint the mix. */
+    static List<Row> ofService(Options o, PlanContext ctx, Mix mix) throws UsageError {
+        String first = mix.entries().getFirst().pathWith(mix.firstValues());
+        List<Row> rows = new ArrayList<>();
+        for (Row r : new AbExperiment().plan(o.withDefaults(Map.of("url", first, "conc", CONC.dflt())), ctx)) {
+            Stack s = Stack.load(r.stack());
+            if (s.workload(r.workload()).mix() == null) Stack.define(withMix(s, r.workload(), mix));
+            Map<String, String> params = new LinkedHashMap<>(r.params());
+            params.put(MIX_PARAM, mix.spec());
+            rows.add(r.as(NAME, params));
+        }
+        return rows;
+    }
+
+    /** The stack with a workload that sends the mix (its path the base the mix's paths go to), defined for this run. */
+    static Stack withMix(Stack base, String workload, Mix mix) {
+        Map<String, Stack.Workload> w = new LinkedHashMap<>(base.workloads());
+        w.put(workload, new Stack.Workload(workload, "/", 2, "", null, Request.of("GET"), null, List.of(), mix));
+        Stack s = new Stack(base.name(), base.description(), base.dir(), base.jar(), base.runtimeInfoPath(), base.settings(), base.tiers(),
+                base.expect(), w, base.data(), base.launch());
+        Stack.define(s);
+        return s;
+    }
+
+    /**
+     * A lab stack's scenario runs across hosts as the stack's own experiments do (the mix goes to every load agent in
+     * its script); a jar's or a command's does not yet, as ./vtlab ab does not (refused in {@link #plan}).
+     */
+    @Override
+    public boolean acrossHosts() {
+        return true;
+    }
+
+    /** Every row, in matrix order: the thresholds are held against each. */
+    @Override
+    public boolean readsOpenRows() {
+        return true;
+    }
+
+    /** The file and its requests (name, path, weight), in environment.json: the findings match the SUT's paths to them. */
+    @Override
+    public Map<String, Object> environment(Options o) throws UsageError {
+        if (!SCENARIO.given(o)) return Map.of();
+        Scenario sc = Scenario.read(Path.of(SCENARIO.string(o)), metrics());
+        List<Map<String, Object>> requests = new ArrayList<>();
+        for (Mix.Entry e : sc.mix().entries()) requests.add(Map.of("name", e.name(), "path", e.path(), "weight", e.weight(), "method", e.method()));
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("file", sc.file().toAbsolutePath().normalize().toString());
+        out.put("name", sc.name());
+        out.put("requests", requests);
+        out.put("thresholds", sc.thresholds().stream().map(Threshold::text).toList());
+        return out;
+    }
+
+    /** A request of the mix as environment.json keeps it. */
+    public record Named(String name, String path, int weight) {}
+
+    /** The requests of the run's scenario from its environment.json (empty when it has none). */
+    public static List<Named> requests(Path runDir) {
+        List<Named> out = new ArrayList<>();
+        try {
+            var n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.resolve("environment.json").toFile());
+            for (var r : n.path(NAME).path("requests")) out.add(new Named(r.path("name").asText(), r.path("path").asText(), r.path("weight").asInt()));
+        } catch (java.io.IOException e) {
+            // no environment: no names
+        }
+        return out;
+    }
+
+    /**
+     * Per row: throughput, p99 and errors, and each request's share of what the SUT received in the hold against its
+     * weight (from sut_requests_by_path; a service that does not count has the mix's names and weights only).
+     */
+    @Override
+    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
+        List<Named> requests = requests(runDir);
+        List<String> out = new ArrayList<>();
+        for (Map<String, String> r : rows) {
+            if (!NAME.equals(r.get("experiment"))) continue;
+            String where = r.get("thread_mode") + " " + Threshold.point(r) + " rep " + r.get("rep");
+            if (Rows.failed(r)) {
+                out.add(where + ": failed (" + Rows.text(r, "note") + ")");
+                continue;
+            }
+            out.add(where + ": " + r.getOrDefault("throughput_rps", "") + " req/s, p99 " + r.getOrDefault("p99_ms", "") + " ms, error rate "
+                    + r.getOrDefault("error_rate", "") + "; " + shares(requests, r.get(PathsProbe.BY_PATH.name())));
+        }
+        return out;
+    }
+
+    /** Each request's share of the SUT's count against its weight, e.g. "owner 50.1% (weight 50.0%), ...". */
+    public static String shares(List<Named> requests, String byPath) {
+        if (requests.isEmpty()) return "no mix";
+        int total = requests.stream().mapToInt(Named::weight).sum();
+        Map<String, Long> counted = countsByRequest(requests, PathsProbe.parse(byPath));
+        long n = counted.values().stream().mapToLong(Long::longValue).sum();
+        List<String> parts = new ArrayList<>();
+        if (n == 0) {
+            requests.forEach(q -> parts.add(q.name() + " weight " + pct(q.weight(), total)));
+            return "the mix (not counted at the SUT: it does not report requests_by_path): " + String.join(", ", parts);
+        }
+        for (Named q : requests) parts.add(q.name() + " " + pct(counted.get(q.name()), n) + " (weight " + pct(q.weight(), total) + ")");
+        return "the mix at the SUT (" + n + " requests): " + String.join(", ", parts);
+    }
+
+    /**
+     * Each request's count at the SUT: the paths of a request matched against its path template (placeholders any
+     * segment, the query left out); a path two requests share cannot be told apart and counts for the first.
+     */
+    public static Map<String, Long> countsByRequest(List<Named> requests, Map<String, Long> byPath) {
+        Map<String, String> templates = new LinkedHashMap<>();
+        requests.forEach(q -> templates.put(q.name(), q.path()));
+        return Mix.countsByName(templates, byPath);
+    }
+
+    static String pct(double part, double total) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * part / total);
+    }
+}

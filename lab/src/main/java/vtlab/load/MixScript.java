@@ -1,0 +1,154 @@
+package vtlab.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import vtlab.core.Secrets;
+import vtlab.stack.Mix;
+import vtlab.stack.Request;
+
+/**
+ * A weighted mix ({@link Mix}) in the languages of the generators that send one: wrk's Lua request() hook and k6's
+ * default function. Both choose the next request by smooth weighted round robin (nginx's: every entry gains its
+ * weight, the one ahead is sent and loses the total), which holds the weights exactly over every cycle of the total
+ * weight: each wrk thread runs its own (a thread sends thousands of requests), k6 indexes one cycle by the scenario's
+ * iteration number across all VUs (an arrival-rate executor spreads a load over many VUs with a few iterations
+ * each, whose own cycles would favour the heaviest request); the values of the placeholders are drawn
+ * at random per request (a range uniformly, a CSV file's row uniformly, every column of that file from that row).
+ * The values and the bodies are written into the script (no file to copy to a load agent's host); a secret header's
+ * value (Authorization, Cookie, ...) comes from the environment ({@link LoadSpec#mixHeaderEnv}), so the script kept in
+ * raw/ does not hold it.
+ */
+final class MixScript {
+    private MixScript() {}
+
+    /** wrk: the mix, the values and request(), which builds each request with wrk.format. */
+    static String lua(Mix mix) {
+        StringBuilder lua = new StringBuilder("local vtlab_mix = {\n");
+        for (int i = 0; i < mix.entries().size(); i++) {
+            Mix.Entry e = mix.entries().get(i);
+            lua.append("  { name = ").append(WrkGenerator.luaString(e.name())).append(", method = ").append(WrkGenerator.luaString(e.method()))
+                    .append(", path = ").append(WrkGenerator.luaString(e.path())).append(", weight = ").append(e.weight())
+                    .append(", body = ").append(e.body() == null ? "nil" : WrkGenerator.luaString(e.body())).append(", headers = {");
+            List<String> h = new ArrayList<>();
+            for (int j = 0; j < e.headers().size(); j++) {
+                Request.Header x = e.headers().get(j);
+                h.add("[" + WrkGenerator.luaString(x.name()) + "] = " + (Secrets.secretHeader(x.name())
+                        ? "os.getenv(\"" + LoadSpec.mixHeaderEnv(i, j) + "\")" : WrkGenerator.luaString(x.value())));
+            }
+            lua.append(String.join(", ", h)).append("} },\n");
+        }
+        lua.append("}\nlocal vtlab_total = ").append(mix.totalWeight()).append("\nlocal vtlab_ranges = {\n");
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Range r) lua.append("  [").append(WrkGenerator.luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
+        });
+        lua.append("}\nlocal vtlab_files = {\n");
+        files(lua, mix, WrkGenerator::luaString, "  { names = {", "}, rows = {\n", "    {", "},\n", "  } },\n");
+        lua.append("""
+                }
+                local vtlab_current = {}
+                for i = 1, #vtlab_mix do vtlab_current[i] = 0 end
+                local function vtlab_pick()
+                  local best = 1
+                  for i = 1, #vtlab_mix do
+                    vtlab_current[i] = vtlab_current[i] + vtlab_mix[i].weight
+                    if vtlab_current[i] > vtlab_current[best] then best = i end
+                  end
+                  vtlab_current[best] = vtlab_current[best] - vtlab_total
+                  return vtlab_mix[best]
+                end
+                request = function()
+                  local e = vtlab_pick()
+                  local drawn = {}
+                  for k, r in pairs(vtlab_ranges) do drawn[k] = tostring(math.random(r[1], r[2])) end
+                  for _, f in ipairs(vtlab_files) do
+                    local row = f.rows[math.random(#f.rows)]
+                    for j, n in ipairs(f.names) do drawn[n] = row[j] end
+                  end
+                  local path = (string.gsub(e.path, "{([%a][%w_]*)}", drawn))
+                  local body = nil
+                  if e.body then body = (string.gsub(e.body, "{([%a][%w_]*)}", drawn)) end
+                  return wrk.format(e.method, path, e.headers, body)
+                end
+                """);
+        return lua.toString();
+    }
+
+    /** k6: the mix and the values as constants, and the default function sending one request of the mix per iteration. */
+    static String js(Mix mix, String base, String timeout) {
+        StringBuilder js = new StringBuilder("const BASE = ").append(K6Generator.quote(base)).append(";\nconst MIX = [\n");
+        for (int i = 0; i < mix.entries().size(); i++) {
+            Mix.Entry e = mix.entries().get(i);
+            List<String> h = new ArrayList<>();
+            for (int j = 0; j < e.headers().size(); j++) {
+                Request.Header x = e.headers().get(j);
+                h.add(K6Generator.quote(x.name()) + ": " + (Secrets.secretHeader(x.name()) ? "__ENV." + LoadSpec.mixHeaderEnv(i, j) : K6Generator.quote(x.value())));
+            }
+            js.append("  { name: ").append(K6Generator.quote(e.name())).append(", method: ").append(K6Generator.quote(e.method()))
+                    .append(", path: ").append(K6Generator.quote(e.path())).append(", weight: ").append(e.weight())
+                    .append(", body: ").append(e.body() == null ? "null" : K6Generator.quote(e.body()))
+                    .append(", params: { timeout: '").append(timeout).append("', tags: { name: ").append(K6Generator.quote(e.name())).append(" }")
+                    .append(h.isEmpty() ? "" : ", headers: { " + String.join(", ", h) + " }").append(" } },\n");
+        }
+        js.append("];\nconst TOTAL = ").append(mix.totalWeight()).append(";\nconst RANGES = {");
+        List<String> ranges = new ArrayList<>();
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Range r) ranges.add(K6Generator.quote(k) + ": [" + r.from() + ", " + r.to() + "]");
+        });
+        js.append(String.join(", ", ranges)).append("};\nconst FILES = [\n");
+        files(js, mix, K6Generator::quote, "  { names: [", "], rows: [\n", "    [", "],\n", "  ] },\n");
+        js.append("""
+                ];
+                // the smooth weighted round robin's cycle, once: iteration i of the scenario (counted across every VU)
+                // sends SEQ[i % TOTAL], so the whole load holds the weights however few iterations each VU runs
+                const SEQ = (() => {
+                  const current = MIX.map(() => 0), seq = [];
+                  for (let n = 0; n < TOTAL; n++) {
+                    let best = 0;
+                    for (let i = 0; i < MIX.length; i++) {
+                      current[i] += MIX[i].weight;
+                      if (current[i] > current[best]) best = i;
+                    }
+                    current[best] -= TOTAL;
+                    seq.push(best);
+                  }
+                  return seq;
+                })();
+
+                function fill(template, drawn) {
+                  return template.replace(/\\{([A-Za-z][A-Za-z0-9_]*)\\}/g, (m, k) => (k in drawn ? drawn[k] : m));
+                }
+
+                export default function () {
+                  const e = MIX[SEQ[exec.scenario.iterationInTest % TOTAL]];
+                  const drawn = {};
+                  for (const k in RANGES) drawn[k] = String(RANGES[k][0] + Math.floor(Math.random() * (RANGES[k][1] - RANGES[k][0] + 1)));
+                  for (const f of FILES) {
+                    const row = f.rows[Math.floor(Math.random() * f.rows.length)];
+                    f.names.forEach((n, j) => { drawn[n] = row[j]; });
+                  }
+                  http.request(e.method, BASE + fill(e.path, drawn), e.body === null ? null : fill(e.body, drawn), e.params);
+                }
+                """);
+        return js.toString();
+    }
+
+    /**
+     * Each CSV file of the mix as a literal of the script's language: its placeholder names, then its rows (one cell
+     * per name, quoted by the language's quote), between the given brackets.
+     */
+    private static void files(StringBuilder out, Mix mix, java.util.function.UnaryOperator<String> quote, String open, String namesEnd,
+                              String rowOpen, String rowEnd, String close) {
+        for (Map<String, Mix.Column> cols : mix.files().values()) {
+            List<String> names = new ArrayList<>(cols.keySet());
+            out.append(open).append(String.join(", ", names.stream().map(quote).toList())).append(namesEnd);
+            int rows = cols.values().iterator().next().cells().size();
+            for (int i = 0; i < rows; i++) {
+                final int row = i;
+                out.append(rowOpen).append(String.join(", ", names.stream().map(n -> quote.apply(cols.get(n).cells().get(row))).toList())).append(rowEnd);
+            }
+            out.append(close);
+        }
+    }
+}

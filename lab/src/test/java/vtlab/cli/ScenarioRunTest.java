@@ -1,0 +1,97 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.experiment.scenario.Scenario;
+import vtlab.experiment.scenario.ScenarioExperiment;
+
+/** ./vtlab run FILE.toml: the file as options under the command line's, the mix refused to a generator that cannot send it, init. */
+class ScenarioRunTest {
+    @TempDir
+    Path dir;
+
+    static final String FILE = """
+            [service]
+            stack = "servlet"
+            [load]
+            conc = [50, 200]
+            hold = "5s"
+            [run]
+            modes = ["virtual"]
+            [[requests]]
+            path = "/hello"
+            """;
+
+    Path file() throws Exception {
+        Path f = dir.resolve("s.toml");
+        Files.writeString(f, FILE);
+        return f;
+    }
+
+    @Test
+    void anOptionBesideTheFileOverridesItsKey() throws Exception {
+        Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
+        Options o = ScenarioRun.options(sc, Options.parse(List.of("run", "s.toml", "--hold", "9s", "--modes", "platform")));
+        assertEquals("9s", o.string("hold", null));
+        assertEquals(List.of("platform"), o.all("modes"));
+        assertEquals(List.of("50", "200"), o.all("conc"));
+        assertEquals("wrk", o.string("generator", null), "a closed load's mix: wrk");
+        assertEquals(sc.file().toAbsolutePath().normalize().toString(), o.string("scenario", null));
+    }
+
+    @Test
+    void anOpenLoadsMixGoesToK6() throws Exception {
+        Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
+        assertEquals("k6", ScenarioRun.options(sc, Options.parse(List.of("--load-model", "open", "--rates", "100"))).string("generator", null));
+    }
+
+    @Test
+    void aGeneratorThatCannotSendTheMixIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
+        Path f = file();
+        UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of("run", f.toString(), "--generator", "oha"), new PrintStream(new ByteArrayOutputStream())));
+        assertEquals(f + ": generator oha cannot send a weighted mix of requests (wrk and k6 can: wrk through its Lua request() hook, k6 through its script);"
+                + " use --generator wrk or k6", e.getMessage());
+    }
+
+    @Test
+    void aBadFileIsRefusedByRunWithItsLine() throws Exception {
+        Path f = dir.resolve("bad.toml");
+        Files.writeString(f, FILE.replace("hold = \"5s\"", "hold = 5"));
+        UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of("run", f.toString()), new PrintStream(new ByteArrayOutputStream())));
+        assertEquals(f + ":5: load.hold: must be a string (got a whole number)", e.getMessage());
+    }
+
+    @Test
+    void initWritesACommentedFileThatReads() throws Exception {
+        Path f = dir.resolve("new.toml");
+        assertEquals(0, Main.run(List.of("init", "--cmd", "java -jar x.jar", "--out", f.toString()), new PrintStream(new ByteArrayOutputStream())));
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertEquals(List.of("java -jar x.jar"), sc.words().get("cmd"));
+        assertTrue(Files.readString(f).contains("# \"p99_ms[virtual] <= 100\","));
+        assertThrows(UsageError.class, () -> Main.run(List.of("init", "--cmd", "x", "--out", f.toString()), new PrintStream(new ByteArrayOutputStream())));
+    }
+
+    @Test
+    void theSavedFileKeepsWhatWasGivenBesideIt() throws Exception {
+        Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
+        Path run = dir.resolve("run");
+        ScenarioRun.save(sc, Options.parse(List.of("--hold", "9s", "--out", "x", "--port", "1")), run);
+        Scenario again = Scenario.read(run.resolve("scenario.toml"), ScenarioExperiment.metrics());
+        assertEquals(List.of("9s"), again.words().get("hold"));
+        assertEquals(null, again.words().get("out"));
+        assertEquals(sc.mix(), again.mix());
+    }
+}

@@ -1,0 +1,169 @@
+package vtlab.experiment.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.core.UsageError;
+import vtlab.stack.Mix;
+
+/** A scenario file read into options, a mix and thresholds; each bad file refused in one line naming file:line: key. */
+class ScenarioTest {
+    @TempDir
+    Path dir;
+
+    static final String GOOD = """
+            name = "shop"
+
+            [service]
+            stack = "servlet"
+
+            [load]
+            conc = [50, 200]
+            hold = "5s"
+            fault = ["stub:latency=2s@5s-10s"]
+
+            [run]
+            modes = ["platform", "virtual"]
+            jdk = [25]
+
+            [slo]
+            thresholds = [
+              "p99_ms[virtual] <= 100",
+              "error_rate < 0.1%",
+              "throughput_rps[virtual] >= 1.2 * throughput_rps[platform]",
+            ]
+
+            [[requests]]
+            name = "owner"
+            path = "/owners/{id}"
+            weight = 5
+
+            [[requests]]
+            name = "size"
+            method = "post"
+            path = "/bytes?n={n}&l={label}"
+            headers = { Content-Type = "text/plain" }
+            body = "n={n}"
+            expect-status = 200
+            weight = 2
+
+            [values]
+            id = { from = 1, to = 10 }
+            n = { csv = "sizes.csv", column = "n" }
+            label = { csv = "sizes.csv", column = "label" }
+            """;
+
+    Path write(String text) throws Exception {
+        Files.writeString(dir.resolve("sizes.csv"), "n,label\n10,ten\n\"100\",\"a, b\"\n");
+        Path f = dir.resolve("s.toml");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    Scenario read(String text) throws Exception {
+        return Scenario.read(write(text), ScenarioExperiment.metrics());
+    }
+
+    /** The refusal's text after the file's path: "LINE: KEY: message". */
+    String refusal(String text) throws Exception {
+        Path f = write(text);
+        UsageError e = assertThrows(UsageError.class, () -> Scenario.read(f, ScenarioExperiment.metrics()));
+        assertTrue(e.getMessage().startsWith(f + ":"), e.getMessage());
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        return e.getMessage().substring(f.toString().length() + 1);
+    }
+
+    @Test
+    void aGoodFileBecomesOptionsAMixAndThresholds() throws Exception {
+        Scenario s = read(GOOD);
+        assertEquals("shop", s.name());
+        assertEquals(List.of("50,200"), s.words().get("conc"));
+        assertEquals(List.of("5s"), s.words().get("hold"));
+        assertEquals(List.of("stub:latency=2s@5s-10s"), s.words().get("fault"));
+        assertEquals(List.of("platform,virtual"), s.words().get("modes"));
+        assertEquals(List.of("25"), s.words().get("jdk"));
+        assertEquals(List.of("servlet"), s.words().get("stack"));
+        assertEquals("owner:5+size:2", s.mix().spec());
+        Mix.Entry size = s.mix().entries().get(1);
+        assertEquals("POST", size.method());
+        assertEquals("n={n}", size.body());
+        assertEquals(200, size.expectStatus());
+        assertEquals(new Mix.Range(1, 10), s.mix().values().get("id"));
+        assertEquals(List.of("10", "100"), ((Mix.Column) s.mix().values().get("n")).cells());
+        assertEquals(List.of("ten", "a, b"), ((Mix.Column) s.mix().values().get("label")).cells());
+        assertEquals(1, s.mix().files().size(), "two columns of one file: one row a request");
+        assertEquals(3, s.thresholds().size());
+        assertEquals(0.001, s.thresholds().get(1).value(), 1e-12);
+        assertEquals("platform", s.thresholds().get(2).refMode());
+        assertEquals(Map.of("sizes.csv", dir.resolve("sizes.csv")), s.csvFiles());
+    }
+
+    @Test
+    void anUnknownKeyIsRefusedWithItsLine() throws Exception {
+        assertEquals("8: load.hodl: unknown key (load has conc, load-model, rates, rate-profile, max-in-flight, warmup, warmup-max, hold, reps, generator, fault)",
+                refusal(GOOD.replace("hold = \"5s\"", "hodl = \"5s\"")));
+        assertTrue(refusal("colour = \"red\"\n" + GOOD).startsWith("1: colour: unknown key"));
+        assertTrue(refusal(GOOD.replace("weight = 5", "weight = 5\nwieght = 1")).startsWith("26: requests[1].wieght: unknown key"));
+    }
+
+    @Test
+    void aWrongTypeIsRefusedWithItsLine() throws Exception {
+        assertEquals("7: load.conc: must be a whole number or an array of them (got a string)", refusal(GOOD.replace("conc = [50, 200]", "conc = [\"fifty\"]")));
+        assertEquals("8: load.hold: must be a string (got a whole number)", refusal(GOOD.replace("hold = \"5s\"", "hold = 5")));
+        assertTrue(refusal(GOOD.replace("weight = 2", "weight = \"2\"")).startsWith("34: requests[2].weight: must be a whole number (got a string)"));
+    }
+
+    @Test
+    void aWeightOfZeroIsRefused() throws Exception {
+        assertTrue(refusal(GOOD.replace("weight = 2", "weight = 0")).startsWith("34: requests[2].weight: must be from 1 to 100000 (got 0)"));
+    }
+
+    @Test
+    void aCsvWithoutTheColumnAPathNamesIsRefused() throws Exception {
+        assertEquals("38: values.n: csv sizes.csv has no column 'size' (it has n, label)",
+                refusal(GOOD.replace("column = \"n\"", "column = \"size\"")));
+        assertTrue(refusal(GOOD.replace("csv = \"sizes.csv\", column = \"n\"", "csv = \"nope.csv\", column = \"n\"")).startsWith("38: values.n: csv nope.csv: no such file"));
+    }
+
+    @Test
+    void aPlaceholderWithoutValuesIsRefused() throws Exception {
+        assertTrue(refusal(GOOD.replace("/owners/{id}", "/owners/{owner}")).startsWith("24: requests[1].path: {owner} has no values"));
+    }
+
+    @Test
+    void aThresholdOnAMetricThatDoesNotExistIsRefusedAtItsLine() throws Exception {
+        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"p98_ms < 10\"")).startsWith("18: slo.thresholds: no metric 'p98_ms'"));
+        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: 'error_rate is low' is not METRIC"));
+    }
+
+    @Test
+    void badTomlAndAMissingServiceAreRefused() throws Exception {
+        assertTrue(refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")).startsWith("8: not valid TOML"), refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")));
+        assertTrue(refusal(GOOD.replace("stack = \"servlet\"", "")).startsWith("3: service: say the service"));
+        assertTrue(refusal(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\napp = \"x.jar\"")).startsWith("3: service: say the service"));
+    }
+
+    @Test
+    void aNoSuchFileIsRefusedInOneLine() {
+        UsageError e = assertThrows(UsageError.class, () -> Scenario.read(dir.resolve("none.toml"), ScenarioExperiment.metrics()));
+        assertEquals(dir.resolve("none.toml") + ": cannot read it (no such file)", e.getMessage());
+    }
+
+    @Test
+    void theExampleFilesOfTheDocsRead() throws Exception {
+        Path docs = Path.of(System.getProperty("vtlab.home", "..")).resolve("docs/scenarios");
+        for (String f : List.of("servlet-mix.toml", "spring-boot.toml", "command.toml")) {
+            Scenario s = Scenario.read(docs.resolve(f), ScenarioExperiment.metrics());
+            assertTrue(s.mix().entries().size() >= 2, f);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package vtlab.experiment.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+
+/** Thresholds held against matrix.csv's rows, per load point, the reps' mean; and the JUnit report of them. */
+class ThresholdTest {
+    static final Set<String> METRICS = Set.of("p99_ms", "error_rate", "throughput_rps");
+
+    static Map<String, String> row(String mode, int c, double rps, double p99, double err) {
+        return Map.of("thread_mode", mode, "concurrency", Integer.toString(c), "target_rps", "", "status", "ok",
+                "throughput_rps", Double.toString(rps), "p99_ms", Double.toString(p99), "error_rate", Double.toString(err));
+    }
+
+    static final List<Map<String, String>> ROWS = List.of(
+            row("platform", 50, 1000, 80, 0), row("virtual", 50, 1300, 60, 0), row("virtual", 50, 1100, 90, 0.0005),
+            row("platform", 200, 1000, 300, 0), row("virtual", 200, 1150, 120, 0));
+
+    @Test
+    void aLimitHoldsAtEveryLoadPointOnTheRepsMean() {
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(ROWS);
+        assertFalse(o.passed());
+        assertEquals("virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED", o.detail());
+        assertTrue(Threshold.parse("p99_ms[virtual] <= 120", METRICS).evaluate(ROWS).passed());
+    }
+
+    @Test
+    void withoutAModeEveryModeIsHeldAndAPercentIsARatio() {
+        Threshold.Outcome o = Threshold.parse("error_rate < 0.1%", METRICS).evaluate(ROWS);
+        assertTrue(o.passed(), o.detail());
+        assertEquals(4, o.measured().size());
+        assertFalse(Threshold.parse("error_rate < 0.01%", METRICS).evaluate(ROWS).passed());
+    }
+
+    @Test
+    void aComparisonIsAgainstTheOtherModeAtTheSameLoadPoint() {
+        Threshold.Outcome o = Threshold.parse("throughput_rps[virtual] >= 1.2 * throughput_rps[platform]", METRICS).evaluate(ROWS);
+        assertEquals("virtual c=50 1200 (limit 1200); virtual c=200 1150 (limit 1200) BREACHED", o.detail());
+        assertFalse(o.passed());
+    }
+
+    @Test
+    void failedRowsDoNotCountAndNothingMeasuredFails() {
+        List<Map<String, String>> failed = List.of(Map.of("thread_mode", "virtual", "concurrency", "50", "status", "failed", "p99_ms", ""));
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(failed);
+        assertFalse(o.passed());
+        assertEquals("not measured: no row with numbers for p99_ms[virtual]", o.detail());
+    }
+
+    @Test
+    void aBadThresholdSaysWhatItTakes() {
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99 < 1", METRICS)).getMessage().startsWith("no metric 'p99'"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> Threshold.parse("throughput_rps >= 1.2 * throughput_rps", METRICS))
+                .getMessage().contains("names the mode of each side"));
+    }
+
+    @Test
+    void theJunitReportHasATestCasePerThresholdAndTheMeasuredValueInTheFailure() {
+        List<Threshold.Outcome> outcomes = List.of(Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(ROWS),
+                Threshold.parse("error_rate < 0.1%", METRICS).evaluate(ROWS));
+        String xml = ScenarioReport.junit("shop", outcomes);
+        assertTrue(xml.contains("<testsuite name=\"vtlab scenario shop\" tests=\"2\" failures=\"1\""), xml);
+        assertTrue(xml.contains("<testcase classname=\"vtlab.scenario.shop\" name=\"p99_ms[virtual] &lt;= 100\">\n      <failure type=\"threshold\" "
+                + "message=\"p99_ms[virtual] &lt;= 100: virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED\">"), xml);
+        assertTrue(xml.contains("<testcase classname=\"vtlab.scenario.shop\" name=\"error_rate &lt; 0.1%\">\n      <system-out>"), xml);
+        String md = ScenarioReport.markdown("shop", 99, outcomes, ROWS, List.of());
+        assertTrue(md.startsWith("## vtlab scenario shop: thresholds breached (exit code 99)"), md);
+        assertTrue(md.contains("| `p99_ms[virtual] <= 100` | **failed** | virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED |"), md);
+    }
+
+    @Test
+    void theMixIsCountedPerRequestFromTheSutsPaths() {
+        List<ScenarioExperiment.Named> q = List.of(new ScenarioExperiment.Named("owner", "/owners/{id}", 5),
+                new ScenarioExperiment.Named("find", "/owners?last={n}", 3), new ScenarioExperiment.Named("home", "/", 2));
+        Map<String, Long> counts = ScenarioExperiment.countsByRequest(q, Map.of("/owners/1", 30L, "/owners/2", 20L, "/owners", 30L, "/", 20L));
+        assertEquals(Map.of("owner", 50L, "find", 30L, "home", 20L), counts);
+        assertEquals("the mix at the SUT (100 requests): owner 50.0% (weight 50.0%), find 30.0% (weight 30.0%), home 20.0% (weight 20.0%)",
+                ScenarioExperiment.shares(q, "/owners/1=30;/owners/2=20;/owners=30;/=20"));
+    }
+}

@@ -1,0 +1,131 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.probe.PathsProbe;
+
+/**
+ * ./vtlab run FILE.toml end to end on the servlet stack: three weighted requests (one path's value drawn from a CSV
+ * file, one from a range) sent by wrk as one mix, counted at the SUT (runtime-info's requests_by_path) within 2% of
+ * the weights; a failing threshold exits 99 and the JUnit file names it; the run folder's scenario.toml, its failing
+ * threshold removed, runs the same rows with the same parameters again and exits 0.
+ */
+class ScenarioIT {
+    @TempDir
+    Path dir;
+
+    static final String FILE = """
+            name = "it-mix"
+
+            [service]
+            stack = "servlet"
+
+            [load]
+            conc = [16]
+            warmup = "2s"
+            warmup-max = "0s"
+            hold = "3s"
+
+            [run]
+            modes = ["virtual"]
+            probes = ["cpu"]
+
+            [slo]
+            thresholds = [
+              "error_rate < 1%",
+              "p99_ms[virtual] <= 0.001",
+            ]
+
+            [[requests]]
+            name = "hello"
+            path = "/hello"
+            expect-body = "Hello World"
+            weight = 5
+
+            [[requests]]
+            name = "sleep"
+            path = "/sleep?ms={ms}"
+            weight = 3
+
+            [[requests]]
+            name = "bytes"
+            path = "/bytes?n={n}"
+            weight = 2
+
+            [values]
+            ms = { from = 1, to = 3 }
+            n = { csv = "data/sizes.csv", column = "n" }
+            """;
+
+    record Ran(int exit, String console) {}
+
+    Ran run(List<String> args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("run"));
+        all.addAll(args);
+        all.addAll(List.of("--port", Integer.toString(Lab.freePort())));
+        Path console = Files.createTempFile(dir, "console", ".txt");
+        Process lab = Lab.cli(all).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        assertTrue(lab.waitFor(120, TimeUnit.SECONDS), "run finished: " + Files.readString(console));
+        return new Ran(lab.exitValue(), Files.readString(console));
+    }
+
+    @Test
+    void aWeightedMixFromACsvRunsWithThresholdsAndRepeatsFromItsRunFolder() throws Exception {
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("data/sizes.csv"), "n,label\n10,ten\n100,hundred\n1000,thousand\n");
+        Path file = dir.resolve("mix.toml");
+        Files.writeString(file, FILE);
+        Path out1 = dir.resolve("out1"), junit = dir.resolve("junit.xml");
+        Ran first = run(List.of(file.toString(), "--out", out1.toString(), "--junit", junit.toString()));
+        assertEquals(99, first.exit(), first.console());
+
+        Path run = Lab.onlyRun(out1);
+        List<Map<String, String>> rows = Lab.rows(run);
+        assertEquals(1, rows.size(), first.console());
+        Map<String, String> row = rows.getFirst();
+        assertEquals("ok", row.get("status"), Lab.describe(row));
+        // the mix as the SUT received it in the hold, per path, and per request name in the row: within 2% of the weights
+        Map<String, Long> byPath = PathsProbe.parse(Lab.cell(row, "sut_requests_by_path"));
+        assertEquals(java.util.Set.of("/hello", "/sleep", "/bytes"), byPath.keySet(), "paths at the SUT: " + byPath);
+        Map<String, Long> byName = PathsProbe.parse(Lab.cell(row, "sut_requests_by_name"));
+        long total = byName.values().stream().mapToLong(Long::longValue).sum();
+        assertEquals(byPath.values().stream().mapToLong(Long::longValue).sum(), total, byName + " " + byPath);
+        assertTrue(total > 500, "requests at the SUT: " + byName);
+        Map<String, Double> weights = Map.of("hello", 0.5, "sleep", 0.3, "bytes", 0.2);
+        assertEquals(weights.keySet(), byName.keySet(), "requests at the SUT: " + byName);
+        for (var w : weights.entrySet()) {
+            double share = byName.get(w.getKey()) / (double) total;
+            assertTrue(Math.abs(share - w.getValue()) <= 0.02, w.getKey() + ": " + share + " of " + total + " requests, weight " + w.getValue());
+        }
+        // the failing threshold, named in the JUnit file with what was measured; the passing one a test case without failure
+        String xml = Files.readString(junit);
+        assertTrue(xml.contains("tests=\"2\" failures=\"1\""), xml);
+        assertTrue(xml.contains("<failure type=\"threshold\" message=\"p99_ms[virtual] &lt;= 0.001: virtual c=16 "), xml);
+        assertTrue(xml.contains("name=\"error_rate &lt; 1%\">\n      <system-out>"), xml);
+        assertTrue(first.console().contains("hello 50.0% (weight 50.0%)") || first.console().contains("the mix at the SUT"), first.console());
+
+        // the run folder's file repeats the run: the same rows with the same parameters; without the failing threshold, exit 0
+        Path saved = run.resolve("scenario.toml");
+        assertTrue(Files.isRegularFile(run.resolve("data/sizes.csv")), "the CSV beside the saved file");
+        Files.writeString(saved, Files.readString(saved).replace("  \"p99_ms[virtual] <= 0.001\",\n", ""));
+        Path out2 = dir.resolve("out2");
+        Ran again = run(List.of(saved.toString(), "--out", out2.toString()));
+        assertEquals(0, again.exit(), again.console());
+        List<Map<String, String>> rows2 = Lab.rows(Lab.onlyRun(out2));
+        assertEquals(rows.stream().map(r -> r.get("scenario")).toList(), rows2.stream().map(r -> r.get("scenario")).toList());
+        for (String col : List.of("experiment", "stack", "thread_mode", "workload", "concurrency", "params", "jdk", "warmup_s", "hold_s")) {
+            if (row.containsKey(col)) assertEquals(row.get(col), rows2.getFirst().get(col), col);
+        }
+    }
+}
