@@ -59,6 +59,9 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         service.put("dependency", Type.STRINGS);
         service.put("jvm-args", Type.STRING);
         service.put("port", Type.INT);
+        // where it runs, as a pod's limits set it (one row each, as on the command line)
+        service.put("cpu-quota", Type.STRINGS);
+        service.put("memory-limit", Type.STRINGS);
         TABLES.put("service", service);
         Map<String, Type> load = new LinkedHashMap<>();
         load.put("conc", Type.INTS);

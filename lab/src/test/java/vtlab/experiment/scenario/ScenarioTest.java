@@ -108,6 +108,14 @@ class ScenarioTest {
     }
 
     @Test
+    void aPodsLimitsAreTheServicesAsOnTheCommandLine() throws Exception {
+        Scenario s = read(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\ncpu-quota = [\"0.5\", \"1\"]\nmemory-limit = \"512Mi\""));
+        assertEquals(List.of("0.5,1"), s.words().get("cpu-quota"));
+        assertEquals(List.of("512Mi"), s.words().get("memory-limit"));
+        assertTrue(refusal(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\ncpu-quota = 0.5")).startsWith("5: service.cpu-quota: must be a string"));
+    }
+
+    @Test
     void anUnknownKeyIsRefusedWithItsLine() throws Exception {
         assertEquals("8: load.hodl: unknown key (load has conc, load-model, rates, rate-profile, max-in-flight, warmup, warmup-max, hold, reps, generator, fault)",
                 refusal(GOOD.replace("hold = \"5s\"", "hodl = \"5s\"")));
