@@ -257,23 +257,7 @@ public final class RunCommand implements Command {
             throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
         }
         if (ctx.rateProfile() != null) refuseWithProfile(rows, searches);
-        // each load model has its default generator: wrk closed (the seeds' numbers), oha open (latency from the intended
-        // send time); a rate profile only k6 follows
-        java.util.Set<String> wanted = new LinkedHashSet<>();
-        chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
-        boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
-        String dflt = profiled ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
-        Generator gen = Generators.configured(o.string("generator", dflt), o);
-        if (profiled && !gen.followsRateProfile()) {
-            throw new UsageError((ctx.rateProfile() != null ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
-                    + " sends constant rates only; use --generator k6 (or drop --generator)");
-        }
-        if (open && !gen.models().contains(LoadModel.OPEN)) {
-            throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
-        }
-        if (!open && !gen.models().contains(LoadModel.CLOSED)) {
-            throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
-        }
+        Generator gen = chooseGenerator(o, chosen, rows, open, ctx.rateProfile() != null);
         return new Plan(List.copyOf(new LinkedHashSet<>(experiments)), o, List.copyOf(chosen), topology, ctx, List.copyOf(rows), List.copyOf(searches),
                 List.copyOf(studies), studySeconds, environments, open, gen);
     }
@@ -308,21 +292,7 @@ public final class RunCommand implements Command {
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         List<Row> templates = new ArrayList<>(rows);
         for (Search s : searches) templates.add(s.template());
-        if (!templates.isEmpty() && topology == null) checkPortFree(port); // across hosts the port is the SUT's host's
-        checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
-        for (Row r : templates) {
-            Stack s = Stack.load(r.stack());
-            // a row with a build of its own runs a variant jar, built below (a spec that does not parse is refused here)
-            boolean ownJar = r.params().containsKey(Row.BUILD_PARAM) && !StackVariants.isDefault(s,
-                    StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
-            if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
-        }
-        if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
-        if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
-        if (rows.stream().anyMatch(r -> !r.limits().none())) {
-            if (topology != null) throw new UsageError("--cpu-quota/--memory-limit: a SUT in a cgroup runs on this machine only, not with --hosts");
-            vtlab.plan.LimitAxis.refuseUnavailable(rows, vtlab.proc.Cgroups.here());
-        }
+        preflight(o, templates, rows, topology, port, open, cores);
         // across hosts: the hosts reached last of the quick checks, their work closed again if a later one refuses
         RunAcrossHosts.Across across = topology == null ? null
                 : RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
@@ -341,6 +311,54 @@ public final class RunCommand implements Command {
         return new Prepared(plan.experiments(), rows, plan.studies(), plan.studySeconds(), gen, probes, cores,
                 port, results, tierOptions, ctx, freshSut, planned, searches, pinThreshold, java.util.Collections.unmodifiableMap(plan.environments()),
                 across);
+    }
+
+    /**
+     * The run's generator: --generator, else the one the experiments name, else each load model's default: wrk closed
+     * (the seeds' numbers), oha open (latency from the intended send time); rows with a rate profile only k6 follows.
+     * Refused when it cannot send the rows' load model or profile.
+     */
+    static Generator chooseGenerator(Options o, List<Experiment> chosen, List<Row> rows, boolean open, boolean runProfile) throws UsageError {
+        java.util.Set<String> wanted = new LinkedHashSet<>();
+        chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
+        boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
+        String dflt = profiled ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
+        Generator gen = Generators.configured(o.string("generator", dflt), o);
+        if (profiled && !gen.followsRateProfile()) {
+            throw new UsageError((runProfile ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
+                    + " sends constant rates only; use --generator k6 (or drop --generator)");
+        }
+        if (open && !gen.models().contains(LoadModel.OPEN)) {
+            throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
+        }
+        if (!open && !gen.models().contains(LoadModel.CLOSED)) {
+            throw new UsageError(gen.name() + " runs open-model load only here: add --load-model open --rates R, or use --generator wrk");
+        }
+        return gen;
+    }
+
+    /**
+     * The quick checks of this machine before anything starts: the port free, enough open files for the connections,
+     * every stack built, no CPU shared by the SUT and the generator, taskset, and cgroups for rows with limits.
+     * templates are the rows and the searches' template rows.
+     */
+    static void preflight(Options o, List<Row> templates, List<Row> rows, vtlab.tier.host.Topology topology, int port, boolean open,
+                          CoreMap cores) throws UsageError {
+        if (!templates.isEmpty() && topology == null) checkPortFree(port); // across hosts the port is the SUT's host's
+        checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
+        for (Row r : templates) {
+            Stack s = Stack.load(r.stack());
+            // a row with a build of its own runs a variant jar, built below (a spec that does not parse is refused here)
+            boolean ownJar = r.params().containsKey(Row.BUILD_PARAM) && !StackVariants.isDefault(s,
+                    StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
+            if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
+        }
+        if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
+        if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
+        if (rows.stream().anyMatch(r -> !r.limits().none())) {
+            if (topology != null) throw new UsageError("--cpu-quota/--memory-limit: a SUT in a cgroup runs on this machine only, not with --hosts");
+            vtlab.plan.LimitAxis.refuseUnavailable(rows, vtlab.proc.Cgroups.here());
+        }
     }
 
     /**

@@ -1,0 +1,40 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.experiment.registry.Experiments;
+import vtlab.plan.Experiment;
+import vtlab.plan.Row;
+
+/** The run's generator, chosen alone: each load model's default, the experiment's own, --generator, and what is refused. */
+class ChooseGeneratorTest {
+    static String chosen(List<String> args, String experiment, List<Row> rows, boolean open, boolean runProfile) throws UsageError {
+        List<Experiment> e = experiment == null ? List.of() : List.of(Experiments.byName(experiment));
+        return RunCommand.chooseGenerator(Options.parse(args), e, rows, open, runProfile).name();
+    }
+
+    @Test
+    void eachLoadModelHasItsDefaultAndAnExperimentItsOwn() throws Exception {
+        assertEquals("wrk", chosen(List.of(), null, List.of(), false, false), "closed: the seeds' numbers");
+        assertEquals("oha", chosen(List.of(), null, List.of(), true, false), "open: latency from the intended send time");
+        assertEquals("k6", chosen(List.of(), "faults", List.of(), true, false), "faults names k6 (its per-request records)");
+        assertEquals("hey", chosen(List.of("--generator", "hey"), null, List.of(), false, false));
+    }
+
+    @Test
+    void aGeneratorThatCannotSendTheRowsLoadIsRefusedInOneLine() {
+        UsageError closedOnly = assertThrows(UsageError.class, () -> chosen(List.of("--generator", "wrk"), null, List.of(), true, false));
+        assertTrue(closedOnly.getMessage().startsWith("wrk runs closed-model load only; "), closedOnly.getMessage());
+        UsageError openOnly = assertThrows(UsageError.class, () -> chosen(List.of("--generator", "oha"), null, List.of(), false, false));
+        assertTrue(openOnly.getMessage().startsWith("oha runs open-model load only here"), openOnly.getMessage());
+        assertTrue(!closedOnly.getMessage().contains("\n") && !openOnly.getMessage().contains("\n"));
+    }
+}
