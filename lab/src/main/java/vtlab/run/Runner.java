@@ -229,16 +229,66 @@ public final class Runner {
         Children.onShutdown(markInterrupted);
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
-        int failed = 0, notRun = 0;
-        String stopped = null;
         long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds()
                 + c.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum();
         int steps = c.rows().size() + c.studies().size() + c.searches().stream().mapToInt(Search::expectedRows).sum();
         Progress progress = new Progress(out, Progress.isTerminal(), steps, plannedSeconds);
         RowRunner rowRunner = null;
+        Pass pass;
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
             rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax(), c.launcher());
-            int index = 0;
+            pass = new Pass(c, dir, data, progress, rowRunner, runTiers, env);
+            pass.rows();
+            if (pass.stopped == null) pass.searches();
+            pass.studies();
+        } finally {
+            progress.finish();
+            if (rowRunner != null) rowRunner.close();
+            runTiers.values().forEach(RunTier::close);
+            // what this JVM starts next (a later run in the same JVM, a command the tests launch) gets every CPU back
+            if (labCpus != null) vtlab.proc.LabAffinity.unpin();
+        }
+        int failed = pass.failed, notRun = pass.notRun;
+        String stopped = pass.stopped;
+        // SIGTERM can stop the rows before the shutdown hook gets to its callbacks: mark the run here as well, never
+        // as complete (the hook may still be stopping the tiers when this thread gets here)
+        if (Children.shuttingDown()) {
+            markInterrupted.run();
+            return new Outcome(dir, false, failed);
+        }
+        Children.removeOnShutdown(markInterrupted);
+        env.set("status", stopped != null ? "stopped" : failed == 0 ? "complete" : "complete-with-failures");
+        env.set("rows_failed", failed);
+        env.set("ended", Instant.now().toString());
+        env.write(dir.environment());
+        return new Outcome(dir, true, failed, notRun, stopped);
+    }
+
+    /** One run's three loops (planned rows, capacity searches, studies) over one dataset, and what they counted. */
+    private final class Pass {
+        final Config c;
+        final RunDir dir;
+        final Dataset data;
+        final Progress progress;
+        final RowRunner rowRunner;
+        final Map<String, RunTier> runTiers;
+        final Environment env;
+        int index, failed, notRun;
+        /** Why the run stopped before its end (a host lost), or null. */
+        String stopped;
+
+        Pass(Config c, RunDir dir, Dataset data, Progress progress, RowRunner rowRunner, Map<String, RunTier> runTiers, Environment env) {
+            this.c = c;
+            this.dir = dir;
+            this.data = data;
+            this.progress = progress;
+            this.rowRunner = rowRunner;
+            this.runTiers = runTiers;
+            this.env = env;
+        }
+
+        /** The planned rows in order; a lost host stops them, the rows left written as not run. */
+        void rows() throws IOException, InterruptedException {
             HostLoss loss = new HostLoss(c.hosts());
             for (int i = 0; i < c.rows().size(); i++) {
                 RowRunner.Result result = runRow(c.rows().get(i), ++index, rowRunner, runTiers, c, dir, data, progress);
@@ -255,7 +305,11 @@ public final class Runner {
             }
             stopped = loss.why();
             notRun = loss.notRun();
-            for (Search search : stopped == null ? c.searches() : List.<Search>of()) {
+        }
+
+        /** Each search asks for its next row from the rows it measured, until it has its answer. */
+        void searches() throws IOException, InterruptedException {
+            for (Search search : c.searches()) {
                 List<Map<String, String>> measured = new java.util.ArrayList<>();
                 Row next;
                 while (!Children.shuttingDown() && (next = search.next(List.copyOf(measured))) != null) {
@@ -272,6 +326,10 @@ public final class Runner {
                     progress.step(search.label(), search.status(List.copyOf(measured)));
                 }
             }
+        }
+
+        /** The studies (JMH and the like), each writing its own dataset; a failed one is counted and named. */
+        void studies() {
             for (Study.Prepared prepared : c.studies()) {
                 if (Children.shuttingDown() || stopped != null) break;
                 Study study = prepared.study();
@@ -287,25 +345,7 @@ public final class Runner {
                     progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
                 }
             }
-        } finally {
-            progress.finish();
-            if (rowRunner != null) rowRunner.close();
-            runTiers.values().forEach(RunTier::close);
-            // what this JVM starts next (a later run in the same JVM, a command the tests launch) gets every CPU back
-            if (labCpus != null) vtlab.proc.LabAffinity.unpin();
         }
-        // SIGTERM can stop the rows before the shutdown hook gets to its callbacks: mark the run here as well, never
-        // as complete (the hook may still be stopping the tiers when this thread gets here)
-        if (Children.shuttingDown()) {
-            markInterrupted.run();
-            return new Outcome(dir, false, failed);
-        }
-        Children.removeOnShutdown(markInterrupted);
-        env.set("status", stopped != null ? "stopped" : failed == 0 ? "complete" : "complete-with-failures");
-        env.set("rows_failed", failed);
-        env.set("ended", Instant.now().toString());
-        env.write(dir.environment());
-        return new Outcome(dir, true, failed, notRun, stopped);
     }
 
     /** One row: its tiers up, run, appended to matrix.csv at once; null when Ctrl-C cut it short (not a result). */
