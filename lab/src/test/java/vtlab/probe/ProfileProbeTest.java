@@ -2,6 +2,10 @@ package vtlab.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 /** The request time the breakdown divides by. */
@@ -18,5 +22,13 @@ class ProfileProbeTest {
         assertEquals(456.78 * 1.5 / 1000 * 6, ProfileProbe.requestSeconds(456.78, 1.5, 6.0, 1), 1e-9); // under it: Little's law
         // the open model has no connection count to cap at (k6's latencies are not corrected)
         assertEquals(456.78 * 6.309 / 1000 * 6, ProfileProbe.requestSeconds(456.78, 6.309, 6.0, null), 1e-9);
+    }
+
+    /** Samples in a loop without a safepoint poll name the loop's frame only with debug information between polls. */
+    @Test
+    void theSutKeepsDebugInformationBetweenSafepoints() {
+        List<String> args = new ProfileProbe().jvmArgs();
+        assertTrue(args.indexOf("-XX:+UnlockDiagnosticVMOptions") >= 0 && args.indexOf("-XX:+UnlockDiagnosticVMOptions") < args.indexOf("-XX:+DebugNonSafepoints"), args.toString());
+        assertTrue(args.contains("-XX:FlightRecorderOptions:stackdepth=512"), args.toString());
     }
 }
