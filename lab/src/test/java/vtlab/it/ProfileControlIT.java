@@ -92,7 +92,7 @@ class ProfileControlIT {
         System.out.println("vtlab IT: CPU control: " + shares(r));
         consistent(r);
         assertEquals("cpu", r.get("time_top_cause"), "the largest cause of a computing request must be its CPU"
-                + (Lab.num(r, "time_runqueue_pct") > Lab.num(r, "time_cpu_pct") ? " (here the run queue exceeded it twice: another process"
+                + (Lab.num(r, "time_runqueue_pct") > Lab.num(r, "time_cpu_pct") ? " (the run queue exceeded it: another process"
                 + " held the SUT's CPU, this control cannot be produced on a CPU this busy): " : ": ") + shares(r));
         assertTrue(Lab.num(r, "time_cpu_pct") > 35, shares(r));
         // the loop is the service's own code (JFR needs -XX:+DebugNonSafepoints to see it: the probe's JVM options)
