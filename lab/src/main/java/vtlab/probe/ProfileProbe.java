@@ -48,7 +48,7 @@ public final class ProfileProbe implements Probe {
     static final Column TOP = Column.text("time_top_cause", "the largest share of request time (profile probe): cpu, runqueue, monitor, park, pool_wait, db, downstream, sleep, gc or other");
     static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
-    static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold)");
+    static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
     static final Column FLAME = Column.text("profile_flame", "async-profiler's wall-clock flame graph of the SUT over the hold in raw/ (interactive HTML)");
     static final Column FILE = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
 
@@ -119,10 +119,15 @@ public final class ProfileProbe implements Probe {
         return threshold;
     }
 
-    /** JFR's default of 64 frames cuts a framework's stack above the server's request path. */
+    /**
+     * JFR's default of 64 frames cuts a framework's stack above the server's request path. Debug information at every
+     * compiled instruction, not only at safepoints: without it a sample in a C2 loop with no safepoint poll (a counted
+     * loop under Serial GC, the 1-CPU SUT's default) names the frame after the loop — the CPU control's own 8 MB
+     * allocation loop was 98% "the web framework" (Tomcat's setContentType, called next), 77% its own frame with it.
+     */
     @Override
     public List<String> jvmArgs() {
-        return List.of("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH);
+        return List.of("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH, "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
     }
 
     static String settings(Duration threshold) {
@@ -231,7 +236,7 @@ public final class ProfileProbe implements Probe {
         if (seen == null) return;
         Double rps = number(row, "throughput_rps"), mean = number(row, "mean_ms"), hold = number(row, "duration_s");
         if (rps == null || mean == null || hold == null || !(rps > 0)) return;
-        double requestS = rps * mean / 1000 * hold;
+        double requestS = requestSeconds(rps, mean, hold, ctx.row().open() ? null : ctx.row().concurrency());
         boolean virtual = ctx.row().threadMode().contains("virtual");
         List<String> texts = new ArrayList<>();
         for (Path f : dumpFiles) texts.add(Files.readString(f));
@@ -267,6 +272,20 @@ public final class ProfileProbe implements Probe {
                 fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : ""));
     }
 
+    /**
+     * The hold's request time: throughput × mean latency × hold (Little's law), and in the closed model at most the
+     * connections × the hold (each has one request in flight at a time). wrk corrects its latencies for coordinated
+     * omission (a request queued behind a slow one gets synthetic samples as if it had been sent on schedule), so under
+     * uneven latency (GC pauses) its mean overstates the real one: 6.3 ms for a real 2.2 ms at one connection in the
+     * GC control, three times the hold, all of it "other".
+     *
+     * @param closedConcurrency the closed model's connections; null in the open model (no cap)
+     */
+    static double requestSeconds(double rps, double meanMs, double holdS, Integer closedConcurrency) {
+        double littles = rps * meanMs / 1000 * holdS;
+        return closedConcurrency == null ? littles : Math.min(littles, closedConcurrency * holdS);
+    }
+
     static Double number(RowValues row, String column) {
         return row.get(column) instanceof Number n ? n.doubleValue() : null;
     }
@@ -274,7 +293,7 @@ public final class ProfileProbe implements Probe {
     static String render(TimeBreakdown.Result r, TimeBreakdown.Seen seen, double requestS, double cpuS, double runqueueS, int threads,
                          boolean virtual) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "request time in the hold: %.1f s (throughput × mean latency × hold)%n", requestS));
+        sb.append(String.format(Locale.ROOT, "request time in the hold: %.1f s (throughput × mean latency × hold, at most connections × hold)%n", requestS));
         sb.append(String.format(Locale.ROOT, "request threads read from schedstat: %d (%s): on CPU %.2f s, run queue %.2f s%n", threads,
                 virtual ? "carriers" : "platform threads seen serving requests", cpuS, runqueueS));
         if (r.scaled()) sb.append("what was seen exceeded the request time (overlaps, sampling): the shares are scaled to 100%\n");

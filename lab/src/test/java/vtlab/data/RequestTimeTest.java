@@ -50,4 +50,33 @@ class RequestTimeTest {
         v.put("status", "flagged");
         assertTrue(RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant).getFirst().endsWith("(row 1): 88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)"));
     }
+
+    /**
+     * PetClinic at 200 connections on the busy VM: every row flagged littles-law (wrk's corrected latencies), and the
+     * verdict had no word on where the time went. It says it now, from the flagged rows and saying so; a failed row
+     * never speaks.
+     */
+    @Test
+    void aScenarioWithOnlyFlaggedRowsStillSaysWhereItsTimeWentAndThatTheRowsAreFlagged() {
+        Map<String, String> p = row("platform", "runqueue", "200 request threads on 1 CPU", Map.of("cpu", "10", "runqueue", "85", "other", "5"));
+        Map<String, String> v = row("virtual", "cpu", "most of it in the JDBC driver, pool or ORM, 40% of samples", Map.of("cpu", "70", "runqueue", "20", "other", "10"));
+        p.put("status", "flagged");
+        p.put("flags", "littles-law;warmup-not-steady");
+        v.put("status", "flagged");
+        v.put("flags", "littles-law;app-cpu-bound");
+        List<String> lines = RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant);
+        assertEquals(1, lines.size(), lines.toString());
+        String line = lines.getFirst();
+        assertTrue(line.startsWith("where request time goes, monitor c=20 jdk25 lockMs=1 (from rows flagged app-cpu-bound, littles-law,"
+                + " warmup-not-steady: not measured evidence): platform-200 (row 1): 85% of request time waiting to run"), line);
+        assertTrue(line.contains("virtual (row 2): 70% of request time on CPU (most of it in the JDBC driver"), line);
+        assertTrue(line.endsWith("The largest cause moved: platform-200 waiting to run → virtual on CPU"), line);
+        // an ok row of the scenario speaks alone; failed rows never
+        Map<String, String> ok = new LinkedHashMap<>(v);
+        ok.put("status", "ok");
+        assertTrue(RequestTime.findings(List.of(p, ok), List.of(p, ok), Grouping::variant).getFirst().startsWith("where request time goes, monitor c=20 jdk25 lockMs=1: virtual (row 2)"));
+        p.put("status", "failed");
+        v.put("status", "failed");
+        assertEquals(List.of(), RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant));
+    }
 }

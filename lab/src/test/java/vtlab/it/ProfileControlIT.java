@@ -18,10 +18,125 @@ import org.junit.jupiter.api.io.TempDir;
  * threads the breakdown must name the monitor first from JFR's monitor-enter events, with the lock's class as
  * evidence; on virtual threads (JDK 25) JFR writes no event for a virtual thread blocked off its carrier, so the
  * probe's thread dumps during the hold must name it. The verdict (summary.txt) and the report's bars say the same.
+ *
+ * <p>The other controls of issue 31, each a workload whose largest cause is known, on platform threads only: their
+ * cause is the workload's whatever the threads (JFR sees a platform thread's every wait; the monitor control covers
+ * the thread dumps that stand in for it on virtual threads), each as short as a row can be (3 s warm-up, 5 s hold):
+ * CPU (the servlet's alloc workload on the default heap at one connection: the request is its own work), GC (the same
+ * on a 40 MB heap, where every collection copies its 8 MB ring and old collections follow), a downstream and a pooled
+ * connection (one Spring Boot run, HikariCP pool 10 with the connection held across the stub's 100 ms: at 10
+ * connections every request has one and waits for the stub, at 200 they queue for the pool).
  */
 class ProfileControlIT {
+    static final List<String> CAUSES = List.of("cpu", "runqueue", "monitor", "park", "pool_wait", "db", "downstream", "sleep", "gc", "other");
+
     @TempDir
     Path out;
+
+    /** A run's console, folder and rows. */
+    record Run(int code, String console, Path dir, List<Map<String, String>> rows) {
+        Map<String, String> at(int conc) {
+            return rows.stream().filter(r -> r.get("concurrency").equals(Integer.toString(conc))).findFirst().orElseThrow(() -> new AssertionError(console));
+        }
+    }
+
+    /** One `./vtlab run` with the profile probe, once more when valid() says the busy machine blurred it. */
+    Run profiled(String name, List<String> args, java.util.function.Predicate<Run> valid) throws Exception {
+        int[] attempts = {0};
+        return Lab.validOrRetriedOnce(() -> {
+            Path dir = Files.createDirectories(out.resolve(name + "-" + ++attempts[0]));
+            ByteArrayOutputStream buf = new ByteArrayOutputStream();
+            List<String> all = new java.util.ArrayList<>(List.of("run"));
+            all.addAll(args);
+            all.addAll(List.of("--modes", "platform", "--warmup", "3s", "--warmup-max", "6s", "--hold", "5s", "--reps", "1",
+                    "--probes", "cpu,profile", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()));
+            int code = Main.run(all, new PrintStream(buf, true));
+            Path run = Lab.onlyRun(dir);
+            return new Run(code, buf.toString(), run, Lab.rows(run));
+        }, t -> t.rows().stream().noneMatch(r -> "failed".equals(r.get("status"))) && valid.test(t));
+    }
+
+    /** The shares add up to 100, and the largest is the one named. */
+    static void consistent(Map<String, String> r) {
+        double sum = 0, max = 0;
+        for (String c : CAUSES) {
+            double v = Lab.num(r, "time_" + c + "_pct");
+            sum += v;
+            max = Math.max(max, v);
+        }
+        assertEquals(100, sum, 1, r.toString());
+        assertEquals(max, Lab.num(r, "time_" + r.get("time_top_cause") + "_pct"), 1e-9, r.toString());
+        // at most the connections are in flight: the request time is not wrk's corrected mean × throughput
+        assertTrue(Lab.num(r, "time_request_s") <= Lab.num(r, "concurrency") * Lab.num(r, "duration_s") + 0.1, r.toString());
+    }
+
+    static String shares(Map<String, String> r) {
+        StringBuilder sb = new StringBuilder();
+        for (String c : CAUSES) sb.append(c).append('=').append(r.get("time_" + c + "_pct")).append(' ');
+        return sb + "top=" + r.get("time_top_cause") + " (" + r.get("time_top_evidence") + ")";
+    }
+
+    /**
+     * CPU: each request allocates and writes 8 MB in the service's own loop, one connection (a second would wait for
+     * the one CPU: its run queue, not its work). The SUT's CPU is shared with whatever else runs on it: a run queue
+     * larger than the work means another process took the CPU, and the message says so.
+     */
+    @Test
+    void cpuIsNamedForAWorkloadThatComputes() throws Exception {
+        // C1 only: on the one-CPU SUT C2 was still compiling Tomcat's request path through a 5 s hold at a few hundred
+        // requests a second (15-22% of the CPU, the request thread waiting for it in the run queue); C1 is done in the warm-up
+        Run run = profiled("cpu", List.of("servlet", "--workloads", "alloc", "--alloc-kb", "8192", "--conc", "1",
+                "--jvm-args", "-Xms512m -Xmx512m -XX:TieredStopAtLevel=1"),
+                t -> "cpu".equals(t.rows().getFirst().get("time_top_cause")));
+        Map<String, String> r = run.rows().getFirst();
+        System.out.println("vtlab IT: CPU control: " + shares(r));
+        consistent(r);
+        assertEquals("cpu", r.get("time_top_cause"), "the largest cause of a computing request must be its CPU"
+                + (Lab.num(r, "time_runqueue_pct") > Lab.num(r, "time_cpu_pct") ? " (the run queue exceeded it: another process"
+                + " held the SUT's CPU, this control cannot be produced on a CPU this busy): " : ": ") + shares(r));
+        assertTrue(Lab.num(r, "time_cpu_pct") > 35, shares(r));
+        // the loop is the service's own code (JFR needs -XX:+DebugNonSafepoints to see it: the probe's JVM options)
+        assertTrue(r.get("time_top_evidence").startsWith("most of it in the service's own code")
+                && r.get("time_top_evidence").contains("top frame vtlab.sut.servlet.AllocServlet.doGet"), r.get("time_top_evidence"));
+    }
+
+    /** GC: the same workload on a 40 MB heap (8 MB of live ring, Tomcat's own and the bytes workload's 16 MB buffer). */
+    @Test
+    void gcIsNamedOnAHeapTooSmallForTheWorkload() throws Exception {
+        Run run = profiled("gc", List.of("servlet", "--workloads", "alloc", "--alloc-kb", "256", "--conc", "4",
+                "--jvm-args", "-Xms40m -Xmx40m"), t -> "gc".equals(t.rows().getFirst().get("time_top_cause")));
+        Map<String, String> r = run.rows().getFirst();
+        System.out.println("vtlab IT: GC control: " + shares(r));
+        consistent(r);
+        assertEquals("gc", r.get("time_top_cause"), shares(r));
+        assertTrue(Lab.num(r, "time_gc_pct") > 40, shares(r));
+        assertTrue(r.get("time_top_evidence").matches("\\d+ pauses, \\d+ ms of the 5 s hold"), r.get("time_top_evidence"));
+    }
+
+    /**
+     * A downstream and a pooled connection, in one Spring Boot run (PostgreSQL, the stub, one SUT JVM): HikariCP pool
+     * 10, the connection held across the stub's 100 ms call. At 10 connections each request has a connection and
+     * waits for the stub; at 200, 190 of them wait for one of the 10 connections (about 2 s each).
+     */
+    @Test
+    void aDownstreamAndAPooledConnectionAreNamedWithWhatWasWaitedOn() throws Exception {
+        Run run = profiled("spring", List.of("order-summary", "--conn-mode", "held", "--pool", "10", "--conc", "10,200"),
+                t -> t.rows().size() == 2 && "downstream".equals(t.at(10).get("time_top_cause")) && "pool_wait".equals(t.at(200).get("time_top_cause")));
+        assertEquals(2, run.rows().size(), run.console());
+        Map<String, String> downstream = run.at(10), pool = run.at(200);
+        System.out.println("vtlab IT: downstream control: " + shares(downstream));
+        System.out.println("vtlab IT: pool control: " + shares(pool));
+        consistent(downstream);
+        consistent(pool);
+        assertEquals("downstream", downstream.get("time_top_cause"), shares(downstream));
+        assertTrue(Lab.num(downstream, "time_downstream_pct") > 50, shares(downstream));
+        assertEquals("pool_wait", pool.get("time_top_cause"), shares(pool));
+        assertTrue(Lab.num(pool, "time_pool_wait_pct") > 50, shares(pool));
+        assertTrue(pool.get("time_top_evidence").startsWith("com.zaxxer.hikari."), pool.get("time_top_evidence"));
+        // the row's own account (the verdict cites ok rows only; these are flagged below the stub's bound, by design)
+        String txt = Files.readString(run.dir().resolve("raw").resolve(pool.get("profile_jfr").replace(".jfr", ".txt")));
+        assertTrue(txt.contains("largest: ") && txt.contains("waiting for a pooled connection (com.zaxxer.hikari."), txt);
+    }
 
     @Test
     void theMonitorIsNamedAsTheLargestCauseWithItsLock() throws Exception {
@@ -39,7 +154,8 @@ class ProfileControlIT {
             // the lock allows 1,000 req/s at most: 20 in flight wait ~20 ms each
             assertTrue(Lab.num(r, "throughput_rps") < 1000 && Lab.num(r, "throughput_rps") > 300, r.get("throughput_rps"));
             double request = Lab.num(r, "time_request_s");
-            assertEquals(Lab.num(r, "throughput_rps") * Lab.num(r, "mean_ms") / 1000 * Lab.num(r, "duration_s"), request, 0.2, r.toString());
+            // Little's law, at most the 20 connections in flight (wrk's mean is corrected for coordinated omission)
+            assertEquals(Math.min(Lab.num(r, "throughput_rps") * Lab.num(r, "mean_ms") / 1000, 20) * Lab.num(r, "duration_s"), request, 0.2, r.toString());
             double sum = 0;
             for (String c : List.of("cpu", "runqueue", "monitor", "park", "pool_wait", "db", "downstream", "sleep", "gc", "other")) {
                 sum += Lab.num(r, "time_" + c + "_pct");

@@ -68,7 +68,8 @@ class ReportBrowserIT {
     void theReportOfARealRunDrawsEveryChartWithoutErrors() throws Exception {
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         // a threshold every row breaches (the sleep is 50 ms): exit 99, the report still written
-        int code = Main.run(List.of("run", "servlet", "--quick", "--workloads", "sleep", "--conc", "50", "--hold", "2s",
+        // with the profile probe: each row's bar links async-profiler's flame graph of its hold, opened below
+        int code = Main.run(List.of("run", "servlet", "--quick", "--workloads", "sleep", "--conc", "50", "--hold", "2s", "--probes", "+profile",
                 "--fail-on", "p50_ms>1", "--port", Integer.toString(Lab.freePort()), "--out", out.toString()), new PrintStream(buf, true));
         String console = buf.toString();
         assertEquals(99, code, console);
@@ -151,6 +152,35 @@ class ReportBrowserIT {
 
             Files.write(artifacts.resolve("report.png"), fullPage(driver));
             Files.writeString(artifacts.resolve("run-folder.txt"), run + "\n");
+
+            // each row's flame graph link, followed from the report: async-profiler's page draws its canvas, logs no error
+            List<WebElement> flames = driver.findElements(By.cssSelector("a.flame"));
+            assertEquals(rows.size(), flames.size(), "a flame graph link per row");
+            String href = flames.getFirst().getAttribute("href");
+            flames.getFirst().click();
+            new org.openqa.selenium.support.ui.WebDriverWait(driver, Duration.ofSeconds(20))
+                    .until(d -> d.getCurrentUrl().equals(href) && "complete".equals(js.executeScript("return document.readyState")));
+            assertTrue(href.contains("/raw/") && href.endsWith(".flame.html"), href);
+            assertEquals("Wall clock profile", driver.findElement(By.tagName("h1")).getText());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> flame = (Map<String, Object>) js.executeScript("""
+                    var c = document.getElementById('canvas'), px = 0;
+                    if (c && c.width > 0 && c.height > 0) {
+                      var d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                      for (var i = 3; i < d.length; i += 4) if (d[i] !== 0) px++;
+                    }
+                    return {w: c ? c.width : 0, h: c ? c.height : 0, px: px, search: !!document.getElementById('search')};""");
+            assertTrue(((Number) flame.get("w")).intValue() > 500 && ((Number) flame.get("h")).intValue() > 100, "flame canvas: " + flame);
+            assertTrue(((Number) flame.get("px")).intValue() > 1000, "flame graph left blank: " + flame);
+            assertEquals(Boolean.TRUE, flame.get("search"), "the flame graph's controls");
+            // the servlet's own frame is drawn: async-profiler's search (its button prompts for the regexp) marks a share of it
+            String matched = (String) js.executeScript("search('SleepServlet'); return document.getElementById('matchval').textContent;");
+            assertTrue(matched.matches("\\d+(\\.\\d+)?%") && Double.parseDouble(matched.replace("%", "")) > 0, "SleepServlet in the flame graph: " + matched);
+            assertTrue(driver.findElement(By.id("match")).isDisplayed());
+            List<LogEntry> flameErrors = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                    .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+            assertEquals(List.of(), flameErrors.stream().map(LogEntry::getMessage).toList(), "console errors on the flame graph");
+            Files.write(artifacts.resolve("flame.png"), fullPage(driver));
 
             // the static SVG figure renders as an image of its own
             driver.get(run.resolve("charts/hero-servlet-1.svg").toUri().toString());

@@ -37,22 +37,24 @@ public final class ServletExperiment implements Experiment {
 
     static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION_WITH_VARIANTS;
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms);\n"
-            + "monitor = one synchronized lock held --lock-ms per request (a positive control: requests queue on it)");
+            + "monitor = one synchronized lock held --lock-ms per request (a positive control: requests queue on it);\n"
+            + "alloc = --alloc-kb of 1 KB arrays per request kept in an 8 MB ring (the CPU control; the GC control on a small heap)");
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
     static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");
     static final Opt LOCK_MS = Opt.of("lock-ms", "1", "how long each request of the monitor workload holds the one lock");
+    static final Opt ALLOC_KB = Opt.of("alloc-kb", "256", "what each request of the alloc workload allocates, KB");
     /** Tomcat's settings: no default here, the stack's (stacks/servlet/stack.json) applies unless one is given. */
     static final Opt MAX_THREADS = Opt.of("max-threads", null, "platform pool size (stack default 200, Tomcat's)");
     static final Opt MIN_SPARE = Opt.of("min-spare-threads", null, "idle pool threads kept (stack default 25)");
     static final Opt MAX_CONNECTIONS = Opt.of("max-connections", null, "Tomcat connector limit, the only cap left with virtual threads (stack default 8192)");
     static final Opt PROCESSOR_CACHE = Opt.of("processor-cache", null, "idle request processors Tomcat keeps (stack default -1 = all; Tomcat's 200\n"
             + "makes every virtual-thread request above 200 build a new one)");
-    static final List<Opt> OPTIONS = List.of(MODES_OPT, WORKLOADS, CONC, SLEEP_MS, LOCK_MS, MAX_THREADS, MIN_SPARE, MAX_CONNECTIONS, PROCESSOR_CACHE);
+    static final List<Opt> OPTIONS = List.of(MODES_OPT, WORKLOADS, CONC, SLEEP_MS, LOCK_MS, ALLOC_KB, MAX_THREADS, MIN_SPARE, MAX_CONNECTIONS, PROCESSOR_CACHE);
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
 
     /** The options parsed once. */
     record Spec(List<String> modes, List<String> workloads, List<Integer> conc, PlanContext.Timing timing, int sleepMs,
-                Map<String, String> tomcat, int lockMs) {
+                Map<String, String> tomcat, int lockMs, int allocKb) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
             return parse(o, ctx, TIMING);
         }
@@ -65,8 +67,8 @@ public final class ServletExperiment implements Experiment {
             if (MAX_CONNECTIONS.given(o)) tomcat.put("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
             if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
-            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor")), CONC.ints(o),
-                    ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o));
+            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor", "alloc")), CONC.ints(o),
+                    ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o), ALLOC_KB.integer(o));
         }
     }
 
@@ -106,6 +108,7 @@ public final class ServletExperiment implements Experiment {
                             Map<String, String> params = new LinkedHashMap<>();
                             if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(s.sleepMs()));
                             if (workload.equals("monitor")) params.put("lockMs", Integer.toString(s.lockMs()));
+                            if (workload.equals("alloc")) params.put("allocKb", Integer.toString(s.allocKb()));
                             rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
                                     s.timing().warmup(), s.timing().hold(), ctx));
                         }

@@ -67,6 +67,8 @@ public final class ServletMain {
         ctx.addServletMappingDecoded("/sleep", "sleep");
         Tomcat.addServlet(ctx, "monitor", new MonitorServlet());
         ctx.addServletMappingDecoded("/monitor", "monitor");
+        Tomcat.addServlet(ctx, "alloc", new AllocServlet());
+        ctx.addServletMappingDecoded("/alloc", "alloc");
         Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector, paths)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
         IoEndpoints.addTo(ctx, connector, s.stubUrl());
