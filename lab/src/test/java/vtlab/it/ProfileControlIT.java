@@ -45,14 +45,12 @@ class ProfileControlIT {
         int[] attempts = {0};
         return Lab.validOrRetriedOnce(() -> {
             Path dir = Files.createDirectories(out.resolve(name + "-" + ++attempts[0]));
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
             List<String> all = new java.util.ArrayList<>(List.of("run"));
             all.addAll(args);
             all.addAll(List.of("--modes", "platform", "--warmup", "3s", "--warmup-max", "6s", "--hold", "5s", "--reps", "1",
-                    "--probes", "cpu,profile", "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()));
-            int code = Main.run(all, new PrintStream(buf, true));
-            Path run = Lab.onlyRun(dir);
-            return new Run(code, buf.toString(), run, Lab.rows(run));
+                    "--probes", "cpu,profile"));
+            Lab.LabRun r = Lab.runMain(dir, all);
+            return new Run(r.code(), r.console(), r.run(), r.rows());
         }, t -> t.rows().stream().noneMatch(r -> "failed".equals(r.get("status"))) && valid.test(t));
     }
 
