@@ -27,8 +27,10 @@ import vtlab.tier.Tiers;
  * spring-mvc jar measured as a foreign service against the same tiers its experiments use.
  */
 final class TiersCommand implements Command {
-    static final List<String> DEFAULT = List.of("pg", "stub");
-    static final String USAGE = "./vtlab tiers [pg] [stub] [--data-of STACK] [--reseed]";
+    /** Every tier a user may start alone, as the tiers declare it. */
+    static final List<String> DEFAULT = vtlab.tier.Tiers.startableAlone();
+    static final String USAGE = "./vtlab tiers " + DEFAULT.stream().map(n -> "[" + n + "]").collect(java.util.stream.Collectors.joining(" "))
+            + " [--data-of STACK] [--reseed]";
 
     @Override
     public String name() {

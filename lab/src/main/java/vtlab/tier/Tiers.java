@@ -69,6 +69,14 @@ public final class Tiers {
         return BUILT_IN.stream().map(Entry::name).toList();
     }
 
+    /**
+     * The lab's own tiers a user may start alone (`./vtlab tiers`): those on CPUs of their own. A tier placed on
+     * another's CPUs serves that one (the fault proxy in front of the stub) and starts with its row.
+     */
+    public static List<String> startableAlone() {
+        return BUILT_IN.stream().filter(e -> e.cpusOf() == null).map(Entry::name).toList();
+    }
+
     /** Whether the tier that is name runs across hosts (a tier a run registers for its rows does not). */
     public static boolean acrossHosts(String name) {
         return entry(name).map(e -> e.acrossHosts() != null).orElse(false);

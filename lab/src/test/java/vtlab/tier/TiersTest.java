@@ -18,6 +18,7 @@ class TiersTest {
         assertEquals(List.of("app", "pg", "load", "stub", "toxiproxy"), List.copyOf(Tiers.cores(8, null).cpus().keySet()), "in the core map line's order");
         assertEquals("5-7", Tiers.cores(8, null).of(ToxiproxyTier.NAME));
         assertEquals(ToxiproxyTier.NAME, Tiers.create(ToxiproxyTier.NAME).name());
+        assertEquals(List.of("pg", "stub"), Tiers.startableAlone(), "the proxy serves the stub: ./vtlab tiers does not start it alone");
     }
 
     @Test
