@@ -10,6 +10,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
 import vtlab.load.AgentsGenerator;
+import vtlab.load.LoadModel;
 import vtlab.load.Generator;
 import vtlab.plan.Experiment;
 import vtlab.plan.Row;
@@ -85,11 +86,17 @@ final class RunAcrossHosts {
         for (String opt : List.of("cpus-app", "cpus-load")) {
             if (o.has(opt)) throw new UsageError("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --" + opt);
         }
-        if (!AgentsGenerator.TOOLS.contains(gen.name())) {
-            throw new UsageError("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not " + gen.name());
+        // what each generator declares it runs from load agents
+        if (gen.fromAgents().isEmpty()) {
+            throw new UsageError("--hosts: load agents run " + String.join(", ", AgentsGenerator.tools(LoadModel.CLOSED)) + " (closed model), "
+                    + String.join(" or ", AgentsGenerator.tools(LoadModel.OPEN)) + " (open model) so far, not " + gen.name());
         }
         for (Row r : rows) {
-            if (!r.open() && !gen.name().equals("wrk")) throw new UsageError("--hosts: closed-model agents run wrk so far, not " + gen.name() + " (row " + r.label() + ")");
+            LoadModel model = r.open() ? LoadModel.OPEN : LoadModel.CLOSED;
+            if (!gen.fromAgents().get().models().contains(model)) {
+                throw new UsageError("--hosts: " + (r.open() ? "open" : "closed") + "-model agents run " + String.join(", ", AgentsGenerator.tools(model))
+                        + " so far, not " + gen.name() + " (row " + r.label() + ")");
+            }
             if (r.rateProfile() != null) throw new UsageError("--hosts: rows with a rate profile do not run across hosts yet (row " + r.label() + ")");
         }
         int agents = t.load().size();

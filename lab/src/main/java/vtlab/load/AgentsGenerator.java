@@ -43,8 +43,25 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
         }
     }
 
-    /** The generators load agents run. */
-    public static final List<String> TOOLS = List.of("wrk", "k6", "oha");
+    /**
+     * How a generator runs from load agents on other hosts, as it declares it ({@link Generator#fromAgents()}): the load
+     * models it runs there, and its agents over a run's hosts.
+     */
+    public record FromAgents(Set<LoadModel> models, Maker maker) {
+        public interface Maker {
+            AgentsGenerator over(HostRun run, List<Agent> agents);
+        }
+    }
+
+    /** The generators that declare they run from load agents (under this load model, or any when null), by name. */
+    public static List<String> tools(LoadModel model) {
+        List<String> out = new ArrayList<>();
+        for (var e : Generators.all().entrySet()) {
+            Generator g = e.getValue().get();
+            if (g.fromAgents().filter(a -> model == null || a.models().contains(model)).isPresent()) out.add(e.getKey());
+        }
+        return out;
+    }
     static final Duration SHORT = Duration.ofSeconds(30), COPY = Duration.ofMinutes(5);
 
     final Generator tool;
@@ -60,12 +77,8 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
 
     /** The run's generator (configured) run from the agents; one agents cannot run is refused. */
     public static AgentsGenerator of(Generator tool, HostRun run, List<Agent> agents) {
-        return switch (tool) {
-            case WrkGenerator w -> new WrkAgents(w, run, agents);
-            case K6Generator k -> new K6Agents(k, run, agents);
-            case OhaGenerator o -> new OhaAgents(o, run, agents);
-            default -> throw new IllegalArgumentException("load agents run " + String.join(", ", TOOLS) + ", not " + tool.name());
-        };
+        return tool.fromAgents().orElseThrow(() -> new IllegalArgumentException("load agents run " + String.join(", ", tools(null)) + ", not " + tool.name()))
+                .maker().over(run, agents);
     }
 
     public List<Agent> agents() {

@@ -54,6 +54,11 @@ public interface Generator {
         return false;
     }
 
+    /** How it runs from load agents on other hosts (--hosts), if it can: the models it runs there and its agents. */
+    default java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
+        return java.util.Optional.empty();
+    }
+
     /**
      * Options of this generator's own (k6's --ramp): known to the option check, shown by ./vtlab list, refused with
      * any other generator ({@link Generators#configured}). A generator's own options stay with it rather than on

@@ -52,6 +52,12 @@ import vtlab.tier.tool.Tools;
  * dropped column, see Validity). The same holds for ramping-arrival-rate, whose schedule follows the stages.
  */
 public final class K6Generator implements Generator {
+    /** From load agents: open-model rows, each agent its share (see {@link K6Agents}). */
+    @Override
+    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
+        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new K6Agents(this, run, agents)));
+    }
+
     static final String VERSION = Tools.K6_VERSION;
     /** Open model: VUs allocated up front, per req/s of offered rate (k6 adds more, up to the cap, as they are needed). */
     static final double PREALLOCATED_SECONDS = 0.5;

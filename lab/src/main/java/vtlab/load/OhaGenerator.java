@@ -35,6 +35,12 @@ import vtlab.tier.tool.Tools;
  * The whole distribution comes from oha's own per-request records (--db-url, SQLite), not from its five percentiles.
  */
 public final class OhaGenerator implements Generator {
+    /** From load agents: open-model rows, each agent its share (see {@link OhaAgents}). */
+    @Override
+    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
+        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new OhaAgents(this, run, agents)));
+    }
+
     static final String VERSION = Tools.OHA_VERSION;
     /** Connections per req/s of offered rate: 200 ms of arrivals, so a 50 ms service has 4x headroom. */
     static final double CONNECTION_SECONDS = 0.2;

@@ -55,6 +55,12 @@ import vtlab.stack.Request;
  * of its core): --wrk-per-second off drops it.
  */
 public final class WrkGenerator implements Generator {
+    /** From load agents: closed-model rows, each agent its share (see {@link WrkAgents}). */
+    @Override
+    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
+        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.CLOSED), (run, agents) -> new WrkAgents(this, run, agents)));
+    }
+
     static final String BEGIN = "VTLAB_JSON_BEGIN", END = "VTLAB_JSON_END";
     static final String HIST_BEGIN = "VTLAB_HIST_BEGIN", HIST_END = "VTLAB_HIST_END", HIST_INCOMPLETE = "VTLAB_HIST_INCOMPLETE";
     static final String SERIES_BEGIN = "VTLAB_SERIES_BEGIN", SERIES_END = "VTLAB_SERIES_END";

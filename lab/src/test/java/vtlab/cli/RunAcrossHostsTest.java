@@ -55,7 +55,7 @@ class RunAcrossHostsTest {
                 refusal(two, "run", "servlet-io"));
         assertEquals("--hosts: faults does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep, scenario do)",
                 refusal(two, "run", "faults"));
-        assertEquals("--hosts: load agents run wrk (closed model), k6 or oha (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
+        assertEquals("--hosts: load agents run wrk (closed model), oha or k6 (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
         String k6Closed = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--generator", "k6");
         assertTrue(k6Closed.startsWith("--hosts: closed-model agents run wrk so far, not k6 (row "), k6Closed);
         String profile = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--rate-profile", "100@0s,200@2s", "--generator", "k6");
