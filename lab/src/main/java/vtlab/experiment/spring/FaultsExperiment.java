@@ -199,10 +199,12 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         List<String> out = new ArrayList<>();
         Map<String, List<Map<String, String>>> byFault = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || Rows.text(r, "fault") == null) continue;
+            // a baseline row (--fault none, a soak's) has no fault to judge: the soak's line below, or nothing
+            if (Rows.failed(r) || Rows.text(r, "fault") == null || vtlab.tier.fault.Fault.NONE.equals(Rows.text(r, "fault"))) continue;
             byFault.computeIfAbsent(Rows.text(r, "fault"), k -> new ArrayList<>()).add(r);
         }
-        if (byFault.isEmpty()) {
+        boolean soaked = rows.stream().anyMatch(r -> !Rows.failed(r) && Rows.param(r, "soak") != null);
+        if (byFault.isEmpty() && !soaked) {
             out.add("no fault row finished: nothing to conclude");
             return out;
         }

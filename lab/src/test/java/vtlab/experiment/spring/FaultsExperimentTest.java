@@ -135,6 +135,24 @@ class FaultsExperimentTest {
         assertTrue(compare.contains("with the limit: 200 in flight, 260 MB, 48% failed, recovery 4 s"), compare);
     }
 
+    @Test
+    void aRunWithoutAFaultSaysNoFaultLinesOnlyItsSoak() {
+        Map<String, String> base = row("platform", "", "", "", ""), soak = row("platform", "", "", "", "");
+        base.put("fault", "none");
+        base.put("fault_verdict", "");
+        soak.put("fault", "none");
+        soak.put("fault_verdict", "");
+        soak.put("params", "soak=10m");
+        soak.put("heap_after_gc_mb", "28");
+        soak.put("p99_ms", "106");
+        soak.put("throughput_rps", "200");
+        List<String> f = FaultsExperiment.findingsOf(List.of(base, soak));
+        assertTrue(f.stream().noneMatch(l -> l.contains("n/a") || l.equals("platform: ")), f.toString());
+        assertEquals(1, f.size(), f.toString());
+        assertTrue(f.getFirst().startsWith("soak 10m, platform: heap after GC 28 MB at the end"), f.toString());
+        assertEquals(List.of("no fault row finished: nothing to conclude"), FaultsExperiment.findingsOf(List.of(base)));
+    }
+
     static Map<String, String> row(String mode, String inFlight, String heap, String shed, String recovery) {
         Map<String, String> r = new LinkedHashMap<>();
         r.put("thread_mode", mode);
