@@ -144,6 +144,7 @@ class FaultsExperimentTest {
         soak.put("fault_verdict", "");
         soak.put("params", "soak=10m");
         soak.put("heap_after_gc_mb", "28");
+        soak.put("heap_after_gc_slope_mb_min", "0.13");
         soak.put("p99_ms", "106");
         soak.put("throughput_rps", "200");
         List<String> f = FaultsExperiment.findingsOf(List.of(base, soak));
