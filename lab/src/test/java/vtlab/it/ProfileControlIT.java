@@ -35,6 +35,10 @@ class ProfileControlIT {
 
     /** A run's console, folder and rows. */
     record Run(int code, String console, Path dir, List<Map<String, String>> rows) {
+        static Run of(Lab.LabRun r) {
+            return new Run(r.code(), r.console(), r.run(), r.rows());
+        }
+
         Map<String, String> at(int conc) {
             return rows.stream().filter(r -> r.get("concurrency").equals(Integer.toString(conc))).findFirst().orElseThrow(() -> new AssertionError(console));
         }
@@ -42,16 +46,12 @@ class ProfileControlIT {
 
     /** One `./vtlab run` with the profile probe, once more when valid() says the busy machine blurred it. */
     Run profiled(String name, List<String> args, java.util.function.Predicate<Run> valid) throws Exception {
-        int[] attempts = {0};
-        return Lab.validOrRetriedOnce(() -> {
-            Path dir = Files.createDirectories(out.resolve(name + "-" + ++attempts[0]));
-            List<String> all = new java.util.ArrayList<>(List.of("run"));
-            all.addAll(args);
-            all.addAll(List.of("--modes", "platform", "--warmup", "3s", "--warmup-max", "6s", "--hold", "5s", "--reps", "1",
-                    "--probes", "cpu,profile"));
-            Lab.LabRun r = Lab.runMain(dir, all);
-            return new Run(r.code(), r.console(), r.run(), r.rows());
-        }, t -> t.rows().stream().noneMatch(r -> "failed".equals(r.get("status"))) && valid.test(t));
+        List<String> all = new java.util.ArrayList<>(List.of("run"));
+        all.addAll(args);
+        all.addAll(List.of("--modes", "platform", "--warmup", "3s", "--warmup-max", "6s", "--hold", "5s", "--reps", "1",
+                "--probes", "cpu,profile"));
+        return Run.of(Lab.retriedOnce(out.resolve(name), t -> t.rows().stream().noneMatch(r -> "failed".equals(r.get("status")))
+                && valid.test(Run.of(t)), dir -> Lab.runMain(dir, all)));
     }
 
     /** The shares add up to 100, and the largest is the one named. */
