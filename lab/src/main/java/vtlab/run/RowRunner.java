@@ -157,6 +157,9 @@ public final class RowRunner {
         } catch (InterruptedException e) {
             throw e;
         } catch (Exception e) {
+            // what the probes had measured before the row failed stays (e.g. the JVM's view of its container limits
+            // when the memory limit's OOM killer ended it); the row's status says none of its load figures exist
+            if (probes != null) out.putAll(probes.measurements().columns());
             out.put(Validity.STATUS, "failed");
             out.put(Validity.NOTE, e instanceof RowFailed || e instanceof vtlab.plan.VerificationFailed || e instanceof Generator.LoadException
                     ? e.getMessage() : e.toString());

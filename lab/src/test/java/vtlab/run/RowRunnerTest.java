@@ -54,6 +54,7 @@ class RowRunnerTest {
         p.waitFor();
         finished = p.toHandle(); // a load that is already over: the sampling loop does not wait
         Probes.register("test-throws", ThrowingProbe::new);
+        Probes.register("test-before-load", BeforeLoadProbe::new);
     }
 
     final class FakeSut implements SutHandle {
@@ -162,6 +163,34 @@ class RowRunnerTest {
         public void finish(ProbeContext ctx, Measurements out) {
             throw new IllegalStateException("boom");
         }
+    }
+
+    /** Measures one column before the load, as the container probe notes what the JVM saw of its limits. */
+    public static final class BeforeLoadProbe implements Probe {
+        static final Column SAW = Column.integer("test_saw_before_load", "CPUs", "what the SUT reported before its load");
+
+        @Override
+        public String name() {
+            return "test-before-load";
+        }
+
+        @Override
+        public String description() {
+            return "one column before the load";
+        }
+
+        @Override
+        public List<Column> columns() {
+            return List.of(SAW);
+        }
+
+        @Override
+        public void beforeLoad(ProbeContext ctx, Measurements out) {
+            out.put(SAW, 1);
+        }
+
+        @Override
+        public void finish(ProbeContext ctx, Measurements out) {}
     }
 
     /** On two CPUs' core map whatever the machine: SUT and generator apart. */
@@ -285,6 +314,16 @@ class RowRunnerTest {
         assertTrue(res.failed());
         assertEquals("SUT died during the measured load: fake log", res.values().get("note"));
         assertEquals(null, res.series());
+    }
+
+    /** A row the memory limit's OOM killer ends keeps what its JVM saw of the limits (a probe's columns before the load). */
+    @Test
+    void aRowThatFailsMidHoldKeepsWhatItsProbesMeasuredBefore() throws Exception {
+        duringHold = () -> started.getLast().alive = false;
+        RowRunner.Result res = run(runner(), PlannedRow.of(row("virtual", 1), List.of("test-before-load")), 1);
+        assertTrue(res.failed());
+        assertEquals(1, res.values().get("test_saw_before_load"));
+        assertEquals(null, res.values().get("throughput_rps"), "a failed row has no load figures");
     }
 
     @Test
