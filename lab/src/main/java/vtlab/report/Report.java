@@ -21,7 +21,7 @@ public final class Report {
 
     public static Written write(Path runDir) throws IOException, UsageError {
         RunData data = RunData.load(runDir);
-        ReportPage page = new ReportPage(data);
+        ReportPage page = new ReportPage(data, FlameDiffs.write(data));
         String html = page.render();
         Path out = data.dir().resolve("report.html");
         Path tmp = out.resolveSibling("report.html.tmp");

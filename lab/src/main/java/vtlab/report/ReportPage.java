@@ -48,8 +48,16 @@ public final class ReportPage {
     /** summary.json of the run (derived from its rows when it has none). */
     private final RunSummary summary;
 
+    /** Differential flame graphs by row number (FlameDiffs), linked beside each row's own. */
+    private final Map<Integer, FlameDiffs.Diff> flameDiffs;
+
     public ReportPage(RunData data) {
+        this(data, Map.of());
+    }
+
+    public ReportPage(RunData data, Map<Integer, FlameDiffs.Diff> flameDiffs) {
         this.data = data;
+        this.flameDiffs = flameDiffs;
         this.charts = new ChartData(data);
         this.faults = new FaultCharts(data, charts);
         this.summary = RunSummary.of(data);
@@ -171,6 +179,11 @@ public final class ReportPage {
                 }
                 String flame = r.getOrDefault("profile_flame", "");
                 if (!flame.isEmpty()) sb.append(" · <a class=\"flame\" href=\"raw/").append(Html.esc(flame)).append("\">flame graph</a>");
+                FlameDiffs.Diff diff = flameDiffs.get(k);
+                if (diff != null) {
+                    sb.append(" · <a class=\"flame-diff\" href=\"charts/").append(Html.esc(diff.file())).append("\" title=\"this row's flame graph coloured against row ")
+                            .append(diff.baseline()).append("'s: red frames took more of the samples, blue fewer\">what changed against row ").append(diff.baseline()).append("</a>");
+                }
                 sb.append("</span></div>\n");
             }
         });

@@ -182,6 +182,33 @@ class ReportBrowserIT {
             assertEquals(List.of(), flameErrors.stream().map(LogEntry::getMessage).toList(), "console errors on the flame graph");
             Files.write(artifacts.resolve("flame.png"), fullPage(driver));
 
+            // what changed from platform to virtual: the virtual row links the converter's differential graph against
+            // the platform row, drawn in its diff colours (red grew, blue shrank, grey same, yellow new)
+            driver.get(report.toUri().toString());
+            List<WebElement> diffs = driver.findElements(By.cssSelector("a.flame-diff"));
+            assertEquals(1, diffs.size(), "one differential flame graph: the virtual row against the platform row");
+            String diffHref = diffs.getFirst().getAttribute("href");
+            diffs.getFirst().click();
+            new org.openqa.selenium.support.ui.WebDriverWait(driver, Duration.ofSeconds(20))
+                    .until(d -> d.getCurrentUrl().equals(diffHref) && "complete".equals(js.executeScript("return document.readyState")));
+            assertTrue(diffHref.contains("/charts/flame-diff-"), diffHref);
+            assertTrue(driver.findElement(By.tagName("h1")).getText().matches("row \\d+ \\(virtual.*against row \\d+ \\(platform.*"),
+                    driver.findElement(By.tagName("h1")).getText());
+            @SuppressWarnings("unchecked")
+            Map<String, Object> diff = (Map<String, Object>) js.executeScript("""
+                    var c = document.getElementById('canvas'), tinted = 0;
+                    if (c && c.width > 0 && c.height > 0) {
+                      var d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+                      for (var i = 0; i < d.length; i += 4) {
+                        var r = d[i], g = d[i + 1], b = d[i + 2];
+                        if ((r === 255 && g === b && g < 255) || (b === 255 && r === g && r < 255) || (r === 224 && g === 224 && b === 224)
+                            || (r === 255 && g === 221 && b === 51)) tinted++;
+                      }
+                    }
+                    return {tinted: tinted};""");
+            assertTrue(((Number) diff.get("tinted")).intValue() > 1000, "the differential graph's frames in its diff colours: " + diff);
+            Files.write(artifacts.resolve("flame-diff.png"), fullPage(driver));
+
             // the static SVG figure renders as an image of its own
             driver.get(run.resolve("charts/hero-servlet-1.svg").toUri().toString());
             WebElement svg = driver.findElement(By.tagName("svg"));

@@ -1,0 +1,97 @@
+package vtlab.report;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import one.convert.Arguments;
+import one.convert.FlameGraph;
+import vtlab.data.Grouping;
+
+/**
+ * What changed between platform and virtual threads for the same scenario, as a differential flame graph: each
+ * non-platform row's flame graph (the profile probe's, in raw/) coloured against its scenario's platform row of the same
+ * rep, by async-profiler's own converter (jfr-converter's diff: red frames took a larger share of the samples than in
+ * platform's, blue a smaller one, yellow frames platform never had). The graph keeps the compared row's shape; both
+ * are wall-clock profiles of the same hold length, so shares compare where sample counts might not.
+ */
+final class FlameDiffs {
+    private FlameDiffs() {}
+
+    static final String PREFIX = "flame-diff-";
+
+    /** A differential flame graph of row {@code row} against row {@code baseline}, in charts/. */
+    record Diff(int row, int baseline, String file) {}
+
+    /**
+     * Writes one differential flame graph per non-platform row that has a flame graph and a platform row of its
+     * scenario with one; an earlier report's go first, so charts/ matches the rows. The rows they were made for, by
+     * row number.
+     */
+    static Map<Integer, Diff> write(RunData data) throws IOException {
+        Path charts = data.dir().resolve("charts");
+        clear(charts);
+        Map<Integer, Diff> out = new LinkedHashMap<>();
+        for (Map.Entry<Map<String, String>, Map<String, String>> pair : pairs(data.rows()).entrySet()) {
+            Map<String, String> row = pair.getKey(), base = pair.getValue();
+            int k = data.index(row), b = data.index(base);
+            Path a = data.dir().resolve("raw").resolve(base.get("profile_flame")), z = data.dir().resolve("raw").resolve(row.get("profile_flame"));
+            if (!Files.isRegularFile(a) || !Files.isRegularFile(z)) continue; // a report of a copied run folder without raw/
+            String file = PREFIX + k + "-vs-" + b + ".html";
+            Files.createDirectories(charts);
+            write(a, z, charts.resolve(file), "row " + k + " (" + Grouping.variant(row) + ") against row " + b + " (" + Grouping.variant(base)
+                    + "), " + Grouping.comparisonLabel(Grouping.comparison(row)) + ": red more of the samples, blue fewer, yellow new");
+            out.put(k, new Diff(k, b, file));
+        }
+        return out;
+    }
+
+    /**
+     * Each non-platform row with a flame graph, with the platform row of its scenario it is compared with: the same rep
+     * where there is one, else the scenario's first platform row with a flame graph.
+     */
+    static Map<Map<String, String>, Map<String, String>> pairs(List<Map<String, String>> rows) {
+        Map<String, List<Map<String, String>>> byScenario = new LinkedHashMap<>();
+        for (Map<String, String> r : rows) {
+            if (!r.getOrDefault("profile_flame", "").isEmpty()) byScenario.computeIfAbsent(Grouping.comparison(r), x -> new ArrayList<>()).add(r);
+        }
+        Map<Map<String, String>, Map<String, String>> out = new LinkedHashMap<>();
+        byScenario.values().forEach(scenario -> {
+            List<Map<String, String>> platform = scenario.stream().filter(FlameDiffs::platform).toList();
+            if (platform.isEmpty()) return;
+            for (Map<String, String> r : scenario) {
+                if (platform(r)) continue;
+                out.put(r, platform.stream().filter(p -> p.getOrDefault("rep", "").equals(r.getOrDefault("rep", ""))).findFirst()
+                        .orElse(platform.getFirst()));
+            }
+        });
+        return out;
+    }
+
+    private static boolean platform(Map<String, String> r) {
+        return Grouping.variant(r).startsWith("platform");
+    }
+
+    /** The converter's own differential graph: {@code compared}'s shape, coloured by its change against {@code baseline}. */
+    static void write(Path baseline, Path compared, Path out, String title) throws IOException {
+        Arguments args = new Arguments("--diff", "--title", title);
+        FlameGraph before = FlameGraph.parse(baseline.toString(), args), after = FlameGraph.parse(compared.toString(), args);
+        after.diff(before);
+        try (OutputStream o = Files.newOutputStream(out)) {
+            after.dump(o);
+        }
+    }
+
+    private static void clear(Path charts) throws IOException {
+        if (!Files.isDirectory(charts)) return;
+        try (Stream<Path> files = Files.list(charts)) {
+            for (Path f : files.toList()) if (f.getFileName().toString().startsWith(PREFIX)) Files.deleteIfExists(f);
+        }
+    }
+}
