@@ -5,12 +5,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 
+import vtlab.proc.ContainerLimits;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
 
 /**
  * One measured scenario of a plan: which stack, in which configuration, under which load. Rows are made by an
  * {@link Experiment} and carried out by the runner; every field is known before anything starts.
+ * <p>
+ * A row is made with its {@link #builder()}, each component named, e.g.
+ * {@code Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("sleep").concurrency(200)
+ * .rep(1).jdk(jdk).params(params).warmup(warmup).hold(hold).build()}; a variant of a row with {@link #toBuilder()} or
+ * one of the {@code with...}/{@code at...} methods. The components a builder need not be given default to none: no
+ * pool, path or connection mode, bound, rate or limits (null, {@link ContainerLimits#NONE}), empty maps and lists.
+ * Nothing outside this class calls the canonical constructor, whose 23 components in a row are easy to mix up.
  *
  * @param params     workload placeholders and knobs (e.g. sleepMs=50, maxThreads=200), also written to the dataset
  * @param sutEnv     environment the SUT is started with
@@ -23,51 +31,24 @@ import vtlab.tier.tool.Jdk;
  *                   command line is switched (./vtlab ab); empty for the lab's stacks, which read env variables
  * @param faults     the faults of its hold, parsed once when planned ({@link #withFaults}; their spec is also its
  *                   "fault" param, for the scenario and the dataset); empty for a hold without one
+ * @param limits     the SUT's cgroup limits ({@link #withLimits}); {@link ContainerLimits#NONE} when it runs on its
+ *                   cpuset alone
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
-                  vtlab.proc.ContainerLimits limits) {
-    /** A row without container limits (the SUT runs on its cpuset alone). */
-    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
-               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
-               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
-               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs, Double rate, List<String> appArgs,
-               List<Fault> faults) {
-        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, vtlab.proc.ContainerLimits.NONE);
-    }
-
-    /** A row without faults. */
-    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
-               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
-               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
-               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs, Double rate, List<String> appArgs) {
-        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, List.of());
-    }
-
-    /** A closed-model row (every experiment plans these; PlanContext turns them into open rows). */
-    public Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
-               Integer hikariPool, String pathMode, String connMode, Jdk jdk, Map<String, String> params,
-               Map<String, String> sutEnv, Map<String, Object> expectInfo, Double boundRps, String boundNote,
-               List<String> tiers, Duration warmup, Duration hold, List<String> jvmArgs) {
-        this(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, null, List.of());
-    }
-
+                  ContainerLimits limits) {
     /** This row with the SUT's program arguments. */
     public Row withAppArgs(List<String> args) {
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, List.copyOf(args), faults, limits);
+        return toBuilder().appArgs(List.copyOf(args)).build();
     }
 
     public Row {
         if (rate != null && !(rate > 0)) throw new IllegalArgumentException("an open row's rate must be positive");
         faults = List.copyOf(faults);
-        if (limits == null) limits = vtlab.proc.ContainerLimits.NONE;
+        if (limits == null) limits = ContainerLimits.NONE;
     }
 
     /** Open model: requests sent at {@link #rate} whatever the server does. */
@@ -82,9 +63,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     /** This closed row as an open row at a rate: its concurrency is the in-flight cap, its bound the open capacity. */
     public Row atRate(double rps) {
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, open() ? boundRps : Bounds.openModelRps(boundRps), open() ? boundNote : Bounds.openModelNote(boundNote),
-                tiers, warmup, hold, jvmArgs, rps, appArgs, faults, limits);
+        return toBuilder().boundRps(open() ? boundRps : Bounds.openModelRps(boundRps))
+                .boundNote(open() ? boundNote : Bounds.openModelNote(boundNote)).rate(rps).build();
     }
 
     /**
@@ -120,8 +100,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     public Row withExpect(Map<String, Object> more) {
         Map<String, Object> all = new java.util.LinkedHashMap<>(expectInfo);
         all.putAll(more);
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                java.util.Collections.unmodifiableMap(all), boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().expectInfo(java.util.Collections.unmodifiableMap(all)).build();
     }
 
     /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
@@ -132,34 +111,29 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
     public Row as(String experiment, Map<String, String> params) {
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().experiment(experiment).params(params).build();
     }
 
     /** This row under another thread-mode label (a variant of a mode, e.g. virtual-limit: the SUT's env says what it runs). */
     public Row withThreadMode(String mode) {
-        return new Row(experiment, stack, mode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().threadMode(mode).build();
     }
 
     /** This row with another measured hold (a soak). */
     public Row withHold(Duration d) {
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, d, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().hold(d).build();
     }
 
     /** This row with the faults of its hold, their spec its "fault" param ("none" for none: a baseline of a fault sweep). */
     public Row withFaults(List<Fault> faults) {
         Map<String, String> withSpec = new java.util.LinkedHashMap<>(params);
         withSpec.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, withSpec, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().params(withSpec).faults(faults).build();
     }
 
     /** This row with other tiers (a fault proxy added, see FaultAxis). */
     public Row withTiers(List<String> tiers) {
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, params, sutEnv,
-                expectInfo, boundRps, boundNote, List.copyOf(tiers), warmup, hold, jvmArgs, rate, appArgs, faults, limits);
+        return toBuilder().tiers(List.copyOf(tiers)).build();
     }
 
     /** The params naming a contained row's limits (for the scenario and the dataset): see {@link #withLimits}. */
@@ -169,12 +143,11 @@ public record Row(String experiment, String stack, String threadMode, String wor
      * This row with its SUT in a cgroup of its own (see {@link LimitAxis}), the limits parsed once here and named in its
      * params ("none" for the side not limited), and the SUT's JVM arguments it runs with under them.
      */
-    public Row withLimits(vtlab.proc.ContainerLimits l, List<String> jvmArgs) {
+    public Row withLimits(ContainerLimits l, List<String> jvmArgs) {
         Map<String, String> p = new java.util.LinkedHashMap<>(params);
         p.put(CPU_QUOTA_PARAM, l.cpus() == null ? "none" : l.cpuSpec());
         p.put(MEMORY_LIMIT_PARAM, l.memoryBytes() == null ? "none" : l.memorySpec());
-        return new Row(experiment, stack, threadMode, workload, concurrency, rep, hikariPool, pathMode, connMode, jdk, p, sutEnv,
-                expectInfo, boundRps, boundNote, tiers, warmup, hold, List.copyOf(jvmArgs), rate, appArgs, faults, l);
+        return toBuilder().params(p).jvmArgs(List.copyOf(jvmArgs)).limits(l).build();
     }
 
     /** Identity of the scenario without the rep: rows with the same key are repetitions of each other. */
@@ -217,5 +190,200 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     public long plannedSeconds() {
         return warmup.toSeconds() + hold.toSeconds();
+    }
+
+    /** A builder of a row: each component by name, the optional ones defaulting to none (see {@link Row}). */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding this row's components: what every variant of a row ({@code with...}, {@code at...}) starts from. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.experiment = experiment;
+        b.stack = stack;
+        b.threadMode = threadMode;
+        b.workload = workload;
+        b.concurrency = concurrency;
+        b.rep = rep;
+        b.hikariPool = hikariPool;
+        b.pathMode = pathMode;
+        b.connMode = connMode;
+        b.jdk = jdk;
+        b.params = params;
+        b.sutEnv = sutEnv;
+        b.expectInfo = expectInfo;
+        b.boundRps = boundRps;
+        b.boundNote = boundNote;
+        b.tiers = tiers;
+        b.warmup = warmup;
+        b.hold = hold;
+        b.jvmArgs = jvmArgs;
+        b.rate = rate;
+        b.appArgs = appArgs;
+        b.faults = faults;
+        b.limits = limits;
+        return b;
+    }
+
+    /**
+     * The components of a row, one named setter each, in the record's order. Maps and lists are kept as given (not
+     * copied), as the record keeps them. Required: experiment, stack, threadMode, workload, concurrency, rep, jdk, warmup
+     * and hold ({@link #build} says which is missing); the rest default to a closed row with no pool, path or connection
+     * mode, bound, tiers, JVM or program arguments, faults or limits.
+     */
+    public static final class Builder {
+        private String experiment, stack, threadMode, workload;
+        private Integer concurrency, rep;
+        private Integer hikariPool;
+        private String pathMode, connMode;
+        private Jdk jdk;
+        private Map<String, String> params = Map.of(), sutEnv = Map.of();
+        private Map<String, Object> expectInfo = Map.of();
+        private Double boundRps;
+        private String boundNote;
+        private List<String> tiers = List.of();
+        private Duration warmup, hold;
+        private List<String> jvmArgs = List.of();
+        private Double rate;
+        private List<String> appArgs = List.of();
+        private List<Fault> faults = List.of();
+        private ContainerLimits limits = ContainerLimits.NONE;
+
+        private Builder() {
+        }
+
+        public Builder experiment(String experiment) {
+            this.experiment = experiment;
+            return this;
+        }
+
+        public Builder stack(String stack) {
+            this.stack = stack;
+            return this;
+        }
+
+        public Builder threadMode(String threadMode) {
+            this.threadMode = threadMode;
+            return this;
+        }
+
+        public Builder workload(String workload) {
+            this.workload = workload;
+            return this;
+        }
+
+        public Builder concurrency(int concurrency) {
+            this.concurrency = concurrency;
+            return this;
+        }
+
+        public Builder rep(int rep) {
+            this.rep = rep;
+            return this;
+        }
+
+        /** The HikariCP pool size, or null (default): not a component of the scenario. */
+        public Builder hikariPool(Integer hikariPool) {
+            this.hikariPool = hikariPool;
+            return this;
+        }
+
+        /** null (default): not a component of the scenario. */
+        public Builder pathMode(String pathMode) {
+            this.pathMode = pathMode;
+            return this;
+        }
+
+        /** null (default): not a component of the scenario. */
+        public Builder connMode(String connMode) {
+            this.connMode = connMode;
+            return this;
+        }
+
+        public Builder jdk(Jdk jdk) {
+            this.jdk = jdk;
+            return this;
+        }
+
+        public Builder params(Map<String, String> params) {
+            this.params = params;
+            return this;
+        }
+
+        public Builder sutEnv(Map<String, String> sutEnv) {
+            this.sutEnv = sutEnv;
+            return this;
+        }
+
+        public Builder expectInfo(Map<String, Object> expectInfo) {
+            this.expectInfo = expectInfo;
+            return this;
+        }
+
+        /** null (default): no bound can be derived. */
+        public Builder boundRps(Double boundRps) {
+            this.boundRps = boundRps;
+            return this;
+        }
+
+        public Builder boundNote(String boundNote) {
+            this.boundNote = boundNote;
+            return this;
+        }
+
+        public Builder tiers(List<String> tiers) {
+            this.tiers = tiers;
+            return this;
+        }
+
+        public Builder warmup(Duration warmup) {
+            this.warmup = warmup;
+            return this;
+        }
+
+        public Builder hold(Duration hold) {
+            this.hold = hold;
+            return this;
+        }
+
+        public Builder jvmArgs(List<String> jvmArgs) {
+            this.jvmArgs = jvmArgs;
+            return this;
+        }
+
+        /** The open model's rate, req/s; null (default): a closed row. */
+        public Builder rate(Double rate) {
+            this.rate = rate;
+            return this;
+        }
+
+        public Builder appArgs(List<String> appArgs) {
+            this.appArgs = appArgs;
+            return this;
+        }
+
+        public Builder faults(List<Fault> faults) {
+            this.faults = faults;
+            return this;
+        }
+
+        /** {@link ContainerLimits#NONE} (default, as is null): the SUT on its cpuset alone. */
+        public Builder limits(ContainerLimits limits) {
+            this.limits = limits;
+            return this;
+        }
+
+        /** The row; NullPointerException naming the first required component not given. */
+        public Row build() {
+            return new Row(required(experiment, "experiment"), required(stack, "stack"), required(threadMode, "threadMode"),
+                    required(workload, "workload"), required(concurrency, "concurrency"), required(rep, "rep"), hikariPool,
+                    pathMode, connMode, required(jdk, "jdk"), params, sutEnv, expectInfo, boundRps, boundNote, tiers,
+                    required(warmup, "warmup"), required(hold, "hold"), jvmArgs, rate, appArgs, faults, limits);
+        }
+
+        private static <T> T required(T value, String component) {
+            return java.util.Objects.requireNonNull(value, () -> "a row needs its " + component);
+        }
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +18,8 @@ class RowValidityTest {
     static final RowValidity.Context HERE = new RowValidity.Context(1, 1, null, 100, null, true, null, List.of());
 
     static Row row(int connections, Double boundRps, Double rate) {
-        return new Row("servlet", "servlet", "virtual", "sleep", connections, 1, null, null, null, Jdk.current(), Map.of(), Map.of(),
-                Map.of(), boundRps, null, List.of(), Duration.ZERO, Duration.ofSeconds(20), List.of(), rate, List.of());
+        return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("sleep").concurrency(connections)
+                .rep(1).jdk(Jdk.current()).boundRps(boundRps).warmup(Duration.ZERO).hold(Duration.ofSeconds(20)).rate(rate).build();
     }
 
     static RowValidity.Measured closed(double rps, double meanMs) {

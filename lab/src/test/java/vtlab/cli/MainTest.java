@@ -285,9 +285,8 @@ class MainTest {
         // --pin-threshold is short for the jfr-pinning probe's option
         assertTrue(p.probes().contains("jfr-pinning:threshold=5ms"), p.probes().toString());
         assertTrue(p.drains().isEmpty(), "no Hikari pool, no pool drain");
-        Row pooled = new Row("hand-made", "spring-mvc", "virtual", "orders", 10, 1, 8, null, null, footprint.jdk(),
-                java.util.Map.of(), java.util.Map.of(), java.util.Map.of(), null, null, List.of(), footprint.warmup(),
-                footprint.hold(), List.of());
+        Row pooled = Row.builder().experiment("hand-made").stack("spring-mvc").threadMode("virtual").workload("orders")
+                .concurrency(10).rep(1).hikariPool(8).jdk(footprint.jdk()).warmup(footprint.warmup()).hold(footprint.hold()).build();
         vtlab.plan.PlannedRow q = RunCommand.planned(pooled, List.of(), false, null);
         assertEquals(List.of("the pool"), q.drains().stream().map(vtlab.plan.Drain::what).toList(), "drained with or without the hikari probe");
         assertEquals(false, q.freshSut());

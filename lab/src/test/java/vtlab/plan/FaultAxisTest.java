@@ -16,8 +16,9 @@ import vtlab.tier.tool.Jdk;
 
 class FaultAxisTest {
     static Row row(List<String> tiers, int holdS) {
-        return new Row("order-summary", "spring-mvc", "virtual", "order-summary", 100, 1, 50, null, null, Jdk.current(), Map.of("orderId", "random"),
-                Map.of(), Map.of(), null, null, tiers, Duration.ZERO, Duration.ofSeconds(holdS), List.of());
+        return Row.builder().experiment("order-summary").stack("spring-mvc").threadMode("virtual").workload("order-summary")
+                .concurrency(100).rep(1).hikariPool(50).jdk(Jdk.current()).params(Map.of("orderId", "random")).tiers(tiers)
+                .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 
     @Test

@@ -21,8 +21,9 @@ class LimitAxisTest {
     static final String CARRIERS = "-D" + PlanContext.CARRIERS_PROPERTY + "=2";
 
     static Row row() {
-        return new Row("servlet", "servlet", "virtual", "sleep", 100, 1, null, null, null, Jdk.current(), Map.of("sleepMs", "50"),
-                Map.of(), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(5), List.of("-Xms512m", "-Xmx512m", CARRIERS));
+        return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("sleep").concurrency(100).rep(1)
+                .jdk(Jdk.current()).params(Map.of("sleepMs", "50")).warmup(Duration.ZERO).hold(Duration.ofSeconds(5))
+                .jvmArgs(List.of("-Xms512m", "-Xmx512m", CARRIERS)).build();
     }
 
     @Test

@@ -106,8 +106,9 @@ class RateProfileTest {
     }
 
     static Row row(int holdS) {
-        return new Row("servlet", "servlet", "platform", "sleep", 10_000, 1, null, null, null, Jdk.current(), Map.of("ms", "50"),
-                Map.of(), Map.of(), 4000.0, "200 threads / 50 ms", List.of(), Duration.ZERO, Duration.ofSeconds(holdS), List.of());
+        return Row.builder().experiment("servlet").stack("servlet").threadMode("platform").workload("sleep").concurrency(10_000).rep(1)
+                .jdk(Jdk.current()).params(Map.of("ms", "50")).boundRps(4000.0).boundNote("200 threads / 50 ms")
+                .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 
     @Test

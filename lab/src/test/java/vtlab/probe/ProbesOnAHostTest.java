@@ -36,8 +36,8 @@ class ProbesOnAHostTest {
 
     /** A virtual row (jfr-pinning records only those) of this JVM's JDK, a one-second hold (vtdump dumps at its half). */
     static Row row() {
-        return new Row("servlet", "servlet", "virtual", "hello", 10, 1, null, null, null, Jdk.current(), Map.of(),
-                Map.of("THREAD_MODE", "virtual"), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(1), List.of());
+        return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("hello").concurrency(10).rep(1)
+                .jdk(Jdk.current()).sutEnv(Map.of("THREAD_MODE", "virtual")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
     }
 
     /** The probes through a row's calls against jvm, as ProbeSession calls them; their values. */

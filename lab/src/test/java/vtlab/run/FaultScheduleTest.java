@@ -73,8 +73,9 @@ class FaultScheduleTest {
     }
 
     static Row row(List<Fault> faults) {
-        return new Row("faults", "spring-mvc", "virtual", "order-summary", 10, 1, null, null, null, Jdk.current(), new LinkedHashMap<>(), Map.of(),
-                Map.of(), null, null, List.of("pg", "stub"), Duration.ZERO, Duration.ofSeconds(2), List.of()).withFaults(faults);
+        return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
+                .rep(1).jdk(Jdk.current()).params(new LinkedHashMap<>()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .hold(Duration.ofSeconds(2)).build().withFaults(faults);
     }
 
     /** stub:flap@FROM-TO, in ms. */

@@ -18,8 +18,9 @@ import vtlab.tier.tool.Jdk;
 /** The window a row's verdict judges: a fault's as applied, a spike's rise, or none. */
 class HoldWindowTest {
     static Row row() {
-        return new Row("faults", "spring-mvc", "virtual", "order-summary", 10, 1, null, null, null, Jdk.current(), new LinkedHashMap<>(),
-                Map.of(), Map.of(), null, null, List.of("pg", "stub"), Duration.ZERO, Duration.ofSeconds(20), List.of()).atRate(100);
+        return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
+                .rep(1).jdk(Jdk.current()).params(new LinkedHashMap<>()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .hold(Duration.ofSeconds(20)).build().atRate(100);
     }
 
     @Test

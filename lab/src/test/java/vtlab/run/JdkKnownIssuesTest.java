@@ -18,9 +18,7 @@ class JdkKnownIssuesTest {
     static PlannedRow on(String version) {
         Row r = RowRunnerTest.row("virtual", 1);
         Jdk jdk = new Jdk(Path.of("/jdk-" + version), Integer.parseInt(version.split("\\.")[0]), version, "test");
-        return PlannedRow.of(new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), r.hikariPool(),
-                r.pathMode(), r.connMode(), jdk, r.params(), r.sutEnv(), r.expectInfo(), r.boundRps(), r.boundNote(), r.tiers(),
-                r.warmup(), r.hold(), r.jvmArgs()), List.of());
+        return PlannedRow.of(r.toBuilder().jdk(jdk).build(), List.of());
     }
 
     @Test

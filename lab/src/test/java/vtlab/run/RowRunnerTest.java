@@ -210,8 +210,8 @@ class RowRunnerTest {
     }
 
     static Row row(String mode, int rep) {
-        return new Row("servlet", "servlet", mode, "hello", 10, rep, null, null, null, Jdk.current(), Map.of(),
-                Map.of("THREAD_MODE", mode), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(1), List.of());
+        return Row.builder().experiment("servlet").stack("servlet").threadMode(mode).workload("hello").concurrency(10).rep(rep)
+                .jdk(Jdk.current()).sutEnv(Map.of("THREAD_MODE", mode)).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
     }
 
     RowRunner.Result run(RowRunner r, PlannedRow p, int index) throws InterruptedException {
@@ -247,9 +247,10 @@ class RowRunnerTest {
         };
         RowRunner r = new RowRunner(new FakeGenerator(), CoreMap.compute(2, null), 18080, Duration.ZERO, launcher,
                 (info, row, url, w) -> new ObjectMapper().readTree(info));
-        java.util.function.BiFunction<String, Integer, Row> built = (build, rep) -> new Row("libraries", "spring-mvc", "virtual", "sleep", 10, rep,
-                null, null, null, Jdk.current(), build == null ? Map.of("sleepMs", "10") : Map.of("sleepMs", "10", Row.BUILD_PARAM, build),
-                Map.of("VT_ENABLED", "true"), Map.of(), null, null, List.of(), Duration.ZERO, Duration.ofSeconds(1), List.of());
+        java.util.function.BiFunction<String, Integer, Row> built = (build, rep) -> Row.builder().experiment("libraries")
+                .stack("spring-mvc").threadMode("virtual").workload("sleep").concurrency(10).rep(rep).jdk(Jdk.current())
+                .params(build == null ? Map.of("sleepMs", "10") : Map.of("sleepMs", "10", Row.BUILD_PARAM, build))
+                .sutEnv(Map.of("VT_ENABLED", "true")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
         assertEquals("ok", run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 1), List.of()), 1).values().get("status"));
         run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 2), List.of()), 2);
         assertEquals(1, started.size(), "the same build: one warm JVM");
@@ -341,8 +342,7 @@ class RowRunnerTest {
     @Test
     void theWarmUpRunsBeforeTheDrainAndIsNotTheMeasurement() throws Exception {
         Row r = row("virtual", 1);
-        Row warmed = new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), r.concurrency(), r.rep(), null, null, null,
-                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), null, null, r.tiers(), Duration.ofSeconds(1), r.hold(), r.jvmArgs());
+        Row warmed = r.toBuilder().warmup(Duration.ofSeconds(1)).build();
         RowRunner.Result res = run(runner(), PlannedRow.of(warmed, List.of()), 1);
         String stem = warmed.fileStem(1);
         assertEquals(List.of("start", "load " + stem + ".warmup", "drain", "load " + stem), events);
@@ -355,9 +355,7 @@ class RowRunnerTest {
     @Test
     void anOpenRowLoadsAtItsRateAndIsCheckedAgainstIt() throws Exception {
         Row r = row("virtual", 1);
-        Row open = new Row(r.experiment(), r.stack(), r.threadMode(), r.workload(), 1000, r.rep(), null, null, null,
-                r.jdk(), r.params(), r.sutEnv(), r.expectInfo(), null, null, r.tiers(), Duration.ofSeconds(1), r.hold(), r.jvmArgs())
-                .atRate(1000);
+        Row open = r.toBuilder().concurrency(1000).warmup(Duration.ofSeconds(1)).build().atRate(1000);
         RowRunner.Result res = run(runner(), PlannedRow.of(open, List.of()), 1);
         assertEquals(2, specs.size(), "warm-up and hold");
         for (LoadSpec s : specs) {

@@ -107,8 +107,10 @@ public final class AbExperiment implements Experiment {
         params.put(Service.TUNING, variant);
         // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)
         List<String> jvmArgs = variant.equals(Service.TUNED) ? ctx.withCarriers(jvm) : jvm;
-        return new Row(NAME, s.stack().name(), mode, url, c, rep, null, null, null, jdk, params, env, cfg.expectInfo(), null,
-                "a service of the user's: no closed-form bound", cfg.tiers(), t.warmup(), t.hold(), jvmArgs).withAppArgs(cfg.args());
+        return Row.builder().experiment(NAME).stack(s.stack().name()).threadMode(mode).workload(url).concurrency(c).rep(rep)
+                .jdk(jdk).params(params).sutEnv(env).expectInfo(cfg.expectInfo())
+                .boundNote("a service of the user's: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold())
+                .jvmArgs(jvmArgs).build().withAppArgs(cfg.args());
     }
 
     /** The verdict indexes rows by their number in matrix.csv: every row, open ones too. */

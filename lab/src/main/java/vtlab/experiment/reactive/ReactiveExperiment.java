@@ -140,8 +140,9 @@ public final class ReactiveExperiment implements Experiment {
         int maxConnections = cfg.values().containsKey("maxConnections") ? cfg.intValue("maxConnections") : Integer.MAX_VALUE;
         double bound = Bounds.closedModelRps(Bounds.inFlight(v.threadMode(), v.maxThreads(), c, maxConnections), sleepMs);
         String note = Bounds.note(v.threadMode(), v.maxThreads(), c, maxConnections, sleepMs);
-        return new Row(name(), v.stack(), v.threadMode(), "sleep", c, rep, null, null, null, jdk, params, cfg.env(), cfg.expectInfo(),
-                bound, note, cfg.tiers(), warmup, t.hold(), ctx.jvmArgs());
+        return Row.builder().experiment(name()).stack(v.stack()).threadMode(v.threadMode()).workload("sleep").concurrency(c).rep(rep)
+                .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
+                .tiers(cfg.tiers()).warmup(warmup).hold(t.hold()).jvmArgs(ctx.jvmArgs()).build();
     }
 
     /**

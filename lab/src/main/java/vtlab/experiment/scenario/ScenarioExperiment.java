@@ -110,8 +110,10 @@ public final class ScenarioExperiment implements Experiment {
                         Stack.Config cfg = s.configure(mode, MIX, Map.of(), jdk.major());
                         Map<String, String> params = new LinkedHashMap<>();
                         params.put(MIX_PARAM, mix.spec());
-                        rows.add(new Row(NAME, s.name(), mode, MIX, c, rep, null, null, null, jdk, params, cfg.env(), cfg.expectInfo(), null,
-                                "a scenario's mix: no closed-form bound", cfg.tiers(), t.warmup(), t.hold(), ctx.jvmArgs()));
+                        rows.add(Row.builder().experiment(NAME).stack(s.name()).threadMode(mode).workload(MIX).concurrency(c).rep(rep)
+                                .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
+                                .boundNote("a scenario's mix: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup())
+                                .hold(t.hold()).jvmArgs(ctx.jvmArgs()).build());
                     }
         return rows;
     }

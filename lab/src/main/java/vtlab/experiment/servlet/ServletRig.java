@@ -58,8 +58,9 @@ final class ServletRig {
             note = Bounds.note(held, threads, c, maxConnections, waitMs)
                     + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
         }
-        return new Row(experiment, STACK, mode, workload, c, rep, null, null, null, jdk, p, cfg.env(), cfg.expectInfo(), bound, note,
-                cfg.tiers(), warmup, hold, variant.jvmArgs(ctx));
+        return Row.builder().experiment(experiment).stack(STACK).threadMode(mode).workload(workload).concurrency(c).rep(rep)
+                .jdk(jdk).params(p).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
+                .tiers(cfg.tiers()).warmup(warmup).hold(hold).jvmArgs(variant.jvmArgs(ctx)).build();
     }
 
     /**

@@ -204,9 +204,10 @@ final class SpringRig {
         settings.putAll(extraSettings);
         Stack.Config cfg = stack.configure(s.mode(), workload, settings, jdk.major());
         boolean orders = workload.equals("order-summary");
-        return new Row(experiment, STACK, s.mode(), workload, concurrency, rep, poolIsAxis || orders ? s.pool() : null,
-                orders ? s.pathMode() : null, orders ? s.connMode() : null, jdk, params, cfg.env(), cfg.expectInfo(), bound, boundNote,
-                cfg.tiers(), t.warmup(), t.hold(), jvmArgs);
+        return Row.builder().experiment(experiment).stack(STACK).threadMode(s.mode()).workload(workload).concurrency(concurrency)
+                .rep(rep).hikariPool(poolIsAxis || orders ? s.pool() : null).pathMode(orders ? s.pathMode() : null)
+                .connMode(orders ? s.connMode() : null).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
+                .boundRps(bound).boundNote(boundNote).tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(jvmArgs).build();
     }
 
     // ---- bounds

@@ -48,8 +48,8 @@ class DependenciesTest {
         List<Dependencies.Dependency> d = parse("--dependency", "orders-db=127.0.0.1:5432");
         Dependencies.register(d);
         assertEquals("orders-db", Tiers.create("orders-db").name());
-        Row r = new Row("ab", "svc", "virtual", "/x", 10, 1, null, null, null, Jdk.current(), Map.of(), ENV, Map.of(), null, null, List.of(),
-                Duration.ofSeconds(1), Duration.ofSeconds(30), List.of());
+        Row r = Row.builder().experiment("ab").stack("svc").threadMode("virtual").workload("/x").concurrency(10).rep(1)
+                .jdk(Jdk.current()).sutEnv(ENV).warmup(Duration.ofSeconds(1)).hold(Duration.ofSeconds(30)).build();
         Row with = Dependencies.withDependencies(r, d);
         assertEquals(List.of("orders-db", "toxiproxy"), with.tiers());
         Row faulted = FaultAxis.apply(List.of(with), List.of("orders-db:latency=500ms@5s-10s")).getFirst();
