@@ -166,12 +166,13 @@ class SpringMvcIT {
     void aShortOrderSummaryRunFillsTheRigsColumns(@TempDir Path out) throws Exception {
         Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself
         try {
-            // warmed until steady (a cold one-core JIT stayed at ~0.8 of the bound after a fixed 3 s: below-bound by the lab's own rule).
+            // warmed until steady (a cold one-core JIT stayed at ~0.8 of the bound after a fixed 3 s: below-bound by the lab's own rule);
+            // up to 60 s: on a new machine the JIT still took 14% of the core after 28 s and the row held 0.89 of its bound.
             // One mode: the columns asserted are the rig's, the same in either (both modes of the SUT are checked above,
             // through runtime-info and the answers); a second row cost ~48 s for the same assertions.
             Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")),
                     dir -> Lab.runInProcess(runState, dir, List.of("run", "order-summary", "--modes", "virtual", "--conc", "20", "--pool", "4",
-                            "--warmup", "3s", "--warmup-max", "30s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
+                            "--warmup", "3s", "--warmup-max", "60s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
                             "--jvm-args", "-Xmx256m")));
             String console = a.console();
             Path run = a.run();
@@ -187,7 +188,10 @@ class SpringMvcIT {
                 assertEquals(200.0, Lab.num(r, "bound_rps"), 1e-9, "20 connections / 100 ms: " + what);
                 double rps = Lab.num(r, "throughput_rps");
                 // the lab's own thresholds: within [0.90, 1.05] of the bound unless the SUT's core is saturated
-                assertTrue((rps >= Validity.BOUND_LOW * 200 || r.get("flags").contains("app-cpu-bound")) && rps <= Validity.BOUND_HIGH * 200, what);
+                // a warm-up that never settled is what this machine could not give: said first, not a parse of the row
+                String unsettled = "true".equals(r.get("warmup_steady")) ? "" : "the warm-up did not settle in " + r.get("warmup_s")
+                        + " s (JIT % per slice " + r.get("warmup_jit_pct") + "); ";
+                assertTrue((rps >= Validity.BOUND_LOW * 200 || r.get("flags").contains("app-cpu-bound")) && rps <= Validity.BOUND_HIGH * 200, unsettled + what);
                 assertEquals(0.0, Lab.num(r, "error_rate"), what);
                 assertTrue(Lab.num(r, "p50_ms") >= 100, "no answer beats the stub's delay: " + what);
                 double active = Lab.num(r, "hikari_active_max");
