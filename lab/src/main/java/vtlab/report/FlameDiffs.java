@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import one.convert.Arguments;
 import one.convert.FlameGraph;
@@ -36,7 +35,7 @@ final class FlameDiffs {
      */
     static Map<Integer, Diff> write(RunData data) throws IOException {
         Path charts = data.dir().resolve("charts");
-        clear(charts);
+        Report.clear(charts, n -> n.startsWith(PREFIX));
         Map<Integer, Diff> out = new LinkedHashMap<>();
         for (Map.Entry<Map<String, String>, Map<String, String>> pair : pairs(data.rows()).entrySet()) {
             Map<String, String> row = pair.getKey(), base = pair.getValue();
@@ -85,13 +84,6 @@ final class FlameDiffs {
         after.diff(before);
         try (OutputStream o = Files.newOutputStream(out)) {
             after.dump(o);
-        }
-    }
-
-    private static void clear(Path charts) throws IOException {
-        if (!Files.isDirectory(charts)) return;
-        try (Stream<Path> files = Files.list(charts)) {
-            for (Path f : files.toList()) if (f.getFileName().toString().startsWith(PREFIX)) Files.deleteIfExists(f);
         }
     }
 }

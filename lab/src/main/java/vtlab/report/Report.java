@@ -36,12 +36,14 @@ public final class Report {
 
     /** Figures of an earlier report of the same run go, so charts/ matches report.html. */
     private static void clearFigures(Path charts) throws IOException {
+        clear(charts, n -> n.endsWith(".svg") || n.endsWith(".png"));
+    }
+
+    /** Deletes the files of charts/ whose names match: what an earlier report of the run wrote there. */
+    static void clear(Path charts, java.util.function.Predicate<String> name) throws IOException {
         if (!Files.isDirectory(charts)) return;
         try (Stream<Path> files = Files.list(charts)) {
-            for (Path f : files.toList()) {
-                String n = f.getFileName().toString();
-                if (n.endsWith(".svg") || n.endsWith(".png")) Files.deleteIfExists(f);
-            }
+            for (Path f : files.toList()) if (name.test(f.getFileName().toString())) Files.deleteIfExists(f);
         }
     }
 
