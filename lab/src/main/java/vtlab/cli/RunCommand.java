@@ -286,7 +286,6 @@ public final class RunCommand implements Command {
         String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
         List<PlannedRow> planned = new ArrayList<>();
         for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
-        if (topology != null) for (PlannedRow pr : planned) RunAcrossHosts.refuseProbes(pr.probes());
         java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
         if (o.flag("reseed")) tierOptions.put("reseed", "true");
         if (port > 65535) throw new UsageError("--port must be at most 65535");
@@ -294,13 +293,11 @@ public final class RunCommand implements Command {
         for (Search s : searches) templates.add(s.template());
         preflight(o, templates, rows, topology, port, open, cores);
         // across hosts: the hosts reached last of the quick checks, their work closed again if a later one refuses
-        RunAcrossHosts.Across across = topology == null ? null
-                : RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
+        Hosts hosts = hosts(o, topology, rows, planned, gen, cores);
+        RunAcrossHosts.Across across = hosts.across();
+        gen = hosts.generator();
+        cores = hosts.cores();
         try {
-            if (across != null) {
-                gen = across.generator();
-                cores = across.placement().cores();
-            }
             if (!templates.isEmpty()) gen.ensureAvailable();
             installTierTools(templates);
             buildVariants(templates);
@@ -359,6 +356,24 @@ public final class RunCommand implements Command {
             if (topology != null) throw new UsageError("--cpu-quota/--memory-limit: a SUT in a cgroup runs on this machine only, not with --hosts");
             vtlab.plan.LimitAxis.refuseUnavailable(rows, vtlab.proc.Cgroups.here());
         }
+    }
+
+    /** What the hosts step gives the run: the hosts' work (null without --hosts), the run's generator and its CPUs. */
+    record Hosts(RunAcrossHosts.Across across, Generator generator, CoreMap cores) {}
+
+    /**
+     * The run's hosts step: with --hosts (a topology), each planned row's probes refused unless they read a SUT on
+     * another host, then the hosts reached (RunAcrossHosts.connect: the last of the quick checks, refused naming a host
+     * that does not answer) and what they give the run: the generator of their load agents and the CPUs placed on
+     * them. Without a topology nothing is refused or reached: this machine's generator and cores as given. The caller
+     * closes the hosts' work (across.run()) if a later step refuses.
+     */
+    static Hosts hosts(Options o, vtlab.tier.host.Topology topology, List<Row> rows, List<PlannedRow> planned, Generator gen,
+                       CoreMap cores) throws UsageError {
+        if (topology == null) return new Hosts(null, gen, cores);
+        for (PlannedRow pr : planned) RunAcrossHosts.refuseProbes(pr.probes());
+        RunAcrossHosts.Across across = RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
+        return new Hosts(across, across.generator(), across.placement().cores());
     }
 
     /**

@@ -291,7 +291,7 @@ public final class Runner {
         void rows() throws IOException, InterruptedException {
             HostLoss loss = new HostLoss(c.hosts());
             for (int i = 0; i < c.rows().size(); i++) {
-                RowRunner.Result result = runRow(c.rows().get(i), ++index, rowRunner, runTiers, c, dir, data, progress);
+                RowRunner.Result result = runRow(c.rows().get(i));
                 if (result == null) break;
                 if (!result.failed()) continue;
                 failed++;
@@ -319,13 +319,29 @@ public final class Runner {
                     } catch (Exception e) {
                         throw new IOException(search.label() + ": cannot plan " + next.label() + ": " + e.getMessage(), e);
                     }
-                    RowRunner.Result result = runRow(planned, ++index, rowRunner, runTiers, c, dir, data, progress);
+                    RowRunner.Result result = runRow(planned);
                     if (result == null) break;
                     if (result.failed()) failed++;
                     measured.add(result.values().asText());
                     progress.step(search.label(), search.status(List.copyOf(measured)));
                 }
             }
+        }
+
+        /**
+         * The pass's next row (numbered on from the last): its tiers up, run, appended to matrix.csv at once; null
+         * when Ctrl-C cut it short (not a result).
+         */
+        RowRunner.Result runRow(PlannedRow planned) throws IOException, InterruptedException {
+            Row row = planned.row();
+            int n = ++index;
+            startTiers(row, runTiers, c, dir, progress);
+            RowRunner.Result result = rowRunner.run(planned, n, dir.raw(), runTiers, what -> progress.step(row.label(), what));
+            if (Children.shuttingDown()) return null;
+            data.append(result.values());
+            if (result.series() != null) appendSeries(dir, row.fileStem(n), result.series());
+            progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
+            return result;
         }
 
         /** The studies (JMH and the like), each writing its own dataset; a failed one is counted and named. */
@@ -346,19 +362,6 @@ public final class Runner {
                 }
             }
         }
-    }
-
-    /** One row: its tiers up, run, appended to matrix.csv at once; null when Ctrl-C cut it short (not a result). */
-    private static RowRunner.Result runRow(PlannedRow planned, int index, RowRunner rowRunner, Map<String, RunTier> runTiers,
-                                           Config c, RunDir dir, Dataset data, Progress progress) throws IOException, InterruptedException {
-        Row row = planned.row();
-        startTiers(row, runTiers, c, dir, progress);
-        RowRunner.Result result = rowRunner.run(planned, index, dir.raw(), runTiers, what -> progress.step(row.label(), what));
-        if (Children.shuttingDown()) return null;
-        data.append(result.values());
-        if (result.series() != null) appendSeries(dir, row.fileStem(index), result.series());
-        progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
-        return result;
     }
 
     private static void startTiers(Row row, Map<String, RunTier> running, Config c, RunDir dir, Progress progress) throws IOException {

@@ -1,6 +1,8 @@
 package vtlab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -109,6 +111,36 @@ class RunAcrossHostsTest {
                     "--rates", "100", "--generator", gen);
             assertTrue(open.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gen + ": " + open);
         }
+    }
+
+    /** prepare's hosts step alone, on servlet's planned rows whose probes include jvm (JMX through this machine). */
+    RunCommand.Hosts hostsStep(vtlab.tier.host.Topology topology, Options o, vtlab.load.Generator gen, vtlab.proc.CoreMap cores) throws Exception {
+        RunCommand.Plan plan = RunCommand.plan(o, o.positional().subList(1, o.positional().size()));
+        List<vtlab.plan.PlannedRow> planned = new ArrayList<>();
+        for (vtlab.plan.Row r : plan.rows()) planned.add(RunCommand.planned(r, List.of("cpu", "jvm"), false, null));
+        return RunCommand.hosts(o, topology, plan.rows(), planned, gen, cores);
+    }
+
+    /** Without --hosts the hosts step refuses and reaches nothing: the run keeps this machine's generator and CPUs. */
+    @Test
+    void theHostsStepWithoutHostsKeepsThisMachinesGeneratorAndCores() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
+        vtlab.load.Generator wrk = vtlab.load.Generators.configured("wrk", o);
+        vtlab.proc.CoreMap cores = vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
+        RunCommand.Hosts local = hostsStep(null, o, wrk, cores);
+        assertNull(local.across(), "no host reached");
+        assertSame(wrk, local.generator());
+        assertSame(cores, local.cores());
+    }
+
+    /** With --hosts a planned row's probe that reads the SUT through this machine is refused before a host is reached. */
+    @Test
+    void theHostsStepRefusesARowsLocalProbeBeforeReachingAHost() throws Exception {
+        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
+        vtlab.tier.host.Topology two = vtlab.tier.host.Topology.read(topology(TWO_AGENTS));
+        UsageError e = assertThrows(UsageError.class, () -> hostsStep(two, o, vtlab.load.Generators.configured("wrk", o),
+                vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o)));
+        assertTrue(e.getMessage().startsWith("--hosts: probe jvm reads the SUT through this machine"), "refused by name, not by an unreachable host: " + e.getMessage());
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.experiment.RowStats;
+import vtlab.experiment.seeds.SeedClaims;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
@@ -147,7 +148,9 @@ public final class ReactiveExperiment implements Experiment {
 
     /**
      * Seed 004's numbers, then this run's: the ceiling of the 200-thread pool, whether the others clear it by 3x (or
-     * ran out of CPU first), how close virtual threads come to WebFlux, and each stack's OS threads and stack memory.
+     * ran out of CPU first), the verdicts of seed 004's claims on this experiment ({@link SeedClaims#linesFor}: virtual
+     * threads vs WebFlux, WebFlux vs 2,000 platform threads), the other variants against Mono.delay, and each stack's
+     * OS threads and stack memory.
      */
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
@@ -193,14 +196,10 @@ public final class ReactiveExperiment implements Experiment {
                     + (short3.isEmpty() ? " (supports: only the pool caps the blocking servlet)" : " (does not support: something besides the CPU capped them)"));
         }
 
-        // Seed 004: virtual threads within ~5 % of WebFlux (16.3k vs 17.2k); the seed compares MVC + VT with Mono.delay.
+        // Seed 004's claims (MVC on virtual threads vs WebFlux Mono.delay, WebFlux vs MVC on 2,000 threads): their
+        // verdicts as SeedClaims declares and checks them, never judged here in other words
+        out.addAll(SeedClaims.linesFor(name(), rows));
         Double vt = rps.get("virtual"), wf = rps.get("reactive");
-        if (vt != null && wf != null) {
-            double p = RowStats.pct(vt, wf);
-            out.add("MVC on virtual threads vs WebFlux Mono.delay: " + RowStats.signedPct(p) + " (seed 004: -5 %); "
-                    + (p >= -15 ? "supports: blocking code on virtual threads keeps up with the reactive stack"
-                    : "does not support: the reactive stack is well ahead here"));
-        }
         Double co = rps.get("coroutine");
         if (co != null && wf != null) {
             out.add("WebFlux coroutine vs Mono.delay: " + RowStats.signedPct(RowStats.pct(co, wf)) + " (seed 004: +0 %)");

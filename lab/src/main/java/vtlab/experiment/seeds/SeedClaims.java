@@ -172,7 +172,8 @@ public final class SeedClaims {
                             String col, double seed, double share, double shapeMin) {
         List<Map<String, String>> rows = ev.ok(experiment, which);
         List<Map<String, String>> ra = rows.stream().filter(r -> is(r, a)).toList(), rb = rows.stream().filter(r -> is(r, b)).toList();
-        if (ra.isEmpty() || rb.isEmpty()) return noData(ev, experiment, which);
+        // why, of the side with no valid row: a variant the run left out is not a failed row
+        if (ra.isEmpty() || rb.isEmpty()) return noData(ev, experiment, which.and(r -> is(r, ra.isEmpty() ? a : b)));
         double x = Rows.mean(ra, col), y = Rows.mean(rb, col), q = x / y;
         Verdict v = ofRatio(q, seed, share, shapeMin);
         String here = String.format(Locale.ROOT, "%s vs %s (%.2f×)", fmt(x), fmt(y), q);
@@ -312,8 +313,22 @@ public final class SeedClaims {
 
     /** Each claim checked against a run: the table's lines. */
     public static List<Checked> check(Evidence ev) {
+        return check(ev, ALL);
+    }
+
+    /**
+     * The verdicts of the claims an experiment's rows check (those whose {@link Claim#experiment} is its name), one
+     * {@link #line} each, computed from its rows of matrix.csv: for that experiment's findings, which state these claims
+     * through this table and never judge them in words of their own. None when no claim names the experiment.
+     */
+    public static List<String> linesFor(String experiment, List<Map<String, String>> rows) {
+        List<Claim> own = ALL.stream().filter(c -> c.experiment().equals(experiment)).toList();
+        return check(new Evidence(rows, List.of(), List.of()), own).stream().map(SeedClaims::line).toList();
+    }
+
+    static List<Checked> check(Evidence ev, List<Claim> claims) {
         List<Checked> out = new ArrayList<>();
-        for (Claim c : ALL) {
+        for (Claim c : claims) {
             Measured m;
             try {
                 m = c.check().apply(ev);

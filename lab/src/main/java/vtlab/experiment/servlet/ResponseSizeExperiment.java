@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
+import vtlab.experiment.seeds.SeedClaims;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
@@ -70,7 +71,10 @@ public final class ResponseSizeExperiment implements Experiment {
         return rows;
     }
 
-    /** Seed 003's three statements about this sweep, each with this run's numbers (ok rows only). */
+    /**
+     * Seed 003's three statements about this sweep, each with this run's numbers (ok rows only): the first, a claim
+     * SeedClaims declares, by its verdict there ({@link SeedClaims#linesFor}); the other two judged here.
+     */
     @Override
     public List<String> findings(List<Map<String, String>> rows) {
         List<String> out = new ArrayList<>();
@@ -80,22 +84,16 @@ public final class ResponseSizeExperiment implements Experiment {
         List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
         int cores = RowStats.appCores(ok);
 
-        // 1. The bigger the response, the smaller the difference (virtual vs platform, mean over concurrency).
+        // 1. The bigger the response, the smaller the difference: a claim SeedClaims declares, so its verdict is
+        //    SeedClaims' (at the highest concurrency); here the difference at each size (mean over concurrency).
         List<String> bySize = new ArrayList<>();
-        List<Double> diffs = new ArrayList<>();
         for (long s : sizes) {
             double p = RowStats.pairedPct(ok, size(s).and(Rows.mode("virtual")), size(s).and(Rows.mode("platform")), r -> r.get("concurrency"));
             if (Double.isNaN(p)) continue;
             bySize.add(RowStats.size(s) + " " + RowStats.signedPct(p));
-            diffs.add(p);
         }
-        if (diffs.size() >= 2) {
-            boolean shrinks = Math.abs(diffs.getLast()) < Math.abs(diffs.getFirst());
-            out.add("seed 003: the bigger the response, the smaller the difference. Virtual vs platform (over the concurrencies both have): "
-                    + String.join(", ", bySize) + (shrinks ? " (supports: the largest response differs least)" : " (does not support)"));
-        } else if (!bySize.isEmpty()) {
-            out.add("virtual vs platform: " + String.join(", ", bySize) + " (one size only: the size trend needs two)");
-        }
+        if (!bySize.isEmpty()) out.add("virtual vs platform by response size (over the concurrencies both have): " + String.join(", ", bySize));
+        out.addAll(SeedClaims.linesFor(name(), rows));
 
         // 2. Platform threads do worse at concurrency 2 than at 1.
         if (conc.contains(1) && conc.contains(2)) {

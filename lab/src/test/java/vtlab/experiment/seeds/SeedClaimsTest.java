@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.experiment.registry.Experiments;
+import vtlab.experiment.seeds.SeedClaims.Checked;
 import vtlab.experiment.seeds.SeedClaims.Verdict;
 
 /**
@@ -101,6 +102,47 @@ class SeedClaimsTest {
         // quick reactive: WebFlux's row is flagged littles-law (3 s warm-up), so MVC-virtual vs WebFlux has no valid pair
         SeedClaims.Measured webflux = find(checked(), "Spring MVC on virtual threads within");
         assertEquals(Verdict.NO_DATA, webflux.verdict(), webflux.toString());
+    }
+
+    /**
+     * An experiment whose claims are declared here states them in its findings by these verdict lines, computed from
+     * its own rows (reactive and response-size); no findings line judges such a claim in words of its own.
+     */
+    @Test
+    void anExperimentsFindingsCarryTheVerdictLinesOfItsClaims() throws Exception {
+        List<Checked> all = SeedClaims.check(SeedClaims.Evidence.of(quickRun()));
+        List<Map<String, String>> rows = SeedClaims.Evidence.of(dir).rows();
+        for (String name : List.of("reactive", "response-size")) {
+            List<Map<String, String>> own = vtlab.data.Rows.of(rows, name);
+            List<String> lines = SeedClaims.linesFor(name, own);
+            assertEquals(all.stream().filter(c -> c.claim().experiment().equals(name)).map(SeedClaims::line).toList(), lines,
+                    "the claims naming " + name + ", in the table's order, checked on its rows alone");
+            assertTrue(!lines.isEmpty(), name);
+            List<String> findings = Experiments.byName(name).findings(own);
+            assertTrue(findings.containsAll(lines), name + "'s findings carry its claims' lines: " + findings);
+        }
+        assertTrue(SeedClaims.linesFor("reactive", rows).getFirst().startsWith("[not measured] Spring MVC on virtual threads within ~5% of WebFlux"),
+                "the quick run's WebFlux row is flagged");
+        assertTrue(SeedClaims.linesFor("response-size", rows).getFirst().startsWith("[holds] bigger responses, smaller difference"));
+        assertEquals(List.of(), SeedClaims.linesFor("servlet-io", rows), "no claim names servlet-io");
+    }
+
+    /** A ratio with no valid row on one side says why from that side: a variant the run left out is not a failed row. */
+    @Test
+    void aVariantTheRunLeftOutIsNotCalledFailed() {
+        List<Map<String, String>> rows = List.of(row("virtual", "sleepMs=100", 7600, "ok", ""), row("reactive", "sleepMs=100", 8000, "ok", ""));
+        List<String> lines = SeedClaims.linesFor("reactive", rows);
+        assertTrue(lines.getFirst().startsWith("[holds] Spring MVC on virtual threads within ~5% of WebFlux"), lines.getFirst());
+        assertTrue(lines.getLast().startsWith("[not measured] WebFlux ~40% faster") && lines.getLast().endsWith("; the run has no reactive rows for it"),
+                lines.getLast());
+        List<Map<String, String>> flagged = List.of(rows.get(0), rows.get(1), row("platform", "sleepMs=100;maxThreads=2000", 5000, "flagged", "littles-law"));
+        assertTrue(SeedClaims.linesFor("reactive", flagged).getLast().endsWith("; its reactive rows are not valid evidence (littles-law)"),
+                SeedClaims.linesFor("reactive", flagged).getLast());
+    }
+
+    static Map<String, String> row(String mode, String params, double rps, String status, String flags) {
+        return Map.of("experiment", "reactive", "thread_mode", mode, "workload", "sleep", "concurrency", "2000", "params", params,
+                "throughput_rps", Double.toString(rps), "status", status, "flags", flags);
     }
 
     @Test
