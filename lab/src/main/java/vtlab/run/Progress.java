@@ -2,6 +2,7 @@ package vtlab.run;
 
 import java.io.PrintStream;
 import java.time.Duration;
+import java.util.function.LongSupplier;
 
 /**
  * Rows done / total with an ETA. On a terminal one line redrawn in place; without one (CI, a pipe) plain lines,
@@ -11,18 +12,28 @@ public final class Progress {
     private final PrintStream out;
     private final boolean tty;
     private final int total;
-    private final long startNanos = System.nanoTime();
+    private final LongSupplier nanos;
+    private final long startNanos;
     private final long plannedTotal;
     private long remainingPlannedSeconds;
     private double overheadPerRow = 8; // start-up, verification, tear-down; learned as rows finish
     private int done;
+    // the row under way: when it started and its planned seconds, so the ETA counts down within a long row (a soak)
+    private long rowStartNanos = -1;
+    private long rowPlannedSeconds;
 
     public Progress(PrintStream out, boolean tty, int total, long plannedSeconds) {
+        this(out, tty, total, plannedSeconds, System::nanoTime);
+    }
+
+    Progress(PrintStream out, boolean tty, int total, long plannedSeconds, LongSupplier nanos) {
         this.out = out;
         this.tty = tty;
         this.total = total;
         this.remainingPlannedSeconds = plannedSeconds;
         this.plannedTotal = plannedSeconds;
+        this.nanos = nanos;
+        this.startNanos = nanos.getAsLong();
     }
 
     public static boolean isTerminal() {
@@ -39,10 +50,17 @@ public final class Progress {
         }
     }
 
+    /** A row starts (its tiers next): the ETA from now on takes off the time it has run, up to what it was planned to take. */
+    public synchronized void rowStarted(long plannedSeconds) {
+        rowStartNanos = nanos.getAsLong();
+        rowPlannedSeconds = plannedSeconds;
+    }
+
     public synchronized void rowDone(long plannedSeconds, String result) {
         done++;
         remainingPlannedSeconds -= plannedSeconds;
-        double elapsed = (System.nanoTime() - startNanos) / 1e9;
+        rowStartNanos = -1;
+        double elapsed = (nanos.getAsLong() - startNanos) / 1e9;
         overheadPerRow = Math.max(0, elapsed / done - plannedDone() / (double) done);
         if (tty) out.print("\r\033[K");
         out.println("vtlab: " + String.format("[%s] %d/%d rows  %s", bar(), done, total, result));
@@ -53,7 +71,8 @@ public final class Progress {
     }
 
     String eta() {
-        long s = Math.round(Math.max(0, remainingPlannedSeconds) + overheadPerRow * Math.max(0, total - done));
+        double inRow = rowStartNanos < 0 ? 0 : Math.min((nanos.getAsLong() - rowStartNanos) / 1e9, rowPlannedSeconds + overheadPerRow);
+        long s = Math.round(Math.max(0, remainingPlannedSeconds) + overheadPerRow * Math.max(0, total - done) - inRow);
         return format(Duration.ofSeconds(Math.max(0, s)));
     }
 

@@ -335,6 +335,7 @@ public final class Runner {
         RowRunner.Result runRow(PlannedRow planned) throws IOException, InterruptedException {
             Row row = planned.row();
             int n = ++index;
+            progress.rowStarted(row.plannedSeconds());
             startTiers(row, runTiers, c, dir, progress);
             RowRunner.Result result = rowRunner.run(planned, n, dir.raw(), runTiers, what -> progress.step(row.label(), what));
             if (Children.shuttingDown()) return null;

@@ -199,8 +199,10 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         List<String> out = new ArrayList<>();
         Map<String, List<Map<String, String>>> byFault = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            // a baseline row (--fault none, a soak's) has no fault to judge: the soak's line below, or nothing
-            if (Rows.failed(r) || Rows.text(r, "fault") == null || vtlab.tier.fault.Fault.NONE.equals(Rows.text(r, "fault"))) continue;
+            // a baseline row (--fault none, a soak's) has no fault to judge: the soak's line below, or nothing. Its
+            // fault column is empty in matrix.csv (only a row with a fault gets one), "none" where a row says so
+            String fault = Rows.text(r, "fault");
+            if (Rows.failed(r) || fault.isEmpty() || vtlab.tier.fault.Fault.NONE.equals(fault)) continue;
             byFault.computeIfAbsent(Rows.text(r, "fault"), k -> new ArrayList<>()).add(r);
         }
         boolean soaked = rows.stream().anyMatch(r -> !Rows.failed(r) && Rows.param(r, "soak") != null);

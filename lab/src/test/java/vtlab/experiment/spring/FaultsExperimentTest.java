@@ -137,12 +137,14 @@ class FaultsExperimentTest {
 
     @Test
     void aRunWithoutAFaultSaysNoFaultLinesOnlyItsSoak() {
+        // as matrix.csv has them (run 20261125T204214Z-faults): no fault column value, fault=none in the params
         Map<String, String> base = row("platform", "", "", "", ""), soak = row("platform", "", "", "", "");
-        base.put("fault", "none");
+        base.put("fault", "");
         base.put("fault_verdict", "");
-        soak.put("fault", "none");
+        base.put("params", "fault=none");
+        soak.put("fault", "");
         soak.put("fault_verdict", "");
-        soak.put("params", "soak=10m");
+        soak.put("params", "fault=none;soak=10m");
         soak.put("heap_after_gc_mb", "28");
         soak.put("heap_after_gc_slope_mb_min", "0.13");
         soak.put("p99_ms", "106");
@@ -151,6 +153,8 @@ class FaultsExperimentTest {
         assertTrue(f.stream().noneMatch(l -> l.contains("n/a") || l.equals("platform: ")), f.toString());
         assertEquals(1, f.size(), f.toString());
         assertTrue(f.getFirst().startsWith("soak 10m, platform: heap after GC 28 MB at the end"), f.toString());
+        assertEquals(List.of("no fault row finished: nothing to conclude"), FaultsExperiment.findingsOf(List.of(base)));
+        base.put("fault", "none"); // a row that names its fault "none" is a baseline too
         assertEquals(List.of("no fault row finished: nothing to conclude"), FaultsExperiment.findingsOf(List.of(base)));
     }
 
