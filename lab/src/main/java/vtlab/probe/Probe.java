@@ -34,6 +34,15 @@ public interface Probe {
         return false;
     }
 
+    /**
+     * Whether it costs the SUT enough to move the answer (a profiler: samplers, events with stacks). Such a probe never
+     * runs in the measured hold: it gets a hold of its own after it, on the same SUT and load (see
+     * vtlab.run.ExplainingHold), so no throughput, latency or CPU figure of the row is taken while it runs.
+     */
+    default boolean explains() {
+        return false;
+    }
+
     /** The options given after the name; unknown options and bad values are refused before anything starts. */
     default void configure(Map<String, String> options) throws UsageError {
         if (!options.isEmpty()) {

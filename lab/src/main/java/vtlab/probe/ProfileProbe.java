@@ -18,21 +18,27 @@ import java.util.stream.Stream;
 import vtlab.core.UsageError;
 import vtlab.data.Column;
 import vtlab.data.RowValues;
+import vtlab.data.RequestTime;
 import vtlab.data.RequestTime.Cause;
 
 /**
- * Where each request's time goes: a JFR recording of the SUT over the hold (execution samples every 10 ms; monitor
- * enters and waits, parks, socket reads and sleeps of at least the threshold, 1 ms by default; GC pauses), with the
- * request threads' on-CPU and run-queue time from /proc/PID/task/TID/schedstat, turned into shares of the hold's
+ * Where each request's time goes: a JFR recording of the SUT over a hold (execution samples every 20 ms by default;
+ * monitor enters and waits, parks, socket reads and sleeps of at least the threshold, 1 ms by default; GC pauses), with
+ * the SUT's threads' on-CPU and run-queue time from /proc/PID/task/TID/schedstat, turned into shares of the hold's
  * total request time (see {@link TimeBreakdown}): time_cpu_pct … time_other_pct, the largest cause and its evidence.
- * Started before the warm-up like jfr-pinning (only the hold's events count), dumped and stopped with jcmd where the
- * SUT runs; the recording is kept as raw/STEM.profile.jfr, the breakdown with every cause's evidence as
- * raw/STEM.profile.txt. The OS accounting is read on this machine only (across hosts CPU time is estimated from the
- * samples and the run queue is left empty).
+ *
+ * <p>It {@link #explains() explains}: it runs in a hold of its own after the measured one (vtlab.run.ExplainingHold),
+ * never while the row's numbers are taken. One sampler only, JFR's: the flame graph is made from the same recording's
+ * execution samples by async-profiler's converter, not by a second, wall-clock sampler in the SUT (the two together
+ * cost virtual threads 17% of their throughput). The recording starts with that hold and is dumped and stopped with
+ * jcmd where the SUT runs; it is kept as raw/STEM.profiled.profile.jfr, the breakdown with every cause's evidence as
+ * raw/STEM.profiled.profile.txt. The OS accounting is read on this machine only (across hosts CPU time is estimated
+ * from the samples and the run queue is left empty).
  */
 public final class ProfileProbe implements Probe {
     static final String RECORDING = "vtlab-profile";
-    static final Duration SAMPLE_PERIOD = Duration.ofMillis(10);
+    /** JFR's own default period: 10 ms (its "profile" setting) doubled the samples and their cost for no change in a share. */
+    static final Duration SAMPLE_PERIOD = Duration.ofMillis(20);
     /** Frames kept per event: a Spring MVC request is ~100 deep from the thread's run() to its handler. */
     public static final int STACK_DEPTH = 512;
 
@@ -45,11 +51,13 @@ public final class ProfileProbe implements Probe {
         }
     }
 
-    static final Column TOP = Column.text("time_top_cause", "the largest share of request time (profile probe): cpu, runqueue, monitor, park, pool_wait, db, downstream, sleep, gc or other");
+    static final Column TOP = Column.text(RequestTime.TOP, "the largest measured share of request time (profile probe): cpu, runqueue, monitor, park, pool_wait, db, downstream, sleep or gc (never other: see time_top_dominant)");
+    static final Column DOMINANT = Column.bool(RequestTime.DOMINANT, "whether the largest cause dominates (at least half the request time, or twice the next); false: no single cause does, the verdict names the two largest");
+    static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
     static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
-    static final Column FLAME = Column.text("profile_flame", "async-profiler's wall-clock flame graph of the SUT over the hold in raw/ (interactive HTML)");
+    static final Column FLAME = Column.text("profile_flame", "a CPU flame graph of the SUT over the profiled hold in raw/ (interactive HTML; JFR's execution samples drawn by async-profiler's converter)");
     static final Column FILE = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
@@ -59,10 +67,9 @@ public final class ProfileProbe implements Probe {
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
     private String dumpError;
-    /** async-profiler's flame graph of the hold (flame=false: none); the library's path where the SUT runs once loaded. */
+    /** A flame graph of the recording's execution samples (flame=false: none). */
     private boolean flame = true;
-    private String flameLibrary, flameError;
-    private Path flameFile;
+    private Duration period = SAMPLE_PERIOD;
     private JfrRecording recording;
     private Instant from, to;
     private Map<Long, long[]> schedStart, schedEnd;
@@ -78,13 +85,18 @@ public final class ProfileProbe implements Probe {
 
     @Override
     public String description() {
-        return "where request time goes (JFR samples, monitor/park/socket/sleep >= 1 ms, GC; schedstat): time_*_pct, time_top_cause";
+        return "where request time goes, in a profiled hold after the measured one (JFR samples, monitor/park/socket/sleep >= 1 ms, GC; schedstat): time_*_pct, time_top_cause, what profiling cost";
+    }
+
+    @Override
+    public boolean explains() {
+        return true;
     }
 
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -102,12 +114,18 @@ public final class ProfileProbe implements Probe {
                 flame = Boolean.parseBoolean(o.getValue());
                 continue;
             }
+            if (o.getKey().equals("period")) {
+                Matcher m = Pattern.compile("(\\d{1,4})ms").matcher(o.getValue());
+                if (!m.matches() || Integer.parseInt(m.group(1)) < 1) throw new UsageError("profile:period takes JFR's sampling period like 10ms or 20ms, not '" + o.getValue() + "'");
+                period = Duration.ofMillis(Integer.parseInt(m.group(1)));
+                continue;
+            }
             if (o.getKey().equals("dumps")) {
                 if (!o.getValue().matches("\\d{1,2}")) throw new UsageError("profile:dumps takes a count of thread dumps per hold (0-99), not '" + o.getValue() + "'");
                 dumps = Integer.parseInt(o.getValue());
                 continue;
             }
-            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold, dumps, flame)");
+            if (!o.getKey().equals("threshold")) throw new UsageError("probe profile has no option '" + o.getKey() + "' (known: threshold, period, dumps, flame)");
             Matcher m = DURATION.matcher(o.getValue());
             if (!m.matches()) throw new UsageError("profile:threshold takes a duration like 0ms, 500us or 1ms, not '" + o.getValue() + "'");
             long n = Long.parseLong(m.group(1));
@@ -130,7 +148,15 @@ public final class ProfileProbe implements Probe {
         return List.of("-XX:FlightRecorderOptions:stackdepth=" + STACK_DEPTH, "-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints");
     }
 
+    Duration period() {
+        return period;
+    }
+
     static String settings(Duration threshold) {
+        return settings(threshold, SAMPLE_PERIOD);
+    }
+
+    static String settings(Duration threshold, Duration period) {
         StringBuilder events = new StringBuilder("""
                   <event name="jdk.GCPhasePause">
                     <setting name="enabled">true</setting>
@@ -146,7 +172,7 @@ public final class ProfileProbe implements Probe {
                       </event>
                     """.formatted(e, threshold.toNanos() / 1000));
         }
-        return executionSamples("vtlab profile", SAMPLE_PERIOD, events.toString());
+        return executionSamples("vtlab profile", period, events.toString());
     }
 
     /** JFR settings (.jfc) with execution samples every period and the given further events (XML). */
@@ -162,26 +188,10 @@ public final class ProfileProbe implements Probe {
                 """.formatted(label, period.toMillis(), moreEvents);
     }
 
+    /** The recording starts with the profiled hold: nothing of the warm-up or the measured hold is recorded. */
     @Override
-    public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
-        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"), settings(threshold));
-    }
-
-    @Override
-    public void start(ProbeContext ctx) {
-        if (flame) {
-            try {
-                Path lib = AsyncProfiler.library();
-                if (lib == null) throw new IOException("no async-profiler library for " + System.getProperty("os.name") + " " + System.getProperty("os.arch"));
-                flameLibrary = ctx.app().site().send(lib);
-                AsyncProfiler.command(ctx.app(), ctx.row().jdk(), flameLibrary, AsyncProfiler.start((int) SAMPLE_PERIOD.toMillis()));
-            } catch (IOException e) {
-                flameError = e.getMessage();
-                flameLibrary = null;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+    public void start(ProbeContext ctx) throws Exception {
+        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"), settings(threshold, period));
         schedStart = schedstat(ctx);
         from = Instant.now();
     }
@@ -206,11 +216,6 @@ public final class ProfileProbe implements Probe {
     public void stop(ProbeContext ctx) throws Exception {
         to = Instant.now();
         schedEnd = schedstat(ctx);
-        if (flameLibrary != null) {
-            Path html = ctx.rawDir().resolve(ctx.stem() + ".flame.html");
-            AsyncProfiler.command(ctx.app(), ctx.row().jdk(), flameLibrary, "stop,file=" + ctx.app().site().path(html));
-            flameFile = html;
-        }
     }
 
     @Override
@@ -220,14 +225,20 @@ public final class ProfileProbe implements Probe {
         Path jfr = recording.finish(ctx.rawDir().resolve(ctx.stem() + ".profile.jfr"));
         recording = null;
         out.put(FILE, jfr.getFileName().toString());
-        if (flameFile != null) {
-            ctx.app().site().fetch(flameFile);
-            out.put(FLAME, flameFile.getFileName().toString());
-        }
         classifier = new TimeBreakdown.Classifier(vtlab.stack.Stack.load(ctx.row().stack()).launch().appPackages(),
                 TimeBreakdown.dbPorts(ctx.row().sutEnv()));
         seen = TimeBreakdown.read(jfr, from, to != null ? to : Instant.now(), classifier);
-        if (flameError != null) throw new IOException("no flame graph: " + flameError); // the row's note says so; the breakdown stands
+        if (flame) {
+            Path html = ctx.rawDir().resolve(ctx.stem() + ".flame.html");
+            flameGraph(jfr, html, ctx.row().threadMode() + ", " + ctx.row().workload() + " at " + ctx.row().concurrency()
+                    + " connections: CPU samples of the profiled hold");
+            out.put(FLAME, html.getFileName().toString());
+        }
+    }
+
+    /** async-profiler's converter over the recording's execution samples (JDK JFR's jdk.ExecutionSample). */
+    static void flameGraph(Path jfr, Path html, String title) throws IOException {
+        one.convert.JfrToFlame.convert(jfr.toString(), html.toString(), new one.convert.Arguments("--title", title));
     }
 
     /** The generator's columns are in: the shares of the hold's request time. */
@@ -244,26 +255,40 @@ public final class ProfileProbe implements Probe {
         TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, requestS);
         double cpuS = Double.NaN, runqueueS = Double.NaN;
         int threads = 0;
+        int cpus = ctx.tierCpus().getOrDefault("app", 1);
+        TimeBreakdown.SutCpu sut = TimeBreakdown.SutCpu.UNKNOWN;
         if (schedStart != null && schedEnd != null && !schedEnd.isEmpty()) {
             cpuS = 0;
             runqueueS = 0;
+            double allCpuS = 0, othersRunqueueS = 0;
+            Map<String, Double> others = new HashMap<>();
             for (Map.Entry<Long, long[]> e : schedEnd.entrySet()) {
                 long tid = e.getKey();
-                boolean request = virtual ? names.getOrDefault(tid, "").startsWith("ForkJoinPool-") : seen.platformTids().contains(tid);
-                if (!request) continue;
                 long[] a = schedStart.getOrDefault(tid, new long[] {0, 0}), b = e.getValue();
+                allCpuS += (b[0] - a[0]) / 1e9;
+                boolean request = virtual ? names.getOrDefault(tid, "").startsWith("ForkJoinPool-") : seen.platformTids().contains(tid);
+                if (!request) {
+                    othersRunqueueS += (b[1] - a[1]) / 1e9;
+                    others.merge(names.getOrDefault(tid, "tid " + tid), (b[1] - a[1]) / 1e9, Double::sum);
+                    continue;
+                }
                 cpuS += (b[0] - a[0]) / 1e9;
                 runqueueS += (b[1] - a[1]) / 1e9;
                 threads++;
             }
             if (threads == 0) cpuS = runqueueS = Double.NaN;
+            double window = to != null && from != null ? java.time.Duration.between(from, to).toNanos() / 1e9 : hold;
+            String top = others.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(2)
+                    .map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
+            sut = new TimeBreakdown.SutCpu(window > 0 ? allCpuS / (window * cpus) : Double.NaN, othersRunqueueS, top);
         }
-        int cpus = ctx.tierCpus().getOrDefault("app", 1);
-        TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, SAMPLE_PERIOD.toNanos() / 1e9);
+        TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut);
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);
         });
         out.put(TOP, r.top().key);
+        out.put(DOMINANT, r.dominant());
+        if (!Double.isNaN(sut.busy())) out.put(SUT_BUSY, Math.round(1000 * sut.busy()) / 10.0);
         out.put(EVIDENCE, r.evidence());
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);

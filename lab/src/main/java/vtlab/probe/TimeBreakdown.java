@@ -318,6 +318,38 @@ public final class TimeBreakdown {
      */
     public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS) {
+        return compute(seen, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, SutCpu.UNKNOWN);
+    }
+
+    /**
+     * The SUT's CPU over the hold, every thread of it (from schedstat): how busy its CPUs were, and how long the threads
+     * that are not request threads (the acceptor, the poller: what hands a request to a worker) waited to run.
+     *
+     * @param busy        on-CPU time of all its threads over hold × CPUs (0..1; NaN: not read, e.g. on another host)
+     * @param othersRunqueueS run-queue seconds of its threads that serve no request
+     * @param othersTop   the two of those that waited longest, "name 1.2 s, name 0.4 s"
+     */
+    public record SutCpu(double busy, double othersRunqueueS, String othersTop) {
+        public static final SutCpu UNKNOWN = new SutCpu(Double.NaN, Double.NaN, "");
+
+        boolean full() {
+            return busy >= FULL_CPU;
+        }
+    }
+
+    /** The SUT's CPUs this busy are full: a request that waits before a worker takes it waits for the CPU. */
+    static final double FULL_CPU = 0.9;
+    /** The largest cause dominates at half the request time or more, or at twice the next one (and above the unseen). */
+    static final double DOMINANT_PCT = 50, DOMINANT_RATIO = 2;
+
+    /**
+     * The row's breakdown, with the SUT's whole CPU: what no source saw of the request time while the SUT's CPU was
+     * full is time requests waited for it before a worker took them (in the socket's queue, the poller's, the pool's
+     * queue: each needs the CPU to move on), and counts as waiting to run with that evidence. The largest cause is
+     * never "other": when the unseen part is the largest, or no cause dominates, the result says so.
+     */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS, SutCpu sut) {
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
         s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
@@ -338,16 +370,50 @@ public final class TimeBreakdown {
             Double v = s.get(c);
             pct.put(c, v == null ? null : requestS > 0 ? round(100 * v * scale / requestS) : 0);
         }
-        pct.put(Cause.OTHER, requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0);
-        Cause top = pct.entrySet().stream().filter(e -> e.getValue() != null).max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(Cause.OTHER);
-        return new Result(pct, top, evidence(top, seen, threads, cpus, cpuEstimated, holdS), owners(seen), scale < 1);
+        double unseen = requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0, queued = 0;
+        if (sut.full() && unseen > 0) { // the CPU was full: what no source saw waited for it
+            queued = unseen;
+            pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + unseen));
+            unseen = 0;
+        }
+        pct.put(Cause.OTHER, unseen);
+        List<Map.Entry<Cause, Double>> measured = pct.entrySet().stream().filter(e -> e.getKey() != Cause.OTHER && e.getValue() != null)
+                .sorted(Map.Entry.<Cause, Double>comparingByValue().reversed()).toList();
+        Cause top = measured.isEmpty() ? Cause.CPU : measured.getFirst().getKey();
+        double first = measured.isEmpty() ? 0 : measured.get(0).getValue(), second = measured.size() < 2 ? 0 : measured.get(1).getValue();
+        // a cause dominates at half the request time, or at twice the next one and more than what no source saw
+        boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
+        String ev = top == Cause.RUNQUEUE && queued > 0 ? queuedEvidence(queued, seen, threads, cpus, runqueueS, sut)
+                : evidence(top, seen, threads, cpus, cpuEstimated, holdS);
+        Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
+        return new Result(pct, top, dominant, runnerUp, ev, owners(seen), scale < 1);
     }
 
-    /** The breakdown: each cause's share of request time in percent (null: not measured), the largest, and its evidence. */
-    public record Result(Map<Cause, Double> pct, Cause top, String evidence, String cpuOwners, boolean scaled) {
+    /**
+     * The breakdown: each cause's share of request time in percent (null: not measured), the largest measured one (never
+     * "other"), whether it dominates, the next one, the largest one's evidence.
+     */
+    public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled) {
         public String topLine() {
+            if (!dominant) {
+                return String.format(Locale.ROOT, "no single cause dominates: %.0f%% of request time %s (%s)%s%s", pct.get(top), top.label, evidence,
+                        second == null ? "" : String.format(Locale.ROOT, ", %.0f%% %s", pct.get(second), second.label),
+                        pct.get(Cause.OTHER) > 0 ? String.format(Locale.ROOT, "; %.0f%% not seen by the probe", pct.get(Cause.OTHER)) : "");
+            }
             return String.format(Locale.ROOT, "%.0f%% of request time %s (%s)", pct.get(top), top.label, evidence);
         }
+    }
+
+    /** Evidence for time that waited for a full CPU before a worker took the request. */
+    static String queuedEvidence(double queuedPct, Seen seen, int threads, int cpus, double runqueueS, SutCpu sut) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s", 100 * sut.busy(), cpus, cpus == 1 ? "" : "s"));
+        sb.append(String.format(Locale.ROOT, "; %.0f%% of request time queued before a worker took the request", queuedPct));
+        if (!Double.isNaN(runqueueS)) sb.append(String.format(Locale.ROOT, "; %d request threads %.1f s in the run queue", threads, runqueueS));
+        if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {
+            sb.append(String.format(Locale.ROOT, "; the server's other threads waited %.1f s to run (%s)", sut.othersRunqueueS(), sut.othersTop()));
+        }
+        if (seen.evidence().containsKey(Cause.RUNQUEUE)) sb.append("; virtual threads queued for a carrier (thread dumps)");
+        return sb.toString();
     }
 
     /** CPU samples by owner, largest first: "the service's own code 62%;the JDK 20%". */

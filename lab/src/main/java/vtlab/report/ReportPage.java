@@ -152,9 +152,10 @@ public final class ReportPage {
             if (vtlab.data.RequestTime.has(r)) scenarios.computeIfAbsent(vtlab.data.Grouping.comparison(r), k -> new ArrayList<>()).add(r);
         }
         if (scenarios.isEmpty()) return;
-        sb.append("<section id=\"request-time\"><h2>Where request time goes</h2>\n<p class=\"hint\">Each bar is one row's request time in the hold "
-                + "(throughput × mean latency × hold) by cause, from the profile probe (docs/design.md, \"Where each request's time goes\"). "
-                + "Virtual threads parked or blocked off their carrier are not seen by JFR: that time is in \"other\".</p>\n<p class=\"legend\">");
+        sb.append("<section id=\"request-time\"><h2>Where request time goes</h2>\n<p class=\"hint\">Each bar is one row's request time "
+                + "(throughput × mean latency × hold) by cause, from the profile probe (docs/design.md, \"Where each request's time goes\"), in a "
+                + "<b>profiled hold of its own after the measured one</b>: no number of the row is taken while the profiler runs. Beside each bar, "
+                + "what that hold cost against the measured one. Time no source saw is \"other\" and never named as a cause.</p>\n<p class=\"legend\">");
         for (vtlab.data.RequestTime.Cause c : vtlab.data.RequestTime.Cause.values()) {
             sb.append("<span class=\"key\"><i style=\"background:").append(c.color).append("\"></i>").append(Html.esc(c.label)).append("</span> ");
         }
@@ -172,6 +173,8 @@ public final class ReportPage {
                             .append("\"></i>");
                 });
                 sb.append("</span><span class=\"twhy\">").append(Html.esc(vtlab.data.RequestTime.line(r)));
+                String cost = vtlab.data.RequestTime.profiledCost(r);
+                if (cost != null) sb.append(" · <span class=\"pcost\">").append(Html.esc(cost)).append("</span>");
                 String jfr = r.getOrDefault("profile_jfr", "");
                 if (!jfr.isEmpty()) {
                     sb.append(" · <a href=\"raw/").append(Html.esc(jfr.replace(".jfr", ".txt"))).append("\">breakdown</a> · <a href=\"raw/")

@@ -23,6 +23,7 @@ public final class MatrixSchema {
         Generators.all().values().forEach(g -> all.addAll(g.get().columns()));
         all.addAll(Validity.COLUMNS);
         all.addAll(FaultSchedule.COLUMNS);
+        all.addAll(ExplainingHold.COLUMNS);
         all.addAll(vtlab.check.FaultVerdict.COLUMNS);
         Probes.all().values().forEach(p -> all.addAll(p.get().columns()));
         return Schema.ordered(Columns.SEED, all);

@@ -20,6 +20,10 @@ final class ProbeSession {
         this.probes = probes;
     }
 
+    boolean none() {
+        return probes.isEmpty();
+    }
+
     List<String> jvmArgs() {
         List<String> args = new ArrayList<>();
         probes.forEach(p -> args.addAll(p.jvmArgs()));

@@ -101,14 +101,18 @@ public final class RowRunner {
         RowValues out = base(row);
         String stem = row.fileStem(index);
         SutHandle sut = null;
-        ProbeSession probes = null;
+        ProbeSession probes = null, explainers = null;
         try {
-            probes = new ProbeSession(Probes.create(planned.probes()));
+            // a probe that explains (the profiler) never runs in the measured hold: it gets a hold of its own after it
+            List<vtlab.probe.Probe> chosen = Probes.create(planned.probes());
+            probes = new ProbeSession(chosen.stream().filter(p -> !p.explains()).toList());
+            explainers = new ProbeSession(chosen.stream().filter(vtlab.probe.Probe::explains).toList());
             // a row with a build runs that build's jar (made before the first row): part of the configuration below
             Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.params().get(Row.BUILD_PARAM));
             Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             jvmArgs.addAll(probes.jvmArgs());
+            jvmArgs.addAll(explainers.jvmArgs());
             Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
             runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
             String config = stack.name() + "|" + stack.jar() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env + "|" + row.limits();
@@ -142,16 +146,19 @@ public final class RowRunner {
             }
             drain(planned, sut, steps, out);
             FaultSchedule faults = FaultSchedule.of(row, runTiers);
-            LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults);
+            LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults, row.hold());
 
             out.putAll(r.values());
             probes.afterLoad(out);
             out.putAll(probes.measurements().columns());
+            if (!explainers.none()) explain(planned, sut, url, w, raw, stem, runTiers, explainers, steps, out, r);
             Map<String, List<double[]>> series = series(probes.measurements().series(), r);
             faults.into(out);
             HoldWindow window = HoldWindow.of(faults, row);
             if (window != null) window.into(out, row, series, r);
-            validity(out, row, r, runtime, probes.errors(), window == null ? null : window.faultFromS());
+            List<String> probeErrors = new ArrayList<>(probes.errors());
+            probeErrors.addAll(explainers.errors());
+            validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
             if (suts.release(sut, config, planned.freshSut())) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
@@ -160,6 +167,7 @@ public final class RowRunner {
             // what the probes had measured before the row failed stays (e.g. the JVM's view of its container limits
             // when the memory limit's OOM killer ended it); the row's status says none of its load figures exist
             if (probes != null) out.putAll(probes.measurements().columns());
+            if (explainers != null) out.putAll(explainers.measurements().columns());
             out.put(Validity.STATUS, "failed");
             out.put(Validity.NOTE, e instanceof RowFailed || e instanceof vtlab.plan.VerificationFailed || e instanceof Generator.LoadException
                     ? e.getMessage() : e.toString());
@@ -250,12 +258,33 @@ public final class RowRunner {
         out.put(RowColumns.DRAIN_MS, (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** The measured hold: the load, the probes started with it and sampled about once a second. */
-    private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem,
-                               Map<String, RunTier> runTiers, ProbeSession probes, Steps steps, FaultSchedule faults) throws Exception {
-        steps.step("measuring " + row.hold().toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
+    /**
+     * The hold that explains the row ({@link ExplainingHold}): after the measured one, drained, the same load with only
+     * the explaining probes; their columns from its own throughput and latency, and what it cost beside the row's.
+     */
+    private void explain(PlannedRow planned, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Map<String, RunTier> runTiers,
+                         ProbeSession explainers, Steps steps, RowValues out, LoadResult measured) throws Exception {
+        Row row = planned.row();
+        sut.drain(DRAIN_MAX);
+        for (Drain d : planned.drains()) d.await(sut.base(), DRAIN_MAX);
+        Duration d = ExplainingHold.length(row);
+        steps.step("profiling " + d.toSeconds() + "s: a hold of its own, after the measured one (its numbers explain the row, they are not the row's)");
+        explainers.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
+        LoadResult profiled = measure(row, sut, url, w, raw, stem + ".profiled", runTiers, explainers, steps, FaultSchedule.NONE, d);
+        RowValues held = new RowValues();
+        held.putAll(profiled.values()); // the breakdown's request time is the profiled hold's own (its throughput × mean latency)
+        explainers.afterLoad(held);
+        out.putAll(explainers.measurements().columns());
+        ExplainingHold.into(out, measured, profiled);
+    }
+
+    /** A hold: the load, the probes started with it and sampled about once a second. */
+    private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Map<String, RunTier> runTiers,
+                               ProbeSession probes, Steps steps, FaultSchedule faults, Duration hold) throws Exception {
+        if (hold.equals(row.hold())) steps.step("measuring " + hold.toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
         // the hold follows the row's rate profile, if any; warm-up slices run at its mean, so their rates can settle
-        Generator.RunningLoad load = generator.start(spec(row, url, w, row.hold(), raw, stem).withProfile(row.rateProfile()));
+        // (an explaining hold shorter than the row's runs at the profile's mean: the profile's seconds are the row's)
+        Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));
         Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
         ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
@@ -264,7 +293,7 @@ public final class RowRunner {
         LoadResult r;
         try (faults) {
             faults.start(t0);
-            long holdS = row.hold().toSeconds();
+            long holdS = hold.toSeconds();
             // a partial last second would read as a drop in every series: no sample once the load has ended
             while (aliveAfter(load.process(), SAMPLE_EVERY)) {
                 double at = (System.nanoTime() - t0) / 1e9;

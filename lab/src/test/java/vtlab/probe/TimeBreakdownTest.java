@@ -2,6 +2,7 @@ package vtlab.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -289,35 +290,54 @@ class TimeBreakdownTest {
     }
 
     /**
-     * async-profiler from the lab's classpath, loaded with jcmd into another JVM that spins (as into a SUT: a native
-     * agent stays in the JVM it is loaded into, so not into this test's), writes its flame graph of the spin.
+     * The flame graph comes from the recording's own execution samples (one sampler), drawn by async-profiler's
+     * converter: the spin the recording sampled is in it, the waits it did not sample are not.
      */
     @Test
-    void asyncProfilerLoadsThroughJcmdAndWritesAFlameGraph() throws Exception {
-        Path lib = AsyncProfiler.library();
-        assertTrue(lib != null && java.nio.file.Files.size(lib) > 100_000, String.valueOf(lib));
-        Process child = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(), "-cp", System.getProperty("java.class.path"),
-                Spinner.class.getName()).redirectErrorStream(true).start();
-        try {
-            assertEquals("spinning", new java.io.BufferedReader(new java.io.InputStreamReader(child.getInputStream())).readLine());
-            vtlab.tier.host.TierProcess jvm = vtlab.tier.host.TierProcess.local(child.toHandle());
-            AsyncProfiler.command(jvm, vtlab.tier.tool.Jdk.current(), lib.toString(), AsyncProfiler.start(10));
-            Thread.sleep(500);
-            Path html = dir.resolve("flame.html");
-            AsyncProfiler.command(jvm, vtlab.tier.tool.Jdk.current(), lib.toString(), "stop,file=" + html);
-            String text = java.nio.file.Files.readString(html);
-            assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
-            assertTrue(text.contains("spin"), "the spin is in the graph");
-        } finally {
-            child.destroyForcibly().waitFor();
-        }
+    void theFlameGraphIsDrawnFromTheRecordingsExecutionSamples() throws Exception {
+        Path html = dir.resolve("flame.html");
+        ProfileProbe.flameGraph(dir.resolve("platform.jfr"), html, "a test");
+        String text = java.nio.file.Files.readString(html);
+        assertTrue(text.startsWith("<!DOCTYPE html>"), text.substring(0, Math.min(200, text.length())));
+        assertTrue(text.contains("spin"), "the sampled spin is in the graph: " + text.substring(Math.max(0, text.lastIndexOf("cpool") - 10), Math.min(text.length(), text.lastIndexOf("cpool") + 3000)));
+        assertFalse(text.contains("sleepAWhile"), "a sleep is no CPU sample");
     }
 
-    /** A JVM that spins until it is stopped. */
-    public static final class Spinner {
-        public static void main(String[] args) {
-            System.out.println("spinning");
-            while (true) Service.spin();
+    /**
+     * A full SUT core with requests waiting before a worker takes them (the servlet's /hello at 200 connections on
+     * platform threads: 96% CPU, most request time seen by no source): that time waited for the CPU, named as such
+     * with its evidence, never "other".
+     */
+    @Test
+    void unseenTimeOnAFullCpuIsQueuedForTheCpuNotOther() {
+        TimeBreakdown.SutCpu full = new TimeBreakdown.SutCpu(0.965, 2.4, "http-nio-8080-Poller 1.9 s, http-nio-8080-Acceptor 0.5 s");
+        // 10 s of request time, 0.3 s on CPU and 0.1 s in the run queue seen: the rest waited before a worker took it
+        TimeBreakdown.Result r = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, full);
+        assertEquals(Cause.RUNQUEUE, r.top(), r.pct().toString());
+        assertEquals(0.0, r.pct().get(Cause.OTHER), r.pct().toString());
+        assertTrue(r.pct().get(Cause.RUNQUEUE) > 90, r.pct().toString());
+        assertTrue(r.dominant());
+        assertTrue(r.evidence().contains("the SUT's CPU full: 97% busy on 1 CPU"), r.evidence());
+        assertTrue(r.evidence().contains("http-nio-8080-Poller 1.9 s"), r.evidence());
+        // the same unseen time on a CPU with room: not the CPU's, and still never named as the cause
+        TimeBreakdown.Result room = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, new TimeBreakdown.SutCpu(0.4, 0.0, ""));
+        assertTrue(room.pct().get(Cause.OTHER) > 80, room.pct().toString());
+        assertNotEquals(Cause.OTHER, room.top());
+        assertFalse(room.dominant(), "a few percent each dominate nothing when most was not seen: " + room.pct());
+        assertTrue(room.topLine().startsWith("no single cause dominates: "), room.topLine());
+        assertTrue(room.topLine().contains("% not seen by the probe"), room.topLine());
+    }
+
+    /** Whatever the inputs, the largest cause named is one a source measured. */
+    @Test
+    void otherIsNeverTheLargestCause() {
+        java.util.Random rnd = new java.util.Random(7);
+        for (int i = 0; i < 200; i++) {
+            double request = 0.1 + 20 * rnd.nextDouble(), busy = rnd.nextDouble();
+            TimeBreakdown.Result r = TimeBreakdown.compute(rnd.nextBoolean() ? platform : virtual, request, 1 + 9 * rnd.nextDouble(),
+                    rnd.nextDouble(), rnd.nextDouble(), 4, 1, 0.02, new TimeBreakdown.SutCpu(busy, rnd.nextDouble(), "x 1.0 s"));
+            assertNotEquals(Cause.OTHER, r.top(), r.pct().toString());
+            if (busy >= TimeBreakdown.FULL_CPU) assertEquals(0.0, r.pct().get(Cause.OTHER), "a full CPU leaves nothing unseen: " + r.pct());
         }
     }
 
@@ -335,7 +355,13 @@ class TimeBreakdownTest {
         assertEquals(500_000, p.threshold().toNanos());
         assertTrue(ProfileProbe.settings(p.threshold()).contains("<setting name=\"threshold\">500 us</setting>"));
         assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("threshold", "1 minute")));
-        assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("period", "1ms")));
+        assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("period", "1 minute")));
+        assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("period", "0ms")));
+        ProfileProbe ten = new ProfileProbe();
+        ten.configure(Map.of("period", "10ms"));
+        assertTrue(ProfileProbe.settings(ten.threshold(), ten.period()).contains("<setting name=\"period\">10 ms</setting>"));
+        assertTrue(ProfileProbe.settings(p.threshold()).contains("<setting name=\"period\">20 ms</setting>"), "one sampler, JFR's, at 20 ms by default");
+        assertTrue(new ProfileProbe().explains(), "the profiler never runs in the measured hold");
         List<String> plus = Probes.resolve(List.of("+profile"), Probes.DEFAULT);
         assertEquals(Probes.DEFAULT.size() + 1, plus.size());
         assertEquals("profile", plus.getLast());

@@ -47,6 +47,13 @@ class RowRunnerTest {
     List<vtlab.data.AgentLoad> agents = List.of();
 
     static ProcessHandle finished;
+    /** The running test's events, for the probes the registry makes. */
+    static List<String> current;
+
+    @org.junit.jupiter.api.BeforeEach
+    void events() {
+        current = events;
+    }
 
     @BeforeAll
     static void aFinishedProcess() throws Exception {
@@ -55,6 +62,7 @@ class RowRunnerTest {
         finished = p.toHandle(); // a load that is already over: the sampling loop does not wait
         Probes.register("test-throws", ThrowingProbe::new);
         Probes.register("test-before-load", BeforeLoadProbe::new);
+        Probes.register("test-explains", ExplainingProbe::new);
     }
 
     final class FakeSut implements SutHandle {
@@ -135,8 +143,9 @@ class RowRunnerTest {
                 @Override
                 public LoadResult await() {
                     duringHold.run();
-                    // 1,000 req/s at 10 ms with 10 connections: Little's law holds
-                    return LoadResult.builder().requests(1000, 1).latencyMs(10, 9, 12, 14, 20, 30, 40).bytes(1000)
+                    // 1,000 req/s at 10 ms with 10 connections: Little's law holds; a profiled hold is slower (800 req/s, p99 40 ms)
+                    boolean profiled = spec.stem().endsWith(".profiled");
+                    return LoadResult.builder().requests(profiled ? 800 : 1000, 1).latencyMs(profiled ? 12.5 : 10, 9, 12, 14, profiled ? 40 : 20, 30, 45).bytes(1000)
                             .raw(spec.rawDir().resolve(spec.stem() + ".fake.txt")).agents(agents).build();
                 }
             };
@@ -162,6 +171,46 @@ class RowRunnerTest {
         @Override
         public void finish(ProbeContext ctx, Measurements out) {
             throw new IllegalStateException("boom");
+        }
+    }
+
+    /** A probe that explains (as the profiler does): it sees only the hold of its own, and the throughput of that hold. */
+    public static final class ExplainingProbe implements Probe {
+        static final Column SAW = Column.number("test_explained_rps", "req/s", "the throughput the explaining probe was given");
+
+        @Override
+        public String name() {
+            return "test-explains";
+        }
+
+        @Override
+        public String description() {
+            return "explains";
+        }
+
+        @Override
+        public boolean explains() {
+            return true;
+        }
+
+        @Override
+        public List<Column> columns() {
+            return List.of(SAW);
+        }
+
+        @Override
+        public void start(ProbeContext ctx) {
+            current.add("explainer starts with " + ctx.stem());
+        }
+
+        @Override
+        public void finish(ProbeContext ctx, Measurements out) {
+            current.add("explainer finishes");
+        }
+
+        @Override
+        public void afterLoad(vtlab.data.RowValues row, Measurements out) {
+            out.put(SAW, ((Number) row.get("throughput_rps")).doubleValue());
         }
     }
 
@@ -216,6 +265,31 @@ class RowRunnerTest {
 
     RowRunner.Result run(RowRunner r, PlannedRow p, int index) throws InterruptedException {
         return r.run(p, index, raw, Map.of(), what -> {});
+    }
+
+    /**
+     * The row's numbers come from a hold where no explaining probe runs; the explaining probe gets a hold of its own
+     * after it, on the same SUT, and relates what it saw to that hold's load; what that hold cost stands beside.
+     */
+    @Test
+    void anExplainingProbeRunsInAHoldOfItsOwnAfterTheMeasuredOne() throws Exception {
+        RowRunner.Result res = run(runner(), PlannedRow.of(row("virtual", 1), List.of("cpu", "test-explains")), 1);
+        assertEquals("ok", res.values().get("status"), String.valueOf(res.values().get("note")));
+        List<String> order = events.stream().filter(e -> e.startsWith("load") || e.startsWith("explainer")).toList();
+        assertEquals(List.of("load 001-servlet-virtual-hello-c10-r1", "load 001-servlet-virtual-hello-c10-r1.profiled",
+                "explainer starts with 001-servlet-virtual-hello-c10-r1.profiled", "explainer finishes"), order, events.toString());
+        assertEquals(1, started.size(), "the same SUT");
+        assertEquals(1000.0, ((Number) res.values().get("achieved_rps")).doubleValue(), 1e-9, "the row's throughput is the measured hold's");
+        assertEquals(20.0, ((Number) res.values().get("p99_ms")).doubleValue(), 1e-9);
+        assertEquals(800.0, ((Number) res.values().get("test_explained_rps")).doubleValue(), 1e-9, "the explanation relates to its own hold");
+        assertEquals(800.0, ((Number) res.values().get("profiled_rps")).doubleValue(), 1e-9);
+        assertEquals(-20.0, ((Number) res.values().get("profile_cost_rps_pct")).doubleValue(), 1e-9);
+        assertEquals(100.0, ((Number) res.values().get("profile_cost_p99_pct")).doubleValue(), 1e-9);
+        assertEquals(1L, ((Number) res.values().get("profiled_hold_s")).longValue());
+        // a row without an explaining probe has one hold only
+        events.clear();
+        run(runner(), PlannedRow.of(row("virtual", 1), List.of("cpu")), 2);
+        assertEquals(1, events.stream().filter(e -> e.startsWith("load")).count(), events.toString());
     }
 
     @Test

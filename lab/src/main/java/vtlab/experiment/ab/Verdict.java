@@ -135,7 +135,36 @@ final class Verdict {
             line += Math.abs(g - 1) < SAME ? ". Virtual threads make no difference here" : g > 1 ? ". Virtual threads gain " + ratio(g)
                     : ". Virtual threads lose: " + ratio(g);
         }
-        out.add(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : ""));
+        String settled = settled(byConfig, col);
+        out.add(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled);
+    }
+
+    /** Reps of one configuration further apart than this (range over mean) are not a settled figure. */
+    static final double UNSETTLED_SPREAD = 0.10;
+
+    /**
+     * Whether each configuration's reps agree: "; not settled: ..." naming the configurations whose reps spread more
+     * than {@link #UNSETTLED_SPREAD} (a first rep lower than the rest: the JIT was not done; say so), or "; one rep per
+     * configuration: a direction, not a result"; empty when every configuration's reps agree.
+     */
+    static String settled(Map<String, List<Numbered>> byConfig, String col) {
+        List<String> loose = new ArrayList<>();
+        boolean single = true;
+        for (Map.Entry<String, List<Numbered>> e : byConfig.entrySet()) {
+            double[] v = e.getValue().stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).toArray();
+            if (v.length > 1) single = false;
+            if (v.length < 2) continue;
+            double min = java.util.Arrays.stream(v).min().orElseThrow(), max = java.util.Arrays.stream(v).max().orElseThrow();
+            double mean = java.util.Arrays.stream(v).average().orElseThrow();
+            if (!(mean > 0) || (max - min) / mean <= UNSETTLED_SPREAD) continue;
+            vtlab.data.Stats.Interval ci = vtlab.data.Stats.mean95(v);
+            boolean firstLow = col.equals(Rows.RPS) && v[0] == min;
+            loose.add(String.format(Locale.ROOT, "%s's %d reps spread %.0f%% (%s; 95%% CI %,.0f to %,.0f)%s", e.getKey(), v.length, 100 * (max - min) / mean,
+                    java.util.Arrays.stream(v).mapToObj(x -> String.format(Locale.ROOT, "%,.0f", x)).collect(Collectors.joining(" / ")), ci.low(), ci.high(),
+                    firstLow ? ", the first rep lowest: the service was still warming up" : ""));
+        }
+        if (!loose.isEmpty()) return ". NOT SETTLED: " + String.join("; ", loose) + ": the ratio is a direction, not a result (more reps, a longer --warmup)";
+        return single ? ". One rep per configuration: a direction, not a result" : "";
     }
 
     /** Failed requests in rows that ran, by kind. */

@@ -1,0 +1,56 @@
+package vtlab.run;
+
+import java.time.Duration;
+import java.util.List;
+
+import vtlab.data.Column;
+import vtlab.data.RowValues;
+import vtlab.load.LoadResult;
+import vtlab.plan.Row;
+
+/**
+ * The hold that explains a row, after the measured one: the same SUT, load and length (at most {@link #MAX}), with
+ * only the probes that {@link vtlab.probe.Probe#explains() explain} (the profiler) running. The row's throughput,
+ * latency, CPU and memory all come from the measured hold, where no profiler runs; this hold's own throughput and p99
+ * stand beside them as what the profiler cost, so a reader sees how far the explanation's conditions were from the
+ * measured ones.
+ *
+ * <p>Why after the measured hold on the same SUT rather than a rep of its own: the JVM is warm and its JIT settled by
+ * then (a fresh JVM would need its own warm-up, and this VM's ±15% between JVMs would swamp the cost it shows), and the
+ * measured hold is over before the profiler is loaded, so it cannot move the row's numbers. A fault scheduled in the
+ * measured hold is not repeated: the explanation is of the steady state.
+ */
+public final class ExplainingHold {
+    /** A soak's hold is not repeated whole: long enough for thousands of samples and events, short enough to afford. */
+    static final Duration MAX = Duration.ofSeconds(20);
+
+    static final Column HOLD_S = Column.integer("profiled_hold_s", "s",
+            "the profiled hold that explains the row, after its measured hold on the same SUT and load (empty: none); time_* and profile_* come from it");
+    static final Column RPS = Column.number("profiled_rps", "req/s", "throughput of the profiled hold: not the row's (achieved_rps is), shown for what profiling cost");
+    static final Column P99 = Column.number("profiled_p99_ms", "ms", "p99 latency of the profiled hold: not the row's (p99_ms is), shown for what profiling cost");
+    static final Column COST_RPS = Column.number("profile_cost_rps_pct", "%",
+            "throughput of the profiled hold against the measured one, in percent (-17: the profiler cost 17% of it)");
+    static final Column COST_P99 = Column.number("profile_cost_p99_pct", "%",
+            "p99 latency of the profiled hold against the measured one, in percent (+100: twice as slow while profiled)");
+    public static final List<Column> COLUMNS = List.of(HOLD_S, RPS, P99, COST_RPS, COST_P99);
+
+    private ExplainingHold() {}
+
+    /** The profiled hold's length: the row's, at most {@link #MAX}. */
+    static Duration length(Row row) {
+        return row.hold().compareTo(MAX) > 0 ? MAX : row.hold();
+    }
+
+    /** The profiled hold's figures beside the measured ones, and the change between them. */
+    static void into(RowValues out, LoadResult measured, LoadResult profiled) {
+        out.put(HOLD_S, Math.round(profiled.durationS()));
+        out.put(RPS, round(profiled.rps()));
+        out.put(P99, round(profiled.p99Ms()));
+        if (measured.rps() > 0) out.put(COST_RPS, round(100 * (profiled.rps() / measured.rps() - 1)));
+        if (measured.p99Ms() > 0 && Double.isFinite(profiled.p99Ms())) out.put(COST_P99, round(100 * (profiled.p99Ms() / measured.p99Ms() - 1)));
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+}
