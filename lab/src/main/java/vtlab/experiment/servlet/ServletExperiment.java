@@ -38,23 +38,25 @@ public final class ServletExperiment implements Experiment {
     static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION_WITH_VARIANTS;
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms);\n"
             + "monitor = one synchronized lock held --lock-ms per request (a positive control: requests queue on it);\n"
-            + "alloc = --alloc-kb of 1 KB arrays per request kept in an 8 MB ring (the CPU control; the GC control on a small heap)");
+            + "alloc = --alloc-kb of 1 KB arrays per request kept in an 8 MB ring (the CPU control; the GC control on a small heap);\n"
+            + "mixed = computes, sleeps and parks --mixed-ms each per request (the negative control: no single cause dominates)");
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
     static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");
     static final Opt LOCK_MS = Opt.of("lock-ms", "1", "how long each request of the monitor workload holds the one lock");
     static final Opt ALLOC_KB = Opt.of("alloc-kb", "256", "what each request of the alloc workload allocates, KB");
+    static final Opt MIXED_MS = Opt.of("mixed-ms", "5", "how long each request of the mixed workload computes, sleeps and parks, each");
     /** Tomcat's settings: no default here, the stack's (stacks/servlet/stack.json) applies unless one is given. */
     static final Opt MAX_THREADS = Opt.of("max-threads", null, "platform pool size (stack default 200, Tomcat's)");
     static final Opt MIN_SPARE = Opt.of("min-spare-threads", null, "idle pool threads kept (stack default 25)");
     static final Opt MAX_CONNECTIONS = Opt.of("max-connections", null, "Tomcat connector limit, the only cap left with virtual threads (stack default 8192)");
     static final Opt PROCESSOR_CACHE = Opt.of("processor-cache", null, "idle request processors Tomcat keeps (stack default -1 = all; Tomcat's 200\n"
             + "makes every virtual-thread request above 200 build a new one)");
-    static final List<Opt> OPTIONS = List.of(MODES_OPT, WORKLOADS, CONC, SLEEP_MS, LOCK_MS, ALLOC_KB, MAX_THREADS, MIN_SPARE, MAX_CONNECTIONS, PROCESSOR_CACHE);
+    static final List<Opt> OPTIONS = List.of(MODES_OPT, WORKLOADS, CONC, SLEEP_MS, LOCK_MS, ALLOC_KB, MIXED_MS, MAX_THREADS, MIN_SPARE, MAX_CONNECTIONS, PROCESSOR_CACHE);
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, null);
 
     /** The options parsed once. */
     record Spec(List<String> modes, List<String> workloads, List<Integer> conc, PlanContext.Timing timing, int sleepMs,
-                Map<String, String> tomcat, int lockMs, int allocKb) {
+                Map<String, String> tomcat, int lockMs, int allocKb, int mixedMs) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
             return parse(o, ctx, TIMING);
         }
@@ -67,8 +69,8 @@ public final class ServletExperiment implements Experiment {
             if (MAX_CONNECTIONS.given(o)) tomcat.put("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
             if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
-            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor", "alloc")), CONC.ints(o),
-                    ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o), ALLOC_KB.integer(o));
+            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor", "alloc", "mixed")), CONC.ints(o),
+                    ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o), ALLOC_KB.integer(o), MIXED_MS.integer(o));
         }
     }
 
@@ -109,6 +111,7 @@ public final class ServletExperiment implements Experiment {
                             if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(s.sleepMs()));
                             if (workload.equals("monitor")) params.put("lockMs", Integer.toString(s.lockMs()));
                             if (workload.equals("alloc")) params.put("allocKb", Integer.toString(s.allocKb()));
+                            if (workload.equals("mixed")) params.put("mixedMs", Integer.toString(s.mixedMs()));
                             rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
                                     s.timing().warmup(), s.timing().hold(), ctx));
                         }

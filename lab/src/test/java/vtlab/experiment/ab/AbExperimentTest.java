@@ -184,6 +184,29 @@ class AbExperimentTest {
         assertTrue(v.stream().anyMatch(l -> l.startsWith("memory and threads at peak: platform 220 OS threads")), v.toString());
     }
 
+    /**
+     * Reps of one configuration far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s, the first rep
+     * lower) are no settled ratio: the verdict says so with the reps and their interval; reps that agree say nothing
+     * more, and one rep a configuration is a direction.
+     */
+    @Test
+    void repsThatSpreadAreNotASettledRatio() {
+        List<Map<String, String>> loose = List.of(row("platform", "as-shipped", 200, 46260, 16, "ok", ""), row("platform", "as-shipped", 200, 51922, 65, "ok", ""),
+                row("virtual", "as-shipped", 200, 30578, 26, "ok", ""), row("virtual", "as-shipped", 200, 39875, 11, "ok", ""));
+        String gain = Verdict.of(loose, dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        assertTrue(gain.contains("NOT SETTLED: platform's 2 reps spread 12% (46,260 / 51,922; 95% CI"), gain);
+        assertTrue(gain.contains("virtual as shipped's 2 reps spread 26% (30,578 / 39,875; 95% CI"), gain);
+        assertTrue(gain.contains("the first rep lowest: the service was still warming up"), gain);
+        assertTrue(gain.endsWith("the ratio is a direction, not a result (more reps, a longer --warmup)"), gain);
+        List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
+                row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
+        String settled = Verdict.of(tight, dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        assertFalse(settled.contains("NOT SETTLED") || settled.contains("direction"), settled);
+        String one = Verdict.of(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", "")),
+                dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        assertTrue(one.contains("One rep per configuration: a direction, not a result"), one);
+    }
+
     @Test
     void failedVirtualRowsAreSaidFirstAndGiveNoNumbers() throws Exception {
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),

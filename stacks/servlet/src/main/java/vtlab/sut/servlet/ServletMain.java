@@ -69,6 +69,8 @@ public final class ServletMain {
         ctx.addServletMappingDecoded("/monitor", "monitor");
         Tomcat.addServlet(ctx, "alloc", new AllocServlet());
         ctx.addServletMappingDecoded("/alloc", "alloc");
+        Tomcat.addServlet(ctx, "mixed", new MixedServlet());
+        ctx.addServletMappingDecoded("/mixed", "mixed");
         Tomcat.addServlet(ctx, "runtime-info", new JsonServlet(() -> runtimeInfo(s, executor, connector, paths)));
         ctx.addServletMappingDecoded("/runtime-info", "runtime-info");
         IoEndpoints.addTo(ctx, connector, s.stubUrl());
