@@ -72,7 +72,7 @@ public final class RunCommand implements Command {
                 + (p.searches().isEmpty() ? "" : " and " + p.searches().size() + " searches (about "
                         + p.searches().stream().mapToInt(Search::expectedRows).sum() + " rows, "
                         + p.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum() / 60 + " min of load)")
-                + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.rows(), p.studySeconds())
+                + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.planned(), p.studySeconds())
                 + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
                 + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
         Environment env = new Environment(commandLine, o.asMap(), p.cores(),
@@ -477,8 +477,9 @@ public final class RunCommand implements Command {
                 : "use --generator " + String.join(" or ", open);
     }
 
-    static String minutes(List<Row> rows, long extraSeconds) {
-        long s = rows.stream().mapToLong(r -> r.plannedSeconds() + 6).sum() + extraSeconds;
+    /** The run's planned length: each row's warm-up, hold and profiled hold, a few seconds each to start, and the studies. */
+    static String minutes(List<PlannedRow> rows, long extraSeconds) {
+        long s = rows.stream().mapToLong(r -> vtlab.run.ExplainingHold.plannedSeconds(r) + 6).sum() + extraSeconds;
         return s >= 120 ? (s / 60) + " min" : s + " s";
     }
 }

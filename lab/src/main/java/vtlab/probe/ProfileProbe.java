@@ -54,6 +54,7 @@ public final class ProfileProbe implements Probe {
     static final Column TOP = Column.text(RequestTime.TOP, "the largest measured share of request time (profile probe): cpu, runqueue, monitor, park, pool_wait, db, downstream, sleep or gc (never other: see time_top_dominant)");
     static final Column DOMINANT = Column.bool(RequestTime.DOMINANT, "whether the largest cause dominates (at least half the request time, or twice the next); false: no single cause does, the verdict names the two largest");
     static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
+    static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
     static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
@@ -73,6 +74,8 @@ public final class ProfileProbe implements Probe {
     private JfrRecording recording;
     private Instant from, to;
     private Map<Long, long[]> schedStart, schedEnd;
+    /** /proc/stat of the SUT's CPUs (busy, total jiffies, every process) at the hold's start and end; null elsewhere. */
+    private long[] coresStart, coresEnd;
     private Map<Long, String> names = Map.of();
     private TimeBreakdown.Seen seen;
     private TimeBreakdown.Classifier classifier;
@@ -96,7 +99,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, CORES_BUSY, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -193,6 +196,7 @@ public final class ProfileProbe implements Probe {
     public void start(ProbeContext ctx) throws Exception {
         recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"), settings(threshold, period));
         schedStart = schedstat(ctx);
+        coresStart = cores(ctx);
         from = Instant.now();
     }
 
@@ -216,6 +220,40 @@ public final class ProfileProbe implements Probe {
     public void stop(ProbeContext ctx) throws Exception {
         to = Instant.now();
         schedEnd = schedstat(ctx);
+        coresEnd = cores(ctx);
+    }
+
+    /** Busy and total jiffies of the CPUs the SUT may run on, by every process (/proc/stat); null where it cannot be read. */
+    private static long[] cores(ProbeContext ctx) {
+        if (ctx.app() == null || ctx.app().local().isEmpty()) return null;
+        try {
+            String allowed = Files.readAllLines(Path.of("/proc", Long.toString(ctx.app().pid()), "status")).stream()
+                    .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(null);
+            if (allowed == null) return null;
+            return coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64));
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** {busy, total} jiffies of these CPUs from /proc/stat's "cpuN user nice system idle iowait irq softirq steal" lines. */
+    static long[] coreJiffies(String procStat, int[] cpus) {
+        Set<String> wanted = new java.util.HashSet<>();
+        for (int c : cpus) wanted.add("cpu" + c);
+        long busy = 0, total = 0;
+        for (String line : procStat.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (!wanted.contains(f[0]) || f.length < 5) continue;
+            long idle = 0, all = 0;
+            for (int i = 1; i < Math.min(f.length, 9); i++) {
+                long v = Long.parseLong(f[i]);
+                all += v;
+                if (i == 4 || i == 5) idle += v; // idle, iowait
+            }
+            busy += all - idle;
+            total += all;
+        }
+        return new long[] {busy, total};
     }
 
     @Override
@@ -280,7 +318,9 @@ public final class ProfileProbe implements Probe {
             double window = to != null && from != null ? java.time.Duration.between(from, to).toNanos() / 1e9 : hold;
             String top = others.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(2)
                     .map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
-            sut = new TimeBreakdown.SutCpu(window > 0 ? allCpuS / (window * cpus) : Double.NaN, othersRunqueueS, top);
+            double coresBusy = coresStart == null || coresEnd == null || coresEnd[1] <= coresStart[1] ? Double.NaN
+                    : (double) (coresEnd[0] - coresStart[0]) / (coresEnd[1] - coresStart[1]);
+            sut = new TimeBreakdown.SutCpu(window > 0 ? allCpuS / (window * cpus) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
         TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut);
         r.pct().forEach((c, v) -> {
@@ -289,6 +329,7 @@ public final class ProfileProbe implements Probe {
         out.put(TOP, r.top().key);
         out.put(DOMINANT, r.dominant());
         if (!Double.isNaN(sut.busy())) out.put(SUT_BUSY, Math.round(1000 * sut.busy()) / 10.0);
+        if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
         out.put(EVIDENCE, r.evidence());
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);

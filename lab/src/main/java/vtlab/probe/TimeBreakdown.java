@@ -326,14 +326,16 @@ public final class TimeBreakdown {
      * that are not request threads (the acceptor, the poller: what hands a request to a worker) waited to run.
      *
      * @param busy        on-CPU time of all its threads over hold × CPUs (0..1; NaN: not read, e.g. on another host)
+     * @param coresBusy   its CPUs' busy time by every process over the hold (0..1, /proc/stat; NaN: not read): a core
+     *                    another process keeps busy is as full for the SUT as one it fills itself
      * @param othersRunqueueS run-queue seconds of its threads that serve no request
      * @param othersTop   the two of those that waited longest, "name 1.2 s, name 0.4 s"
      */
-    public record SutCpu(double busy, double othersRunqueueS, String othersTop) {
-        public static final SutCpu UNKNOWN = new SutCpu(Double.NaN, Double.NaN, "");
+    public record SutCpu(double busy, double coresBusy, double othersRunqueueS, String othersTop) {
+        public static final SutCpu UNKNOWN = new SutCpu(Double.NaN, Double.NaN, Double.NaN, "");
 
         boolean full() {
-            return busy >= FULL_CPU;
+            return busy >= FULL_CPU || coresBusy >= FULL_CPU;
         }
     }
 
@@ -406,7 +408,11 @@ public final class TimeBreakdown {
 
     /** Evidence for time that waited for a full CPU before a worker took the request. */
     static String queuedEvidence(double queuedPct, Seen seen, int threads, int cpus, double runqueueS, SutCpu sut) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s", 100 * sut.busy(), cpus, cpus == 1 ? "" : "s"));
+        boolean others = !(sut.busy() >= FULL_CPU) && sut.coresBusy() >= FULL_CPU;
+        StringBuilder sb = new StringBuilder(others
+                ? String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s, the SUT's own threads %.0f%%, other processes the rest",
+                        100 * sut.coresBusy(), cpus, cpus == 1 ? "" : "s", 100 * sut.busy())
+                : String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s", 100 * sut.busy(), cpus, cpus == 1 ? "" : "s"));
         sb.append(String.format(Locale.ROOT, "; %.0f%% of request time queued before a worker took the request", queuedPct));
         if (!Double.isNaN(runqueueS)) sb.append(String.format(Locale.ROOT, "; %d request threads %.1f s in the run queue", threads, runqueueS));
         if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {

@@ -36,6 +36,12 @@ public final class ExplainingHold {
 
     private ExplainingHold() {}
 
+    /** The row's warm-up and hold, and its profiled hold when one of its probes explains: what the row should take. */
+    public static long plannedSeconds(vtlab.plan.PlannedRow p) {
+        boolean explains = vtlab.probe.Probes.create(p.probes()).stream().anyMatch(vtlab.probe.Probe::explains);
+        return p.row().plannedSeconds() + (explains ? length(p.row()).toSeconds() : 0);
+    }
+
     /** The profiled hold's length: the row's, at most {@link #MAX}. */
     static Duration length(Row row) {
         return row.hold().compareTo(MAX) > 0 ? MAX : row.hold();

@@ -270,7 +270,7 @@ public final class RowRunner {
         Duration d = ExplainingHold.length(row);
         steps.step("profiling " + d.toSeconds() + "s: a hold of its own, after the measured one (its numbers explain the row, they are not the row's)");
         explainers.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
-        LoadResult profiled = measure(row, sut, url, w, raw, stem + ".profiled", runTiers, explainers, steps, FaultSchedule.NONE, d);
+        LoadResult profiled = measure(row, sut, url, w, raw, stem + ".profiled", runTiers, explainers, what -> {}, FaultSchedule.NONE, d);
         RowValues held = new RowValues();
         held.putAll(profiled.values()); // the breakdown's request time is the profiled hold's own (its throughput × mean latency)
         explainers.afterLoad(held);
@@ -281,7 +281,7 @@ public final class RowRunner {
     /** A hold: the load, the probes started with it and sampled about once a second. */
     private LoadResult measure(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Map<String, RunTier> runTiers,
                                ProbeSession probes, Steps steps, FaultSchedule faults, Duration hold) throws Exception {
-        if (hold.equals(row.hold())) steps.step("measuring " + hold.toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
+        steps.step("measuring " + hold.toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
         // the hold follows the row's rate profile, if any; warm-up slices run at its mean, so their rates can settle
         // (an explaining hold shorter than the row's runs at the profile's mean: the profile's seconds are the row's)
         Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));

@@ -229,7 +229,7 @@ public final class Runner {
         Children.onShutdown(markInterrupted);
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
-        long plannedSeconds = c.rows().stream().mapToLong(r -> r.row().plannedSeconds()).sum() + c.studySeconds()
+        long plannedSeconds = c.rows().stream().mapToLong(ExplainingHold::plannedSeconds).sum() + c.studySeconds()
                 + c.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum();
         int steps = c.rows().size() + c.studies().size() + c.searches().stream().mapToInt(Search::expectedRows).sum();
         Progress progress = new Progress(out, Progress.isTerminal(), steps, plannedSeconds);
@@ -335,13 +335,14 @@ public final class Runner {
         RowRunner.Result runRow(PlannedRow planned) throws IOException, InterruptedException {
             Row row = planned.row();
             int n = ++index;
-            progress.rowStarted(row.plannedSeconds());
+            long plannedS = ExplainingHold.plannedSeconds(planned);
+            progress.rowStarted(plannedS);
             startTiers(row, runTiers, c, dir, progress);
             RowRunner.Result result = rowRunner.run(planned, n, dir.raw(), runTiers, what -> progress.step(row.label(), what));
             if (Children.shuttingDown()) return null;
             data.append(result.values());
             if (result.series() != null) appendSeries(dir, row.fileStem(n), result.series());
-            progress.rowDone(row.plannedSeconds(), describe(row, result.values()));
+            progress.rowDone(plannedS, describe(row, result.values()));
             return result;
         }
 

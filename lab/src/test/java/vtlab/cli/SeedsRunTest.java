@@ -50,7 +50,7 @@ class SeedsRunTest {
                 p.rows().stream().map(Row::experiment).collect(Collectors.toSet()));
         assertEquals(2, p.studies().size(), "thread-cost and thread-memory");
         long minutes = (p.rows().stream().mapToLong(r -> r.plannedSeconds() + 6).sum() + p.studySeconds()) / 60;
-        assertTrue(minutes <= 45, "planned " + minutes + " min: " + RunCommand.minutes(p.rows(), p.studySeconds()));
+        assertTrue(minutes <= 45, "planned " + minutes + " min: " + RunCommand.minutes(p.planned(), p.studySeconds()));
     }
 
     @Test

@@ -126,7 +126,7 @@ class ProfileControlIT {
         Map<String, String> r = run.at("platform", 200);
         System.out.println("vtlab IT: full-core control: " + shares(r));
         explainedSeparately(r);
-        assertTrue(Lab.num(r, "time_sut_cpu_pct") >= 90, "the control needs the SUT's core full: " + shares(r));
+        assertTrue(Math.max(Lab.num(r, "time_sut_cpu_pct"), Lab.num(r, "time_sut_cores_busy_pct")) >= 90, "the control needs the SUT's core full: " + shares(r));
         assertTrue(List.of("cpu", "runqueue").contains(r.get("time_top_cause")), "the CPU must be named: " + shares(r));
         assertEquals("true", r.get("time_top_dominant"), shares(r));
         assertTrue(r.get("time_top_evidence").contains("CPU full") || r.get("time_top_cause").equals("cpu"), shares(r));

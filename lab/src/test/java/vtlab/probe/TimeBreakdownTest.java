@@ -1,5 +1,6 @@
 package vtlab.probe;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -310,7 +311,7 @@ class TimeBreakdownTest {
      */
     @Test
     void unseenTimeOnAFullCpuIsQueuedForTheCpuNotOther() {
-        TimeBreakdown.SutCpu full = new TimeBreakdown.SutCpu(0.965, 2.4, "http-nio-8080-Poller 1.9 s, http-nio-8080-Acceptor 0.5 s");
+        TimeBreakdown.SutCpu full = new TimeBreakdown.SutCpu(0.965, 0.98, 2.4, "http-nio-8080-Poller 1.9 s, http-nio-8080-Acceptor 0.5 s");
         // 10 s of request time, 0.3 s on CPU and 0.1 s in the run queue seen: the rest waited before a worker took it
         TimeBreakdown.Result r = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, full);
         assertEquals(Cause.RUNQUEUE, r.top(), r.pct().toString());
@@ -320,12 +321,23 @@ class TimeBreakdownTest {
         assertTrue(r.evidence().contains("the SUT's CPU full: 97% busy on 1 CPU"), r.evidence());
         assertTrue(r.evidence().contains("http-nio-8080-Poller 1.9 s"), r.evidence());
         // the same unseen time on a CPU with room: not the CPU's, and still never named as the cause
-        TimeBreakdown.Result room = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, new TimeBreakdown.SutCpu(0.4, 0.0, ""));
+        TimeBreakdown.Result room = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, new TimeBreakdown.SutCpu(0.4, 0.45, 0.0, ""));
         assertTrue(room.pct().get(Cause.OTHER) > 80, room.pct().toString());
         assertNotEquals(Cause.OTHER, room.top());
         assertFalse(room.dominant(), "a few percent each dominate nothing when most was not seen: " + room.pct());
         assertTrue(room.topLine().startsWith("no single cause dominates: "), room.topLine());
         assertTrue(room.topLine().contains("% not seen by the probe"), room.topLine());
+        // a core another process keeps busy is as full for the SUT: said so
+        TimeBreakdown.Result shared = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, new TimeBreakdown.SutCpu(0.43, 0.97, 1.0, "x 1.0 s"));
+        assertEquals(Cause.RUNQUEUE, shared.top(), shared.pct().toString());
+        assertTrue(shared.evidence().startsWith("the SUT's CPU full: 97% busy on 1 CPU, the SUT's own threads 43%, other processes the rest"), shared.evidence());
+    }
+
+    @Test
+    void theSutsCoresAreReadFromProcStat() {
+        String stat = "cpu  10 0 10 80 0 0 0 0 0 0\ncpu0 5 0 5 10 0 0 0 0 0 0\ncpu1 5 0 5 70 0 0 0 0 0 0\nintr 1 2 3\n";
+        assertArrayEquals(new long[] {10, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}));
+        assertArrayEquals(new long[] {20, 100}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}));
     }
 
     /** Whatever the inputs, the largest cause named is one a source measured. */
@@ -335,7 +347,7 @@ class TimeBreakdownTest {
         for (int i = 0; i < 200; i++) {
             double request = 0.1 + 20 * rnd.nextDouble(), busy = rnd.nextDouble();
             TimeBreakdown.Result r = TimeBreakdown.compute(rnd.nextBoolean() ? platform : virtual, request, 1 + 9 * rnd.nextDouble(),
-                    rnd.nextDouble(), rnd.nextDouble(), 4, 1, 0.02, new TimeBreakdown.SutCpu(busy, rnd.nextDouble(), "x 1.0 s"));
+                    rnd.nextDouble(), rnd.nextDouble(), 4, 1, 0.02, new TimeBreakdown.SutCpu(busy, rnd.nextBoolean() ? Double.NaN : busy, rnd.nextDouble(), "x 1.0 s"));
             assertNotEquals(Cause.OTHER, r.top(), r.pct().toString());
             if (busy >= TimeBreakdown.FULL_CPU) assertEquals(0.0, r.pct().get(Cause.OTHER), "a full CPU leaves nothing unseen: " + r.pct());
         }
