@@ -94,7 +94,7 @@ final class HelpCommand implements Command {
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
               --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
-                                         behind Tomcat's poller, GC and JIT; see README)
+                                         behind Tomcat's poller, GC and JIT; docs/results.md)
               --generator wrk            load generator, installed or built when missing (see Generators below);
                                          wrk for the closed model, oha for the open one, k6 for --rate-profile
               --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this

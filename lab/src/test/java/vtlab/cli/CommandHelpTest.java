@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +13,7 @@ import org.junit.jupiter.api.Test;
 /** ./vtlab COMMAND --help prints that command's own help, naming its usage and every option it takes, for every command. */
 class CommandHelpTest {
     static String run(String... args) throws Exception {
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        assertEquals(0, Main.run(List.of(args), new PrintStream(buf)));
-        return buf.toString();
+        return HelpCommandTest.run(args);
     }
 
     @Test
