@@ -189,7 +189,10 @@ final class HelpCommand implements Command {
         } else if (args.size() == 1) {
             out.print(runText());
         } else {
-            for (String name : args.subList(1, args.size())) out.print(experimentText(Experiments.byName(name)));
+            // a scenario file (run FILE.toml --help) is the scenario experiment's options
+            for (String name : args.subList(1, args.size())) {
+                out.print(experimentText(Experiments.byName(ScenarioRun.isScenario(List.of(name)) ? vtlab.experiment.scenario.ScenarioExperiment.NAME : name)));
+            }
         }
         return 0;
     }

@@ -35,6 +35,7 @@ class CommandHelpTest {
         assertEquals(run("init", "--help"), run("init", "--cmd", "x", "--help"));
         assertEquals(run("hosts", "--help"), run("hosts", "up", "--help"));
         assertNotEquals(run("ab", "--help"), run("init", "--help"));
+        assertEquals(run("run", "scenario", "--help"), run("run", "docs/scenarios/servlet-mix.toml", "--help"));
     }
 
     /** ./vtlab test and ./vtlab build are the launcher's: it asks the lab for their help (./vtlab test --help runs no suite). */
