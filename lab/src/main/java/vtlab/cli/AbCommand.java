@@ -30,6 +30,25 @@ final class AbCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab ab --app PATH.jar | --cmd "..." --url PATH [options]
+                  your own service, platform against virtual threads (a Spring Boot jar is switched by the lab, and a
+                  tuned variant added; a --cmd or a plain jar with --virtual-args/--virtual-env and their platform
+                  twins): the thread mode proven by thread dumps under load, then a verdict in words (docs/ab.md).
+                  Exit code 2 when the service never gave a number (it did not start, or answered wrongly before load).
+
+                """ + HelpCommand.experimentText(new AbExperiment());
+    }
+
+    @Override
+    public java.util.Set<String> options() {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        new AbExperiment().options().forEach(opt -> all.add(opt.name()));
+        return all;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
         if (!args.isEmpty()) throw new UsageError("ab takes options only, not '" + args.getFirst() + "' (see ./vtlab --help)");
         RunCommand.Executed executed = run.execute(o, List.of(AbExperiment.NAME), out);

@@ -18,13 +18,29 @@ public final class CompareCommand implements Command {
         return "compare";
     }
 
+    @Override
+    public String help() {
+        return "Usage: " + USAGE + "\n" + """
+                  the rows the two runs share, side by side with their deltas, each said beyond or within the reps'
+                  noise, in the terminal and in compare.html.
+                  --out FILE|DIR          where compare.html goes (a .html file, or a folder; default: ./compare.html)
+                  --max-regression 5%     exit code 99 when a row of RUN_B got slower than RUN_A's by more than this,
+                                          beyond the noise
+                """;
+    }
+
+    @Override
+    public java.util.Set<String> options() {
+        return java.util.Set.of("out", "max-regression");
+    }
+
     static final String USAGE = "./vtlab compare RUN_A RUN_B [--out FILE|DIR] [--max-regression 5%]";
 
     /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] [--max-regression PCT]: exit 99 when B regressed beyond it and the noise. */
     @Override
     public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
         String outArg = o.string("out", null);
-        List<String> unknown = o.unknown(java.util.Set.of("out", "help", "max-regression"));
+        List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: " + USAGE + ")");
         if (args.size() != 2) throw new UsageError("usage: " + USAGE + " (two run folders, e.g. results/<a> results/latest)");
         double maxRegression = o.has("max-regression") ? percent(o.string("max-regression", "")) : Double.NaN;

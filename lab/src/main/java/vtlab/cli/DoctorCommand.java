@@ -19,6 +19,17 @@ final class DoctorCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab doctor
+                  what the lab found on this machine, changing nothing: its CPUs and the core map a run would use, the
+                  open-files limit, the lab's JDK and every JDK >= 21 (for --jdk PATH or --jdk MAJOR), each external
+                  tool with its version and path (or the ./vtlab setup line that installs it), taskset, and which
+                  stacks are built.
+                """;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) {
         out.print(doctor());
         return 0;

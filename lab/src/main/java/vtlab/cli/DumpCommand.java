@@ -18,6 +18,16 @@ final class DumpCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab dump [PID]
+                  a JSON thread dump of a running SUT (virtual threads included), summarised: virtual threads by state
+                  and the top stacks, then the dump's file. Without PID: the one vtlab SUT running (refused when none
+                  or several run).
+                """;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
         out.print(dump(args));
         return 0;

@@ -32,7 +32,9 @@ final class HelpCommand implements Command {
               ./vtlab run EXPERIMENT --help           that experiment's axes, options and defaults
               ./vtlab run FILE.toml [--junit F]       a scenario file: a service under a weighted mix of requests, with
                                                       thresholds (exit code 99 when one fails; docs/scenarios.md)
-              ./vtlab init --app JAR | --cmd "..." | --stack NAME   writes a commented starting scenario file
+              ./vtlab init --app JAR | --cmd "..." | --stack NAME   writes a commented starting scenario file,
+                                                      with ab's service options given (--port, --url, --env, ...)
+              ./vtlab COMMAND --help                  that command's own usage and options
               ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
                                                       per thread mode, the highest constant rate meeting the SLO
               ./vtlab ab --app PATH.jar --url PATH    your own service, platform vs virtual threads (a Spring Boot
@@ -92,7 +94,7 @@ final class HelpCommand implements Command {
               --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
               --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
-                                         behind Tomcat's poller, GC and JIT; see README)
+                                         behind Tomcat's poller, GC and JIT; docs/results.md)
               --generator wrk            load generator, installed or built when missing (see Generators below);
                                          wrk for the closed model, oha for the open one, k6 for --rate-profile
               --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
@@ -143,9 +145,35 @@ final class HelpCommand implements Command {
             130 interrupted.
             """;
 
+    /** The launcher's own commands (./vtlab test, ./vtlab build: shell, not the lab), whose --help the launcher asks here. */
+    static final Map<String, String> LAUNCHER = new java.util.LinkedHashMap<>();
+
+    static {
+        LAUNCHER.put("test", """
+                    Usage: ./vtlab test [MAVEN OPTIONS...]
+                      builds what changed, installs every tool (./vtlab setup), then the whole suite: unit tests, then the
+                      end-to-end tests against the packaged stacks (Maven verify; what CI runs: .ci/run); its closing lines
+                      name the counts and every skipped or failed test with its reason.
+                    Usage: ./vtlab test --repeat N [--only CLASS[#method]...]
+                      the flake finder: the end-to-end tests (lab/src/test/java/vtlab/it; all without --only) N times on one
+                      build, no unit test; a table of each test's passes of N, its first failure's reason and each run's
+                      time (reports in lab/target/flake/1..N); exit code 0 only if every test passed every time.
+                    """);
+        LAUNCHER.put("build", """
+                    Usage: ./vtlab build
+                      builds the lab and the systems under test with the committed Maven wrapper (tests skipped), as any
+                      command does by itself when sources changed; refused while a run uses the build.
+                    """);
+    }
+
     @Override
     public String name() {
         return "help";
+    }
+
+    @Override
+    public String help() {
+        return text();
     }
 
     /** @param args nothing (all), or a command: `run` with experiment names gives their options */
@@ -154,12 +182,17 @@ final class HelpCommand implements Command {
         if (args.isEmpty()) {
             out.print(text());
         } else if (!args.getFirst().equals("run")) {
-            if (!Main.commands(List.of()).containsKey(args.getFirst())) throw new UsageError(Main.unknownCommand(args.getFirst()));
-            out.print(text());
+            Command c = Main.commands(List.of()).get(args.getFirst());
+            String launcher = LAUNCHER.get(args.getFirst());
+            if (c == null && launcher == null) throw new UsageError(Main.unknownCommand(args.getFirst()));
+            out.print(c != null ? c.help() : launcher);
         } else if (args.size() == 1) {
             out.print(runText());
         } else {
-            for (String name : args.subList(1, args.size())) out.print(experimentText(Experiments.byName(name)));
+            // a scenario file (run FILE.toml --help) is the scenario experiment's options
+            for (String name : args.subList(1, args.size())) {
+                out.print(experimentText(Experiments.byName(ScenarioRun.isScenario(List.of(name)) ? vtlab.experiment.scenario.ScenarioExperiment.NAME : name)));
+            }
         }
         return 0;
     }

@@ -26,9 +26,28 @@ final class HostsCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return "Usage: " + USAGE + "\n" + """
+                  ./vtlab hosts up N       N test hosts on this machine (network namespaces on a bridge, an sshd each,
+                                           as root) and the topology file naming them: the SUT on h1, load agents on
+                                           h2..N, pg and the stub local
+                    --out hosts.toml       where that file goes (default .vtlab/hosts/hosts.toml)
+                  ./vtlab hosts down       removes every test host (sshd, namespaces, links, bridge)
+                  ./vtlab hosts check F    reaches every host of a topology file: CPUs, kernel, JDK, clock offset, or
+                                           why it is unreachable (exit code 1)
+                  Then: ./vtlab run EXPERIMENT --hosts hosts.toml (docs/design.md, "Beyond one machine").
+                """;
+    }
+
+    @Override
+    public java.util.Set<String> options() {
+        return java.util.Set.of("out");
+    }
+
+    @Override
     @SuppressWarnings("unchecked")
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
-        List<String> unknown = o.unknown(java.util.Set.of("help", "out"));
+        List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to hosts (usage: " + USAGE + ")");
         String what = args.isEmpty() ? "" : args.getFirst();
         TestHosts hosts = new TestHosts(LabHome.get().resolve(".vtlab/hosts"));

@@ -21,6 +21,17 @@ final class ListCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab list [columns]
+                  ./vtlab list           the experiments with their axes and defaults (those that run across hosts
+                                         marked so), the stacks (built or not) and their workloads, the probes (the
+                                         default ones marked) and the generators with their own options
+                  ./vtlab list columns   every column of matrix.csv with its kind, unit and meaning
+                """;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) {
         out.print(!args.isEmpty() && args.getFirst().equals("columns") ? columns() : list());
         return 0;

@@ -39,7 +39,14 @@ public final class Main {
     }
 
     static String unknownCommand(String cmd) {
-        return "unknown command '" + cmd + "' (" + String.join(", ", commands(List.of()).keySet()) + ", test)";
+        return "unknown command '" + cmd + "' (" + String.join(", ", commands(List.of()).keySet()) + ", " + String.join(", ", HelpCommand.LAUNCHER.keySet()) + ")";
+    }
+
+    /** A command's options and --help, which every command takes. */
+    static java.util.Set<String> withHelp(java.util.Set<String> options) {
+        java.util.Set<String> all = new java.util.HashSet<>(options);
+        all.add("help");
+        return all;
     }
 
     /** The commands by name; ./vtlab test is the launcher's (the test suite), not the lab's. */

@@ -19,8 +19,18 @@ public final class ReportCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab report RUN_DIR
+                  (re)writes a run's findings.json, summary and report.html with its charts/ (every run does this at
+                  its end); RUN_DIR is a run folder, or its name under results/ (e.g. latest).
+                  Exit code 2 when RUN_DIR is no run folder.
+                """;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
-        List<String> unknown = o.unknown(java.util.Set.of("help"));
+        List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
         if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");
         Path dir = runFolder(args.getFirst());

@@ -56,6 +56,19 @@ public final class RunCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return HelpCommand.runText();
+    }
+
+    /** The lab's own options (--help and --version aside); each experiment's are in its own help. */
+    @Override
+    public java.util.Set<String> options() {
+        java.util.Set<String> all = new java.util.TreeSet<>(GLOBAL);
+        all.removeAll(java.util.Set.of("help", "version"));
+        return all;
+    }
+
+    @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
         if (ScenarioRun.isScenario(names)) return new ScenarioRun(commandLine).run(o, names, out); // ./vtlab run FILE.toml
         return execute(o, names, out).code();

@@ -23,6 +23,21 @@ final class SetupCommand implements Command {
     }
 
     @Override
+    public String help() {
+        StringBuilder sb = new StringBuilder("""
+                Usage: ./vtlab setup [TOOL...]
+                  installs every external tool at its pinned version (or the tools named), a line each: present with its
+                  version and path, installed in N s, or MISSING and why. ./vtlab test runs it before the suite;
+                  ./vtlab run installs what its rows need before the first row. Licences: docs/setup.md.
+                  Exit codes: 0 every tool is there; 1 some could not be had; 2 an unknown tool.
+
+                Tools:
+                """);
+        Tools.all().values().forEach(t -> sb.append(String.format("  %-17s%s", t.name(), t.source())).append('\n'));
+        return sb.toString();
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
         List<Tool> tools = new ArrayList<>();
         for (String a : args) tools.add(Tools.named(a));

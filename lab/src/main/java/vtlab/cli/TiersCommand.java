@@ -38,8 +38,24 @@ final class TiersCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return "Usage: " + USAGE + "\n" + """
+                  the lab's own PostgreSQL and downstream stub, each on its CPUs of the core map, until Ctrl-C, with
+                  the --env options a service needs to reach them (for ./vtlab ab); no name: every tier.
+                  --data-of spring-mvc    the stack whose database this is (its schema and seed data)
+                  --reseed                rebuild that seed data first
+                  --cpus-app, --cpus-load, --cpus-pg, --cpus-stub   core map overrides (taskset lists)
+                """;
+    }
+
+    @Override
+    public java.util.Set<String> options() {
+        return java.util.Set.of("data-of", "reseed", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub");
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
-        List<String> unknown = o.unknown(java.util.Set.of("help", "data-of", "reseed", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub"));
+        List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to tiers (usage: " + USAGE + ")");
         List<String> names = args.isEmpty() ? DEFAULT : args;
         for (String n : names) {

@@ -14,6 +14,14 @@ final class VersionCommand implements Command {
     }
 
     @Override
+    public String help() {
+        return """
+                Usage: ./vtlab version (also ./vtlab --version)
+                  vtlab's version and commit, as each run's environment.json records them, and the JDK it runs on.
+                """;
+    }
+
+    @Override
     public int run(Options o, List<String> args, PrintStream out) {
         out.println("vtlab " + Environment.version() + " (commit " + Environment.commit() + "), running on Java " + Runtime.version()
                 + " at " + System.getProperty("vtlab.java", System.getProperty("java.home")));

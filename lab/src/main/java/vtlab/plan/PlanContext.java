@@ -131,7 +131,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
      * "auto" is the JVM's own default (one carrier per CPU the SUT may use) except on a one-CPU SUT, which gets two.
      * With a single carrier every virtual thread waits whenever the OS runs Tomcat's poller, the GC or the JIT on that
      * CPU instead; measured here at 1,000 connections of the sleep servlet: 10.1k req/s with one carrier, 14.6k with
-     * two, for the same CPU time (README, "carriers").
+     * two, for the same CPU time (docs/results.md, "Two defaults").
      */
     static int carriers(String spec, int appCpus) throws UsageError {
         if (spec.equals("auto")) return Math.max(2, appCpus);

@@ -51,6 +51,18 @@ public final class AbExperiment implements Experiment {
         return Experiment.withProbes(labDefaults, "profile");
     }
 
+    /**
+     * The options that say what the service is and how it is switched and answered (--app or --cmd, --url and its
+     * request, the modes' arguments and env, --dependency, --variants ...), not how it is loaded: what ./vtlab init
+     * writes into a scenario file as well.
+     */
+    public static List<Opt> serviceOptions() {
+        List<Opt> all = new ArrayList<>(Service.OPTIONS);
+        all.add(Dependencies.DEPENDENCY);
+        all.add(VARIANTS);
+        return List.copyOf(all);
+    }
+
     @Override
     public List<Opt> options() {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));

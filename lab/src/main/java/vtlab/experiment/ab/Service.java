@@ -99,7 +99,7 @@ final class Service {
         }
         Map<String, List<String>> tuningArgs = new LinkedHashMap<>();
         // Tomcat keeps 200 idle processors by default; a virtual thread per request above that builds a new one (~50 KB):
-        // measured in this lab at 1,000 connections, ~40% of the throughput (README, "Two defaults")
+        // measured in this lab at 1,000 connections, ~40% of the throughput (docs/results.md, "Two defaults")
         if (boot) tuningArgs.put(TUNED, List.of("--server.tomcat.processor-cache=-1"));
         List<String> packages = o.every(APP_PACKAGE.name()).stream().map(p -> p.endsWith(".") ? p : p + ".").toList();
         if (packages.isEmpty() && startClass != null && startClass.contains(".")) {

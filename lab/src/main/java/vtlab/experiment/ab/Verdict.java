@@ -22,7 +22,7 @@ import vtlab.data.Rows;
  * evidence; the others are named as such.
  */
 final class Verdict {
-    /** Ratios this close to 1 are no difference on this lab's noisy machine (README: ±15% between JVMs). */
+    /** Ratios this close to 1 are no difference on this lab's noisy machine (docs/results.md: ±15% between JVMs). */
     static final double SAME = 0.05;
 
     private Verdict() {}

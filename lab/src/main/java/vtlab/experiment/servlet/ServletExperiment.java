@@ -131,7 +131,7 @@ public final class ServletExperiment implements Experiment {
     /**
      * -1 (keep every processor) by default: Tomcat sizes its cache of 200 for a 200-thread pool, and with a virtual
      * thread per connection the requests above 200 each build, register in JMX and throw away a processor with its
-     * buffers (~50 KB). At 1,000 connections that was 7.0k instead of 10.1k req/s with full GCs every 2 s (README).
+     * buffers (~50 KB). At 1,000 connections that was 7.0k instead of 10.1k req/s with full GCs every 2 s (docs/results.md, "Two defaults").
      */
     static int processorCache(String given) throws UsageError {
         String v = given.trim();

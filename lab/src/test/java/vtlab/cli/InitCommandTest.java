@@ -1,0 +1,93 @@
+package vtlab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.core.Opt;
+import vtlab.core.UsageError;
+import vtlab.experiment.ab.AbExperiment;
+import vtlab.experiment.scenario.Scenario;
+import vtlab.experiment.scenario.ScenarioExperiment;
+import vtlab.stack.Mix;
+
+/** ./vtlab init takes ab's options for the service and writes each into the scenario file, which reads back with them. */
+class InitCommandTest {
+    @TempDir
+    Path dir;
+
+    static int init(String... args) throws Exception {
+        List<String> words = new java.util.ArrayList<>(List.of("init"));
+        words.addAll(List.of(args));
+        return Main.run(words, new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    @Test
+    void portIsWrittenAndReadsBack() throws Exception {
+        Path f = dir.resolve("port.toml");
+        assertEquals(0, init("--cmd", "java -jar x.jar", "--port", "9090", "--out", f.toString()));
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertEquals(List.of("9090"), sc.words().get("port"));
+        assertTrue(Files.readString(f).contains("\nport = 9090\n"), Files.readString(f));
+        assertEquals(List.of("java -jar x.jar"), sc.words().get("cmd"));
+    }
+
+    @Test
+    void everyServiceOptionOfAbIsTakenByInit() {
+        java.util.Set<String> init = new InitCommand().options();
+        for (Opt o : AbExperiment.serviceOptions()) assertTrue(init.contains(o.name()), "init refuses ab's --" + o.name());
+        assertTrue(init.containsAll(List.of("port", "jvm-args", "stack", "out")), init.toString());
+    }
+
+    @Test
+    void serviceOptionsAndUrlsBecomeTheFilesKeysAndRequests() throws Exception {
+        Path f = dir.resolve("svc.toml");
+        assertEquals(0, init("--cmd", "java -jar x.jar", "--port", "9091", "--env", "DB_URL=jdbc:postgresql://h:5432/db?x=1",
+                "--virtual-env", "VT=on", "--platform-env", "VT=off", "--start-timeout", "90s", "--jvm-args", "-Xmx1g",
+                "--dependency", "orders=127.0.0.1:9000", "--env", "ORDERS=127.0.0.1:9000",
+                "--url", "/orders/42", "--url", "/health?deep=true", "--method", "POST", "--header", "Content-Type: application/json",
+                "--body", "{\"a\": \"b\"}", "--expect-status", "201", "--out", f.toString()));
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertEquals(List.of("9091"), sc.words().get("port"));
+        assertEquals(List.of("DB_URL=jdbc:postgresql://h:5432/db?x=1", "ORDERS=127.0.0.1:9000"), sc.words().get("env"));
+        assertEquals(List.of("VT=on"), sc.words().get("virtual-env"));
+        assertEquals(List.of("VT=off"), sc.words().get("platform-env"));
+        assertEquals(List.of("90s"), sc.words().get("start-timeout"));
+        assertEquals(List.of("-Xmx1g"), sc.words().get("jvm-args"));
+        assertEquals(List.of("orders=127.0.0.1:9000"), sc.words().get("dependency"));
+        String text = Files.readString(f);
+        assertFalse(text.contains("VIRTUAL = \"true\""), "the modes' switch given replaces the example's:\n" + text);
+        List<Mix.Entry> requests = sc.mix().entries();
+        assertEquals(List.of("/orders/42", "/health?deep=true"), requests.stream().map(Mix.Entry::path).toList());
+        for (Mix.Entry e : requests) {
+            assertEquals("POST", e.method());
+            assertEquals(201, e.expectStatus());
+            assertEquals("{\"a\": \"b\"}", e.body());
+            assertEquals("Content-Type", e.headers().getFirst().name());
+        }
+    }
+
+    @Test
+    void badValuesAreRefusedAndNothingIsWritten() {
+        Path f = dir.resolve("bad.toml");
+        assertThrows(UsageError.class, () -> init("--cmd", "x", "--port", "http", "--out", f.toString()));
+        assertThrows(UsageError.class, () -> init("--cmd", "x", "--env", "NOEQUALS", "--out", f.toString()));
+        assertThrows(UsageError.class, () -> init("--cmd", "x", "--url", "orders", "--out", f.toString()));
+        assertThrows(UsageError.class, () -> init("--cmd", "x", "--method", "POST", "--out", f.toString()));
+        UsageError get = assertThrows(UsageError.class, () -> init("--cmd", "x", "--url", "/a", "--body", "b", "--out", f.toString()));
+        assertTrue(get.getMessage().contains("no body"), get.getMessage());
+        UsageError unknown = assertThrows(UsageError.class, () -> init("--cmd", "x", "--hold", "5s", "--out", f.toString()));
+        assertTrue(unknown.getMessage().contains("--hold"), unknown.getMessage());
+        assertFalse(Files.exists(f));
+    }
+}
