@@ -76,6 +76,8 @@ public final class ProfileProbe implements Probe {
     private Map<Long, long[]> schedStart, schedEnd;
     /** /proc/stat of the SUT's CPUs (busy, total jiffies, every process) at the hold's start and end; null elsewhere. */
     private long[] coresStart, coresEnd;
+    /** The SUT's established outgoing TCP connections at the hold's end, "host:port" with their count. */
+    private Map<String, Integer> peers = Map.of();
     private Map<Long, String> names = Map.of();
     private TimeBreakdown.Seen seen;
     private TimeBreakdown.Classifier classifier;
@@ -221,6 +223,63 @@ public final class ProfileProbe implements Probe {
         to = Instant.now();
         schedEnd = schedstat(ctx);
         coresEnd = cores(ctx);
+        peers = peers(ctx);
+    }
+
+    /**
+     * The SUT's established TCP connections to others (its sockets in /proc/PID/fd matched in /proc/PID/net/tcp and
+     * tcp6), by remote "host:port": those from its own listening port (the load) and to a database port left out. An
+     * HTTP client's request thread parks while its selector reads, so this is where the downstream's address shows.
+     */
+    private static Map<String, Integer> peers(ProbeContext ctx) {
+        if (ctx.app() == null || ctx.app().local().isEmpty() || ctx.sutBase() == null) return Map.of();
+        Path proc = Path.of("/proc", Long.toString(ctx.app().pid()));
+        Set<String> inodes = new java.util.HashSet<>();
+        try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
+            fds.forEach(fd -> {
+                try {
+                    String target = Files.readSymbolicLink(fd).toString();
+                    if (target.startsWith("socket:[")) inodes.add(target.substring(8, target.length() - 1));
+                } catch (IOException | RuntimeException e) {
+                    // closed between the listing and the read
+                }
+            });
+            StringBuilder tables = new StringBuilder();
+            for (String t : List.of("tcp", "tcp6")) {
+                Path f = proc.resolve("net").resolve(t);
+                if (Files.exists(f)) tables.append(Files.readString(f)).append('\n');
+            }
+            return establishedPeers(tables.toString(), inodes, ctx.sutBase().getPort(), TimeBreakdown.dbPorts(ctx.row().sutEnv()));
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+    }
+
+    /** Remote "host:port" of the established connections (state 01) among these socket inodes, with their count. */
+    static Map<String, Integer> establishedPeers(String procNetTcp, Set<String> inodes, int ownPort, Set<Integer> dbPorts) {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        for (String line : procNetTcp.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 10 || !f[0].endsWith(":") || !f[3].equals("01") || !inodes.contains(f[9])) continue;
+            int local = Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16);
+            String remote = address(f[2]);
+            int remotePort = Integer.parseInt(remote.substring(remote.lastIndexOf(':') + 1));
+            if (local == ownPort || dbPorts.contains(remotePort)) continue;
+            out.merge(remote, 1, Integer::sum);
+        }
+        return out;
+    }
+
+    /** "0100007F:1F90" (tcp) or an IPv4-mapped tcp6 address as "127.0.0.1:8080"; other IPv6 as hex words. */
+    static String address(String hexHostPort) {
+        String host = hexHostPort.substring(0, hexHostPort.indexOf(':'));
+        int port = Integer.parseInt(hexHostPort.substring(hexHostPort.indexOf(':') + 1), 16);
+        if (host.length() == 32 && host.startsWith("0000000000000000FFFF0000")) host = host.substring(24);
+        if (host.length() == 8) {
+            long v = Long.parseLong(host, 16); // little-endian
+            return (v & 0xff) + "." + (v >> 8 & 0xff) + "." + (v >> 16 & 0xff) + "." + (v >> 24 & 0xff) + ":" + port;
+        }
+        return "[" + host + "]:" + port;
     }
 
     /** Busy and total jiffies of the CPUs the SUT may run on, by every process (/proc/stat); null where it cannot be read. */
@@ -328,14 +387,22 @@ public final class ProfileProbe implements Probe {
         });
         out.put(TOP, r.top().key);
         out.put(DOMINANT, r.dominant());
+        String evidence = r.evidence();
+        if (r.top() == Cause.DOWNSTREAM && !peers.isEmpty() && !evidence.contains("socket reads from")) {
+            evidence += "; the service's connections: " + peers.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
+                    .collect(java.util.stream.Collectors.joining(", "));
+        }
         if (!Double.isNaN(sut.busy())) out.put(SUT_BUSY, Math.round(1000 * sut.busy()) / 10.0);
         if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
-        out.put(EVIDENCE, r.evidence());
+        out.put(EVIDENCE, evidence);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
                 + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),
-                fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : ""));
+                fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : "")
+                + (peers.isEmpty() ? "" : "\nthe service's established outgoing connections at the hold's end: " + peers + "\n")
+                + (Double.isNaN(sut.busy()) ? "" : String.format(Locale.ROOT, "the SUT's CPUs: its own threads %.1f%% busy, every process %.1f%%%n",
+                100 * sut.busy(), 100 * sut.coresBusy())));
     }
 
     /**

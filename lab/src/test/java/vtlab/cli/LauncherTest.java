@@ -138,8 +138,9 @@ class LauncherTest {
     }
 
     /**
-     * Tools before the clock: ./vtlab test builds the lab if it is stale, runs its setup (every tool installed), then
-     * Maven's verify, then the closing lines from the reports. A JDK whose java records its calls shows the order.
+     * Tools before the end-to-end tests' clock: ./vtlab test builds the lab if it is stale, runs its setup (every tool
+     * installed) beside the unit tests (Maven's verify without the end-to-end tests), then the end-to-end tests once
+     * setup is done, then the closing lines from the reports. A JDK whose java records its calls shows the order.
      */
     @Test
     void testRunsSetupBeforeMavenAndTheClosingLinesAfter() throws Exception {
@@ -152,13 +153,14 @@ class LauncherTest {
         }
         List<String> calls = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(0, lastExit, Files.readString(home.resolve("out.log")));
-        int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"),
-                verify = indexOf(calls, " verify"), report = indexOf(calls, "vtlab.cli.SuiteReport");
-        assertTrue(build >= 0 && build < setup && setup < verify && verify < report, calls.toString());
+        int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"), units = indexOf(calls, " verify -DskipITs"),
+                endToEnd = indexOf(calls, "-Dtest=NONE"), report = indexOf(calls, "vtlab.cli.SuiteReport");
+        assertTrue(build >= 0 && build < setup && build < units && setup < endToEnd && units < endToEnd && endToEnd < report, calls.toString());
+        assertTrue(calls.get(endToEnd).contains(" verify"), calls.toString());
         // fresh now: the next suite goes straight to setup (seconds when all is there) and Maven
         List<String> again = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(-1, indexOf(again, " package"), again.toString());
-        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, " verify"), again.toString());
+        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, "-Dtest=NONE"), again.toString());
     }
 
     /** A JDK whose java and javac only record their calls, so the launcher's order shows. */

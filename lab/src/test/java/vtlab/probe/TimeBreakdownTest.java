@@ -340,6 +340,23 @@ class TimeBreakdownTest {
         assertArrayEquals(new long[] {20, 100}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}));
     }
 
+    /** The service's own outgoing connections, from /proc/PID/net/tcp and tcp6: the load's and the database's left out. */
+    @Test
+    void theServicesConnectionsAreItsDownstreams() {
+        String tcp = """
+                  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+                   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 100 1 0 100 0 0 10 0
+                   1: 0100007F:1F90 0100007F:D431 01 00000000:00000000 00:00000000 00000000     0        0 101 1 0 20 4 30 10 -1
+                   2: 0100007F:A1B2 0100007F:2328 01 00000000:00000000 00:00000000 00000000     0        0 102 1 0 20 4 30 10 -1
+                   3: 0100007F:A1B3 0100007F:2328 01 00000000:00000000 00:00000000 00000000     0        0 103 1 0 20 4 30 10 -1
+                   4: 0100007F:A1B4 0100007F:1538 01 00000000:00000000 00:00000000 00000000     0        0 104 1 0 20 4 30 10 -1
+                   5: 0100007F:A1B5 0100007F:2329 01 00000000:00000000 00:00000000 00000000     0        0 999 1 0 20 4 30 10 -1
+                   6: 0000000000000000FFFF00000100007F:A1B6 0000000000000000FFFF00000100007F:2328 01 00000000:00000000 00:00000000 00000000 0 0 105 1 0 20 4 30 10 -1
+                """;
+        // 8080 is the service's own port (the load's connection), 5432 the database's; inode 999 is another process's
+        assertEquals(Map.of("127.0.0.1:9000", 3), ProfileProbe.establishedPeers(tcp, Set.of("100", "101", "102", "103", "104", "105"), 8080, Set.of(5432)));
+    }
+
     /** Whatever the inputs, the largest cause named is one a source measured. */
     @Test
     void otherIsNeverTheLargestCause() {
