@@ -223,9 +223,10 @@ class ProfileControlIT {
             Path raw = a.run().resolve("raw");
             assertTrue(Files.size(raw.resolve(r.get("profile_jfr"))) > 0);
             assertTrue(Files.readString(raw.resolve(r.get("profile_jfr").replace(".jfr", ".txt"))).contains("largest: "));
-            // the interactive flame graph of the profiled hold's samples, linked from the report
+            // the interactive flame graph of the profiled hold's CPU samples, linked from the report (a request blocked
+            // on the lock takes no sample: the CPU control checks what the graph draws)
             String flame = Files.readString(raw.resolve(r.get("profile_flame")));
-            assertTrue(flame.startsWith("<!DOCTYPE html>") && flame.contains("coyote"), r.get("profile_flame"));
+            assertTrue(flame.startsWith("<!DOCTYPE html>"), r.get("profile_flame"));
         }
         // platform: the monitor first, its lock and the frame that took it as evidence
         assertEquals("monitor", platform.get("time_top_cause"), platform.toString());
