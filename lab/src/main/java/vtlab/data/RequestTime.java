@@ -42,7 +42,7 @@ public final class RequestTime {
         }
     }
 
-    public static final String TOP = "time_top_cause", EVIDENCE = "time_top_evidence", DOMINANT = "time_top_dominant";
+    public static final String TOP = "time_top_cause", EVIDENCE = "time_top_evidence", DOMINANT = "time_top_dominant", TAIL = "time_tail";
 
     /** Whether the row's largest cause dominates; a row written before the column existed: yes. */
     public static boolean dominant(Map<String, String> row) {
@@ -160,8 +160,11 @@ public final class RequestTime {
                     .map(e -> String.format(Locale.ROOT, "%s %+.0f%% req/s, p99 %+.0f%%", e.getKey(), Rows.num(e.getValue(), "profile_cost_rps_pct"),
                             Rows.num(e.getValue(), "profile_cost_p99_pct")))
                     .collect(java.util.stream.Collectors.joining("; "));
+            String tails = configs.entrySet().stream().filter(e -> !e.getValue().getOrDefault(TAIL, "").isBlank())
+                    .map(e -> e.getKey() + ": " + e.getValue().get(TAIL)).collect(java.util.stream.Collectors.joining("; "));
             out.add("where request time goes, " + Grouping.comparisonLabel(key) + flagged + ": " + compare(named)
                     + (pinned.isEmpty() ? "" : " (" + pinned + ": see pinning)")
+                    + (tails.isEmpty() ? "" : ". Why the tail is slow, " + tails)
                     + (cost.isEmpty() ? "" : " [explained from a profiled hold after each measured one, never during it; what profiling cost there: " + cost + "]"));
         });
         return out;

@@ -55,6 +55,7 @@ public final class ProfileProbe implements Probe {
     static final Column DOMINANT = Column.bool(RequestTime.DOMINANT, "whether the largest cause dominates (at least half the request time, or twice the next); false: no single cause does, the verdict names the two largest");
     static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
     static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
+    static final Column TAIL = Column.text(RequestTime.TAIL, "what the slowest 1% of the profiled hold's requests waited on: waits of at least half its p99 (each enough alone), by cause with count, longest and what");
     static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
@@ -101,7 +102,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, CORES_BUSY, EVIDENCE, OWNERS, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -395,11 +396,15 @@ public final class ProfileProbe implements Probe {
         if (!Double.isNaN(sut.busy())) out.put(SUT_BUSY, Math.round(1000 * sut.busy()) / 10.0);
         if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
         out.put(EVIDENCE, evidence);
+        Double p99 = number(row, "p99_ms");
+        String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual);
+        if (!tail.isEmpty()) out.put(TAIL, tail);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
                 + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),
                 fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : "")
+                + (tail.isEmpty() ? "" : "\n" + tail + "\n")
                 + (peers.isEmpty() ? "" : "\nthe service's established outgoing connections at the hold's end: " + peers + "\n")
                 + (Double.isNaN(sut.busy()) ? "" : String.format(Locale.ROOT, "the SUT's CPUs: its own threads %.1f%% busy, every process %.1f%%%n",
                 100 * sut.busy(), 100 * sut.coresBusy())));

@@ -92,10 +92,15 @@ public final class TimeBreakdown {
      * @param platformTids the OS thread ids of the platform threads that served requests (for their schedstat)
      * @param virtualSeen whether any request ran on a virtual thread
      * @param samplesTotal execution samples of request threads
+     * @param waits      every wait seen on a request thread (its cause, whole length and what it waited on), and every GC
+     *                   pause as a wait of cause gc: what the slowest requests can have waited on ({@link #tail})
      */
     public record Seen(Map<Cause, Double> waitS, Map<Cause, Map<String, Double>> evidence, Map<Owner, Integer> samples,
                        Map<String, Integer> topFrames, double gcPauseS, int gcPauses, Set<Long> platformTids, boolean virtualSeen,
-                       int samplesTotal) {}
+                       int samplesTotal, List<Wait> waits) {}
+
+    /** One wait event on a request thread (or a GC pause, which stops them all): its whole length, not its part in the hold. */
+    public record Wait(Cause cause, double seconds, String what) {}
 
     /** Which frames mark a request thread and which sockets are the database. */
     public record Classifier(List<String> appPackages, Set<Integer> dbPorts) {
@@ -140,6 +145,7 @@ public final class TimeBreakdown {
         double gc = 0;
         int pauses = 0, total = 0;
         boolean virtual = false;
+        List<Wait> waits = new ArrayList<>();
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
@@ -150,6 +156,7 @@ public final class TimeBreakdown {
                     if (s > 0) {
                         gc += s;
                         pauses++;
+                        waits.add(new Wait(Cause.GC, e.getDuration().toNanos() / 1e9, "a GC pause" + (e.hasField("name") && e.getString("name") != null ? " (" + e.getString("name") + ")" : "")));
                     }
                     continue;
                 }
@@ -208,9 +215,10 @@ public final class TimeBreakdown {
                 }
                 wait.merge(cause, s, Double::sum);
                 evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, s, Double::sum);
+                waits.add(new Wait(cause, e.getDuration().toNanos() / 1e9, what));
             }
         }
-        return new Seen(wait, evidence, samples, top, gc, pauses, tids, virtual, total);
+        return new Seen(wait, evidence, samples, top, gc, pauses, tids, virtual, total, waits);
     }
 
     /**
@@ -301,7 +309,7 @@ public final class TimeBreakdown {
                 .merge(what + " [" + n + " of " + dumps.observations() + " virtual threads in " + dumps.dumps() + " dumps]",
                         requestS * n / dumps.observations(), Double::sum)));
         return new Seen(wait, evidence, seen.samples(), seen.topFrames(), seen.gcPauseS(), seen.gcPauses(), seen.platformTids(),
-                seen.virtualSeen(), seen.samplesTotal());
+                seen.virtualSeen(), seen.samplesTotal(), seen.waits());
     }
 
     /**
@@ -404,6 +412,40 @@ public final class TimeBreakdown {
             }
             return String.format(Locale.ROOT, "%.0f%% of request time %s (%s)", pct.get(top), top.label, evidence);
         }
+    }
+
+    /**
+     * What the slowest requests waited on: a request beyond the p99 took at least p99, so a single wait of half of it
+     * or more is enough alone to make a request that slow. Such waits by cause (count, longest, what the most of them
+     * waited on), largest total first; when none was that long, what the slowest requests waited on is no one wait the
+     * probe saw (queueing for the CPU, for a thread, many short waits), and the line says so with the breakdown's
+     * largest cause. Virtual threads' parks and blocked enters are not in JFR (the thread dumps count them in the
+     * breakdown, not per wait): the line says so on virtual rows.
+     *
+     * @param p99Ms the profiled hold's p99
+     */
+    public static String tail(Seen seen, double p99Ms, Result breakdown, boolean virtual) {
+        if (!(p99Ms > 0)) return "";
+        double floorS = p99Ms / 2 / 1000;
+        Map<Cause, List<Wait>> longWaits = new EnumMap<>(Cause.class);
+        for (Wait w : seen.waits()) if (w.seconds() >= floorS) longWaits.computeIfAbsent(w.cause(), k -> new ArrayList<>()).add(w);
+        String head = String.format(Locale.ROOT, "the slowest 1%% (p99 %.1f ms): ", p99Ms);
+        if (longWaits.isEmpty()) {
+            return head + String.format(Locale.ROOT, "no single wait of %.1f ms or more seen: their time was queueing or many short waits"
+                    + " (the breakdown's largest: %s)%s", p99Ms / 2, breakdown.top().label,
+                    virtual ? "; a virtual thread's park or blocked enter is no JFR event" : "");
+        }
+        List<String> parts = new ArrayList<>();
+        longWaits.entrySet().stream()
+                .sorted(Map.Entry.<Cause, List<Wait>>comparingByValue(java.util.Comparator.comparingDouble(l -> -l.stream().mapToDouble(Wait::seconds).sum())))
+                .forEach(e -> {
+                    List<Wait> l = e.getValue();
+                    double longest = l.stream().mapToDouble(Wait::seconds).max().orElse(0);
+                    String most = l.stream().collect(Collectors.groupingBy(Wait::what, Collectors.counting())).entrySet().stream()
+                            .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("");
+                    parts.add(String.format(Locale.ROOT, "%s %,d (longest %.0f ms; %s)", e.getKey().label, l.size(), longest * 1000, most));
+                });
+        return head + String.format(Locale.ROOT, "waits of %.1f ms or more, each enough alone: ", p99Ms / 2) + String.join("; ", parts);
     }
 
     /** Evidence for time that waited for a full CPU before a worker took the request. */

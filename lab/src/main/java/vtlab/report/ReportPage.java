@@ -175,6 +175,8 @@ public final class ReportPage {
                 sb.append("</span><span class=\"twhy\">").append(Html.esc(vtlab.data.RequestTime.line(r)));
                 String cost = vtlab.data.RequestTime.profiledCost(r);
                 if (cost != null) sb.append(" · <span class=\"pcost\">").append(Html.esc(cost)).append("</span>");
+                String tail = r.getOrDefault(vtlab.data.RequestTime.TAIL, "");
+                if (!tail.isBlank()) sb.append("<br><span class=\"ttail\">").append(Html.esc(tail)).append("</span>");
                 String jfr = r.getOrDefault("profile_jfr", "");
                 if (!jfr.isEmpty()) {
                     sb.append(" · <a href=\"raw/").append(Html.esc(jfr.replace(".jfr", ".txt"))).append("\">breakdown</a> · <a href=\"raw/")

@@ -357,6 +357,24 @@ class TimeBreakdownTest {
         assertEquals(Map.of("127.0.0.1:9000", 3), ProfileProbe.establishedPeers(tcp, Set.of("100", "101", "102", "103", "104", "105"), 8080, Set.of(5432)));
     }
 
+    /**
+     * Why the tail is slow: at a p99 of 100 ms, each of the recording's 80 ms waits is enough alone to make a request
+     * that slow, and is named by cause with what it waited on; at a p99 of 1 s none is, and the line says so.
+     */
+    @Test
+    void theSlowestRequestsWaitsAreTheLongOnes() {
+        TimeBreakdown.Result r = TimeBreakdown.compute(platform, 1.0, 1.0, 0.3, 0.1, 6, 1, 0.01);
+        String tail = TimeBreakdown.tail(platform, 100, r, false);
+        assertTrue(tail.startsWith("the slowest 1% (p99 100.0 ms): waits of 50.0 ms or more, each enough alone: "), tail);
+        assertTrue(tail.contains("blocked on a monitor 1 (longest "), tail);
+        assertTrue(tail.contains("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard"), tail);
+        assertTrue(tail.contains("waiting for a downstream 1 (longest "), tail);
+        assertFalse(tail.contains("on CPU"), "the spin is no wait: " + tail);
+        String none = TimeBreakdown.tail(platform, 1000, r, true);
+        assertTrue(none.startsWith("the slowest 1% (p99 1000.0 ms): no single wait of 500.0 ms or more seen"), none);
+        assertTrue(none.endsWith("a virtual thread's park or blocked enter is no JFR event"), none);
+    }
+
     /** Whatever the inputs, the largest cause named is one a source measured. */
     @Test
     void otherIsNeverTheLargestCause() {
