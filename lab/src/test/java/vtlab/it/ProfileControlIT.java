@@ -247,6 +247,9 @@ class ProfileControlIT {
         assertTrue(summary.contains("where request time goes, monitor c=20"), summary);
         assertTrue(summary.contains("blocked on a monitor (lock vtlab.sut.servlet.MonitorServlet$Ledger"), summary);
         assertTrue(summary.contains("The largest cause stayed the same"), summary);
+        // why the tail is slow, per mode, from the profiled hold's own p99
+        assertTrue(summary.contains("Why the tail is slow, ") && summary.contains("the slowest 1% (p99 "), summary);
+        assertTrue(platform.get("time_tail").startsWith("the slowest 1% (p99 "), platform.get("time_tail"));
         String html = Files.readString(a.run().resolve("report.html"));
         assertTrue(html.contains("<h2>Where request time goes</h2>"));
         assertEquals(2, html.split("<div class=\"tbar-row\"", -1).length - 1);
