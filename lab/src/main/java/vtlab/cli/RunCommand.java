@@ -250,7 +250,8 @@ public final class RunCommand implements Command {
             }
         }
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
-        vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP));
+        vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP),
+                vtlab.data.Environment.memTotalKb() * 1024);
         // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
         boolean open = ctx.open() || !searches.isEmpty() || rows.stream().anyMatch(Row::open); // faults plans open rows itself
         if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
