@@ -86,6 +86,9 @@ class ContainerLimitsIT {
         assertEquals("0-1", quota.get("app_cpus"), "the SUT's CPU set: two CPUs");
         assertEquals("1", quota.get("jvm_available_processors"), "a 0.5 CPU quota on two CPUs: the JVM sees one CPU, from the quota");
         assertEquals("1", quota.get("jvm_vt_parallelism"), "and runs one carrier (no --carriers: its own default)");
+        assertEquals("0", quota.get("sut_requests_platform"), "every request of the virtual row on a virtual thread: " + quota.get("flags"));
+        assertTrue(Long.parseLong(quota.get("sut_requests_virtual")) > 0, quota.toString());
+        assertTrue(!quota.get("flags").contains("thread-mode-mixed"), quota.get("flags"));
         assertTrue(Double.parseDouble(quota.get("cg_throttled_ms")) > 0, "the quota throttled in the hold: " + quota.get("cg_throttled_ms") + " ms");
         assertTrue(Long.parseLong(quota.get("cg_throttled_periods")) > 0, quota.toString());
         assertTrue(Double.parseDouble(quota.get("cg_throttled_total_ms")) >= Double.parseDouble(quota.get("cg_throttled_ms")), quota.toString());

@@ -189,6 +189,17 @@ class ScenarioTest {
         comparison.refuseModes(List.of("platform", "virtual"));
     }
 
+    /** Planned, the run's modes are its rows': --modes beside the file (or the file's own) decides them. */
+    @Test
+    void planningRefusesAThresholdOnAModeTheRowsDoNotHave() throws Exception {
+        Path f = write(GOOD.replace("fault = [\"stub:latency=2s@5s-10s\"]\n", ""));
+        vtlab.core.Options o = vtlab.core.Options.parse(List.of("--scenario", f.toString(), "--modes", "virtual"));
+        UsageError e = assertThrows(UsageError.class, () -> new ScenarioExperiment().plan(o, vtlab.plan.PlanContext.from(o)));
+        assertTrue(e.getMessage().endsWith("the run has no platform rows (its modes: virtual)"), e.getMessage());
+        vtlab.core.Options both = vtlab.core.Options.parse(List.of("--scenario", f.toString()));
+        assertEquals(2 * 2, new ScenarioExperiment().plan(both, vtlab.plan.PlanContext.from(both)).size(), "two modes at two load points");
+    }
+
     @Test
     void badTomlAndAMissingServiceAreRefused() throws Exception {
         assertTrue(refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")).startsWith("8: not valid TOML"), refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")));
