@@ -48,7 +48,7 @@ public record Request(String method, List<Header> headers, Body body) {
             java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1/")).header(name, value);
             return null;
         } catch (IllegalArgumentException e) {
-            return e.getMessage();
+            return e.getMessage().replace("\r", "\\r").replace("\n", "\\n"); // it quotes the value: one line all the same
         }
     }
 

@@ -385,7 +385,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                         String unsendable = Request.unsendable(f.getKey(), value);
                         if (unsendable != null) {
                             throw bad(at + ".headers." + f.getKey(), "the JDK's HTTP client, which checks each request before load, does not send it ("
-                                    + unsendable + "): Connection, Content-Length, Expect, Host and Upgrade are set by the client and the generators themselves");
+                                    + unsendable + ")" + (unsendable.startsWith("restricted")
+                                    ? ": Connection, Content-Length, Expect, Host and Upgrade are set by the client and the generators themselves" : ""));
                         }
                         headers.add(new Request.Header(f.getKey(), value));
                     }

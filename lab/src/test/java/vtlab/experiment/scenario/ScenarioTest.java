@@ -163,6 +163,8 @@ class ScenarioTest {
         }
         assertTrue(refusal(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { \"X Bad\" = \"x\" }"))
                 .startsWith("31: requests[2].headers.X Bad: the JDK's HTTP client"), "not a token either");
+        assertTrue(refusal(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { Accept = \"a\\nb\" }"))
+                .endsWith("does not send it (invalid header value: \"a\\nb\")"), "a line break in a value, in one line");
         assertEquals(List.of(new vtlab.stack.Request.Header("Content-Type", "text/plain"), new vtlab.stack.Request.Header("Accept", "text/plain")),
                 read(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { Content-Type = \"text/plain\", Accept = \"text/plain\" }"))
                         .mix().entries().get(1).headers(), "others are sent");
