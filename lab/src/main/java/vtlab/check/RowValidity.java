@@ -66,7 +66,7 @@ public final class RowValidity {
                 ctx.loadCores(), appCpu, ctx.appCores(), ctx.maxConnections(), row.boundRps())));
         Validity.CheckResult agents = Validity.agentsBehind(m.agents(), false); // load from several hosts: each kept up?
         flags.addAll(agents.flags());
-        conclude(out, flags, agents.notes(), ctx);
+        conclude(out, row, flags, agents.notes(), ctx);
     }
 
     /** An open row's checks (see {@link Validity#openFlags}): rate held, overload, in-flight cap. */
@@ -110,15 +110,22 @@ public final class RowValidity {
         List<String> flags = new ArrayList<>(v.flags());
         flags.addAll(agents.flags());
         notes.addAll(agents.notes());
-        conclude(out, flags, notes, ctx);
+        conclude(out, row, flags, notes, ctx);
     }
 
     /**
      * Flags, status and note of a row from its model's checks: a warm-up that never settled is added as a caveat (the
-     * hold may still include JIT or pool growth; not voiding), and the row is flagged when any flag voids it.
+     * hold may still include JIT or pool growth; not voiding), requests run on the other kind of thread than the row's
+     * mode void it (thread-mode-mixed: the served probe's count, or a proof that says so), and the row is flagged when
+     * any flag voids it.
      */
-    private static void conclude(RowValues out, List<String> checked, List<String> checkNotes, Context ctx) {
+    private static void conclude(RowValues out, Row row, List<String> checked, List<String> checkNotes, Context ctx) {
         List<String> flags = new ArrayList<>(checked);
+        Validity.CheckResult mode = Validity.threadMode(row.threadMode(), whole(out.get(ON_PLATFORM)), whole(out.get(ON_VIRTUAL)),
+                out.get(MODE_PROOF) instanceof String s ? s : null);
+        flags.addAll(mode.flags());
+        checkNotes = new ArrayList<>(checkNotes);
+        checkNotes.addAll(mode.notes());
         if (Boolean.FALSE.equals(ctx.warmupSteady())) flags.add("warmup-not-steady");
         String shared = ctx.sharedCpu(); // allowed by --allow-shared-cpus, else refused before the run
         if (shared != null) flags.add("shared-cpu");
@@ -131,6 +138,13 @@ public final class RowValidity {
         if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
         if (!ctx.probeErrors().isEmpty()) notes.add("probe errors: " + String.join("; ", ctx.probeErrors()));
         out.put(Validity.NOTE, String.join(" | ", notes));
+    }
+
+    /** The served probe's columns and the thread-mode proof's (run.RowColumns), read by name as the CPU columns are. */
+    static final String ON_PLATFORM = "sut_requests_platform", ON_VIRTUAL = "sut_requests_virtual", MODE_PROOF = "thread_mode_proof";
+
+    private static Long whole(Object o) {
+        return o instanceof Number n ? n.longValue() : null;
     }
 
     private static Double number(Object o) {

@@ -247,6 +247,34 @@ public final class Validity {
     /** Flags and the notes that explain them. */
     public record CheckResult(List<String> flags, List<String> notes) {}
 
+    /**
+     * The flag of a row whose requests ran on both kinds of thread: a virtual row some of whose requests platform threads
+     * served (or a platform row with requests on virtual threads) measures neither mode alone. It voids the row.
+     */
+    public static final String THREAD_MODE_MIXED = "thread-mode-mixed";
+
+    /**
+     * What ran a row's requests against its thread mode: {@link #THREAD_MODE_MIXED} with a note saying how many ran on
+     * the other kind of thread, from the SUT's own count in the hold (runtime-info's requests_by_thread) or, for a
+     * service without runtime-info, from the thread-mode proof that begins with the flag (ThreadModeCheck's witnesses).
+     *
+     * @param onPlatform requests the SUT ran on platform threads in the hold (null: not counted)
+     * @param onVirtual  requests it ran on virtual threads (null: not counted)
+     * @param proof      the row's thread_mode_proof (null or empty: none)
+     */
+    public static CheckResult threadMode(String mode, Long onPlatform, Long onVirtual, String proof) {
+        boolean virtual = mode != null && mode.startsWith("virtual");
+        if (onPlatform != null && onVirtual != null) {
+            long other = virtual ? onPlatform : onVirtual, all = onPlatform + onVirtual;
+            if (other > 0) {
+                return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(THREAD_MODE_MIXED + ": " + other + " of the hold's " + all + " requests ran on "
+                        + (virtual ? "platform" : "virtual") + " threads in a " + mode + " row (the SUT's own count, runtime-info's requests_by_thread)"));
+            }
+        }
+        if (proof != null && proof.startsWith(THREAD_MODE_MIXED + ":")) return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(proof));
+        return new CheckResult(List.of(), List.of());
+    }
+
     /** Flags that void a row as evidence: the rule lives with the readers of rows (see {@link Rows#voids}). */
     public static boolean voids(String flag) {
         return Rows.voids(flag);

@@ -263,7 +263,8 @@ public final class RunCommand implements Command {
             }
         }
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
-        vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP));
+        vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP),
+                vtlab.data.Environment.memTotalKb() * 1024);
         // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
         boolean open = ctx.open() || !searches.isEmpty() || rows.stream().anyMatch(Row::open); // faults plans open rows itself
         if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
@@ -450,6 +451,8 @@ public final class RunCommand implements Command {
         }
         List<String> probes = r.probes(runProbes);
         if (e != null) probes = e.probes(probes);
+        // what ran the requests (a virtual row's on platform threads flag it): beside any probe set, none with --no-probes
+        if (!probes.isEmpty()) probes = vtlab.probe.ServedProbe.with(probes);
         if (!r.limits().none()) probes = vtlab.probe.ContainerProbe.with(probes); // what the limits did, what the JVM saw
         if (pinThreshold != null) probes = Probes.withOption(probes, "jfr-pinning", "threshold", pinThreshold);
         Probes.validate(probes);

@@ -53,6 +53,8 @@ final class ScenarioRun {
         }
         if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
         Path junit = merged.has("junit") ? Path.of(merged.string("junit", "")).toAbsolutePath() : null;
+        // planned once before the scenario's line, so that what its rows refuse (a threshold on a mode they do not have) is the only line
+        new ScenarioExperiment().plan(merged, vtlab.plan.PlanContext.from(merged));
         out.println("vtlab: scenario " + sc.name() + " (" + file + "): " + sc.mix().entries().size() + " requests ("
                 + sc.mix().spec().replace("+", ", ") + "), " + sc.thresholds().size() + " thresholds");
         RunCommand.Executed ex = new RunCommand(commandLine).execute(merged, List.of(ScenarioExperiment.NAME), out);

@@ -81,7 +81,8 @@ public final class Environment {
         }
     }
 
-    static long memTotalKb() {
+    /** This machine's memory in KiB (/proc/meminfo's MemTotal), -1 when it cannot be read. */
+    public static long memTotalKb() {
         try {
             return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal:"))
                     .map(l -> Long.parseLong(l.replaceAll("\\D", ""))).findFirst().orElse(-1L);

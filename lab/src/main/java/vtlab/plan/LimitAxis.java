@@ -40,9 +40,18 @@ public final class LimitAxis {
         return out;
     }
 
+    /** An axis's values; one left empty ("--cpu-quota ,", "0.5,,1") is refused: it would silently be no row at all. */
     private static List<String> values(Options o, Opt axis) throws UsageError {
         List<String> out = new ArrayList<>();
-        for (String v : axis.list(o)) for (String part : v.split(",")) if (!part.isBlank()) out.add(part.trim());
+        for (String v : axis.given(o) ? o.every(axis.name()) : axis.list(o)) { // as given: Options drops the empty parts
+            for (String part : v.split(",", -1)) {
+                if (part.isBlank()) {
+                    throw new UsageError("--" + axis.name() + " '" + v + "' has an empty value: give " + (axis.name().equals(CPU_QUOTA.name())
+                            ? "CPUs (0.5,1) or millicores (500m)" : "sizes (256m,1g)") + ", or none for a row without");
+                }
+                out.add(part.trim());
+            }
+        }
         return List.copyOf(new java.util.LinkedHashSet<>(out));
     }
 
@@ -98,9 +107,17 @@ public final class LimitAxis {
         return a.startsWith("-Xmx") || a.startsWith("-Xms") || a.startsWith("-XX:MaxHeapSize=") || a.startsWith("-XX:InitialHeapSize=");
     }
 
-    /** Refused in one line when planned: a quota above the SUT's CPUs. */
-    public static void refuse(List<Row> rows, int appCpus) throws UsageError {
-        for (Row r : rows) r.limits().refuseAbove(appCpus);
+    /**
+     * Refused in one line when planned: a quota above the SUT's CPUs, a memory limit above the machine's memory
+     * (MemTotal: a limit that can never be reached limits nothing).
+     *
+     * @param machineBytes this machine's memory (/proc/meminfo's MemTotal); 0 or less: not known, not checked
+     */
+    public static void refuse(List<Row> rows, int appCpus, long machineBytes) throws UsageError {
+        for (Row r : rows) {
+            r.limits().refuseAbove(appCpus);
+            r.limits().refuseMemoryAbove(machineBytes);
+        }
     }
 
     /** Refused in one line before anything starts: limits this machine's cgroups cannot set (a controller missing, not root). */

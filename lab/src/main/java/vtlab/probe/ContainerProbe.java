@@ -48,10 +48,7 @@ public final class ContainerProbe implements Probe {
 
     /** The probes with this one added (a contained row's). */
     public static List<String> with(List<String> probes) {
-        if (probes.stream().anyMatch(p -> Probes.name(p).equals(NAME))) return probes;
-        List<String> out = new ArrayList<>(probes);
-        out.add(NAME);
-        return List.copyOf(out);
+        return Probes.with(probes, NAME);
     }
 
     @Override

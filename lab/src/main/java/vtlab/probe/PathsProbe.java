@@ -96,13 +96,18 @@ public final class PathsProbe implements Probe {
 
     /** requests_by_path now, or null when the SUT has no runtime-info or does not count. */
     Map<String, Long> read(ProbeContext ctx) throws Exception {
+        JsonNode info = runtimeInfo(http, ctx);
+        JsonNode n = info == null ? null : info.path("requests_by_path");
+        return n == null || !n.isObject() ? null : counts(n);
+    }
+
+    /** The SUT's runtime-info now (over HTTP: wherever it runs), or null when its stack has none. */
+    static JsonNode runtimeInfo(HttpClient http, ProbeContext ctx) throws Exception {
         Stack s = Stack.load(ctx.row().stack());
         if (!s.reportsRuntimeInfo()) return null;
         URI u = ctx.sutBase().resolve(s.runtimeInfoPath());
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(u).timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
-        JsonNode n = JSON.readTree(r.body()).path("requests_by_path");
-        if (!n.isObject()) return null;
-        return counts(n);
+        return JSON.readTree(r.body());
     }
 
     static Map<String, Long> counts(JsonNode n) {

@@ -30,6 +30,7 @@ public final class Probes {
         ALL.put("profile", ProfileProbe::new);
         ALL.put(ContainerProbe.NAME, ContainerProbe::new);
         ALL.put(PathsProbe.NAME, PathsProbe::new);
+        ALL.put(ServedProbe.NAME, ServedProbe::new);
     }
 
     /**
@@ -93,6 +94,14 @@ public final class Probes {
     public static List<String> validate(List<String> specs) throws UsageError {
         for (String spec : specs) configured(spec);
         return specs;
+    }
+
+    /** The specs with the probe {@code name} added at the end, unless one of them is it already. */
+    public static List<String> with(List<String> specs, String name) {
+        if (specs.stream().anyMatch(p -> name(p).equals(name))) return specs;
+        List<String> out = new ArrayList<>(specs);
+        out.add(name);
+        return List.copyOf(out);
     }
 
     /** The specs with {@code key=value} set on every spec of probe {@code name} that does not set the key itself. */

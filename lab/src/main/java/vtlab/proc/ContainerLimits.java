@@ -111,6 +111,14 @@ public record ContainerLimits(Double cpus, Long memoryBytes) {
         return bytes;
     }
 
+    /** Refused in one line: a memory limit above this machine's memory (MemTotal) could never be reached, so it limits nothing. */
+    public void refuseMemoryAbove(long machineBytes) throws UsageError {
+        if (memoryBytes != null && machineBytes > 0 && memoryBytes > machineBytes) {
+            throw new UsageError("--memory-limit " + memorySpec() + " is above this machine's memory (MemTotal " + (machineBytes >> 20)
+                    + " MiB): a limit it can never reach limits nothing");
+        }
+    }
+
     /** Refused in one line: a quota above the CPUs the SUT is pinned to could never be used up, so it limits nothing. */
     public void refuseAbove(int appCpus) throws UsageError {
         if (cpus != null && cpus > appCpus) {

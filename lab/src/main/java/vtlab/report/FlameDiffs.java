@@ -1,7 +1,11 @@
 package vtlab.report;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.StringReader;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +22,8 @@ import vtlab.data.Grouping;
  * non-platform row's flame graph (the profile probe's, in raw/) coloured against its scenario's platform row of the same
  * rep, by async-profiler's own converter (jfr-converter's diff: red frames took a larger share of the samples than in
  * platform's, blue a smaller one, yellow frames platform never had). The graph keeps the compared row's shape; both
- * are wall-clock profiles of the same hold length, so shares compare where sample counts might not.
+ * are wall-clock profiles of the same hold length, but a mode with more threads has more samples, so the diff is of
+ * shares: the baseline is scaled to the compared row's total before the converter subtracts.
  */
 final class FlameDiffs {
     private FlameDiffs() {}
@@ -45,7 +50,7 @@ final class FlameDiffs {
             String file = PREFIX + k + "-vs-" + b + ".html";
             Files.createDirectories(charts);
             write(a, z, charts.resolve(file), "row " + k + " (" + Grouping.variant(row) + ") against row " + b + " (" + Grouping.variant(base)
-                    + "), " + Grouping.comparisonLabel(Grouping.comparison(row)) + ": red more of the samples, blue fewer, yellow new");
+                    + "), " + Grouping.comparisonLabel(Grouping.comparison(row)) + ": red a larger share of the samples, blue a smaller one, yellow new");
             out.put(k, new Diff(k, b, file));
         }
         return out;
@@ -77,13 +82,60 @@ final class FlameDiffs {
         return Grouping.variant(r).startsWith("platform");
     }
 
-    /** The converter's own differential graph: {@code compared}'s shape, coloured by its change against {@code baseline}. */
+    /**
+     * The converter's own differential graph: {@code compared}'s shape and sample counts, each frame coloured by the
+     * change of its share of the samples against {@code baseline}. The converter's diff subtracts raw counts (a row with
+     * twice the samples would look hotter everywhere), so both profiles go through its collapsed form first and the
+     * baseline's counts are scaled to the compared profile's total: the same shape at any number of samples differs by
+     * nothing, and each frame's change is a difference of shares, in the compared row's samples.
+     */
     static void write(Path baseline, Path compared, Path out, String title) throws IOException {
-        Arguments args = new Arguments("--diff", "--title", title);
-        FlameGraph before = FlameGraph.parse(baseline.toString(), args), after = FlameGraph.parse(compared.toString(), args);
-        after.diff(before);
+        List<Collapsed> after = collapsed(compared), before = collapsed(baseline);
+        FlameGraph graph = new FlameGraph(new Arguments("--diff", "--title", title)), base = new FlameGraph(new Arguments());
+        graph.parseCollapsed(new StringReader(lines(after)));
+        base.parseCollapsed(new StringReader(lines(scaled(before, total(after)))));
+        graph.diff(base);
         try (OutputStream o = Files.newOutputStream(out)) {
-            after.dump(o);
+            graph.dump(o);
         }
+    }
+
+    /** One stack of a collapsed profile and its samples. */
+    record Collapsed(String frames, long samples) {}
+
+    /** A flame graph (async-profiler's HTML, or collapsed stacks) in the converter's collapsed form, stack by stack. */
+    static List<Collapsed> collapsed(Path profile) throws IOException {
+        Arguments args = new Arguments();
+        args.output = "collapsed";
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        FlameGraph.parse(profile.toString(), args).dump(text);
+        List<Collapsed> out = new ArrayList<>();
+        for (String line : text.toString(StandardCharsets.UTF_8).split("\n")) {
+            int space = line.lastIndexOf(' ');
+            if (space > 0) out.add(new Collapsed(line.substring(0, space), Long.parseLong(line.substring(space + 1))));
+        }
+        return out;
+    }
+
+    static long total(List<Collapsed> stacks) {
+        return stacks.stream().mapToLong(Collapsed::samples).sum();
+    }
+
+    /**
+     * The stacks with their samples scaled to {@code total} (rounded to the nearest sample: exact where the shares are
+     * the same). A stack that rounds to no sample stays, with 0: its frames are still the baseline's, not new.
+     */
+    static List<Collapsed> scaled(List<Collapsed> stacks, long total) {
+        long from = total(stacks);
+        if (from == 0) return stacks;
+        BigInteger to = BigInteger.valueOf(total), of = BigInteger.valueOf(from), twice = BigInteger.TWO;
+        return stacks.stream().map(s -> new Collapsed(s.frames(), BigInteger.valueOf(s.samples()).multiply(to).multiply(twice).add(of)
+                .divide(of.multiply(twice)).longValueExact())).toList();
+    }
+
+    private static String lines(List<Collapsed> stacks) {
+        StringBuilder b = new StringBuilder();
+        stacks.forEach(s -> b.append(s.frames()).append(' ').append(s.samples()).append('\n'));
+        return b.toString();
     }
 }

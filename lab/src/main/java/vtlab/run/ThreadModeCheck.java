@@ -48,10 +48,20 @@ final class ThreadModeCheck {
     static final int STACK_DEPTH = vtlab.probe.ProfileProbe.STACK_DEPTH;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** Threads (dumps) or samples (JFR) serving a request, by kind of thread. */
-    record Seen(int virtual, int platform) {
+    /**
+     * Threads (dumps) or samples (JFR) serving a request, by kind of thread.
+     *
+     * @param platformInServer of the platform ones, those inside a servlet container's request path ({@link #SERVER_FRAMES}),
+     *                         not only in the service's own package (which a platform thread of its own, a scheduler's, may be)
+     */
+    record Seen(int virtual, int platform, int platformInServer) {
+        /** Every platform thread seen in a server's request path. */
+        Seen(int virtual, int platform) {
+            this(virtual, platform, platform);
+        }
+
         Seen plus(Seen o) {
-            return new Seen(virtual + o.virtual, platform + o.platform);
+            return new Seen(virtual + o.virtual, platform + o.platform, platformInServer + o.platformInServer);
         }
 
         boolean any() {
@@ -159,9 +169,21 @@ final class ThreadModeCheck {
         }
     }
 
-    /** The evidence, for the row's thread_mode_proof column. */
+    /**
+     * The evidence, for the row's thread_mode_proof column; it starts with the flag thread-mode-mixed when a virtual
+     * row's requests were seen on platform threads too (its validity flags the row from it).
+     */
     String proof() {
-        return describe(dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
+        String what = describe(dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
+        return mixed(mode, jfrRead ? dumped.plus(sampled) : dumped) ? vtlab.check.Validity.THREAD_MODE_MIXED + ": " + what : what;
+    }
+
+    /**
+     * A virtual row whose requests the witnesses saw on virtual threads and on platform threads in a server's request
+     * path: it passes verification (virtual threads are in effect) but is not a virtual-thread measurement alone.
+     */
+    static boolean mixed(String mode, Seen seen) {
+        return mode.equals("virtual") && seen.virtual() > 0 && seen.platformInServer() > 0;
     }
 
     static String describe(Seen dumped, Seen sampled, Tried tried) {
@@ -189,33 +211,37 @@ final class ThreadModeCheck {
 
     /** Threads, virtual or not, with a frame of the given packages on their stack. */
     static Seen count(String json, List<String> frames) throws IOException {
-        int virtual = 0, platform = 0;
+        int virtual = 0, platform = 0, inServer = 0;
         for (JsonNode container : JSON.readTree(json).path("threadDump").path("threadContainers")) {
             for (JsonNode t : container.path("threads")) {
-                boolean serving = false, isVirtual = t.path("virtual").asBoolean(false);
+                boolean serving = false, server = false, isVirtual = t.path("virtual").asBoolean(false);
                 for (JsonNode f : t.path("stack")) {
                     // "loader/module@version/class.method(File.java:1)": the class part only
                     String frame = f.asText(), head = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;
                     frame = head.substring(head.lastIndexOf('/') + 1);
                     if (frame.contains("java.lang.VirtualThread.")) isVirtual = true; // JDK 21 does not mark them
                     if (serves(frame, frames)) serving = true;
+                    if (serves(frame, SERVER_FRAMES)) server = true;
                 }
                 if (!serving) continue;
                 if (isVirtual) virtual++;
-                else platform++;
+                else {
+                    platform++;
+                    if (server) inServer++;
+                }
             }
         }
-        return new Seen(virtual, platform);
+        return new Seen(virtual, platform, inServer);
     }
 
     /** Execution samples whose stack has a frame of the given packages, by the kind of the sampled thread. */
     static Seen samples(Path jfr, List<String> frames) throws IOException {
-        int virtual = 0, platform = 0;
+        int virtual = 0, platform = 0, inServer = 0;
         try (RecordingFile file = new RecordingFile(jfr)) {
             while (file.hasMoreEvents()) {
                 RecordedEvent e = file.readEvent();
                 if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) continue;
-                boolean serving = false, isVirtual = false;
+                boolean serving = false, server = false, isVirtual = false;
                 RecordedThread t = e.getThread("sampledThread");
                 if (t != null && t.isVirtual()) isVirtual = true;
                 for (RecordedFrame f : e.getStackTrace().getFrames()) {
@@ -223,13 +249,17 @@ final class ThreadModeCheck {
                     String frame = f.getMethod().getType().getName() + "." + f.getMethod().getName();
                     if (frame.startsWith("java.lang.VirtualThread.")) isVirtual = true; // a carrier's stack running one
                     if (serves(frame, frames)) serving = true;
+                    if (serves(frame, SERVER_FRAMES)) server = true;
                 }
                 if (!serving) continue;
                 if (isVirtual) virtual++;
-                else platform++;
+                else {
+                    platform++;
+                    if (server) inServer++;
+                }
             }
         }
-        return new Seen(virtual, platform);
+        return new Seen(virtual, platform, inServer);
     }
 
     private static boolean serves(String frame, List<String> frames) {

@@ -38,6 +38,20 @@ public record Request(String method, List<Header> headers, Body body) {
         return new Request(method, List.of(new Header(CONTENT_TYPE, OCTET_STREAM)), Body.of(b));
     }
 
+    /**
+     * Why java.net.http (the lab's check of the endpoint before load sends the workload's request with it) would not
+     * send this header, in the JDK's own words, or null when it would: its restricted names (Connection, Content-Length,
+     * Expect, Host, Upgrade), a name that is not an HTTP token, a value with a line break.
+     */
+    public static String unsendable(String name, String value) {
+        try {
+            java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1/")).header(name, value);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage().replace("\r", "\\r").replace("\n", "\\n"); // it quotes the value: one line all the same
+        }
+    }
+
     /** The first value of a header, by name in any case. */
     public Optional<String> header(String name) {
         return headers.stream().filter(h -> h.name().equalsIgnoreCase(name)).map(Header::value).findFirst();

@@ -69,4 +69,46 @@ class RowValidityTest {
         RowValidity.judge(without, row(1000, 4000.0, 100.0), m, new RowValidity.Context(1, 1, null, 1000, null, true, null, List.of()));
         assertEquals("flagged", without.get(Validity.STATUS), "the same hold without a fault is judged whole: " + without.get(Validity.FLAGS));
     }
+
+    /** The served probe's count: a virtual row with requests on platform threads is flagged by name, never passed. */
+    @Test
+    void aVirtualRowWhosePlatformThreadsAlsoServedRequestsIsFlaggedMixed() {
+        RowValues out = new RowValues();
+        out.put(vtlab.probe.ServedProbe.ON_PLATFORM, 40L);
+        out.put(vtlab.probe.ServedProbe.ON_VIRTUAL, 78_960L);
+        RowValidity.judge(out, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("flagged", out.get(Validity.STATUS));
+        assertEquals(Validity.THREAD_MODE_MIXED, out.get(Validity.FLAGS));
+        String note = (String) out.get(Validity.NOTE);
+        assertTrue(note.startsWith("flagged: thread-mode-mixed | thread-mode-mixed: 40 of the hold's 79000 requests ran on platform threads in a virtual row"), note);
+
+        RowValues open = new RowValues(); // an open row too
+        open.put(vtlab.probe.ServedProbe.ON_PLATFORM, 1L);
+        open.put(vtlab.probe.ServedProbe.ON_VIRTUAL, 1999L);
+        RowValidity.judge(open, row(1000, 4000.0, 100.0), new RowValidity.Measured(100, 50, 0, 20, 0, List.of(), List.of()), HERE);
+        assertTrue(((String) open.get(Validity.FLAGS)).contains(Validity.THREAD_MODE_MIXED), String.valueOf(open.get(Validity.FLAGS)));
+
+        RowValues clean = new RowValues();
+        clean.put(vtlab.probe.ServedProbe.ON_PLATFORM, 0L);
+        clean.put(vtlab.probe.ServedProbe.ON_VIRTUAL, 79_000L);
+        RowValidity.judge(clean, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", clean.get(Validity.STATUS), "all on virtual threads: " + clean.get(Validity.NOTE));
+    }
+
+    /** A platform row's requests on virtual threads are mixed too; a service without runtime-info is flagged from its proof. */
+    @Test
+    void theOtherWayRoundAndAProofThatSaysMixedAreFlaggedToo() {
+        assertEquals(List.of(Validity.THREAD_MODE_MIXED), Validity.threadMode("platform", 100L, 3L, null).flags());
+        assertEquals(List.of(), Validity.threadMode("platform", 100L, 0L, null).flags());
+        assertEquals(List.of(), Validity.threadMode("virtual", null, null, null).flags(), "not counted: nothing to say");
+        RowValues out = new RowValues();
+        out.put(vtlab.run.RowColumns.MODE_PROOF, Validity.THREAD_MODE_MIXED + ": 4 request(s) on virtual threads, 2 on platform threads in 1 thread dump(s)");
+        RowValidity.judge(out, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("flagged", out.get(Validity.STATUS));
+        assertTrue(((String) out.get(Validity.NOTE)).contains("2 on platform threads"), String.valueOf(out.get(Validity.NOTE)));
+        RowValues proven = new RowValues();
+        proven.put(vtlab.run.RowColumns.MODE_PROOF, "4 request(s) on virtual threads, 0 on platform threads in 1 thread dump(s)");
+        RowValidity.judge(proven, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", proven.get(Validity.STATUS));
+    }
 }

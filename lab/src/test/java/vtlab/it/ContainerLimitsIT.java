@@ -18,7 +18,9 @@ import vtlab.proc.Cgroups;
 
 /**
  * The SUT in a cgroup as a pod's container, end to end (issue 33), one run of two rows on the servlet rig's hello page,
- * both under a 0.5 CPU quota: the first only that (its JVM sees one CPU, the quota throttles it), the second also under
+ * both under a 0.5 CPU quota on a SUT pinned to two CPUs (--cpus-app 0-1: on a 2-CPU machine the generator's CPU too,
+ * hence --allow-shared-cpus), so that the one CPU its JVM sees can only come from the quota, not from its CPU set:
+ * the first row only that (its JVM sees one CPU, the quota throttles it), the second also under
  * a 128 MB memory limit below the heap it is told to use (-Xmn200m: its first filled eden alone is past the limit), so
  * the kernel's OOM killer ends it under load and the row fails as killed by the limit; the run goes on, and nothing is
  * left behind: no cgroup of the lab's, no SUT.
@@ -61,12 +63,14 @@ class ContainerLimitsIT {
 
     @Test
     void aQuotaThrottlesAndALimitBelowTheWorkingSetKillsTheRow() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(vtlab.proc.LabAffinity.machineCpus() >= 2, "a SUT of two CPUs needs a machine of two");
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         Thread weight = Thread.ofPlatform().daemon().start(ContainerLimitsIT::weighSutGroups);
         int code;
         try {
             code = Main.run(List.of("run", "servlet", "--workloads", "hello", "--modes", "virtual", "--conc", "20", "--warmup", "0s",
                 "--hold", "4s", "--reps", "1", "--probes", "cpu", "--cpu-quota", "0.5", "--memory-limit", "none,128m",
+                "--cpus-app", "0-1", "--allow-shared-cpus",
                 "--jvm-args", "-Xms256m -Xmx256m -Xmn200m -XX:+UseSerialGC", "--port", Integer.toString(Lab.freePort()),
                 "--out", out.toString()), new PrintStream(buf, true));
         } finally {
@@ -79,8 +83,12 @@ class ContainerLimitsIT {
         Map<String, String> quota = rows.get(0);
         assertEquals(0.5, Double.parseDouble(quota.get("cg_cpu_quota")), 1e-9, quota.toString());
         assertTrue(!"failed".equals(quota.get("status")), "the quota's row is measured: " + quota.get("note"));
-        assertEquals("1", quota.get("jvm_available_processors"), "a 0.5 CPU quota: the JVM sees one CPU");
+        assertEquals("0-1", quota.get("app_cpus"), "the SUT's CPU set: two CPUs");
+        assertEquals("1", quota.get("jvm_available_processors"), "a 0.5 CPU quota on two CPUs: the JVM sees one CPU, from the quota");
         assertEquals("1", quota.get("jvm_vt_parallelism"), "and runs one carrier (no --carriers: its own default)");
+        assertEquals("0", quota.get("sut_requests_platform"), "every request of the virtual row on a virtual thread: " + quota.get("flags"));
+        assertTrue(Long.parseLong(quota.get("sut_requests_virtual")) > 0, quota.toString());
+        assertTrue(!quota.get("flags").contains("thread-mode-mixed"), quota.get("flags"));
         assertTrue(Double.parseDouble(quota.get("cg_throttled_ms")) > 0, "the quota throttled in the hold: " + quota.get("cg_throttled_ms") + " ms");
         assertTrue(Long.parseLong(quota.get("cg_throttled_periods")) > 0, quota.toString());
         assertTrue(Double.parseDouble(quota.get("cg_throttled_total_ms")) >= Double.parseDouble(quota.get("cg_throttled_ms")), quota.toString());

@@ -65,10 +65,28 @@ class LimitAxisTest {
     }
 
     @Test
+    void anEmptyValueIsRefusedNotALimitLeftOut() {
+        UsageError e = assertThrows(UsageError.class, () -> LimitAxis.parse(Options.parse(List.of("--cpu-quota", ","))));
+        assertEquals("--cpu-quota ',' has an empty value: give CPUs (0.5,1) or millicores (500m), or none for a row without", e.getMessage());
+        assertThrows(UsageError.class, () -> LimitAxis.parse(Options.parse(List.of("--cpu-quota", "0.5,,1"))));
+        e = assertThrows(UsageError.class, () -> LimitAxis.parse(Options.parse(List.of("--memory-limit", "512m,"))));
+        assertEquals("--memory-limit '512m,' has an empty value: give sizes (256m,1g), or none for a row without", e.getMessage());
+    }
+
+    @Test
+    void aMemoryLimitAboveTheMachinesMemoryIsRefused() throws UsageError {
+        List<Row> rows = List.of(LimitAxis.contained(row(), new ContainerLimits(null, 32L << 30), Options.parse(List.of())));
+        UsageError e = assertThrows(UsageError.class, () -> LimitAxis.refuse(rows, 1, 24L << 30));
+        assertEquals("--memory-limit 32g is above this machine's memory (MemTotal 24576 MiB): a limit it can never reach limits nothing", e.getMessage());
+        LimitAxis.refuse(rows, 1, 48L << 30);
+        LimitAxis.refuse(rows, 1, -1024); // MemTotal unknown: not checked
+    }
+
+    @Test
     void limitsTheMachineCannotSetAreRefusedInOneLine() throws UsageError {
         List<Row> rows = List.of(LimitAxis.contained(row(), new ContainerLimits(0.5, null), Options.parse(List.of())));
         UsageError e = assertThrows(UsageError.class, () -> LimitAxis.refuseUnavailable(rows, Cgroups.of(List.of(), List.of())));
         assertEquals("no cgroup filesystem is mounted (neither v1 cpu/memory nor v2): --cpu-quota needs it", e.getMessage());
-        assertThrows(UsageError.class, () -> LimitAxis.refuse(List.of(LimitAxis.contained(row(), new ContainerLimits(2.0, null), Options.parse(List.of()))), 1));
+        assertThrows(UsageError.class, () -> LimitAxis.refuse(List.of(LimitAxis.contained(row(), new ContainerLimits(2.0, null), Options.parse(List.of()))), 1, 24L << 30));
     }
 }

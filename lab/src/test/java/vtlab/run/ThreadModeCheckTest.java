@@ -40,7 +40,7 @@ class ThreadModeCheckTest {
         try {
             Path dump = ThreadDump.take(Jdk.current(), ProcessHandle.current().pid(), dir.resolve("d.json"));
             ThreadModeCheck.Seen seen = ThreadModeCheck.count(Files.readString(dump), List.of(ThreadModeCheckTest.class.getName() + ".serveRequest"));
-            assertEquals(new ThreadModeCheck.Seen(3, 2), seen);
+            assertEquals(new ThreadModeCheck.Seen(3, 2, 0), seen, "the platform ones in the service's own frames, none in a server's");
             // no frame of the service's package: no request seen (server frames alone would not match this JVM)
             assertEquals(new ThreadModeCheck.Seen(0, 0), ThreadModeCheck.count(Files.readString(dump), List.of("com.nosuch.")));
         } finally {
@@ -99,6 +99,36 @@ class ThreadModeCheckTest {
         VerificationFailed noJfr = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", NONE, NONE,
                 new ThreadModeCheck.Tried(3, 1, java.time.Duration.ofSeconds(2), "JFR could not start: no such recording")));
         assertTrue(noJfr.getMessage().contains("no JFR samples (JFR could not start: no such recording)"), noJfr.getMessage());
+    }
+
+    /** A thread of jcmd's JSON dump, as Thread.dump_to_file -format=json writes it. */
+    static String thread(boolean virtual, String... frames) {
+        return "{\"tid\": \"1\", \"name\": \"\", \"virtual\": " + virtual + ", \"stack\": [" + String.join(", ",
+                java.util.Arrays.stream(frames).map(f -> "\"" + f + "\"").toList()) + "]}";
+    }
+
+    /**
+     * Requests on virtual threads and on platform threads in a server's request path: mixed, which passes verification
+     * (virtual threads are in effect) and is named first in the proof, where the row's validity flags it. A platform
+     * thread in the service's own package only (its scheduler's, say) is not a request path of the server's.
+     */
+    @Test
+    void aVirtualRowWithRequestsOnPlatformThreadsTooIsMixed() throws Exception {
+        String json = "{\"threadDump\": {\"threadContainers\": [{\"container\": \"<root>\", \"threads\": ["
+                + thread(true, "java.base/java.lang.VirtualThread.run(VirtualThread.java:466)", "org.apache.coyote.AbstractProtocol$ConnectionHandler.process(AbstractProtocol.java:903)",
+                        "com.shop.OrderController.get(OrderController.java:20)") + ", "
+                + thread(false, "org.apache.coyote.http11.Http11Processor.service(Http11Processor.java:397)", "com.shop.OrderController.get(OrderController.java:20)") + ", "
+                + thread(false, "com.shop.Nightly.run(Nightly.java:9)") + ", "
+                + thread(false, "java.base/java.lang.Thread.sleep(Thread.java:500)") + "]}]}}";
+        List<String> frames = new java.util.ArrayList<>(ThreadModeCheck.SERVER_FRAMES);
+        frames.add("com.shop.");
+        ThreadModeCheck.Seen seen = ThreadModeCheck.count(json, frames);
+        assertEquals(new ThreadModeCheck.Seen(1, 2, 1), seen);
+        ThreadModeCheck.verdict("virtual", seen, NONE, tried(1)); // passes: virtual threads are in effect
+        assertTrue(ThreadModeCheck.mixed("virtual", seen));
+        assertTrue(!ThreadModeCheck.mixed("virtual", new ThreadModeCheck.Seen(1, 1, 0)), "a platform thread in the service's package only");
+        assertTrue(!ThreadModeCheck.mixed("virtual", new ThreadModeCheck.Seen(40, 0)));
+        assertTrue(!ThreadModeCheck.mixed("platform", new ThreadModeCheck.Seen(0, 40)));
     }
 
     @Test

@@ -100,7 +100,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
     static final String THRESHOLDS = "thresholds";
 
     /** Reads and checks a scenario file; every mistake is one line naming the file, the line and the key. */
-    public static Scenario read(Path file, Set<String> metrics) throws UsageError {
+    public static Scenario read(Path file, Map<String, String> metrics) throws UsageError {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -122,22 +122,40 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         return words.keySet();
     }
 
-    /** The numeric columns a threshold may name: the generator's and every probe's. */
-    public static Set<String> metrics(List<Column> columns) {
-        Set<String> out = new java.util.TreeSet<>();
-        for (Column c : columns) if (c.kind() == Column.Kind.NUMBER || c.kind() == Column.Kind.INTEGER) out.add(c.name());
+    /** The numeric columns a threshold may name, the generator's and every probe's, each with its unit. */
+    public static Map<String, String> metrics(List<Column> columns) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (Column c : columns) if (c.kind() == Column.Kind.NUMBER || c.kind() == Column.Kind.INTEGER) out.put(c.name(), c.unit());
         return out;
     }
+
+    /**
+     * Refused in one line before anything starts: a threshold on a thread mode the run has no row of (a misspelt mode
+     * would never be measured), naming the modes it has.
+     */
+    public void refuseModes(java.util.Collection<String> modes) throws UsageError {
+        TomlLines lines = new TomlLines(text);
+        for (Threshold t : thresholds) {
+            for (String m : java.util.Arrays.asList(t.mode(), t.refMode())) {
+                if (m == null || modes.contains(m)) continue;
+                throw new UsageError(file + ":" + lines.lineOf(SLO_THRESHOLDS, t.text()) + ": " + SLO_THRESHOLDS + ": '" + t.text() + "': the run has no "
+                        + m + " rows (its modes: " + String.join(", ", modes) + ")");
+            }
+        }
+    }
+
+    /** The key thresholds are written under. */
+    static final String SLO_THRESHOLDS = "slo.thresholds";
 
     /** The reader of one file: the tree, the lines, and the refusal naming file:line: key. */
     private static final class Reader {
         final Path file;
         final String text;
         final TomlLines lines;
-        final Set<String> metrics;
+        final Map<String, String> metrics;
         JsonNode root;
 
-        Reader(Path file, String text, Set<String> metrics) {
+        Reader(Path file, String text, Map<String, String> metrics) {
             this.file = file;
             this.text = text;
             this.lines = new TomlLines(text);
@@ -363,7 +381,14 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                     if (!h.isObject()) throw bad(at + ".headers", "must be a table, e.g. headers = { Accept = \"application/json\" } (got " + kind(h) + ")");
                     for (Iterator<Map.Entry<String, JsonNode>> it = h.fields(); it.hasNext(); ) {
                         var f = it.next();
-                        headers.add(new Request.Header(f.getKey(), string(at + ".headers." + f.getKey(), f.getValue())));
+                        String value = string(at + ".headers." + f.getKey(), f.getValue());
+                        String unsendable = Request.unsendable(f.getKey(), value);
+                        if (unsendable != null) {
+                            throw bad(at + ".headers." + f.getKey(), "the JDK's HTTP client, which checks each request before load, does not send it ("
+                                    + unsendable + ")" + (unsendable.startsWith("restricted")
+                                    ? ": Connection, Content-Length, Expect, Host and Upgrade are set by the client and the generators themselves" : ""));
+                        }
+                        headers.add(new Request.Header(f.getKey(), value));
                     }
                 }
                 String body = e.has("body") ? string(at + ".body", e.get("body")) : null;

@@ -72,7 +72,7 @@ public final class ScenarioExperiment implements Experiment {
     }
 
     /** The numeric columns a threshold may name: the generators' and every probe's. */
-    public static Set<String> metrics() {
+    public static Map<String, String> metrics() {
         List<vtlab.data.Column> cols = new ArrayList<>(LoadResult.COLUMNS);
         for (var p : Probes.all().values()) cols.addAll(p.get().columns());
         return Scenario.metrics(cols);
@@ -95,7 +95,7 @@ public final class ScenarioExperiment implements Experiment {
         Mix mix = sc.mix();
         if (!STACK.given(o)) {
             if (o.has("hosts")) throw new UsageError("--hosts: a scenario of a jar or a command does not run across hosts yet (one of the lab's stacks does: stack = \"servlet\")");
-            return ofService(o, ctx, mix);
+            return withModesOf(sc, ofService(o, ctx, mix));
         }
         Stack base = Stack.load(STACK.string(o));
         Stack s = withMix(base, MIX, mix);
@@ -115,6 +115,12 @@ public final class ScenarioExperiment implements Experiment {
                                 .boundNote("a scenario's mix: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup())
                                 .hold(t.hold()).jvmArgs(ctx.jvmArgs()).build());
                     }
+        return withModesOf(sc, rows);
+    }
+
+    /** The rows, once the file's thresholds are known to name only modes they have (refused in one line otherwise). */
+    static List<Row> withModesOf(Scenario sc, List<Row> rows) throws UsageError {
+        sc.refuseModes(rows.stream().map(Row::threadMode).distinct().toList());
         return rows;
     }
 

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,8 +32,15 @@ public record Threshold(String text, String metric, String mode, String op, doub
     private static final String TERM = "([a-z][a-z0-9_]*)(?:\\[([A-Za-z0-9_-]+)])?";
     private static final Pattern FORM = Pattern.compile("^\\s*" + TERM + "\\s*(<=|>=|<|>)\\s*([0-9]+(?:\\.[0-9]+)?)\\s*(%|\\*\\s*" + TERM + ")?\\s*$");
 
-    /** Parses one threshold; metrics: the columns it may name. IllegalArgumentException with what is wrong. */
-    static Threshold parse(String text, Set<String> metrics) {
+    /** The unit of a metric a '%' may be written on: a share from 0 to 1 (error_rate), which 0.1% means 0.001 of. */
+    static final String RATIO = "ratio";
+
+    /**
+     * Parses one threshold; metrics: the columns it may name, each with its unit. IllegalArgumentException with what is
+     * wrong: a metric that is no column, a '%' on one that is not a ratio (app_cpu_pct is in % already: 50% of it would
+     * be 0.5).
+     */
+    static Threshold parse(String text, Map<String, String> metrics) {
         Matcher m = FORM.matcher(text);
         if (!m.matches()) {
             throw new IllegalArgumentException("'" + text + "' is not METRIC[MODE] OP NUMBER or METRIC[MODE] OP FACTOR * METRIC[MODE]"
@@ -45,7 +51,14 @@ public record Threshold(String text, String metric, String mode, String op, doub
         String tail = m.group(5);
         checkMetric(metric, metrics);
         if (tail == null) return new Threshold(text.strip(), metric, mode, op, number, null, null, null);
-        if (tail.equals("%")) return new Threshold(text.strip(), metric, mode, op, number / 100, null, null, null);
+        if (tail.equals("%")) {
+            if (!RATIO.equals(metrics.get(metric))) {
+                throw new IllegalArgumentException("'" + text.strip() + "': a % is written on a ratio (" + String.join(", ", metrics.entrySet().stream()
+                        .filter(e -> RATIO.equals(e.getValue())).map(Map.Entry::getKey).sorted().toList()) + "), and " + metric + " is in "
+                        + (metrics.get(metric).isEmpty() ? "no unit" : metrics.get(metric)) + ": write " + metric + " " + op + " " + m.group(4) + " without %");
+            }
+            return new Threshold(text.strip(), metric, mode, op, number / 100, null, null, null);
+        }
         String ref = m.group(6), refMode = m.group(7);
         checkMetric(ref, metrics);
         if (refMode == null || mode == null) {
@@ -54,10 +67,10 @@ public record Threshold(String text, String metric, String mode, String op, doub
         return new Threshold(text.strip(), metric, mode, op, Double.NaN, number, ref, refMode);
     }
 
-    private static void checkMetric(String metric, Set<String> metrics) {
-        if (!metrics.contains(metric)) {
+    private static void checkMetric(String metric, Map<String, String> metrics) {
+        if (!metrics.containsKey(metric)) {
             throw new IllegalArgumentException("no metric '" + metric + "' (a numeric column of matrix.csv: "
-                    + String.join(", ", metrics.stream().sorted().limit(14).toList()) + ", ...)");
+                    + String.join(", ", metrics.keySet().stream().sorted().limit(14).toList()) + ", ...)");
         }
     }
 
@@ -69,27 +82,43 @@ public record Threshold(String text, String metric, String mode, String op, doub
     }
 
     /**
-     * @param measured one per load point (and mode, without one); empty: nothing to measure
+     * @param measured  one per load point (and mode, without one); empty: nothing to measure
+     * @param notJudged the rows of its modes that are not valid evidence (flagged or failed), each named with why
      */
-    public record Outcome(Threshold threshold, List<Measured> measured) {
+    public record Outcome(Threshold threshold, List<Measured> measured, List<String> notJudged) {
+        public Outcome {
+            notJudged = List.copyOf(notJudged);
+        }
+
         public boolean passed() {
             return !measured.isEmpty() && measured.stream().allMatch(Measured::holds);
         }
 
-        /** One line: each load point's value, the breaching ones marked; or "not measured". */
+        /** One line: each load point's value, the breaching ones marked, or "not measured"; then the rows it did not judge. */
         public String detail() {
-            if (measured.isEmpty()) return "not measured: no row with numbers for " + threshold.metric + (threshold.mode == null ? "" : "[" + threshold.mode + "]");
             List<String> parts = new ArrayList<>();
+            if (measured.isEmpty()) parts.add("not measured: no ok row with numbers for " + threshold.metric + (threshold.mode == null ? "" : "[" + threshold.mode + "]"));
             for (Measured m : measured) parts.add(m.text("BREACHED"));
-            return String.join("; ", parts);
+            String line = String.join("; ", parts);
+            if (notJudged.isEmpty()) return line;
+            return line + "; not judged, not valid evidence: " + String.join(", ", notJudged);
         }
     }
 
-    /** This threshold held against the rows (matrix.csv's), at each load point. */
+    /**
+     * This threshold held against the rows (matrix.csv's), at each load point: only rows whose status is ok are evidence.
+     * A flagged row's numbers are not (its bound, Little's law, a saturated generator or a mixed thread mode void it)
+     * and a failed row has none; each of its modes' is named in the outcome's line instead.
+     */
     public Outcome evaluate(List<Map<String, String>> rows) {
         Map<String, List<Map<String, String>>> byPoint = new LinkedHashMap<>();
+        List<String> notJudged = new ArrayList<>();
         for (Map<String, String> r : rows) {
-            if (Rows.failed(r)) continue;
+            if (!Rows.ok(r)) {
+                String md = r.getOrDefault("thread_mode", "");
+                if (mode == null || md.equals(mode) || md.equals(refMode)) notJudged.add(notJudged(r));
+                continue;
+            }
             byPoint.computeIfAbsent(point(r), k -> new ArrayList<>()).add(r);
         }
         List<Measured> out = new ArrayList<>();
@@ -108,7 +137,15 @@ public record Threshold(String text, String metric, String mode, String op, doub
                 out.add(new Measured(md + " " + e.getKey(), v, limit, holds(v, limit)));
             }
         }
-        return new Outcome(this, out);
+        return new Outcome(this, out, notJudged);
+    }
+
+    /** A row that is no evidence, e.g. "virtual c=50 rep 2 flagged (littles-law-low)" or "platform rate=200 failed". */
+    static String notJudged(Map<String, String> r) {
+        String rep = r.getOrDefault("rep", ""), status = r.getOrDefault("status", "");
+        List<String> voiding = Rows.flags(r).stream().filter(Rows::voids).toList();
+        return r.getOrDefault("thread_mode", "") + " " + point(r) + (rep.isBlank() ? "" : " rep " + rep) + " "
+                + (status.isBlank() ? "without a status" : status) + (voiding.isEmpty() ? "" : " (" + String.join(", ", voiding) + ")");
     }
 
     boolean holds(double v, double limit) {

@@ -279,9 +279,11 @@ class AbExperimentTest {
         assertTrue(probesOf("--probes", "+nmt").containsAll(List.of("profile", "nmt")), probesOf("--probes", "+nmt").toString());
         List<String> without = probesOf("--probes", "-profile");
         assertFalse(without.contains("profile"), "--probes -profile opts out of profiling: " + without);
-        assertEquals(vtlab.probe.Probes.DEFAULT, without);
-        assertEquals(List.of("cpu"), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
-        assertEquals(List.of(), probesOf("--no-probes"));
+        List<String> defaults = new java.util.ArrayList<>(vtlab.probe.Probes.DEFAULT);
+        defaults.add(vtlab.probe.ServedProbe.NAME); // beside every set: what ran the requests
+        assertEquals(defaults, without);
+        assertEquals(List.of("cpu", vtlab.probe.ServedProbe.NAME), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
+        assertEquals(List.of(), probesOf("--no-probes"), "none at all");
     }
 
     /** The probes of the first planned row of an ab run with these options. */

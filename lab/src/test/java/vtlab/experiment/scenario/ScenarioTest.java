@@ -153,6 +153,55 @@ class ScenarioTest {
         assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: 'error_rate is low' is not METRIC"));
     }
 
+    /** java.net.http, which sends each request once before load, refuses these names: refused at the file's line instead. */
+    @Test
+    void aHeaderTheJdksHttpClientDoesNotSendIsRefusedAtItsLine() throws Exception {
+        for (String name : List.of("Connection", "Host", "Content-Length", "Expect", "Upgrade", "connection")) {
+            String r = refusal(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { Content-Type = \"text/plain\", " + name + " = \"x\" }"));
+            assertTrue(r.startsWith("31: requests[2].headers." + name + ": the JDK's HTTP client, which checks each request before load, does not send it"
+                    + " (restricted header name: \"" + name + "\")"), r);
+        }
+        assertTrue(refusal(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { \"X Bad\" = \"x\" }"))
+                .startsWith("31: requests[2].headers.X Bad: the JDK's HTTP client"), "not a token either");
+        assertTrue(refusal(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { Accept = \"a\\nb\" }"))
+                .endsWith("does not send it (invalid header value: \"a\\nb\")"), "a line break in a value, in one line");
+        assertEquals(List.of(new vtlab.stack.Request.Header("Content-Type", "text/plain"), new vtlab.stack.Request.Header("Accept", "text/plain")),
+                read(GOOD.replace("headers = { Content-Type = \"text/plain\" }", "headers = { Content-Type = \"text/plain\", Accept = \"text/plain\" }"))
+                        .mix().entries().get(1).headers(), "others are sent");
+    }
+
+    @Test
+    void aPercentOnAMetricThatIsNotARatioIsRefusedAtItsLine() throws Exception {
+        String r = refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"app_cpu_pct < 50%\""));
+        assertTrue(r.startsWith("18: slo.thresholds: 'app_cpu_pct < 50%': a % is written on a ratio (error_rate),"), r);
+        assertTrue(r.endsWith("and app_cpu_pct is in % core: write app_cpu_pct < 50 without %"), r);
+        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"p99_ms[virtual] < 5%\"")).contains("p99_ms is in ms"));
+    }
+
+    /** A mode the run has no rows of: named with the modes it has, at the threshold's line. */
+    @Test
+    void aThresholdOnAModeTheRunDoesNotHaveIsRefusedNamingItsModes() throws Exception {
+        Scenario s = read(GOOD.replace("\"p99_ms[virtual] <= 100\"", "\"p99_ms[virtal] <= 100\""));
+        UsageError e = assertThrows(UsageError.class, () -> s.refuseModes(List.of("platform", "virtual")));
+        assertEquals(s.file() + ":17: slo.thresholds: 'p99_ms[virtal] <= 100': the run has no virtal rows (its modes: platform, virtual)", e.getMessage());
+        Scenario comparison = read(GOOD);
+        e = assertThrows(UsageError.class, () -> comparison.refuseModes(List.of("virtual")));
+        assertTrue(e.getMessage().contains(":19: slo.thresholds: 'throughput_rps[virtual] >= 1.2 * throughput_rps[platform]': the run has no platform rows"
+                + " (its modes: virtual)"), e.getMessage());
+        comparison.refuseModes(List.of("platform", "virtual"));
+    }
+
+    /** Planned, the run's modes are its rows': --modes beside the file (or the file's own) decides them. */
+    @Test
+    void planningRefusesAThresholdOnAModeTheRowsDoNotHave() throws Exception {
+        Path f = write(GOOD.replace("fault = [\"stub:latency=2s@5s-10s\"]\n", ""));
+        vtlab.core.Options o = vtlab.core.Options.parse(List.of("--scenario", f.toString(), "--modes", "virtual"));
+        UsageError e = assertThrows(UsageError.class, () -> new ScenarioExperiment().plan(o, vtlab.plan.PlanContext.from(o)));
+        assertTrue(e.getMessage().endsWith("the run has no platform rows (its modes: virtual)"), e.getMessage());
+        vtlab.core.Options both = vtlab.core.Options.parse(List.of("--scenario", f.toString()));
+        assertEquals(2 * 2, new ScenarioExperiment().plan(both, vtlab.plan.PlanContext.from(both)).size(), "two modes at two load points");
+    }
+
     @Test
     void badTomlAndAMissingServiceAreRefused() throws Exception {
         assertTrue(refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")).startsWith("8: not valid TOML"), refusal(GOOD.replace("hold = \"5s\"", "hold = \"5s")));

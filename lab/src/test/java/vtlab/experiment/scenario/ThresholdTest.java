@@ -7,13 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
 /** Thresholds held against matrix.csv's rows, per load point, the reps' mean; and the JUnit report of them. */
 class ThresholdTest {
-    static final Set<String> METRICS = Set.of("p99_ms", "error_rate", "throughput_rps");
+    static final Map<String, String> METRICS = Map.of("p99_ms", "ms", "error_rate", "ratio", "throughput_rps", "req/s");
 
     static Map<String, String> row(String mode, int c, double rps, double p99, double err) {
         return Map.of("thread_mode", mode, "concurrency", Integer.toString(c), "target_rps", "", "status", "ok",
@@ -52,7 +51,32 @@ class ThresholdTest {
         List<Map<String, String>> failed = List.of(Map.of("thread_mode", "virtual", "concurrency", "50", "status", "failed", "p99_ms", ""));
         Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(failed);
         assertFalse(o.passed());
-        assertEquals("not measured: no row with numbers for p99_ms[virtual]", o.detail());
+        assertEquals("not measured: no ok row with numbers for p99_ms[virtual]; not judged, not valid evidence: virtual c=50 failed", o.detail());
+    }
+
+    /** A flagged row's numbers are no evidence: left out of the mean, and named in the threshold's line. */
+    @Test
+    void aFlaggedRowIsNeverJudgedAndTheLineSaysSo() {
+        Map<String, String> flagged = new java.util.HashMap<>(row("virtual", 50, 400, 20, 0));
+        flagged.putAll(Map.of("status", "flagged", "flags", "littles-law-low;warmup-not-steady", "rep", "2"));
+        List<Map<String, String>> rows = new java.util.ArrayList<>(ROWS);
+        rows.add(flagged);
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(rows);
+        assertEquals("virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED; not judged, not valid evidence:"
+                + " virtual c=50 rep 2 flagged (littles-law-low)", o.detail(), "the flagged row's p99 of 20 would have made c=50's mean 56.7");
+        Threshold.Outcome only = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(List.of(flagged));
+        assertFalse(only.passed(), "a flagged row alone passes nothing");
+        assertTrue(only.detail().startsWith("not measured: no ok row"), only.detail());
+        assertEquals(List.of(), Threshold.parse("p99_ms[platform] <= 100", METRICS).evaluate(rows).notJudged(), "another mode's row is not this threshold's");
+        assertEquals(1, Threshold.parse("throughput_rps[platform] >= 0.5 * throughput_rps[virtual]", METRICS).evaluate(rows).notJudged().size(),
+                "a comparison reads the other mode's rows too");
+    }
+
+    @Test
+    void aPercentIsOfARatioOnly() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Threshold.parse("p99_ms < 5%", METRICS));
+        assertEquals("'p99_ms < 5%': a % is written on a ratio (error_rate), and p99_ms is in ms: write p99_ms < 5 without %", e.getMessage());
+        assertEquals(0.05, Threshold.parse("error_rate <= 5%", METRICS).value(), 1e-12);
     }
 
     @Test

@@ -138,6 +138,7 @@ public final class ServletMain {
         m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
         m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
         m.put("requests_by_path", paths.snapshot()); // requests received per path since start (a scenario's mix, counted here)
+        m.put("requests_by_thread", paths.byThread()); // the same requests by the kind of thread that ran them
         return m;
     }
 

@@ -50,6 +50,9 @@ class ServletMainTest {
             assertTrue(info.contains("\"thread_mode\":\"" + mode + "\""), info);
             // every request counted by its path, the query left out, runtime-info's own not (a scenario's mix at the SUT)
             assertTrue(info.contains("\"requests_by_path\":{\"/hello\":1,\"/sleep\":2}"), info);
+            // and by the kind of thread that ran them: all three on the mode's own
+            assertTrue(info.contains("\"requests_by_thread\":{\"platform\":" + (mode.equals("virtual") ? 0 : 3) + ",\"virtual\":"
+                    + (mode.equals("virtual") ? 3 : 0) + "}"), info);
             assertTrue(info.contains("\"max_connections\":8192"), info);
             assertTrue(info.contains("\"address\":\"127.0.0.1\""), info);
             if (mode.equals("virtual")) {

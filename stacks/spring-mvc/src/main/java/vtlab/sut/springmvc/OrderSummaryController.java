@@ -116,6 +116,7 @@ public class OrderSummaryController {
         m.put("downstream_delay_ms", settings.downstreamDelayMs());
         m.put("concurrency_limit", gate.limit());
         m.put("requests_mbean", Requests.NAME);
+        m.put("requests_by_thread", gate.requests().byThread()); // requests since start by the kind of thread that ran them
         m.putAll(downstream.describe());
         m.put("order_query", OrderSummaryService.ORDER_QUERY);
         m.put("orders_max_id", warmup.maxOrderId());

@@ -36,6 +36,11 @@ public final class RequestGate implements Filter {
         this.requests = requests;
     }
 
+    /** The counters it keeps. */
+    public Requests requests() {
+        return requests;
+    }
+
     /** The limit in force; 0: none. */
     public int limit() {
         return limit;
@@ -48,6 +53,7 @@ public final class RequestGate implements Filter {
             chain.doFilter(req, res);
             return;
         }
+        requests.ranOn(Thread.currentThread()); // what ran it: a virtual row's request on a platform thread is seen
         if (permits != null && !permits.tryAcquire()) {
             // turned away: counted as rejected, never as in flight (the peak is of requests the limit let in)
             requests.rejected();

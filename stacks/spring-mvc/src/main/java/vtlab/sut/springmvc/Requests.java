@@ -21,6 +21,17 @@ public final class Requests implements RequestsMBean {
     private final AtomicInteger inFlightMax = new AtomicInteger();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder completed = new LongAdder();
+    private final LongAdder onVirtual = new LongAdder(), onPlatform = new LongAdder();
+
+    /** A request that reached the gate (let through or turned away), on the thread that runs it. */
+    void ranOn(Thread t) {
+        (t.isVirtual() ? onVirtual : onPlatform).increment();
+    }
+
+    /** Requests that reached the gate since start by the kind of thread that ran them (runtime-info's requests_by_thread). */
+    public java.util.Map<String, Long> byThread() {
+        return new java.util.TreeMap<>(java.util.Map.of("platform", onPlatform.sum(), "virtual", onVirtual.sum()));
+    }
 
     /** A request let through the gate: in flight until {@link #left()}. */
     void entered() {

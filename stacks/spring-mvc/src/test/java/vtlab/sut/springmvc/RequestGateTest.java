@@ -185,6 +185,7 @@ class RequestGateTest {
         assertEquals(5, requests.getInFlightMax());
         assertEquals(5, requests.getCompleted());
         assertEquals(0, requests.getRejected());
+        assertEquals(java.util.Map.of("platform", 5L, "virtual", 0L), requests.byThread(), "Tomcat's own pool: platform threads");
         assertThrows(IllegalArgumentException.class, () -> new RequestGate(-1, requests));
     }
 
