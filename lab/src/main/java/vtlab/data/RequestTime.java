@@ -16,6 +16,7 @@ public final class RequestTime {
         RUNQUEUE("runqueue", "waiting to run", "#f28e2b"),
         MONITOR("monitor", "blocked on a monitor", "#e15759"),
         PARK("park", "parked on a lock or condition", "#ff9da7"),
+        THREAD_WAIT("thread_wait", "waiting for a free request thread", "#d37295"),
         POOL_WAIT("pool_wait", "waiting for a pooled connection", "#b07aa1"),
         DB("db", "in the database", "#76b7b2"),
         DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f"),

@@ -382,7 +382,8 @@ public final class ProfileProbe implements Probe {
                     : (double) (coresEnd[0] - coresStart[0]) / (coresEnd[1] - coresStart[1]);
             sut = new TimeBreakdown.SutCpu(window > 0 ? allCpuS / (window * cpus) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
-        TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut);
+        TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
+                ctx.row().open() ? 0 : ctx.row().concurrency());
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);
         });

@@ -360,6 +360,19 @@ public final class TimeBreakdown {
      */
     public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS, SutCpu sut) {
+        return compute(seen, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, sut, 0);
+    }
+
+    /** A thread pool this busy is saturated: a request that finds no free thread waits in the connector's queue. */
+    static final double SATURATED_POOL = 0.9;
+
+    /**
+     * @param connections the closed model's connections (0: open model, or not known): with more of them than the
+     *                    platform request threads, and those threads busy all the hold, the requests in flight beyond the
+     *                    threads wait for a free one — time no event records, counted as waiting for a free request thread
+     */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS, SutCpu sut, int connections) {
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
         s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
@@ -380,7 +393,15 @@ public final class TimeBreakdown {
             Double v = s.get(c);
             pct.put(c, v == null ? null : requestS > 0 ? round(100 * v * scale / requestS) : 0);
         }
-        double unseen = requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0, queued = 0;
+        double unseen = requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0, queued = 0, threadWait = 0;
+        // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue)
+        double busyS = s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
+        double poolBusy = threads > 0 && holdS > 0 ? busyS / (threads * holdS) : 0;
+        if (!seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && unseen > 0) {
+            threadWait = round(Math.min(unseen, 100.0 * (connections - threads) / connections));
+            unseen = round(unseen - threadWait);
+        }
+        pct.put(Cause.THREAD_WAIT, threadWait > 0 ? threadWait : 0.0);
         if (sut.full() && unseen > 0) { // the CPU was full: what no source saw waited for it
             queued = unseen;
             pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + unseen));
@@ -394,6 +415,8 @@ public final class TimeBreakdown {
         // a cause dominates at half the request time, or at twice the next one and more than what no source saw
         boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
         String ev = top == Cause.RUNQUEUE && queued > 0 ? queuedEvidence(queued, seen, threads, cpus, runqueueS, sut)
+                : top == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
+                        + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, poolBusy))
                 : evidence(top, seen, threads, cpus, cpuEstimated, holdS);
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
         return new Result(pct, top, dominant, runnerUp, ev, owners(seen), scale < 1);
@@ -428,7 +451,8 @@ public final class TimeBreakdown {
         if (!(p99Ms > 0)) return "";
         double floorS = p99Ms / 2 / 1000;
         Map<Cause, List<Wait>> longWaits = new EnumMap<>(Cause.class);
-        for (Wait w : seen.waits()) if (w.seconds() >= floorS) longWaits.computeIfAbsent(w.cause(), k -> new ArrayList<>()).add(w);
+        // a server reading its client's request is no cause of the request's time (the client had not sent it yet)
+        for (Wait w : seen.waits()) if (w.seconds() >= floorS && w.cause() != Cause.OTHER) longWaits.computeIfAbsent(w.cause(), k -> new ArrayList<>()).add(w);
         String head = String.format(Locale.ROOT, "the slowest 1%% (p99 %.1f ms): ", p99Ms);
         if (longWaits.isEmpty()) {
             return head + String.format(Locale.ROOT, "no single wait of %.1f ms or more seen: their time was queueing or many short waits"
@@ -452,7 +476,7 @@ public final class TimeBreakdown {
     static String queuedEvidence(double queuedPct, Seen seen, int threads, int cpus, double runqueueS, SutCpu sut) {
         boolean others = !(sut.busy() >= FULL_CPU) && sut.coresBusy() >= FULL_CPU;
         StringBuilder sb = new StringBuilder(others
-                ? String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s, the SUT's own threads %.0f%%, other processes the rest",
+                ? String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s, the SUT's own threads %.0f%%, the rest other processes or the kernel's network interrupts",
                         100 * sut.coresBusy(), cpus, cpus == 1 ? "" : "s", 100 * sut.busy())
                 : String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy on %d CPU%s", 100 * sut.busy(), cpus, cpus == 1 ? "" : "s"));
         sb.append(String.format(Locale.ROOT, "; %.0f%% of request time queued before a worker took the request", queuedPct));

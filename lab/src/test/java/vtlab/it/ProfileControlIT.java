@@ -74,7 +74,7 @@ class ProfileControlIT {
 
     static String shares(Map<String, String> r) {
         StringBuilder sb = new StringBuilder();
-        for (String c : List.of("cpu", "runqueue", "monitor", "park", "pool_wait", "db", "downstream", "sleep", "gc", "other")) {
+        for (String c : List.of("cpu", "runqueue", "monitor", "park", "thread_wait", "pool_wait", "db", "downstream", "sleep", "gc", "other")) {
             sb.append(c).append('=').append(r.get("time_" + c + "_pct")).append(' ');
         }
         return sb + "top=" + r.get("time_top_cause") + (r.get("time_top_dominant") == null ? "" : " dominant=" + r.get("time_top_dominant"))

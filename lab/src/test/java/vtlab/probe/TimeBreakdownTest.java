@@ -330,7 +330,7 @@ class TimeBreakdownTest {
         // a core another process keeps busy is as full for the SUT: said so
         TimeBreakdown.Result shared = TimeBreakdown.compute(platform, 10.0, 1.0, 0.3, 0.1, 6, 1, 0.01, new TimeBreakdown.SutCpu(0.43, 0.97, 1.0, "x 1.0 s"));
         assertEquals(Cause.RUNQUEUE, shared.top(), shared.pct().toString());
-        assertTrue(shared.evidence().startsWith("the SUT's CPU full: 97% busy on 1 CPU, the SUT's own threads 43%, other processes the rest"), shared.evidence());
+        assertTrue(shared.evidence().startsWith("the SUT's CPU full: 97% busy on 1 CPU, the SUT's own threads 43%, the rest other processes or the kernel's network interrupts"), shared.evidence());
     }
 
     @Test
@@ -373,6 +373,30 @@ class TimeBreakdownTest {
         String none = TimeBreakdown.tail(platform, 1000, r, true);
         assertTrue(none.startsWith("the slowest 1% (p99 1000.0 ms): no single wait of 500.0 ms or more seen"), none);
         assertTrue(none.endsWith("a virtual thread's park or blocked enter is no JFR event"), none);
+    }
+
+    /**
+     * A saturated pool of platform threads (the article's sleep servlet at 400 connections on 200 threads: each thread
+     * asleep all the hold, half the requests in flight not on a thread) names the wait for a free thread, not "other";
+     * the same unseen time with threads idle half the hold does not.
+     */
+    @Test
+    void connectionsBeyondASaturatedPoolWaitForAFreeThread() {
+        // 2 platform threads asleep 0.95 s each of a 1 s hold, 4 connections: 4 s of request time, 1.9 s seen
+        TimeBreakdown.Seen asleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.9), Map.of(Cause.SLEEP, Map.of("Thread.sleep in x.Y.doGet", 1.9)),
+                Map.of(), Map.of(), 0, 0, Set.of(1L, 2L), false, 0, List.of());
+        TimeBreakdown.Result r = TimeBreakdown.compute(asleep, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.1, 0.1, 0, ""), 4);
+        assertEquals(50.0, r.pct().get(Cause.THREAD_WAIT), r.pct().toString());
+        assertEquals(47.5, r.pct().get(Cause.SLEEP), 0.1, r.pct().toString());
+        assertEquals(Cause.THREAD_WAIT, r.top());
+        assertTrue(r.evidence().startsWith("4 connections on 2 request threads, busy 95% of the hold"), r.evidence());
+        // idle half the hold: no saturated pool, so no thread wait is inferred
+        TimeBreakdown.Seen idle = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(1L, 2L), false, 0, List.of());
+        TimeBreakdown.Result notSaturated = TimeBreakdown.compute(idle, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.1, 0.1, 0, ""), 4);
+        assertEquals(0.0, notSaturated.pct().get(Cause.THREAD_WAIT), notSaturated.pct().toString());
+        // virtual threads have no pool to wait for
+        TimeBreakdown.Seen virtualAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.9), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
+        assertEquals(0.0, TimeBreakdown.compute(virtualAsleep, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, TimeBreakdown.SutCpu.UNKNOWN, 4).pct().get(Cause.THREAD_WAIT));
     }
 
     /** Whatever the inputs, the largest cause named is one a source measured. */
