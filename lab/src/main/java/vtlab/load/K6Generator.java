@@ -331,19 +331,6 @@ public final class K6Generator implements Generator {
         return startMs != null && !ramped ? Math.floorDiv(ms - startMs, 1000) : Math.floorDiv(ms, 1000);
     }
 
-    /** What one request came to, from its status and k6 error code (0: no answer). */
-    enum Outcome {
-        ANSWERED(null), STATUS(LoadSeries.Kind.ERR_STATUS), TIMEOUT(LoadSeries.Kind.ERR_TIMEOUT), CONNECT(LoadSeries.Kind.ERR_CONNECT),
-        WRITE(LoadSeries.Kind.ERR_IO), READ(LoadSeries.Kind.ERR_IO);
-
-        /** The per-second series an error of this kind is counted in (reset and broken pipe alike: I/O). */
-        final LoadSeries.Kind series;
-
-        Outcome(LoadSeries.Kind series) {
-            this.series = series;
-        }
-    }
-
     /**
      * k6's error codes (lib/netext/httpext/error_codes.go): 1050 request timeout; 11xx DNS and 121x dial (refused, dial
      * timeout) never reached the server; 1201 broken pipe failed writing; the rest (1000, 1220 reset by peer, ...)
