@@ -61,7 +61,7 @@ final class ScenarioRun {
         save(sc, o, dir);
         List<Map<String, String>> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.read(ex.done().dir().matrix()) : List.of();
         List<Threshold.Outcome> outcomes = new ArrayList<>();
-        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows));
+        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
         int code = ex.code();
         boolean breached = outcomes.stream().anyMatch(x -> !x.passed());
         if (breached && code == ExitCodes.OK) code = ExitCodes.THRESHOLDS;

@@ -114,6 +114,14 @@ public final class VegetaGenerator implements Generator {
         return EnumSet.allOf(LoadSeries.Kind.class);
     }
 
+    /** A mix's requests apart too: each request is its own attacker, so its results are its own (LoadResult.ByRequest). */
+    @Override
+    public List<vtlab.data.Column> columns() {
+        List<vtlab.data.Column> all = new ArrayList<>(LoadResult.COLUMNS);
+        all.addAll(LoadResult.BY_REQUEST_COLUMNS);
+        return all;
+    }
+
     /** From load agents: open-model rows, each agent every attacker at rate/n (see {@link VegetaAgents}). */
     @Override
     public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
@@ -522,7 +530,13 @@ public final class VegetaGenerator implements Generator {
         long startNs = startMs * 1_000_000L;
         List<long[]> spans = new ArrayList<>(); // [sent, ended] ns from startNs, of every request
         StringBuilder said = new StringBuilder(text.isEmpty() || text.endsWith("\n") ? text : text + "\n");
+        // a mix's requests apart, by attacker name: [attempted, errors] and the answers' histogram
+        Map<String, long[]> counts = new LinkedHashMap<>();
+        Map<String, Histogram> byName = new LinkedHashMap<>();
+        boolean mix = attackers.stream().anyMatch(a -> a.entry() >= 0);
         for (Attacker a : attackers) {
+            long[] nameCounts = counts.computeIfAbsent(a.name(), k -> new long[2]);
+            Histogram nameHistogram = byName.computeIfAbsent(a.name(), k -> LatencyHistogram.empty());
             List<Hit> hits = results.get(a.index());
             long interval = a.intervalNs();
             Long origin = scheduleOrigin(hits, interval);
@@ -538,6 +552,9 @@ public final class VegetaGenerator implements Generator {
                 perSecond.addAt(second, o.answered(), o != Outcome.ANSWERED, latencyS);
                 if (o != Outcome.ANSWERED) perSecond.errorAt(second, o.series);
                 spans.add(new long[] {x.sentNs() - startNs, endedNs});
+                nameCounts[0]++;
+                if (o != Outcome.ANSWERED) nameCounts[1]++;
+                if (o.answered()) LatencyHistogram.recordSeconds(nameHistogram, latencyS);
                 switch (o) {
                     case ANSWERED, STATUS -> {
                         answered++;
@@ -564,8 +581,20 @@ public final class VegetaGenerator implements Generator {
         } catch (IOException e) {
             throw new LoadException("cannot write " + raw + ": " + e.getMessage());
         }
-        return LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw, dropped,
+        LoadResult r = LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw, dropped,
                 perSecond.build());
+        if (!mix) return r;
+        List<LoadResult.ByRequest> each = new ArrayList<>();
+        for (var e : counts.entrySet()) {
+            each.add(LoadResult.ByRequest.of(e.getKey(), e.getValue()[0], e.getValue()[1], byName.get(e.getKey()), byRequest(hlog, e.getKey())));
+        }
+        return r.withByRequest(each);
+    }
+
+    /** Where a request name's histogram is kept: beside the load's (STEM.vegeta.hlog: STEM.vegeta.NAME.hlog). */
+    static Path byRequest(Path hlog, String name) {
+        String f = hlog.getFileName().toString();
+        return hlog.resolveSibling(f.substring(0, f.length() - ".hlog".length()) + "." + name + ".hlog");
     }
 
     /** Each second's most requests in flight at once (sent and not yet ended), from every request's span. */
