@@ -77,7 +77,8 @@ public final class K6Generator implements Generator {
     @Override
     public String description() {
         return "k6 " + VERSION + " (Go, JS VUs), the seed rig's tool: closed (constant-vus, --ramp: ramping-vus) and open"
-                + " (constant-arrival-rate, --rate-profile: ramping-arrival-rate; dropped iterations counted); built by the lab on first use (go install)";
+                + " (constant-arrival-rate, --rate-profile: ramping-arrival-rate; dropped iterations counted); AGPL-3.0, opt-in: built by the lab"
+                + " (go install) only for --generator k6 or ./vtlab setup k6";
     }
 
     @Override

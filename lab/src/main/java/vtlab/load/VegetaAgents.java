@@ -34,6 +34,7 @@ public final class VegetaAgents extends CopiedAgents {
     @Override
     Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException {
         if (s.model() != LoadModel.OPEN) throw new IOException("vegeta agents run the open model (closed: wrk agents)");
+        if (s.profile() != null) throw new IOException("rate profiles do not run across hosts yet"); // refused before the run too
         String stem = s.stem() + "." + a.name();
         int cap = LoadAgents.connections(s.connections(), agents.size()).get(i);
         double rate = s.rate() / agents.size();
