@@ -59,7 +59,8 @@ import vtlab.tier.tool.Tools;
  * result carries its seq and the time it was actually sent (lib/attack.go hit()). The row's latency of each request
  * is vegeta's own (from the send) plus how late the send was ({@link #scheduleOrigin}), so a stall shows in every
  * request due during it (no coordinated omission), as oha's --latency-correction does. Each attacker gets
- * {@code -max-workers} its share of the in-flight cap and {@code -workers} half a second of its arrivals (all of them
+ * {@code -max-workers} its share of the in-flight cap where its share is largest ({@link #attackers}) and
+ * {@code -workers} half a second of its arrivals (all of them
  * when the row expects bursts: a fault), so sends are late only when the cap is full. What was due in the hold but
  * never sent (the cap full until the end) is the row's {@link LoadResult#dropped()}.</li>
  * <li><b>Errors by kind</b> from each result's status and error text ({@link #outcome}), the per-second series and
@@ -247,20 +248,27 @@ public final class VegetaGenerator implements Generator {
 
     /**
      * The load's attackers: every layer of its rate, and within a layer every request of the mix at its share of the
-     * layer's rate. Each gets its share of the in-flight cap (its rate over the peak of the sum), at least one.
+     * layer's rate. Each gets the in-flight cap's share of its rate where that share is largest: its rate over the
+     * lowest total rate offered in its window. A mix's attackers split the cap by weight; a spike's base attacker gets
+     * the whole cap, since it runs alone after the spike, when the backlog the spike left is its own (k6's one pool of
+     * VUs lets it; split by the peak, 200 of 1,000 req/s would leave it a fifth of the cap: at a 6.8 s p99 after a
+     * spike, 1,360 due in flight against 800). While the spike lasts, base and spike together may hold more than the
+     * cap, at most by the spike's share: vegeta's attackers are processes that share no worker pool.
      */
     static List<Attacker> attackers(LoadSpec s) {
         List<Layer> layers = layers(pieces(s));
         double peak = s.profile() == null ? s.rate() : pieces(s).stream().mapToDouble(Layer::rate).max().orElse(s.rate());
         Mix mix = s.mix();
         List<Attacker> out = new ArrayList<>();
+        List<Layer> pieces = pieces(s);
         for (Layer l : layers) {
+            double lowest = pieces.stream().filter(p -> p.fromMs() < l.toMs() && p.toMs() > l.fromMs()).mapToDouble(Layer::rate).min().orElse(peak);
             int entries = mix == null ? 1 : mix.entries().size();
             for (int e = 0; e < entries; e++) {
                 double share = mix == null ? 1 : (double) mix.entries().get(e).weight() / mix.totalWeight();
                 double rate = Math.round(l.rate() * share * 1000) / 1000.0;
                 if (rate <= 0) continue;
-                int max = (int) Math.max(1, Math.ceil(s.connections() * rate / peak));
+                int max = (int) Math.min(s.connections(), Math.max(1, Math.ceil(s.connections() * rate / lowest)));
                 int workers = s.bursts() ? max : (int) Math.min(max, Math.max(1, Math.ceil(rate * PREALLOCATED_SECONDS)));
                 String name = mix == null ? "load" : mix.entries().get(e).name();
                 out.add(new Attacker(out.size(), name, mix == null ? -1 : e, rate, l.fromMs(), l.toMs() - l.fromMs(), max, workers));

