@@ -74,6 +74,13 @@ public final class SuiteReport {
                     outcome = o.equals("failure") ? "failed" : o.equals("error") ? "error" : "skipped";
                     message = ((Element) n.item(0)).getAttribute("message");
                     type = ((Element) n.item(0)).getAttribute("type");
+                    // an assumption's skip (JUnit's assumeTrue) has no message attribute: its reason is the first line of the
+                    // stack trace surefire writes inside the element ("...TestAbortedException: Assumption failed: WHY")
+                    if (message.isBlank()) {
+                        String first = firstLine(n.item(0).getTextContent().strip());
+                        int why = first.indexOf("Assumption failed: ");
+                        message = why >= 0 ? first.substring(why + "Assumption failed: ".length()) : first;
+                    }
                 }
             }
             double seconds;

@@ -344,7 +344,10 @@ public final class VegetaGenerator implements Generator {
      * and output(i) of attacker i.
      */
     static String script(String vegeta, LoadSpec s, List<Attacker> attackers, IntFunction<String> targets, IntFunction<String> output) {
-        StringBuilder sh = new StringBuilder("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.VegetaGenerator)\nrc=0\n");
+        // vegeta run once first (-version: nothing sent) pages its 18 MB in, so the attackers start together: seen on a
+        // machine short of page cache, the first attacker's exec took a second longer than a later one's
+        StringBuilder sh = new StringBuilder("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.VegetaGenerator)\nrc=0\n"
+                + sh(vegeta) + " -version >/dev/null 2>&1\n");
         for (Attacker a : attackers) {
             List<String> cmd = List.of("env", "GOMAXPROCS=" + Math.max(1, s.threads()), "taskset", "-c", s.cpus(), vegeta, "attack",
                     "-format=json", "-targets=" + targets.apply(a.index()), "-name=" + a.name(), "-rate=" + a.rateFlag(),

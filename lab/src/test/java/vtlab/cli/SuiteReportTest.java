@@ -21,7 +21,9 @@ class SuiteReportTest {
         Files.writeString(unit.resolve("TEST-vtlab.load.K6GeneratorTest.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <testsuite name="vtlab.load.K6GeneratorTest" tests="3" skipped="1" failures="1">
-                  <testcase name="k6AcceptsTheScripts" classname="vtlab.load.K6GeneratorTest"><skipped message="k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it)"/></testcase>
+                  <testcase name="k6AcceptsTheScripts" classname="vtlab.load.K6GeneratorTest"><skipped type="org.opentest4j.TestAbortedException"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it)
+                	at org.junit.jupiter.api.Assumptions.throwAssumptionFailed(Assumptions.java:340)
+                ]]></skipped></testcase>
                   <testcase name="closedScriptHoldsConstantVus" classname="vtlab.load.K6GeneratorTest"/>
                   <testcase name="broken" classname="vtlab.load.K6GeneratorTest"><failure message="expected 1&#10;but 2"/></testcase>
                 </testsuite>
