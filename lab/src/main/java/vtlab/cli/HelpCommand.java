@@ -54,9 +54,10 @@ final class HelpCommand implements Command {
               ./vtlab list columns                    every matrix.csv column with its unit and meaning
               ./vtlab doctor                          what the lab found: JDKs, tools (version, path), CPUs, limits
               ./vtlab setup [TOOL...]                 install every external tool at its pinned version (wrk, hey,
-                                                      oha, k6, postgres, toxiproxy-server, chromium, chromedriver,
+                                                      oha, vegeta, postgres, toxiproxy-server, chromium, chromedriver,
                                                       jdk21, sshd, ip), a line each; ./vtlab test runs it first,
-                                                      ./vtlab run what its rows need
+                                                      ./vtlab run what its rows need; k6 (AGPL-3.0) is opt-in:
+                                                      only ./vtlab setup k6 or --generator k6 installs it
               ./vtlab dump [PID]                      JSON thread dump of a running SUT (virtual threads included),
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
@@ -96,20 +97,22 @@ final class HelpCommand implements Command {
                                          auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
                                          behind Tomcat's poller, GC and JIT; docs/results.md)
               --generator wrk            load generator, installed or built when missing (see Generators below);
-                                         wrk for the closed model, oha for the open one, k6 for --rate-profile
+                                         wrk for the closed model, oha for the open one, vegeta for
+                                         --rate-profile, spikes, faults and open-model mixes
               --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
                                          long before the hold and down after it; only the hold is measured
               --wrk-per-second on        wrk only: answers and status errors per second in series.jsonl (off
                                          drops the response() hook that counts them: +35% wrk CPU at 1 MB bodies)
               --load-model closed        closed: --conc connections, each sending when its answer arrives;
                                          open: --rates req/s on schedule (--conc is refused); oha by default,
-                                         latency from each intended send time; k6: from the actual send, with
-                                         what no free VU could send counted as dropped
+                                         latency from each intended send time (vegeta too); k6: from the actual
+                                         send, with what no free VU could send counted as dropped
               --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
               --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
                                          (oha opens 200 ms of arrivals' worth of connections under it and
-                                         queues the rest, counting their wait; k6: its maxVUs)
-              --rate-profile "1000@0s,5000@10s,1000@20s"   open model, k6 only, instead of --rates: the rate
+                                         queues the rest, counting their wait; vegeta: its max workers; k6:
+                                         its maxVUs)
+              --rate-profile "1000@0s,5000@10s,1000@20s"   open model, vegeta or k6, instead of --rates: the rate
                                          over each hold; RATE@T a step at T s, RATE@FROM-TO a linear ramp; a row's
                                          rate is the mean, overloaded judged on the peak
               --fault "stub:latency=1900ms@10s-30s,db:lock@10s-15s"   faults within each row's hold, an axis (a row
@@ -128,7 +131,8 @@ final class HelpCommand implements Command {
               --port 18080               SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)
               --hosts hosts.toml         the SUT, pg and the stub on hosts of their own, load from the file's agents,
                                          over ssh (the experiments ./vtlab list marks [across hosts]; closed
-                                         model with wrk: connections split; open with k6 segments or oha at rate/n;
+                                         model with wrk: connections split; open with oha or vegeta at rate/n or
+                                         k6 segments;
                                          histograms merged; probes read where each process runs, jcmd/JFR/NMT on the
                                          SUT's host; not yet: faults, jvm, ctxsw); ./vtlab hosts up N writes one
                                          for test hosts on this machine

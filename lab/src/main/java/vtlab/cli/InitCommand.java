@@ -126,7 +126,7 @@ final class InitCommand implements Command {
                 warmup = "10s"
                 hold = "20s"
                 reps = 1
-                # generator = "wrk"      # wrk (closed) or k6 (open, rate profiles): both send the mix; oha and hey cannot
+                # generator = "wrk"      # wrk (closed) or vegeta (open, rate profiles): both send the mix (k6 too, opt-in); oha and hey cannot
 
                 [run]
                 modes = ["platform", "virtual"]

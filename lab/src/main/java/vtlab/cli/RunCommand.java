@@ -326,18 +326,19 @@ public final class RunCommand implements Command {
 
     /**
      * The run's generator: --generator, else the one the experiments name, else each load model's default: wrk closed
-     * (the seeds' numbers), oha open (latency from the intended send time); rows with a rate profile only k6 follows.
+     * (the seeds' numbers), oha open (latency from the intended send time); rows with a rate profile vegeta (k6, opt-in,
+     * follows them too).
      * Refused when it cannot send the rows' load model or profile.
      */
     static Generator chooseGenerator(Options o, List<Experiment> chosen, List<Row> rows, boolean open, boolean runProfile) throws UsageError {
         java.util.Set<String> wanted = new LinkedHashSet<>();
         chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
         boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
-        String dflt = profiled ? "k6" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
+        String dflt = profiled ? "vegeta" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
         Generator gen = Generators.configured(o.string("generator", dflt), o);
         if (profiled && !gen.followsRateProfile()) {
             throw new UsageError((runProfile ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
-                    + " sends constant rates only; use --generator k6 (or drop --generator)");
+                    + " sends constant rates only; use --generator " + String.join(" or ", profileGenerators()) + " (or drop --generator)");
         }
         if (open && !gen.models().contains(LoadModel.OPEN)) {
             throw new UsageError(gen.name() + " runs closed-model load only; " + openGenerators());
@@ -486,6 +487,13 @@ public final class RunCommand implements Command {
     }
 
     /** What to use instead, for the refusal: the registered generators that run an open-model load, if any. */
+    /** The generators that follow a rate profile, by name. */
+    static List<String> profileGenerators() {
+        List<String> out = new ArrayList<>();
+        for (var e : Generators.all().entrySet()) if (e.getValue().get().followsRateProfile()) out.add(e.getKey());
+        return out;
+    }
+
     static String openGenerators() {
         List<String> open = new ArrayList<>();
         for (var e : Generators.all().entrySet()) if (e.getValue().get().models().contains(LoadModel.OPEN)) open.add(e.getKey());

@@ -49,7 +49,8 @@ final class ScenarioRun {
         if (!Generators.byName(gen).sendsMix()) {
             List<String> can = Generators.all().entrySet().stream().filter(e -> e.getValue().get().sendsMix()).map(Map.Entry::getKey).toList();
             throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
-                    + " can: wrk through its Lua request() hook, k6 through its script); use --generator " + String.join(" or ", can));
+                    + " can: wrk through its Lua request() hook, vegeta an attacker per request, k6 through its script); use --generator "
+                    + String.join(" or ", can));
         }
         if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
         Path junit = merged.has("junit") ? Path.of(merged.string("junit", "")).toAbsolutePath() : null;
@@ -62,7 +63,7 @@ final class ScenarioRun {
         save(sc, o, dir);
         List<Map<String, String>> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.read(ex.done().dir().matrix()) : List.of();
         List<Threshold.Outcome> outcomes = new ArrayList<>();
-        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows));
+        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
         int code = ex.code();
         boolean breached = outcomes.stream().anyMatch(x -> !x.passed());
         if (breached && code == ExitCodes.OK) code = ExitCodes.THRESHOLDS;
@@ -86,7 +87,7 @@ final class ScenarioRun {
 
     /**
      * The file's options as command-line words, an option given beside it replacing the file's, then those given
-     * beside it; the scenario file itself, and the generator that sends the mix by default (k6 for an open load, wrk
+     * beside it; the scenario file itself, and the generator that sends the mix by default (vegeta for an open load, wrk
      * for a closed one).
      */
     static Options options(Scenario sc, Options given) throws UsageError {
@@ -102,7 +103,7 @@ final class ScenarioRun {
         if (!given.has("generator") && !sc.words().containsKey("generator")) {
             boolean open = has(sc, given, "rates") || has(sc, given, "rate-profile")
                     || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(sc, "load-model"));
-            words.add("--generator=" + (open ? "k6" : "wrk"));
+            words.add("--generator=" + (open ? "vegeta" : "wrk"));
         }
         words.add("--scenario=" + sc.file().toAbsolutePath().normalize());
         for (var e : given.asMap().entrySet()) for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);

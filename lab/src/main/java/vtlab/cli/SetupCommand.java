@@ -12,8 +12,9 @@ import vtlab.tier.tool.Tool;
 import vtlab.tier.tool.Tools;
 
 /**
- * ./vtlab setup [TOOL...]: installs every external tool the lab uses (or the ones named), a line each. ./vtlab test
- * runs it before Maven starts, so no test spends its time budget on an install. Exit 0 when all are there, 1 when
+ * ./vtlab setup [TOOL...]: installs every external tool of the default set (or the ones named), a line each; an
+ * opt-in tool (k6, AGPL-3.0) only by name, and the default set's last line says so. ./vtlab test runs it before Maven
+ * starts, so no test spends its time budget on an install. Exit 0 when all are there, 1 when
  * some could not be had (each line says why), 2 for an unknown name.
  */
 final class SetupCommand implements Command {
@@ -41,7 +42,8 @@ final class SetupCommand implements Command {
     public int run(Options o, List<String> args, PrintStream out) throws Exception {
         List<Tool> tools = new ArrayList<>();
         for (String a : args) tools.add(Tools.named(a));
-        if (tools.isEmpty()) tools.addAll(Tools.all().values());
+        boolean defaults = tools.isEmpty();
+        if (defaults) tools.addAll(Tools.defaults().values());
         int missing = 0;
         for (int i = 0; i < tools.size(); i++) {
             Tool t = tools.get(i);
@@ -62,6 +64,12 @@ final class SetupCommand implements Command {
                 out.println("vtlab setup: " + n + "MISSING: " + e.getMessage());
             }
         }
+        if (defaults) {
+            for (Tool t : Tools.all().values()) {
+                if (t.optInLicence() != null) out.println("vtlab setup: not in the default set: " + t.name() + " (" + t.optInLicence()
+                        + t.find().map(p -> ", present").orElse("") + "): --generator " + t.name() + " or ./vtlab setup " + t.name() + " installs it");
+            }
+        }
         if (missing > 0) out.println("vtlab setup: " + missing + " of " + tools.size() + " tools could not be had; what needs them will fail and say so");
         return missing == 0 ? 0 : 1;
     }
@@ -77,7 +85,9 @@ final class SetupCommand implements Command {
         for (Tool t : Tools.all().values()) {
             sb.append(String.format("tool          %-17s", t.name()));
             Optional<Path> p = t.find();
-            sb.append(p.map(x -> describe(t, x)).orElse("missing: ./vtlab setup " + t.name() + " installs it from " + t.source())).append('\n');
+            sb.append(p.map(x -> describe(t, x)).orElse(t.optInLicence() != null
+                    ? "not installed (opt-in, " + t.optInLicence() + "): ./vtlab setup " + t.name() + " installs it from " + t.source()
+                    : "missing: ./vtlab setup " + t.name() + " installs it from " + t.source())).append('\n');
         }
         return sb.toString();
     }

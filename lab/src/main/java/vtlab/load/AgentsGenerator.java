@@ -161,6 +161,11 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     @Override
+    public List<vtlab.data.Column> columns() {
+        return tool.columns();
+    }
+
+    @Override
     public Set<LoadSeries.Kind> seriesKinds() {
         return tool.seriesKinds();
     }
@@ -363,6 +368,31 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     /**
+     * A mix's requests apart, the agents' added: for each request name every agent measured, its counts added and its
+     * histograms merged exactly (beside the row's: STEM.TOOL.NAME.hlog); empty unless every agent measured them.
+     */
+    static List<LoadResult.ByRequest> byRequest(Path hlog, List<LoadResult> results) throws IOException, LoadException {
+        if (results.isEmpty() || results.stream().anyMatch(r -> r.byRequest().isEmpty())) return List.of();
+        List<LoadResult.ByRequest> out = new ArrayList<>();
+        for (LoadResult.ByRequest first : results.getFirst().byRequest()) {
+            Map<String, Path> hlogs = new LinkedHashMap<>();
+            long attempted = 0, errors = 0;
+            for (int i = 0; i < results.size(); i++) {
+                for (LoadResult.ByRequest b : results.get(i).byRequest()) {
+                    if (!b.name().equals(first.name())) continue;
+                    hlogs.put("agent" + (i + 1), b.histogram());
+                    attempted += b.attempted();
+                    errors += b.errors();
+                }
+            }
+            String f = hlog.getFileName().toString();
+            Path to = hlog.resolveSibling(f.substring(0, f.length() - ".hlog".length()) + "." + first.name() + ".hlog");
+            out.add(LoadResult.ByRequest.of(first.name(), attempted, errors, LoadAgents.merge(hlogs).histogram(), to));
+        }
+        return out;
+    }
+
+    /**
      * The agents' results as the row's: requests, errors, bytes and drops added, the rate the sum of the agents' rates
      * (the hold given as requests over that rate), latencies from the agents' histograms added, their seconds added
      * second by second, and what each did kept for the checks; raw/STEM.TOOL.txt says what each did. A warm-up slice
@@ -419,7 +449,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
                     requests, rps, m.total(), String.join(" + ", m.countByAgent().values().stream().map(String::valueOf).toList()),
                     LatencyHistogram.ms(m.histogram(), 50), LatencyHistogram.ms(m.histogram(), 99), hlog.getFileName()));
             Files.writeString(summary, text);
-            return merged;
+            return merged.withByRequest(byRequest(hlog, results));
         } catch (IOException e) {
             throw new LoadException("load agents: " + e.getMessage());
         }

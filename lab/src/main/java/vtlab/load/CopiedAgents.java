@@ -8,10 +8,10 @@ import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
 
 /**
- * Load agents whose tool is built on this machine and copied into each host's work folder (k6, oha): the hosts need
+ * Load agents whose tool is built on this machine and copied into each host's work folder (k6, oha, vegeta): the hosts need
  * only taskset and setsid, the tool must be available here, and its version is this machine's binary's.
  */
-abstract sealed class CopiedAgents extends AgentsGenerator permits K6Agents, OhaAgents {
+abstract sealed class CopiedAgents extends AgentsGenerator permits K6Agents, OhaAgents, VegetaAgents {
     CopiedAgents(Generator tool, HostRun run, List<Agent> agents) {
         super(tool, run, agents);
     }

@@ -18,6 +18,7 @@ public final class Generators {
         ALL.put("wrk", WrkGenerator::new);
         ALL.put("hey", HeyGenerator::new);
         ALL.put("oha", OhaGenerator::new);
+        ALL.put("vegeta", VegetaGenerator::new);
         ALL.put("k6", K6Generator::new);
     }
 

@@ -77,7 +77,8 @@ public final class K6Generator implements Generator {
     @Override
     public String description() {
         return "k6 " + VERSION + " (Go, JS VUs), the seed rig's tool: closed (constant-vus, --ramp: ramping-vus) and open"
-                + " (constant-arrival-rate, --rate-profile: ramping-arrival-rate; dropped iterations counted); built by the lab on first use (go install)";
+                + " (constant-arrival-rate, --rate-profile: ramping-arrival-rate; dropped iterations counted); AGPL-3.0, opt-in: built by the lab"
+                + " (go install) only for --generator k6 or ./vtlab setup k6";
     }
 
     @Override
@@ -329,19 +330,6 @@ public final class K6Generator implements Generator {
     static long second(long stamp, Long startMs, boolean ramped) {
         long ms = stamp > 100_000_000_000L ? stamp : stamp * 1000;
         return startMs != null && !ramped ? Math.floorDiv(ms - startMs, 1000) : Math.floorDiv(ms, 1000);
-    }
-
-    /** What one request came to, from its status and k6 error code (0: no answer). */
-    enum Outcome {
-        ANSWERED(null), STATUS(LoadSeries.Kind.ERR_STATUS), TIMEOUT(LoadSeries.Kind.ERR_TIMEOUT), CONNECT(LoadSeries.Kind.ERR_CONNECT),
-        WRITE(LoadSeries.Kind.ERR_IO), READ(LoadSeries.Kind.ERR_IO);
-
-        /** The per-second series an error of this kind is counted in (reset and broken pipe alike: I/O). */
-        final LoadSeries.Kind series;
-
-        Outcome(LoadSeries.Kind series) {
-            this.series = series;
-        }
     }
 
     /**

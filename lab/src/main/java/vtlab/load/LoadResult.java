@@ -19,15 +19,37 @@ import vtlab.data.RowValues;
  *                  null where the generator gives only percentiles
  * @param series    the hold second by second, as far as the generator's records give it ({@link LoadSeries#NONE})
  * @param agents    load from several agents (a run across hosts): what each one did, for the checks; empty otherwise
+ * @param byRequest a mix measured per request name, each from its own histogram (vegeta: an attacker per request); empty
+ *                  where the load sent one request or the generator does not tell them apart
  */
 public record LoadResult(long requests, double durationS, double meanMs, double p50Ms, double p90Ms, double p95Ms,
                          double p99Ms, double p999Ms, double maxMs, long errConnect, long errRead, long errWrite,
                          long errTimeout, long errStatus, long bytes, Path raw, Long dropped, Path histogram,
-                         LoadSeries series, List<AgentLoad> agents) {
+                         LoadSeries series, List<AgentLoad> agents, List<ByRequest> byRequest) {
 
     public LoadResult {
         if (series == null) series = LoadSeries.NONE;
         agents = agents == null ? List.of() : List.copyOf(agents);
+        byRequest = byRequest == null ? List.of() : List.copyOf(byRequest);
+    }
+
+    /**
+     * One request of a mix on its own: requests tried (answered or not), answered, errors (socket errors, timeouts,
+     * status >= 400), its percentiles (ms) from its whole histogram, kept in raw/ (histogram) so that reps and agents
+     * merge exactly.
+     */
+    public record ByRequest(String name, long attempted, long requests, long errors, double p50Ms, double p99Ms, double p999Ms, Path histogram) {
+        /** Its histogram written to hlog, its percentiles read from it. */
+        static ByRequest of(String name, long attempted, long errors, Histogram h, Path hlog) throws Generator.LoadException {
+            try {
+                LatencyHistogram.write(h, hlog);
+            } catch (java.io.IOException e) {
+                throw new Generator.LoadException("cannot write " + hlog + ": " + e.getMessage());
+            }
+            boolean any = h.getTotalCount() > 0;
+            return new ByRequest(name, attempted, h.getTotalCount(), errors, any ? LatencyHistogram.ms(h, 50) : 0,
+                    any ? LatencyHistogram.ms(h, 99) : 0, any ? LatencyHistogram.ms(h, 99.9) : 0, hlog);
+        }
     }
 
     /** A result built by name (what a generator does not measure stays zero, null or none). */
@@ -112,14 +134,20 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
 
         public LoadResult build() {
             return new LoadResult(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead,
-                    errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, agents);
+                    errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, agents, List.of());
         }
     }
 
     /** The same result with what each load agent did. */
     public LoadResult withAgents(List<AgentLoad> a) {
         return new LoadResult(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead,
-                errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, a);
+                errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, a, byRequest);
+    }
+
+    /** The same result with each request of its mix on its own. */
+    public LoadResult withByRequest(List<ByRequest> b) {
+        return new LoadResult(requests, durationS, meanMs, p50Ms, p90Ms, p95Ms, p99Ms, p999Ms, maxMs, errConnect, errRead,
+                errWrite, errTimeout, errStatus, bytes, raw, dropped, histogram, series, agents, b);
     }
 
     /** Requests sent or tried: answered (status errors among them) and those that got no answer. */
@@ -168,6 +196,21 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
     public static final Column DROPPED = Column.integer("dropped", "requests", "open model: requests not sent on schedule (empty: closed model, or none can be: the generator queues them and counts their wait)");
     public static final Column HISTOGRAM = Column.text("histogram", "the row's whole latency histogram in raw/ (.hlog, microseconds; .hgrm beside it)");
 
+    public static final Column REQUESTS_BY_REQUEST = Column.text("http_reqs_by_request",
+            "a mix's answered requests per request name in the hold (vegeta: each request its own attacker), name=count;name=count");
+    public static final Column ATTEMPTED_BY_REQUEST = Column.text("attempted_by_request",
+            "a mix's requests sent or tried per request name (answered or not), name=count;name=count");
+    public static final Column ERRORS_BY_REQUEST = Column.text("errors_by_request",
+            "a mix's failed requests per request name (socket errors, timeouts, status >= 400), name=count;name=count");
+    public static final Column P50_BY_REQUEST = Column.text("p50_ms_by_request", "a mix's median latency per request name (its own histogram), name=ms;name=ms");
+    public static final Column P99_BY_REQUEST = Column.text("p99_ms_by_request", "a mix's 99th percentile latency per request name (its own histogram), name=ms;name=ms");
+    public static final Column P999_BY_REQUEST = Column.text("p999_ms_by_request", "a mix's 99.9th percentile latency per request name (its own histogram), name=ms;name=ms");
+    public static final Column HISTOGRAM_BY_REQUEST = Column.text("histogram_by_request",
+            "each request name's whole latency histogram in raw/ (.hlog, microseconds), name=file;name=file: reps and agents merge exactly");
+    /** The per-request-name columns of a generator that measures a mix's requests apart (vegeta). */
+    public static final List<Column> BY_REQUEST_COLUMNS = List.of(REQUESTS_BY_REQUEST, ATTEMPTED_BY_REQUEST, ERRORS_BY_REQUEST, P50_BY_REQUEST,
+            P99_BY_REQUEST, P999_BY_REQUEST, HISTOGRAM_BY_REQUEST);
+
     /** The columns every generator's result fills. */
     public static final List<Column> COLUMNS = List.of(THROUGHPUT, P50, P90, P95, P99, P999, MAX, MEAN, ERROR_RATE,
             HTTP_REQS, DURATION, ERR_CONNECT, ERR_READ, ERR_WRITE, ERR_TIMEOUT, ERR_STATUS, RAW, DROPPED, HISTOGRAM);
@@ -188,10 +231,35 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
 
     /** This result as the row's generator columns. */
     public RowValues values() {
-        return new RowValues().put(THROUGHPUT, rps()).put(P50, p50Ms).put(P90, p90Ms).put(P95, p95Ms).put(P99, p99Ms)
+        RowValues v = new RowValues().put(THROUGHPUT, rps()).put(P50, p50Ms).put(P90, p90Ms).put(P95, p95Ms).put(P99, p99Ms)
                 .put(P999, p999Ms).put(MAX, maxMs).put(MEAN, meanMs).put(ERROR_RATE, errorRate()).put(HTTP_REQS, requests)
                 .put(DURATION, durationS).put(ERR_CONNECT, errConnect).put(ERR_READ, errRead).put(ERR_WRITE, errWrite)
                 .put(ERR_TIMEOUT, errTimeout).put(ERR_STATUS, errStatus).put(RAW, raw.getFileName().toString())
                 .put(DROPPED, dropped).put(HISTOGRAM, histogram == null ? null : histogram.getFileName().toString());
+        if (byRequest.isEmpty()) return v;
+        v.put(REQUESTS_BY_REQUEST, cell(b -> Long.toString(b.requests()))).put(ATTEMPTED_BY_REQUEST, cell(b -> Long.toString(b.attempted())))
+                .put(ERRORS_BY_REQUEST, cell(b -> Long.toString(b.errors())))
+                .put(P50_BY_REQUEST, cell(b -> ms(b.p50Ms()))).put(P99_BY_REQUEST, cell(b -> ms(b.p99Ms()))).put(P999_BY_REQUEST, cell(b -> ms(b.p999Ms())))
+                .put(HISTOGRAM_BY_REQUEST, cell(b -> b.histogram().getFileName().toString()));
+        return v;
+    }
+
+    private String cell(java.util.function.Function<ByRequest, String> value) {
+        return String.join(";", byRequest.stream().map(b -> b.name() + "=" + value.apply(b)).toList());
+    }
+
+    private static String ms(double v) {
+        return String.format(java.util.Locale.ROOT, "%.3f", v);
+    }
+
+    /** A name=value;name=value cell of the by-request columns back into its values by name, in order (empty for an empty cell). */
+    public static java.util.Map<String, String> byRequest(String cell) {
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        if (cell == null || cell.isBlank()) return out;
+        for (String pair : cell.split(";")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) out.put(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        return out;
     }
 }

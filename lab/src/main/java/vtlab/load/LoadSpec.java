@@ -76,6 +76,11 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
         return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, stem, model, rate, rateOnly, profile, bursts, m);
     }
 
+    /** The same load writing its files under another stem (a load agent's share). */
+    public LoadSpec withStem(String other) {
+        return new LoadSpec(url, request, connections, threads, duration, timeout, cpus, rawDir, other, model, rate, rateOnly, profile, bursts, mix);
+    }
+
     public LoadSpec {
         if ((model == LoadModel.OPEN) != (rate != null)) throw new IllegalArgumentException("an open load has a rate, a closed one none");
         if (profile != null && model != LoadModel.OPEN) throw new IllegalArgumentException("a rate profile is an open load's");

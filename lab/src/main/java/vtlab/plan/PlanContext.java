@@ -31,7 +31,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model");
     public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
             + "open rows carry it in the concurrency column");
-    public static final Opt RATE_PROFILE = Opt.of("rate-profile", null, "open model, k6 only: the offered rate over each hold instead of --rates:\n"
+    public static final Opt RATE_PROFILE = Opt.of("rate-profile", null, "open model, vegeta (default) or k6: the offered rate over each hold instead of --rates:\n"
             + "RATE@TIME steps, RATE@FROM-TO linear ramps, seconds into the hold, first point @0s,\n"
             + "e.g. 1000@0s,5000@10s,1000@20s (a 10 s spike); a row's rate is the profile's mean over its hold");
     public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT,

@@ -56,6 +56,11 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
             return fill(path, drawn);
         }
 
+        /** The body with these values in its placeholders, or null for none. */
+        public String bodyWith(Map<String, String> drawn) {
+            return body == null ? null : fill(body, drawn);
+        }
+
         /** This entry as a workload with the given values (the check before load sends one of each). */
         public Stack.Workload workload(Map<String, String> drawn) {
             Request.Body b = body == null ? null : Request.Body.of(fill(body, drawn).getBytes(java.nio.charset.StandardCharsets.UTF_8));

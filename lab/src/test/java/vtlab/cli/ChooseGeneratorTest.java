@@ -25,7 +25,9 @@ class ChooseGeneratorTest {
     void eachLoadModelHasItsDefaultAndAnExperimentItsOwn() throws Exception {
         assertEquals("wrk", chosen(List.of(), null, List.of(), false, false), "closed: the seeds' numbers");
         assertEquals("oha", chosen(List.of(), null, List.of(), true, false), "open: latency from the intended send time");
-        assertEquals("k6", chosen(List.of(), "faults", List.of(), true, false), "faults names k6 (its per-request records)");
+        assertEquals("vegeta", chosen(List.of(), "faults", List.of(), true, false), "faults names vegeta (its per-request results, errors by kind)");
+        assertEquals("vegeta", chosen(List.of(), "containers", List.of(), true, false), "containers too");
+        assertEquals("k6", chosen(List.of("--generator", "k6"), "faults", List.of(), true, false), "k6 when asked for (opt-in)");
         assertEquals("hey", chosen(List.of("--generator", "hey"), null, List.of(), false, false));
     }
 

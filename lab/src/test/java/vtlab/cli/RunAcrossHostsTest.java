@@ -57,7 +57,7 @@ class RunAcrossHostsTest {
                 refusal(two, "run", "servlet-io"));
         assertEquals("--hosts: faults does not run across hosts yet (servlet, order-summary, pool-bottleneck, spring-sleep, scenario do)",
                 refusal(two, "run", "faults"));
-        assertEquals("--hosts: load agents run wrk (closed model), oha or k6 (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
+        assertEquals("--hosts: load agents run wrk (closed model), oha or vegeta or k6 (open model) so far, not hey", refusal(two, "run", "servlet", "--generator", "hey"));
         String k6Closed = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--generator", "k6");
         assertTrue(k6Closed.startsWith("--hosts: closed-model agents run wrk so far, not k6 (row "), k6Closed);
         String profile = refusal(two, "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--rate-profile", "100@0s,200@2s", "--generator", "k6");
@@ -105,8 +105,8 @@ class RunAcrossHostsTest {
         // nothing listens on port 1: ssh is refused at once, and the run with it, naming the host
         String gone = refusal(topology(TWO_AGENTS), "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400");
         assertTrue(gone.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gone);
-        // open rows with k6 or oha agents pass the refusals: the hosts are reached next
-        for (String gen : List.of("k6", "oha")) {
+        // open rows with vegeta, oha or k6 agents pass the refusals: the hosts are reached next
+        for (String gen : List.of("vegeta", "oha", "k6")) {
             String open = refusal(topology(TWO_AGENTS), "run", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open",
                     "--rates", "100", "--generator", gen);
             assertTrue(open.startsWith("--hosts " + tmp.resolve("hosts.toml") + ": root@127.0.0.1:1 (sut) does not answer: "), gen + ": " + open);

@@ -53,17 +53,17 @@ class ScenarioRunTest {
     }
 
     @Test
-    void anOpenLoadsMixGoesToK6() throws Exception {
+    void anOpenLoadsMixGoesToVegeta() throws Exception {
         Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
-        assertEquals("k6", ScenarioRun.options(sc, Options.parse(List.of("--load-model", "open", "--rates", "100"))).string("generator", null));
+        assertEquals("vegeta", ScenarioRun.options(sc, Options.parse(List.of("--load-model", "open", "--rates", "100"))).string("generator", null));
     }
 
     @Test
     void aGeneratorThatCannotSendTheMixIsRefusedInOneLineBeforeAnythingStarts() throws Exception {
         Path f = file();
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of("run", f.toString(), "--generator", "oha"), new PrintStream(new ByteArrayOutputStream())));
-        assertEquals(f + ": generator oha cannot send a weighted mix of requests (wrk and k6 can: wrk through its Lua request() hook, k6 through its script);"
-                + " use --generator wrk or k6", e.getMessage());
+        assertEquals(f + ": generator oha cannot send a weighted mix of requests (wrk and vegeta and k6 can: wrk through its Lua request() hook,"
+                + " vegeta an attacker per request, k6 through its script); use --generator wrk or vegeta or k6", e.getMessage());
     }
 
     @Test

@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 
 /**
- * A bad day on the real Spring rig (PostgreSQL, the stub behind the real Toxiproxy, k6 at a constant rate): the stub
+ * A bad day on the real Spring rig (PostgreSQL, the stub behind the real Toxiproxy, vegeta at a constant rate): the stub
  * answers 900 ms later from second 4 to 9 of a 24 s hold. The fault's window must show in the per-second series and
  * the verdict must name it, in both modes run here: platform-200, and virtual threads with a limit of 50 — below the
  * ~100 requests the slowdown keeps in flight at 100 req/s, so the limit must shed (the positive control: the same
@@ -48,7 +48,7 @@ class DependencyFaultIT {
                     "--warmup-max", "9s", "--hold", HOLD_S + "s", "--max-in-flight", "1000", "--jvm-args", "-Xmx256m")));
             List<Map<String, String>> rows = a.rows();
             assertEquals(2, rows.size(), a.console());
-            assertEquals("k6", rows.getFirst().get("generator"), "the faults experiment's generator: errors by kind per second");
+            assertEquals("vegeta", rows.getFirst().get("generator"), "the faults experiment's generator: errors by kind per second");
             List<JsonNode> series = new ArrayList<>();
             for (String line : Files.readAllLines(a.run().resolve("series.jsonl"))) series.add(JSON.readTree(line).get("series"));
             for (int i = 0; i < rows.size(); i++) {

@@ -75,18 +75,9 @@ class FaultRowsIT {
         return Double.parseDouble(v);
     }
 
-    /** Answers of the k6 CSV (the generator's own record of each request) with a 5xx status. */
-    static long fiveXx(Path csvGz) throws Exception {
-        long n = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(csvGz)), StandardCharsets.UTF_8))) {
-            List<String> cols = List.of(in.readLine().split(","));
-            int name = cols.indexOf("metric_name"), status = cols.indexOf("status");
-            for (String line; (line = in.readLine()) != null; ) {
-                String[] f = line.split(",", -1);
-                if (f[name].equals("http_reqs") && f[status].startsWith("5")) n++;
-            }
-        }
-        return n;
+    /** Answers with a 5xx status in vegeta's own record of each request of a row (raw/STEM.vegeta.N.bin). */
+    static long fiveXx(Path raw, String stem) throws Exception {
+        return Lab.vegetaResults(raw, stem).stream().filter(n -> n.path("code").asInt() >= 500).count();
     }
 
     @Test
@@ -130,7 +121,8 @@ class FaultRowsIT {
             assertTrue(sum(values(s, "load_errors_status", x -> x > 12.5 && x < 14.5)) > 0, "status errors while the stub was down: " + s.get("load_errors_status"));
             assertTrue(col(fault, "fault_errors_status") > 0 && col(fault, "fault_shed_pct") > 0, what);
             Path raw = a.run().resolve("raw");
-            assertTrue(fiveXx(raw.resolve(fault.get("raw").replace(".k6.txt", ".k6.csv.gz"))) > 0, "k6's own records hold 5xx answers");
+            assertEquals("vegeta", fault.get("generator"), "the faults experiment's default");
+            assertTrue(fiveXx(raw, fault.get("raw").replace(".vegeta.txt", "")) > 0, "vegeta's own records hold 5xx answers");
 
             // the spike: 100 -> 200 req/s from 6 s to 10 s, judged as a window of its own
             Map<String, String> spike = rows.get(1);
@@ -168,7 +160,7 @@ class FaultRowsIT {
         Map<String, String> stubEnv = shared.stub().sutEnv();
         URI stub = URI.create(stubEnv.get("STUB_URL"));
         List<String> args = new ArrayList<>(List.of("ab", "--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
-                "--modes", "virtual", "--variants", "as-shipped", "--load-model", "open", "--rates", Integer.toString(RATE), "--generator", "k6",
+                "--modes", "virtual", "--variants", "as-shipped", "--load-model", "open", "--rates", Integer.toString(RATE), "--generator", "vegeta",
                 "--max-in-flight", "500", "--warmup", "4s", "--warmup-max", "0s", "--hold", "14s", "--probes", "cpu,jvm,hikari",
                 "--env", "CONCURRENCY_LIMIT=" + limit, "--dependency", "downstream=" + stub.getHost() + ":" + stub.getPort(), "--fault", fault));
         shared.pg().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));

@@ -35,6 +35,29 @@ final class Lab {
         return new ProcessBuilder(cmd);
     }
 
+    /**
+     * vegeta's own record of every request of a load (raw/STEM.vegeta.N.bin, each attacker's), as the real vegeta
+     * encodes it (`vegeta encode --to json`): one JSON object a request, with its status (code), latency (ns) and error.
+     */
+    static List<com.fasterxml.jackson.databind.JsonNode> vegetaResults(Path raw, String stem) throws Exception {
+        Path vegeta = vtlab.tier.tool.Tools.VEGETA.find().orElseThrow(() -> new AssertionError("vegeta is not installed"));
+        List<Path> bins;
+        try (var s = Files.list(raw)) {
+            bins = s.filter(p -> p.getFileName().toString().matches(java.util.regex.Pattern.quote(stem) + "\\.vegeta\\.\\d+\\.bin")).sorted().toList();
+        }
+        if (bins.isEmpty()) throw new AssertionError("no vegeta results " + stem + ".vegeta.N.bin in " + raw);
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<com.fasterxml.jackson.databind.JsonNode> out = new ArrayList<>();
+        for (Path bin : bins) {
+            Process p = new ProcessBuilder(vegeta.toString(), "encode", "--to", "json", bin.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            for (String line : new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList()) {
+                if (!line.isBlank()) out.add(json.readTree(line));
+            }
+            if (p.waitFor() != 0) throw new AssertionError("vegeta encode " + bin + " exited with " + p.exitValue());
+        }
+        return out;
+    }
+
     static Path onlyRun(Path out) throws IOException {
         try (var s = Files.list(out)) {
             return s.filter(p -> !p.getFileName().toString().equals("latest") && Files.isDirectory(p)).findFirst().orElseThrow();

@@ -52,25 +52,6 @@ class RemoteRunIT {
         return Lab.retriedOnce(Files.createDirectories(tmp.resolve(folder)), t -> t.code() == 0 && Lab.allOk(t.rows()), dir -> Lab.runMain(dir, all));
     }
 
-    /**
-     * The answers in a k6 CSV (an http_req_duration with a status: answered, or answered with an error status), each
-     * recorded into the histogram as the lab records a latency; k6 writes milliseconds.
-     */
-    static long answered(Path csvGz, Histogram into) throws IOException {
-        long n = 0;
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(Files.newInputStream(csvGz)), StandardCharsets.UTF_8))) {
-            List<String> cols = List.of(in.readLine().split(",", -1));
-            int name = cols.indexOf("metric_name"), value = cols.indexOf("metric_value"), status = cols.indexOf("status");
-            for (String line; (line = in.readLine()) != null; ) {
-                String[] f = line.split(",", -1);
-                if (!f[name].equals("http_req_duration") || f[status].isEmpty() || f[status].equals("0")) continue;
-                LatencyHistogram.recordSeconds(into, Double.parseDouble(f[value]) / 1000);
-                n++;
-            }
-        }
-        return n;
-    }
-
     @Test
     void theSutOnItsHostAndLoadFromTwoAgentsMergedExactly() throws Exception {
         Path file = hosts.file();
@@ -136,49 +117,53 @@ class RemoteRunIT {
     }
 
     /**
-     * The open model across hosts: one row at 300 req/s (no warm-up, a 4 s hold) from k6 agents on h2 and h3, each running its own execution
-     * segment of the same test (k6 divides the arrivals), k6 copied to each host. The row holds its rate, its
-     * histogram is the agents' added, and nothing is left running anywhere.
+     * The open model across hosts: one row at 300 req/s (no warm-up, a 4 s hold) from vegeta agents on h2 and h3, each
+     * at 150 req/s with half the in-flight cap, vegeta copied to each host. The row holds its rate, its histogram is the
+     * agents' added, each agent's histogram holds every answer of vegeta's own records of that agent, and nothing is
+     * left running anywhere.
      */
     @Test
-    void anOpenRowFromK6AgentsEachItsSegmentMergedExactly() throws Exception {
+    void anOpenRowFromVegetaAgentsEachAtItsShareMergedExactly() throws Exception {
         Path file = hosts.file();
         Lab.LabRun a = runValidOrRetriedOnce("open", "servlet", "--workloads", "sleep", "--modes", "platform", "--load-model", "open", "--rates", "300",
-                "--max-in-flight", "200", "--generator", "k6", "--warmup", "0s", "--warmup-max", "0s", "--hold", "4s", "--reps", "1",
+                "--max-in-flight", "200", "--generator", "vegeta", "--warmup", "0s", "--warmup-max", "0s", "--hold", "4s", "--reps", "1",
                 "--hosts", file.toString());
         String console = a.console();
         assertEquals(0, a.code(), console);
         assertEquals(1, a.rows().size(), console);
         Map<String, String> r = a.rows().getFirst();
         assertEquals("ok", r.get("status"), r.toString());
-        assertEquals("k6", r.get("generator"));
+        assertEquals("vegeta", r.get("generator"));
         assertEquals("open", r.get("load_model"));
         assertFalse(r.get("flags").contains("agent-behind"), r.toString());
         assertEquals(300, Lab.num(r, "achieved_rps"), 300 * 0.03, "the agents together hold the row's rate: " + r.get("achieved_rps"));
 
-        // each agent ran its segment of one test; the row's histogram is theirs added, its requests theirs
         Path raw = a.run().resolve("raw");
-        String stem = r.get("raw").replace(".k6.txt", "");
+        String stem = r.get("raw").replace(".vegeta.txt", "");
         Histogram merged = LatencyHistogram.read(raw.resolve(r.get("histogram")));
-        Histogram union = LatencyHistogram.empty();
+        Histogram agents = LatencyHistogram.empty();
         long counts = 0;
-        List<String> segments = List.of("--execution-segment=0:1/2 ", "--execution-segment=1/2:1 ");
         for (int i = 0; i < 2; i++) {
             String agent = "agent" + (i + 1);
-            long n = LatencyHistogram.read(raw.resolve(stem + "." + agent + ".k6.hlog")).getTotalCount();
+            Histogram h = LatencyHistogram.read(raw.resolve(stem + "." + agent + ".vegeta.hlog"));
+            long n = h.getTotalCount();
             assertTrue(n > 500, agent + " answered its share: " + n);
             counts += n;
-            String cmd = Files.readString(raw.resolve(stem + "." + agent + ".k6.cmd"));
-            assertTrue(cmd.contains(segments.get(i) + "--execution-segment-sequence=0,1/2,1 ") && cmd.contains("/bin/k6 run "), cmd);
-            assertTrue(Files.isRegularFile(raw.resolve(stem + "." + agent + ".k6.csv.gz")), agent + "'s CSV copied back");
-            // k6's own record of every request that agent made, read here line by line
-            long own = answered(raw.resolve(stem + "." + agent + ".k6.csv.gz"), union);
-            assertEquals(n, own, agent + "'s histogram holds every answer of its k6 CSV");
+            agents.add(h);
+            String script = Files.readString(raw.resolve(stem + "." + agent + ".vegeta.sh"));
+            assertTrue(script.contains("/bin/vegeta' 'attack'") && script.contains("'-rate=150/1s'") && script.contains("'-max-workers=100'"), script);
+            assertTrue(Files.readString(raw.resolve(stem + "." + agent + ".vegeta.cmd")).contains("sh /tmp/vtlab-"), agent + " ran its script there");
+            // vegeta's own record of every request that agent made, copied back and read by the real vegeta
+            List<JsonNode> own = Lab.vegetaResults(raw, stem + "." + agent);
+            long answered = own.stream().filter(x -> x.path("code").asInt() > 0).count();
+            assertEquals(n, answered, agent + "'s histogram holds every answer of its vegeta records");
+            // measured from the scheduled send: never below what vegeta measured from the actual one
+            double ownMin = own.stream().filter(x -> x.path("code").asInt() > 0).mapToLong(x -> x.path("latency").asLong()).min().orElseThrow() / 1e6;
+            assertTrue(h.getMinValue() / 1000.0 >= ownMin * 0.99 - 0.01, agent + ": " + h.getMinValue() + " us vs vegeta's " + ownMin + " ms");
         }
         assertEquals(counts, merged.getTotalCount(), "the merged histogram holds every agent's requests");
-        assertEquals(union.getTotalCount(), merged.getTotalCount(), "... as many as the agents' k6 records hold");
         assertEquals(counts, Lab.whole(r, "http_reqs"), "the row's requests are the agents'");
-        assertEquals(LatencyHistogram.ms(union, 99), Lab.num(r, "p99_ms"), 0.01, "the row's p99 is that of every agent's k6 records together");
+        assertEquals(LatencyHistogram.ms(agents, 99), Lab.num(r, "p99_ms"), 0.01, "the row's p99 is that of every agent's histogram added");
         assertTrue(Files.readString(raw.resolve(r.get("raw"))).contains("merged: " + counts + " requests"), r.get("raw"));
 
         for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, Duration.ofSeconds(10)), TestHosts.namespace(i) + " runs more than its sshd");

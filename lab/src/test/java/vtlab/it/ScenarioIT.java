@@ -19,7 +19,8 @@ import vtlab.probe.PathsProbe;
  * ./vtlab run FILE.toml end to end on the servlet stack: three weighted requests (one path's value drawn from a CSV
  * file, one from a range) sent by wrk as one mix, counted at the SUT (runtime-info's requests_by_path) within 2% of
  * the weights; a failing threshold exits 99 and the JUnit file names it; the run folder's scenario.toml, its failing
- * threshold removed, runs the same rows with the same parameters again and exits 0.
+ * threshold removed, runs the same rows with the same parameters again and exits 0. The same mix in the open model
+ * with a spike goes to vegeta by default (an attacker per request and rate level), and the SUT counts the weights too.
  */
 class ScenarioIT {
     @TempDir
@@ -127,5 +128,55 @@ class ScenarioIT {
         for (String col : List.of("experiment", "stack", "thread_mode", "workload", "concurrency", "params", "jdk", "warmup_s", "hold_s")) {
             if (row.containsKey(col)) assertEquals(row.get(col), rows2.getFirst().get(col), col);
         }
+    }
+
+    /**
+     * The mix in the open model with a spike (150 req/s, 300 from 2 s): no generator named, so vegeta sends it, each
+     * request its own attacker per rate level (3 requests x 2 levels); the SUT counts the weights within 2%, and the
+     * row's rate is the profile's mean.
+     */
+    @Test
+    void anOpenMixWithASpikeGoesToVegetaAtItsWeights() throws Exception {
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("data/sizes.csv"), "n,label\n10,ten\n100,hundred\n1000,thousand\n");
+        Path file = dir.resolve("open.toml");
+        Files.writeString(file, FILE.replace("conc = [16]", "rate-profile = \"150@0s,300@2s\"\nmax-in-flight = 400").replace("hold = \"3s\"", "hold = \"4s\"")
+                .replace("  \"p99_ms[virtual] <= 0.001\",\n", "  \"p99_ms[virtual, hello] <= 60000\",\n  \"error_rate[virtual, bytes] < 1%\",\n"));
+        Path out = dir.resolve("out");
+        Ran ran = run(List.of(file.toString(), "--out", out.toString()));
+        assertEquals(0, ran.exit(), ran.console());
+        Path run = Lab.onlyRun(out);
+        Map<String, String> row = Lab.rows(run).getFirst();
+        assertEquals("ok", row.get("status"), Lab.describe(row));
+        assertEquals("vegeta", row.get("generator"));
+        assertEquals("open", row.get("load_model"));
+        assertEquals((2 * 150 + 2 * 300) / 4.0, Lab.num(row, "target_rps"), 0.01, "the profile's mean");
+        String stem = row.get("raw").replace(".vegeta.txt", "");
+        try (var files = Files.list(run.resolve("raw"))) {
+            assertEquals(6, files.filter(f -> f.getFileName().toString().matches(java.util.regex.Pattern.quote(stem) + "\\.vegeta\\.\\d+\\.bin")).count(),
+                    "an attacker per request and rate level");
+        }
+        Map<String, Long> byName = PathsProbe.parse(Lab.cell(row, "sut_requests_by_name"));
+        long total = byName.values().stream().mapToLong(Long::longValue).sum();
+        assertTrue(total > 700, "requests at the SUT: " + byName);
+        for (var w : Map.of("hello", 0.5, "sleep", 0.3, "bytes", 0.2).entrySet()) {
+            double share = byName.get(w.getKey()) / (double) total;
+            assertTrue(Math.abs(share - w.getValue()) <= 0.02, w.getKey() + ": " + share + " of " + total + " requests, weight " + w.getValue());
+        }
+        // vegeta's own records: every request sent was one of the mix's, by its attacker's name
+        Map<String, Long> sent = new java.util.TreeMap<>();
+        for (var r : Lab.vegetaResults(run.resolve("raw"), stem)) sent.merge(r.path("attack").asText(), 1L, Long::sum);
+        assertEquals(java.util.Set.of("hello", "sleep", "bytes"), sent.keySet(), sent.toString());
+        // each request apart in the row, from its own histogram; per-name thresholds held against them
+        Map<String, String> answered = vtlab.load.LoadResult.byRequest(Lab.cell(row, "http_reqs_by_request"));
+        assertEquals(List.of("hello", "sleep", "bytes"), List.copyOf(answered.keySet()), row.get("http_reqs_by_request"));
+        assertEquals(Lab.whole(row, "http_reqs"), answered.values().stream().mapToLong(Long::parseLong).sum(), "the requests' own add up to the row's");
+        for (var e : vtlab.load.LoadResult.byRequest(Lab.cell(row, "histogram_by_request")).entrySet()) {
+            assertEquals(Long.parseLong(answered.get(e.getKey())), vtlab.data.LatencyHistogram.read(run.resolve("raw").resolve(e.getValue())).getTotalCount(), e.getKey());
+        }
+        assertTrue(Double.parseDouble(vtlab.load.LoadResult.byRequest(Lab.cell(row, "p99_ms_by_request")).get("sleep"))
+                >= 1.0, "sleep sleeps 1-3 ms: " + row.get("p99_ms_by_request"));
+        assertTrue(ran.console().contains("vtlab: threshold p99_ms[virtual, hello] <= 60000: passed (virtual hello rate="), ran.console());
+        assertTrue(ran.console().contains("vtlab: threshold error_rate[virtual, bytes] < 1%: passed"), ran.console());
     }
 }

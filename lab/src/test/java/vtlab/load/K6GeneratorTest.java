@@ -218,17 +218,17 @@ class K6GeneratorTest {
 
     @Test
     void classifiesEachRequestByStatusAndErrorCode() {
-        assertEquals(K6Generator.Outcome.ANSWERED, K6Generator.outcome(200, 0));
-        assertEquals(K6Generator.Outcome.ANSWERED, K6Generator.outcome(302, 0));
-        assertEquals(K6Generator.Outcome.STATUS, K6Generator.outcome(404, 1404));
-        assertEquals(K6Generator.Outcome.STATUS, K6Generator.outcome(503, 1503));
-        assertEquals(K6Generator.Outcome.TIMEOUT, K6Generator.outcome(0, 1050));
-        assertEquals(K6Generator.Outcome.CONNECT, K6Generator.outcome(0, 1212), "dial: connection refused");
-        assertEquals(K6Generator.Outcome.CONNECT, K6Generator.outcome(0, 1211), "dial: i/o timeout");
-        assertEquals(K6Generator.Outcome.CONNECT, K6Generator.outcome(0, 1101), "no such host");
-        assertEquals(K6Generator.Outcome.WRITE, K6Generator.outcome(0, 1201), "broken pipe");
-        assertEquals(K6Generator.Outcome.READ, K6Generator.outcome(0, 1220), "reset by peer");
-        assertEquals(K6Generator.Outcome.READ, K6Generator.outcome(0, 1000));
+        assertEquals(Outcome.ANSWERED, K6Generator.outcome(200, 0));
+        assertEquals(Outcome.ANSWERED, K6Generator.outcome(302, 0));
+        assertEquals(Outcome.STATUS, K6Generator.outcome(404, 1404));
+        assertEquals(Outcome.STATUS, K6Generator.outcome(503, 1503));
+        assertEquals(Outcome.TIMEOUT, K6Generator.outcome(0, 1050));
+        assertEquals(Outcome.CONNECT, K6Generator.outcome(0, 1212), "dial: connection refused");
+        assertEquals(Outcome.CONNECT, K6Generator.outcome(0, 1211), "dial: i/o timeout");
+        assertEquals(Outcome.CONNECT, K6Generator.outcome(0, 1101), "no such host");
+        assertEquals(Outcome.WRITE, K6Generator.outcome(0, 1201), "broken pipe");
+        assertEquals(Outcome.READ, K6Generator.outcome(0, 1220), "reset by peer");
+        assertEquals(Outcome.READ, K6Generator.outcome(0, 1000));
     }
 
     @Test
@@ -358,10 +358,17 @@ class K6GeneratorTest {
                 "raw/row.k6.js"), cmd);
     }
 
-    /** k6 itself reads the scripts (inspect: their options, no load sent): the real k6 v1.8.1 the lab uses (./vtlab setup). */
+    /**
+     * k6 itself reads the scripts (inspect: their options, no load sent): the real k6 v1.8.1, the suite's one test of it.
+     * k6 is AGPL-3.0 and opt-in (./vtlab setup k6): where it is not installed this test is skipped, never installs it,
+     * and the suite's closing lines name the skip and why (SuiteReport.WATCHED).
+     */
     @Test
     void k6AcceptsTheScripts() throws Exception {
-        Path k6 = Tools.K6.get();
+        java.util.Optional<Path> found = Tools.K6.find();
+        org.junit.jupiter.api.Assumptions.assumeTrue(found.isPresent(), "k6 " + K6Generator.VERSION + " is not installed (AGPL-3.0, opt-in:"
+                + " ./vtlab setup k6 installs it)");
+        Path k6 = found.get();
         assertEquals(K6Generator.VERSION, Tools.k6Version(k6), k6.toString());
         record Case(String js, String executor, int maxVUs) {}
         List<Case> cases = List.of(

@@ -65,6 +65,7 @@ class MixScriptTest {
     void wrkAndK6SendAMixOhaAndHeyDoNot() {
         assertTrue(new WrkGenerator().sendsMix());
         assertTrue(new K6Generator().sendsMix());
+        assertTrue(new VegetaGenerator().sendsMix());
         assertFalse(new OhaGenerator().sendsMix());
         assertFalse(new HeyGenerator().sendsMix());
     }

@@ -22,9 +22,9 @@ import vtlab.tier.host.LocalHost;
 import vtlab.tier.host.Topology;
 
 /**
- * The open model from several agents: k6 agents each running their segment of one test, oha agents at rate/n, and
- * their results as one row's — k6's stamps moved onto this machine's clock by each host's offset before the seconds
- * are added.
+ * The open model from several agents: vegeta and oha agents at rate/n, k6 agents each running their segment of one
+ * test, and their results as one row's — vegeta's and k6's stamps moved onto this machine's clock by each host's offset
+ * before the seconds are added.
  */
 class OpenAgentsTest {
     @TempDir
@@ -134,5 +134,49 @@ class OpenAgentsTest {
         assertEquals(tmp.resolve("001-servlet.k6.txt"), row.raw());
         assertTrue(summary.startsWith("# k6 from 2 load agents, each its k6 execution segment;"), summary);
         assertTrue(summary.contains("agent2 local cpus 1: segment 1/2:1, 6 requests in 3.000 s (2.0 req/s), 0 errors, 4 dropped"), summary);
+    }
+
+    /**
+     * One vegeta agent's results on its host's clock (offsetMs ahead of ours): one attacker at 10 req/s over a 3 s
+     * hold that sent its first n hits on schedule (hit i at (i + 1) x 100 ms), latencyMs each, and never the rest.
+     */
+    LoadResult vegetaAgent(AgentsGenerator.Agent a, int n, long latencyMs, long offsetMs) throws Exception {
+        VegetaGenerator.Attacker at = new VegetaGenerator.Attacker(0, "load", -1, 10, 0, 3000, 20, 5);
+        List<VegetaGenerator.Hit> hits = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long sentMs = START + offsetMs + (i + 1) * 100L;
+            hits.add(new VegetaGenerator.Hit(i, sentMs * 1_000_000L, latencyMs * 1_000_000L, 200, "", 2));
+        }
+        String stem = "001-servlet." + a.name();
+        return VegetaGenerator.parse("", tmp.resolve(stem + ".vegeta.txt"), List.of(at), List.of(hits), List.of(tmp.resolve(stem + ".vegeta.0.bin")),
+                tmp.resolve(stem + ".vegeta.hlog"), 3, K6Agents.onHostClock(START, a.clockOffsetMs()));
+    }
+
+    /** vegeta agents: each result's send time on its host's clock, moved onto ours; seconds added, histograms merged exactly. */
+    @Test
+    void vegetaResultsOfAHostWhoseClockIsAheadAreMovedOntoOursBeforeTheSecondsAreAdded() throws Exception {
+        var here = new AgentsGenerator.Agent("agent1", new LocalHost(), "1", 0);
+        var ahead = new AgentsGenerator.Agent("agent2", new LocalHost(), "1", 2300);
+        LoadResult a = vegetaAgent(here, 27, 50, 0);
+        LoadResult b = vegetaAgent(ahead, 6, 80, 2300);
+        assertEquals(List.of(9L, 10L, 8L), a.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "each in the second it ended in");
+        assertEquals(List.of(6L, 0L, 0L), b.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "by our clock");
+        LoadResult unshifted = vegetaAgent(new AgentsGenerator.Agent("agent9", new LocalHost(), "1", 0), 6, 80, 2300);
+        assertEquals(List.of(0L, 0L, 6L), unshifted.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "read as if on ours: 2.3 s late");
+        assertEquals(80, LatencyHistogram.read(b.histogram()).getMaxValue() / 1000.0, 0.1, "on schedule: vegeta's own latency");
+        LoadSpec s = open(20, 40, 3);
+        List<AgentsGenerator.Share> shares = List.of(new AgentsGenerator.Share(here, 20, 10.0, "10.0 req/s", tmp.resolve("001-servlet.agent1.vegeta.txt")),
+                new AgentsGenerator.Share(ahead, 20, 10.0, "10.0 req/s", tmp.resolve("001-servlet.agent2.vegeta.txt")));
+        LoadResult row = AgentsGenerator.merge(s, "vegeta", shares, List.of(a, b));
+        assertEquals(33, row.requests());
+        assertEquals(List.of(15L, 10L, 8L), row.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "second by second");
+        assertEquals(80, row.series().seconds().getFirst().p99Ms(), 0.8, "second 0: agent1's nine at 50 ms and agent2's six at 80 ms");
+        assertEquals(50, row.series().seconds().get(1).p99Ms(), 0.5, "second 1: agent1's alone");
+        assertEquals(3L + 24L, row.dropped(), "30 due each: 27 and 6 sent");
+        Histogram merged = LatencyHistogram.read(row.histogram());
+        assertEquals(33, merged.getTotalCount());
+        assertEquals(LatencyHistogram.ms(merged, 99), row.p99Ms(), 1e-9);
+        assertEquals(6, merged.getCountBetweenValues(79_000, 81_000), "agent2's six at 80 ms");
+        assertTrue(Files.readString(row.raw()).startsWith("# vegeta from 2 load agents, each at rate/2;"), Files.readString(row.raw()));
     }
 }

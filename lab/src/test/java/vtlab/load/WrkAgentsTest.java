@@ -49,7 +49,8 @@ class WrkAgentsTest {
         try {
             List<AgentsGenerator.Agent> one = List.of(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentsGenerator.of(new HeyGenerator(), run, one));
-            assertEquals("load agents run wrk, oha, k6, not hey", e.getMessage());
+            assertEquals("load agents run wrk, oha, vegeta, k6, not hey", e.getMessage());
+            assertTrue(AgentsGenerator.of(new VegetaGenerator(), run, one) instanceof VegetaAgents);
             assertTrue(AgentsGenerator.of(new WrkGenerator(), run, one) instanceof WrkAgents);
             assertTrue(AgentsGenerator.of(new K6Generator(), run, one) instanceof K6Agents);
             assertTrue(AgentsGenerator.of(new OhaGenerator(), run, one) instanceof OhaAgents);

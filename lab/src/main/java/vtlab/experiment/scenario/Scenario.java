@@ -233,6 +233,14 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
             Map<String, Path> csvFiles = new LinkedHashMap<>();
             Map<String, Mix.Values> values = values(base, csvFiles);
             Mix mix = mix(values);
+            for (Threshold t : thresholds) {
+                for (String r : t.requests()) {
+                    if (mix.entries().stream().noneMatch(e -> e.name().equals(r))) {
+                        throw bad(lines.lineOf("slo.thresholds", t.text()), "slo.thresholds", "'" + t.text() + "': no request named " + r + " in the mix ("
+                                + String.join(", ", mix.entries().stream().map(Mix.Entry::name).toList()) + ")");
+                    }
+                }
+            }
             return new Scenario(file, text, name, words, mix, List.copyOf(thresholds), base, csvFiles);
         }
 

@@ -41,7 +41,7 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
             + ((double) QUICK_HOLD_S / HOLD_S) + " under --quick").quick(FaultAxis.scaled("none," + LOCK, (double) QUICK_HOLD_S / HOLD_S));
     static final List<Opt> TIMING = PlanContext.timingOptions("15s", HOLD_S + "s", 1,
             "the lock is timed from the hold's start; --quick keeps a hold of its own with the lock scaled into it", QUICK_HOLD_S + "s");
-    /** The generator's in-flight cap: what a 5 s lock piles up at the default rate, with room (k6 readies them all). */
+    /** The generator's in-flight cap: what a 5 s lock piles up at the default rate, with room (vegeta and k6 ready them all). */
     static final int CAP = 2000;
 
     @Override
@@ -59,9 +59,10 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
         return FaultsExperiment.options(List.of(MODES_OPT, RATE, LIMIT, CPU_QUOTA, MEMORY_LIMIT, FAULTS), TIMING);
     }
 
+    /** vegeta, as the faults experiment's: errors by kind per second (k6, opt-in: --generator k6). */
     @Override
     public String generator() {
-        return "k6";
+        return "vegeta";
     }
 
     @Override

@@ -34,7 +34,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     /**
      * The generator's in-flight cap unless --max-in-flight says otherwise: above what the worst default fault piles up
      * at 200 req/s (the pool serving 100 req/s through a 2 s stub for 20 s: about 2,200), all of it readied before the
-     * hold (k6: 4,000 VUs, about 0.5 GB), so a burst never waits for the generator.
+     * hold (vegeta: 4,000 workers; k6: 4,000 VUs, about 0.5 GB), so a burst never waits for the generator.
      */
     static final int CAP = 4000;
     static final Opt MODES_OPT = Opt.of("modes", String.join(",", MODES),
@@ -54,7 +54,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
             + "\nthe defaults' times x" + QUICK_SCALE + " into --quick's " + QUICK_HOLD_S + "s hold")
             .quick(FaultAxis.scaled(String.join(",", DEFAULT_FAULTS), QUICK_SCALE));
     static final Opt SPIKE = Opt.of("spike", DEFAULT_SPIKE,
-            "a traffic spike row per mode (an open-model rate profile, k6; none: no spike row), judged as a fault:\n"
+            "a traffic spike row per mode (an open-model rate profile, vegeta; none: no spike row), judged as a fault:\n"
                     + "p99 before, during and after the rise, and the recovery; scaled as --fault under --quick")
             .quick(vtlab.plan.RateProfile.parse(DEFAULT_SPIKE).scaled(QUICK_SCALE).spec());
     static final Opt SOAK = Opt.of("soak", "none", "a long row per mode at --rate without a fault (e.g. 30m): the heap after each GC\n"
@@ -85,10 +85,13 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         return all;
     }
 
-    /** k6: its per-request records tell timeouts, refusals, resets and status errors apart, second by second. */
+    /**
+     * vegeta: its per-request results tell timeouts, refusals, resets and status errors apart, second by second, and
+     * it sends the spike row's rate profile (k6, opt-in, does both too: --generator k6).
+     */
     @Override
     public String generator() {
-        return "k6";
+        return "vegeta";
     }
 
     @Override

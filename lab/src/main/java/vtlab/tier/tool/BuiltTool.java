@@ -9,8 +9,8 @@ import java.util.function.Function;
  * A tool the lab builds from a language registry at a pinned version into .vtlab/tools/bin (oha, k6). The lab's own
  * build is looked at first, then PATH; a binary of another version is never used: its numbers would not compare.
  */
-record BuiltTool(String name, String binary, String pinned, String source, Function<Path, String> version, Builder builder)
-        implements Tool {
+record BuiltTool(String name, String binary, String pinned, String source, Function<Path, String> version, Builder builder,
+                 String optInLicence) implements Tool {
     /** Builds the binary; its path, or why not. */
     interface Builder {
         Path build() throws IOException;
@@ -18,18 +18,26 @@ record BuiltTool(String name, String binary, String pinned, String source, Funct
 
     static BuiltTool cargo(String crate, String version, Function<Path, String> versionOf) {
         return new BuiltTool(crate, crate, version, "crates.io " + crate + " " + version + " (cargo install --locked)", versionOf,
-                () -> RegistryTools.cargoInstall(crate, version, crate));
+                () -> RegistryTools.cargoInstall(crate, version, crate), null);
     }
 
     static BuiltTool go(String name, String module, String version, Function<Path, String> versionOf) {
         return new BuiltTool(name, name, version, "Go module " + module + "@" + version + " (go install)", versionOf,
-                () -> RegistryTools.goInstall(module, version, name));
+                () -> RegistryTools.goInstall(module, version, name), null);
     }
 
     /** A Go command built under another name (see {@link RegistryTools#goInstall(String, String, String, String)}). */
     static BuiltTool go(String name, String module, String pkg, String builtAs, String version, Function<Path, String> versionOf) {
         return new BuiltTool(name, name, version, "Go module " + module + "@" + version + " (go install " + pkg + ")", versionOf,
-                () -> RegistryTools.goInstall(pkg, version, builtAs, name));
+                () -> RegistryTools.goInstall(pkg, version, builtAs, name), null);
+    }
+
+    /**
+     * The same tool installed only when asked for by name (see {@link Tool#optInLicence}): its licence is said in one
+     * line before it is installed.
+     */
+    BuiltTool optIn(String licence) {
+        return new BuiltTool(name, binary, pinned, source, version, builder, licence);
     }
 
     @Override
@@ -53,6 +61,10 @@ record BuiltTool(String name, String binary, String pinned, String source, Funct
 
     @Override
     public Path install() throws IOException {
+        if (optInLicence != null) {
+            System.err.println("vtlab: " + name + " " + pinned + " is licensed " + optInLicence + "; installed only when asked for by name (--generator "
+                    + name + ", ./vtlab setup " + name + "), never by default");
+        }
         Path p = builder.build();
         String v = version.apply(p);
         if (!pinned.equals(v)) throw new IOException("the build of " + name + " " + pinned + " reports version " + v);

@@ -19,6 +19,14 @@ public interface Tool {
     /** Where it comes from, e.g. "Debian package wrk" or "crates.io oha 1.16.0 (cargo install)". */
     String source();
 
+    /**
+     * The licence of a tool installed only when a run or ./vtlab setup asks for it by name (k6: AGPL-3.0), said in one
+     * line before it is installed; null for a tool of the default set ({@link Tools#defaults()}).
+     */
+    default String optInLicence() {
+        return null;
+    }
+
     /** The installed tool (at its pinned version, where pinned) without installing anything. */
     Optional<Path> find();
 

@@ -8,12 +8,23 @@ import vtlab.core.UsageError;
 
 /**
  * Every external tool the lab uses, by name, with its pinned version and how it is installed: the one lookup the
- * generators, tiers, tests, ./vtlab setup and ./vtlab doctor share. ./vtlab test installs them all before Maven
- * starts, and ./vtlab run installs what its rows need before the first row, so no install ever runs inside a timing.
+ * generators, tiers, tests, ./vtlab setup and ./vtlab doctor share. ./vtlab test installs the default set
+ * ({@link #defaults()}) before Maven starts, and ./vtlab run installs what its rows need before the first row, so no
+ * install ever runs inside a timing. An opt-in tool (k6, AGPL-3.0: {@link Tool#optInLicence}) is in no default set:
+ * only --generator k6 or ./vtlab setup k6 installs it, saying its licence first.
  */
 public final class Tools {
     public static final String OHA_VERSION = "1.16.0";
+    /** AGPL-3.0: opt-in, installed only for --generator k6 or ./vtlab setup k6 (issue 40). */
     public static final String K6_VERSION = "v1.8.1";
+    public static final String K6_LICENCE = "AGPL-3.0";
+    /**
+     * vegeta (MIT), the open model's generator for rate profiles, mixes and faults: the newest release on the Go module
+     * proxy (what @latest resolves to on 2026-11-27), pinned so that a later release never changes a row's numbers
+     * unnoticed, as oha and k6 are.
+     */
+    public static final String VEGETA_VERSION = "v12.13.0";
+    public static final String VEGETA_MODULE = "github.com/tsenart/vegeta/v12";
     public static final String K6_MODULE = "go.k6.io/k6";
     /** @latest resolves to v2.5.0 on the module proxy here: pinned to the newest release that resolves. */
     public static final String TOXIPROXY_VERSION = "v2.12.0";
@@ -23,7 +34,9 @@ public final class Tools {
     /** hey prints no version. */
     public static final Tool HEY = new AptTool("hey", "hey", "hey", p -> null);
     public static final Tool OHA = BuiltTool.cargo("oha", OHA_VERSION, Tools::ohaVersion);
-    public static final Tool K6 = BuiltTool.go("k6", K6_MODULE, K6_VERSION, Tools::k6Version);
+    public static final Tool K6 = BuiltTool.go("k6", K6_MODULE, K6_VERSION, Tools::k6Version).optIn(K6_LICENCE);
+    /** Its go-install build prints an empty version (no ldflags), so the version is the module's, as toxiproxy's. */
+    public static final Tool VEGETA = BuiltTool.go("vegeta", VEGETA_MODULE, VEGETA_VERSION, p -> RegistryTools.goModuleVersion(p, VEGETA_MODULE));
     public static final Tool POSTGRES = new PostgresServer();
     /** The fault proxy (see vtlab.tier.fault): its go-install build prints "version git", so the version is the module's. */
     public static final Tool TOXIPROXY = BuiltTool.go("toxiproxy-server", TOXIPROXY_MODULE, TOXIPROXY_MODULE + "/cmd/server", "server",
@@ -42,13 +55,20 @@ public final class Tools {
     private static final Map<String, Tool> ALL = new LinkedHashMap<>();
 
     static {
-        for (Tool t : new Tool[] {WRK, HEY, OHA, K6, POSTGRES, TOXIPROXY, CHROMIUM, CHROMEDRIVER, JDK21, SSHD, IP}) ALL.put(t.name(), t);
+        for (Tool t : new Tool[] {WRK, HEY, OHA, VEGETA, K6, POSTGRES, TOXIPROXY, CHROMIUM, CHROMEDRIVER, JDK21, SSHD, IP}) ALL.put(t.name(), t);
     }
 
     private Tools() {}
 
     public static Map<String, Tool> all() {
         return java.util.Collections.unmodifiableMap(ALL);
+    }
+
+    /** What ./vtlab setup and ./vtlab test install unasked: every tool but the opt-in ones (k6). */
+    public static Map<String, Tool> defaults() {
+        Map<String, Tool> out = new LinkedHashMap<>();
+        ALL.forEach((n, t) -> { if (t.optInLicence() == null) out.put(n, t); });
+        return java.util.Collections.unmodifiableMap(out);
     }
 
     public static Tool named(String name) throws UsageError {

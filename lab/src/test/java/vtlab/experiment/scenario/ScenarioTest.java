@@ -223,4 +223,18 @@ class ScenarioTest {
             assertTrue(s.mix().entries().size() >= 2, f);
         }
     }
+
+    /** A threshold per request name: of a request the mix has, and of a metric measured per request. */
+    @Test
+    void aThresholdPerRequestNameNamesARequestOfTheMix() throws Exception {
+        Scenario sc = read(GOOD.replace("\"error_rate < 0.1%\",", "\"error_rate < 0.1%\",\n  \"p99_ms[virtual, owner] <= 150\","));
+        Threshold t = sc.thresholds().stream().filter(x -> x.request() != null).findFirst().orElseThrow();
+        assertEquals("owner", t.request());
+        assertEquals("virtual", t.mode());
+        assertEquals("p99_ms", t.metric());
+        String unknown = refusal(GOOD.replace("\"error_rate < 0.1%\",", "\"error_rate < 0.1%\",\n  \"p99_ms[virtual, checkout] <= 150\","));
+        assertTrue(unknown.endsWith("slo.thresholds: 'p99_ms[virtual, checkout] <= 150': no request named checkout in the mix (owner, size)"), unknown);
+        String metric = refusal(GOOD.replace("\"error_rate < 0.1%\",", "\"error_rate < 0.1%\",\n  \"throughput_rps[virtual, owner] >= 10\","));
+        assertTrue(metric.contains("per request name only error_rate, p50_ms, p999_ms, p99_ms"), metric);
+    }
 }

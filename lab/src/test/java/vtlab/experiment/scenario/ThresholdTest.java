@@ -109,4 +109,45 @@ class ThresholdTest {
         assertEquals("the mix at the SUT (100 requests): owner 50.0% (weight 50.0%), find 30.0% (weight 30.0%), home 20.0% (weight 20.0%)",
                 ScenarioExperiment.shares(q, "/owners/1=30;/owners/2=20;/owners=30;/=20"));
     }
+
+    /** A rep's row of a mix measured per request (vegeta): its request's p99, errors, attempts and histogram file. */
+    static Map<String, String> mixRow(String mode, String p99, String errors, String attempted, String hlogs) {
+        return Map.of("thread_mode", mode, "concurrency", "10", "target_rps", "200.0", "status", "ok", "p99_ms_by_request", p99,
+                "errors_by_request", errors, "attempted_by_request", attempted, "histogram_by_request", hlogs);
+    }
+
+    /**
+     * p99 of one request over two reps is that of their histograms merged: rep 1 answered checkout 98 times in 10 ms and
+     * twice in 500 ms, rep 2 100 times in 10 ms; merged, 2 of 200 are slow, so p99 is 10 ms (the mean of the reps'
+     * p99s, 255 ms, would breach); the error rate is the reps' errors over their attempts.
+     */
+    @Test
+    void aRequestNamesPercentileIsItsRepsHistogramsMergedExactly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path raw) throws Exception {
+        org.HdrHistogram.Histogram a = vtlab.data.LatencyHistogram.empty(), b = vtlab.data.LatencyHistogram.empty();
+        for (int i = 0; i < 98; i++) vtlab.data.LatencyHistogram.recordSeconds(a, 0.010);
+        for (int i = 0; i < 2; i++) vtlab.data.LatencyHistogram.recordSeconds(a, 0.500);
+        for (int i = 0; i < 100; i++) vtlab.data.LatencyHistogram.recordSeconds(b, 0.010);
+        vtlab.data.LatencyHistogram.write(a, raw.resolve("r1.vegeta.checkout.hlog"));
+        vtlab.data.LatencyHistogram.write(b, raw.resolve("r2.vegeta.checkout.hlog"));
+        List<Map<String, String>> rows = List.of(
+                mixRow("virtual", "home=5.000;checkout=500.000", "home=0;checkout=3", "home=300;checkout=100", "home=r1.vegeta.home.hlog;checkout=r1.vegeta.checkout.hlog"),
+                mixRow("virtual", "home=5.000;checkout=10.000", "home=0;checkout=1", "home=300;checkout=100", "home=r2.vegeta.home.hlog;checkout=r2.vegeta.checkout.hlog"));
+        Threshold p99 = Threshold.parse("p99_ms[virtual, checkout] <= 150", METRICS);
+        Threshold.Outcome merged = p99.evaluate(rows, raw);
+        assertTrue(merged.passed(), merged.detail());
+        assertEquals(10.0, merged.measured().getFirst().value(), 0.05, merged.detail());
+        assertEquals("virtual checkout rate=200.0", merged.measured().getFirst().where());
+        Threshold.Outcome meanOnly = p99.evaluate(rows);
+        assertFalse(meanOnly.passed(), "without the histograms, the reps' p99s averaged: " + meanOnly.detail());
+        assertEquals(255.0, meanOnly.measured().getFirst().value(), 1e-9);
+        Threshold.Outcome err = Threshold.parse("error_rate[virtual, checkout] < 1%", METRICS).evaluate(rows, raw);
+        assertEquals(4 / 200.0, err.measured().getFirst().value(), 1e-12);
+        assertFalse(err.passed());
+        // a request no row measured apart (wrk, k6): not measured, so it fails and says why
+        Threshold.Outcome none = Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(ROWS, raw);
+        assertFalse(none.passed());
+        assertTrue(none.detail().startsWith("not measured: no ok row with numbers for p99_ms[virtual, home] (a request name's numbers come from a generator"), none.detail());
+        // a rep whose histogram is missing cannot be merged exactly: not measured
+        assertFalse(Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(rows, raw).passed());
+    }
 }

@@ -47,7 +47,7 @@ class FaultsExperimentTest {
         Row plain = rows.stream().filter(r -> r.threadMode().equals("virtual")).findFirst().orElseThrow();
         assertEquals("0", plain.sutEnv().get("CONCURRENCY_LIMIT"));
         assertEquals(List.of("pg", "stub", "toxiproxy"), rows.getFirst().tiers(), "latency goes through the proxy");
-        assertEquals("k6", e.generator());
+        assertEquals("vegeta", e.generator());
         assertTrue(e.freshSutPerRow());
         assertTrue(e.probes(List.of("cpu")).containsAll(List.of("cpu", "jvm", "hikari")));
     }

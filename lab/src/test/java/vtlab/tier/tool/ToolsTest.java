@@ -60,10 +60,21 @@ class ToolsTest {
 
     @Test
     void everyToolTheLabUsesIsRegisteredAndAnUnknownNameIsRefused() {
-        assertEquals(List.of("wrk", "hey", "oha", "k6", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21", "sshd", "ip"),
+        assertEquals(List.of("wrk", "hey", "oha", "vegeta", "k6", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21", "sshd", "ip"),
                 List.copyOf(Tools.all().keySet()));
         UsageError e = assertThrows(UsageError.class, () -> Tools.named("wrk2"));
         assertTrue(e.getMessage().contains("unknown tool 'wrk2'") && e.getMessage().contains("oha"), e.getMessage());
+    }
+
+    /** k6 is AGPL-3.0: opt-in, in no default set (./vtlab setup, ./vtlab test); every other tool is in it, vegeta (MIT) among them. */
+    @Test
+    void k6AloneIsOptInWithItsLicence() throws Exception {
+        assertEquals("AGPL-3.0", Tools.K6.optInLicence());
+        assertEquals(List.of("wrk", "hey", "oha", "vegeta", "postgres", "toxiproxy-server", "chromium", "chromedriver", "jdk21", "sshd", "ip"),
+                List.copyOf(Tools.defaults().keySet()));
+        assertEquals(Tools.K6, Tools.named("k6"), "still installed by name");
+        assertEquals("v12.13.0", Tools.VEGETA.pinned());
+        assertEquals("Go module github.com/tsenart/vegeta/v12@v12.13.0 (go install)", Tools.VEGETA.source());
     }
 
     /** The test hosts' two OS tools say what they are the way Debian ships them (a line that does not start with the name). */
