@@ -390,7 +390,6 @@ public final class ProfileProbe implements Probe {
                 threads++;
             }
             if (threads == 0) cpuS = runqueueS = Double.NaN;
-            double window = to != null && from != null ? java.time.Duration.between(from, to).toNanos() / 1e9 : hold;
             String top = others.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(2)
                     .map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
             double coresBusy = coresStart == null || coresEnd == null || coresEnd[1] <= coresStart[1] ? Double.NaN
