@@ -38,7 +38,7 @@ public interface Probe {
      * Whether it costs the SUT enough to move the answer (a profiler: samplers, events with stacks). Such a probe never
      * runs in the measured hold: it gets a hold of its own after it, on the same SUT and load (see
      * vtlab.run.ExplainingHold), so no throughput, latency or CPU figure of the row is taken while it runs. Its
-     * beforeLoad() still comes before the warm-up, to make it ready (load what it needs in the SUT) without running.
+     * beforeLoad() comes after the measured hold, right before its own hold's load.
      */
     default boolean explains() {
         return false;

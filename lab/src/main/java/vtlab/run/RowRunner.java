@@ -135,9 +135,7 @@ public final class RowRunner {
             if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
             if (modeCheck != null) modeCheck.begin(row.jdk(), sut.process(), raw, stem);
             try {
-                ProbeContext idle = new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem);
-                probes.beforeLoad(idle);
-                explainers.beforeLoad(idle); // made ready (e.g. JFR loaded in the SUT), not running: the measured hold is clean
+                probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
                 if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
                 if (modeCheck != null) {
                     modeCheck.conclude(row.jdk(), sut.process());
@@ -271,6 +269,8 @@ public final class RowRunner {
         for (Drain d : planned.drains()) d.await(sut.base(), DRAIN_MAX);
         Duration d = ExplainingHold.length(row);
         steps.step("profiling " + d.toSeconds() + "s: a hold of its own, after the measured one (its numbers explain the row, they are not the row's)");
+        // their beforeLoad here, after the measured hold and before this one's load: a recording started then is ready
+        explainers.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem + ".profiled"));
         LoadResult profiled = measure(row, sut, url, w, raw, stem + ".profiled", runTiers, explainers, what -> {}, FaultSchedule.NONE, d);
         RowValues held = new RowValues();
         held.putAll(profiled.values()); // the breakdown's request time is the profiled hold's own (its throughput × mean latency)
