@@ -249,13 +249,18 @@ public final class RowRunner {
 
     /** The warm-up's (or the previous row's) queued requests would otherwise eat into the measured hold. */
     private static void drain(PlannedRow planned, SutHandle sut, Steps steps, RowValues out) throws InterruptedException {
-        steps.step("draining");
         long t0 = System.nanoTime();
+        awaitIdle(planned, sut, steps);
+        out.put(RowColumns.DRAIN_MS, (System.nanoTime() - t0) / 1_000_000);
+    }
+
+    /** Until the SUT has served what was sent before and each of the row's drains is idle (at most DRAIN_MAX each). */
+    private static void awaitIdle(PlannedRow planned, SutHandle sut, Steps steps) throws InterruptedException {
+        steps.step("draining");
         sut.drain(DRAIN_MAX);
         for (Drain d : planned.drains()) {
             if (!d.await(sut.base(), DRAIN_MAX)) steps.step(d.what() + " did not go idle in " + DRAIN_MAX.toSeconds() + " s; measuring anyway");
         }
-        out.put(RowColumns.DRAIN_MS, (System.nanoTime() - t0) / 1_000_000);
     }
 
     /**
@@ -265,8 +270,7 @@ public final class RowRunner {
     private void explain(PlannedRow planned, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Map<String, RunTier> runTiers,
                          ProbeSession explainers, Steps steps, RowValues out, LoadResult measured) throws Exception {
         Row row = planned.row();
-        sut.drain(DRAIN_MAX);
-        for (Drain d : planned.drains()) d.await(sut.base(), DRAIN_MAX);
+        awaitIdle(planned, sut, steps); // the measured hold's last requests would otherwise fall into this one
         Duration d = ExplainingHold.length(row);
         steps.step("profiling " + d.toSeconds() + "s: a hold of its own, after the measured one (its numbers explain the row, they are not the row's)");
         // their beforeLoad here, after the measured hold and before this one's load: a recording started then is ready
