@@ -265,9 +265,11 @@ public final class RunCommand implements Command {
         if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
         vtlab.plan.LimitAxis.refuse(rows, CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP),
                 vtlab.data.Environment.memTotalKb() * 1024);
-        // searches (capacity) offer constant rates: open-model rows, which the run's closed rows cannot share a generator with
-        boolean open = ctx.open() || !searches.isEmpty() || rows.stream().anyMatch(Row::open); // faults plans open rows itself
-        if (!searches.isEmpty() && rows.stream().anyMatch(r -> !r.open())) {
+        // a search runs rows of its template's load model (capacity: open, constant rates; ab's next step: the A/B's
+        // own), which rows of the other model cannot share a generator with
+        boolean openSearch = searches.stream().anyMatch(s -> s.template().open());
+        boolean open = ctx.open() || openSearch || rows.stream().anyMatch(Row::open); // faults plans open rows itself
+        if (openSearch && rows.stream().anyMatch(r -> !r.open())) {
             throw new UsageError("capacity runs open-model rows: run it on its own, not with closed-model experiments");
         }
         if (ctx.rateProfile() != null) refuseWithProfile(rows, searches);

@@ -39,7 +39,8 @@ public final class Options {
     }
 
     /** Options that take no value. */
-    public static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "version", "fresh-sut", "allow-shared-cpus");
+    public static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "version", "fresh-sut", "allow-shared-cpus",
+            "next-step");
 
     public static Options parse(List<String> args) throws UsageError {
         Options o = new Options();

@@ -54,6 +54,25 @@ public final class Stats {
     }
 
     /**
+     * b's mean against a's in percent of a's mean, with the 95% interval of the difference (Welch: unequal variances,
+     * Welch-Satterthwaite degrees of freedom) in the same percent; low/high NaN when either side has fewer than two
+     * values. The interval is the difference's over a's mean taken as exact: a's own noise is in the difference's.
+     */
+    public static Interval changePct95(double[] a, double[] b) {
+        double[] x = finite(a), y = finite(b);
+        if (x.length == 0 || y.length == 0) return Interval.NONE;
+        double ma = Mean.of(x).getAsDouble(), mb = Mean.of(y).getAsDouble();
+        double pct = 100 * (mb - ma) / ma;
+        if (x.length < 2 || y.length < 2) return new Interval(1, pct, Double.NaN, Double.NaN);
+        double va = Variance.of(x).getAsDouble() / x.length, vb = Variance.of(y).getAsDouble() / y.length;
+        double se = Math.sqrt(va + vb);
+        if (se == 0) return new Interval(Math.min(x.length, y.length), pct, pct, pct);
+        double df = (va + vb) * (va + vb) / (va * va / (x.length - 1) + vb * vb / (y.length - 1));
+        double half = TDistribution.of(df).inverseCumulativeProbability(1 - (1 - LEVEL) / 2) * se;
+        return new Interval(Math.min(x.length, y.length), pct, 100 * (mb - ma - half) / ma, 100 * (mb - ma + half) / ma);
+    }
+
+    /**
      * Whether b's mean differs from a's beyond the noise of their repetitions: Welch's two-sided t-test (unequal
      * variances) at 5%. False when either side has fewer than two values (its noise is unknown); two sets without any
      * spread differ when their means do.

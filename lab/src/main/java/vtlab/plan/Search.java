@@ -15,6 +15,15 @@ public interface Search {
     /** The next row to run, or null when the search is done. */
     Row next(List<Map<String, String>> measured);
 
+    /**
+     * The next row given also the run's rows before this search (its fixed rows and earlier searches', as matrix.csv
+     * holds them): a search that starts from what the plan measured (ab's next step) reads them; by default only its
+     * own rows count.
+     */
+    default Row next(List<Map<String, String>> before, List<Map<String, String>> measured) {
+        return next(measured);
+    }
+
     /** Where the search stands after the rows so far, one line (e.g. "meets the SLO at 3,000 req/s; next 3,500"). */
     String status(List<Map<String, String>> measured);
 

@@ -274,6 +274,8 @@ public final class Runner {
         final Map<String, RunTier> runTiers;
         final Environment env;
         int index, failed, notRun;
+        /** Every row run so far, as matrix.csv holds it: what a search that starts from the plan's rows reads. */
+        final List<Map<String, String>> done = new java.util.ArrayList<>();
         /** Why the run stopped before its end (a host lost), or null. */
         String stopped;
 
@@ -310,9 +312,9 @@ public final class Runner {
         /** Each search asks for its next row from the rows it measured, until it has its answer. */
         void searches() throws IOException, InterruptedException {
             for (Search search : c.searches()) {
-                List<Map<String, String>> measured = new java.util.ArrayList<>();
+                List<Map<String, String>> before = List.copyOf(done), measured = new java.util.ArrayList<>();
                 Row next;
-                while (!Children.shuttingDown() && (next = search.next(List.copyOf(measured))) != null) {
+                while (!Children.shuttingDown() && (next = search.next(before, List.copyOf(measured))) != null) {
                     PlannedRow planned;
                     try {
                         planned = c.planner().planned(next);
@@ -341,6 +343,7 @@ public final class Runner {
             RowRunner.Result result = rowRunner.run(planned, n, dir.raw(), runTiers, what -> progress.step(row.label(), what));
             if (Children.shuttingDown()) return null;
             data.append(result.values());
+            done.add(result.values().asText());
             if (result.series() != null) appendSeries(dir, row.fileStem(n), result.series());
             progress.rowDone(plannedS, describe(row, result.values()));
             return result;

@@ -68,6 +68,7 @@ public final class AbExperiment implements Experiment {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));
         all.addAll(Service.OPTIONS);
         all.add(Dependencies.DEPENDENCY);
+        all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER));
         all.addAll(TIMING);
         return all;
     }
@@ -94,9 +95,8 @@ public final class AbExperiment implements Experiment {
         List<Integer> conc = CONC.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         if (t.warmup().isZero()) throw new UsageError("ab proves the thread mode with thread dumps under the warm-up's load: --warmup cannot be 0");
-        String given = o.string("jvm-args", "");
-        // the service's own heap unless asked (the lab's stacks get -Xms512m -Xmx512m; a user's service has its own)
-        List<String> jvm = given.isBlank() ? List.of() : List.of(given.trim().split("\\s+"));
+        List<String> jvm = jvmArgs(o);
+        facts(o, s); // a --lever that does not parse, or one without --next-step, is refused here
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
@@ -107,6 +107,46 @@ public final class AbExperiment implements Experiment {
                                 rows.add(Dependencies.withDependencies(row(s, mode, variant, url, c, rep, jdk, t, jvm, ctx), deps));
                             }
         return rows;
+    }
+
+    /** --jvm-args as given: the service's own heap unless asked (the lab's stacks get -Xms512m -Xmx512m; a user's service has its own). */
+    static List<String> jvmArgs(Options o) {
+        String given = o.string("jvm-args", "");
+        return given.isBlank() ? List.of() : List.of(given.trim().split("\\s+"));
+    }
+
+    /**
+     * What the next step knows of the service (kept in environment.json): whether it runs, the service's kind, the
+     * JVM options and the program arguments its levers read their present values from, the user's --lever.
+     */
+    static NextStep.Facts facts(Options o, Service.Parsed s) throws UsageError {
+        boolean run = o.flag(NextStep.NEXT_STEP.name());
+        List<String> levers = o.every(NextStep.LEVER.name());
+        for (String l : levers) Levers.user(l);
+        if (!levers.isEmpty() && !run) throw new UsageError("--lever is tried by the next step: add --next-step");
+        Map<String, List<String>> args = new LinkedHashMap<>();
+        for (String mode : ThreadModes.ALL) {
+            args.put(mode, s.modeArgs(mode).stream().filter(a -> a.startsWith(Levers.POOL_KEY + "=") || a.startsWith(Levers.THREADS_KEY + "=")).toList());
+        }
+        return new NextStep.Facts(run, s.springBoot(), Service.CMD.given(o) ? Service.CMD.string(o) : null, jvmArgs(o), args, levers,
+                vtlab.data.Environment.memTotalKb() / 1024);
+    }
+
+    /**
+     * With --next-step, the search that runs it after the A/B's rows (made from the same rows as planned: under the
+     * load model and the limits, as the run makes them). Not with a fault or a rate profile: the next step explains a
+     * steady state, as the explaining hold does.
+     */
+    @Override
+    public List<vtlab.plan.Search> searches(Options o, PlanContext ctx) throws UsageError {
+        if (!o.flag(NextStep.NEXT_STEP.name())) return List.of();
+        if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError("--next-step explains a steady state: not with --fault (run them apart)");
+        if (ctx.rateProfile() != null) throw new UsageError("--next-step compares constant loads: not with --rate-profile (run them apart)");
+        Service.Parsed s = Service.parse(o, o.positiveInt("port", 18080));
+        List<Row> rows = vtlab.plan.LimitAxis.apply(ctx.underLoadModel(plan(ctx.forExperiments(o), ctx)), vtlab.plan.LimitAxis.parse(o), o);
+        PlanContext.Timing t = ctx.timing(o, TIMING);
+        long perRow = t.warmup().toSeconds() + t.hold().toSeconds() + Math.min(t.hold().toSeconds(), 20) + 15; // start, drain, explaining hold
+        return List.of(new NextStep(rows, facts(o, s), t.reps(), perRow));
     }
 
     /** One row: the mode's and the variant's arguments and env, the run's env, the carriers for a tuned row only. */
@@ -131,15 +171,20 @@ public final class AbExperiment implements Experiment {
         return true;
     }
 
-    /** A jar's libraries, for the verdict's check against the lab's table (a --cmd has no jar to read). */
+    /**
+     * A jar's libraries, for the verdict's check against the lab's table (a --cmd has no jar to read), and what the
+     * next step knows of the service (under next_step).
+     */
     @Override
     public Map<String, Object> environment(Options o) throws UsageError {
-        if (!Service.APP.given(o)) return Map.of();
-        return ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap();
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (Service.APP.given(o)) out.putAll(ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap());
+        out.put("next_step", facts(o, Service.parse(o, o.positiveInt("port", 18080))).asMap());
+        return out;
     }
 
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir));
+        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir));
     }
 }

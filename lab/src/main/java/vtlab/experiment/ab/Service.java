@@ -55,8 +55,13 @@ final class Service {
      * @param springBoot  whether the jar's manifest names Spring-Boot-Version: the lab then switches it itself
      * @param startClass  Start-Class of a Spring Boot jar (null otherwise)
      * @param sharedEnv   --env: both modes
+     * @param modeArgs    each thread mode's program arguments (the lab's switch on a Spring Boot jar, then the user's)
      */
-    record Parsed(Stack stack, boolean springBoot, String startClass, Map<String, String> sharedEnv) {}
+    record Parsed(Stack stack, boolean springBoot, String startClass, Map<String, String> sharedEnv, Map<String, List<String>> modeArgs) {
+        List<String> modeArgs(String mode) {
+            return modeArgs.getOrDefault(mode, List.of());
+        }
+    }
 
     private Service() {}
 
@@ -129,7 +134,7 @@ final class Service {
         Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
                 dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
                 new Stack.Launch(command, packages, timeout));
-        return new Parsed(stack, boot, startClass, shared);
+        return new Parsed(stack, boot, startClass, shared, Map.copyOf(modeArgs));
     }
 
     /** Headers the lab or the generators set themselves: given with --header they would be sent twice or wrong. */

@@ -29,10 +29,10 @@ final class Verdict {
 
     /** A row with its number in matrix.csv (ab runs alone, so its rows are the matrix's, in order). */
     record Numbered(int n, Map<String, String> r) {
+        /** The configuration in words: "virtual tuned", a next step's variant with its lever ("platform, pool 20"). */
         String config() {
-            String mode = r.get(Rows.THREAD_MODE), tuning = Rows.param(r, Service.TUNING);
-            return mode.equals("virtual") && Service.TUNED.equals(tuning) ? "virtual tuned"
-                    : mode.equals("virtual") ? "virtual as shipped" : mode;
+            String[] lever = Levers.of(r);
+            return lever == null ? baseConfig(this) : baseConfig(this) + ", " + lever[0] + " " + lever[1];
         }
 
         /** The load a scenario is compared at: connections (closed) or the offered rate (open). */
@@ -50,6 +50,13 @@ final class Verdict {
         }
     }
 
+    /** The A/B configuration of a row, a next step's variant's without its lever: platform, virtual as shipped, virtual tuned. */
+    static String baseConfig(Numbered n) {
+        String mode = n.r().get(Rows.THREAD_MODE), tuning = Rows.param(n.r(), Service.TUNING);
+        return mode.equals("virtual") && Service.TUNED.equals(tuning) ? "virtual tuned"
+                : mode.equals("virtual") ? "virtual as shipped" : mode;
+    }
+
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt) {
         return of(matrix, pinningTxt, null);
     }
@@ -64,14 +71,25 @@ final class Verdict {
      *                    not kept, a run before this check)
      */
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
+        return of(matrix, pinningTxt, jar, jdkVersions, null);
+    }
+
+    /**
+     * @param nextStep what the run knew of the service for the next step ({@link NextStep.Facts}; null: a run before
+     *                 it, no next-step line)
+     */
+    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
+                           NextStep.Facts nextStep) {
         List<Numbered> rows = new ArrayList<>();
         for (int i = 0; i < matrix.size(); i++) rows.add(new Numbered(i + 1, matrix.get(i)));
+        // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
+        List<Numbered> ab = rows.stream().filter(n -> Levers.of(n.r()) == null).toList();
         List<String> out = new ArrayList<>();
         broken(rows, out);
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
         // one scenario: url x load (x JDK when several); its configurations side by side
         Map<String, List<Numbered>> scenarios = new LinkedHashMap<>();
-        for (Numbered n : rows) {
+        for (Numbered n : ab) {
             String key = n.r().get(Rows.WORKLOAD) + " at " + n.load() + (jdks ? " on JDK " + n.jdk() : "");
             scenarios.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
@@ -83,7 +101,8 @@ final class Verdict {
         libraries(jar, rows, libraries);
         out.addAll(libraries);
         bottleneck(rows, out);
-        requestTime(rows, out);
+        requestTime(rows, ab, out);
+        out.addAll(NextStep.findings(rows, nextStep, jar));
         memory(rows, out);
         if (out.size() == libraries.size()) out.addFirst("no row to conclude from");
         return out;
@@ -275,11 +294,11 @@ final class Verdict {
      * Where each request's time went (the profile probe, on by default here): per scenario, each configuration's
      * largest cause with its evidence, and how it moved between the modes; said also when nothing saturated.
      */
-    static void requestTime(List<Numbered> rows, List<String> out) {
+    static void requestTime(List<Numbered> rows, List<Numbered> ab, List<String> out) {
         List<Map<String, String>> matrix = rows.stream().map(Numbered::r).toList();
         Map<Map<String, String>, String> configs = new java.util.IdentityHashMap<>();
         rows.forEach(n -> configs.put(n.r(), n.config()));
-        out.addAll(vtlab.data.RequestTime.findings(matrix, matrix, configs::get));
+        out.addAll(vtlab.data.RequestTime.findings(matrix, ab.stream().map(Numbered::r).toList(), configs::get));
     }
 
     /** Peak OS threads and RSS of each configuration. */

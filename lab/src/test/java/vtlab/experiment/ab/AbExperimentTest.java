@@ -297,7 +297,9 @@ class AbExperimentTest {
     @Test
     void aCommandHasNoJarToRead() throws Exception {
         Options o = Options.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
-        assertEquals(Map.of(), new AbExperiment().environment(o));
+        Map<String, Object> kept = new AbExperiment().environment(o);
+        assertEquals(java.util.Set.of("next_step"), kept.keySet(), "no jar to read, only what the next step knows of the command");
+        assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));
         assertEquals(null, ServiceLibraries.read(dir), "no environment.json, or one without ab's entry");
         assertTrue(Verdict.of(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", "")), dir.resolve("none.txt"), null).stream()
                 .noneMatch(l -> l.startsWith("librar")));

@@ -1,0 +1,80 @@
+package vtlab.experiment.ab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import vtlab.core.UsageError;
+import vtlab.proc.Commands;
+import vtlab.stack.Stack;
+import vtlab.tier.tool.Jdk;
+
+/**
+ * A Spring Boot jar run extracted, the launch lever's variant: {@code java -Djarmode=tools -jar APP.jar extract
+ * --destination DIR} (Spring Boot 3.3+) into a folder of the lab's own, never beside the user's jar, then
+ * {@code java -jar DIR/APP.jar}, whose classes load from plain jars instead of through the nested-jar class loader.
+ * Done once per jar and run, the folder removed when the lab exits. An extraction that fails gives a stack whose start
+ * prints why and exits, so the variant's row fails with that reason and the run goes on.
+ */
+final class Extracted {
+    private Extracted() {}
+
+    private static final Map<String, Stack> DONE = new ConcurrentHashMap<>();
+
+    /** The stack of the service's jar run extracted, extracted on first use with the row's JDK. */
+    static String stack(String name, Jdk jdk) {
+        return DONE.computeIfAbsent(name + "|" + jdk.home(), k -> make(name, jdk)).name();
+    }
+
+    private static Stack make(String name, Jdk jdk) {
+        Stack s;
+        try {
+            s = Stack.load(name);
+        } catch (UsageError e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+        String extractedName = name + "-extracted";
+        Path dir = null;
+        String why;
+        try {
+            dir = Files.createTempDirectory("vtlab-extracted-");
+            deleteOnExit(dir);
+            Commands.Result r = Commands.attempt(List.of(jdk.java().toString(), "-Djarmode=tools", "-jar", s.jar().toString(), "extract",
+                    "--destination", dir.toString()), Duration.ofMinutes(2));
+            Path jar = dir.resolve(s.jar().getFileName());
+            if (r.ok() && Files.isRegularFile(jar)) {
+                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", dir, jar, s.runtimeInfoPath(), s.settings(),
+                        s.tiers(), s.expect(), s.workloads(), s.data(), s.launch());
+                Stack.define(out);
+                return out;
+            }
+            why = "java -Djarmode=tools -jar " + s.jar().getFileName() + " extract failed (exit " + r.code() + "): "
+                    + r.output().strip().lines().reduce((a, b) -> b).orElse("no output");
+        } catch (IOException e) {
+            why = "extract failed: " + e.getMessage();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            why = "extract interrupted";
+        }
+        // a start that says why and exits: the variant's row fails with it, the run goes on
+        String say = "printf '%s\\n' '" + why.replace("'", "") + "' >&2; exit 3";
+        Stack out = new Stack(extractedName, s.description() + ", not extracted: " + why, dir == null ? s.dir() : dir, s.jar(), s.runtimeInfoPath(),
+                s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), new Stack.Launch(say, s.launch().appPackages(), s.launch().startTimeout()));
+        Stack.define(out);
+        return out;
+    }
+
+    private static void deleteOnExit(Path dir) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try (var walk = Files.walk(dir)) {
+                walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException ignored) {
+                // a temporary folder left behind
+            }
+        }));
+    }
+}

@@ -1,0 +1,322 @@
+package vtlab.experiment.ab;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import vtlab.core.UsageError;
+import vtlab.data.RequestTime.Cause;
+import vtlab.data.Rows;
+import vtlab.plan.Row;
+
+/**
+ * What ab's next step can change in a service without touching its code or its files, each lever declared beside the
+ * cause of request time it answers ({@link Cause}): where its value goes (a program argument, a JVM option, an
+ * environment variable of the row: nothing is written into the jar or beside it), which services and thread modes it
+ * fits, how its present value is read, and the values tried (the lab's own: twice and four times the present value;
+ * a user's {@code --lever}: the values given). For a cause no lever answers, {@link #ADVICE} says what would help
+ * instead. One table rather than a class per lever, as {@code check.KnownLibraries} is one table: a lever is a few
+ * declared fields and one way to read its present value, and the next step reads them all to choose.
+ */
+final class Levers {
+    private Levers() {}
+
+    /** The params key a variant row carries: "pool:20", a user's "DB_POOL:20" (the lever's name, its value). */
+    static final String PARAM = "lever";
+
+    /** Where a lever's value goes in the row. */
+    enum Where {
+        /** A program argument, NAME=VALUE (a Spring Boot property on its command line overrides every other source). */
+        ARG,
+        /** A JVM option (a --cmd gets it in JAVA_TOOL_OPTIONS): -XmxVALUE, -DNAME=VALUE. */
+        JVM,
+        /** An environment variable of the service, NAME=VALUE. */
+        ENV,
+        /** How the service is launched: a Spring Boot jar run extracted (see {@link Extracted}). */
+        LAUNCH
+    }
+
+    /**
+     * What is known of the service when a lever's present value is read.
+     *
+     * @param springBoot whether the jar is a Spring Boot jar (its properties are levers)
+     * @param command    a --cmd's command line (null for a jar): a -Xmx there beats JAVA_TOOL_OPTIONS
+     * @param args       the row's program arguments
+     * @param jvmArgs    the row's JVM options from the lab (--jvm-args, carriers)
+     * @param row        the row as measured (matrix.csv): what the probes read of the present value
+     * @param memoryMb   this machine's memory, MB (the JVM's default heap is a quarter of it)
+     */
+    record Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, Map<String, String> row, long memoryMb) {}
+
+    /** Reads a lever's present value, null when it cannot be known. */
+    interface Current {
+        Long of(Known k);
+    }
+
+    /**
+     * @param name        short name, in the variant's params and the verdict ("pool 20")
+     * @param answers     the cause it answers; null: a user's lever without one, tried whatever the largest cause
+     * @param words       what it changes, for the verdict and the docs
+     * @param where       where its value goes
+     * @param key         the argument's, option's or variable's name ("--spring.datasource.hikari.maximum-pool-size")
+     * @param springBoot  whether it fits a Spring Boot jar only
+     * @param mode        the thread mode it fits (platform: Tomcat's thread pool), null: both
+     * @param current     its present value (lab levers), null for a user's lever
+     * @param unit        "m" for a heap in MB, "" for a count
+     * @param given       a user's values, null for the lab's (twice and four times the present value)
+     */
+    record Lever(String name, Cause answers, String words, Where where, String key, boolean springBoot, String mode, Current current,
+                 String unit, List<String> given) {
+        /** Whether it can be pulled on this service's rows of this thread mode, for this cause. */
+        boolean fits(Known k, String threadMode, Cause cause) {
+            if (answers != null && answers != cause) return false;
+            if (springBoot && !k.springBoot()) return false;
+            if (mode != null && !mode.equals(threadMode)) return false;
+            // extracted answers the nested-jar loader's monitors, not a monitor in the service's own code
+            if (where == Where.LAUNCH && !k.row().getOrDefault(vtlab.data.RequestTime.EVIDENCE, "").contains(NESTED_JAR_LOADER)) return false;
+            // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
+            return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
+        }
+
+        /** The values to try, in order: a user's as given; the lab's twice and four times the present one (none when it is not known). */
+        List<String> values(Known k) {
+            if (given != null) return given;
+            if (where == Where.LAUNCH) return List.of(key);
+            Long now = current.of(k);
+            if (now == null || now <= 0) return List.of();
+            List<String> out = new ArrayList<>();
+            for (long f : new long[] {2, 4}) {
+                long v = now * f;
+                if (unit.equals("m") && v > k.memoryMb() / 2) break; // never more heap than half the machine
+                out.add(v + unit);
+            }
+            return out;
+        }
+
+        /** The present value in words ("10", "512m"), or null. */
+        String now(Known k) {
+            Long v = current == null ? null : current.of(k);
+            return v == null ? null : v + unit;
+        }
+
+        /** "pool 20", a user's "DB_POOL=20". */
+        String label(String value) {
+            return where == Where.LAUNCH ? "run " + value : given == null ? name + " " + value : name + "=" + value;
+        }
+
+        /** The row with this lever at value, as a variant: its params say so (and make its scenario its own). */
+        Row apply(Row base, String value) {
+            Map<String, String> params = new LinkedHashMap<>(base.params());
+            params.put(PARAM, name + ":" + value);
+            Row.Builder b = base.toBuilder().params(params);
+            switch (where) {
+                case ARG -> b.appArgs(replaced(base.appArgs(), key + "=", key + "=" + value));
+                case JVM -> b.jvmArgs(key.equals("-Xmx") ? replaced(base.jvmArgs(), "-Xmx", "-Xmx" + value)
+                        : replaced(base.jvmArgs(), key + "=", key + "=" + value));
+                case ENV -> {
+                    Map<String, String> env = new LinkedHashMap<>(base.sutEnv());
+                    env.put(key, value);
+                    b.sutEnv(env);
+                }
+                case LAUNCH -> b.stack(Extracted.stack(base.stack(), base.jdk()));
+            }
+            return b.build();
+        }
+    }
+
+    /** The arguments without those starting with prefix, then the new one. */
+    static List<String> replaced(List<String> args, String prefix, String arg) {
+        List<String> out = new ArrayList<>(args.stream().filter(a -> !a.startsWith(prefix)).toList());
+        out.add(arg);
+        return List.copyOf(out);
+    }
+
+    static final String POOL_KEY = "--spring.datasource.hikari.maximum-pool-size", THREADS_KEY = "--server.tomcat.threads.max";
+
+    /** HikariCP's pool: given on the command line, else the most connections busy in a hold where requests waited for one (the pool was full). */
+    static final Lever POOL = new Lever("pool", Cause.POOL_WAIT,
+            "HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument)", Where.ARG, POOL_KEY, true, null,
+            k -> {
+                Long given = argValue(k.args(), POOL_KEY);
+                if (given != null) return given;
+                double active = Rows.num(k.row(), "hikari_active_max"), pending = Rows.num(k.row(), "hikari_pending_max");
+                return active > 0 && pending > 0 ? Long.valueOf((long) active) : null;
+            }, "", null);
+
+    /** Tomcat's request threads: given on the command line, else as the breakdown counted them, else Spring Boot's default (200). */
+    static final Lever THREADS = new Lever("threads", Cause.THREAD_WAIT,
+            "Tomcat's request threads (server.tomcat.threads.max, a program argument)", Where.ARG, THREADS_KEY, true, "platform",
+            k -> {
+                Long given = argValue(k.args(), THREADS_KEY);
+                if (given != null) return given;
+                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().getOrDefault(vtlab.data.RequestTime.EVIDENCE, ""));
+                return m.find() ? Long.valueOf(m.group(1)) : 200L;
+            }, "", null);
+
+    /** The heap: --jvm-args' -Xmx, else what the JVM took under a memory limit, else its default (a quarter of the machine's memory). */
+    static final Lever HEAP = new Lever("heap", Cause.GC, "the JVM's maximum heap (-Xmx, a JVM option)", Where.JVM, "-Xmx", false, null,
+            k -> {
+                Long xmx = null;
+                for (String a : k.jvmArgs()) if (a.startsWith("-Xmx")) xmx = megabytes(a.substring(4));
+                if (xmx != null) return xmx;
+                double limited = Rows.num(k.row(), "jvm_max_heap_mb");
+                if (limited > 0) return (long) limited;
+                return k.memoryMb() > 0 ? Long.valueOf(k.memoryMb() / 4) : null;
+            }, "m", null);
+
+    /**
+     * A Spring Boot jar run extracted: its classes from plain jars, not through the nested-jar class loader whose
+     * monitors the requests queued on (a resource looked up in the fat jar on every request, as Spring PetClinic's).
+     */
+    static final Lever EXTRACTED = new Lever("launch", Cause.MONITOR,
+            "the jar run extracted (java -Djarmode=tools -jar APP.jar extract, then java -jar the extracted APP.jar: Spring Boot's own advice"
+                    + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", true, null, k -> null, "", null);
+
+    /** The lab's own levers, in the order they are tried. */
+    static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED);
+
+    /** What would help when no lever answers the cause (or none fits the service), beside the cause. */
+    static final Map<Cause, String> ADVICE = advice();
+
+    private static Map<Cause, String> advice() {
+        Map<Cause, String> m = new EnumMap<>(Cause.class);
+        m.put(Cause.CPU, "less work per request (the flame graph's widest frames) or more cores: no setting buys CPU");
+        m.put(Cause.RUNQUEUE, "the CPU was full: more cores or less work per request; more threads or carriers would only queue longer");
+        m.put(Cause.MONITOR, "a shorter critical section around that lock, or one lock per key; on JDK 21-23 a ReentrantLock also stops the pinning");
+        m.put(Cause.PARK, "less time holding that lock or condition, or fewer requests contending for it");
+        m.put(Cause.THREAD_WAIT, "more request threads (the server's pool size: --lever NAME=V,V tries it) or virtual threads");
+        m.put(Cause.POOL_WAIT, "a larger connection pool (the service's own pool-size setting: --lever NAME=V,V tries it) or less time holding a connection");
+        m.put(Cause.DB, "the database's own time: the query (its plan, an index) or the database's CPU; a larger pool adds load there, not speed");
+        m.put(Cause.DOWNSTREAM, "the downstream's own latency: a cache, calls in parallel, or a timeout; more threads would only wait longer");
+        m.put(Cause.SLEEP, "nothing to set: the service's own sleep");
+        m.put(Cause.GC, "a larger heap (-Xmx where the service sets it) or less allocation per request");
+        m.put(Cause.OTHER, "nothing the probe saw");
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The libraries (by group, as check.KnownLibraries names them) whose known defect bears on a cause: the pools on
+     * waiting for a connection, the drivers on the database's time, the HTTP clients on a downstream's, any of them on
+     * a monitor or a park (they pin or block there); on a full CPU, a library that spins (it burns the carrier).
+     */
+    static final Map<Cause, List<String>> LIBRARIES = libraries();
+
+    private static Map<Cause, List<String>> libraries() {
+        List<String> pools = List.of("com.zaxxer", "com.mchange"), drivers = List.of("org.postgresql", "com.mysql", "mysql", "org.mariadb.jdbc"),
+                http = List.of("org.apache.httpcomponents", "org.apache.httpcomponents.core5", "org.apache.httpcomponents.client5");
+        List<String> all = new ArrayList<>(pools);
+        all.addAll(drivers);
+        all.addAll(http);
+        Map<Cause, List<String>> m = new EnumMap<>(Cause.class);
+        m.put(Cause.POOL_WAIT, pools);
+        m.put(Cause.DB, drivers);
+        m.put(Cause.DOWNSTREAM, http);
+        m.put(Cause.MONITOR, List.copyOf(all));
+        m.put(Cause.PARK, List.copyOf(all));
+        return java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** Whether a known library's defect bears on the cause (see {@link #LIBRARIES}). */
+    static boolean concerns(Cause cause, vtlab.check.KnownLibraries.Entry e) {
+        if ((cause == Cause.CPU || cause == Cause.RUNQUEUE) && e.effect() == vtlab.check.KnownLibraries.Effect.SPINS) return true;
+        return LIBRARIES.getOrDefault(cause, List.of()).contains(e.group());
+    }
+
+    /** Spring Boot's nested-jar loader in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting. */
+    static final String NESTED_JAR_LOADER = "org.springframework.boot.loader";
+
+    /** What would help for this cause and its evidence. */
+    static String advice(Cause cause, String evidence) {
+        if (cause == Cause.MONITOR && evidence != null && evidence.contains(NESTED_JAR_LOADER)) {
+            return "the monitors of Spring Boot's nested-jar class loader: run the jar extracted (java -Djarmode=tools -jar APP.jar extract,"
+                    + " then java -jar the extracted APP.jar), as Spring Boot advises for production (the lab's launch lever, for a Spring Boot jar)";
+        }
+        return ADVICE.getOrDefault(cause, "");
+    }
+
+    /**
+     * A user's --lever: "[CAUSE:]NAME=V1,V2": NAME an environment variable, -DNAME a system property, -NAME or --NAME a
+     * program argument (NAME=V); CAUSE one of the causes' keys (pool_wait, gc, ...), else it is tried whatever the
+     * largest cause. Refused in one line when it does not parse.
+     */
+    static Lever user(String spec) throws UsageError {
+        String s = spec.strip();
+        Cause cause = null;
+        int colon = s.indexOf(':'), eq = s.indexOf('=');
+        if (colon > 0 && (eq < 0 || colon < eq)) {
+            cause = Cause.of(s.substring(0, colon));
+            if (cause == null || cause == Cause.OTHER) {
+                throw new UsageError("--lever " + spec + ": '" + s.substring(0, colon) + "' is not a cause (one of "
+                        + String.join(", ", java.util.Arrays.stream(Cause.values()).filter(c -> c != Cause.OTHER).map(c -> c.key).toList()) + ")");
+            }
+            s = s.substring(colon + 1);
+            eq = s.indexOf('=');
+        }
+        if (eq <= 0 || eq == s.length() - 1) throw new UsageError("--lever takes [CAUSE:]NAME=VALUE,VALUE (e.g. DB_POOL_SIZE=20,40), not '" + spec + "'");
+        String name = s.substring(0, eq);
+        List<String> values = java.util.Arrays.stream(s.substring(eq + 1).split(",")).map(String::strip).filter(v -> !v.isEmpty()).toList();
+        if (values.isEmpty()) throw new UsageError("--lever " + spec + ": no value to try");
+        for (String v : values) {
+            if (v.contains(";") || v.chars().anyMatch(Character::isWhitespace)) throw new UsageError("--lever " + spec + ": a value has no ';' or space");
+        }
+        Where where;
+        if (name.startsWith("-D") && name.length() > 2) where = Where.JVM;
+        else if (name.matches("--?[A-Za-z0-9][A-Za-z0-9._-]*")) where = Where.ARG;
+        else if (name.matches("[A-Za-z_][A-Za-z0-9_]*")) where = Where.ENV;
+        else throw new UsageError("--lever " + spec + ": NAME is an environment variable, -Dproperty or --argument, not '" + name + "'");
+        String words = (switch (where) {
+            case ENV -> "the environment variable " + name;
+            case JVM -> "the system property " + name.substring(2);
+            case ARG -> "the program argument " + name;
+        }) + " (--lever)";
+        return new Lever(name, cause, words, where, name, false, null, null, "", List.copyOf(values));
+    }
+
+    /** The lever a variant row's param names, among the lab's and the user's; null when none has that name. */
+    static Lever named(String name, List<Lever> user) {
+        for (Lever l : ALL) if (l.name().equals(name)) return l;
+        for (Lever l : user) if (l.name().equals(name)) return l;
+        return null;
+    }
+
+    /** The lever's name and value a row carries ("pool", "20"), or null for an A/B row. */
+    static String[] of(Map<String, String> row) {
+        String p = Rows.param(row, PARAM);
+        if (p == null) return null;
+        int colon = p.indexOf(':');
+        return colon < 0 ? new String[] {p, ""} : new String[] {p.substring(0, colon), p.substring(colon + 1)};
+    }
+
+    /** The value of NAME=VALUE among the arguments (the last given), as a whole number; null when absent or not one. */
+    static Long argValue(List<String> args, String key) {
+        Long out = null;
+        for (String a : args) {
+            if (!a.startsWith(key + "=")) continue;
+            try {
+                out = Long.valueOf(a.substring(key.length() + 1).strip());
+            } catch (NumberFormatException e) {
+                out = null;
+            }
+        }
+        return out;
+    }
+
+    /** A JVM size (512m, 2g, 1048576k, bytes) in MB; null when it does not parse. */
+    static Long megabytes(String size) {
+        Matcher m = Pattern.compile("(\\d+)([kKmMgGtT]?)").matcher(size.strip());
+        if (!m.matches()) return null;
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> n / 1024;
+            case "m" -> n;
+            case "g" -> n * 1024;
+            case "t" -> n * 1024 * 1024;
+            default -> n / (1024 * 1024);
+        };
+    }
+}

@@ -1,0 +1,438 @@
+package vtlab.experiment.ab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.check.KnownLibraries;
+import vtlab.core.Opt;
+import vtlab.core.UsageError;
+import vtlab.data.RequestTime;
+import vtlab.data.RequestTime.Cause;
+import vtlab.data.Rows;
+import vtlab.data.Stats;
+import vtlab.experiment.ab.Levers.Lever;
+import vtlab.experiment.ab.Verdict.Numbered;
+import vtlab.plan.Row;
+import vtlab.plan.Search;
+
+/**
+ * ab's next step: after the A/B, for each thread mode's largest cause of request time that a lever answers
+ * ({@link Levers}), the change a performance engineer would try, run as rows of their own (the same load, reps, warm-up,
+ * hold and explaining hold as the A/B's, judged by the same checks), and the verdict on what it bought and where the
+ * time went next. A search ({@link Search}) because what it runs depends on what the A/B measured: the lab's levers go
+ * twice the present value first, and four times only when twice gained beyond the noise with the same largest cause
+ * (when the cause moved, the next bottleneck is found; when it bought nothing, more of it will not). A variant that
+ * fails (it does not start, answers wrongly, its errors rise) is said so with why, and the run goes on with the next.
+ *
+ * <p>Per scenario (URL, load, JDK) it starts from platform and from one virtual configuration, the tuned one where
+ * there is one (what the lab would ship), as shipped otherwise: the A/B's verdict already separates the two.
+ */
+final class NextStep implements Search {
+    static final Opt NEXT_STEP = Opt.of("next-step", null, "after the A/B, try the lever that answers each mode's largest cause of\n"
+            + "request time (a Spring Boot jar's pool or threads, the heap, a --lever) as\nrows of their own, and say what it bought (off by default: each try is\n"
+            + "a full row per rep; without it the verdict names the lever to try)");
+    static final Opt LEVER = Opt.of("lever", null, "[CAUSE:]NAME=V1,V2: a lever of your own for --next-step (repeatable): NAME an\n"
+            + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any");
+
+    /**
+     * A variant always runs in a JVM of its own, and fresh JVMs of the same row differ here by up to ±15%
+     * (docs/results.md) while reps in one JVM agree far closer: a change is claimed as a gain only beyond both its
+     * reps' 95% interval and this.
+     */
+    static final double BETWEEN_JVMS_PCT = 15;
+
+    /**
+     * What the run knew of the service for its levers, kept in environment.json (ab.next_step) so the verdict reads
+     * the run as it was.
+     *
+     * @param run        whether the next step ran (--next-step); otherwise the verdict names the lever to try
+     * @param springBoot a Spring Boot jar: its properties are levers
+     * @param command    a --cmd's command line, null for a jar
+     * @param jvmArgs    --jvm-args as given
+     * @param args       per thread mode, the program arguments a lever reads its present value from (its own keys only)
+     * @param levers     the user's --lever specs
+     * @param memoryMb   this machine's memory, MB
+     */
+    record Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args,
+                 List<String> levers, long memoryMb) {
+        List<Lever> user() {
+            List<Lever> out = new ArrayList<>();
+            for (String spec : levers) {
+                try {
+                    out.add(Levers.user(spec));
+                } catch (UsageError e) {
+                    // refused when the run was planned: a spec kept here parsed then
+                }
+            }
+            return out;
+        }
+
+        Levers.Known known(List<String> rowArgs, List<String> rowJvmArgs, Map<String, String> row) {
+            return new Levers.Known(springBoot, command, rowArgs, rowJvmArgs, row, memoryMb);
+        }
+
+        Map<String, Object> asMap() {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("run", run);
+            m.put("spring_boot", springBoot);
+            if (command != null) m.put("command", command);
+            m.put("jvm_args", jvmArgs);
+            m.put("args", args);
+            m.put("levers", levers);
+            m.put("memory_mb", memoryMb);
+            return m;
+        }
+
+        /** From a run folder's environment.json; null for a run before the next step was kept. */
+        static Facts read(Path runDir) {
+            Path env = runDir.resolve("environment.json");
+            try {
+                if (!Files.exists(env)) return null;
+                JsonNode n = new ObjectMapper().readTree(env.toFile()).path(AbExperiment.NAME).path("next_step");
+                if (n.isMissingNode()) return null;
+                Map<String, List<String>> args = new LinkedHashMap<>();
+                n.path("args").properties().forEach(e -> args.put(e.getKey(), strings(e.getValue())));
+                return new Facts(n.path("run").asBoolean(), n.path("spring_boot").asBoolean(), n.hasNonNull("command") ? n.get("command").asText() : null,
+                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong());
+            } catch (IOException e) {
+                return null;
+            }
+        }
+
+        private static List<String> strings(JsonNode a) {
+            List<String> out = new ArrayList<>();
+            a.forEach(x -> out.add(x.asText()));
+            return List.copyOf(out);
+        }
+    }
+
+    /**
+     * One configuration of the A/B the next step starts from: its scenario and configuration in words, the rows that
+     * speak for it (ok ones, else flagged ones: then not evidence), its largest cause with its mean share and the first
+     * row that names it (the evidence, the present values).
+     */
+    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first) {
+        String threadMode() {
+            return first.r().get(Rows.THREAD_MODE);
+        }
+
+        /** Whether a variant row is this configuration's: its scenario but for the lever. */
+        boolean owns(Numbered variant) {
+            return key(variant).equals(key(first)) && Verdict.baseConfig(variant).equals(config);
+        }
+    }
+
+    /** URL, load and JDK: the rows a variant compares with. */
+    static String key(Numbered n) {
+        return n.r().get(Rows.WORKLOAD) + "|" + n.load() + "|" + n.jdk();
+    }
+
+    /**
+     * The configurations to start from, per scenario: platform and one virtual (tuned, else as shipped), each with a
+     * breakdown of its request time; A/B rows only (not a variant's).
+     */
+    static List<Base> bases(List<Numbered> rows) {
+        boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
+        Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
+        for (Numbered n : rows) {
+            if (Levers.of(n.r()) != null || Rows.failed(n.r()) || !RequestTime.has(n.r())) continue;
+            byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
+        }
+        List<Base> out = new ArrayList<>();
+        byScenario.forEach((key, configs) -> {
+            List<String> chosen = new ArrayList<>();
+            if (configs.containsKey("platform")) chosen.add("platform");
+            if (configs.containsKey("virtual tuned")) chosen.add("virtual tuned");
+            else if (configs.containsKey("virtual as shipped")) chosen.add("virtual as shipped");
+            for (String c : chosen) {
+                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> Rows.ok(n.r())).toList();
+                List<Numbered> use = ok.isEmpty() ? all : ok;
+                Cause top = topCause(use);
+                Numbered first = use.stream().filter(n -> top.key.equals(n.r().get(RequestTime.TOP))).findFirst().orElse(use.getFirst());
+                Numbered any = use.getFirst();
+                String scenario = any.r().get(Rows.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
+                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(use, top), first));
+            }
+        });
+        return out;
+    }
+
+    /** The cause most of the rows name as their largest (the first row's on a tie). */
+    static Cause topCause(List<Numbered> rows) {
+        Map<String, Long> votes = rows.stream().map(n -> n.r().get(RequestTime.TOP)).filter(t -> Cause.of(t) != null)
+                .collect(Collectors.groupingBy(t -> t, LinkedHashMap::new, Collectors.counting()));
+        String best = null;
+        for (Map.Entry<String, Long> e : votes.entrySet()) if (best == null || e.getValue() > votes.get(best)) best = e.getKey();
+        return best == null ? Cause.CPU : Cause.of(best);
+    }
+
+    /** The cause's mean share of request time over the rows, percent. */
+    static double share(List<Numbered> rows, Cause c) {
+        return rows.stream().mapToDouble(n -> n.num(c.column())).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+    }
+
+    /** The levers that fit the base: the lab's for its cause, then the user's. */
+    static List<Lever> levers(Base b, Levers.Known k, List<Lever> user) {
+        List<Lever> out = new ArrayList<>();
+        for (Lever l : Levers.ALL) if (l.fits(k, b.threadMode(), b.top())) out.add(l);
+        for (Lever l : user) if (l.fits(k, b.threadMode(), b.top())) out.add(l);
+        return out;
+    }
+
+    /** A variant set against its base: in words, and whether it gained beyond the noise, with its own largest cause. */
+    record Judged(String text, boolean gain, Cause top) {}
+
+    /**
+     * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, rising errors
+     * as no gain, flagged rows as not evidence; else the change in throughput (closed model; p99 in the open model) with
+     * its 95% interval when both sides have reps, the change in p99, within the noise said so, and where the time went.
+     */
+    static Judged judge(Base base, String label, List<Numbered> variant) {
+        String rows = Verdict.rowsOf(variant);
+        List<Numbered> failed = variant.stream().filter(n -> Rows.failed(n.r())).toList();
+        if (failed.size() == variant.size()) {
+            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Rows.text(failed.getFirst().r(), "note"), false, null);
+        }
+        List<Numbered> ran = variant.stream().filter(n -> !Rows.failed(n.r())).toList();
+        List<Numbered> ok = ran.stream().filter(n -> Rows.ok(n.r())).toList();
+        boolean open = "open".equals(base.first().r().get(Rows.LOAD_MODEL));
+        String col = open ? Rows.P99 : Rows.RPS;
+        double[] b = values(base.rows(), col), v = values(ran, col);
+        double errBase = mean(base.rows(), "error_rate"), errVar = mean(ran, "error_rate");
+        List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(n.r())).toList();
+        Cause top = explained.isEmpty() ? null : topCause(explained);
+        String where = explained.isEmpty() ? "" : where(base, explained, top);
+        if (errVar > Math.max(0.01, 2 * (Double.isNaN(errBase) ? 0 : errBase))) {
+            return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
+                    label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, top);
+        }
+        Stats.Interval change = Stats.changePct95(b, v);
+        if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, top);
+        double p99Change = Stats.changePct95(values(base.rows(), Rows.P99), values(ran, Rows.P99)).mean();
+        String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
+        String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
+                + (Double.isNaN(change.low()) ? "" : String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(change.low()), pct(change.high()))) + p99;
+        if (ok.size() < ran.size() || base.flagged()) {
+            String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Rows.flagged(n.r()))
+                    .flatMap(n -> Rows.flags(n.r()).stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
+            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, top);
+        }
+        // better: more throughput closed, less p99 open
+        double signed = open ? -change.mean() : change.mean();
+        boolean reps = !Double.isNaN(change.low());
+        boolean spans = reps && change.low() <= 0 && change.high() >= 0, small = Math.abs(change.mean()) < BETWEEN_JVMS_PCT;
+        boolean noise = spans || small;
+        String judged = spans ? ": within the noise of its reps, no gain shown"
+                : small ? (reps ? ": within this machine's ±15% between JVMs (a variant runs in a JVM of its own), no gain shown"
+                        : ": one rep a side, within this machine's ±15% between JVMs: no gain shown")
+                : signed > 0 ? "" : ": worse";
+        return new Judged(label + " (" + rows + "): " + measured + judged + where, !noise && signed > 0, top);
+    }
+
+    /** "; the largest cause is now on CPU (64%)" or "; the largest cause is still ... (45%, was 71%)". */
+    static String where(Base base, List<Numbered> explained, Cause top) {
+        double s = share(explained, top);
+        if (top == base.top()) {
+            return String.format(Locale.ROOT, "; the largest cause is still %s (%.0f%%, was %.0f%%)", top.label, s, base.share());
+        }
+        return String.format(Locale.ROOT, "; the largest cause is now %s (%.0f%%)", top.label, s);
+    }
+
+    static String pct(double p) {
+        return String.format(Locale.ROOT, "%+.0f%%", p).replace("-", "−");
+    }
+
+    static double[] values(List<Numbered> rows, String col) {
+        return rows.stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).toArray();
+    }
+
+    static double mean(List<Numbered> rows, String col) {
+        return rows.stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
+    }
+
+    // ---- the verdict
+
+    /**
+     * A line per configuration the next step starts from: its largest cause, then each variant run with what it bought
+     * and where the time went; when it did not run, the lever that would answer (and how to run it); for a cause no
+     * lever answers, what would help instead; beside either, the libraries in the jar with a known fix for that cause.
+     *
+     * @param rows  every row of the run, numbered as matrix.csv
+     * @param facts what the run knew of the service (null: a run before the next step, no line)
+     * @param jar   the jar's libraries (null: a --cmd)
+     */
+    static List<String> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar) {
+        if (facts == null) return List.of();
+        List<Lever> user = facts.user();
+        List<Numbered> variants = rows.stream().filter(n -> Levers.of(n.r()) != null).toList();
+        List<Integer> jdks = rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList();
+        List<String> out = new ArrayList<>();
+        for (Base b : bases(rows)) {
+            StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + Verdict.rowsOf(b.rows()) + ")"
+                    + (b.flagged() ? " (from flagged rows: not evidence)" : "") + ": ");
+            String ev = Rows.text(b.first().r(), RequestTime.EVIDENCE);
+            s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
+            Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().r());
+            List<Lever> fit = levers(b, k, user);
+            // the variants run, by lever and value in the order they ran
+            Map<String, List<Numbered>> ran = new LinkedHashMap<>();
+            for (Numbered v : variants) if (b.owns(v)) ran.computeIfAbsent(String.join(":", Levers.of(v.r())), x -> new ArrayList<>()).add(v);
+            if (!ran.isEmpty()) {
+                Map<String, Judged> judged = new LinkedHashMap<>();
+                ran.forEach((lv, list) -> {
+                    String[] nv = lv.split(":", 2);
+                    Lever l = Levers.named(nv[0], user);
+                    String label = l == null ? nv[0] + " " + nv[1] : l.label(nv[1]);
+                    Judged j = judge(b, label, list);
+                    judged.put(lv, j);
+                    s.append(" → ").append(j.text());
+                });
+                for (Lever l : fit) s.append(notTried(l, l.values(k), judged, b));
+            } else if (!fit.isEmpty()) {
+                List<String> tries = new ArrayList<>();
+                for (Lever l : fit) {
+                    List<String> vals = l.values(k);
+                    if (vals.isEmpty()) {
+                        tries.add(l.name() + " (" + l.words() + "): its present value is not known here");
+                        continue;
+                    }
+                    String now = l.now(k);
+                    tries.add(l.label(vals.getFirst()) + (vals.size() > 1 ? ", then " + String.join(", ", vals.subList(1, vals.size())) : "")
+                            + " (" + l.words() + (now == null ? "" : ", now " + now) + ")");
+                }
+                s.append(" → would try ").append(String.join("; ", tries)).append(facts.run()
+                        ? ": not run (the variant gave no row)"
+                        : String.format(Locale.ROOT, ": not run (--next-step runs each value as rows of its own, %d rep%s each)", b.rows().size(),
+                        b.rows().size() == 1 ? "" : "s"));
+            }
+            if (fit.stream().noneMatch(l -> l.given() == null)) {
+                s.append(fit.isEmpty() ? " → no lever the lab can turn for it" : "; no lever of the lab's answers it").append("; what would help: ")
+                        .append(Levers.advice(b.top(), ev));
+            }
+            String fixes = libraryFixes(b.top(), jar, jdks);
+            if (!fixes.isEmpty()) s.append("; known library fix: ").append(fixes);
+            out.add(s.toString());
+        }
+        return out;
+    }
+
+    /** " (pool 40 not tried: pool 20 moved the largest cause)", or "" when every value of the lever was run. */
+    static String notTried(Lever l, List<String> values, Map<String, Judged> judged, Base b) {
+        if (l.given() != null) return "";
+        List<String> done = values.stream().filter(v -> judged.containsKey(l.name() + ":" + v)).toList();
+        if (done.isEmpty() || done.size() == values.size()) return "";
+        Judged last = judged.get(l.name() + ":" + done.getLast());
+        String next = values.get(done.size());
+        String why = last.top() == null || last.text().contains("FAILED") || last.text().contains("errors rose") ? "it failed"
+                : !last.gain() ? "it bought nothing shown" : last.top() != b.top() ? "the largest cause moved" : "the run stopped";
+        return " (" + l.label(next) + " not tried: " + l.label(done.getLast()) + " — " + why + ")";
+    }
+
+    /** The jar's libraries with a known fix for this cause, met on the run's JDKs: "com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0 (source)". */
+    static String libraryFixes(Cause cause, ServiceLibraries jar, List<Integer> jdks) {
+        if (jar == null || jar.libraries().isEmpty()) return "";
+        List<String> out = new ArrayList<>();
+        for (KnownLibraries.Finding f : KnownLibraries.check(jar.libraries(), jdks)) {
+            for (KnownLibraries.Entry e : f.affecting()) {
+                boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
+                if (!met || !Levers.concerns(cause, e)) continue;
+                out.add(f.group() + ":" + f.library().artifact() + " " + f.library().version() + " " + e.effect().name().toLowerCase(Locale.ROOT)
+                        + ", fixed in " + (e.fixedIn() == null ? "no release yet" : e.fixedIn()) + " (" + e.source() + ")");
+            }
+        }
+        return String.join("; ", out);
+    }
+
+    // ---- the search
+
+    private final List<Row> planned;
+    private final Facts facts;
+    private final List<Lever> user;
+    private final int reps;
+    private final long secondsPerRow;
+
+    /**
+     * @param planned the A/B's rows as planned (the variants are made from them)
+     * @param reps    the reps of each variant: the A/B's
+     */
+    NextStep(List<Row> planned, Facts facts, int reps, long secondsPerRow) {
+        this.planned = List.copyOf(planned);
+        this.facts = facts;
+        this.user = facts.user();
+        this.reps = reps;
+        this.secondsPerRow = secondsPerRow;
+    }
+
+    @Override
+    public String label() {
+        return "ab next step";
+    }
+
+    @Override
+    public Row template() {
+        return planned.getFirst();
+    }
+
+    /** One lever's first value per configuration started from (platform and one virtual), per scenario. */
+    @Override
+    public int expectedRows() {
+        long scenarios = planned.stream().map(r -> r.workload() + "|" + r.concurrency() + "|" + r.rate() + "|" + r.jdk().major()).distinct().count();
+        long modes = planned.stream().map(Row::threadMode).distinct().count();
+        return (int) (scenarios * modes * reps);
+    }
+
+    @Override
+    public long secondsPerRow() {
+        return secondsPerRow;
+    }
+
+    @Override
+    public Row next(List<Map<String, String>> measured) {
+        return null; // it starts from the A/B's rows: see next(before, measured)
+    }
+
+    @Override
+    public Row next(List<Map<String, String>> before, List<Map<String, String>> measured) {
+        List<Numbered> mine = numbered(measured, before.size() + 1);
+        for (Base b : bases(numbered(before, 1))) {
+            String scenario = b.first().r().get(Rows.SCENARIO);
+            Row base = planned.stream().filter(r -> r.scenario().equals(scenario)).findFirst().orElse(null);
+            if (base == null) continue;
+            Levers.Known k = facts.known(base.appArgs(), base.jvmArgs(), b.first().r());
+            for (Lever l : levers(b, k, user)) {
+                List<String> values = l.values(k);
+                for (int i = 0; i < values.size(); i++) {
+                    Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).build();
+                    List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.r().get(Rows.SCENARIO))).toList();
+                    if (done.stream().anyMatch(n -> Rows.failed(n.r()))) break; // a variant that failed: none of its reps or larger values
+                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
+                    if (l.given() != null) continue; // the user's values, all of them
+                    Judged j = judge(b, l.label(values.get(i)), done);
+                    if (!j.gain() || j.top() != b.top()) break; // bought nothing, or moved the cause: the next value says no more
+                }
+            }
+        }
+        return null;
+    }
+
+    @Override
+    public String status(List<Map<String, String>> measured) {
+        return measured.size() + " variant row" + (measured.size() == 1 ? "" : "s") + " run";
+    }
+
+    static List<Numbered> numbered(List<Map<String, String>> rows, int first) {
+        List<Numbered> out = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) out.add(new Numbered(first + i, rows.get(i)));
+        return out;
+    }
+}

@@ -1,0 +1,359 @@
+package vtlab.experiment.ab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.check.JarLibraries;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.RequestTime.Cause;
+import vtlab.experiment.ab.Levers.Lever;
+import vtlab.experiment.ab.Verdict.Numbered;
+import vtlab.plan.PlanContext;
+import vtlab.plan.Row;
+
+/**
+ * ab's next step: which lever answers which cause and with which values, the rows it runs one after another (twice
+ * the present value, four times only when twice gained with the same cause), and the verdict's words on what a
+ * variant bought, failed at, or could not show within the noise.
+ */
+class NextStepTest {
+    static final NextStep.Facts SPRING = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of(), 24_000);
+
+    static Levers.Known known(List<String> args, List<String> jvm, Map<String, String> row) {
+        return SPRING.known(args, jvm, row);
+    }
+
+    // ---- levers
+
+    @Test
+    void thePoolsPresentSizeIsTheArgumentElseTheBusyConnectionsOfAFullPool() {
+        assertEquals(List.of("20", "40"), Levers.POOL.values(known(List.of("--spring.datasource.hikari.maximum-pool-size=10"), List.of(), Map.of())));
+        Map<String, String> full = Map.of("hikari_active_max", "10", "hikari_pending_max", "183");
+        assertEquals(List.of("20", "40"), Levers.POOL.values(known(List.of(), List.of(), full)));
+        // connections busy but nobody waiting: the pool was not full, its size is not known from that
+        assertEquals(List.of(), Levers.POOL.values(known(List.of(), List.of(), Map.of("hikari_active_max", "7", "hikari_pending_max", "0"))));
+        assertEquals("10", Levers.POOL.now(known(List.of(), List.of(), full)));
+    }
+
+    @Test
+    void threadsFitPlatformRowsOfASpringBootJarAndReadTheirCountFromTheEvidence() {
+        Map<String, String> row = Map.of("time_top_evidence", "400 connections on 50 request threads, busy 99% of the hold: ...");
+        Levers.Known k = known(List.of(), List.of(), row);
+        assertEquals(List.of("100", "200"), Levers.THREADS.values(k));
+        assertEquals(List.of("400", "800"), Levers.THREADS.values(known(List.of(), List.of(), Map.of())), "Spring Boot's default: 200");
+        assertTrue(Levers.THREADS.fits(k, "platform", Cause.THREAD_WAIT));
+        assertFalse(Levers.THREADS.fits(k, "virtual", Cause.THREAD_WAIT), "virtual threads have no pool to enlarge");
+        assertFalse(Levers.THREADS.fits(k, "platform", Cause.POOL_WAIT));
+        Levers.Known cmd = new NextStep.Facts(true, false, "java -jar x.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), row);
+        assertFalse(Levers.THREADS.fits(cmd, "platform", Cause.THREAD_WAIT), "a Spring Boot property on a service that is not one");
+    }
+
+    @Test
+    void theHeapDoublesFromXmxNeverBeyondHalfTheMachineAndNotWhereACommandSetsItsOwn() {
+        assertEquals(List.of("1024m", "2048m"), Levers.HEAP.values(known(List.of(), List.of("-Xms64m", "-Xmx512m"), Map.of())));
+        assertEquals(List.of("2048m"), Levers.HEAP.values(new NextStep.Facts(true, false, null, List.of(), Map.of(), List.of(), 6000)
+                .known(List.of(), List.of("-Xmx1g"), Map.of())), "4 GB is more than half of 6 GB");
+        assertEquals(List.of("12000m"), Levers.HEAP.values(known(List.of(), List.of(), Map.of())), "the JVM's default: a quarter of 24,000 MB");
+        assertEquals(List.of("256m", "512m"), Levers.HEAP.values(known(List.of(), List.of(), Map.of("jvm_max_heap_mb", "128"))), "under a memory limit");
+        Levers.Known ownXmx = new NextStep.Facts(true, false, "java -Xmx64m -jar s.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), Map.of());
+        assertFalse(Levers.HEAP.fits(ownXmx, "virtual", Cause.GC), "the command's -Xmx beats JAVA_TOOL_OPTIONS'");
+        assertTrue(Levers.HEAP.fits(known(List.of(), List.of(), Map.of()), "virtual", Cause.GC));
+    }
+
+    @Test
+    void aLeverChangesOnlyTheRowsArgumentsOptionsOrEnvironmentAndNamesItselfInTheParams() throws UsageError {
+        Row base = AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200", "--variants", "tuned",
+                "--jvm-args", "-Xmx256m", "--virtual-args", "--spring.datasource.hikari.maximum-pool-size=10").getLast();
+        Row pool = Levers.POOL.apply(base, "20");
+        assertTrue(pool.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=20"), pool.appArgs().toString());
+        assertFalse(pool.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=10"), "replaced, not added beside");
+        assertEquals(base.appArgs().size(), pool.appArgs().size());
+        assertEquals("pool:20", pool.params().get("lever"));
+        assertEquals(base.params().get("tuning"), pool.params().get("tuning"));
+        assertTrue(pool.scenario().contains("lever=pool:20") && !pool.scenario().equals(base.scenario()));
+        Row heap = Levers.HEAP.apply(base, "512m");
+        assertTrue(heap.jvmArgs().contains("-Xmx512m") && !heap.jvmArgs().contains("-Xmx256m"), heap.jvmArgs().toString());
+        assertEquals(base.carriers(), heap.carriers(), "the tuned row keeps its carriers");
+        Row env = Levers.user("pool_wait:DB_POOL=30").apply(base, "30");
+        assertEquals("30", env.sutEnv().get("DB_POOL"));
+        assertEquals(base.appArgs(), env.appArgs());
+    }
+
+    @Test
+    void aUsersLeverIsAnEnvironmentVariableAPropertyOrAnArgumentWithAnOptionalCause() throws UsageError {
+        Lever env = Levers.user("DB_POOL_SIZE=20,40");
+        assertEquals(Levers.Where.ENV, env.where());
+        assertEquals(List.of("20", "40"), env.values(known(List.of(), List.of(), Map.of())));
+        assertNull(env.answers(), "tried whatever the largest cause");
+        assertTrue(env.fits(known(List.of(), List.of(), Map.of()), "virtual", Cause.CPU));
+        assertEquals("DB_POOL_SIZE=20", env.label("20"));
+        Lever caused = Levers.user("gc:-Dcache.size=100");
+        assertEquals(Levers.Where.JVM, caused.where());
+        assertEquals(Cause.GC, caused.answers());
+        assertFalse(caused.fits(known(List.of(), List.of(), Map.of()), "virtual", Cause.CPU));
+        assertEquals(List.of("-Dcache.size=100"), caused.apply(AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x",
+                "--conc", "20", "--modes", "platform").getFirst(), "100").jvmArgs());
+        assertEquals(Levers.Where.ARG, Levers.user("--threads=4").where());
+        for (String bad : List.of("DB_POOL", "DB_POOL=", "nope:DB_POOL=1", "other:X=1", "1X=2", "X=a;b", "X=a b")) {
+            assertThrows(UsageError.class, () -> Levers.user(bad), bad);
+        }
+    }
+
+    @Test
+    void aLeverIsRefusedWithoutTheNextStepAndTheNextStepWithAFault() {
+        UsageError e = assertThrows(UsageError.class, () -> AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x",
+                "--lever", "DB_POOL=20"));
+        assertTrue(e.getMessage().contains("--next-step"), e.getMessage());
+        assertThrows(UsageError.class, () -> AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--next-step",
+                "--lever", "DB_POOL"));
+        UsageError fault = assertThrows(UsageError.class, () -> searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--next-step",
+                "--fault", "stub:down@1s-2s"));
+        assertTrue(fault.getMessage().contains("--fault"), fault.getMessage());
+    }
+
+    @Test
+    void theNextStepIsOffByDefaultAndASearchOfTheAbsRowsWithIt() throws UsageError {
+        assertEquals(List.of(), searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x"));
+        List<vtlab.plan.Search> on = searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200", "--next-step");
+        assertEquals(1, on.size());
+        assertEquals("closed", on.getFirst().template().loadModel());
+        assertEquals("/x", on.getFirst().template().workload());
+    }
+
+    static List<vtlab.plan.Search> searches(String... args) throws UsageError {
+        List<String> all = new ArrayList<>(List.of("ab"));
+        all.addAll(List.of(args));
+        Options o = Options.parse(all);
+        PlanContext ctx = PlanContext.from(o);
+        return new AbExperiment().searches(o, ctx);
+    }
+
+    @Test
+    void whatTheNextStepKnowsOfTheServiceIsKeptForTheVerdictOfTheRunAsItWas(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        Options o = Options.parse(List.of("ab", "--app", AbExperimentTest.SPRING_JAR, "--url", "/", "--next-step", "--lever", "gc:-Dx=1,2",
+                "--jvm-args", "-Xmx300m", "--platform-args", "--server.tomcat.threads.max=50 --other=1"));
+        Map<String, Object> kept = new AbExperiment().environment(o);
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
+        NextStep.Facts f = NextStep.Facts.read(dir);
+        assertTrue(f.run() && f.springBoot());
+        assertNull(f.command());
+        assertEquals(List.of("-Xmx300m"), f.jvmArgs());
+        assertEquals(List.of("--server.tomcat.threads.max=50"), f.args().get("platform"), "a lever's own argument only");
+        assertEquals(List.of(), f.args().get("virtual"));
+        assertEquals(List.of("gc:-Dx=1,2"), f.levers());
+        assertEquals(Cause.GC, f.user().getFirst().answers());
+        assertNull(NextStep.Facts.read(dir.resolve("none")), "a run before the next step");
+    }
+
+    // ---- rows as matrix.csv holds them
+
+    static Map<String, String> row(Row planned, int rep, double rps, double p99, Cause top, double share, String status) {
+        Map<String, String> r = new LinkedHashMap<>(AbExperimentTest.row(planned.threadMode(), planned.params().get("tuning"), planned.concurrency(),
+                rps, p99, status, status.equals("failed") ? "the service exited during start-up" : ""));
+        r.put("workload", planned.workload());
+        r.put("jdk", Integer.toString(planned.jdk().major()));
+        r.put("rep", Integer.toString(rep));
+        r.put("scenario", planned.scenario());
+        r.put("params", String.join(";", planned.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        r.put("error_rate", "0");
+        if (top != null && !status.equals("failed")) {
+            r.put("time_top_cause", top.key);
+            r.put(top.column(), Double.toString(share));
+            r.put("time_top_evidence", top == Cause.POOL_WAIT ? "HikariPool.getConnection, 183 waiting" : "");
+        }
+        return r;
+    }
+
+    static Map<String, String> poolFull(Map<String, String> r) {
+        r.put("hikari_active_max", "10");
+        r.put("hikari_pending_max", "183");
+        return r;
+    }
+
+    static List<Row> planned() throws UsageError {
+        return AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/api/orders", "--conc", "200", "--modes", "virtual",
+                "--variants", "as-shipped", "--reps", "2");
+    }
+
+    // ---- the search
+
+    @Test
+    void thePoolDoubledRunsItsRepsThenQuadrupledOnlyWhileItGainsWithTheSameCause() throws UsageError {
+        List<Row> planned = planned();
+        NextStep search = new NextStep(planned, SPRING, 2, 40);
+        List<Map<String, String>> ab = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
+                poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")));
+        assertNull(search.next(List.of()), "it starts from the A/B's rows");
+        Row first = search.next(ab, List.of());
+        assertEquals("pool:20", first.params().get("lever"));
+        assertEquals(1, first.rep());
+        assertEquals("virtual", first.threadMode());
+        Row second = search.next(ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
+        assertEquals("pool:20", second.params().get("lever"));
+        assertEquals(2, second.rep());
+        // doubled, twice the throughput, the pool still the largest cause: four times next
+        List<Map<String, String>> still = List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok"), row(second, 2, 990, 205, Cause.POOL_WAIT, 58, "ok"));
+        Row third = search.next(ab, still);
+        assertEquals("pool:40", third.params().get("lever"));
+        assertEquals(1, third.rep());
+        // the cause moved to the CPU: the next bottleneck is found, no more of the pool
+        assertNull(search.next(ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
+        // within the noise: no more either
+        assertNull(search.next(ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
+        // a variant that failed: neither its other rep nor a larger value
+        assertNull(search.next(ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
+    }
+
+    @Test
+    void aCauseWithoutALeverRunsNothingAndAUsersLeverRunsEveryValueGiven() throws UsageError {
+        List<Row> planned = planned();
+        List<Map<String, String>> cpu = List.of(row(planned.get(0), 1, 2800, 120, Cause.RUNQUEUE, 80, "ok"),
+                row(planned.get(1), 2, 2790, 121, Cause.RUNQUEUE, 82, "ok"));
+        assertNull(new NextStep(planned, SPRING, 2, 40).next(cpu, List.of()), "one CPU full: no lever");
+        NextStep.Facts withUser = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of("WORKERS=4,8"), 24_000);
+        NextStep search = new NextStep(planned, withUser, 1, 40);
+        Row w4 = search.next(cpu, List.of());
+        assertEquals("4", w4.sutEnv().get("WORKERS"));
+        Row w8 = search.next(cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok")));
+        assertEquals("8", w8.sutEnv().get("WORKERS"), "the user's values all run, whatever the first bought");
+        assertNull(search.next(cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"), row(w8, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"))));
+    }
+
+    @Test
+    void theVirtualConfigurationStartedFromIsTheTunedOne() throws UsageError {
+        List<Row> planned = AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200");
+        List<Numbered> rows = new ArrayList<>();
+        for (int i = 0; i < planned.size(); i++) rows.add(new Numbered(i + 1, row(planned.get(i), 1, 1000, 100, Cause.MONITOR, 80, "ok")));
+        List<NextStep.Base> bases = NextStep.bases(rows);
+        assertEquals(List.of("platform", "virtual tuned"), bases.stream().map(NextStep.Base::config).toList());
+        assertEquals("/x at 200 connections", bases.getFirst().scenario());
+    }
+
+    // ---- the verdict
+
+    static NextStep.Base base(List<Numbered> ab) {
+        return NextStep.bases(ab).getFirst();
+    }
+
+    static List<Numbered> numbered(List<Map<String, String>> rows, int first) {
+        return NextStep.numbered(rows, first);
+    }
+
+    @Test
+    void aGainIsSaidWithItsIntervalTheP99AndWhereTheTimeWentNext() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        List<Numbered> ab = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"), row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")), 1);
+        NextStep.Judged j = NextStep.judge(base(ab), "pool 20", numbered(List.of(row(v, 1, 900, 200, Cause.RUNQUEUE, 62, "ok"),
+                row(v, 2, 920, 180, Cause.RUNQUEUE, 66, "ok")), 3));
+        assertTrue(j.gain());
+        assertEquals(Cause.RUNQUEUE, j.top());
+        assertTrue(j.text().startsWith("pool 20 (rows 3, 4): +80% req/s (95% CI +"), j.text());
+        assertTrue(j.text().contains(", p99 −54%; the largest cause is now waiting to run (64%)"), j.text());
+        NextStep.Judged still = NextStep.judge(base(ab), "pool 20", numbered(List.of(row(v, 1, 700, 300, Cause.POOL_WAIT, 50, "ok"),
+                row(v, 2, 720, 290, Cause.POOL_WAIT, 52, "ok")), 3));
+        assertTrue(still.text().endsWith("; the largest cause is still waiting for a pooled connection (51%, was 72%)"), still.text());
+    }
+
+    @Test
+    void aChangeWithinTheNoiseIsSaidAsSuchWithRepsAndWithOne() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        List<Numbered> ab = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"), row(planned.get(1), 2, 600, 410, Cause.POOL_WAIT, 73, "ok")), 1);
+        NextStep.Judged j = NextStep.judge(base(ab), "pool 20", numbered(List.of(row(v, 1, 520, 400, Cause.POOL_WAIT, 70, "ok"),
+                row(v, 2, 640, 380, Cause.POOL_WAIT, 72, "ok")), 3));
+        assertFalse(j.gain(), "+5.5% with reps 100 req/s apart: the interval spans zero");
+        assertTrue(j.text().contains(": within the noise of its reps, no gain shown"), j.text());
+        // beyond its reps' interval but within what fresh JVMs differ by here
+        NextStep.Judged tight = NextStep.judge(base(numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"),
+                row(planned.get(1), 2, 502, 410, Cause.POOL_WAIT, 73, "ok")), 1)), "pool 20", numbered(List.of(row(v, 1, 550, 400, Cause.POOL_WAIT, 70, "ok"),
+                row(v, 2, 552, 380, Cause.POOL_WAIT, 72, "ok")), 3));
+        assertFalse(tight.gain());
+        assertTrue(tight.text().contains("+10% req/s (95% CI +9% to +11%), p99 −6%: within this machine's ±15% between JVMs"), tight.text());
+        List<Numbered> one = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")), 1);
+        NextStep.Judged single = NextStep.judge(base(one), "pool 20", numbered(List.of(row(v, 1, 560, 400, Cause.POOL_WAIT, 70, "ok")), 2));
+        assertFalse(single.gain());
+        assertTrue(single.text().contains("+12% req/s, p99 −5%: one rep a side, within this machine's ±15% between JVMs: no gain shown"), single.text());
+        NextStep.Judged worse = NextStep.judge(base(one), "pool 20", numbered(List.of(row(v, 1, 300, 800, Cause.POOL_WAIT, 70, "ok")), 2));
+        assertTrue(worse.text().contains("−40% req/s, p99 +90%: worse"), worse.text());
+    }
+
+    @Test
+    void aFailedVariantRisingErrorsAndFlaggedRowsAreNoGain() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        List<Numbered> ab = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")), 1);
+        NextStep.Judged failed = NextStep.judge(base(ab), "pool 20", numbered(List.of(row(v, 1, 0, 0, null, 0, "failed")), 2));
+        assertEquals("pool 20 (row 2): FAILED, no numbers: the service exited during start-up", failed.text());
+        Map<String, String> errors = row(v, 1, 2000, 100, Cause.CPU, 60, "ok");
+        errors.put("error_rate", "0.2");
+        NextStep.Judged rose = NextStep.judge(base(ab), "pool 20", numbered(List.of(errors), 2));
+        assertFalse(rose.gain());
+        assertTrue(rose.text().contains("errors rose to 20.0% of requests (from 0.0%): not a gain"), rose.text());
+        Map<String, String> flagged = row(v, 1, 2000, 100, Cause.CPU, 60, "flagged");
+        flagged.put("flags", "littles-law");
+        NextStep.Judged f = NextStep.judge(base(ab), "pool 20", numbered(List.of(flagged), 2));
+        assertFalse(f.gain());
+        assertTrue(f.text().contains("not evidence (flagged littles-law)"), f.text());
+    }
+
+    @Test
+    void theVerdictNamesTheLeverToTryWhenNotRunAndWhatWouldHelpWhenNoneAnswers() throws UsageError {
+        List<Row> planned = planned();
+        NextStep.Facts off = new NextStep.Facts(false, true, null, List.of(), Map.of(), List.of(), 24_000);
+        List<Numbered> pool = numbered(List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
+                poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok"))), 1);
+        ServiceLibraries jar = new ServiceLibraries("/x/app.jar", List.of(new JarLibraries.Library("com.zaxxer", "HikariCP", "7.0.2", "BOOT-INF/lib/HikariCP-7.0.2.jar")), null);
+        String line = NextStep.findings(pool, off, jar).getFirst();
+        assertTrue(line.startsWith("next step, /api/orders at 200 connections, virtual as shipped (rows 1, 2): 72% of request time waiting for a pooled connection"), line);
+        assertTrue(line.contains("→ would try pool 20, then 40 (HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument), now 10)"), line);
+        assertTrue(line.contains("not run (--next-step runs each value as rows of its own, 2 reps each)"), line);
+        assertTrue(line.contains("known library fix: com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0"), line);
+        List<Numbered> cpu = numbered(List.of(row(planned.get(0), 1, 2800, 120, Cause.CPU, 80, "ok")), 1);
+        String none = NextStep.findings(cpu, off, null).getFirst();
+        assertTrue(none.contains("80% of request time on CPU → no lever the lab can turn for it; what would help: less work per request"), none);
+        assertTrue(NextStep.findings(cpu, null, null).isEmpty(), "a run before the next step: no line");
+        Map<String, String> loader = row(planned.get(0), 1, 40, 2800, Cause.MONITOR, 83, "ok");
+        loader.put("time_top_evidence", "lock org.springframework.boot.loader.net.protocol.jar.UrlJarFiles$Cache in ...");
+        String extracted = NextStep.findings(numbered(List.of(loader), 1), off, null).getFirst();
+        assertTrue(extracted.contains("→ would try run extracted (the jar run extracted (java -Djarmode=tools -jar APP.jar extract"), extracted);
+        assertFalse(extracted.contains("what would help"), "a lab lever answers it");
+        // a monitor of the service's own: no launch helps, the advice says what would
+        Map<String, String> own = row(planned.get(0), 1, 40, 2800, Cause.MONITOR, 83, "ok");
+        own.put("time_top_evidence", "lock com.acme.Ledger in com.acme.Ledger.post");
+        String mine = NextStep.findings(numbered(List.of(own), 1), off, null).getFirst();
+        assertTrue(mine.contains("→ no lever the lab can turn for it; what would help: a shorter critical section around that lock"), mine);
+    }
+
+    @Test
+    void theVerdictSaysWhatEachVariantBoughtAndWhyTheNextValueWasNotTried() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        List<Map<String, String>> matrix = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
+                poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")),
+                row(v, 1, 900, 200, Cause.RUNQUEUE, 62, "ok"), row(v, 2, 920, 180, Cause.RUNQUEUE, 66, "ok"));
+        List<String> verdict = Verdict.of(matrix, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        String line = verdict.stream().filter(l -> l.startsWith("next step")).findFirst().orElseThrow();
+        assertTrue(line.contains("→ pool 20 (rows 3, 4): +80% req/s (95% CI"), line);
+        assertTrue(line.contains("the largest cause is now waiting to run (64%) (pool 40 not tried: pool 20 — the largest cause moved)"), line);
+        // the variants are not the A/B: its gain line names rows 1 and 2 only
+        String gain = verdict.stream().filter(l -> l.startsWith("/api/orders at 200 connections")).findFirst().orElseThrow();
+        assertFalse(gain.contains("row 3") || gain.contains("pool 20"), gain);
+        // a failed variant is named with its configuration and lever
+        List<Map<String, String>> failed = List.of(matrix.get(0), matrix.get(1), row(v, 1, 0, 0, null, 0, "failed"));
+        List<String> f = Verdict.of(failed, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        assertTrue(f.getFirst().startsWith("FAILED, no numbers: virtual as shipped, pool 20 (row 3)"), f.getFirst());
+        assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 40 not tried: pool 20 — it failed)")), f.toString());
+    }
+}
