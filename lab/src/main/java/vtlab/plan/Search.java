@@ -24,6 +24,15 @@ public interface Search {
         return next(measured);
     }
 
+    /**
+     * Whether a row of this search that fails counts as a failed row of the run (exit code 1). A search that tries
+     * changes to the service (ab's next step) says no: a change that does not start is one of its answers, said in its
+     * verdict, and the run's exit code stays the plan's.
+     */
+    default boolean failedRowsFailTheRun() {
+        return true;
+    }
+
     /** Where the search stands after the rows so far, one line (e.g. "meets the SLO at 3,000 req/s; next 3,500"). */
     String status(List<Map<String, String>> measured);
 

@@ -64,8 +64,8 @@ class NextStepIT {
 
     /**
      * The seeds' story, one step on: virtual threads at 200 connections, each request holding one of 10 pooled
-     * connections across a short downstream call, wait mostly for the pool. The next step doubles it (and quadruples
-     * it only while that gains with the pool still the largest cause): the throughput must grow by 1.5x or more and
+     * connections across a short downstream call, wait mostly for the pool. The next step doubles it (then, while that
+     * gains with the pool still the largest cause, sizes it for what the load asked for): the throughput must grow by 1.5x or more and
      * the largest cause must leave the pool; the verdict says so with the gain's interval, in findings, summary.txt
      * and at the top of report.html; the jar is not touched.
      */
@@ -74,7 +74,7 @@ class NextStepIT {
         String before = sha256(AbIT.SPRING_JAR);
         List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
                 "--modes", "virtual", "--variants", "as-shipped", "--conc", "200", "--reps", "2",
-                "--warmup", "4s", "--warmup-max", "0s", "--hold", "5s", "--next-step",
+                "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--next-step",
                 "--env", "CONN_MODE=held", "--env", "HIKARI_MAX_POOL=10", "--env", "DOWNSTREAM_DELAY_MS=" + DOWNSTREAM_MS));
         shared.pg().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
         shared.stub().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
@@ -109,8 +109,12 @@ class NextStepIT {
         assertEquals(before, sha256(AbIT.SPRING_JAR), "nothing in the user's jar changes");
     }
 
-    /** The stub's delay per call, ms: the pool of 10 is then the wall (10 / ~(delay + query)), twice or four times it the SUT's one CPU. */
-    static final int DOWNSTREAM_MS = 10;
+    /**
+     * The stub's delay per call, ms: each request holds its connection across it, so the pool of 10 is the wall (about
+     * 10 / (delay + query) req/s) and doubling it doubles that; the pool the load asks for (every request in flight)
+     * leaves the SUT's one CPU or the tiers' as the wall.
+     */
+    static final int DOWNSTREAM_MS = 20;
 
     /**
      * One CPU full (the servlet's /hello at 200 connections on platform threads): no lever answers a full CPU, so the
@@ -138,6 +142,33 @@ class NextStepIT {
                 "a lever that does nothing is not claimed as a gain: " + line);
         assertTrue(line.contains("no gain shown") || line.contains("worse") || line.contains("not evidence"), line);
         assertTrue(line.contains("no lever of the lab's answers it; what would help: "), line);
+    }
+
+    /**
+     * A heap too small for the allocation rate (the servlet's alloc workload, 256 KB a request into an 8 MB ring, on a
+     * 40 MB heap, as ProfileControlIT's GC control): GC is the largest cause, the heap lever is the one tried, and the
+     * doubled heap must cut GC's share of request time by half or more. One rep: the claim is a share, measured in
+     * each row.
+     */
+    @Test
+    void theHeapLeverCutsGcsShareOnAHeapTooSmall() throws Exception {
+        List<String> args = new ArrayList<>(List.of("--cmd", "java -jar " + AbIT.SERVLET_JAR, "--platform-env", "THREAD_MODE=platform",
+                "--virtual-env", "THREAD_MODE=virtual", "--url", "/alloc?kb=256", "--modes", "platform", "--conc", "4", "--reps", "1",
+                "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--jvm-args", "-Xms40m -Xmx40m", "--next-step"));
+        Ran r = ab(args);
+        assertEquals(0, r.exit(), r.console());
+        Path run = Lab.onlyRun(out);
+        Map<String, List<Map<String, String>>> by = byLever(Lab.rows(run));
+        System.out.println("vtlab IT: heap control: " + by.keySet() + " " + by.values().stream().map(NextStepIT::causes).toList()
+                + " gc% " + by.values().stream().map(l -> l.getFirst().get("time_gc_pct")).toList());
+        Map<String, String> base = by.get("ab").getFirst();
+        assertEquals("gc", base.get("time_top_cause"), "the control's premise: " + causes(by.get("ab")));
+        List<Map<String, String>> doubled = by.get("heap:80m");
+        assertTrue(doubled != null, "the heap doubled: " + by.keySet());
+        assertTrue(Files.readString(run.resolve("raw").resolve(doubled.getFirst().get("sut_log"))).contains("-Xmx80m"));
+        double before = Lab.num(base, "time_gc_pct"), after = Lab.num(doubled.getFirst(), "time_gc_pct");
+        assertTrue(after <= before / 2, "the heap lever cuts GC's share: " + before + "% -> " + after + "%");
+        assertTrue(vtlabFinding(run, "next step, /alloc?kb=256 at 4 connections, platform").contains("→ heap 80m (row 2): "));
     }
 
     static String vtlabFinding(Path run, String prefix) throws Exception {

@@ -67,11 +67,13 @@ final class Levers {
      * @param springBoot  whether it fits a Spring Boot jar only
      * @param mode        the thread mode it fits (platform: Tomcat's thread pool), null: both
      * @param current     its present value (lab levers), null for a user's lever
+     * @param demand      what the load asked for, if the probes saw it (the pool: the most requests holding or waiting
+     *                    for a connection at once), the second value instead of four times; null: four times
      * @param unit        "m" for a heap in MB, "" for a count
-     * @param given       a user's values, null for the lab's (twice and four times the present value)
+     * @param given       a user's values, null for the lab's (twice the present value, then four times or the demand)
      */
     record Lever(String name, Cause answers, String words, Where where, String key, boolean springBoot, String mode, Current current,
-                 String unit, List<String> given) {
+                 Current demand, String unit, List<String> given) {
         /** Whether it can be pulled on this service's rows of this thread mode, for this cause. */
         boolean fits(Known k, String threadMode, Cause cause) {
             if (answers != null && answers != cause) return false;
@@ -83,15 +85,18 @@ final class Levers {
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
         }
 
-        /** The values to try, in order: a user's as given; the lab's twice and four times the present one (none when it is not known). */
+        /**
+         * The values to try, in order: a user's as given; the lab's twice the present one, then what the load asked for
+         * when the probes saw it and it is more, else four times (none when the present value is not known).
+         */
         List<String> values(Known k) {
             if (given != null) return given;
             if (where == Where.LAUNCH) return List.of(key);
             Long now = current.of(k);
             if (now == null || now <= 0) return List.of();
+            Long asked = demand == null ? null : demand.of(k);
             List<String> out = new ArrayList<>();
-            for (long f : new long[] {2, 4}) {
-                long v = now * f;
+            for (long v : asked == null ? new long[] {2 * now, 4 * now} : asked > 2 * now ? new long[] {2 * now, asked} : new long[] {2 * now}) {
                 if (unit.equals("m") && v > k.memoryMb() / 2) break; // never more heap than half the machine
                 out.add(v + unit);
             }
@@ -138,7 +143,12 @@ final class Levers {
 
     static final String POOL_KEY = "--spring.datasource.hikari.maximum-pool-size", THREADS_KEY = "--server.tomcat.threads.max";
 
-    /** HikariCP's pool: given on the command line, else the most connections busy in a hold where requests waited for one (the pool was full). */
+    /**
+     * HikariCP's pool: given on the command line, else the most connections busy in a hold where requests waited for
+     * one (the pool was full). Doubled first; then the pool the load asked for, the most requests holding or waiting
+     * for a connection at once (a pool below it still queues them: with the connection held across a call, about every
+     * request in flight), else four times.
+     */
     static final Lever POOL = new Lever("pool", Cause.POOL_WAIT,
             "HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument)", Where.ARG, POOL_KEY, true, null,
             k -> {
@@ -146,6 +156,10 @@ final class Levers {
                 if (given != null) return given;
                 double active = Rows.num(k.row(), "hikari_active_max"), pending = Rows.num(k.row(), "hikari_pending_max");
                 return active > 0 && pending > 0 ? Long.valueOf((long) active) : null;
+            },
+            k -> {
+                double active = Rows.num(k.row(), "hikari_active_max"), pending = Rows.num(k.row(), "hikari_pending_max");
+                return active > 0 && pending > 0 ? Long.valueOf((long) (active + pending)) : null;
             }, "", null);
 
     /** Tomcat's request threads: given on the command line, else as the breakdown counted them, else Spring Boot's default (200). */
@@ -156,7 +170,7 @@ final class Levers {
                 if (given != null) return given;
                 Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().getOrDefault(vtlab.data.RequestTime.EVIDENCE, ""));
                 return m.find() ? Long.valueOf(m.group(1)) : 200L;
-            }, "", null);
+            }, null, "", null);
 
     /** The heap: --jvm-args' -Xmx, else what the JVM took under a memory limit, else its default (a quarter of the machine's memory). */
     static final Lever HEAP = new Lever("heap", Cause.GC, "the JVM's maximum heap (-Xmx, a JVM option)", Where.JVM, "-Xmx", false, null,
@@ -167,7 +181,7 @@ final class Levers {
                 double limited = Rows.num(k.row(), "jvm_max_heap_mb");
                 if (limited > 0) return (long) limited;
                 return k.memoryMb() > 0 ? Long.valueOf(k.memoryMb() / 4) : null;
-            }, "m", null);
+            }, null, "m", null);
 
     /**
      * A Spring Boot jar run extracted: its classes from plain jars, not through the nested-jar class loader whose
@@ -175,7 +189,7 @@ final class Levers {
      */
     static final Lever EXTRACTED = new Lever("launch", Cause.MONITOR,
             "the jar run extracted (java -Djarmode=tools -jar APP.jar extract, then java -jar the extracted APP.jar: Spring Boot's own advice"
-                    + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", true, null, k -> null, "", null);
+                    + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", true, null, k -> null, null, "", null);
 
     /** The lab's own levers, in the order they are tried. */
     static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED);
@@ -274,7 +288,7 @@ final class Levers {
             case JVM -> "the system property " + name.substring(2);
             case ARG -> "the program argument " + name;
         }) + " (--lever)";
-        return new Lever(name, cause, words, where, name, false, null, null, "", List.copyOf(values));
+        return new Lever(name, cause, words, where, name, false, null, null, null, "", List.copyOf(values));
     }
 
     /** The lever a variant row's param names, among the lab's and the user's; null when none has that name. */

@@ -30,8 +30,9 @@ import vtlab.plan.Search;
  * ({@link Levers}), the change a performance engineer would try, run as rows of their own (the same load, reps, warm-up,
  * hold and explaining hold as the A/B's, judged by the same checks), and the verdict on what it bought and where the
  * time went next. A search ({@link Search}) because what it runs depends on what the A/B measured: the lab's levers go
- * twice the present value first, and four times only when twice gained beyond the noise with the same largest cause
- * (when the cause moved, the next bottleneck is found; when it bought nothing, more of it will not). A variant that
+ * twice the present value first, and further (four times, or for the pool the size the load asked for) only when twice
+ * gained beyond the noise with the same largest cause (when the cause moved, the next bottleneck is found; when it
+ * bought nothing, more of it will not). A variant that
  * fails (it does not start, answers wrongly, its errors rise) is said so with why, and the run goes on with the next.
  *
  * <p>Per scenario (URL, load, JDK) it starts from platform and from one virtual configuration, the tuned one where
@@ -423,6 +424,12 @@ final class NextStep implements Search {
             }
         }
         return null;
+    }
+
+    /** A variant that fails is one of the next step's answers (said in the verdict): the run's exit code stays the A/B's. */
+    @Override
+    public boolean failedRowsFailTheRun() {
+        return false;
     }
 
     @Override

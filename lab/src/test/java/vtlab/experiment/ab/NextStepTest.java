@@ -40,7 +40,9 @@ class NextStepTest {
     void thePoolsPresentSizeIsTheArgumentElseTheBusyConnectionsOfAFullPool() {
         assertEquals(List.of("20", "40"), Levers.POOL.values(known(List.of("--spring.datasource.hikari.maximum-pool-size=10"), List.of(), Map.of())));
         Map<String, String> full = Map.of("hikari_active_max", "10", "hikari_pending_max", "183");
-        assertEquals(List.of("20", "40"), Levers.POOL.values(known(List.of(), List.of(), full)));
+        assertEquals(List.of("20", "193"), Levers.POOL.values(known(List.of(), List.of(), full)), "doubled, then what the load asked for");
+        assertEquals(List.of("20"), Levers.POOL.values(known(List.of(), List.of(), Map.of("hikari_active_max", "10", "hikari_pending_max", "5"))),
+                "doubled is more than the load asked for");
         // connections busy but nobody waiting: the pool was not full, its size is not known from that
         assertEquals(List.of(), Levers.POOL.values(known(List.of(), List.of(), Map.of("hikari_active_max", "7", "hikari_pending_max", "0"))));
         assertEquals("10", Levers.POOL.now(known(List.of(), List.of(), full)));
@@ -202,10 +204,11 @@ class NextStepTest {
         Row second = search.next(ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
         assertEquals("pool:20", second.params().get("lever"));
         assertEquals(2, second.rep());
-        // doubled, twice the throughput, the pool still the largest cause: four times next
+        // doubled, twice the throughput, the pool still the largest cause: the pool the load asked for next (10 busy + 183 waiting)
         List<Map<String, String>> still = List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok"), row(second, 2, 990, 205, Cause.POOL_WAIT, 58, "ok"));
         Row third = search.next(ab, still);
-        assertEquals("pool:40", third.params().get("lever"));
+        assertEquals("pool:193", third.params().get("lever"));
+        assertTrue(third.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=193"), third.appArgs().toString());
         assertEquals(1, third.rep());
         // the cause moved to the CPU: the next bottleneck is found, no more of the pool
         assertNull(search.next(ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
@@ -317,7 +320,7 @@ class NextStepTest {
         ServiceLibraries jar = new ServiceLibraries("/x/app.jar", List.of(new JarLibraries.Library("com.zaxxer", "HikariCP", "7.0.2", "BOOT-INF/lib/HikariCP-7.0.2.jar")), null);
         String line = NextStep.findings(pool, off, jar).getFirst();
         assertTrue(line.startsWith("next step, /api/orders at 200 connections, virtual as shipped (rows 1, 2): 72% of request time waiting for a pooled connection"), line);
-        assertTrue(line.contains("→ would try pool 20, then 40 (HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument), now 10)"), line);
+        assertTrue(line.contains("→ would try pool 20, then 193 (HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument), now 10)"), line);
         assertTrue(line.contains("not run (--next-step runs each value as rows of its own, 2 reps each)"), line);
         assertTrue(line.contains("known library fix: com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0"), line);
         List<Numbered> cpu = numbered(List.of(row(planned.get(0), 1, 2800, 120, Cause.CPU, 80, "ok")), 1);
@@ -346,7 +349,7 @@ class NextStepTest {
         List<String> verdict = Verdict.of(matrix, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         String line = verdict.stream().filter(l -> l.startsWith("next step")).findFirst().orElseThrow();
         assertTrue(line.contains("→ pool 20 (rows 3, 4): +80% req/s (95% CI"), line);
-        assertTrue(line.contains("the largest cause is now waiting to run (64%) (pool 40 not tried: pool 20 — the largest cause moved)"), line);
+        assertTrue(line.contains("the largest cause is now waiting to run (64%) (pool 193 not tried: pool 20 — the largest cause moved)"), line);
         // the variants are not the A/B: its gain line names rows 1 and 2 only
         String gain = verdict.stream().filter(l -> l.startsWith("/api/orders at 200 connections")).findFirst().orElseThrow();
         assertFalse(gain.contains("row 3") || gain.contains("pool 20"), gain);
@@ -354,6 +357,6 @@ class NextStepTest {
         List<Map<String, String>> failed = List.of(matrix.get(0), matrix.get(1), row(v, 1, 0, 0, null, 0, "failed"));
         List<String> f = Verdict.of(failed, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         assertTrue(f.getFirst().startsWith("FAILED, no numbers: virtual as shipped, pool 20 (row 3)"), f.getFirst());
-        assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 40 not tried: pool 20 — it failed)")), f.toString());
+        assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 193 not tried: pool 20 — it failed)")), f.toString());
     }
 }
