@@ -104,8 +104,8 @@ class NextStepIT {
         assertTrue(findings.contains("the largest cause is now"), findings);
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (rows 3, 4)"));
         String report = Files.readString(run.resolve("report.html"));
-        assertTrue(report.contains("pool 20 (rows 3, 4)") && report.indexOf("pool 20 (rows 3, 4)") < report.indexOf("id=\"row-1\""),
-                "the verdict at the top of the report");
+        assertTrue(report.contains("→ pool 20") && report.indexOf("→ pool 20") < report.indexOf("id=\"row-1\""), "the verdict at the top of the report");
+        assertTrue(report.contains("href=\"#row-4\""), "its claim links its rows");
         assertEquals(before, sha256(AbIT.SPRING_JAR), "nothing in the user's jar changes");
     }
 

@@ -287,6 +287,7 @@ final class Levers {
             case ENV -> "the environment variable " + name;
             case JVM -> "the system property " + name.substring(2);
             case ARG -> "the program argument " + name;
+            case LAUNCH -> name;
         }) + " (--lever)";
         return new Lever(name, cause, words, where, name, false, null, null, null, "", List.copyOf(values));
     }
