@@ -64,6 +64,7 @@ final class Levers {
      * @param words       what it changes, for the verdict and the docs
      * @param where       where its value goes
      * @param key         the argument's, option's or variable's name ("--spring.datasource.hikari.maximum-pool-size")
+     * @param also        more arguments set to the same value (the pool's minimum-idle: a fixed-size pool)
      * @param springBoot  whether it fits a Spring Boot jar only
      * @param mode        the thread mode it fits (platform: Tomcat's thread pool), null: both
      * @param current     its present value (lab levers), null for a user's lever
@@ -72,8 +73,8 @@ final class Levers {
      * @param unit        "m" for a heap in MB, "" for a count
      * @param given       a user's values, null for the lab's (twice the present value, then four times or the demand)
      */
-    record Lever(String name, Cause answers, String words, Where where, String key, boolean springBoot, String mode, Current current,
-                 Current demand, String unit, List<String> given) {
+    record Lever(String name, Cause answers, String words, Where where, String key, List<String> also, boolean springBoot, String mode,
+                 Current current, Current demand, String unit, List<String> given) {
         /** Whether it can be pulled on this service's rows of this thread mode, for this cause. */
         boolean fits(Known k, String threadMode, Cause cause) {
             if (answers != null && answers != cause) return false;
@@ -120,7 +121,11 @@ final class Levers {
             params.put(PARAM, name + ":" + value);
             Row.Builder b = base.toBuilder().params(params);
             switch (where) {
-                case ARG -> b.appArgs(replaced(base.appArgs(), key + "=", key + "=" + value));
+                case ARG -> {
+                    List<String> args = replaced(base.appArgs(), key + "=", key + "=" + value);
+                    for (String k : also) args = replaced(args, k + "=", k + "=" + value);
+                    b.appArgs(args);
+                }
                 case JVM -> b.jvmArgs(key.equals("-Xmx") ? replaced(base.jvmArgs(), "-Xmx", "-Xmx" + value)
                         : replaced(base.jvmArgs(), key + "=", key + "=" + value));
                 case ENV -> {
@@ -141,16 +146,20 @@ final class Levers {
         return List.copyOf(out);
     }
 
-    static final String POOL_KEY = "--spring.datasource.hikari.maximum-pool-size", THREADS_KEY = "--server.tomcat.threads.max";
+    static final String POOL_KEY = "--spring.datasource.hikari.maximum-pool-size", POOL_MIN_KEY = "--spring.datasource.hikari.minimum-idle",
+            THREADS_KEY = "--server.tomcat.threads.max";
 
     /**
      * HikariCP's pool: given on the command line, else the most connections busy in a hold where requests waited for
      * one (the pool was full). Doubled first; then the pool the load asked for, the most requests holding or waiting
      * for a connection at once (a pool below it still queues them: with the connection held across a call, about every
-     * request in flight), else four times.
+     * request in flight), else four times. Its minimum-idle goes with it: a fixed-size pool, as HikariCP recommends (a
+     * service that keeps fewer idle connections opens the rest under the load, or, as the lab's own rig, waits at
+     * start-up for a pool that never fills).
      */
     static final Lever POOL = new Lever("pool", Cause.POOL_WAIT,
-            "HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument)", Where.ARG, POOL_KEY, true, null,
+            "HikariCP's pool size (spring.datasource.hikari.maximum-pool-size and minimum-idle, program arguments: a fixed-size pool)",
+            Where.ARG, POOL_KEY, List.of(POOL_MIN_KEY), true, null,
             k -> {
                 Long given = argValue(k.args(), POOL_KEY);
                 if (given != null) return given;
@@ -164,7 +173,7 @@ final class Levers {
 
     /** Tomcat's request threads: given on the command line, else as the breakdown counted them, else Spring Boot's default (200). */
     static final Lever THREADS = new Lever("threads", Cause.THREAD_WAIT,
-            "Tomcat's request threads (server.tomcat.threads.max, a program argument)", Where.ARG, THREADS_KEY, true, "platform",
+            "Tomcat's request threads (server.tomcat.threads.max, a program argument)", Where.ARG, THREADS_KEY, List.of(), true, "platform",
             k -> {
                 Long given = argValue(k.args(), THREADS_KEY);
                 if (given != null) return given;
@@ -173,7 +182,7 @@ final class Levers {
             }, null, "", null);
 
     /** The heap: --jvm-args' -Xmx, else what the JVM took under a memory limit, else its default (a quarter of the machine's memory). */
-    static final Lever HEAP = new Lever("heap", Cause.GC, "the JVM's maximum heap (-Xmx, a JVM option)", Where.JVM, "-Xmx", false, null,
+    static final Lever HEAP = new Lever("heap", Cause.GC, "the JVM's maximum heap (-Xmx, a JVM option)", Where.JVM, "-Xmx", List.of(), false, null,
             k -> {
                 Long xmx = null;
                 for (String a : k.jvmArgs()) if (a.startsWith("-Xmx")) xmx = megabytes(a.substring(4));
@@ -189,7 +198,7 @@ final class Levers {
      */
     static final Lever EXTRACTED = new Lever("launch", Cause.MONITOR,
             "the jar run extracted (java -Djarmode=tools -jar APP.jar extract, then java -jar the extracted APP.jar: Spring Boot's own advice"
-                    + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", true, null, k -> null, null, "", null);
+                    + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", List.of(), true, null, k -> null, null, "", null);
 
     /** The lab's own levers, in the order they are tried. */
     static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED);
@@ -289,7 +298,7 @@ final class Levers {
             case ARG -> "the program argument " + name;
             case LAUNCH -> name;
         }) + " (--lever)";
-        return new Lever(name, cause, words, where, name, false, null, null, null, "", List.copyOf(values));
+        return new Lever(name, cause, words, where, name, List.of(), false, null, null, null, "", List.copyOf(values));
     }
 
     /** The lever a variant row's param names, among the lab's and the user's; null when none has that name. */

@@ -31,8 +31,8 @@ import vtlab.plan.Search;
  * hold and explaining hold as the A/B's, judged by the same checks), and the verdict on what it bought and where the
  * time went next. A search ({@link Search}) because what it runs depends on what the A/B measured: the lab's levers go
  * twice the present value first, and further (four times, or for the pool the size the load asked for) only when twice
- * gained beyond the noise with the same largest cause (when the cause moved, the next bottleneck is found; when it
- * bought nothing, more of it will not). A variant that
+ * moved the right way (more than 5%, a direction: the claim of a gain needs more) with the same largest cause (when the
+ * cause moved, the next bottleneck is found; when it did not move, more of it will not). A variant that
  * fails (it does not start, answers wrongly, its errors rise) is said so with why, and the run goes on with the next.
  *
  * <p>Per scenario (URL, load, JDK) it starts from platform and from one virtual configuration, the tuned one where
@@ -190,8 +190,12 @@ final class NextStep implements Search {
         return out;
     }
 
-    /** A variant set against its base: in words, and whether it gained beyond the noise, with its own largest cause. */
-    record Judged(String text, boolean gain, Cause top) {}
+    /**
+     * A variant set against its base: in words; whether it gained beyond the noise (a claim); whether it moved the
+     * right way by more than {@link Verdict#SAME} on ok rows (a direction: enough to try more of the lever while the
+     * cause stays); its own largest cause.
+     */
+    record Judged(String text, boolean gain, boolean direction, Cause top) {}
 
     /**
      * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, rising errors
@@ -202,7 +206,7 @@ final class NextStep implements Search {
         String rows = Verdict.rowsOf(variant);
         List<Numbered> failed = variant.stream().filter(n -> Rows.failed(n.r())).toList();
         if (failed.size() == variant.size()) {
-            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Rows.text(failed.getFirst().r(), "note"), false, null);
+            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Rows.text(failed.getFirst().r(), "note"), false, false, null);
         }
         List<Numbered> ran = variant.stream().filter(n -> !Rows.failed(n.r())).toList();
         List<Numbered> ok = ran.stream().filter(n -> Rows.ok(n.r())).toList();
@@ -215,10 +219,10 @@ final class NextStep implements Search {
         String where = explained.isEmpty() ? "" : where(base, explained, top);
         if (errVar > Math.max(0.01, 2 * (Double.isNaN(errBase) ? 0 : errBase))) {
             return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
-                    label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, top);
+                    label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, false, top);
         }
         Stats.Interval change = Stats.changePct95(b, v);
-        if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, top);
+        if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
         double p99Change = Stats.changePct95(values(base.rows(), Rows.P99), values(ran, Rows.P99)).mean();
         String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
         String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
@@ -226,7 +230,7 @@ final class NextStep implements Search {
         if (ok.size() < ran.size() || base.flagged()) {
             String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Rows.flagged(n.r()))
                     .flatMap(n -> Rows.flags(n.r()).stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
-            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, top);
+            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, false, top);
         }
         // better: more throughput closed, less p99 open
         double signed = open ? -change.mean() : change.mean();
@@ -237,7 +241,7 @@ final class NextStep implements Search {
                 : small ? (reps ? ": within this machine's ±15% between JVMs (a variant runs in a JVM of its own), no gain shown"
                         : ": one rep a side, within this machine's ±15% between JVMs: no gain shown")
                 : signed > 0 ? "" : ": worse";
-        return new Judged(label + " (" + rows + "): " + measured + judged + where, !noise && signed > 0, top);
+        return new Judged(label + " (" + rows + "): " + measured + judged + where, !noise && signed > 0, signed >= 100 * Verdict.SAME, top);
     }
 
     /** "; the largest cause is now on CPU (64%)" or "; the largest cause is still ... (45%, was 71%)". */
@@ -335,7 +339,7 @@ final class NextStep implements Search {
         Judged last = judged.get(l.name() + ":" + done.getLast());
         String next = values.get(done.size());
         String why = last.top() == null || last.text().contains("FAILED") || last.text().contains("errors rose") ? "it failed"
-                : !last.gain() ? "it bought nothing shown" : last.top() != b.top() ? "the largest cause moved" : "the run stopped";
+                : last.top() != b.top() ? "the largest cause moved" : !last.direction() ? "it did not move the right way" : "the run stopped";
         return " (" + l.label(next) + " not tried: " + l.label(done.getLast()) + " — " + why + ")";
     }
 
@@ -419,7 +423,8 @@ final class NextStep implements Search {
                     if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
                     if (l.given() != null) continue; // the user's values, all of them
                     Judged j = judge(b, l.label(values.get(i)), done);
-                    if (!j.gain() || j.top() != b.top()) break; // bought nothing, or moved the cause: the next value says no more
+                    // moved the cause (the next bottleneck is found), or did not move the right way: more of it says no more
+                    if (!j.direction() || j.top() != b.top()) break;
                 }
             }
         }

@@ -80,7 +80,8 @@ class NextStepTest {
         Row pool = Levers.POOL.apply(base, "20");
         assertTrue(pool.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=20"), pool.appArgs().toString());
         assertFalse(pool.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=10"), "replaced, not added beside");
-        assertEquals(base.appArgs().size(), pool.appArgs().size());
+        assertTrue(pool.appArgs().contains("--spring.datasource.hikari.minimum-idle=20"), "a fixed-size pool: " + pool.appArgs());
+        assertEquals(base.appArgs().size() + 1, pool.appArgs().size());
         assertEquals("pool:20", pool.params().get("lever"));
         assertEquals(base.params().get("tuning"), pool.params().get("tuning"));
         assertTrue(pool.scenario().contains("lever=pool:20") && !pool.scenario().equals(base.scenario()));
@@ -212,8 +213,11 @@ class NextStepTest {
         assertEquals(1, third.rep());
         // the cause moved to the CPU: the next bottleneck is found, no more of the pool
         assertNull(search.next(ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
-        // within the noise: no more either
+        // no change (+1%): no more either
         assertNull(search.next(ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
+        // the right way but within its reps' noise (+20%, reps far apart), the pool still the cause: a direction is enough to try more
+        assertEquals("pool:193", search.next(ab, List.of(row(first, 1, 520, 410, Cause.POOL_WAIT, 70, "ok"),
+                row(second, 2, 700, 400, Cause.POOL_WAIT, 72, "ok"))).params().get("lever"));
         // a variant that failed: neither its other rep nor a larger value
         assertNull(search.next(ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
     }
@@ -283,6 +287,7 @@ class NextStepTest {
                 row(planned.get(1), 2, 502, 410, Cause.POOL_WAIT, 73, "ok")), 1)), "pool 20", numbered(List.of(row(v, 1, 550, 400, Cause.POOL_WAIT, 70, "ok"),
                 row(v, 2, 552, 380, Cause.POOL_WAIT, 72, "ok")), 3));
         assertFalse(tight.gain());
+        assertTrue(tight.direction(), "+10%: the right way, enough to try more of the lever");
         assertTrue(tight.text().contains("+10% req/s (95% CI +9% to +11%), p99 −6%: within this machine's ±15% between JVMs"), tight.text());
         List<Numbered> one = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")), 1);
         NextStep.Judged single = NextStep.judge(base(one), "pool 20", numbered(List.of(row(v, 1, 560, 400, Cause.POOL_WAIT, 70, "ok")), 2));
@@ -320,7 +325,7 @@ class NextStepTest {
         ServiceLibraries jar = new ServiceLibraries("/x/app.jar", List.of(new JarLibraries.Library("com.zaxxer", "HikariCP", "7.0.2", "BOOT-INF/lib/HikariCP-7.0.2.jar")), null);
         String line = NextStep.findings(pool, off, jar).getFirst();
         assertTrue(line.startsWith("next step, /api/orders at 200 connections, virtual as shipped (rows 1, 2): 72% of request time waiting for a pooled connection"), line);
-        assertTrue(line.contains("→ would try pool 20, then 193 (HikariCP's maximum pool size (spring.datasource.hikari.maximum-pool-size, a program argument), now 10)"), line);
+        assertTrue(line.contains("→ would try pool 20, then 193 (HikariCP's pool size (spring.datasource.hikari.maximum-pool-size and minimum-idle, program arguments: a fixed-size pool), now 10)"), line);
         assertTrue(line.contains("not run (--next-step runs each value as rows of its own, 2 reps each)"), line);
         assertTrue(line.contains("known library fix: com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0"), line);
         List<Numbered> cpu = numbered(List.of(row(planned.get(0), 1, 2800, 120, Cause.CPU, 80, "ok")), 1);
