@@ -35,4 +35,18 @@ class StatsTest {
         assertFalse(Stats.differ(new double[] {1000}, new double[] {500, 510}), "one rep: the noise is unknown");
         assertTrue(Stats.differ(new double[] {5, 5}, new double[] {6, 6}), "no spread at all: different means differ");
     }
+
+    @Test
+    void aChangeInPercentWithWelchsInterval() {
+        // a: 500, 510 (mean 505, var 50); b: 900, 920 (mean 910, var 200): difference 405, se = sqrt(25 + 100) = 11.18,
+        // Welch df = 125^2 / (25^2 + 100^2) = 1.47: half = t(1.47) * se, far wider than a Normal 1.96 * se = 21.9
+        Stats.Interval c = Stats.changePct95(new double[] {500, 510}, new double[] {900, 920});
+        assertEquals(80.198, c.mean(), 1e-3);
+        assertTrue(c.low() < 80.198 - 100 * 21.9 / 505 && c.high() > 80.198 + 100 * 21.9 / 505, c.toString());
+        assertEquals(c.mean() - c.low(), c.high() - c.mean(), 1e-9, "symmetric around the change");
+        Stats.Interval one = Stats.changePct95(new double[] {500}, new double[] {600, 610});
+        assertEquals(21.0, one.mean(), 1e-9);
+        assertTrue(Double.isNaN(one.low()), "one rep a side: no interval");
+        assertEquals(Stats.Interval.NONE, Stats.changePct95(new double[] {}, new double[] {1}));
+    }
 }
