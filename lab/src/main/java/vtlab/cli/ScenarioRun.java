@@ -61,7 +61,7 @@ final class ScenarioRun {
         RunCommand.Executed ex = new RunCommand(commandLine).execute(merged, List.of(ScenarioExperiment.NAME), out);
         Path dir = ex.done().dir().dir();
         save(sc, o, dir);
-        List<Map<String, String>> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.read(ex.done().dir().matrix()) : List.of();
+        List<vtlab.data.DataRow> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.rows(ex.done().dir().matrix()) : List.of();
         List<Threshold.Outcome> outcomes = new ArrayList<>();
         for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
         int code = ex.code();

@@ -1,6 +1,5 @@
 package vtlab.data;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -13,13 +12,16 @@ import java.util.function.Predicate;
 public final class Rows {
     private Rows() {}
 
-    // The columns readers use most (the writing side declares all of them in Columns).
-    public static final String EXPERIMENT = "experiment", STACK = "stack", THREAD_MODE = "thread_mode", WORKLOAD = "workload",
-            CONCURRENCY = "concurrency", POOL = "hikari_pool", PATH_MODE = "path_mode", CONN_MODE = "conn_mode", JDK = "jdk",
-            REP = "rep", PARAMS = "params", STATUS = "status", FLAGS = "flags", NOTE = "note", SCENARIO = "scenario",
-            RPS = "throughput_rps", P50 = "p50_ms", P99 = "p99_ms", THREADS_MAX = "jvm_threads_max", APP_CPU = "app_cpu_pct",
-            BOUND_RPS = "bound_rps", BOUND_RATIO = "bound_ratio", PINNED = "pinned_events",
-            LOAD_MODEL = "load_model", TARGET_RPS = "target_rps", HISTOGRAM = "histogram";
+    // The names of the columns map readers use most, each its declaration's (data/Columns): typed readers use the
+    // declarations themselves through DataRow.
+    public static final String EXPERIMENT = Columns.EXPERIMENT.name(), STACK = Columns.STACK.name(), THREAD_MODE = Columns.THREAD_MODE.name(),
+            WORKLOAD = Columns.WORKLOAD.name(), CONCURRENCY = Columns.CONCURRENCY.name(), POOL = Columns.HIKARI_POOL.name(),
+            PATH_MODE = Columns.PATH_MODE.name(), CONN_MODE = Columns.CONN_MODE.name(), JDK = Columns.JDK.name(), REP = Columns.REP.name(),
+            PARAMS = Columns.PARAMS.name(), STATUS = Columns.STATUS.name(), FLAGS = Columns.FLAGS.name(), NOTE = Columns.NOTE.name(),
+            SCENARIO = Columns.SCENARIO.name(), RPS = Columns.RPS.name(), P50 = Columns.P50.name(), P99 = Columns.P99.name(),
+            THREADS_MAX = Columns.THREADS_MAX.name(), APP_CPU = Columns.APP_CPU.name(), BOUND_RPS = Columns.BOUND_RPS.name(),
+            BOUND_RATIO = Columns.BOUND_RATIO.name(), PINNED = Columns.PINNED.name(), LOAD_MODEL = Columns.LOAD_MODEL.name(),
+            TARGET_RPS = Columns.TARGET_RPS.name(), HISTOGRAM = Columns.HISTOGRAM.name();
 
     /** A param of the row's params cell ("k=v;k2=v2"), or null when absent. */
     public static final String MAX_THREADS = "maxThreads";
@@ -32,25 +34,14 @@ public final class Rows {
 
     /** A numeric cell, NaN when absent, empty or not a number. */
     public static double num(Map<String, String> r, String col) {
-        String v = r.get(col);
-        if (v == null || v.isBlank()) return Double.NaN;
-        try {
-            return Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
+        return DataRow.parse(r.get(col));
     }
 
     /** A value of the params cell ("sleepMs=50;maxThreads=200"), or null when the row has no such key. */
     public static String param(Map<String, String> r, String key) {
-        for (String kv : text(r, PARAMS).split(";")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0 && kv.substring(0, eq).equals(key)) return kv.substring(eq + 1);
-        }
-        return null;
+        return DataRow.pairs(text(r, PARAMS)).get(key);
     }
 
-    /** Status ok: the only rows usable as evidence (flags that do not void a row are kept). */
     /**
      * Flags that void a row as evidence. app-cpu-bound is a finding (the SUT's core is the bottleneck) and
      * below-bound says the ceiling was not reached (often the finding itself), warmup-not-steady is a caveat on the
@@ -83,7 +74,7 @@ public final class Rows {
 
     /** The flags cell split (";"), empty entries dropped. */
     public static List<String> flags(Map<String, String> r) {
-        return Arrays.stream(text(r, FLAGS).split(";")).filter(f -> !f.isEmpty()).toList();
+        return DataRow.flags(text(r, FLAGS));
     }
 
     public static List<Map<String, String>> okOnly(List<Map<String, String>> rows) {
@@ -108,5 +99,37 @@ public final class Rows {
     public static double spreadPct(List<Map<String, String>> rows, String col) {
         var s = rows.stream().mapToDouble(r -> num(r, col)).filter(d -> !Double.isNaN(d)).summaryStatistics();
         return s.getCount() < 2 || s.getAverage() == 0 ? Double.NaN : (s.getMax() - s.getMin()) / s.getAverage() * 100;
+    }
+
+    // --- the same over typed rows ---
+
+    /** The ok rows (status ok): the only evidence. */
+    public static List<DataRow> valid(List<DataRow> rows) {
+        return rows.stream().filter(DataRow::ok).toList();
+    }
+
+    /** The rows an experiment planned. */
+    public static List<DataRow> ofExperiment(List<DataRow> rows, String experiment) {
+        return rows.stream().filter(r -> experiment.equals(r.experiment())).toList();
+    }
+
+    /** Rows of one thread mode (platform, virtual, ...). */
+    public static Predicate<DataRow> inMode(String threadMode) {
+        return r -> threadMode.equals(r.mode());
+    }
+
+    /** Mean of a column over rows, cells without a number skipped; NaN when none has one. */
+    public static double mean(List<DataRow> rows, Column col) {
+        return rows.stream().mapToDouble(r -> r.num(col)).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    }
+
+    /** Mean of a column over the rows that match, NaN when none does. */
+    public static double mean(List<DataRow> rows, Predicate<DataRow> which, Column col) {
+        return mean(rows.stream().filter(which).toList(), col);
+    }
+
+    /** Largest value of a column over rows, cells without a number skipped; NaN when none has one. */
+    public static double max(List<DataRow> rows, Column col) {
+        return rows.stream().mapToDouble(r -> r.num(col)).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
     }
 }

@@ -148,4 +148,13 @@ public interface Experiment {
     default List<String> findings(java.nio.file.Path runDir, List<java.util.Map<String, String>> rows) {
         return findings(rows);
     }
+
+    /**
+     * Findings with the matrix rows each stands on (its evidence, as data: the report links them). By default the
+     * sentences of {@link #findings(java.nio.file.Path, List)}, naming no row; an experiment whose findings name
+     * rows says which here.
+     */
+    default List<vtlab.data.Finding> evidenced(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
+        return vtlab.data.Finding.of(findings(runDir, rows.stream().map(vtlab.data.DataRow::cells).toList()));
+    }
 }

@@ -19,7 +19,7 @@ public final class CpuProbe implements Probe {
         List<String> tiers = new java.util.ArrayList<>(List.of(vtlab.proc.CoreMap.APP, vtlab.proc.CoreMap.LOAD));
         tiers.addAll(vtlab.tier.Tiers.builtIn()); // pg, stub, toxiproxy
         for (String tier : tiers) {
-            TIER_COLUMNS.put(tier, Column.number(tier + "_cpu_pct", "% core", "CPU of the " + tier + " tier's processes over the hold, 100 = one core"));
+            TIER_COLUMNS.put(tier, vtlab.data.Columns.cpu(tier));
         }
     }
 

@@ -13,6 +13,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.data.Columns;
 import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
@@ -395,11 +396,11 @@ public final class Runner {
 
     static String describe(Row row, vtlab.data.RowValues r) {
         String what = row.label();
-        if ("failed".equals(r.get("status"))) return what + "  FAILED: " + r.get("note");
+        if ("failed".equals(r.get(Columns.STATUS))) return what + "  FAILED: " + r.get(Columns.NOTE);
         String s = String.format(java.util.Locale.ROOT, "%s  %,.0f req/s  p99 %.1f ms", what,
-                ((Number) r.get("throughput_rps")).doubleValue(), ((Number) r.get("p99_ms")).doubleValue());
-        if (r.get("bound_ratio") instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
-        String flags = (String) r.get("flags");
+                ((Number) r.get(Columns.RPS)).doubleValue(), ((Number) r.get(Columns.P99)).doubleValue());
+        if (r.get(Columns.BOUND_RATIO) instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
+        String flags = (String) r.get(Columns.FLAGS);
         return flags == null || flags.isEmpty() ? s : s + "  [" + flags + "]";
     }
 }

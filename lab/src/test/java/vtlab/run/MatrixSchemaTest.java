@@ -36,6 +36,24 @@ class MatrixSchemaTest {
         assertEquals(Columns.SEED, MatrixSchema.full().names().subList(0, Columns.SEED.size()));
     }
 
+    /**
+     * Every column the readers read through its declaration (data.Columns) is the very column a component writes:
+     * the same name, kind, unit and meaning in the schema of matrix.csv, so a typed read cannot miss its column.
+     */
+    @Test
+    void everyDeclarationTheReadersUseIsTheOneWritten() throws Exception {
+        vtlab.data.Schema schema = MatrixSchema.full();
+        int n = 0;
+        for (java.lang.reflect.Field f : Columns.class.getFields()) {
+            if (f.getType() != vtlab.data.Column.class) continue;
+            vtlab.data.Column c = (vtlab.data.Column) f.get(null);
+            assertTrue(schema.declares(c.name()), f.getName() + " (" + c.name() + ") is written by no component");
+            assertEquals(c, schema.column(c.name()), f.getName());
+            n++;
+        }
+        assertTrue(n > 80, "the scan sees the declarations: " + n);
+    }
+
     @Test
     void columnsTheReadersUseAreStillThere() {
         List<String> names = MatrixSchema.full().names();

@@ -156,7 +156,7 @@ public final class CapacityExperiment implements Experiment {
     public List<String> findings(List<Map<String, String>> all) {
         Map<String, Map<String, List<Map<String, String>>>> byScenario = new LinkedHashMap<>();
         for (Map<String, String> r : Rows.of(all, name())) {
-            byScenario.computeIfAbsent(scenario(r), k -> new LinkedHashMap<>()).computeIfAbsent(Grouping.variant(r), k -> new ArrayList<>()).add(r);
+            byScenario.computeIfAbsent(scenario(r), k -> new LinkedHashMap<>()).computeIfAbsent(Grouping.variant(vtlab.data.DataRow.of(r)), k -> new ArrayList<>()).add(r);
         }
         List<String> out = new ArrayList<>();
         byScenario.forEach((scenario, variants) -> out.add(sentence(scenario, variants)));
@@ -165,7 +165,7 @@ public final class CapacityExperiment implements Experiment {
 
     /** The scenario of a step without its rate and mode: what the modes are compared on. */
     static String scenario(Map<String, String> r) {
-        String key = Grouping.comparison(r);
+        String key = Grouping.comparison(vtlab.data.DataRow.of(r));
         return Grouping.comparisonLabel(key.substring(0, key.lastIndexOf('|') + 1)).replaceAll(" c=\\S+", "")
                 .replaceAll("\\s+slo=\\S+", "").replaceAll("\\s+" + OF_PARAM + "=\\S+", "").trim();
     }

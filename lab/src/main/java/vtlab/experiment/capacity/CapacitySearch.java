@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 import vtlab.check.Slo;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
@@ -83,7 +85,7 @@ public final class CapacitySearch implements Search {
      * bound (overload is not sustainable, whatever a finite hold shows) and meets the SLO recorded with it.
      */
     static boolean passes(Map<String, String> r) {
-        return Rows.ok(r) && !Rows.flags(r).contains("overloaded") && slo(r).broken(r).isEmpty();
+        return Rows.ok(r) && !Rows.flags(r).contains("overloaded") && slo(r).broken(DataRow.of(r)).isEmpty();
     }
 
     /** The SLO a capacity row was measured against (its params carry it). */
@@ -96,23 +98,24 @@ public final class CapacitySearch implements Search {
     }
 
     /** Why a failing step failed, in words: what limited it first. */
-    static String limit(Map<String, String> r) {
-        List<String> flags = Rows.flags(r);
-        if (Rows.failed(r)) return "the row failed (" + Rows.text(r, "note") + ")";
-        if (flags.contains("generator-bound")) return "the generator (load CPU " + Rows.text(r, "load_cpu_pct") + "%)";
-        if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + Rows.text(r, "app_cpu_pct") + "% busy)";
-        if (flags.contains("overloaded")) return "the " + Rows.text(r, "bound_note").replaceFirst("^open model: capacity ", "") + " bound";
-        List<String> broken = slo(r).broken(r);
+    static String limit(Map<String, String> cells) {
+        DataRow r = DataRow.of(cells);
+        List<String> flags = r.flags();
+        if (r.failed()) return "the row failed (" + r.text(Columns.NOTE) + ")";
+        if (flags.contains("generator-bound")) return "the generator (load CPU " + r.text(Columns.LOAD_CPU) + "%)";
+        if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + r.text(Columns.APP_CPU) + "% busy)";
+        if (flags.contains("overloaded")) return "the " + r.text(Columns.BOUND_NOTE).replaceFirst("^open model: capacity ", "") + " bound";
+        List<String> broken = slo(cells).broken(r);
         if (broken.isEmpty()) return "its flags (" + String.join(", ", flags) + ")";
         return "latency, with no CPU saturated (" + String.join("; ", broken) + ")" + pause(r);
     }
 
     /** The SUT's longest stop-the-world pause in the step's hold (gc probe), when it is what a latency limit may be. */
-    private static String pause(Map<String, String> r) {
-        double stw = Rows.num(r, "stw_max_ms");
+    private static String pause(DataRow r) {
+        double stw = r.num(Columns.STW_MAX);
         if (!(stw >= 1)) return ""; // NaN: no gc probe
         return String.format(Locale.ROOT, ", its longest stop-the-world pause %.0f ms (%s, %s GC pauses in the hold)", stw,
-                Rows.text(r, "stw_max_cause"), Rows.text(r, "gc_pauses"));
+                r.text(Columns.STW_CAUSE), r.text(Columns.GC_PAUSES));
     }
 
     @Override
@@ -125,7 +128,7 @@ public final class CapacitySearch implements Search {
     }
 
     private static String reason(Map<String, String> r) {
-        List<String> broken = Rows.ok(r) ? slo(r).broken(r) : List.of();
+        List<String> broken = Rows.ok(r) ? slo(r).broken(DataRow.of(r)) : List.of();
         return broken.isEmpty() ? limit(r) : String.join("; ", broken);
     }
 

@@ -6,12 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Rows;
+import vtlab.data.Columns;
 import vtlab.experiment.ThreadModes;
 import vtlab.experiment.ab.AbExperiment;
 import vtlab.load.LoadResult;
@@ -199,17 +198,23 @@ public final class ScenarioExperiment implements Experiment {
      */
     @Override
     public List<String> findings(Path runDir, List<Map<String, String>> rows) {
+        return vtlab.data.Finding.texts(evidenced(runDir, vtlab.data.DataRow.numbered(rows)));
+    }
+
+    /** A finding per row of the scenario, standing on that row. */
+    @Override
+    public List<vtlab.data.Finding> evidenced(Path runDir, List<vtlab.data.DataRow> rows) {
         List<Named> requests = requests(runDir);
-        List<String> out = new ArrayList<>();
-        for (Map<String, String> r : rows) {
-            if (!NAME.equals(r.get("experiment"))) continue;
-            String where = r.get("thread_mode") + " " + Threshold.point(r) + " rep " + r.get("rep");
-            if (Rows.failed(r)) {
-                out.add(where + ": failed (" + Rows.text(r, "note") + ")");
+        List<vtlab.data.Finding> out = new ArrayList<>();
+        for (vtlab.data.DataRow r : rows) {
+            if (!NAME.equals(r.experiment())) continue;
+            String where = r.mode() + " " + Threshold.point(r) + " rep " + r.text(Columns.REP);
+            if (r.failed()) {
+                out.add(vtlab.data.Finding.of(where + ": failed (" + r.text(Columns.NOTE) + ")", List.of(r)));
                 continue;
             }
-            out.add(where + ": " + r.getOrDefault("throughput_rps", "") + " req/s, p99 " + r.getOrDefault("p99_ms", "") + " ms, error rate "
-                    + r.getOrDefault("error_rate", "") + "; " + shares(requests, r.get(PathsProbe.BY_PATH.name())));
+            out.add(vtlab.data.Finding.of(where + ": " + r.text(Columns.RPS) + " req/s, p99 " + r.text(Columns.P99) + " ms, error rate "
+                    + r.text(Columns.ERROR_RATE) + "; " + shares(requests, r.cells().get(PathsProbe.BY_PATH.name())), List.of(r)));
         }
         return out;
     }

@@ -150,7 +150,7 @@ class ScenarioTest {
     @Test
     void aThresholdOnAMetricThatDoesNotExistIsRefusedAtItsLine() throws Exception {
         assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"p98_ms < 10\"")).startsWith("18: slo.thresholds: no metric 'p98_ms'"));
-        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: 'error_rate is low' is not METRIC"));
+        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: term 'error_rate is low' does not parse: write METRIC[MODE] OP NUMBER"));
     }
 
     /** java.net.http, which sends each request once before load, refuses these names: refused at the file's line instead. */
