@@ -1,22 +1,23 @@
 package vtlab.plan;
 
 import java.util.List;
-import java.util.Map;
+
+import vtlab.data.DataRow;
 
 /**
  * Rows decided one at a time from what the rows before measured (a capacity search), where a fixed plan cannot know
  * the next rate. The runner asks for the next row after each one, with every row of this search so far as matrix.csv
- * holds it, until the search says it is done.
+ * holds it (read through its columns' declarations), until the search says it is done.
  */
 public interface Search {
     /** What is searched, for progress lines: "capacity servlet platform sleep". */
     String label();
 
     /** The next row to run, or null when the search is done. */
-    Row next(List<Map<String, String>> measured);
+    Row next(List<DataRow> measured);
 
     /** Where the search stands after the rows so far, one line (e.g. "meets the SLO at 3,000 req/s; next 3,500"). */
-    String status(List<Map<String, String>> measured);
+    String status(List<DataRow> measured);
 
     /** A row like the ones it will run (stack, tiers, JDK, cap), for the checks made before anything starts. */
     Row template();

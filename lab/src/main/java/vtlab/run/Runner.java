@@ -311,7 +311,7 @@ public final class Runner {
         /** Each search asks for its next row from the rows it measured, until it has its answer. */
         void searches() throws IOException, InterruptedException {
             for (Search search : c.searches()) {
-                List<Map<String, String>> measured = new java.util.ArrayList<>();
+                List<vtlab.data.DataRow> measured = new java.util.ArrayList<>();
                 Row next;
                 while (!Children.shuttingDown() && (next = search.next(List.copyOf(measured))) != null) {
                     PlannedRow planned;
@@ -323,7 +323,7 @@ public final class Runner {
                     RowRunner.Result result = runRow(planned);
                     if (result == null) break;
                     if (result.failed()) failed++;
-                    measured.add(result.values().asText());
+                    measured.add(vtlab.data.DataRow.of(result.values().asText()));
                     progress.step(search.label(), search.status(List.copyOf(measured)));
                 }
             }

@@ -50,18 +50,18 @@ public final class CapacitySearch implements Search {
     }
 
     @Override
-    public Row next(List<Map<String, String>> measured) {
+    public Row next(List<DataRow> measured) {
         Double rate = nextRate(measured, from, maxRate);
         return rate == null ? null : seed.atRate(rate);
     }
 
     /** The next rate to try after these rows, or null when the search is done. */
-    static Double nextRate(List<Map<String, String>> measured, double from, double maxRate) {
+    static Double nextRate(List<DataRow> measured, double from, double maxRate) {
         if (measured.isEmpty()) return from;
         OptionalDouble lo = measured.stream().filter(CapacitySearch::passes).mapToDouble(CapacitySearch::rate).max();
         OptionalDouble hi = measured.stream().filter(r -> !passes(r)).mapToDouble(CapacitySearch::rate).min();
         // a step the generator could not deliver says nothing about the SUT above it: the search ends there
-        if (measured.stream().anyMatch(r -> !passes(r) && Rows.flags(r).contains("generator-bound"))) return null;
+        if (measured.stream().anyMatch(r -> !passes(r) && r.flags().contains("generator-bound"))) return null;
         if (hi.isEmpty()) {
             double next = Math.min(lo.getAsDouble() * 2, maxRate);
             return next <= lo.getAsDouble() ? null : (double) Math.round(next);
@@ -76,36 +76,35 @@ public final class CapacitySearch implements Search {
         return mid <= l || mid >= h ? null : mid;
     }
 
-    static double rate(Map<String, String> r) {
-        return Rows.num(r, Rows.TARGET_RPS);
+    static double rate(DataRow r) {
+        return r.num(Columns.TARGET_RPS);
     }
 
     /**
      * A step passes when the row is valid evidence (not failed, nothing voiding it), was not offered more than its
      * bound (overload is not sustainable, whatever a finite hold shows) and meets the SLO recorded with it.
      */
-    static boolean passes(Map<String, String> r) {
-        return Rows.ok(r) && !Rows.flags(r).contains("overloaded") && slo(r).broken(DataRow.of(r)).isEmpty();
+    static boolean passes(DataRow r) {
+        return r.ok() && !r.flags().contains("overloaded") && slo(r).broken(r).isEmpty();
     }
 
     /** The SLO a capacity row was measured against (its params carry it). */
-    static Slo slo(Map<String, String> r) {
+    static Slo slo(DataRow r) {
         try {
-            return Slo.parse(Rows.param(r, CapacityExperiment.SLO_PARAM));
+            return Slo.parse(r.param(CapacityExperiment.SLO_PARAM));
         } catch (vtlab.core.UsageError e) {
-            throw new IllegalStateException("capacity row without a readable slo param: " + Rows.text(r, Rows.PARAMS), e);
+            throw new IllegalStateException("capacity row without a readable slo param: " + r.text(Columns.PARAMS), e);
         }
     }
 
     /** Why a failing step failed, in words: what limited it first. */
-    static String limit(Map<String, String> cells) {
-        DataRow r = DataRow.of(cells);
+    static String limit(DataRow r) {
         List<String> flags = r.flags();
         if (r.failed()) return "the row failed (" + r.text(Columns.NOTE) + ")";
         if (flags.contains("generator-bound")) return "the generator (load CPU " + r.text(Columns.LOAD_CPU) + "%)";
         if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + r.text(Columns.APP_CPU) + "% busy)";
         if (flags.contains("overloaded")) return "the " + r.text(Columns.BOUND_NOTE).replaceFirst("^open model: capacity ", "") + " bound";
-        List<String> broken = slo(cells).broken(r);
+        List<String> broken = slo(r).broken(r);
         if (broken.isEmpty()) return "its flags (" + String.join(", ", flags) + ")";
         return "latency, with no CPU saturated (" + String.join("; ", broken) + ")" + pause(r);
     }
@@ -119,21 +118,21 @@ public final class CapacitySearch implements Search {
     }
 
     @Override
-    public String status(List<Map<String, String>> measured) {
-        Map<String, String> last = measured.getLast();
+    public String status(List<DataRow> measured) {
+        DataRow last = measured.getLast();
         String verdict = passes(last) ? "meets " + slo.words() : "misses the SLO: " + reason(last);
         Double next = nextRate(measured, from, maxRate);
         return String.format(Locale.ROOT, "%,.0f req/s %s; %s", rate(last), verdict,
                 next == null ? "search done: " + result(measured) : String.format(Locale.ROOT, "next %,.0f req/s", next));
     }
 
-    private static String reason(Map<String, String> r) {
-        List<String> broken = Rows.ok(r) ? slo(r).broken(DataRow.of(r)) : List.of();
+    private static String reason(DataRow r) {
+        List<String> broken = r.ok() ? slo(r).broken(r) : List.of();
         return broken.isEmpty() ? limit(r) : String.join("; ", broken);
     }
 
     /** The search's outcome in words from its rows. */
-    static String result(List<Map<String, String>> measured) {
+    static String result(List<DataRow> measured) {
         OptionalDouble lo = measured.stream().filter(CapacitySearch::passes).mapToDouble(CapacitySearch::rate).max();
         return lo.isEmpty() ? "no rate tried meets the SLO" : String.format(Locale.ROOT, "capacity %,.0f req/s", lo.getAsDouble());
     }
@@ -156,9 +155,9 @@ public final class CapacitySearch implements Search {
         return p;
     }
 
-    static List<Double> rates(List<Map<String, String>> rows) {
+    static List<Double> rates(List<DataRow> rows) {
         List<Double> out = new ArrayList<>();
-        for (Map<String, String> r : rows) out.add(rate(r));
+        for (DataRow r : rows) out.add(rate(r));
         return out;
     }
 }
