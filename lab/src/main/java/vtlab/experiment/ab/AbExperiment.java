@@ -138,14 +138,9 @@ public final class AbExperiment implements Experiment {
         return ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap();
     }
 
-    @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return vtlab.data.Finding.texts(evidenced(runDir, vtlab.data.DataRow.numbered(rows)));
-    }
-
     /** The verdict, each claim with the rows it names (ab runs alone: its rows are the matrix's, numbered as there). */
     @Override
-    public List<vtlab.data.Finding> evidenced(Path runDir, List<vtlab.data.DataRow> rows) {
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir));
     }
 }

@@ -155,13 +155,7 @@ public final class CapacityExperiment implements Experiment {
      * (3.68x); the limit was ..." from the steps' rows.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> all) {
-        return Finding.texts(evidenced(null, DataRow.numbered(all)));
-    }
-
-    /** A sentence per scenario, on the steps of every mode searched there. */
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> all) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> all) {
         Map<String, Map<String, List<DataRow>>> byScenario = new LinkedHashMap<>();
         for (DataRow r : Rows.ofExperiment(all, name())) {
             byScenario.computeIfAbsent(scenario(r), k -> new LinkedHashMap<>()).computeIfAbsent(Grouping.variant(r), k -> new ArrayList<>()).add(r);

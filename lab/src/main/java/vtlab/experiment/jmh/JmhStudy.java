@@ -189,8 +189,8 @@ public abstract class JmhStudy implements Study {
     }
 
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        return Study.findingsFrom(runDir, FILE, this::findingsFrom);
+    public List<vtlab.data.Finding> findings(Path runDir, List<DataRow> matrixRows) {
+        return vtlab.data.Finding.of(Study.findingsFrom(runDir, FILE, this::findingsFrom));
     }
 
     /** This study's statements from a run folder's jmh.csv (also for a finished run). */

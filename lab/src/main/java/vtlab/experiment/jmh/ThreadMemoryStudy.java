@@ -164,8 +164,8 @@ public final class ThreadMemoryStudy implements Study {
     }
 
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        return Study.findingsFrom(runDir, FILE, ThreadMemoryStudy::findingsFrom);
+    public List<vtlab.data.Finding> findings(Path runDir, List<DataRow> matrixRows) {
+        return vtlab.data.Finding.of(Study.findingsFrom(runDir, FILE, ThreadMemoryStudy::findingsFrom));
     }
 
     /** Statements from a run folder's thread-memory.csv (also for a finished run). */

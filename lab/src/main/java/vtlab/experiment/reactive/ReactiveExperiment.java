@@ -156,13 +156,7 @@ public final class ReactiveExperiment implements Experiment {
      * OS threads and stack memory.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return lines(DataRow.numbered(rows));
-    }
-
-    /** The findings over rows read back typed, the seed claims' verdicts each with the rows it was computed from. */
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return SeedClaims.withVerdicts(name(), rows, lines(rows));
     }
 

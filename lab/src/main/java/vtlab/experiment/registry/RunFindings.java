@@ -75,7 +75,7 @@ public final class RunFindings {
             List<Finding> lines = List.of();
             String error = null;
             try {
-                lines = e.evidenced(runDir, own);
+                lines = e.findings(runDir, own);
                 // where each request's time went (the profile probe), for every experiment but ab, whose verdict says it
                 if (!name.equals(vtlab.experiment.ab.AbExperiment.NAME)) {
                     List<Finding> time = vtlab.data.RequestTime.findings(own, vtlab.data.Grouping::variant);

@@ -197,13 +197,7 @@ public final class ScenarioExperiment implements Experiment {
      * weight (from sut_requests_by_path; a service that does not count has the mix's names and weights only).
      */
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return vtlab.data.Finding.texts(evidenced(runDir, vtlab.data.DataRow.numbered(rows)));
-    }
-
-    /** A finding per row of the scenario, standing on that row. */
-    @Override
-    public List<vtlab.data.Finding> evidenced(Path runDir, List<vtlab.data.DataRow> rows) {
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         List<Named> requests = requests(runDir);
         List<vtlab.data.Finding> out = new ArrayList<>();
         for (vtlab.data.DataRow r : rows) {

@@ -86,13 +86,7 @@ public final class SeedsSuite implements Suite {
 
     /** The claims checked against the whole run folder (every part's rows and study files); claims.md written beside. */
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return vtlab.data.Finding.texts(evidenced(runDir, List.of()));
-    }
-
-    /** The claims' lines, each with the matrix rows its verdict was computed from. */
-    @Override
-    public List<vtlab.data.Finding> evidenced(Path runDir, List<vtlab.data.DataRow> rows) {
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         try {
             List<SeedClaims.Checked> checked = SeedClaims.check(SeedClaims.Evidence.of(runDir));
             Files.writeString(runDir.resolve(CLAIMS_FILE), SeedClaims.markdown(checked));

@@ -69,13 +69,7 @@ public final class FootprintExperiment extends ServletWithDefaults {
      * (e.g. littles-law, generator-bound) still measured them, so flagged rows are used and named; failed rows are not.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return Finding.texts(evidenced(null, DataRow.numbered(rows)));
-    }
-
-    /** Per mode: OS threads and NMT Thread memory idle and after load, on that mode's rows. */
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         List<Finding> out = new ArrayList<>();
         List<DataRow> ok = rows.stream().filter(r -> r.ok() || r.flagged()).toList();
         long failed = rows.size() - ok.size();

@@ -90,14 +90,9 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
         return true;
     }
 
-    @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return Finding.texts(evidenced(null, DataRow.numbered(rows)));
-    }
-
     /** Per scenario, what the probes cost over its pairs of reps, on those rows. */
     @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         List<Finding> out = new ArrayList<>();
         List<DataRow> ok = Rows.valid(rows);
         Map<String, List<DataRow>> groups = ok.stream().collect(Collectors.groupingBy(

@@ -78,13 +78,7 @@ public final class ResponseSizeExperiment implements Experiment {
      * SeedClaims declares, by its verdict there ({@link SeedClaims#linesFor}); the other two judged here.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return lines(DataRow.numbered(rows));
-    }
-
-    /** The findings over rows read back typed, the seed claims' verdicts each with the rows it was computed from. */
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return SeedClaims.withVerdicts(name(), rows, lines(rows));
     }
 

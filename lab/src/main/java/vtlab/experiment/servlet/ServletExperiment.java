@@ -81,13 +81,7 @@ public final class ServletExperiment implements Experiment {
 
     /** Where the run had an as-shipped variant (the demo): what the flag alone gives, and what tuning adds. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return vtlab.data.Finding.texts(evidenced(null, vtlab.data.DataRow.numbered(rows)));
-    }
-
-    /** The as-shipped gains, each on the rows of its scenario's variants. */
-    @Override
-    public List<vtlab.data.Finding> evidenced(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
+    public List<vtlab.data.Finding> findings(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
         return vtlab.experiment.ThreadModes.asShippedGains(rows);
     }
 

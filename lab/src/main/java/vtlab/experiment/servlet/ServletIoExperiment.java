@@ -122,13 +122,7 @@ public final class ServletIoExperiment implements Experiment {
 
     /** Seed 003's statements about blocking vs non-blocking, each with this run's numbers (ok rows only). */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return lines(DataRow.numbered(rows));
-    }
-
-    /** The findings over rows read back typed. */
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return Finding.of(lines(rows));
     }
 

@@ -195,14 +195,9 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 
-    @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return Finding.texts(findingsOf(DataRow.numbered(rows)));
-    }
-
     /** Each line with the rows it stands on. */
     @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return findingsOf(rows);
     }
 

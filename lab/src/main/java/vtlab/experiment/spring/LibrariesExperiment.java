@@ -180,14 +180,9 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         return rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
     }
 
-    @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return Finding.texts(findingsOf(DataRow.numbered(rows)));
-    }
-
     /** Each line with the rows it stands on. */
     @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return findingsOf(rows);
     }
 

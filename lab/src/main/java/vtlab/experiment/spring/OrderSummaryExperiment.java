@@ -75,12 +75,7 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return findingsOf(DataRow.numbered(rows));
-    }
-
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return Finding.of(findingsOf(rows));
     }
 

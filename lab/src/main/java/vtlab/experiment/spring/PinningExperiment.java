@@ -84,13 +84,7 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
      * enough for timeouts) still counts as evidence of pinning; failed rows never do.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return vtlab.data.Finding.texts(evidenced(null, vtlab.data.DataRow.numbered(rows)));
-    }
-
-    /** Per JDK: whether synchronized pinned, trusted by the positive control, and what pinning cost; each line on its rows. */
-    @Override
-    public List<vtlab.data.Finding> evidenced(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
+    public List<vtlab.data.Finding> findings(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
         List<vtlab.data.Finding> out = new ArrayList<>();
         List<vtlab.data.DataRow> usable = rows.stream().filter(r -> !r.failed() && r.has(Columns.PINNED)).toList();
         TreeSet<Integer> jdks = usable.stream().map(r -> Integer.parseInt(r.text(Columns.JDK))).collect(Collectors.toCollection(TreeSet::new));

@@ -7,7 +7,6 @@ import vtlab.data.Rows;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
 import java.util.TreeMap;
 import java.util.function.Predicate;
@@ -79,12 +78,7 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return findingsOf(DataRow.numbered(rows));
-    }
-
-    @Override
-    public List<Finding> evidenced(java.nio.file.Path runDir, List<DataRow> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return Finding.of(findingsOf(rows));
     }
 
