@@ -62,7 +62,7 @@ class ProfileControlIT {
     /** The lab's own verdict on a run: no failed row, no flag that voids evidence; when not, why (printed). */
     static boolean validByTheLab(Lab.LabRun t) {
         for (Map<String, String> r : t.rows()) {
-            List<String> voiding = Rows.flags(r).stream().filter(Rows::voids).toList();
+            List<String> voiding = vtlab.data.DataRow.of(r).flags().stream().filter(Rows::voids).toList();
             if ("failed".equals(r.get("status")) || !voiding.isEmpty()) {
                 System.out.println("vtlab IT: run again: the lab voided row " + r.get("thread_mode") + " c=" + r.get("concurrency") + " ("
                         + ("failed".equals(r.get("status")) ? r.get("note") : String.join(", ", voiding)) + ")");
