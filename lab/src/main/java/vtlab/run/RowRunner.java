@@ -297,7 +297,8 @@ public final class RowRunner {
         Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));
         Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
-        ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
+        // the probes see the hold they run in (a profiled hold may be shorter than the row's: at most 20 s)
+        ProbeContext ctx = new ProbeContext(hold.equals(row.hold()) ? row : row.withHold(hold), tiers, tierCpus, sut.base(), raw, stem);
         probes.start(ctx);
         long t0 = System.nanoTime();
         LoadResult r;

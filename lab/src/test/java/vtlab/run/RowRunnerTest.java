@@ -200,7 +200,7 @@ class RowRunnerTest {
 
         @Override
         public void start(ProbeContext ctx) {
-            current.add("explainer starts with " + ctx.stem());
+            current.add("explainer starts with " + ctx.stem() + (ctx.row().hold().equals(Duration.ofSeconds(1)) ? "" : " for " + ctx.row().hold().toSeconds() + " s"));
         }
 
         @Override
@@ -286,6 +286,10 @@ class RowRunnerTest {
         assertEquals(-20.0, ((Number) res.values().get("profile_cost_rps_pct")).doubleValue(), 1e-9);
         assertEquals(100.0, ((Number) res.values().get("profile_cost_p99_pct")).doubleValue(), 1e-9);
         assertEquals(1L, ((Number) res.values().get("profiled_hold_s")).longValue());
+        // a long row's profiled hold is at most 20 s, and its probes are told so (the thread dumps are spread over it)
+        events.clear();
+        run(runner(), PlannedRow.of(row("virtual", 1).withHold(Duration.ofSeconds(60)), List.of("test-explains")), 3);
+        assertTrue(events.contains("explainer starts with 003-servlet-virtual-hello-c10-r1.profiled for 20 s"), events.toString());
         // a row without an explaining probe has one hold only
         events.clear();
         run(runner(), PlannedRow.of(row("virtual", 1), List.of("cpu")), 2);
