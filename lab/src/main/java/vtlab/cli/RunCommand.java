@@ -18,7 +18,7 @@ import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generator;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.load.LoadModel;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;

@@ -18,7 +18,7 @@ import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioReport;
 import vtlab.experiment.scenario.Threshold;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 
 /**
  * ./vtlab run FILE.toml: a scenario file (docs/scenarios.md) as the options it stands for, under the ones given

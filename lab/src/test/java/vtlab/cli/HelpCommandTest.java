@@ -17,7 +17,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.plan.PlanContext;
 import vtlab.probe.Probes;
 

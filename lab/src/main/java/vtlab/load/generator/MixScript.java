@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,6 +7,7 @@ import java.util.Map;
 import vtlab.core.Secrets;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
+import vtlab.load.LoadSpec;
 
 /**
  * A weighted mix ({@link Mix}) in the languages of the generators that send one: wrk's Lua request() hook and k6's

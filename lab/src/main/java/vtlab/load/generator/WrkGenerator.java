@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +21,12 @@ import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.stack.Request;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the
@@ -57,8 +63,8 @@ import vtlab.stack.Request;
 public final class WrkGenerator implements Generator {
     /** From load agents: closed-model rows, each agent its share (see {@link WrkAgents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.CLOSED), (run, agents) -> new WrkAgents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(java.util.EnumSet.of(LoadModel.CLOSED), (run, agents) -> new WrkAgents(this, run, agents)));
     }
 
     static final String BEGIN = "VTLAB_JSON_BEGIN", END = "VTLAB_JSON_END";
@@ -292,7 +298,7 @@ public final class WrkGenerator implements Generator {
      */
     public static LoadResult parse(String text, Path raw, Path hlog) throws LoadException {
         int a = text.indexOf(BEGIN), b = text.indexOf(END);
-        if (a < 0 || b < a) throw new LoadException("wrk printed no result block: " + lastLines(text, 3));
+        if (a < 0 || b < a) throw new LoadException("wrk printed no result block: " + ToolRun.lastLines(text, 3));
         JsonNode n;
         try {
             n = JSON.readTree(text.substring(a + BEGIN.length(), b));
@@ -366,10 +372,5 @@ public final class WrkGenerator implements Generator {
             throw new LoadException("cannot write " + hlog + ": " + e.getMessage());
         }
         return hlog;
-    }
-
-    static String lastLines(String text, int n) {
-        List<String> lines = text.strip().lines().toList();
-        return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
 }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,6 +31,12 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * k6 (Go, a JavaScript VU per connection), the seed rig's own generator: closed model with constant-vus (or the seed
@@ -54,8 +60,8 @@ import vtlab.tier.tool.Tools;
 public final class K6Generator implements Generator {
     /** From load agents: open-model rows, each agent its share (see {@link K6Agents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new K6Agents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new K6Agents(this, run, agents)));
     }
 
     static final String VERSION = Tools.K6_VERSION;
@@ -364,13 +370,13 @@ public final class K6Generator implements Generator {
     static LoadResult parse(String text, Path raw, Path csv, Path summary, Path hlog, double holdS, boolean ramped,
                             boolean open, Long startMs) throws LoadException {
         Path file = Files.isRegularFile(csv) ? csv : gz(csv);
-        if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + WrkGenerator.lastLines(text, 3));
+        if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + ToolRun.lastLines(text, 3));
         Histogram h = LatencyHistogram.empty();
         LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
         long answered = 0, status = 0, timeout = 0, connect = 0, write = 0, read = 0, bytes = 0, dropped = 0, all = 0;
         try (BufferedReader in = reader(file)) {
             String header = in.readLine();
-            if (header == null) throw new LoadException("k6's CSV " + file + " is empty: " + WrkGenerator.lastLines(text, 3));
+            if (header == null) throw new LoadException("k6's CSV " + file + " is empty: " + ToolRun.lastLines(text, 3));
             List<String> cols = List.of(header.split(",", -1));
             int name = cols.indexOf("metric_name"), value = cols.indexOf("metric_value"), st = cols.indexOf("status"),
                     code = cols.indexOf("error_code"), tags = cols.indexOf("extra_tags"), time = cols.indexOf("timestamp");
