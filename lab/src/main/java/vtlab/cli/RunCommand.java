@@ -87,7 +87,7 @@ public final class RunCommand implements Command {
                         + p.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum() / 60 + " min of load)")
                 + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.planned(), p.studySeconds())
                 + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
-                + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
+                + (p.rows().stream().anyMatch(r -> r.ownProbes() != null) ? "; probe-cost rows: their own sets" : "") + ")");
         Environment env = new Environment(commandLine, o.asMap(), p.cores(),
                 java.util.stream.Stream.concat(p.rows().stream(), p.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
@@ -100,10 +100,11 @@ public final class RunCommand implements Command {
         }
         Runner.Outcome done;
         try {
-            done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                    p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
-                    p.searches(), p.planner(), p.launcher(), across == null ? null : across.run()::unreachable,
-                    across == null ? java.util.Map.of() : across.sites()));
+            Runner.Builder config = Runner.Config.builder().rows(p.planned()).studies(p.studies(), p.studySeconds()).generator(p.generator())
+                    .cores(p.cores()).port(p.port()).folders(p.results(), LabHome.get().resolve(".vtlab")).tierOptions(p.tierOptions())
+                    .environment(env).experiments(p.experiments()).plan(p.plan()).searches(p.searches(), p.planner()).launcher(p.launcher());
+            if (across != null) config.hosts(across.run()::unreachable, across.sites());
+            done = new Runner(out).run(config.build());
         } finally {
             if (across != null) {
                 List<String> left = across.run().finish();
@@ -360,9 +361,8 @@ public final class RunCommand implements Command {
         checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
         for (Row r : templates) {
             Stack s = Stack.load(r.stack());
-            // a row with a build of its own runs a variant jar, built below (a spec that does not parse is refused here)
-            boolean ownJar = r.params().containsKey(Row.BUILD_PARAM) && !StackVariants.isDefault(s,
-                    StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
+            // a row with a build of its own runs a variant jar, built below (a library its pom has no property of is refused here)
+            boolean ownJar = r.build() != null && !StackVariants.isDefault(s, r.build());
             if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
@@ -418,15 +418,14 @@ public final class RunCommand implements Command {
     }
 
     /**
-     * The jars of rows built with other library versions (Row.BUILD_PARAM), each combination once, now: last of the
+     * The jars of rows built with other library versions (Row.build), each combination once, now: last of the
      * checks, since a build takes a minute, and before the first row, never inside one. Reused while fresh.
      */
     static void buildVariants(List<Row> rows) throws UsageError {
         java.util.Set<String> done = new java.util.HashSet<>();
         for (Row r : rows) {
-            String spec = r.params().get(Row.BUILD_PARAM);
-            if (spec == null || !done.add(r.stack() + "|" + spec)) continue;
-            StackVariants.ensure(Stack.load(r.stack()), StackVariants.Variant.parse(r.stack(), spec));
+            if (r.build() == null || !done.add(r.stack() + "|" + r.build().spec())) continue;
+            StackVariants.ensure(Stack.load(r.stack()), r.build());
         }
     }
 
