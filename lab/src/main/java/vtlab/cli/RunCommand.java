@@ -70,7 +70,11 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
-        if (ScenarioRun.isScenario(names)) return new ScenarioRun(commandLine).run(o, names, out); // ./vtlab run FILE.toml
+        if (ScenarioRun.isScenario(names)) { // ./vtlab run FILE.toml: the file's options, run as the scenario experiment, then its thresholds
+            ScenarioRun scenario = ScenarioRun.of(o, names, out);
+            Executed ex = execute(scenario.options(), List.of(vtlab.experiment.scenario.ScenarioExperiment.NAME), out);
+            return scenario.afterRun(ex.done().dir(), ex.code(), out);
+        }
         return execute(o, names, out).code();
     }
 
@@ -177,10 +181,8 @@ public final class RunCommand implements Command {
     static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
             "warmup-max", "0s", "hold", "12s", "modes", "platform,virtual,virtual-as-shipped");
 
-    /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
-    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "version", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
-            "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
-            "fresh-sut", "out", "reseed", "fail-on", "allow-shared-cpus", "hosts");
+    /** Options of the lab itself, whichever experiments run: their declarations' names (RunOptions); each experiment declares its own besides. */
+    static final java.util.Set<String> GLOBAL = java.util.Set.copyOf(vtlab.plan.RunOptions.ALL.stream().map(vtlab.core.Opt::name).toList());
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {

@@ -55,6 +55,22 @@ class HelpCommandTest {
         assertEquals(List.of(), unread, "flags declared but refused by every command");
     }
 
+    /**
+     * The lab's own options are declared once (RunOptions): the run accepts exactly them, the parser takes exactly their
+     * flags without a value, and the run's help shows each with its help.
+     */
+    @Test
+    void theLabsOwnOptionsAreTheirDeclarations() throws Exception {
+        List<String> names = vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList();
+        assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(RunCommand.GLOBAL));
+        assertEquals(new java.util.TreeSet<>(vtlab.plan.RunOptions.ALL.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
+                new java.util.TreeSet<>(Options.FLAGS), "the parser's flags are the declared ones");
+        String runHelp = run("run", "--help");
+        for (Opt o : vtlab.plan.RunOptions.ALL) {
+            assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
+        }
+    }
+
     @Test
     void versionIsAFlagAndACommand() throws Exception {
         String v = run("--version");
