@@ -63,8 +63,12 @@ class HelpCommandTest {
     void theLabsOwnOptionsAreTheirDeclarations() throws Exception {
         List<String> names = vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList();
         assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(RunCommand.GLOBAL));
-        assertEquals(new java.util.TreeSet<>(vtlab.plan.RunOptions.ALL.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
-                new java.util.TreeSet<>(Options.FLAGS), "the parser's flags are the declared ones");
+        List<Opt> declared = new ArrayList<>(vtlab.plan.RunOptions.ALL);
+        Experiments.all().values().forEach(e -> declared.addAll(e.options()));
+        declared.addAll(PlanContext.LOAD_OPTIONS);
+        declared.addAll(Generators.options());
+        assertEquals(new java.util.TreeSet<>(declared.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
+                new java.util.TreeSet<>(Options.FLAGS), "the parser's flags are the options declared as flags");
         String runHelp = run("run", "--help");
         for (Opt o : vtlab.plan.RunOptions.ALL) {
             assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
