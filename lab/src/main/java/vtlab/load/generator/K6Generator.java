@@ -226,17 +226,17 @@ public final class K6Generator implements Generator {
 
     /** The one request as constants: its URL, method, body (bodyFile's bytes) and params (timeout, headers). */
     private static void appendRequest(StringBuilder js, LoadSpec s, Path bodyFile, String timeout) {
-        js.append("\nconst URL = ").append(quote(s.url().toString())).append(";\n");
+        js.append("\nconst URL = ").append(MixScript.jsString(s.url().toString())).append(";\n");
         Request req = s.request();
         if (req.body() != null && bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
-        js.append("const METHOD = ").append(quote(req.method())).append(";\n");
-        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + quote(bodyFile.toString()) + ", 'b')").append(";\n");
+        js.append("const METHOD = ").append(MixScript.jsString(req.method())).append(";\n");
+        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + MixScript.jsString(bodyFile.toString()) + ", 'b')").append(";\n");
         js.append("const PARAMS = { timeout: '").append(timeout).append("'");
         if (!req.headers().isEmpty()) {
             List<String> headers = new java.util.ArrayList<>();
             for (int i = 0; i < req.headers().size(); i++) {
                 Request.Header h = req.headers().get(i);
-                headers.add(quote(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : quote(h.value())));
+                headers.add(MixScript.jsString(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : MixScript.jsString(h.value())));
             }
             js.append(", headers: { ").append(String.join(", ", headers)).append(" }");
         }
@@ -287,13 +287,6 @@ public final class K6Generator implements Generator {
         return ramped || s.duration().compareTo(min) >= 0 ? s.duration() : min;
     }
 
-    static String quote(String s) {
-        try {
-            return JSON.writeValueAsString(s); // a JSON string is a JavaScript string literal
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {

@@ -171,15 +171,15 @@ public final class WrkGenerator implements Generator {
 
     /** The one request: wrk's method, headers and body (see above). */
     private static void appendRequest(StringBuilder lua, Request r, Path bodyFile) {
-        lua.append("wrk.method = ").append(luaString(r.method())).append("\n");
+        lua.append("wrk.method = ").append(MixScript.luaString(r.method())).append("\n");
         for (int i = 0; i < r.headers().size(); i++) {
             Request.Header h = r.headers().get(i);
-            lua.append("wrk.headers[").append(luaString(h.name())).append("] = ")
-                    .append(Secrets.secretHeader(h.name()) ? "os.getenv(\"" + LoadSpec.headerEnv(i) + "\")" : luaString(h.value())).append("\n");
+            lua.append("wrk.headers[").append(MixScript.luaString(h.name())).append("] = ")
+                    .append(Secrets.secretHeader(h.name()) ? "os.getenv(\"" + LoadSpec.headerEnv(i) + "\")" : MixScript.luaString(h.value())).append("\n");
         }
         if (r.body() != null) {
             if (bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
-            lua.append("local body = assert(io.open(").append(luaString(bodyFile.toString())).append(", \"rb\"))\n");
+            lua.append("local body = assert(io.open(").append(MixScript.luaString(bodyFile.toString())).append(", \"rb\"))\n");
             lua.append("wrk.body = body:read(\"*a\")\nbody:close()\n");
         }
     }
@@ -251,17 +251,6 @@ public final class WrkGenerator implements Generator {
               io.write("%s\\n")
             end
             """.formatted(SERIES_BEGIN, SERIES_END);
-
-    /** A Lua string literal of the text's UTF-8 bytes: printable ASCII as is, every other byte, quote and backslash as \\ddd. */
-    static String luaString(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xff;
-            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out.append((char) c);
-            else out.append('\\').append(String.format("%03d", c));
-        }
-        return out.append('"').toString();
-    }
 
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
