@@ -11,4 +11,14 @@ public record LoadAgent(String name, Host host, String cpus, double clockOffsetM
     public LoadAgent(String name, Host host, String cpus) {
         this(name, host, cpus, 0);
     }
+
+    /** A moment of this machine's clock (epoch ms) on this agent's host's clock, which is clockOffsetMs ahead. */
+    public long onHostClock(long localMs) {
+        return onHostClock(localMs, clockOffsetMs);
+    }
+
+    /** A moment of this machine's clock (epoch ms) on a host's clock that is offsetMs ahead. */
+    public static long onHostClock(long localMs, double offsetMs) {
+        return localMs + Math.round(offsetMs);
+    }
 }

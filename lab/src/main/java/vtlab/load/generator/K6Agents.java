@@ -92,11 +92,6 @@ public final class K6Agents extends CopiedAgents {
      * this machine's clock, which is startedMs + the offset on the agent's clock, the one its stamps are in.
      */
     static LoadResult parse(LoadAgent a, String text, Path raw, Path csv, Path summary, Path hlog, double holdS, long startedMs) throws LoadException {
-        return K6Generator.parse(text, raw, csv, summary, hlog, holdS, false, true, onHostClock(startedMs, a.clockOffsetMs()));
-    }
-
-    /** A moment of this machine's clock (epoch ms) on a host's clock that is offsetMs ahead. */
-    static long onHostClock(long localMs, double offsetMs) {
-        return localMs + Math.round(offsetMs);
+        return K6Generator.parse(text, raw, csv, summary, hlog, holdS, false, true, a.onHostClock(startedMs));
     }
 }

@@ -69,7 +69,7 @@ public final class VegetaAgents extends CopiedAgents {
         String words = String.format(Locale.ROOT, "%.1f req/s (%d attackers), at most %d in flight", rate, attackers.size(), cap);
         return new Job(new Share(a, cap, rate, words, s.rawDir().resolve(stem + ".vegeta.txt")), cmd, (text, raw, startedMs) -> {
             for (int k = 0; k < attackers.size(); k++) fetch(a, remote.get(k), local.get(k), true);
-            return VegetaGenerator.parse(vegeta.binary(), text, raw, attackers, local, hlog, holdS, K6Agents.onHostClock(startedMs, a.clockOffsetMs()));
+            return VegetaGenerator.parse(vegeta.binary(), text, raw, attackers, local, hlog, holdS, a.onHostClock(startedMs));
         });
     }
 }

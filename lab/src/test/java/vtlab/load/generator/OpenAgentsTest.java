@@ -102,8 +102,8 @@ class OpenAgentsTest {
 
     @Test
     void k6StampsOfAHostWhoseClockIsAheadAreMovedOntoOursBeforeTheSecondsAreAdded() throws Exception {
-        assertEquals(START + 2300, K6Agents.onHostClock(START, 2300.4));
-        assertEquals(START - 1500, K6Agents.onHostClock(START, -1500));
+        assertEquals(START + 2300, LoadAgent.onHostClock(START, 2300.4));
+        assertEquals(START - 1500, LoadAgent.onHostClock(START, -1500));
         var here = new LoadAgent("agent1", new LocalHost(), "1", 0);
         var ahead = new LoadAgent("agent2", new LocalHost(), "1", 2300); // its clock 2.3 s ahead of ours
         LoadResult a = agent(here, new int[] {10, 20, 30}, 50, 0, 0);
@@ -155,7 +155,7 @@ class OpenAgentsTest {
         }
         String stem = "001-servlet." + a.name();
         return VegetaGenerator.parse("", tmp.resolve(stem + ".vegeta.txt"), List.of(at), List.of(hits), List.of(tmp.resolve(stem + ".vegeta.0.bin")),
-                tmp.resolve(stem + ".vegeta.hlog"), 3, K6Agents.onHostClock(START, a.clockOffsetMs()));
+                tmp.resolve(stem + ".vegeta.hlog"), 3, a.onHostClock(START));
     }
 
     /** vegeta agents: each result's send time on its host's clock, moved onto ours; seconds added, histograms merged exactly. */
