@@ -7,7 +7,7 @@ import vtlab.check.Validity;
 import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.Schema;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.probe.Probes;
 
 /**

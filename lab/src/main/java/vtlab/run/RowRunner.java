@@ -109,7 +109,7 @@ public final class RowRunner {
             probes = new ProbeSession(chosen.stream().filter(p -> !p.explains()).toList());
             explainers = new ProbeSession(chosen.stream().filter(vtlab.probe.Probe::explains).toList());
             // a row with a build runs that build's jar (made before the first row): part of the configuration below
-            Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.params().get(Row.BUILD_PARAM));
+            Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.build());
             Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             jvmArgs.addAll(probes.jvmArgs());
