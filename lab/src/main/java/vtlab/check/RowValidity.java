@@ -130,6 +130,9 @@ public final class RowValidity {
         if (Boolean.FALSE.equals(ctx.warmupSteady())) flags.add("warmup-not-steady");
         String shared = ctx.sharedCpu(); // allowed by --allow-shared-cpus, else refused before the run
         if (shared != null) flags.add("shared-cpu");
+        Double others = number(out.get(Columns.OTHERS_CPU));
+        boolean busy = others != null && others >= Validity.BUSY_MACHINE_PCT;
+        if (busy) flags.add("busy-machine");
         out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put(Validity.STATUS, voided ? "flagged" : "ok");
@@ -137,6 +140,8 @@ public final class RowValidity {
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
         notes.addAll(checkNotes);
         if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
+        if (busy) notes.add(String.format(java.util.Locale.ROOT, "busy-machine: other processes used %.0f%% of a core during the hold"
+                + " (a build, a browser, another run): the tiers' CPUs were not theirs alone", others));
         if (!ctx.probeErrors().isEmpty()) notes.add("probe errors: " + String.join("; ", ctx.probeErrors()));
         out.put(Validity.NOTE, String.join(" | ", notes));
     }

@@ -20,6 +20,11 @@ public final class Validity {
     public static final double SATURATED = 0.90;
     /** Little's law tolerance. */
     public static final double LITTLE_TOLERANCE = 0.10;
+    /**
+     * Other processes' CPU during a hold (% of one core, the whole machine) at which the row is not the service's
+     * alone: a quarter of a core on a 2-CPU machine where the SUT and the generator have one CPU each.
+     */
+    public static final double BUSY_MACHINE_PCT = 25.0;
     /** A closed row below this share of its bound, with the SUT not saturated, is flagged below-bound. */
     public static final double BOUND_LOW = 0.90;
     /** A row above this share of its bound is flagged above-bound (the bound is a ceiling, not a goal). */

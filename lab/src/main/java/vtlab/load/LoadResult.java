@@ -41,7 +41,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
      */
     public record ByRequest(String name, long attempted, long requests, long errors, double p50Ms, double p99Ms, double p999Ms, Path histogram) {
         /** Its histogram written to hlog, its percentiles read from it. */
-        static ByRequest of(String name, long attempted, long errors, Histogram h, Path hlog) throws Generator.LoadException {
+        public static ByRequest of(String name, long attempted, long errors, Histogram h, Path hlog) throws Generator.LoadException {
             try {
                 LatencyHistogram.write(h, hlog);
             } catch (java.io.IOException e) {
@@ -160,7 +160,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
      * A result whose latencies all come from the row's whole histogram (microseconds), written to hlog first (with
      * its .hgrm); zeros where nothing was answered. requests: the answered ones, as in the histogram.
      */
-    static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
+    public static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
                                     long errWrite, long errTimeout, long errStatus, long bytes, Path raw, Long dropped,
                                     LoadSeries series) throws Generator.LoadException {
         try {

@@ -16,7 +16,7 @@ import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.Dataset;
 import vtlab.data.RowValues;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.load.LoadResult;
 import vtlab.probe.Measurements;
 import vtlab.probe.NmtProbe;

@@ -39,10 +39,10 @@ public final class ScenarioExperiment implements Experiment {
     /** A row's param naming the mix's requests and weights. */
     public static final String MIX_PARAM = "mix";
     public static final Opt SCENARIO = Opt.of("scenario", null, "the scenario file (./vtlab run FILE.toml sets it)");
-    public static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (servlet, spring-mvc, webflux)");
+    public static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (servlet, spring-mvc, webflux)").inScenario("service");
     public static final Opt JUNIT = Opt.of("junit", null, "write the thresholds as a JUnit XML report to this file (each a test case)");
-    static final Opt MODES = ThreadModes.OPTION;
-    static final Opt CONC = Opt.of("conc", "50", "concurrent connections (closed model)");
+    static final Opt MODES = ThreadModes.OPTION.typed(Opt.Type.STRINGS).inScenario("run");
+    static final Opt CONC = Opt.of("conc", "50", "concurrent connections (closed model)").typed(Opt.Type.INTS).inScenario("load");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, "");
 
     @Override

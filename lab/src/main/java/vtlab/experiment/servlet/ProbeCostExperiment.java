@@ -79,9 +79,7 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
     }
 
     static Row withProbes(Row r, List<String> probes) {
-        Map<String, String> params = new LinkedHashMap<>(r.params());
-        params.put(Row.PROBES_PARAM, String.join("+", probes));
-        return r.as("probe-cost", params);
+        return r.as("probe-cost", r.params()).withProbes(probes);
     }
 
     /** The two sides differ in JVM flags (NMT) and a JFR recording: each row gets a JVM of its own. */

@@ -141,7 +141,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         StackVariants.Variant v = new StackVariants.Variant(stack.name(), orderedMap(PGJDBC, pgjdbc, HIKARI, hikari));
         Row r = SpringRig.row(NAME, stack, jdk, sut, "order-summary", s.conc(), rep, true, Map.of(Row.BUILD_PARAM, v.spec()),
                 SpringRig.orderSummaryBound(sut, s.conc()), SpringRig.orderSummaryBoundNote(sut, s.conc()), s.timing(), ctx.jvmArgs());
-        return r.withExpect(orderedMap(INFO.get(PGJDBC), pgjdbc, INFO.get(HIKARI), hikari));
+        return r.withBuild(v).withExpect(orderedMap(INFO.get(PGJDBC), pgjdbc, INFO.get(HIKARI), hikari));
     }
 
     private static <V> Map<String, V> orderedMap(String k1, V v1, String k2, V v2) {
