@@ -78,7 +78,9 @@ public final class CpuProbe implements Probe {
     private static long[] machine(Map<String, Long> tierTicks) {
         try {
             long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
-            long self = Proc.ownTicks(ProcessHandle.current().pid());
+            // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
+            // reading, which is taken while every tier is alive
+            long self = Proc.cpuTicks(ProcessHandle.current().pid());
             return busy < 0 || self < 0 ? null : new long[] {busy, self, tierTicks.values().stream().mapToLong(Long::longValue).sum()};
         } catch (java.io.IOException e) {
             return null;

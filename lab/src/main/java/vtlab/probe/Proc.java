@@ -30,16 +30,6 @@ public final class Proc {
         }
     }
 
-    /** utime + stime of the process alone: not its children's (a generator it ran and waited for is a tier of its own). */
-    public static long ownTicks(long pid) {
-        try {
-            String[] f = fieldsAfterName(Files.readString(Path.of("/proc", Long.toString(pid), "stat")));
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
     /** One thread of a process: its /proc name (cut to 15 characters by the kernel) and utime + stime so far. */
     public record ThreadTicks(String name, long ticks) {}
 
