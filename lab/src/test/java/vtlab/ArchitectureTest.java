@@ -24,8 +24,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The lab's layering, checked on its sources: data flows one way (CLI -> plan -> runner -> dataset -> report), so a
  * top-level package may only use packages of a lower layer (or its own), and no package, sub-packages counted apart
- * (tier, tier.host, experiment.capacity, ...), takes part in an import cycle. A new top-level package must be given a
- * layer here.
+ * (tier, tier.host, experiment.capacity, ...), takes part in an import cycle. Inside a package folder the same holds
+ * one level down: each package of a folder with sub-packages has a sub-layer ({@link #SUB_LAYER}), and a package may
+ * use only packages of its folder in a lower sub-layer ("upward" is what {@link #LAYER} calls it between folders: a use
+ * of the same or a higher layer). A new top-level package must be given a layer here, a new sub-package a sub-layer.
  */
 class ArchitectureTest {
     /** Layer of each top-level package under vtlab; its sub-packages share it (and may not form a cycle among them). */
@@ -43,6 +45,29 @@ class ArchitectureTest {
             Map.entry("experiment", 7), // plans rows and reads them back into findings (the registry, experiment.registry, on top)
             Map.entry("report", 8),     // renders a run folder (data layer only, see below)
             Map.entry("cli", 9));       // the commands, on top
+
+    /**
+     * Sub-layer of each package inside a folder that has sub-packages, lowest 0: within a folder a package uses only
+     * packages of a lower sub-layer (the folder's other packages it does not know).
+     */
+    static final Map<String, Integer> SUB_LAYER = Map.ofEntries(
+            Map.entry("tier.tool", 0),             // the external programs and JDKs
+            Map.entry("tier.host", 1),             // hosts and where a process runs
+            Map.entry("tier", 2),                  // the tiers
+            Map.entry("tier.fault", 3),            // faults and their kinds, above the tiers, which know no fault
+            Map.entry("load", 0),                  // what the rest of the lab sees: Generator, LoadSpec, LoadResult, series, agents
+            Map.entry("load.agent", 1),            // several load agents run as one generator, knowing no tool
+            Map.entry("load.generator", 2),        // the tools (wrk, hey, oha, vegeta, k6), each with its agents' share, and their registry
+            Map.entry("experiment", 0),            // the helpers experiments share
+            Map.entry("experiment.seeds", 1),      // the seed claims, checked by other families too
+            Map.entry("experiment.ab", 1),         // the ab verdict, which scenario files give too
+            Map.entry("experiment.capacity", 2),   // the families
+            Map.entry("experiment.jmh", 2),
+            Map.entry("experiment.reactive", 2),
+            Map.entry("experiment.scenario", 2),
+            Map.entry("experiment.servlet", 2),
+            Map.entry("experiment.spring", 2),
+            Map.entry("experiment.registry", 3));  // the registry and the findings, on top of the families
 
     static final Path SOURCES = Path.of(System.getProperty("vtlab.home", "..")).resolve("lab/src/main/java/vtlab");
     /** A reference to a class of the lab: its package is the lower-case names before the first capitalized one (or *). */
@@ -191,6 +216,46 @@ class ArchitectureTest {
             }
         });
         assertEquals(List.of(), wrong, "uses of a package in the same or a higher layer (which makes cycles possible)");
+    }
+
+    /**
+     * The uses inside a folder that run upward: a package using one of its folder in the same or a higher sub-layer,
+     * as "tier.host -> tier (Site)"; a package of a folder with sub-packages that has no sub-layer, as "x: no sub-layer".
+     */
+    static List<String> upward(Map<String, Map<String, Set<String>>> graph, Map<String, Integer> subLayer) {
+        List<String> out = new ArrayList<>();
+        Set<String> folders = new TreeSet<>();
+        for (String pkg : graph.keySet()) if (pkg.contains(".")) folders.add(top(pkg));
+        for (String pkg : graph.keySet()) {
+            if (folders.contains(top(pkg)) && !subLayer.containsKey(pkg)) out.add(pkg + ": no sub-layer");
+        }
+        graph.forEach((pkg, used) -> used.forEach((u, classes) -> {
+            Integer from = subLayer.get(pkg), to = subLayer.get(u);
+            if (top(u).equals(top(pkg)) && from != null && to != null && to >= from) {
+                out.add(pkg + " -> " + u + " (" + String.join(", ", new TreeSet<>(classes)) + ")");
+            }
+        }));
+        return out;
+    }
+
+    @Test
+    void noPackageUsesOneAboveItOrBesideItInItsFolder() throws IOException {
+        assertEquals(List.of(), upward(graph(), SUB_LAYER),
+                "uses inside a folder of a package in the same or a higher sub-layer, or packages without one in ArchitectureTest.SUB_LAYER");
+    }
+
+    /** The check inside a folder can fail: an upward use, a use beside, and a sub-package without a sub-layer. */
+    @Test
+    void anUpwardUseInsideAFolderIsFound() {
+        Map<String, Map<String, Set<String>>> g = new TreeMap<>(Map.of(
+                "a", Map.of("a.low", Set.of("A1"), "b", Set.of("A2")),
+                "a.low", Map.of("a", Set.of("L1", "L2"), "b", Set.of("L3")),
+                "a.side", Map.of("a", Set.of("S1")),
+                "a.new", Map.of(),
+                "b", Map.of()));
+        Map<String, Integer> sub = Map.of("a.low", 0, "a", 1, "a.side", 1);
+        assertEquals(List.of("a.new: no sub-layer", "a.low -> a (L1, L2)", "a.side -> a (S1)"), upward(g, sub));
+        assertEquals(List.of(), upward(Map.of("a", Map.of("a.low", Set.of("A1")), "a.low", Map.of()), Map.of("a.low", 0, "a", 1)));
     }
 
     /** Sub-packages counted apart: tier.host, tier.fault and tier may not import one another in a circle. */

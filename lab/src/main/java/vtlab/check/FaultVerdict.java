@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import vtlab.data.RowValues;
 
 /**
@@ -21,22 +22,21 @@ public final class FaultVerdict {
     public static final double RECOVERED_WITHIN = 1.10;
     public static final int STAY_S = 3;
 
-    public static final Column P99_BEFORE = Column.number("p99_before_ms", "ms", "fault rows: p99 of the answers before the fault");
-    public static final Column P99_DURING = Column.number("p99_during_ms", "ms", "fault rows: p99 of the answers in the fault's window");
-    public static final Column P99_AFTER = Column.number("p99_after_ms", "ms", "fault rows: p99 of the answers after the fault, to the hold's end");
-    public static final Column RECOVERY_S = Column.number("recovery_s", "s",
-            "fault rows: seconds after the fault's end until a second's p99 is back within 10% of before (and stays 3 s); empty: not within the hold");
-    public static final Column PEAK_IN_FLIGHT = Column.integer("peak_in_flight", "requests", "fault rows: most requests in the SUT at once from the fault's start on (the SUT's own peak of the requests its gate let in, jvm probe)");
-    public static final Column PEAK_LOAD_IN_FLIGHT = Column.integer("peak_load_in_flight", "requests", "fault rows: most requests the generator had under way from the fault's start on");
-    public static final Column HEAP_BEFORE = Column.number("heap_before_mb", "MB", "fault rows: most heap in use before the fault");
-    public static final Column PEAK_HEAP = Column.number("peak_heap_mb", "MB", "fault rows: most heap in use from the fault's start on");
-    public static final Column ERR_TIMEOUT = Column.integer("fault_errors_timeout", "requests", "fault rows: timeouts from the fault's start on");
-    public static final Column ERR_STATUS = Column.integer("fault_errors_status", "requests", "fault rows: answers >= 400 (5xx: shed or failed) from the fault's start on");
-    public static final Column ERR_CONNECT = Column.integer("fault_errors_connect", "requests", "fault rows: connections refused or not made from the fault's start on");
-    public static final Column ERR_IO = Column.integer("fault_errors_io", "requests", "fault rows: connections reset or cut from the fault's start on");
-    public static final Column SHED_PCT = Column.number("fault_shed_pct", "%", "fault rows: share of the requests ending from the fault's start on that failed (any kind)");
-    public static final Column NEVER_ANSWERED = Column.integer("never_answered", "requests", "requests of the hold never answered: timeouts, connection errors, dropped");
-    public static final Column VERDICT = Column.text("fault_verdict", "fault rows: what the fault did, in one sentence");
+    public static final Column P99_BEFORE = Columns.P99_BEFORE;
+    public static final Column P99_DURING = Columns.P99_DURING;
+    public static final Column P99_AFTER = Columns.P99_AFTER;
+    public static final Column RECOVERY_S = Columns.RECOVERY_S;
+    public static final Column PEAK_IN_FLIGHT = Columns.PEAK_IN_FLIGHT;
+    public static final Column PEAK_LOAD_IN_FLIGHT = Columns.PEAK_LOAD_IN_FLIGHT;
+    public static final Column HEAP_BEFORE = Columns.HEAP_BEFORE;
+    public static final Column PEAK_HEAP = Columns.PEAK_HEAP;
+    public static final Column ERR_TIMEOUT = Columns.FAULT_ERRORS_TIMEOUT;
+    public static final Column ERR_STATUS = Columns.FAULT_ERRORS_STATUS;
+    public static final Column ERR_CONNECT = Columns.FAULT_ERRORS_CONNECT;
+    public static final Column ERR_IO = Columns.FAULT_ERRORS_IO;
+    public static final Column SHED_PCT = Columns.FAULT_SHED_PCT;
+    public static final Column NEVER_ANSWERED = Columns.NEVER_ANSWERED;
+    public static final Column VERDICT = Columns.FAULT_VERDICT;
 
     public static final List<Column> COLUMNS = List.of(P99_BEFORE, P99_DURING, P99_AFTER, RECOVERY_S, PEAK_IN_FLIGHT, PEAK_LOAD_IN_FLIGHT,
             HEAP_BEFORE, PEAK_HEAP, ERR_TIMEOUT, ERR_STATUS, ERR_CONNECT, ERR_IO, SHED_PCT, NEVER_ANSWERED, VERDICT);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
+import vtlab.data.Columns;
 import vtlab.data.AgentLoad;
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
@@ -59,7 +60,7 @@ public final class RowValidity {
         double little = Validity.littlesLawRatio(row.concurrency(), rps, m.meanMs());
         out.put(Validity.LITTLE_RATIO, little);
         out.put(Validity.LITTLE_OK, Validity.littlesLawOk(little));
-        Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
+        Double loadCpu = number(out.get(Columns.LOAD_CPU)), appCpu = number(out.get(Columns.APP_CPU));
         boolean genBound = Validity.saturated(loadCpu, ctx.loadCores());
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : genBound);
         List<String> flags = new ArrayList<>(Validity.flags(new Validity.Inputs(row.concurrency(), rps, m.errorRate(), little, loadCpu,
@@ -100,7 +101,7 @@ public final class RowValidity {
         double share = Validity.inFlightShare(row.rate(), m.meanMs(), limit);
         out.put(Validity.LITTLE_RATIO, share);
         out.put(Validity.LITTLE_OK, share < Validity.IN_FLIGHT_SHARE);
-        Double loadCpu = number(out.get("load_cpu_pct")), appCpu = number(out.get("app_cpu_pct"));
+        Double loadCpu = number(out.get(Columns.LOAD_CPU)), appCpu = number(out.get(Columns.APP_CPU));
         out.put(Validity.GENERATOR_BOUND, loadCpu == null ? null : Validity.saturated(loadCpu, ctx.loadCores()));
         Validity.CheckResult v = Validity.openFlags(new Validity.OpenInputs(row.rate(), rps, m.meanMs(), limit, dropped,
                 errorRate, loadCpu, ctx.loadCores(), appCpu, ctx.appCores(), row.boundRps(), holdS, row.rateProfile()));
@@ -121,14 +122,17 @@ public final class RowValidity {
      */
     private static void conclude(RowValues out, Row row, List<String> checked, List<String> checkNotes, Context ctx) {
         List<String> flags = new ArrayList<>(checked);
-        Validity.CheckResult mode = Validity.threadMode(row.threadMode(), whole(out.get(ON_PLATFORM)), whole(out.get(ON_VIRTUAL)),
-                out.get(MODE_PROOF) instanceof String s ? s : null);
+        Validity.CheckResult mode = Validity.threadMode(row.threadMode(), whole(out.get(Columns.SUT_REQUESTS_PLATFORM)),
+                whole(out.get(Columns.SUT_REQUESTS_VIRTUAL)), out.get(Columns.MODE_PROOF) instanceof String s ? s : null);
         flags.addAll(mode.flags());
         checkNotes = new ArrayList<>(checkNotes);
         checkNotes.addAll(mode.notes());
         if (Boolean.FALSE.equals(ctx.warmupSteady())) flags.add("warmup-not-steady");
         String shared = ctx.sharedCpu(); // allowed by --allow-shared-cpus, else refused before the run
         if (shared != null) flags.add("shared-cpu");
+        Double others = number(out.get(Columns.OTHERS_CPU));
+        boolean busy = others != null && others >= Validity.BUSY_MACHINE_PCT;
+        if (busy) flags.add("busy-machine");
         out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put(Validity.STATUS, voided ? "flagged" : "ok");
@@ -136,12 +140,11 @@ public final class RowValidity {
         if (voided) notes.add("flagged: " + flags.stream().filter(Validity::voids).collect(Collectors.joining(", ")));
         notes.addAll(checkNotes);
         if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
+        if (busy) notes.add(String.format(java.util.Locale.ROOT, "busy-machine: other processes used %.0f%% of a core during the hold"
+                + " (a build, a browser, another run): the tiers' CPUs were not theirs alone", others));
         if (!ctx.probeErrors().isEmpty()) notes.add("probe errors: " + String.join("; ", ctx.probeErrors()));
         out.put(Validity.NOTE, String.join(" | ", notes));
     }
-
-    /** The served probe's columns and the thread-mode proof's (run.RowColumns), read by name as the CPU columns are. */
-    static final String ON_PLATFORM = "sut_requests_platform", ON_VIRTUAL = "sut_requests_virtual", MODE_PROOF = "thread_mode_proof";
 
     private static Long whole(Object o) {
         return o instanceof Number n ? n.longValue() : null;

@@ -8,6 +8,7 @@ import vtlab.data.Rows;
 import vtlab.plan.RateProfile;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 
 /**
  * The checks every row carries, so no number is taken on faith: achieved vs theoretical bound, Little's law
@@ -19,6 +20,11 @@ public final class Validity {
     public static final double SATURATED = 0.90;
     /** Little's law tolerance. */
     public static final double LITTLE_TOLERANCE = 0.10;
+    /**
+     * Other processes' CPU during a hold (% of one core, the whole machine) at which the row is not the service's
+     * alone: a quarter of a core on a 2-CPU machine where the SUT and the generator have one CPU each.
+     */
+    public static final double BUSY_MACHINE_PCT = 25.0;
     /** A closed row below this share of its bound, with the SUT not saturated, is flagged below-bound. */
     public static final double BOUND_LOW = 0.90;
     /** A row above this share of its bound is flagged above-bound (the bound is a ceiling, not a goal). */
@@ -26,15 +32,13 @@ public final class Validity {
     /** A row whose share of failed requests is above this (0.1%) is flagged errors. */
     public static final double ERROR_RATE_MAX = 0.001;
 
-    public static final Column BOUND_RATIO = Column.number("bound_ratio", "ratio", "throughput over the theoretical bound (empty: no bound);"
-            + " open model: achieved over min(target, bound)");
-    public static final Column LITTLE_RATIO = Column.number("littles_law_ratio", "ratio", "throughput x mean latency over connections (1 = closed model held);"
-            + " open model: target rate x mean latency over the in-flight cap (below 0.9 = model kept open)");
-    public static final Column LITTLE_OK = Column.bool("littles_law_ok", "Little's law ratio within tolerance on the low side (open model: below 0.9)");
-    public static final Column GENERATOR_BOUND = Column.bool("generator_bound", "the generator saturated its cores (empty: no CPU reading)");
-    public static final Column FLAGS = Column.text("flags", "validity flags (generator-bound;littles-law;errors;...)");
-    public static final Column STATUS = Column.text("status", "ok, flagged (a voiding flag) or failed (no numbers)");
-    public static final Column NOTE = Column.text("note", "why a row is flagged or failed, and probe errors");
+    public static final Column BOUND_RATIO = Columns.BOUND_RATIO;
+    public static final Column LITTLE_RATIO = Columns.LITTLE_RATIO;
+    public static final Column LITTLE_OK = Columns.LITTLE_OK;
+    public static final Column GENERATOR_BOUND = Columns.GENERATOR_BOUND;
+    public static final Column FLAGS = Columns.FLAGS;
+    public static final Column STATUS = Columns.STATUS;
+    public static final Column NOTE = Columns.NOTE;
 
     /** The columns the checks fill. */
     public static final List<Column> COLUMNS = List.of(BOUND_RATIO, LITTLE_RATIO, LITTLE_OK, GENERATOR_BOUND, FLAGS, STATUS, NOTE);

@@ -3,12 +3,10 @@ package vtlab.cli;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.Dataset;
-import vtlab.data.Rows;
 import vtlab.experiment.ab.AbExperiment;
 import vtlab.run.Runner;
 
@@ -54,9 +52,9 @@ final class AbCommand implements Command {
         RunCommand.Executed executed = run.execute(o, List.of(AbExperiment.NAME), out);
         Runner.Outcome done = executed.done();
         if (!done.complete() || !Files.exists(done.dir().matrix())) return executed.code();
-        List<Map<String, String>> rows = Dataset.read(done.dir().matrix());
-        if (!rows.isEmpty() && rows.stream().allMatch(Rows::failed)) {
-            throw new UsageError("no row gave numbers: " + Rows.text(rows.getFirst(), "note"));
+        List<vtlab.data.DataRow> rows = Dataset.rows(done.dir().matrix());
+        if (!rows.isEmpty() && rows.stream().allMatch(vtlab.data.DataRow::failed)) {
+            throw new UsageError("no row gave numbers: " + rows.getFirst().text(vtlab.data.Columns.NOTE));
         }
         return executed.code();
     }

@@ -67,15 +67,12 @@ public final class CompareCommand implements Command {
         return ExitCodes.THRESHOLDS;
     }
 
-    /** "5%" or "5" as 5 (percent). */
+    /** "5%" or "5" as 5 (percent): a regression budget, the limit of a rule whose metric (slowdown) and operator are implied. */
     static double percent(String s) throws UsageError {
-        String v = s.trim().endsWith("%") ? s.trim().substring(0, s.trim().length() - 1) : s.trim();
         try {
-            double d = Double.parseDouble(v);
-            if (d >= 0 && d < 100) return d;
-        } catch (NumberFormatException e) {
-            // refused below
+            return vtlab.check.Rule.budget("--max-regression", s, 100);
+        } catch (IllegalArgumentException e) {
+            throw new UsageError(e.getMessage());
         }
-        throw new UsageError("--max-regression takes a percentage from 0 to 100, e.g. 5%, not '" + s + "'");
     }
 }

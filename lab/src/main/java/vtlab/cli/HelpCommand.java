@@ -11,9 +11,10 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
+import vtlab.plan.RunOptions;
 import vtlab.plan.Study;
 import vtlab.probe.Probes;
 import vtlab.tier.fault.Fault;
@@ -76,73 +77,22 @@ final class HelpCommand implements Command {
                                                       test passed every time
             """;
 
-    static final String RUN_OPTIONS = """
-            Run options (each experiment adds its own axes: ./vtlab run EXPERIMENT --help):
-              --modes platform,virtual   thread modes (servlet: also virtual-as-shipped, Tomcat's and the JVM's
-                                         defaults instead of the lab's tuning; the demo runs all three)
-              --conc 400,1000            concurrent connections (closed model: each sends its next request when
-                                         the answer arrives)
-              --reps N                   repetitions of each row       --warmup 10s  --hold 20s
-              --warmup-max 120s          the warm-up goes on in 5 s slices after --warmup until two slices agree
-                                         within 5% and the JIT used at most 2% of a core in both, at most
-                                         this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,
-                                         over a minute for Spring); rows that never settle are flagged
-                                         warmup-not-steady
-              --quick                    short smoke profile (3 s warm-up, 5 s hold, 1 rep, no --warmup-max);
-                                         faults keeps a hold of its own, its faults and spike scaled into it
-                                         (./vtlab run faults --help)
-              --jdk PATH|MAJOR           JDK for the SUT, repeatable (default: the lab's JDK)
-              --jvm-args "..."           SUT JVM options (default -Xms512m -Xmx512m)
-              --carriers auto|N          virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);
-                                         auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls
-                                         behind Tomcat's poller, GC and JIT; docs/results.md)
-              --generator wrk            load generator, installed or built when missing (see Generators below);
-                                         wrk for the closed model, oha for the open one, vegeta for
-                                         --rate-profile, spikes, faults and open-model mixes
-              --ramp 8s                  k6 only: the seed rig's ramping-vus profile, up to --conc over this
-                                         long before the hold and down after it; only the hold is measured
-              --wrk-per-second on        wrk only: answers and status errors per second in series.jsonl (off
-                                         drops the response() hook that counts them: +35% wrk CPU at 1 MB bodies)
-              --load-model closed        closed: --conc connections, each sending when its answer arrives;
-                                         open: --rates req/s on schedule (--conc is refused); oha by default,
-                                         latency from each intended send time (vegeta too); k6: from the actual
-                                         send, with what no free VU could send counted as dropped
-              --rates N,...              open model: target rates, req/s (the axis --conc is in the closed model)
-              --max-in-flight 10000      open model: most requests in flight; open rows carry it as concurrency
-                                         (oha opens 200 ms of arrivals' worth of connections under it and
-                                         queues the rest, counting their wait; vegeta: its max workers; k6:
-                                         its maxVUs)
-              --rate-profile "1000@0s,5000@10s,1000@20s"   open model, vegeta or k6, instead of --rates: the rate
-                                         over each hold; RATE@T a step at T s, RATE@FROM-TO a linear ramp; a row's
-                                         rate is the mean, overloaded judged on the peak
-              --fault "stub:latency=1900ms@10s-30s,db:lock@10s-15s"   faults within each row's hold, an axis (a row
-                                         per value, 'a+b' in one hold, none: no fault): stub|db:KIND[=AMOUNT]@FROM-TO,
-                                         KIND one of the fault kinds below; each row records the window and a
-                                         fault_verdict (recovery, peaks)
-              --probes a,b               probes, by name (see Probes below; default: the ones marked so);
-                                         --no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms;
-                                         +a adds to the default set, -a takes one out: --probes +profile (where each
-                                         request's time goes, flame graphs; on by default in ab)
-              --pin-threshold 0ms        shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms);
-                                         short for --probes ...,jfr-pinning:threshold=0ms
-              --cpus-app 0 --cpus-load 1 --cpus-pg 1 --cpus-stub 1   core map overrides (taskset lists)
-              --allow-shared-cpus        let the SUT and the generator share CPUs (refused otherwise; needed on a
-                                         one-CPU machine); every row is then flagged shared-cpu
-              --port 18080               SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)
-              --hosts hosts.toml         the SUT, pg and the stub on hosts of their own, load from the file's agents,
-                                         over ssh (the experiments ./vtlab list marks [across hosts]; closed
-                                         model with wrk: connections split; open with oha or vegeta at rate/n or
-                                         k6 segments;
-                                         histograms merged; probes read where each process runs, jcmd/JFR/NMT on the
-                                         SUT's host; not yet: faults, jvm, ctxsw); ./vtlab hosts up N writes one
-                                         for test hosts on this machine
-              --fresh-sut                a new SUT JVM for every row (default: consecutive rows with the same
-                                         SUT configuration share one warm JVM; each row still warms up)
-              --reseed                   rebuild the Spring rig's PostgreSQL seed data before the run
-              --out results              where run folders go
-              --fail-on "p99_ms>200,error_rate>0.01"   thresholds per row (k6's): a term that holds is a breach,
-                                         listed in summary.txt/summary.json; exit 99. Terms: p50..p999, max, mean
-                                         (us/ms/s; p99_ms is ms), errors/error_rate (ratio or %), rps; > >= < <=
+    /**
+     * The run's options, rendered from their declarations: the lab's own ({@link RunOptions}), the load model's (every
+     * load experiment's) and the generators' own; each experiment's axes are in its own help.
+     */
+    static String runOptions() {
+        StringBuilder sb = new StringBuilder("Run options (each experiment adds its own axes, as --modes, --conc, --reps, --warmup, --hold:\n"
+                + "./vtlab run EXPERIMENT --help):\n");
+        for (String line : Opt.render(RunOptions.ALL)) sb.append("  ").append(line).append('\n');
+        sb.append("\nLoad model (every load experiment):\n");
+        for (String line : Opt.render(PlanContext.LOAD_OPTIONS)) sb.append("  ").append(line).append('\n');
+        sb.append("\nGenerators' own options (refused with any other generator):\n");
+        for (String line : Opt.render(Generators.options())) sb.append("  ").append(line).append('\n');
+        return sb.append(EXIT_CODES).toString();
+    }
+
+    static final String EXIT_CODES = """
 
             Exit codes: 0 every row ok; 1 some rows failed (the run finished; wins over 99); 2 bad input, or a run
             folder report/compare cannot read; 99 thresholds breached (--fail-on, compare --max-regression);
@@ -203,7 +153,7 @@ final class HelpCommand implements Command {
 
     /** ./vtlab --help. */
     static String text() {
-        return HEADER + "\n" + COMMANDS + "\n" + RUN_OPTIONS + "\n" + registries();
+        return HEADER + "\n" + COMMANDS + "\n" + runOptions() + "\n" + registries();
     }
 
     /** ./vtlab run --help: the run's usage, the demo it runs without a name, its options and the registries. */
@@ -215,7 +165,7 @@ final class HelpCommand implements Command {
                 + "  runs the experiments named, their rows in one run folder; without a name the demo:\n"
                 + "  ./vtlab run " + RunCommand.DEMO_EXPERIMENT + demoArgs + " (options given replace these)\n"
                 + "  ./vtlab run EXPERIMENT --help shows an experiment's own axes and defaults.\n\n"
-                + RUN_OPTIONS + "\n" + registries();
+                + runOptions() + "\n" + registries();
     }
 
     /** ./vtlab run NAME --help: the experiment's declared options with their defaults, as it parses them. */

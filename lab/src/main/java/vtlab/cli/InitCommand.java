@@ -28,18 +28,18 @@ import vtlab.experiment.scenario.ScenarioExperiment;
  */
 final class InitCommand implements Command {
     static final String USAGE = "./vtlab init --app JAR | --cmd \"...\" | --stack NAME [--out scenario.toml] [--port N] [--url PATH ...]";
-    static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (./vtlab list)");
+    static final Opt STACK = vtlab.experiment.scenario.ScenarioExperiment.STACK.withHelp("the service: one of the lab's stacks (./vtlab list)");
     static final Opt OUT = Opt.of("out", "scenario.toml", "the file to write (refused when it exists)");
-    static final Opt PORT = Opt.of("port", "18080", "the port the service listens on, on 127.0.0.1");
-    static final Opt JVM_ARGS = Opt.of("jvm-args", null, "the service's JVM options (default: its own)");
+    static final Opt PORT = vtlab.plan.RunOptions.PORT.withHelp("the port the service listens on, on 127.0.0.1");
+    static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
     static final Set<String> REQUEST = Set.of("url", "method", "header", "body", "expect-status", "expect-body");
-    /** The [service] keys init writes from the options of the same name, in the file's order (app, cmd and stack aside). */
-    static final List<String> SERVICE_KEYS = List.of("env", "platform-args", "virtual-args", "platform-env", "virtual-env", "app-package",
-            "start-timeout", "variants", "dependency", "jvm-args", "port");
-    static final Set<String> ENV_KEYS = Set.of("env", "platform-env", "virtual-env");
-    /** Keys of the file that take a list (one word each, or one comma list). */
-    static final Set<String> LIST_KEYS = Set.of("app-package", "variants", "dependency");
+    /**
+     * The [service] keys init writes from the options of the same name, in the order init declares them (app, cmd and
+     * stack aside): each of its options a scenario file keeps in [service], as that option's declaration says.
+     */
+    static final List<String> SERVICE_KEYS = declared().stream().filter(o -> "service".equals(o.table()))
+            .map(Opt::name).filter(n -> !Set.of("app", "cmd", "stack").contains(n)).toList();
 
     @Override
     public String name() {
@@ -50,8 +50,8 @@ final class InitCommand implements Command {
     static List<Opt> declared() {
         List<Opt> all = new ArrayList<>(AbExperiment.serviceOptions());
         all.add(1, STACK);
-        all.add(PORT);
         all.add(JVM_ARGS);
+        all.add(PORT);
         all.add(OUT);
         return all;
     }
@@ -172,7 +172,8 @@ final class InitCommand implements Command {
             o.duration(key, null, false);
             return quote(o.string(key, ""));
         }
-        if (ENV_KEYS.contains(key)) {
+        Opt.Type type = declared().stream().filter(d -> d.name().equals(key)).findFirst().orElseThrow().type();
+        if (type == Opt.Type.ENV) {
             Map<String, String> env = new LinkedHashMap<>();
             for (String kv : o.every(key)) {
                 int eq = kv.indexOf('=');
@@ -182,7 +183,7 @@ final class InitCommand implements Command {
             return table(env);
         }
         if (key.equals("variants")) return list(o.choices(key, List.of("as-shipped", "tuned"), List.of()));
-        if (LIST_KEYS.contains(key)) return list(o.every(key));
+        if (type == Opt.Type.STRINGS || type == Opt.Type.REPEATED) return list(o.every(key)); // a list: one word each, or one comma list
         return quote(o.string(key, ""));
     }
 

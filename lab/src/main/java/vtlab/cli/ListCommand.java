@@ -7,7 +7,7 @@ import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generator;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.probe.Probe;
 import vtlab.probe.Probes;

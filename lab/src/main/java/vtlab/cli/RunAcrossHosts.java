@@ -9,9 +9,11 @@ import java.util.Map;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
-import vtlab.load.AgentsGenerator;
+import vtlab.load.LoadAgent;
 import vtlab.load.LoadModel;
 import vtlab.load.Generator;
+import vtlab.load.agent.AgentsGenerator;
+import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.Row;
 import vtlab.probe.Probes;
@@ -53,8 +55,8 @@ final class RunAcrossHosts {
             List<String> out = new ArrayList<>();
             out.add("vtlab: across hosts (" + file + "): SUT on " + topology.sut().where() + " cpus " + placement.cores().of(CoreMap.APP)
                     + (topology.sut().copyJdk() ? " (JDK copied there)" : ""));
-            List<AgentsGenerator.Agent> agents = ((AgentsGenerator) generator).agents();
-            for (AgentsGenerator.Agent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
+            List<LoadAgent> agents = ((AgentsGenerator) generator).agents();
+            for (LoadAgent a : agents) out.add("vtlab:   load " + a.name() + " on " + a.host().name() + " cpus " + a.cpus());
             sites.forEach((name, s) -> out.add("vtlab:   " + name + " on " + s.where() + " cpus " + placement.cores().of(name)
                     + ", listening on " + s.listen() + (s.copyJdk() ? " (JDK copied there)" : "")));
             return out;
@@ -88,13 +90,13 @@ final class RunAcrossHosts {
         }
         // what each generator declares it runs from load agents
         if (gen.fromAgents().isEmpty()) {
-            throw new UsageError("--hosts: load agents run " + String.join(", ", AgentsGenerator.tools(LoadModel.CLOSED)) + " (closed model), "
-                    + String.join(" or ", AgentsGenerator.tools(LoadModel.OPEN)) + " (open model) so far, not " + gen.name());
+            throw new UsageError("--hosts: load agents run " + String.join(", ", Generators.onAgents(LoadModel.CLOSED)) + " (closed model), "
+                    + String.join(" or ", Generators.onAgents(LoadModel.OPEN)) + " (open model) so far, not " + gen.name());
         }
         for (Row r : rows) {
             LoadModel model = r.open() ? LoadModel.OPEN : LoadModel.CLOSED;
             if (!gen.fromAgents().get().models().contains(model)) {
-                throw new UsageError("--hosts: " + (r.open() ? "open" : "closed") + "-model agents run " + String.join(", ", AgentsGenerator.tools(model))
+                throw new UsageError("--hosts: " + (r.open() ? "open" : "closed") + "-model agents run " + String.join(", ", Generators.onAgents(model))
                         + " so far, not " + gen.name() + " (row " + r.label() + ")");
             }
             if (r.rateProfile() != null) throw new UsageError("--hosts: rows with a rate profile do not run across hosts yet (row " + r.label() + ")");
@@ -171,15 +173,15 @@ final class RunAcrossHosts {
                     }
                 }
                 Map<String, TierSite> sites = sites(t, run, rows);
-                List<AgentsGenerator.Agent> agents = new ArrayList<>();
+                List<LoadAgent> agents = new ArrayList<>();
                 for (int i = 0; i < t.load().size(); i++) {
                     HostSpec spec = t.load().get(i);
                     // its clock against ours: k6 stamps its records with it
                     double offset = survey.stream().filter(e -> e.host().equals(spec.where())).findFirst().map(e -> e.clock().offsetMs()).orElse(0.0);
-                    agents.add(new AgentsGenerator.Agent("agent" + (i + 1), run.host(spec), placement.agentCpus().get(i), offset));
+                    agents.add(new LoadAgent("agent" + (i + 1), run.host(spec), placement.agentCpus().get(i), offset));
                 }
                 return new Across(file, t, run, survey.stream().map(HostSurvey.Entry::toMap).toList(), placement,
-                        AgentsGenerator.of(gen, run, agents), RemoteSut.launcher(run, sut, t.sut().copyJdk()), sites);
+                        Generators.overAgents(gen, run, agents), RemoteSut.launcher(run, sut, t.sut().copyJdk()), sites);
             } catch (UsageError | IOException | RuntimeException e) {
                 run.close();
                 throw e;

@@ -18,7 +18,7 @@ import vtlab.data.Environment;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
 import vtlab.load.Generator;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.load.LoadModel;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
@@ -70,7 +70,11 @@ public final class RunCommand implements Command {
 
     @Override
     public int run(Options o, List<String> names, PrintStream out) throws Exception {
-        if (ScenarioRun.isScenario(names)) return new ScenarioRun(commandLine).run(o, names, out); // ./vtlab run FILE.toml
+        if (ScenarioRun.isScenario(names)) { // ./vtlab run FILE.toml: the file's options, run as the scenario experiment, then its thresholds
+            ScenarioRun scenario = ScenarioRun.of(o, names, out);
+            Executed ex = execute(scenario.options(), List.of(vtlab.experiment.scenario.ScenarioExperiment.NAME), out);
+            return scenario.afterRun(ex.done().dir(), ex.code(), out);
+        }
         return execute(o, names, out).code();
     }
 
@@ -87,7 +91,7 @@ public final class RunCommand implements Command {
                         + p.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum() / 60 + " min of load)")
                 + " of " + String.join(", ", p.experiments()) + ", about " + minutes(p.planned(), p.studySeconds())
                 + " (generator " + p.generator().name() + ", probes " + String.join(",", p.probes())
-                + (p.rows().stream().anyMatch(r -> r.params().containsKey(Row.PROBES_PARAM)) ? "; probe-cost rows: their own sets" : "") + ")");
+                + (p.rows().stream().anyMatch(r -> r.ownProbes() != null) ? "; probe-cost rows: their own sets" : "") + ")");
         Environment env = new Environment(commandLine, o.asMap(), p.cores(),
                 java.util.stream.Stream.concat(p.rows().stream(), p.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
@@ -100,10 +104,11 @@ public final class RunCommand implements Command {
         }
         Runner.Outcome done;
         try {
-            done = new Runner(out).run(new Runner.Config(p.planned(), p.studies(), p.studySeconds(), p.generator(),
-                    p.cores(), p.port(), p.results(), LabHome.get().resolve(".vtlab"), p.tierOptions(), env, p.experiments(), p.plan(),
-                    p.searches(), p.planner(), p.launcher(), across == null ? null : across.run()::unreachable,
-                    across == null ? java.util.Map.of() : across.sites()));
+            Runner.Builder config = Runner.Config.builder().rows(p.planned()).studies(p.studies(), p.studySeconds()).generator(p.generator())
+                    .cores(p.cores()).port(p.port()).folders(p.results(), LabHome.get().resolve(".vtlab")).tierOptions(p.tierOptions())
+                    .environment(env).experiments(p.experiments()).plan(p.plan()).searches(p.searches(), p.planner()).launcher(p.launcher());
+            if (across != null) config.hosts(across.run()::unreachable, across.sites());
+            done = new Runner(out).run(config.build());
         } finally {
             if (across != null) {
                 List<String> left = across.run().finish();
@@ -136,7 +141,7 @@ public final class RunCommand implements Command {
      */
     public static boolean writeResults(RunDir dir, List<String> experiments, Slo failOn, PrintStream out) throws IOException {
         vtlab.data.Findings findings = vtlab.experiment.registry.RunFindings.write(dir.dir(), experiments);
-        List<java.util.Map<String, String>> rows = Files.exists(dir.matrix()) ? vtlab.data.Dataset.read(dir.matrix()) : List.of();
+        List<vtlab.data.DataRow> rows = Files.exists(dir.matrix()) ? vtlab.data.Dataset.rows(dir.matrix()) : List.of();
         java.util.Map<Integer, List<String>> breaches = new java.util.LinkedHashMap<>();
         if (failOn != null) for (int i = 0; i < rows.size(); i++) breaches.put(i + 1, failOn.breached(rows.get(i)));
         var env = Files.exists(dir.environment()) ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.environment().toFile()) : null;
@@ -176,10 +181,8 @@ public final class RunCommand implements Command {
     static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
             "warmup-max", "0s", "hold", "12s", "modes", "platform,virtual,virtual-as-shipped");
 
-    /** Options of the lab itself, whichever experiments run (see HELP); each experiment declares its own besides. */
-    static final java.util.Set<String> GLOBAL = java.util.Set.of("help", "version", "quick", "jdk", "jvm-args", "carriers", "warmup-max",
-            "generator", "probes", "no-probes", "pin-threshold", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub", "port",
-            "fresh-sut", "out", "reseed", "fail-on", "allow-shared-cpus", "hosts");
+    /** Options of the lab itself, whichever experiments run: their declarations' names (RunOptions); each experiment declares its own besides. */
+    static final java.util.Set<String> GLOBAL = java.util.Set.copyOf(vtlab.plan.RunOptions.ALL.stream().map(vtlab.core.Opt::name).toList());
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {
@@ -362,9 +365,8 @@ public final class RunCommand implements Command {
         checkFileLimit(templates.stream().mapToInt(Row::concurrency).max().orElse(0), open);
         for (Row r : templates) {
             Stack s = Stack.load(r.stack());
-            // a row with a build of its own runs a variant jar, built below (a spec that does not parse is refused here)
-            boolean ownJar = r.params().containsKey(Row.BUILD_PARAM) && !StackVariants.isDefault(s,
-                    StackVariants.Variant.parse(s.name(), r.params().get(Row.BUILD_PARAM)));
+            // a row with a build of its own runs a variant jar, built below (a library its pom has no property of is refused here)
+            boolean ownJar = r.build() != null && !StackVariants.isDefault(s, r.build());
             if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
         if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
@@ -420,15 +422,14 @@ public final class RunCommand implements Command {
     }
 
     /**
-     * The jars of rows built with other library versions (Row.BUILD_PARAM), each combination once, now: last of the
+     * The jars of rows built with other library versions (Row.build), each combination once, now: last of the
      * checks, since a build takes a minute, and before the first row, never inside one. Reused while fresh.
      */
     static void buildVariants(List<Row> rows) throws UsageError {
         java.util.Set<String> done = new java.util.HashSet<>();
         for (Row r : rows) {
-            String spec = r.params().get(Row.BUILD_PARAM);
-            if (spec == null || !done.add(r.stack() + "|" + spec)) continue;
-            StackVariants.ensure(Stack.load(r.stack()), StackVariants.Variant.parse(r.stack(), spec));
+            if (r.build() == null || !done.add(r.stack() + "|" + r.build().spec())) continue;
+            StackVariants.ensure(Stack.load(r.stack()), r.build());
         }
     }
 

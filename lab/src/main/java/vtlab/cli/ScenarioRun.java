@@ -18,29 +18,29 @@ import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioReport;
 import vtlab.experiment.scenario.Threshold;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 
 /**
  * ./vtlab run FILE.toml: a scenario file (docs/scenarios.md) as the options it stands for, under the ones given
- * beside it, run as the scenario experiment; then its thresholds (exit code 99 when one is breached, a JUnit report
- * with --junit, a Markdown summary, also to GITHUB_STEP_SUMMARY when set) and the file that repeats the run, saved in
- * the run folder as scenario.toml with its CSV files.
+ * beside it ({@link #of}), which the run command runs as the scenario experiment; then ({@link #afterRun}) its
+ * thresholds (exit code 99 when one is breached, a JUnit report with --junit, a Markdown summary, also to
+ * GITHUB_STEP_SUMMARY when set) and the file that repeats the run, saved in the run folder as scenario.toml with its
+ * CSV files. It knows nothing of the run command: the command calls it before and after the run.
+ *
+ * @param given   the options given beside the file
+ * @param options the options the run takes: the file's, under the ones given beside it
  */
-final class ScenarioRun {
+record ScenarioRun(Scenario scenario, Options given, Options options) {
     /** Options of a run that do not change what is measured: not kept in the saved file's [overrides]. */
     static final Set<String> NOT_SAVED = Set.of("out", "port", "junit", "help", "scenario");
-    private final List<String> commandLine;
-
-    ScenarioRun(List<String> commandLine) {
-        this.commandLine = commandLine;
-    }
 
     /** Whether run's words name a scenario file. */
     static boolean isScenario(List<String> names) {
         return names.stream().anyMatch(n -> n.endsWith(".toml"));
     }
 
-    int run(Options o, List<String> names, PrintStream out) throws Exception {
+    /** The file read and checked, its options merged under the ones given, refused in one line before anything starts. */
+    static ScenarioRun of(Options o, List<String> names, PrintStream out) throws UsageError {
         if (names.size() != 1) throw new UsageError("run takes one scenario file and no experiment beside it, not " + String.join(" ", names));
         Path file = Path.of(names.getFirst());
         Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
@@ -53,18 +53,26 @@ final class ScenarioRun {
                     + String.join(" or ", can));
         }
         if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
-        Path junit = merged.has("junit") ? Path.of(merged.string("junit", "")).toAbsolutePath() : null;
         // planned once before the scenario's line, so that what its rows refuse (a threshold on a mode they do not have) is the only line
         new ScenarioExperiment().plan(merged, vtlab.plan.PlanContext.from(merged));
         out.println("vtlab: scenario " + sc.name() + " (" + file + "): " + sc.mix().entries().size() + " requests ("
                 + sc.mix().spec().replace("+", ", ") + "), " + sc.thresholds().size() + " thresholds");
-        RunCommand.Executed ex = new RunCommand(commandLine).execute(merged, List.of(ScenarioExperiment.NAME), out);
-        Path dir = ex.done().dir().dir();
-        save(sc, o, dir);
-        List<Map<String, String>> rows = Files.exists(ex.done().dir().matrix()) ? Dataset.read(ex.done().dir().matrix()) : List.of();
+        return new ScenarioRun(sc, o, merged);
+    }
+
+    /**
+     * After the run as the scenario experiment (its folder, and the exit code the run earned): the file saved, the
+     * thresholds evaluated and reported; the exit code, 99 where a threshold was breached and the run was otherwise ok.
+     */
+    int afterRun(vtlab.data.RunDir run, int runCode, PrintStream out) throws IOException {
+        Scenario sc = scenario;
+        Path junit = options.has("junit") ? Path.of(options.string("junit", "")).toAbsolutePath() : null;
+        Path dir = run.dir();
+        save(sc, given, dir);
+        List<vtlab.data.DataRow> rows = Files.exists(run.matrix()) ? Dataset.rows(run.matrix()) : List.of();
         List<Threshold.Outcome> outcomes = new ArrayList<>();
         for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
-        int code = ex.code();
+        int code = runCode;
         boolean breached = outcomes.stream().anyMatch(x -> !x.passed());
         if (breached && code == ExitCodes.OK) code = ExitCodes.THRESHOLDS;
         for (Threshold.Outcome x : outcomes) {
@@ -86,36 +94,36 @@ final class ScenarioRun {
     }
 
     /**
-     * The file's options as command-line words, an option given beside it replacing the file's, then those given
-     * beside it; the scenario file itself, and the generator that sends the mix by default (vegeta for an open load, wrk
-     * for a closed one).
+     * The file's options, by name as the file typed them (never turned into command-line words), an option given beside
+     * it replacing the file's, then those given beside it; the scenario file itself, and the generator that sends the
+     * mix by default (vegeta for an open load, wrk for a closed one).
      */
     static Options options(Scenario sc, Options given) throws UsageError {
-        List<String> words = new ArrayList<>();
+        Map<String, List<String>> values = new java.util.LinkedHashMap<>();
         // the load model chosen beside the file takes the file's axis of the other model with it
         boolean openGiven = given.has("rates") || given.has("rate-profile") || "open".equals(given.string("load-model", null));
         boolean closedGiven = given.has("conc") || "closed".equals(given.string("load-model", null));
         Set<String> dropped = openGiven ? Set.of("conc") : closedGiven ? Set.of("rates", "rate-profile", "load-model", "max-in-flight") : Set.of();
-        for (var e : sc.words().entrySet()) {
+        for (var e : sc.options().entrySet()) {
             if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
-            for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);
+            values.put(e.getKey(), new ArrayList<>(e.getValue()));
         }
-        if (!given.has("generator") && !sc.words().containsKey("generator")) {
+        if (!given.has("generator") && !sc.options().containsKey("generator")) {
             boolean open = has(sc, given, "rates") || has(sc, given, "rate-profile")
                     || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(sc, "load-model"));
-            words.add("--generator=" + (open ? "vegeta" : "wrk"));
+            values.put("generator", new ArrayList<>(List.of(open ? "vegeta" : "wrk")));
         }
-        words.add("--scenario=" + sc.file().toAbsolutePath().normalize());
-        for (var e : given.asMap().entrySet()) for (String v : e.getValue()) words.add("--" + e.getKey() + "=" + v);
-        return Options.parse(words);
+        values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
+        for (var e : given.asMap().entrySet()) values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
+        return Options.of(values);
     }
 
     private static boolean has(Scenario sc, Options given, String name) {
-        return given.has(name) || sc.words().containsKey(name);
+        return given.has(name) || sc.options().containsKey(name);
     }
 
     private static String first(Scenario sc, String name) {
-        List<String> v = sc.words().get(name);
+        List<String> v = sc.options().get(name);
         return v == null ? null : v.getFirst();
     }
 

@@ -23,7 +23,7 @@ public final class SuiteReport {
      * test of the real k6 (AGPL-3.0, opt-in): it runs only where k6 is installed (./vtlab setup k6), and says so here
      * when it is not, never silently.
      */
-    static final List<String> WATCHED = List.of("vtlab.load.K6GeneratorTest#k6AcceptsTheScripts");
+    static final List<String> WATCHED = List.of("vtlab.load.generator.K6GeneratorTest#k6AcceptsTheScripts");
 
     /**
      * One test case of a report: outcome passed, failed, error or skipped; message the failure's (or skip's) message

@@ -6,31 +6,72 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A declared option: its name, its default as typed on the command line, the default under --quick if another, and
- * one line of help. The value is read through the declaration, so the help shown is the default the code uses; the
- * declarations of the chosen experiments (plus the global ones) are what makes any other option unknown.
+ * A declared option: its name, its default as typed on the command line, the default under --quick if another, one
+ * line of help, the type of its value and, where a scenario file may set it, the table it is a key of. Each option is
+ * declared once: the value is read through the declaration, so the help shown is the default the code uses; the
+ * declarations of the chosen experiments (plus the lab's own, vtlab.plan.RunOptions) are what makes any other option
+ * unknown; the run's help is rendered from them, and a scenario file's keys and the types they take are theirs.
  *
- * @param dflt null: no default (the experiment decides, e.g. "overrides the variants' connections")
+ * @param dflt  null: no default (the experiment decides, e.g. "overrides the variants' connections")
+ * @param type  what a value is ({@link Type}): how a scenario file writes it, and whether it is a flag
+ * @param table the scenario file's table it is a key of ([service], [load], [run], [slo]), or null: not a key there
  */
-public record Opt(String name, String dflt, String quickDflt, String help) {
+public record Opt(String name, String dflt, String quickDflt, String help, Type type, String table) {
+    /**
+     * What an option's value is. A scenario file writes a list type as an array (or one value) and the option takes
+     * it as one comma list; a repeated one (an axis of values that may hold commas, as --fault's) takes each value as
+     * given; a table of strings (ENV) is K=V each.
+     */
+    public enum Type {
+        STRING("a string"), INT("a whole number"), FLAG("true or false"), STRINGS("a string or an array of strings"),
+        REPEATED("a string or an array of strings"), INTS("a whole number or an array of them"), NUMBERS("a number or an array of numbers"),
+        ENV("a table of strings, e.g. { NAME = \"value\" }");
+
+        /** What a scenario file must write, in its refusal. */
+        public final String words;
+
+        Type(String words) {
+            this.words = words;
+        }
+    }
+
+    public Opt {
+        if (type == null) type = Type.STRING;
+    }
+
     /** Column where the help starts in `vtlab list`. */
     static final int HELP_COLUMN = 33;
 
     public static Opt of(String name, String dflt, String help) {
-        return new Opt(name, dflt, null, help);
+        return new Opt(name, dflt, null, help, Type.STRING, null);
+    }
+
+    /** An option that takes no value (--quick): true when given. */
+    public static Opt flag(String name, String help) {
+        return new Opt(name, null, null, help, Type.FLAG, null);
     }
 
     public Opt quick(String q) {
-        return new Opt(name, dflt, q, help);
+        return new Opt(name, dflt, q, help, type, table);
     }
 
     /** The same option with help saying what it means to one experiment (e.g. pinning's --conc). */
     public Opt withHelp(String h) {
-        return new Opt(name, dflt, quickDflt, h);
+        return new Opt(name, dflt, quickDflt, h, type, table);
     }
 
     public Opt withDefault(String d) {
-        return new Opt(name, d, quickDflt, help);
+        return new Opt(name, d, quickDflt, help, type, table);
+    }
+
+    /** The same option taking values of this type. */
+    public Opt typed(Type t) {
+        return new Opt(name, dflt, quickDflt, help, t, table);
+    }
+
+    /** The same option as a key of a scenario file's table (service, load, run, slo), of its type. */
+    public Opt inScenario(String t) {
+        return new Opt(name, dflt, quickDflt, help, type, t);
     }
 
     /** The options with this one's default standing in when it was not given. */

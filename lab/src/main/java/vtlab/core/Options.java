@@ -69,6 +69,19 @@ public final class Options {
         return o;
     }
 
+    /**
+     * Options given by name rather than as command-line words (a scenario file's keys): each name's values as they
+     * are, in order, no word parsed again; what {@link #parse} makes of "--name=value" for each.
+     */
+    public static Options of(Map<String, List<String>> byName) throws UsageError {
+        Options o = new Options();
+        for (var e : byName.entrySet()) {
+            if (e.getKey().isEmpty()) throw new UsageError("empty option name");
+            o.values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
+        }
+        return o;
+    }
+
     public List<String> positional() {
         return positional;
     }

@@ -98,6 +98,11 @@ public final class Dataset implements AutoCloseable {
         return rows;
     }
 
+    /** A dataset read back as typed rows, numbered from 1 in file order (see {@link #read} for what is refused). */
+    public static List<DataRow> rows(Path file) throws IOException {
+        return DataRow.numbered(read(file));
+    }
+
     /** RFC 4180 parsing: quoted fields may hold commas, quotes and newlines. */
     static List<List<String>> parse(String text) {
         List<List<String>> out = new ArrayList<>();

@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -23,14 +25,30 @@ public record Findings(List<Entry> experiments, List<StudySection> sections) {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     /**
-     * @param summary the experiment's one-line description (shown under its section heading)
-     * @param lines   its findings in words
-     * @param error   why its findings could not be computed, or null
-     * @param section the report section its findings link to when it has no matrix rows (a study's), or null
+     * @param summary  the experiment's one-line description (shown under its section heading)
+     * @param findings its findings, each a sentence with the matrix rows it stands on
+     * @param error    why its findings could not be computed, or null
+     * @param section  the report section its findings link to when it has no matrix rows (a study's), or null
      */
-    public record Entry(String name, String summary, List<String> lines, String error, String section) {
+    public record Entry(String name, String summary, List<Finding> findings, String error, String section) {
         public Entry {
-            lines = lines == null ? List.of() : List.copyOf(lines);
+            findings = findings == null ? List.of() : List.copyOf(findings);
+        }
+
+        /**
+         * Read from findings.json; a file written before findings carried their rows has its sentences as "lines"
+         * (they are kept, with no row linked).
+         */
+        @JsonCreator
+        public static Entry read(@JsonProperty("name") String name, @JsonProperty("summary") String summary,
+                          @JsonProperty("findings") List<Finding> findings, @JsonProperty("lines") List<String> lines,
+                          @JsonProperty("error") String error, @JsonProperty("section") String section) {
+            return new Entry(name, summary, findings != null ? findings : lines == null ? List.of() : Finding.of(lines), error, section);
+        }
+
+        /** Its findings' sentences. */
+        public List<String> lines() {
+            return Finding.texts(findings);
         }
     }
 

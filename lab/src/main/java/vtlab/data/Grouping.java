@@ -3,7 +3,6 @@ package vtlab.data;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.StringJoiner;
 
 /**
@@ -22,9 +21,9 @@ public final class Grouping {
      * Thread mode, platform rows with their pool size (platform-200 vs platform-2000 are told apart), and a declared
      * variant's name after it (virtual-as-shipped).
      */
-    public static String variant(Map<String, String> r) {
-        String mt = Rows.param(r, Rows.MAX_THREADS), tuning = Rows.param(r, TUNING);
-        String mode = r.get(Rows.THREAD_MODE);
+    public static String variant(DataRow r) {
+        String mt = r.param(Rows.MAX_THREADS), tuning = r.param(TUNING);
+        String mode = r.mode();
         return mode + ("platform".equals(mode) && mt != null ? "-" + mt : "") + (tuning == null ? "" : "-" + tuning);
     }
 
@@ -35,14 +34,14 @@ public final class Grouping {
     }
 
     /** The variant, prefixed by the stack when an experiment runs several stacks. */
-    public static String variant(Map<String, String> r, boolean withStack) {
+    public static String variant(DataRow r, boolean withStack) {
         String v = variant(r);
-        return withStack ? Rows.text(r, Rows.STACK) + " " + v : v;
+        return withStack ? r.text(Columns.STACK) + " " + v : v;
     }
 
     /** The params that are not the variant (maxThreads is the platform pool size, tuning the declared variant: both part of it). */
-    public static List<String> knobs(Map<String, String> r) {
-        return Arrays.stream(Rows.text(r, Rows.PARAMS).split(";"))
+    public static List<String> knobs(DataRow r) {
+        return Arrays.stream(r.text(Columns.PARAMS).split(";"))
                 .filter(kv -> !kv.isEmpty() && !kv.startsWith(Rows.MAX_THREADS + "=") && !kv.startsWith(TUNING + "=")).toList();
     }
 
@@ -50,20 +49,19 @@ public final class Grouping {
      * Rows that compare with each other (the summary's groups): same experiment, workload, concurrency, pool, paths,
      * JDK and knobs, "|"-joined so {@link #comparisonLabel} can word it.
      */
-    public static String comparison(Map<String, String> r) {
-        return String.join("|", r.get(Rows.EXPERIMENT), r.get(Rows.WORKLOAD), r.get(Rows.CONCURRENCY), Rows.text(r, Rows.POOL),
-                Rows.text(r, Rows.PATH_MODE), Rows.text(r, Rows.CONN_MODE), "jdk" + r.get(Rows.JDK), String.join(" ", knobs(r)),
-                load(r));
+    public static String comparison(DataRow r) {
+        return String.join("|", r.experiment(), r.text(Columns.WORKLOAD), r.text(Columns.CONCURRENCY), r.text(Columns.HIKARI_POOL),
+                r.text(Columns.PATH_MODE), r.text(Columns.CONN_MODE), "jdk" + r.text(Columns.JDK), String.join(" ", knobs(r)), load(r));
     }
 
     /**
      * The load model in words, "" for closed (and for runs from before the column): "open rate=2000". Open rows at
      * different rates, and open vs closed rows, never compare with each other.
      */
-    public static String load(Map<String, String> r) {
-        if (!"open".equals(r.get(Rows.LOAD_MODEL))) return "";
-        double rate = Rows.num(r, Rows.TARGET_RPS);
-        return "open rate=" + (rate == Math.rint(rate) ? Long.toString((long) rate) : Rows.text(r, Rows.TARGET_RPS));
+    public static String load(DataRow r) {
+        if (!r.open()) return "";
+        double rate = r.num(Columns.TARGET_RPS);
+        return "open rate=" + (rate == Math.rint(rate) ? Long.toString((long) rate) : r.text(Columns.TARGET_RPS));
     }
 
     /** A comparison key as the summary's scenario column: workload, concurrency, pool, paths, JDK, knobs. */
@@ -79,15 +77,15 @@ public final class Grouping {
      * The scenario of a row across runs (compare): experiment, workload, concurrency, pool, connection and path mode,
      * knobs, and the JDK only when asked (a JDK 21 run against a JDK 25 run matches their rows). No rep, no variant.
      */
-    public static String scenario(Map<String, String> r, boolean withJdk) {
+    public static String scenario(DataRow r, boolean withJdk) {
         StringJoiner j = new StringJoiner(" ");
-        j.add(Rows.text(r, Rows.EXPERIMENT)).add(Rows.text(r, Rows.WORKLOAD)).add("c=" + Rows.text(r, Rows.CONCURRENCY));
-        if (!Rows.text(r, Rows.POOL).isEmpty()) j.add("pool=" + r.get(Rows.POOL));
-        if (!Rows.text(r, Rows.CONN_MODE).isEmpty()) j.add(r.get(Rows.CONN_MODE));
-        if (!Rows.text(r, Rows.PATH_MODE).isEmpty()) j.add(r.get(Rows.PATH_MODE));
+        j.add(r.experiment()).add(r.text(Columns.WORKLOAD)).add("c=" + r.text(Columns.CONCURRENCY));
+        if (r.has(Columns.HIKARI_POOL)) j.add("pool=" + r.text(Columns.HIKARI_POOL));
+        if (r.has(Columns.CONN_MODE)) j.add(r.text(Columns.CONN_MODE));
+        if (r.has(Columns.PATH_MODE)) j.add(r.text(Columns.PATH_MODE));
         knobs(r).forEach(j::add);
         if (!load(r).isEmpty()) j.add(load(r));
-        if (withJdk) j.add("jdk" + Rows.text(r, Rows.JDK));
+        if (withJdk) j.add("jdk" + r.text(Columns.JDK));
         return j.toString();
     }
 
@@ -96,20 +94,20 @@ public final class Grouping {
      * "sleep · sleepMs=50 · JDK 25"; the stack is named when it is not the variant's and differs from the experiment.
      * Along target_rps, open rows at every rate share a panel.
      */
-    public static String panel(Map<String, String> r, String xCol, boolean withStack) {
+    public static String panel(DataRow r, Column xCol, boolean withStack) {
         List<String> parts = new ArrayList<>();
-        parts.add(Rows.text(r, Rows.WORKLOAD));
-        if (!xCol.equals(Rows.CONCURRENCY)) {
-            double c = Rows.num(r, Rows.CONCURRENCY);
+        parts.add(r.text(Columns.WORKLOAD));
+        if (!xCol.equals(Columns.CONCURRENCY)) {
+            double c = r.num(Columns.CONCURRENCY);
             parts.add((Double.isNaN(c) ? "" : String.format(java.util.Locale.ROOT, "%,d", Math.round(c))) + (load(r).isEmpty() ? " connections" : " in flight at most"));
         }
-        if (!xCol.equals(Rows.POOL) && !Rows.text(r, Rows.POOL).isEmpty()) parts.add("pool " + r.get(Rows.POOL));
-        if (!Rows.text(r, Rows.CONN_MODE).isEmpty()) parts.add(r.get(Rows.CONN_MODE));
-        if (!Rows.text(r, Rows.PATH_MODE).isEmpty()) parts.add(r.get(Rows.PATH_MODE));
+        if (!xCol.equals(Columns.HIKARI_POOL) && r.has(Columns.HIKARI_POOL)) parts.add("pool " + r.text(Columns.HIKARI_POOL));
+        if (r.has(Columns.CONN_MODE)) parts.add(r.text(Columns.CONN_MODE));
+        if (r.has(Columns.PATH_MODE)) parts.add(r.text(Columns.PATH_MODE));
         parts.addAll(knobs(r));
-        if (!load(r).isEmpty() && !xCol.equals(Rows.TARGET_RPS)) parts.add(load(r)); // along target_rps the rate is the x axis
-        if (!Rows.text(r, Rows.JDK).isEmpty()) parts.add("JDK " + r.get(Rows.JDK));
-        if (!withStack && !Rows.text(r, Rows.STACK).isEmpty() && !r.get(Rows.STACK).equals(r.get(Rows.EXPERIMENT))) parts.add(r.get(Rows.STACK));
+        if (!load(r).isEmpty() && !xCol.equals(Columns.TARGET_RPS)) parts.add(load(r)); // along target_rps the rate is the x axis
+        if (r.has(Columns.JDK)) parts.add("JDK " + r.text(Columns.JDK));
+        if (!withStack && r.has(Columns.STACK) && !r.text(Columns.STACK).equals(r.experiment())) parts.add(r.text(Columns.STACK));
         return String.join(" · ", parts.stream().filter(p -> !p.isBlank()).toList());
     }
 }

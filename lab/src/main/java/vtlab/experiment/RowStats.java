@@ -5,6 +5,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Rows;
 import vtlab.proc.CoreMap;
 
@@ -16,13 +18,13 @@ public final class RowStats {
      * The line that says which rows were left out and why, e.g. "2 row(s) not used as evidence: failed 1; flagged 1
      * (littles-law 1)", or null when every row is usable.
      */
-    public static String notUsed(List<Map<String, String>> rows) {
-        List<Map<String, String>> out = rows.stream().filter(r -> !Rows.ok(r)).toList();
+    public static String notUsed(List<DataRow> rows) {
+        List<vtlab.data.DataRow> out = rows.stream().filter(r -> !r.ok()).toList();
         if (out.isEmpty()) return null;
-        long failed = out.stream().filter(r -> Rows.failed(r)).count();
+        long failed = out.stream().filter(vtlab.data.DataRow::failed).count();
         Map<String, Long> flags = new java.util.TreeMap<>();
-        out.stream().filter(r -> Rows.flagged(r))
-                .flatMap(r -> Rows.flags(r).stream())
+        out.stream().filter(vtlab.data.DataRow::flagged)
+                .flatMap(r -> r.flags().stream())
                 .filter(f -> !f.isEmpty() && vtlab.data.Rows.voids(f)).forEach(f -> flags.merge(f, 1L, Long::sum));
         List<String> parts = new java.util.ArrayList<>();
         if (failed > 0) parts.add("failed " + failed);
@@ -36,20 +38,20 @@ public final class RowStats {
                 + " connections (starved or unevenly served connections, or latency tails wrk's correction inflates)" : "");
     }
 
-    public static double rps(List<Map<String, String>> rows, Predicate<Map<String, String>> which) {
-        return Rows.mean(rows, which, Rows.RPS);
+    public static double rps(List<DataRow> rows, Predicate<DataRow> which) {
+        return Rows.mean(rows, which, Columns.RPS);
     }
 
     /**
      * a's throughput against b's in percent, over the values of {@code pairBy} (e.g. concurrency) where both have rows,
      * so a missing (flagged) row on one side does not tilt the comparison. NaN when no value is shared.
      */
-    public static double pairedPct(List<Map<String, String>> rows, Predicate<Map<String, String>> a, Predicate<Map<String, String>> b,
-                            java.util.function.Function<Map<String, String>, String> pairBy) {
+    public static double pairedPct(List<DataRow> rows, Predicate<DataRow> a, Predicate<DataRow> b,
+                            java.util.function.Function<DataRow, String> pairBy) {
         java.util.Set<String> shared = new java.util.LinkedHashSet<>(rows.stream().filter(a).map(pairBy).toList());
         shared.retainAll(rows.stream().filter(b).map(pairBy).toList());
         if (shared.isEmpty()) return Double.NaN;
-        Predicate<Map<String, String>> in = r -> shared.contains(pairBy.apply(r));
+        Predicate<DataRow> in = r -> shared.contains(pairBy.apply(r));
         return pct(rps(rows, a.and(in)), rps(rows, b.and(in)));
     }
 
@@ -67,10 +69,10 @@ public final class RowStats {
     }
 
     /** CPUs the SUT ran on (the app_cpus column, a taskset list), or 0 when unknown. */
-    public static int appCores(List<Map<String, String>> rows) {
-        for (Map<String, String> r : rows) {
-            String cpus = r.get("app_cpus");
-            if (cpus == null || cpus.isBlank()) continue;
+    public static int appCores(List<DataRow> rows) {
+        for (DataRow r : rows) {
+            String cpus = r.text(Columns.APP_CPUS);
+            if (cpus.isBlank()) continue;
             try {
                 return CoreMap.parse(cpus, Integer.MAX_VALUE).length;
             } catch (IllegalArgumentException e) {
@@ -113,8 +115,8 @@ public final class RowStats {
      * The rows a finding may stand on (status ok); when there are none, says so in {@code out}, with why the rows
      * were left out, and returns an empty list.
      */
-    public static List<Map<String, String>> evidence(List<Map<String, String>> rows, List<String> out) {
-        List<Map<String, String>> ok = Rows.okOnly(rows);
+    public static List<DataRow> evidence(List<DataRow> rows, List<String> out) {
+        List<DataRow> ok = Rows.valid(rows);
         if (ok.isEmpty() && !rows.isEmpty()) out.add("nothing to conclude: " + notUsed(rows));
         return ok;
     }

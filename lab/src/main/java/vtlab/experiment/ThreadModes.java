@@ -6,6 +6,9 @@ import java.util.Map;
 
 import vtlab.core.Opt;
 import vtlab.core.UsageError;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
 import vtlab.plan.PlanContext;
@@ -75,19 +78,19 @@ public final class ThreadModes {
      * Per scenario with an as-shipped variant, both gains in words: what the flag alone gives against the platform
      * variant, and what the lab's tuning adds on top (status ok rows only, means over reps).
      */
-    public static List<String> asShippedGains(List<Map<String, String>> rows) {
-        List<String> out = new java.util.ArrayList<>();
-        Map<String, List<Map<String, String>>> groups = rows.stream().filter(Rows::ok)
-                .collect(java.util.stream.Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, java.util.stream.Collectors.toList()));
+    public static List<Finding> asShippedGains(List<DataRow> rows) {
+        List<Finding> out = new java.util.ArrayList<>();
+        Map<String, List<DataRow>> groups = rows.stream().filter(DataRow::ok)
+                .collect(java.util.stream.Collectors.groupingBy(r -> Grouping.comparison(r), LinkedHashMap::new, java.util.stream.Collectors.toList()));
         groups.forEach((key, g) -> {
-            Map<String, List<Map<String, String>>> byVariant = g.stream()
-                    .collect(java.util.stream.Collectors.groupingBy(Grouping::variant, LinkedHashMap::new, java.util.stream.Collectors.toList()));
+            Map<String, List<DataRow>> byVariant = g.stream()
+                    .collect(java.util.stream.Collectors.groupingBy(r -> Grouping.variant(r), LinkedHashMap::new, java.util.stream.Collectors.toList()));
             String platform = byVariant.keySet().stream().filter(v -> v.startsWith("platform")).findFirst().orElse(null);
             byVariant.forEach((shipped, sRows) -> {
                 String tuned = Grouping.tunedOf(shipped);
                 if (tuned == null || !byVariant.containsKey(tuned)) return;
-                double a = Rows.mean(sRows, Rows.RPS), t = Rows.mean(byVariant.get(tuned), Rows.RPS);
-                double p = platform == null ? Double.NaN : Rows.mean(byVariant.get(platform), Rows.RPS);
+                double a = Rows.mean(sRows, Columns.RPS), t = Rows.mean(byVariant.get(tuned), Columns.RPS);
+                double p = platform == null ? Double.NaN : Rows.mean(byVariant.get(platform), Columns.RPS);
                 StringBuilder sb = new StringBuilder(Grouping.comparisonLabel(key)).append(": ");
                 if (!Double.isNaN(p)) {
                     sb.append("the virtual-thread flag alone (").append(shipped).append(": ").append(shippedWhat(sRows.getFirst()))
@@ -98,17 +101,20 @@ public final class ThreadModes {
                 }
                 sb.append("the lab's tuning (").append(tuned).append(") adds ").append(times(t, a)).append(" on that (")
                         .append(RowStats.n0(t)).append(" req/s").append(Double.isNaN(p) ? "" : ", " + times(t, p) + " " + platform).append(")");
-                out.add(sb.toString());
+                List<DataRow> evidence = new java.util.ArrayList<>(sRows);
+                evidence.addAll(byVariant.get(tuned));
+                if (platform != null) evidence.addAll(byVariant.get(platform));
+                out.add(Finding.of(sb.toString(), evidence));
             });
         });
         return out;
     }
 
     /** What an as-shipped row ran with, from its stack's declaration. */
-    static String shippedWhat(Map<String, String> row) {
+    static String shippedWhat(DataRow row) {
         List<String> parts = new java.util.ArrayList<>();
         try {
-            Stack.load(Rows.text(row, Rows.STACK)).shipped().forEach((k, v) -> parts.add(k + " " + v));
+            Stack.load(row.text(Columns.STACK)).shipped().forEach((k, v) -> parts.add(k + " " + v));
         } catch (UsageError e) {
             parts.add("the server's defaults");
         }

@@ -55,13 +55,23 @@ public interface Generator {
     }
 
     /** How it runs from load agents on other hosts (--hosts), if it can: the models it runs there and its agents. */
-    default java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
+    default java.util.Optional<FromAgents> fromAgents() {
         return java.util.Optional.empty();
     }
 
     /**
+     * How a generator runs from load agents on other hosts, as it declares it ({@link #fromAgents()}): the load models
+     * it runs there, and the generator its agents over a run's hosts make (vtlab.load.agent.AgentsGenerator's kind).
+     */
+    record FromAgents(java.util.Set<LoadModel> models, Maker maker) {
+        public interface Maker {
+            Generator over(vtlab.tier.host.HostRun run, java.util.List<LoadAgent> agents);
+        }
+    }
+
+    /**
      * Options of this generator's own (k6's --ramp): known to the option check, shown by ./vtlab list, refused with
-     * any other generator ({@link Generators#configured}). A generator's own options stay with it rather than on
+     * any other generator (vtlab.load.generator.Generators.configured). A generator's own options stay with it rather than on
      * {@link LoadSpec}, which every generator reads.
      */
     default java.util.List<Opt> options() {

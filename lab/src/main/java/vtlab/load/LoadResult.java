@@ -7,6 +7,7 @@ import org.HdrHistogram.Histogram;
 
 import vtlab.data.AgentLoad;
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import vtlab.data.LatencyHistogram;
 import vtlab.data.RowValues;
 
@@ -40,7 +41,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
      */
     public record ByRequest(String name, long attempted, long requests, long errors, double p50Ms, double p99Ms, double p999Ms, Path histogram) {
         /** Its histogram written to hlog, its percentiles read from it. */
-        static ByRequest of(String name, long attempted, long errors, Histogram h, Path hlog) throws Generator.LoadException {
+        public static ByRequest of(String name, long attempted, long errors, Histogram h, Path hlog) throws Generator.LoadException {
             try {
                 LatencyHistogram.write(h, hlog);
             } catch (java.io.IOException e) {
@@ -159,7 +160,7 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
      * A result whose latencies all come from the row's whole histogram (microseconds), written to hlog first (with
      * its .hgrm); zeros where nothing was answered. requests: the answered ones, as in the histogram.
      */
-    static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
+    public static LoadResult fromHistogram(Histogram h, Path hlog, long requests, double durationS, long errConnect, long errRead,
                                     long errWrite, long errTimeout, long errStatus, long bytes, Path raw, Long dropped,
                                     LoadSeries series) throws Generator.LoadException {
         try {
@@ -176,37 +177,33 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
                 .series(series).build();
     }
 
-    public static final Column THROUGHPUT = Column.number("throughput_rps", "req/s", "completed requests per second over the hold");
-    public static final Column P50 = Column.number("p50_ms", "ms", "median latency (generator's histogram)");
-    public static final Column P90 = Column.number("p90_ms", "ms", "90th percentile latency");
-    public static final Column P95 = Column.number("p95_ms", "ms", "95th percentile latency");
-    public static final Column P99 = Column.number("p99_ms", "ms", "99th percentile latency");
-    public static final Column P999 = Column.number("p999_ms", "ms", "99.9th percentile latency (empty where the generator has none)");
-    public static final Column MAX = Column.number("max_ms", "ms", "slowest request");
-    public static final Column MEAN = Column.number("mean_ms", "ms", "mean latency");
-    public static final Column ERROR_RATE = Column.number("error_rate", "ratio", "failed requests (socket errors, timeouts, non-2xx/3xx) over all attempted");
-    public static final Column HTTP_REQS = Column.integer("http_reqs", "requests", "completed requests in the hold");
-    public static final Column DURATION = Column.number("duration_s", "s", "length of the hold as the generator measured it");
-    public static final Column ERR_CONNECT = Column.integer("errors_connect", "count", "connect errors");
-    public static final Column ERR_READ = Column.integer("errors_read", "count", "read errors");
-    public static final Column ERR_WRITE = Column.integer("errors_write", "count", "write errors");
-    public static final Column ERR_TIMEOUT = Column.integer("errors_timeout", "count", "requests that timed out");
-    public static final Column ERR_STATUS = Column.integer("errors_status", "count", "answers with status >= 400");
-    public static final Column RAW = Column.text("raw", "the generator's output file in raw/");
-    public static final Column DROPPED = Column.integer("dropped", "requests", "open model: requests not sent on schedule (empty: closed model, or none can be: the generator queues them and counts their wait)");
-    public static final Column HISTOGRAM = Column.text("histogram", "the row's whole latency histogram in raw/ (.hlog, microseconds; .hgrm beside it)");
+    public static final Column THROUGHPUT = Columns.RPS;
+    public static final Column P50 = Columns.P50;
+    public static final Column P90 = Columns.P90;
+    public static final Column P95 = Columns.P95;
+    public static final Column P99 = Columns.P99;
+    public static final Column P999 = Columns.P999;
+    public static final Column MAX = Columns.MAX_MS;
+    public static final Column MEAN = Columns.MEAN_MS;
+    public static final Column ERROR_RATE = Columns.ERROR_RATE;
+    public static final Column HTTP_REQS = Columns.HTTP_REQS;
+    public static final Column DURATION = Columns.DURATION_S;
+    public static final Column ERR_CONNECT = Columns.ERRORS_CONNECT;
+    public static final Column ERR_READ = Columns.ERRORS_READ;
+    public static final Column ERR_WRITE = Columns.ERRORS_WRITE;
+    public static final Column ERR_TIMEOUT = Columns.ERRORS_TIMEOUT;
+    public static final Column ERR_STATUS = Columns.ERRORS_STATUS;
+    public static final Column RAW = Columns.RAW;
+    public static final Column DROPPED = Columns.DROPPED;
+    public static final Column HISTOGRAM = Columns.HISTOGRAM;
 
-    public static final Column REQUESTS_BY_REQUEST = Column.text("http_reqs_by_request",
-            "a mix's answered requests per request name in the hold (vegeta: each request its own attacker), name=count;name=count");
-    public static final Column ATTEMPTED_BY_REQUEST = Column.text("attempted_by_request",
-            "a mix's requests sent or tried per request name (answered or not), name=count;name=count");
-    public static final Column ERRORS_BY_REQUEST = Column.text("errors_by_request",
-            "a mix's failed requests per request name (socket errors, timeouts, status >= 400), name=count;name=count");
-    public static final Column P50_BY_REQUEST = Column.text("p50_ms_by_request", "a mix's median latency per request name (its own histogram), name=ms;name=ms");
-    public static final Column P99_BY_REQUEST = Column.text("p99_ms_by_request", "a mix's 99th percentile latency per request name (its own histogram), name=ms;name=ms");
-    public static final Column P999_BY_REQUEST = Column.text("p999_ms_by_request", "a mix's 99.9th percentile latency per request name (its own histogram), name=ms;name=ms");
-    public static final Column HISTOGRAM_BY_REQUEST = Column.text("histogram_by_request",
-            "each request name's whole latency histogram in raw/ (.hlog, microseconds), name=file;name=file: reps and agents merge exactly");
+    public static final Column REQUESTS_BY_REQUEST = Columns.REQUESTS_BY_REQUEST;
+    public static final Column ATTEMPTED_BY_REQUEST = Columns.ATTEMPTED_BY_REQUEST;
+    public static final Column ERRORS_BY_REQUEST = Columns.ERRORS_BY_REQUEST;
+    public static final Column P50_BY_REQUEST = Columns.P50_BY_REQUEST;
+    public static final Column P99_BY_REQUEST = Columns.P99_BY_REQUEST;
+    public static final Column P999_BY_REQUEST = Columns.P999_BY_REQUEST;
+    public static final Column HISTOGRAM_BY_REQUEST = Columns.HISTOGRAM_BY_REQUEST;
     /** The per-request-name columns of a generator that measures a mix's requests apart (vegeta). */
     public static final List<Column> BY_REQUEST_COLUMNS = List.of(REQUESTS_BY_REQUEST, ATTEMPTED_BY_REQUEST, ERRORS_BY_REQUEST, P50_BY_REQUEST,
             P99_BY_REQUEST, P999_BY_REQUEST, HISTOGRAM_BY_REQUEST);
@@ -254,12 +251,6 @@ public record LoadResult(long requests, double durationS, double meanMs, double 
 
     /** A name=value;name=value cell of the by-request columns back into its values by name, in order (empty for an empty cell). */
     public static java.util.Map<String, String> byRequest(String cell) {
-        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
-        if (cell == null || cell.isBlank()) return out;
-        for (String pair : cell.split(";")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) out.put(pair.substring(0, eq), pair.substring(eq + 1));
-        }
-        return out;
+        return vtlab.data.DataRow.pairs(cell);
     }
 }

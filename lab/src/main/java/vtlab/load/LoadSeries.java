@@ -100,7 +100,7 @@ public final class LoadSeries {
      * i must be the same second for every agent: each generator's own clock (wrk, oha: from its start, the agents
      * started together) or k6's stamps moved onto this machine's clock by its host's offset (see K6Agents).
      */
-    static LoadSeries sum(List<LoadSeries> parts) {
+    public static LoadSeries sum(List<LoadSeries> parts) {
         if (parts.isEmpty()) return NONE;
         Set<Kind> kinds = EnumSet.allOf(Kind.class);
         for (LoadSeries p : parts) kinds.retainAll(p.kinds);
@@ -169,14 +169,14 @@ public final class LoadSeries {
      * k6's ramps and graceful stop, a partial last second, as the probes leave it out); a second without any record
      * is kept as zero requests: a stall is a run of zeros, not a gap.
      */
-    static final class Builder {
+    public static final class Builder {
         private final Set<Kind> kinds;
         private final int secondsInHold;
         private final TreeMap<Long, long[]> counts = new TreeMap<>(); // second -> {requests, errors}
         private final Map<Long, Histogram> latencies = new TreeMap<>();
         private final Map<Long, Map<Kind, Double>> more = new TreeMap<>();
 
-        Builder(Set<Kind> kinds, double holdS) {
+        public Builder(Set<Kind> kinds, double holdS) {
             this.kinds = kinds;
             this.secondsInHold = (int) Math.floor(holdS + 1e-9);
         }
@@ -185,13 +185,13 @@ public final class LoadSeries {
          * A request that ended tS seconds into the hold: answered (counted in requests, its latency recorded: as the
          * row's histogram, status errors included) and/or an error (a status >= 400, or a request that got no answer).
          */
-        void add(double tS, boolean answered, boolean error, double latencyS) {
+        public void add(double tS, boolean answered, boolean error, double latencyS) {
             if (!(tS >= 0) || tS >= secondsInHold) return;
             addAt((long) tS, answered, error, latencyS);
         }
 
         /** As {@link #add}, for a generator that stamps whole seconds of the clock: rebased by {@link #build(long)}. */
-        void addAt(long second, boolean answered, boolean error, double latencyS) {
+        public void addAt(long second, boolean answered, boolean error, double latencyS) {
             long[] c = counts.computeIfAbsent(second, k -> new long[2]);
             if (answered) c[0]++;
             if (error) c[1]++;
@@ -202,17 +202,17 @@ public final class LoadSeries {
         }
 
         /** One more error of a kind (ERR_*) in a second of the clock, as {@link #addAt}. */
-        void errorAt(long second, Kind kind) {
+        public void errorAt(long second, Kind kind) {
             more.computeIfAbsent(second, k -> new java.util.EnumMap<>(Kind.class)).merge(kind, 1.0, Double::sum);
         }
 
         /** A level sampled in a second of the clock (in flight): the second keeps its highest. */
-        void levelAt(long second, Kind kind, double value) {
+        public void levelAt(long second, Kind kind, double value) {
             more.computeIfAbsent(second, k -> new java.util.EnumMap<>(Kind.class)).merge(kind, value, Math::max);
         }
 
         /** Counts a generator already summed for one second of the hold (wrk's hook); outside the hold left out. */
-        void addCounts(long second, long answered, long errors) {
+        public void addCounts(long second, long answered, long errors) {
             if (second < 0 || second >= secondsInHold) return;
             long[] c = counts.computeIfAbsent(second, k -> new long[2]);
             c[0] += answered;
@@ -220,12 +220,12 @@ public final class LoadSeries {
         }
 
         /** The seconds recorded by {@link #add}: second 0 is the hold's first. */
-        LoadSeries build() {
+        public LoadSeries build() {
             return build(0);
         }
 
         /** The seconds from origin on (origin: the clock's second the hold began in), at most the hold's length. */
-        LoadSeries build(long origin) {
+        public LoadSeries build(long origin) {
             List<Second> out = new ArrayList<>();
             List<Histogram> hs = new ArrayList<>();
             for (int s = 0; s < secondsInHold; s++) {
@@ -240,7 +240,7 @@ public final class LoadSeries {
         }
 
         /** The earliest second recorded, or null. */
-        Long first() {
+        public Long first() {
             return counts.isEmpty() ? null : counts.firstKey();
         }
     }

@@ -88,12 +88,12 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
     }
 
     /** The environment variable a script reads the i-th header's value from (0-based) when it is a secret. */
-    static String headerEnv(int i) {
+    public static String headerEnv(int i) {
         return "VTLAB_HEADER_" + i;
     }
 
     /** The environment variable a script reads the j-th header of the mix's i-th request from (0-based) when it is a secret. */
-    static String mixHeaderEnv(int i, int j) {
+    public static String mixHeaderEnv(int i, int j) {
         return "VTLAB_MIX_HEADER_" + i + "_" + j;
     }
 
@@ -101,7 +101,7 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
      * Values of the secret headers (Authorization, Cookie, ...: {@link Secrets#secretHeader}) by {@link #headerEnv}:
      * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
      */
-    Map<String, String> secretHeaderEnv() {
+    public Map<String, String> secretHeaderEnv() {
         Map<String, String> env = new LinkedHashMap<>();
         List<Request.Header> h = request.headers();
         for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env.put(headerEnv(i), h.get(i).value());

@@ -11,8 +11,8 @@ import vtlab.proc.Children;
  * A generator run as a tracked child process: its command is kept beside its output (raw/STEM.TOOL.cmd and
  * .txt), and the output is parsed by the generator's own parser once the tool exits.
  */
-final class ToolRun implements Generator.RunningLoad {
-    interface Parser {
+public final class ToolRun implements Generator.RunningLoad {
+    public interface Parser {
         LoadResult parse(String text, Path raw) throws Generator.LoadException;
     }
 
@@ -21,7 +21,7 @@ final class ToolRun implements Generator.RunningLoad {
     private final Path out;
     private final Parser parser;
 
-    ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
+    public ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
         this(tool, cmd, cmd, java.util.Map.of(), rawDir, stem, parser);
     }
 
@@ -29,7 +29,7 @@ final class ToolRun implements Generator.RunningLoad {
      * @param shown the command as raw/STEM.TOOL.cmd keeps it (secret header values masked, {@link vtlab.core.Secrets})
      * @param env   added to the tool's environment and written nowhere: secret header values a script reads
      */
-    ToolRun(String tool, List<String> cmd, List<String> shown, java.util.Map<String, String> env, Path rawDir, String stem,
+    public ToolRun(String tool, List<String> cmd, List<String> shown, java.util.Map<String, String> env, Path rawDir, String stem,
             Parser parser) throws IOException {
         this.tool = tool;
         this.out = rawDir.resolve(stem + "." + tool + ".txt");
@@ -41,7 +41,7 @@ final class ToolRun implements Generator.RunningLoad {
     }
 
     /** A run already started elsewhere (a load agent on its host), its output going to out: waited for and parsed alike. */
-    ToolRun(String tool, Process process, Path out, Parser parser) {
+    public ToolRun(String tool, Process process, Path out, Parser parser) {
         this.tool = tool;
         this.process = process;
         this.out = out;
@@ -62,7 +62,13 @@ final class ToolRun implements Generator.RunningLoad {
         } catch (IOException e) {
             throw new Generator.LoadException("cannot read " + tool + " output " + out + ": " + e.getMessage());
         }
-        if (code != 0) throw new Generator.LoadException(tool + " exited with " + code + ": " + WrkGenerator.lastLines(text, 3));
+        if (code != 0) throw new Generator.LoadException(tool + " exited with " + code + ": " + lastLines(text, 3));
         return parser.parse(text, out);
+    }
+
+    /** A tool's last n lines of output, joined with " | ": what a failure says of it. */
+    public static String lastLines(String text, int n) {
+        List<String> lines = text.strip().lines().toList();
+        return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
 }

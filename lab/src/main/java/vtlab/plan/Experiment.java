@@ -137,15 +137,17 @@ public interface Experiment {
         return false;
     }
 
-    default List<String> findings(List<java.util.Map<String, String>> rows) {
+    /**
+     * Findings of a run folder, finished or read back later, from its matrix.csv rows read back typed (each read
+     * through its columns' declarations, numbered as in the file); a {@link Study} reads the file it wrote into the
+     * folder. Each finding is a sentence with the rows it stands on (its evidence, as data: the report links them).
+     */
+    default List<vtlab.data.Finding> findings(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
         return List.of();
     }
 
-    /**
-     * Findings of a run folder, finished or read back later: by default from its matrix.csv rows; a {@link Study}
-     * reads the file it wrote into the folder.
-     */
-    default List<String> findings(java.nio.file.Path runDir, List<java.util.Map<String, String>> rows) {
-        return findings(rows);
+    /** The findings' sentences over rows given as cells (a test's, a tool's), numbered in their order as a matrix's. */
+    default List<String> findings(List<java.util.Map<String, String>> rows) {
+        return vtlab.data.Finding.texts(findings(null, vtlab.data.DataRow.numbered(rows)));
     }
 }

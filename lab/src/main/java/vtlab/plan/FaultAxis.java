@@ -20,7 +20,7 @@ public final class FaultAxis {
     public static final Opt FAULT = Opt.of("fault", null, "faults within each row's hold, an axis (each value a row, 'a+b' in one hold, none: no fault):\n"
             + String.join(", ", Fault.kinds().stream().map(k -> k.example() + " (" + k.effect() + ")").toList()) + ";\n"
             + String.join("/", Fault.kinds().stream().filter(FaultKind::throughProxy).map(FaultKind::name).toList())
-            + " go through a Toxiproxy in front of the dependency");
+            + " go through a Toxiproxy in front of the dependency").typed(Opt.Type.REPEATED).inScenario("load");
 
     private FaultAxis() {}
 

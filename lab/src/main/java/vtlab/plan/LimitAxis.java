@@ -20,10 +20,10 @@ import vtlab.proc.ContainerLimits;
  */
 public final class LimitAxis {
     public static final Opt CPU_QUOTA = Opt.of("cpu-quota", null, "the SUT in a cgroup with a CPU quota (as limits.cpu of a pod), an axis:\n"
-            + "CPUs (0.5,1) or millicores (500m); none: no quota; at most the SUT's CPUs (--cpus-app)");
+            + "CPUs (0.5,1) or millicores (500m); none: no quota; at most the SUT's CPUs (--cpus-app)").typed(Opt.Type.STRINGS).inScenario("service");
     public static final Opt MEMORY_LIMIT = Opt.of("memory-limit", null, "the SUT in a cgroup with a memory limit (as limits.memory of a pod), an axis:\n"
             + "256m,1g or 512Mi; none: no limit; past it the kernel kills the SUT and the row fails;\n"
-            + "without --jvm-args the JVM sizes its heap from it (no -Xms/-Xmx)");
+            + "without --jvm-args the JVM sizes its heap from it (no -Xms/-Xmx)").typed(Opt.Type.STRINGS).inScenario("service");
 
     private LimitAxis() {}
 

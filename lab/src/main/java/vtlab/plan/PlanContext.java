@@ -27,13 +27,13 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
 
     // The load model, declared once for every load experiment (RunCommand accepts them wherever rows are planned).
     public static final Opt LOAD_MODEL = Opt.of("load-model", "closed", "closed: --conc connections, each sending when its answer arrives;\n"
-            + "open: --rates req/s sent on schedule, latency from each request's intended send time");
-    public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model");
+            + "open: --rates req/s sent on schedule, latency from each request's intended send time").inScenario("load");
+    public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model").typed(Opt.Type.NUMBERS).inScenario("load");
     public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
-            + "open rows carry it in the concurrency column");
+            + "open rows carry it in the concurrency column").typed(Opt.Type.INT).inScenario("load");
     public static final Opt RATE_PROFILE = Opt.of("rate-profile", null, "open model, vegeta (default) or k6: the offered rate over each hold instead of --rates:\n"
             + "RATE@TIME steps, RATE@FROM-TO linear ramps, seconds into the hold, first point @0s,\n"
-            + "e.g. 1000@0s,5000@10s,1000@20s (a 10 s spike); a row's rate is the profile's mean over its hold");
+            + "e.g. 1000@0s,5000@10s,1000@20s (a 10 s spike); a row's rate is the profile's mean over its hold").inScenario("load");
     public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT,
             LimitAxis.CPU_QUOTA, LimitAxis.MEMORY_LIMIT);
 
@@ -44,11 +44,11 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         String args = o.string("jvm-args", "-Xms512m -Xmx512m");
         List<String> jvmArgs = args.isBlank() ? List.of() : List.of(args.trim().split("\\s+"));
         int appCpus = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP);
-        int carriers = carriers(o.string("carriers", "auto"), appCpus);
+        int carriers = carriers(RunOptions.CARRIERS.string(o), appCpus);
         if (jvmArgs.stream().anyMatch(a -> a.startsWith("-D" + CARRIERS_PROPERTY + "="))) {
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
         }
-        Duration warmupMax = o.duration("warmup-max", o.flag("quick") ? Duration.ZERO : Duration.ofSeconds(120), true);
+        Duration warmupMax = RunOptions.WARMUP_MAX.duration(o, true);
         String model = LOAD_MODEL.choice(o, List.of("closed", "open"));
         RateProfile profile = rateProfile(o);
         if (profile != null && RATES.given(o)) {
@@ -181,8 +181,9 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         Opt holdOpt = quickHold == null
                 ? Opt.of("hold", hold, "measured hold of each row (--quick: at most " + QUICK_HOLD_MAX_S + "s)" + (note == null ? "" : "\n" + note))
                 : Opt.of("hold", hold, "measured hold of each row" + (note == null ? "" : "\n" + note)).quick(quickHold);
-        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)"),
-                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most " + QUICK_WARMUP_MAX_S + "s)"), holdOpt);
+        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)").typed(Opt.Type.INT).inScenario("load"),
+                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most " + QUICK_WARMUP_MAX_S + "s)").inScenario("load"),
+                holdOpt.inScenario("load"));
     }
 
     /** --quick's warm-up and hold at most, in seconds, unless an experiment declares its own quick hold. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 import vtlab.proc.ContainerLimits;
+import vtlab.tier.StackVariants;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
 
@@ -18,7 +19,12 @@ import vtlab.tier.tool.Jdk;
  * .rep(1).jdk(jdk).params(params).warmup(warmup).hold(hold).build()}; a variant of a row with {@link #toBuilder()} or
  * one of the {@code with...}/{@code at...} methods. The components a builder need not be given default to none: no
  * pool, path or connection mode, bound, rate or limits (null, {@link ContainerLimits#NONE}), empty maps and lists.
- * Nothing outside this class calls the canonical constructor, whose 23 components in a row are easy to mix up.
+ * Nothing outside this class calls the canonical constructor, whose 26 components in a row are easy to mix up.
+ * <p>
+ * What a row's params name for the scenario and the dataset (its faults, limits, rate profile, build and own probe
+ * set) is also a typed component, parsed once when the row is planned ({@link #withFaults}, {@link #withLimits},
+ * {@link #atProfile}, {@link #withBuild}, {@link #withProbes}): the runner and the checks read the component, never
+ * the param's text again.
  *
  * @param params     workload placeholders and knobs (e.g. sleepMs=50, maxThreads=200), also written to the dataset
  * @param sutEnv     environment the SUT is started with
@@ -33,13 +39,19 @@ import vtlab.tier.tool.Jdk;
  *                   "fault" param, for the scenario and the dataset); empty for a hold without one
  * @param limits     the SUT's cgroup limits ({@link #withLimits}); {@link ContainerLimits#NONE} when it runs on its
  *                   cpuset alone
+ * @param rateProfile the rate profile this open row follows in its hold ({@link #atProfile}; its spec is also its
+ *                   {@link RateProfile#PARAM} param), or null: a constant rate
+ * @param build      the library versions the SUT's jar is built with instead of its pom's defaults
+ *                   ({@link #withBuild}; its spec is also its {@link #BUILD_PARAM} param), or null: the stack's own jar
+ * @param ownProbes  the probes of this row where its own set replaces the run's --probes ({@link #withProbes}; also
+ *                   its {@link #PROBES_PARAM} param), or null: the run's
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
-                  ContainerLimits limits) {
+                  ContainerLimits limits, RateProfile rateProfile, StackVariants.Variant build, List<String> ownProbes) {
     /** This row with the SUT's program arguments. */
     public Row withAppArgs(List<String> args) {
         return toBuilder().appArgs(List.copyOf(args)).build();
@@ -49,6 +61,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
         if (rate != null && !(rate > 0)) throw new IllegalArgumentException("an open row's rate must be positive");
         faults = List.copyOf(faults);
         if (limits == null) limits = ContainerLimits.NONE;
+        if (ownProbes != null) ownProbes = List.copyOf(ownProbes);
     }
 
     /** Open model: requests sent at {@link #rate} whatever the server does. */
@@ -77,13 +90,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
         Map<String, String> withProfile = new java.util.LinkedHashMap<>(params);
         withProfile.put(RateProfile.PARAM, profile.spec());
         double mean = Math.round(profile.meanRate(hold.toMillis() / 1000.0) * 100) / 100.0; // to a hundredth: the scenario names it
-        return as(experiment, withProfile).atRate(mean);
-    }
-
-    /** The rate profile this open row follows in its hold (see {@link #atProfile}), or null: a constant rate. */
-    public RateProfile rateProfile() {
-        String spec = params.get(RateProfile.PARAM);
-        return spec == null ? null : RateProfile.parse(spec);
+        return toBuilder().params(withProfile).rateProfile(profile).build().atRate(mean);
     }
 
     /** A param naming the probes of this row ('+'-joined), where the row's own set replaces the run's --probes. */
@@ -96,6 +103,23 @@ public record Row(String experiment, String stack, String threadMode, String wor
      */
     public static final String BUILD_PARAM = "build";
 
+    /**
+     * This row built with other library versions, the variant's spec its {@link #BUILD_PARAM} param (kept where the
+     * params already name it, so the scenario's words stay in their order).
+     */
+    public Row withBuild(StackVariants.Variant v) {
+        Map<String, String> p = new java.util.LinkedHashMap<>(params);
+        p.put(BUILD_PARAM, v.spec());
+        return toBuilder().params(p).build(v).build();
+    }
+
+    /** This row with a probe set of its own, which replaces the run's --probes; its {@link #PROBES_PARAM} param the set '+'-joined. */
+    public Row withProbes(List<String> probes) {
+        Map<String, String> p = new java.util.LinkedHashMap<>(params);
+        p.put(PROBES_PARAM, String.join("+", probes));
+        return toBuilder().params(p).ownProbes(probes).build();
+    }
+
     /** This row with more runtime-info fields it must report (e.g. the library versions of its build). */
     public Row withExpect(Map<String, Object> more) {
         Map<String, Object> all = new java.util.LinkedHashMap<>(expectInfo);
@@ -105,8 +129,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     /** The probes this row runs with: its own set if it has one (probe-cost), else the run's. */
     public List<String> probes(List<String> runProbes) {
-        String own = params.get(PROBES_PARAM);
-        return own == null ? runProbes : List.of(own.split("\\+"));
+        return ownProbes == null ? runProbes : ownProbes;
     }
 
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
@@ -223,6 +246,9 @@ public record Row(String experiment, String stack, String threadMode, String wor
         b.appArgs = appArgs;
         b.faults = faults;
         b.limits = limits;
+        b.rateProfile = rateProfile;
+        b.build = build;
+        b.ownProbes = ownProbes;
         return b;
     }
 
@@ -249,6 +275,9 @@ public record Row(String experiment, String stack, String threadMode, String wor
         private List<String> appArgs = List.of();
         private List<Fault> faults = List.of();
         private ContainerLimits limits = ContainerLimits.NONE;
+        private RateProfile rateProfile;
+        private StackVariants.Variant build;
+        private List<String> ownProbes;
 
         private Builder() {
         }
@@ -374,12 +403,31 @@ public record Row(String experiment, String stack, String threadMode, String wor
             return this;
         }
 
+        /** null (default): a constant rate (see {@link Row#atProfile}, which names it in the params too). */
+        public Builder rateProfile(RateProfile rateProfile) {
+            this.rateProfile = rateProfile;
+            return this;
+        }
+
+        /** null (default): the stack's own jar (see {@link Row#withBuild}, which names it in the params too). */
+        public Builder build(StackVariants.Variant build) {
+            this.build = build;
+            return this;
+        }
+
+        /** null (default): the run's probes (see {@link Row#withProbes}, which names them in the params too). */
+        public Builder ownProbes(List<String> ownProbes) {
+            this.ownProbes = ownProbes;
+            return this;
+        }
+
         /** The row; NullPointerException naming the first required component not given. */
         public Row build() {
             return new Row(required(experiment, "experiment"), required(stack, "stack"), required(threadMode, "threadMode"),
                     required(workload, "workload"), required(concurrency, "concurrency"), required(rep, "rep"), hikariPool,
                     pathMode, connMode, required(jdk, "jdk"), params, sutEnv, expectInfo, boundRps, boundNote, tiers,
-                    required(warmup, "warmup"), required(hold, "hold"), jvmArgs, rate, appArgs, faults, limits);
+                    required(warmup, "warmup"), required(hold, "hold"), jvmArgs, rate, appArgs, faults, limits, rateProfile, build,
+                    ownProbes);
         }
 
         private static <T> T required(T value, String component) {

@@ -1,26 +1,27 @@
 package vtlab.plan;
 
 import java.util.List;
-import java.util.Map;
+
+import vtlab.data.DataRow;
 
 /**
  * Rows decided one at a time from what the rows before measured (a capacity search), where a fixed plan cannot know
  * the next rate. The runner asks for the next row after each one, with every row of this search so far as matrix.csv
- * holds it, until the search says it is done.
+ * holds it (read through its columns' declarations), until the search says it is done.
  */
 public interface Search {
     /** What is searched, for progress lines: "capacity servlet platform sleep". */
     String label();
 
     /** The next row to run, or null when the search is done. */
-    Row next(List<Map<String, String>> measured);
+    Row next(List<DataRow> measured);
 
     /**
      * The next row given also the run's rows before this search (its fixed rows and earlier searches', as matrix.csv
      * holds them): a search that starts from what the plan measured (ab's next step) reads them; by default only its
      * own rows count.
      */
-    default Row next(List<Map<String, String>> before, List<Map<String, String>> measured) {
+    default Row next(List<DataRow> before, List<DataRow> measured) {
         return next(measured);
     }
 
@@ -34,7 +35,7 @@ public interface Search {
     }
 
     /** Where the search stands after the rows so far, one line (e.g. "meets the SLO at 3,000 req/s; next 3,500"). */
-    String status(List<Map<String, String>> measured);
+    String status(List<DataRow> measured);
 
     /** A row like the ones it will run (stack, tiers, JDK, cap), for the checks made before anything starts. */
     Row template();

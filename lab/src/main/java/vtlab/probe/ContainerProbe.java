@@ -1,6 +1,5 @@
 package vtlab.probe;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,6 +7,7 @@ import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import vtlab.proc.Cgroups;
 
 /**
@@ -24,21 +24,20 @@ import vtlab.proc.Cgroups;
 public final class ContainerProbe implements Probe {
     public static final String NAME = "container";
 
-    static final Column PROCESSORS = Column.integer("jvm_available_processors", "CPUs", "Runtime.availableProcessors() in the SUT's JVM (container probe)");
-    static final Column PARALLELISM = Column.integer("jvm_vt_parallelism", "threads", "the virtual-thread scheduler's parallelism (carriers) the SUT's JVM runs with");
-    static final Column GC = Column.text("jvm_gc", "the collector the SUT's JVM chose or was given (Serial, G1, Parallel, Z, Shenandoah)");
-    static final Column GC_THREADS = Column.integer("jvm_gc_threads", "threads", "the collector's parallel threads (ParallelGCThreads; Serial: 1)");
-    static final Column MAX_HEAP = Column.integer("jvm_max_heap_mb", "MB", "the SUT's max heap (MaxHeapSize): its own sizing from the limit without -Xmx");
-    static final Column QUOTA = Column.number("cg_cpu_quota", "CPUs", "the SUT's CPU quota (cfs quota / period), or empty");
-    static final Column MEM_LIMIT = Column.integer("cg_memory_limit_mb", "MB", "the SUT's memory limit, or empty");
-    static final Column PERIODS = Column.integer("cg_periods", "periods", "CFS periods (100 ms) the SUT ran in during the hold");
-    static final Column THROTTLED = Column.integer("cg_throttled_periods", "periods", "CFS periods in which the quota throttled the SUT, hold");
-    static final Column THROTTLED_PCT = Column.number("cg_throttled_pct", "%", "share of the hold's CFS periods that were throttled");
-    static final Column THROTTLED_MS = Column.number("cg_throttled_ms", "ms", "time the SUT's threads waited for the next period (cpu.stat throttled time), hold");
-    static final Column THROTTLED_TOTAL_MS = Column.number("cg_throttled_total_ms", "ms",
-            "time throttled from the JVM's start to the hold's end (start-up and warm-up included: a quota slows a JVM's start most)");
-    static final Column MEM_MAX = Column.number("cg_memory_max_mb", "MB", "most memory charged to the SUT's cgroup at a sample of the hold (page cache included)");
-    static final Column FAILCNT = Column.integer("cg_memory_failcnt", "times", "times the SUT's memory use hit its limit in the hold (failcnt; v2: memory.events max)");
+    static final Column PROCESSORS = Columns.JVM_PROCESSORS;
+    static final Column PARALLELISM = Columns.JVM_VT_PARALLELISM;
+    static final Column GC = Columns.JVM_GC;
+    static final Column GC_THREADS = Columns.JVM_GC_THREADS;
+    static final Column MAX_HEAP = Columns.JVM_MAX_HEAP;
+    static final Column QUOTA = Columns.CG_CPU_QUOTA;
+    static final Column MEM_LIMIT = Columns.CG_MEMORY_LIMIT;
+    static final Column PERIODS = Columns.CG_PERIODS;
+    static final Column THROTTLED = Columns.CG_THROTTLED_PERIODS;
+    static final Column THROTTLED_PCT = Columns.CG_THROTTLED_PCT;
+    static final Column THROTTLED_MS = Columns.CG_THROTTLED_MS;
+    static final Column THROTTLED_TOTAL_MS = Columns.CG_THROTTLED_TOTAL_MS;
+    static final Column MEM_MAX = Columns.CG_MEMORY_MAX;
+    static final Column FAILCNT = Columns.CG_MEMORY_FAILCNT;
 
     private Cgroups.Group group;
     private Cgroups.Stat first, last;

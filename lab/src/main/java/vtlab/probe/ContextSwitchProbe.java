@@ -21,8 +21,8 @@ import vtlab.data.Column;
  * is the experiment's division by http_reqs: a probe does not see the load's count.
  */
 public final class ContextSwitchProbe implements Probe {
-    static final Column INVOL = Column.integer("ctxsw_invol", "switches", "SUT involuntary context switches in the hold, all threads (/proc)");
-    static final Column VOL = Column.integer("ctxsw_vol", "switches", "SUT voluntary context switches in the hold, all threads (/proc)");
+    static final Column INVOL = vtlab.data.Columns.CTXSW_INVOL;
+    static final Column VOL = vtlab.data.Columns.CTXSW_VOL;
     static final Column EXITED = Column.integer("ctxsw_threads_exited", "threads",
             "SUT threads that ended during the hold: their switches after the hold's start are not counted");
 

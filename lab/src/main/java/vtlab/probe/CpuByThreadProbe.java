@@ -23,7 +23,7 @@ public final class CpuByThreadProbe implements Probe {
     /** jcmd Thread.print header: "name" ... nid=12345 (decimal on JDK 19+, hex before). */
     private static final Pattern HEADER = Pattern.compile("^\"(.*)\".*\\bnid=(0x[0-9a-fA-F]+|\\d+)");
 
-    static final Column BY_THREAD = Column.text("app_cpu_by_thread", "SUT CPU % of one core by thread group over the hold (group pct;...)");
+    static final Column BY_THREAD = vtlab.data.Columns.APP_CPU_BY_THREAD;
 
     @Override
     public java.util.List<Column> columns() {

@@ -19,19 +19,32 @@ public final class CpuProbe implements Probe {
         List<String> tiers = new java.util.ArrayList<>(List.of(vtlab.proc.CoreMap.APP, vtlab.proc.CoreMap.LOAD));
         tiers.addAll(vtlab.tier.Tiers.builtIn()); // pg, stub, toxiproxy
         for (String tier : tiers) {
-            TIER_COLUMNS.put(tier, Column.number(tier + "_cpu_pct", "% core", "CPU of the " + tier + " tier's processes over the hold, 100 = one core"));
+            TIER_COLUMNS.put(tier, vtlab.data.Columns.cpu(tier));
         }
     }
 
+    /**
+     * What the rest of the machine used while the row ran: every CPU's user and system time (/proc/stat) less the
+     * tiers' processes and the lab's own JVM. A build, a browser or a second run beside the lab takes the tiers' CPUs
+     * from under them (a control's SUT core read 33% busy at 200 connections while a compiler ran), so the row's numbers
+     * are not the service's alone: check.RowValidity flags it. Only where every tier runs on this machine.
+     */
+    public static final Column OTHERS = vtlab.data.Columns.OTHERS_CPU;
+
     @Override
     public java.util.List<Column> columns() {
-        return java.util.List.copyOf(TIER_COLUMNS.values());
+        List<Column> all = new java.util.ArrayList<>(TIER_COLUMNS.values());
+        all.add(OTHERS);
+        return all;
     }
 
     private final Map<String, Long> startTicks = new HashMap<>();
     private final Map<String, Long> lastTicks = new HashMap<>();
     private final Map<String, Long> lastNanosByTier = new HashMap<>();
     private long startNanos, lastNanos;
+    /** {machine busy jiffies, the lab's own ticks, the tiers' ticks} at the hold's start and at the last sample that read every tier alive. */
+    private long[] machineStart, machineLast;
+    private long machineLastNanos;
 
     @Override
     public String name() {
@@ -57,6 +70,40 @@ public final class CpuProbe implements Probe {
             startTicks.put(tier, t);
             lastTicks.put(tier, t);
         });
+        boolean allHere = !ctx.tiers().isEmpty() && ctx.tiers().values().stream().allMatch(p -> p.local().isPresent());
+        machineStart = allHere ? machine(startTicks) : null;
+    }
+
+    /** {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks}; null when /proc/stat cannot be read. */
+    private static long[] machine(Map<String, Long> tierTicks) {
+        try {
+            long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
+            // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
+            // reading, which is taken while every tier is alive
+            long self = Proc.cpuTicks(ProcessHandle.current().pid());
+            return busy < 0 || self < 0 ? null : new long[] {busy, self, tierTicks.values().stream().mapToLong(Long::longValue).sum()};
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    /**
+     * user + nice + system jiffies of the machine ("cpu" line of /proc/stat): the time processes ran. Interrupts and
+     * softirqs (the loopback traffic's own work) are left out: no process stands for them.
+     */
+    static long busyJiffies(String procStat) {
+        for (String line : procStat.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f[0].equals("cpu") && f.length > 3) return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
+        }
+        return -1;
+    }
+
+    /** Others' CPU in % of a core between two machine readings over seconds; null without both. */
+    static Double others(long[] from, long[] to, double seconds) {
+        if (from == null || to == null || !(seconds > 0)) return null;
+        long others = (to[0] - from[0]) - (to[1] - from[1]) - (to[2] - from[2]);
+        return round1(Math.max(0, pct(others, seconds)));
     }
 
     @Override
@@ -72,6 +119,14 @@ public final class CpuProbe implements Probe {
             if (prev != null) out.point(tier + "_cpu_pct", second, pct(t - prev, dt));
         });
         lastNanos = now;
+        // the generator exits with the hold: the machine is read at the last sample every tier was alive for
+        if (machineStart != null && ctx.tiers().values().stream().allMatch(vtlab.tier.host.TierProcess::alive)) {
+            long[] m = machine(lastTicks);
+            if (m != null) {
+                machineLast = m;
+                machineLastNanos = now;
+            }
+        }
     }
 
     @Override
@@ -85,6 +140,8 @@ public final class CpuProbe implements Probe {
             Column c = TIER_COLUMNS.get(tier);
             if (c != null && s != null && secs > 0) out.put(c, round1(pct(t - s, secs)));
         });
+        Double others = others(machineStart, machineLast, (machineLastNanos - startNanos) / 1e9);
+        if (others != null) out.put(OTHERS, others);
     }
 
     /** Ticks over a stretch of seconds as % of one core. */

@@ -10,6 +10,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 
 /**
  * The SUT's stop-the-world pauses during the hold, from the JVM's own unified logging: GC pauses (count, total,
@@ -27,14 +28,13 @@ public final class GcProbe implements Probe {
     static final Pattern SAFEPOINT = Pattern.compile("^\\[([^]]+)]\\[[^]]+] Safepoint \"([^\"]+)\".*?Total: (\\d+) ns");
     private static final DateTimeFormatter UTCTIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSZ");
 
-    static final Column PAUSES = Column.integer("gc_pauses", "pauses", "GC pauses in the hold (the JVM's gc log)");
-    static final Column PAUSE_TOTAL = Column.number("gc_pause_total_ms", "ms", "time the SUT spent in GC pauses in the hold");
-    static final Column PAUSE_MAX = Column.number("gc_pause_max_ms", "ms", "longest GC pause in the hold");
-    static final Column STW_MAX = Column.number("stw_max_ms", "ms", "longest safepoint of any cause in the hold (all threads stopped)");
-    static final Column STW_CAUSE = Column.text("stw_max_cause", "the VM operation of the longest safepoint (e.g. SerialCollectForAllocation)");
-    static final Column HEAP_AFTER_LAST = Column.number("heap_after_gc_mb", "MB", "heap in use after the hold's last GC pause");
-    static final Column HEAP_AFTER_SLOPE = Column.number("heap_after_gc_slope_mb_min", "MB/min",
-            "least-squares slope of the heap after each GC pause over the hold (a soak's leak signal; empty under 3 pauses)");
+    static final Column PAUSES = Columns.GC_PAUSES;
+    static final Column PAUSE_TOTAL = Columns.GC_PAUSE_TOTAL;
+    static final Column PAUSE_MAX = Columns.GC_PAUSE_MAX;
+    static final Column STW_MAX = Columns.STW_MAX;
+    static final Column STW_CAUSE = Columns.STW_CAUSE;
+    static final Column HEAP_AFTER_LAST = Columns.HEAP_AFTER_GC;
+    static final Column HEAP_AFTER_SLOPE = Columns.HEAP_AFTER_GC_SLOPE;
     /** The heap before->after(capacity) of a pause line, in the log's unit (M for every collector the lab sees). */
     static final Pattern HEAP = Pattern.compile("\\s(\\d+)M->(\\d+)M\\((\\d+)M\\)");
 

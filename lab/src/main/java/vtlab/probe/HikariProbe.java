@@ -3,6 +3,7 @@ package vtlab.probe;
 import java.util.List;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,8 +27,8 @@ public final class HikariProbe implements Probe {
     static final String PATH = "/api/pool";
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    static final Column ACTIVE_MAX = Column.integer("hikari_active_max", "connections", "most pooled connections checked out in the hold");
-    static final Column PENDING_MAX = Column.integer("hikari_pending_max", "requests", "most requests waiting for a pooled connection in the hold");
+    static final Column ACTIVE_MAX = Columns.HIKARI_ACTIVE_MAX;
+    static final Column PENDING_MAX = Columns.HIKARI_PENDING_MAX;
     private boolean active;
     private java.util.concurrent.CompletableFuture<Void> inFlight;
     private HikariMBeans mbeans;

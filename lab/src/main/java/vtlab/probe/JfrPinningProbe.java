@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -32,12 +33,11 @@ public final class JfrPinningProbe implements Probe {
     /** Frames of these packages are the application's own (the lab's stacks): what a stack is trimmed to. */
     static final List<String> APP_PACKAGES = List.of("vtlab.");
 
-    static final Column EVENTS = Column.integer("pinned_events", "events", "jdk.VirtualThreadPinned events in the hold (virtual rows)");
-    static final Column TOTAL = Column.number("pinned_total_ms", "ms", "time virtual threads spent pinned in the hold");
-    static final Column MAX = Column.number("pinned_max_ms", "ms", "longest pin in the hold");
-    static final Column REASONS = Column.text("pinned_reasons", "pinned reasons with counts (reason:n;...)");
-    static final Column TOP_FRAME = Column.text("pinned_top_frame",
-            "where most pins came from: the frame outside the JDK nearest the pin (a library's or the application's), with its count");
+    static final Column EVENTS = Columns.PINNED;
+    static final Column TOTAL = Columns.PINNED_TOTAL_MS;
+    static final Column MAX = Columns.PINNED_MAX_MS;
+    static final Column REASONS = Columns.PINNED_REASONS;
+    static final Column TOP_FRAME = Columns.PINNED_TOP_FRAME;
 
     private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("(\\d+)(ms|s|m)?");
 

@@ -8,6 +8,7 @@ import java.util.concurrent.Future;
 import javax.management.openmbean.CompositeData;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 
 /**
  * The SUT's JVM second by second over JMX ({@link LocalJmx}, so it answers while every request thread is busy): heap
@@ -23,9 +24,8 @@ import vtlab.data.Column;
  */
 public final class JvmProbe implements Probe {
     static final String REQUESTS = "vtlab:type=Requests", SCHEDULER = "jdk.management:type=VirtualThreadScheduler", TAKE_MAX = "takeMax";
-    static final Column HEAP_MAX = Column.number("heap_used_max_mb", "MB", "most heap in use at a one-second sample of the hold (jvm probe)");
-    static final Column IN_FLIGHT_MAX = Column.integer("sut_in_flight_max", "requests",
-            "most requests in the SUT at once in the hold: the SUT's own peak of those its gate let in, not a sample (jvm probe)");
+    static final Column HEAP_MAX = Columns.HEAP_USED_MAX;
+    static final Column IN_FLIGHT_MAX = Columns.SUT_IN_FLIGHT_MAX;
     static final Column QUEUED_MAX = Column.integer("vt_queued_max", "threads", "most virtual threads queued for a carrier at a sample (JDK 24+)");
     static final Column REJECTED = Column.integer("sut_rejected", "requests", "requests the SUT's concurrency limit turned away in the hold (503)");
 

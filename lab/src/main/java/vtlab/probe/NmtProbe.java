@@ -17,11 +17,11 @@ public final class NmtProbe implements Probe {
     static final Pattern THREAD = Pattern.compile(
             "-\\s+Thread \\(reserved=(\\d+)KB, committed=(\\d+)KB\\)\\s*\\n\\s*\\(threads? #(\\d+)\\)");
 
-    static final Column RESERVED = Column.integer("nmt_thread_reserved_kb", "KB", "NMT Thread category reserved at the end of the hold");
-    static final Column COMMITTED = Column.integer("nmt_thread_committed_kb", "KB", "NMT Thread category committed at the end of the hold");
+    static final Column RESERVED = vtlab.data.Columns.NMT_RESERVED;
+    static final Column COMMITTED = vtlab.data.Columns.NMT_COMMITTED;
     static final Column THREADS = Column.integer("nmt_threads", "threads", "threads NMT counts at the end of the hold");
-    static final Column RESERVED_IDLE = Column.integer("nmt_thread_reserved_kb_idle", "KB", "NMT Thread reserved before any load");
-    static final Column COMMITTED_IDLE = Column.integer("nmt_thread_committed_kb_idle", "KB", "NMT Thread committed before any load");
+    static final Column RESERVED_IDLE = vtlab.data.Columns.NMT_RESERVED_IDLE;
+    static final Column COMMITTED_IDLE = vtlab.data.Columns.NMT_COMMITTED_IDLE;
 
     @Override
     public List<Column> columns() {

@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 
 import vtlab.core.UsageError;
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import vtlab.data.RowValues;
-import vtlab.data.RequestTime;
 import vtlab.data.RequestTime.Cause;
 
 /**
@@ -46,21 +46,20 @@ public final class ProfileProbe implements Probe {
 
     static {
         for (Cause c : Cause.values()) {
-            SHARES.put(c, Column.number(c.column(), "%", "share of the hold's request time (throughput × mean latency × hold) "
-                    + c.label + " (profile probe)"));
+            SHARES.put(c, c.column());
         }
     }
 
-    static final Column TOP = Column.text(RequestTime.TOP, "the largest measured share of request time (profile probe): cpu, runqueue, monitor, park, pool_wait, db, downstream, sleep or gc (never other: see time_top_dominant)");
-    static final Column DOMINANT = Column.bool(RequestTime.DOMINANT, "whether the largest cause dominates (at least half the request time, or twice the next); false: no single cause does, the verdict names the two largest");
+    static final Column TOP = Columns.TIME_TOP;
+    static final Column DOMINANT = Columns.TIME_DOMINANT;
     static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
     static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
-    static final Column TAIL = Column.text(RequestTime.TAIL, "what the slowest 1% of the profiled hold's requests waited on: waits of at least half its p99 (each enough alone), by cause with count, longest and what");
-    static final Column EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
+    static final Column TAIL = Columns.TIME_TAIL;
+    static final Column EVIDENCE = Columns.TIME_EVIDENCE;
     static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
-    static final Column FLAME = Column.text("profile_flame", "a CPU flame graph of the SUT over the profiled hold in raw/ (interactive HTML; JFR's execution samples drawn by async-profiler's converter)");
-    static final Column FILE = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
+    static final Column FLAME = Columns.PROFILE_FLAME;
+    static final Column FILE = Columns.PROFILE_JFR;
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
 
@@ -68,6 +67,8 @@ public final class ProfileProbe implements Probe {
     /** JSON thread dumps per hold on virtual rows: where JFR does not see a virtual thread, they do. */
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
+    /** A virtual row's sleeps counted from its thread dumps, not from an event per sleep (see settings). */
+    private boolean sleepsFromDumps;
     private String dumpError;
     /** A flame graph of the recording's execution samples (flame=false: none). */
     private boolean flame = true;
@@ -159,10 +160,16 @@ public final class ProfileProbe implements Probe {
     }
 
     static String settings(Duration threshold) {
-        return settings(threshold, SAMPLE_PERIOD);
+        return settings(threshold, SAMPLE_PERIOD, true);
     }
 
-    static String settings(Duration threshold, Duration period) {
+    /**
+     * @param sleepEvents false on a virtual row with thread dumps: a sleeping virtual thread is unmounted and the dumps
+     *                    see it, while an event per sleep, with its stack, is a cost per request — on a virtual row
+     *                    that fills its one core (/sleep?ms=50, 400 connections, 7,400 req/s), the profiled hold's
+     *                    throughput fell by about 3 points more with the sleep events than without (3 reps each)
+     */
+    static String settings(Duration threshold, Duration period, boolean sleepEvents) {
         StringBuilder events = new StringBuilder("""
                   <event name="jdk.GCPhasePause">
                     <setting name="enabled">true</setting>
@@ -170,6 +177,7 @@ public final class ProfileProbe implements Probe {
                   </event>
                 """);
         for (String e : List.of("jdk.JavaMonitorEnter", "jdk.JavaMonitorWait", "jdk.ThreadPark", "jdk.SocketRead", "jdk.ThreadSleep")) {
+            if (e.equals("jdk.ThreadSleep") && !sleepEvents) continue;
             events.append("""
                       <event name="%s">
                         <setting name="enabled">true</setting>
@@ -202,7 +210,9 @@ public final class ProfileProbe implements Probe {
      */
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
-        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"), settings(threshold, period));
+        sleepsFromDumps = dumps > 0 && ctx.row().threadMode().contains("virtual");
+        recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"),
+                settings(threshold, period, !sleepsFromDumps));
     }
 
     @Override
@@ -352,7 +362,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public void afterLoad(RowValues row, Measurements out) throws IOException {
         if (seen == null) return;
-        Double rps = number(row, "throughput_rps"), mean = number(row, "mean_ms"), hold = number(row, "duration_s");
+        Double rps = number(row, Columns.RPS), mean = number(row, Columns.MEAN_MS), hold = number(row, Columns.DURATION_S);
         if (rps == null || mean == null || hold == null || !(rps > 0)) return;
         // the window the recording saw (from its start to the load's end), within the hold: its events are all there is
         double window = from != null && to != null ? Math.min(hold, Duration.between(from, to).toNanos() / 1e9) : hold;
@@ -362,7 +372,7 @@ public final class ProfileProbe implements Probe {
         boolean virtual = ctx.row().threadMode().contains("virtual");
         List<String> texts = new ArrayList<>();
         for (Path f : dumpFiles) texts.add(Files.readString(f));
-        TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier);
+        TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier, sleepsFromDumps);
         TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, requestS);
         double cpuS = Double.NaN, runqueueS = Double.NaN;
         int threads = 0;
@@ -409,7 +419,7 @@ public final class ProfileProbe implements Probe {
         if (!Double.isNaN(sut.busy())) out.put(SUT_BUSY, Math.round(1000 * sut.busy()) / 10.0);
         if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
         out.put(EVIDENCE, evidence);
-        Double p99 = number(row, "p99_ms");
+        Double p99 = number(row, Columns.P99);
         String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual);
         if (!tail.isEmpty()) out.put(TAIL, tail);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
@@ -437,7 +447,7 @@ public final class ProfileProbe implements Probe {
         return closedConcurrency == null ? littles : Math.min(littles, closedConcurrency * holdS);
     }
 
-    static Double number(RowValues row, String column) {
+    static Double number(RowValues row, Column column) {
         return row.get(column) instanceof Number n ? n.doubleValue() : null;
     }
 

@@ -1,10 +1,11 @@
 package vtlab.probe;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 
 /** Peak resident memory of the SUT process during the hold (VmRSS), in MB. */
 public final class RssProbe implements Probe {
-    static final Column RSS_MAX = Column.number("rss_mb_max", "MB", "SUT resident set size (VmRSS), max over the hold");
+    static final Column RSS_MAX = Columns.RSS_MAX;
 
     @Override
     public java.util.List<Column> columns() {

@@ -17,10 +17,8 @@ import vtlab.data.Column;
  */
 public final class ServedProbe implements Probe {
     public static final String NAME = "served";
-    public static final Column ON_PLATFORM = Column.integer("sut_requests_platform", "requests",
-            "requests the SUT ran on platform threads in the hold (runtime-info's requests_by_thread; empty: not counted)");
-    public static final Column ON_VIRTUAL = Column.integer("sut_requests_virtual", "requests",
-            "requests the SUT ran on virtual threads in the hold (runtime-info's requests_by_thread; empty: not counted)");
+    public static final Column ON_PLATFORM = vtlab.data.Columns.SUT_REQUESTS_PLATFORM;
+    public static final Column ON_VIRTUAL = vtlab.data.Columns.SUT_REQUESTS_VIRTUAL;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private long[] before, after;
 

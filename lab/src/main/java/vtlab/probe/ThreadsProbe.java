@@ -1,14 +1,15 @@
 package vtlab.probe;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 
 /**
  * Peak OS thread count of the SUT process (/proc Threads): every platform thread the JVM runs (pool threads,
  * carriers, GC, JIT), not virtual threads, which are not OS threads. This is what thread stacks cost memory for.
  */
 public final class ThreadsProbe implements Probe {
-    static final Column MAX = Column.integer("jvm_threads_max", "threads", "SUT OS threads (/proc Threads), max over the hold");
-    static final Column IDLE = Column.integer("jvm_threads_idle", "threads", "SUT OS threads before any load");
+    static final Column MAX = Columns.THREADS_MAX;
+    static final Column IDLE = Columns.THREADS_IDLE;
 
     @Override
     public java.util.List<Column> columns() {

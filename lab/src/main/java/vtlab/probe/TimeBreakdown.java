@@ -225,7 +225,8 @@ public final class TimeBreakdown {
      * What JSON thread dumps (jcmd Thread.dump_to_file -format=json) taken during the hold show of the virtual request
      * threads, where JFR is blind: each virtual thread with a frame outside the JDK (or none yet: started, never run) in
      * each dump is one observation of where a request is; those parked or blocked off a carrier, or queued for one, are
-     * counted by cause. Reads and sleeps are left to JFR's events, which see them whole; mounted ones to schedstat.
+     * counted by cause. Reads are left to JFR's events, which see them whole, and so are sleeps unless the recording
+     * had no sleep events (a virtual row's: see ProfileProbe.settings); mounted threads to schedstat.
      *
      * @param observations virtual request threads over all dumps
      * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
@@ -239,6 +240,11 @@ public final class TimeBreakdown {
             "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
 
     public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
+        return readDumps(jsons, c, false);
+    }
+
+    /** @param sleeps count the virtual threads in Thread.sleep as sleeping (the recording had no sleep events) */
+    public static DumpSeen readDumps(List<String> jsons, Classifier c, boolean sleeps) throws IOException {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
         Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
@@ -262,6 +268,9 @@ public final class TimeBreakdown {
                     } else if (state.equals("RUNNABLE") && t.path("carrier").isMissingNode() && frames.stream().noneMatch(f -> any(f, SOCKET_IO))) {
                         cause = Cause.RUNQUEUE;
                         what = "virtual threads queued for a carrier (thread dumps)";
+                    } else if (sleeps && state.endsWith("WAITING") && frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.sleep"))) {
+                        cause = Cause.SLEEP;
+                        what = "Thread.sleep in " + leaf;
                     } else if (state.endsWith("WAITING") && frames.stream().noneMatch(f -> any(f, SOCKET_IO) || f.startsWith("java.lang.Thread.sleep"))) {
                         String on = t.path("parkBlocker").path("object").asText(t.path("waitingOn").asText("?")).replaceFirst("@[0-9a-f]+$", "");
                         String pool = frames.stream().filter(f -> any(f, POOLS)).findFirst().orElse(null);
@@ -407,6 +416,12 @@ public final class TimeBreakdown {
             pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + unseen));
             unseen = 0;
         }
+        double behindGc = behindGc(pct.get(Cause.RUNQUEUE), seen.gcPauseS() * cpus, s.get(Cause.CPU));
+        if (behindGc > 0) {
+            pct.put(Cause.RUNQUEUE, round(pct.get(Cause.RUNQUEUE) - behindGc));
+            pct.put(Cause.GC, round(pct.get(Cause.GC) + behindGc));
+            queued = Math.max(0, queued - behindGc);
+        }
         pct.put(Cause.OTHER, unseen);
         List<Map.Entry<Cause, Double>> measured = pct.entrySet().stream().filter(e -> e.getKey() != Cause.OTHER && e.getValue() != null)
                 .sorted(Map.Entry.<Cause, Double>comparingByValue().reversed()).toList();
@@ -417,9 +432,24 @@ public final class TimeBreakdown {
         String ev = top == Cause.RUNQUEUE && queued > 0 ? queuedEvidence(queued, seen, threads, cpus, runqueueS, sut)
                 : top == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, poolBusy))
-                : evidence(top, seen, threads, cpus, cpuEstimated, holdS);
+                : evidence(top, seen, threads, cpus, cpuEstimated, holdS)
+                + (top == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
         return new Result(pct, top, dominant, runnerUp, ev, owners(seen), scale < 1);
+    }
+
+    /**
+     * A queue for the CPU (or for a carrier) forms behind whatever holds it; the part of it behind GC's work is GC's: a
+     * heap too small for its allocation rate keeps the one core collecting while the requests behind wait to run (the
+     * GC control's virtual row: 49% paused, 49% queued for a carrier, 2% on the CPU). Split in proportion to the CPU
+     * each held: GC's pauses on the SUT's CPUs against the request threads' own CPU time; the rest stays queued.
+     *
+     * @return percentage points of request time to move from the run queue to GC (0: none)
+     */
+    static double behindGc(Double runqueuePct, double gcCpuS, Double requestCpuS) {
+        if (runqueuePct == null || !(runqueuePct > 0) || !(gcCpuS > 0)) return 0;
+        double work = requestCpuS == null || Double.isNaN(requestCpuS) ? 0 : requestCpuS;
+        return round(runqueuePct * gcCpuS / (gcCpuS + work));
     }
 
     /**

@@ -17,9 +17,13 @@ import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Grouping;
 import vtlab.data.LatencyHistogram;
 import vtlab.data.Rows;
+import vtlab.data.StudyColumns;
 import vtlab.data.StudySection;
 
 /**
@@ -29,8 +33,8 @@ import vtlab.data.StudySection;
  * muted, so they are seen but never read as a result.
  */
 public final class ChartData {
-    public static final String CONCURRENCY = "concurrency";
-    public static final String POOL = "hikari_pool";
+    public static final Column CONCURRENCY = Columns.CONCURRENCY;
+    public static final Column POOL = Columns.HIKARI_POOL;
     static final String MUTED = "#9a9a9a";
     static final String ERROR = "#d62728";
     static final String VIRTUAL = "#1f77b4", PLATFORM = "#ff7f0e";
@@ -59,22 +63,22 @@ public final class ChartData {
         });
     }
 
-    static boolean varies(List<Map<String, String>> rows, String col) {
-        return rows.stream().map(r -> r.getOrDefault(col, "")).filter(v -> !v.isEmpty()).distinct().count() >= 2;
+    static boolean varies(List<DataRow> rows, Column col) {
+        return rows.stream().map(r -> r.text(col)).filter(v -> !v.isEmpty()).distinct().count() >= 2;
     }
 
-    static boolean anyValue(List<Map<String, String>> rows, String col) {
-        return rows.stream().anyMatch(r -> !Double.isNaN(Rows.num(r, col)));
+    static boolean anyValue(List<DataRow> rows, Column col) {
+        return rows.stream().anyMatch(r -> !Double.isNaN(r.num(col)));
     }
 
     /** Rows grouped into panels: same everything but xCol and the variant. */
-    static Map<String, List<Map<String, String>>> panels(List<Map<String, String>> rows, String xCol, boolean withStack) {
-        return rows.stream().filter(r -> !Rows.failed(r))
+    static Map<String, List<DataRow>> panels(List<DataRow> rows, Column xCol, boolean withStack) {
+        return rows.stream().filter(r -> !r.failed())
                 .collect(Collectors.groupingBy(r -> Grouping.panel(r, xCol, withStack), LinkedHashMap::new, Collectors.toList()));
     }
 
     /** The sweep axis of an experiment's hero chart: concurrency, unless only the pool varies. */
-    static String heroAxis(List<Map<String, String>> rows) {
+    static Column heroAxis(List<DataRow> rows) {
         return !varies(rows, CONCURRENCY) && varies(rows, POOL) ? POOL : CONCURRENCY;
     }
 
@@ -86,42 +90,42 @@ public final class ChartData {
 
     /** Throughput (left axis) and p99 (right axis, dashed) against concurrency, one line per variant, per panel. */
     public List<ChartSpec> hero(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment);
+        List<DataRow> rows = data.rowsOf(experiment);
         if (!varies(rows, CONCURRENCY) && varies(rows, POOL)) return List.of(); // the bottleneck chart says it all
         return sweep(experiment, rows, CONCURRENCY, "concurrent connections", true, "hero-" + experiment);
     }
 
     /** Throughput against the HikariCP pool size, one line per variant, when the pool varies. */
     public List<ChartSpec> bottleneck(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment);
+        List<DataRow> rows = data.rowsOf(experiment);
         if (!varies(rows, POOL)) return List.of();
         return sweep(experiment, rows, POOL, "HikariCP pool size (connections)", false, "bottleneck-" + experiment);
     }
 
-    private List<ChartSpec> sweep(String experiment, List<Map<String, String>> rows, String xCol, String xLabel, boolean withP99,
+    private List<ChartSpec> sweep(String experiment, List<DataRow> rows, Column xCol, String xLabel, boolean withP99,
                                   String prefix) {
-        boolean withStack = varies(rows, "stack");
+        boolean withStack = varies(rows, Columns.STACK);
         List<ChartSpec> out = new ArrayList<>();
         panels(rows, xCol, withStack).forEach((label, panel) -> {
-            if (!anyValue(panel, Rows.RPS)) return;
+            if (!anyValue(panel, Columns.RPS)) return;
             TreeSet<Double> xs = xValues(panel, xCol);
             if (xs.isEmpty()) return;
             String title = experiment + ": throughput" + (withP99 ? " and p99" : "") + " vs "
                     + (xCol.equals(POOL) ? "pool size" : "concurrency") + " — " + label;
-            Map<String, List<Map<String, String>>> byVariant = byVariant(panel, withStack);
+            Map<String, List<DataRow>> byVariant = byVariant(panel, withStack);
             List<ChartSpec.Line> lines = new ArrayList<>();
             boolean bars = xs.size() < 3;
             List<Double> xList = List.copyOf(xs);
             byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " req/s", "y", bars ? "bar" : "solid", color(v),
-                    aggregate(Rows.okOnly(vr), xCol, Rows.RPS, bars ? xList : null))));
+                    aggregate(Rows.valid(vr), xCol, Columns.RPS, bars ? xList : null))));
             if (withP99) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
-                        aggregate(Rows.okOnly(vr), xCol, Rows.P99, bars ? xList : null, latency(99, Rows.P99)))));
+                        aggregate(Rows.valid(vr), xCol, Columns.P99, bars ? xList : null, latency(99, Columns.P99)))));
             }
-            List<ChartSpec.Point> flagged = panel.stream().filter(r -> Rows.flagged(r))
-                    .filter(r -> !Double.isNaN(Rows.num(r, Rows.RPS)))
-                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(Rows.num(r, xCol)) : Rows.num(r, xCol),
-                            Rows.num(r, Rows.RPS), null, List.of(data.anchor(r))))
+            List<ChartSpec.Point> flagged = panel.stream().filter(DataRow::flagged)
+                    .filter(r -> !Double.isNaN(r.num(Columns.RPS)))
+                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(r.num(xCol)) : r.num(xCol),
+                            r.num(Columns.RPS), null, List.of(data.anchor(r))))
                     .toList();
             if (!flagged.isEmpty()) lines.add(new ChartSpec.Line("flagged rows (not evidence) req/s", "y", "muted", MUTED, flagged));
             out.add(new ChartSpec(id(prefix), bars ? "bar" : "line", title, xLabel, "throughput (req/s)",
@@ -149,13 +153,13 @@ public final class ChartData {
      * left out; flagged rows with histograms are drawn muted.
      */
     public List<ChartSpec> spectrum(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Rows.failed(r)).toList();
-        boolean withStack = varies(rows, "stack");
+        List<DataRow> rows = data.rowsOf(experiment).stream().filter(r -> !r.failed()).toList();
+        boolean withStack = varies(rows, Columns.STACK);
         List<ChartSpec> out = new ArrayList<>();
         rows.stream().collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList())).forEach((key, group) -> {
             List<ChartSpec.Line> lines = new ArrayList<>();
             byVariant(group, withStack).forEach((v, vr) -> {
-                List<Map<String, String>> ok = Rows.okOnly(vr), flagged = vr.stream().filter(Rows::flagged).toList();
+                List<DataRow> ok = Rows.valid(vr), flagged = vr.stream().filter(DataRow::flagged).toList();
                 spectrumLine(v, "solid", color(v), ok).ifPresent(lines::add);
                 spectrumLine(v + " flagged (not evidence)", "muted", MUTED, flagged).ifPresent(lines::add);
             });
@@ -166,7 +170,7 @@ public final class ChartData {
         return out;
     }
 
-    private Optional<ChartSpec.Line> spectrumLine(String name, String style, String color, List<Map<String, String>> rows) {
+    private Optional<ChartSpec.Line> spectrumLine(String name, String style, String color, List<DataRow> rows) {
         Histogram h = data.histograms().merged(rows);
         if (h == null) return Optional.empty();
         List<ChartSpec.Point> pts = new ArrayList<>();
@@ -182,27 +186,27 @@ public final class ChartData {
      * in red; flagged rows (rate-not-held, ...) are drawn muted at their own p99.
      */
     public List<ChartSpec> latencyVsRate(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> "open".equals(r.get(Rows.LOAD_MODEL))).toList();
-        boolean withStack = varies(rows, "stack");
+        List<DataRow> rows = data.rowsOf(experiment).stream().filter(DataRow::open).toList();
+        boolean withStack = varies(rows, Columns.STACK);
         List<ChartSpec> out = new ArrayList<>();
-        panels(rows, Rows.TARGET_RPS, withStack).forEach((label, panel) -> {
-            TreeSet<Double> xs = xValues(panel, Rows.TARGET_RPS);
+        panels(rows, Columns.TARGET_RPS, withStack).forEach((label, panel) -> {
+            TreeSet<Double> xs = xValues(panel, Columns.TARGET_RPS);
             if (xs.size() < 2) return;
             List<ChartSpec.Line> lines = new ArrayList<>();
             List<ChartSpec.Point> overloaded = new ArrayList<>();
             byVariant(panel, withStack).forEach((v, vr) -> {
-                List<Map<String, String>> ok = Rows.okOnly(vr);
-                lines.add(new ChartSpec.Line(v + " p99 ms", "y", "solid", color(v), aggregate(ok, Rows.TARGET_RPS, Rows.P99, null, latency(99, Rows.P99))));
-                lines.add(new ChartSpec.Line(v + " p50 ms", "y", "dashed", color(v), aggregate(ok, Rows.TARGET_RPS, Rows.P50, null, latency(50, Rows.P50))));
-                overloaded.addAll(aggregate(ok.stream().filter(r -> Rows.flags(r).contains("overloaded")).toList(), Rows.TARGET_RPS, Rows.P99, null,
-                        latency(99, Rows.P99)));
+                List<DataRow> ok = Rows.valid(vr);
+                lines.add(new ChartSpec.Line(v + " p99 ms", "y", "solid", color(v), aggregate(ok, Columns.TARGET_RPS, Columns.P99, null, latency(99, Columns.P99))));
+                lines.add(new ChartSpec.Line(v + " p50 ms", "y", "dashed", color(v), aggregate(ok, Columns.TARGET_RPS, Columns.P50, null, latency(50, Columns.P50))));
+                overloaded.addAll(aggregate(ok.stream().filter(r -> r.flags().contains("overloaded")).toList(), Columns.TARGET_RPS, Columns.P99, null,
+                        latency(99, Columns.P99)));
             });
             if (!overloaded.isEmpty()) lines.add(new ChartSpec.Line("overloaded: offered above the bound (p99)", "y", "points", ERROR, overloaded));
-            List<Map<String, String>> flagged = panel.stream().filter(Rows::flagged).filter(r -> Rows.num(r, Rows.P99) > 0).toList();
+            List<DataRow> flagged = panel.stream().filter(DataRow::flagged).filter(r -> r.num(Columns.P99) > 0).toList();
             if (!flagged.isEmpty()) {
-                String why = flagged.stream().flatMap(r -> Rows.flags(r).stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
+                String why = flagged.stream().flatMap(r -> r.flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
                 lines.add(new ChartSpec.Line("flagged rows (not evidence: " + why + ") p99 ms", "y", "muted", MUTED, flagged.stream()
-                        .map(r -> new ChartSpec.Point(Rows.num(r, Rows.TARGET_RPS), Rows.num(r, Rows.P99), null, List.of(data.anchor(r)))).toList()));
+                        .map(r -> new ChartSpec.Point(r.num(Columns.TARGET_RPS), r.num(Columns.P99), null, List.of(data.anchor(r)))).toList()));
             }
             if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
             out.add(new ChartSpec(id("rate-" + experiment), "line", experiment + ": p50 and p99 vs offered rate — " + label,
@@ -213,29 +217,29 @@ public final class ChartData {
 
     /** RSS (bars) and OS threads (points, right axis) of the SUT per variant along the sweep. */
     public List<ChartSpec> memory(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment);
-        if (!anyValue(rows, "rss_mb_max") && !anyValue(rows, "nmt_thread_committed_kb")) return List.of();
-        String xCol = heroAxis(rows);
-        boolean withStack = varies(rows, "stack");
-        boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
+        List<DataRow> rows = data.rowsOf(experiment);
+        if (!anyValue(rows, Columns.RSS_MAX) && !anyValue(rows, Columns.NMT_COMMITTED)) return List.of();
+        Column xCol = heroAxis(rows);
+        boolean withStack = varies(rows, Columns.STACK);
+        boolean nmt = anyValue(rows, Columns.NMT_COMMITTED);
         List<ChartSpec> out = new ArrayList<>();
         panels(rows, xCol, withStack).forEach((label, panel) -> {
             List<Double> xs = List.copyOf(xValues(panel, xCol));
             if (xs.isEmpty()) return;
-            Map<String, List<Map<String, String>>> byVariant = byVariant(panel, withStack);
+            Map<String, List<DataRow>> byVariant = byVariant(panel, withStack);
             List<ChartSpec.Line> lines = new ArrayList<>();
-            String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb_max";
+            Column yCol = nmt ? Columns.NMT_COMMITTED : Columns.RSS_MAX;
             byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + (nmt ? " thread stacks MB" : " RSS MB"), "y", "bar",
-                    color(v), scale(aggregate(Rows.okOnly(vr), xCol, yCol, xs), nmt ? 1 / 1024.0 : 1))));
-            if (nmt && anyValue(panel, "rss_mb_max")) {
+                    color(v), scale(aggregate(Rows.valid(vr), xCol, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+            if (nmt && anyValue(panel, Columns.RSS_MAX)) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " RSS MB", "y2", "points", color(v),
-                        aggregate(Rows.okOnly(vr), xCol, "rss_mb_max", xs))));
-            } else if (anyValue(panel, "jvm_threads_max")) {
+                        aggregate(Rows.valid(vr), xCol, Columns.RSS_MAX, xs))));
+            } else if (anyValue(panel, Columns.THREADS_MAX)) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " OS threads", "y2", "points", color(v),
-                        aggregate(Rows.okOnly(vr), xCol, "jvm_threads_max", xs))));
+                        aggregate(Rows.valid(vr), xCol, Columns.THREADS_MAX, xs))));
             }
             if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
-            String y2 = nmt && anyValue(panel, "rss_mb_max") ? "RSS (MB)" : anyValue(panel, "jvm_threads_max") ? "OS threads of the SUT" : null;
+            String y2 = nmt && anyValue(panel, Columns.RSS_MAX) ? "RSS (MB)" : anyValue(panel, Columns.THREADS_MAX) ? "OS threads of the SUT" : null;
             out.add(new ChartSpec(id("memory-" + experiment), "bar", experiment + ": " + (nmt ? "thread stacks committed (NMT)" : "SUT resident memory")
                     + " — " + label, xCol.equals(POOL) ? "HikariCP pool size" : "concurrent connections",
                     nmt ? "committed thread memory (MB)" : "RSS, max (MB)", y2, false, xs.stream().map(ChartData::fmtInt).toList(), lines));
@@ -245,15 +249,15 @@ public final class ChartData {
 
     /** pinned_events per row (mean over reps) per variant, one bar group per scenario, when the column is filled. */
     public List<ChartSpec> pinning(String experiment) {
-        List<Map<String, String>> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(Rows.num(r, "pinned_events"))).toList();
+        List<DataRow> rows = data.rowsOf(experiment).stream().filter(r -> !Double.isNaN(r.num(Columns.PINNED))).toList();
         // all zero: the verdict says "no pinning" with its rows; a chart of empty bars adds nothing
-        if (Rows.okOnly(rows).stream().allMatch(r -> Rows.num(r, "pinned_events") == 0)) return List.of();
-        boolean withStack = varies(rows, "stack");
-        String xCol = heroAxis(rows);
+        if (Rows.valid(rows).stream().allMatch(r -> r.num(Columns.PINNED) == 0)) return List.of();
+        boolean withStack = varies(rows, Columns.STACK);
+        Column xCol = heroAxis(rows);
         List<String> cats = new ArrayList<>();
-        Map<String, Map<String, List<Map<String, String>>>> byVariant = new LinkedHashMap<>();
-        for (Map<String, String> r : Rows.okOnly(rows)) {
-            String cat = Grouping.panel(r, xCol, withStack) + " · " + (xCol.equals(POOL) ? "pool " : "c=") + r.getOrDefault(xCol, "");
+        Map<String, Map<String, List<DataRow>>> byVariant = new LinkedHashMap<>();
+        for (DataRow r : Rows.valid(rows)) {
+            String cat = Grouping.panel(r, xCol, withStack) + " · " + (xCol.equals(POOL) ? "pool " : "c=") + r.text(xCol);
             if (!cats.contains(cat)) cats.add(cat);
             byVariant.computeIfAbsent(Grouping.variant(r, withStack), k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
         }
@@ -261,7 +265,7 @@ public final class ChartData {
         List<ChartSpec.Line> lines = new ArrayList<>();
         byVariant.forEach((v, byCat) -> {
             List<ChartSpec.Point> pts = new ArrayList<>();
-            byCat.forEach((cat, cr) -> pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, "pinned_events"), null,
+            byCat.forEach((cat, cr) -> pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, Columns.PINNED), null,
                     anchors(cr))));
             lines.add(new ChartSpec.Line(v, "y", "bar", color(v), pts));
         });
@@ -271,28 +275,28 @@ public final class ChartData {
 
     /** A study's scores ± error (JMH), one chart per unit, bars per thread mode. */
     public List<ChartSpec> scores(StudySection section) {
-        List<Map<String, String>> all = data.studyRows(section);
+        List<DataRow> all = data.studyRows(section);
         boolean withJdk = severalJdks(all);
-        List<Map<String, String>> rows = all.stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
+        List<DataRow> rows = all.stream().filter(r -> !Double.isNaN(r.num(StudyColumns.SCORE))).toList();
         List<ChartSpec> out = new ArrayList<>();
-        Map<String, List<Map<String, String>>> byUnit = rows.stream()
-                .collect(Collectors.groupingBy(r -> r.getOrDefault("unit", ""), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<DataRow>> byUnit = rows.stream()
+                .collect(Collectors.groupingBy(r -> r.text(StudyColumns.UNIT), LinkedHashMap::new, Collectors.toList()));
         byUnit.forEach((unit, ur) -> {
             List<String> cats = new ArrayList<>();
-            Map<String, Map<String, List<Map<String, String>>>> byMode = new LinkedHashMap<>();
-            for (Map<String, String> r : ur) {
+            Map<String, Map<String, List<DataRow>>> byMode = new LinkedHashMap<>();
+            for (DataRow r : ur) {
                 String cat = jmhCategory(r, withJdk);
                 if (!cats.contains(cat)) cats.add(cat);
-                String mode = r.getOrDefault("thread_mode", r.getOrDefault("mode", ""));
+                String mode = r.cell(Columns.THREAD_MODE.name(), r.text(StudyColumns.MODE));
                 byMode.computeIfAbsent(mode.isEmpty() ? "score" : mode, k -> new LinkedHashMap<>()).computeIfAbsent(cat, k -> new ArrayList<>()).add(r);
             }
             List<ChartSpec.Line> lines = new ArrayList<>();
             byMode.forEach((mode, byCat) -> {
                 List<ChartSpec.Point> pts = new ArrayList<>();
                 byCat.forEach((cat, cr) -> {
-                    double err = Rows.mean(cr, "error");
-                    pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, "score"), Double.isNaN(err) ? null : err,
-                            cr.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList()));
+                    double err = Rows.mean(cr, StudyColumns.ERROR);
+                    pts.add(new ChartSpec.Point(cats.indexOf(cat), Rows.mean(cr, StudyColumns.SCORE), Double.isNaN(err) ? null : err,
+                            cr.stream().map(r -> section.rowPrefix() + "-" + r.number()).toList()));
                 });
                 lines.add(new ChartSpec.Line(mode, "y", "bar", color(mode), pts));
             });
@@ -303,60 +307,59 @@ public final class ChartData {
     }
 
     /** Whether a study's file holds rows of several JDKs (then its labels name the JDK). */
-    static boolean severalJdks(List<Map<String, String>> rows) {
-        return rows.stream().map(x -> x.getOrDefault("jdk", "")).distinct().count() > 1;
+    static boolean severalJdks(List<DataRow> rows) {
+        return rows.stream().map(x -> x.text(Columns.JDK)).distinct().count() > 1;
     }
 
     /** Class.method, the workers, other @Params, and the JDK when the file holds several. */
 
-    static String jmhCategory(Map<String, String> r, boolean withJdk) {
-        String b = r.getOrDefault("benchmark", "");
+    static String jmhCategory(DataRow r, boolean withJdk) {
+        String b = r.text(StudyColumns.BENCHMARK);
         String shortName = b.contains(".") ? b.substring(b.lastIndexOf('.', b.lastIndexOf('.') - 1) + 1) : b;
-        String w = r.getOrDefault("workers", "");
-        String params = java.util.Arrays.stream(r.getOrDefault("params", "").split("[;,]"))
+        String w = r.text(StudyColumns.WORKERS);
+        String params = java.util.Arrays.stream(r.text(Columns.PARAMS).split("[;,]"))
                 .filter(kv -> !kv.isBlank() && !kv.startsWith("workers=") && !kv.startsWith("mode=") && !kv.startsWith("threadMode="))
                 .collect(Collectors.joining(" "));
-        String jdk = r.getOrDefault("jdk", "");
+        String jdk = r.text(Columns.JDK);
         return shortName + (w.isEmpty() ? "" : " ×" + w) + (params.isEmpty() ? "" : " " + params) + (withJdk && !jdk.isEmpty() ? " JDK " + jdk : "");
     }
 
     /** A thread-memory row's mode, with the JDK when the file holds several. */
-    static String memoryMode(Map<String, String> r, boolean jdks) {
-        String m = r.getOrDefault("mode", r.getOrDefault("thread_mode", ""));
-        return m + (jdks ? " JDK " + r.getOrDefault("jdk", "") : "");
+    static String memoryMode(DataRow r, boolean jdks) {
+        String m = r.cell(StudyColumns.MODE.name(), r.text(Columns.THREAD_MODE));
+        return m + (jdks ? " JDK " + r.text(Columns.JDK) : "");
     }
 
     /** A thread-memory study's file: committed thread memory (NMT) per thread count and mode, RSS as points on the right. */
     public List<ChartSpec> threadMemory(StudySection section) {
-        List<Map<String, String>> rows = data.studyRows(section);
+        List<DataRow> rows = data.studyRows(section);
         boolean jdks = severalJdks(rows);
         if (rows.isEmpty()) return List.of();
-        List<Double> xs = List.copyOf(xValues(rows, "threads"));
+        List<Double> xs = List.copyOf(xValues(rows, StudyColumns.THREADS));
         if (xs.isEmpty()) return List.of();
-        Map<String, List<Map<String, String>>> byMode = rows.stream()
+        Map<String, List<DataRow>> byMode = rows.stream()
                 .collect(Collectors.groupingBy(r -> memoryMode(r, jdks), LinkedHashMap::new, Collectors.toList()));
-        boolean nmt = anyValue(rows, "nmt_thread_committed_kb");
-        String yCol = nmt ? "nmt_thread_committed_kb" : "rss_mb";
+        boolean nmt = anyValue(rows, Columns.NMT_COMMITTED);
+        Column yCol = nmt ? Columns.NMT_COMMITTED : StudyColumns.RSS_MB;
         List<ChartSpec.Line> lines = new ArrayList<>();
         byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + (nmt ? " thread memory committed MB" : " RSS MB"), "y", "bar", color(m),
-                scale(aggregateTm(mr, rows, section, yCol, xs), nmt ? 1 / 1024.0 : 1))));
-        boolean rss = nmt && anyValue(rows, "rss_mb");
-        if (rss) byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + " RSS MB", "y2", "points", color(m), aggregateTm(mr, rows, section, "rss_mb", xs))));
+                scale(aggregateTm(mr, section, yCol, xs), nmt ? 1 / 1024.0 : 1))));
+        boolean rss = nmt && anyValue(rows, StudyColumns.RSS_MB);
+        if (rss) byMode.forEach((m, mr) -> lines.add(new ChartSpec.Line(m + " RSS MB", "y2", "points", color(m), aggregateTm(mr, section, StudyColumns.RSS_MB, xs))));
         return List.of(new ChartSpec(id(section.anchor()), "bar", "Memory per thread count: " + (nmt ? "thread stacks committed (NMT)" : "RSS"),
                 "threads started", nmt ? "committed thread memory (MB)" : "RSS (MB)", rss ? "RSS (MB)" : null, false,
                 xs.stream().map(ChartData::fmtInt).toList(), lines));
     }
 
-    private List<ChartSpec.Point> aggregateTm(List<Map<String, String>> rows, List<Map<String, String>> all, StudySection section, String col,
-                                              List<Double> xs) {
-        Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
-        for (Map<String, String> r : rows) {
-            double x = Rows.num(r, "threads");
-            if (!Double.isNaN(x) && !Double.isNaN(Rows.num(r, col))) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
+    private List<ChartSpec.Point> aggregateTm(List<DataRow> rows, StudySection section, Column col, List<Double> xs) {
+        Map<Double, List<DataRow>> byX = new TreeMap<>();
+        for (DataRow r : rows) {
+            double x = r.num(StudyColumns.THREADS);
+            if (!Double.isNaN(x) && !Double.isNaN(r.num(col))) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
         byX.forEach((x, xr) -> pts.add(new ChartSpec.Point(xs.indexOf(x), Rows.mean(xr, col), null,
-                xr.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList())));
+                xr.stream().map(r -> section.rowPrefix() + "-" + r.number()).toList())));
         return pts;
     }
 
@@ -391,18 +394,18 @@ public final class ChartData {
         return series;
     }
 
-    Map<String, List<Map<String, String>>> byVariant(List<Map<String, String>> rows, boolean withStack) {
-        Map<String, List<Map<String, String>>> m = rows.stream()
+    Map<String, List<DataRow>> byVariant(List<DataRow> rows, boolean withStack) {
+        Map<String, List<DataRow>> m = rows.stream()
                 .collect(Collectors.groupingBy(r -> Grouping.variant(r, withStack), LinkedHashMap::new, Collectors.toList()));
         // platform first, so it is drawn under virtual and listed first in legends
-        Map<String, List<Map<String, String>>> sorted = new LinkedHashMap<>();
+        Map<String, List<DataRow>> sorted = new LinkedHashMap<>();
         m.keySet().stream().sorted(Comparator.comparing((String v) -> v.contains("virtual") ? 1 : 0)).forEach(v -> sorted.put(v, m.get(v)));
         sorted.keySet().forEach(this::color);
         return sorted;
     }
 
-    static TreeSet<Double> xValues(List<Map<String, String>> rows, String xCol) {
-        return rows.stream().map(r -> Rows.num(r, xCol)).filter(x -> !Double.isNaN(x)).collect(Collectors.toCollection(TreeSet::new));
+    static TreeSet<Double> xValues(List<DataRow> rows, Column xCol) {
+        return rows.stream().map(r -> r.num(xCol)).filter(x -> !Double.isNaN(x)).collect(Collectors.toCollection(TreeSet::new));
     }
 
     static boolean logScale(TreeSet<Double> xs) {
@@ -413,21 +416,21 @@ public final class ChartData {
      * Mean of yCol per x value over the given rows; with categories, x is the index of the value in them.
      * Rows without a value in yCol are left out.
      */
-    List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories) {
+    List<ChartSpec.Point> aggregate(List<DataRow> rows, Column xCol, Column yCol, List<Double> categories) {
         return aggregate(rows, xCol, yCol, categories, xr -> Rows.mean(xr, yCol));
     }
 
     /** A latency percentile of the reps: from their merged histogram, else the mean of col. */
-    Function<List<Map<String, String>>, Double> latency(double percentile, String col) {
+    Function<List<DataRow>, Double> latency(double percentile, Column col) {
         return xr -> data.histograms().ms(xr, percentile, col);
     }
 
-    /** As {@link #aggregate(List, String, String, List)}, each x's rows reduced to y by combine. */
-    List<ChartSpec.Point> aggregate(List<Map<String, String>> rows, String xCol, String yCol, List<Double> categories,
-                                    Function<List<Map<String, String>>, Double> combine) {
-        Map<Double, List<Map<String, String>>> byX = new TreeMap<>();
-        for (Map<String, String> r : rows) {
-            double x = Rows.num(r, xCol), y = Rows.num(r, yCol);
+    /** As {@link #aggregate(List, Column, Column, List)}, each x's rows reduced to y by combine. */
+    List<ChartSpec.Point> aggregate(List<DataRow> rows, Column xCol, Column yCol, List<Double> categories,
+                                    Function<List<DataRow>, Double> combine) {
+        Map<Double, List<DataRow>> byX = new TreeMap<>();
+        for (DataRow r : rows) {
+            double x = r.num(xCol), y = r.num(yCol);
             if (!Double.isNaN(x) && !Double.isNaN(y)) byX.computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         List<ChartSpec.Point> pts = new ArrayList<>();
@@ -436,7 +439,7 @@ public final class ChartData {
         return pts;
     }
 
-    List<String> anchors(List<Map<String, String>> rows) {
+    List<String> anchors(List<DataRow> rows) {
         return rows.stream().map(data::anchor).toList();
     }
 

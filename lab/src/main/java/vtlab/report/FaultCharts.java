@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Rows;
 
 /**
@@ -19,9 +21,6 @@ import vtlab.data.Rows;
  * (x - 1, x] of the hold, and the window is in the same seconds.
  */
 final class FaultCharts {
-    /** Filled by the runner's fault schedule: the faults as scheduled, and when the first began and the last ended. */
-    static final String FAULT = "fault", FROM = "fault_from_s", TO = "fault_to_s";
-
     /** A series of a family: its name in series.jsonl, what a line of it is called, its axis and its dash. */
     record Part(String series, String what, String axis, String style, boolean onlyWhereNonZero) {
         static Part of(String series, String what, String style) {
@@ -61,9 +60,9 @@ final class FaultCharts {
     }
 
     /** Rows with a fault, by fault in the order of the matrix (failed ones too: their table lists them). */
-    Map<String, List<Map<String, String>>> byFault() {
-        return data.rows().stream().filter(r -> !Rows.text(r, FAULT).isBlank())
-                .collect(Collectors.groupingBy(r -> Rows.text(r, FAULT), LinkedHashMap::new, Collectors.toList()));
+    Map<String, List<DataRow>> byFault() {
+        return data.rows().stream().filter(r -> r.has(Columns.FAULT))
+                .collect(Collectors.groupingBy(r -> r.text(Columns.FAULT), LinkedHashMap::new, Collectors.toList()));
     }
 
     /**
@@ -71,16 +70,16 @@ final class FaultCharts {
      * times differ by the milliseconds it takes to apply it), labelled with what the fault does; empty when no row
      * says when.
      */
-    static Optional<ChartSpec.Band> window(String fault, List<Map<String, String>> rows) {
-        double from = rows.stream().mapToDouble(r -> Rows.num(r, FROM)).filter(d -> !Double.isNaN(d)).min().orElse(Double.NaN);
-        double to = rows.stream().mapToDouble(r -> Rows.num(r, TO)).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+    static Optional<ChartSpec.Band> window(String fault, List<DataRow> rows) {
+        double from = rows.stream().mapToDouble(r -> r.num(Columns.FAULT_FROM)).filter(d -> !Double.isNaN(d)).min().orElse(Double.NaN);
+        double to = Rows.max(rows, Columns.FAULT_TO);
         if (Double.isNaN(from) || Double.isNaN(to) || !(to > from)) return Optional.empty();
         return Optional.of(new ChartSpec.Band(from, to, what(fault)));
     }
 
     /** A row's own window, for its per-row charts; empty when it had no fault or it was not applied. */
-    static Optional<ChartSpec.Band> window(Map<String, String> row) {
-        String fault = Rows.text(row, FAULT);
+    static Optional<ChartSpec.Band> window(DataRow row) {
+        String fault = row.text(Columns.FAULT);
         return fault.isBlank() ? Optional.empty() : window(fault, List.of(row));
     }
 
@@ -91,8 +90,8 @@ final class FaultCharts {
     }
 
     /** The panels of one fault: each family some row of it has, its rows overlaid, the window shaded. */
-    List<ChartSpec> panels(String fault, List<Map<String, String>> rows) {
-        List<Map<String, String>> drawn = rows.stream().filter(r -> !Rows.failed(r)).toList();
+    List<ChartSpec> panels(String fault, List<DataRow> rows) {
+        List<DataRow> drawn = rows.stream().filter(r -> !r.failed()).toList();
         List<ChartSpec.Band> bands = window(fault, drawn).stream().toList();
         List<ChartSpec> out = new ArrayList<>();
         for (Family f : FAMILIES) {
@@ -100,7 +99,7 @@ final class FaultCharts {
             if (!has) continue;
             List<ChartSpec.Line> lines = new ArrayList<>();
             for (Part p : f.parts()) {
-                for (Map<String, String> r : drawn) {
+                for (DataRow r : drawn) {
                     List<double[]> pts = series(r, p.series());
                     if (pts.isEmpty() || (p.onlyWhereNonZero() && pts.stream().allMatch(x -> x[1] == 0))) continue;
                     lines.add(new ChartSpec.Line(label(r, drawn) + " " + p.what(), p.axis(), p.style(), charts.color(mode(r)),
@@ -114,19 +113,19 @@ final class FaultCharts {
         return out;
     }
 
-    private List<double[]> series(Map<String, String> r, String name) {
+    private List<double[]> series(DataRow r, String name) {
         List<double[]> pts = data.series(data.index(r)).get(name);
         return pts == null ? List.of() : pts;
     }
 
-    static String mode(Map<String, String> r) {
-        String m = Rows.text(r, Rows.THREAD_MODE);
+    static String mode(DataRow r) {
+        String m = r.mode();
         return m.isEmpty() ? "?" : m;
     }
 
     /** The mode, with the row's number when the fault has several rows of that mode (reps, JDKs), and flagged ones said so. */
-    private String label(Map<String, String> r, List<Map<String, String>> rows) {
+    private String label(DataRow r, List<DataRow> rows) {
         long same = rows.stream().filter(o -> mode(o).equals(mode(r))).count();
-        return mode(r) + (same > 1 ? " row " + data.index(r) : "") + (Rows.flagged(r) ? " (flagged)" : "");
+        return mode(r) + (same > 1 ? " row " + data.index(r) : "") + (r.flagged() ? " (flagged)" : "");
     }
 }

@@ -15,6 +15,8 @@ import java.util.Map;
 
 import one.convert.Arguments;
 import one.convert.FlameGraph;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Grouping;
 
 /**
@@ -42,10 +44,10 @@ final class FlameDiffs {
         Path charts = data.dir().resolve("charts");
         Report.clear(charts, n -> n.startsWith(PREFIX));
         Map<Integer, Diff> out = new LinkedHashMap<>();
-        for (Map.Entry<Map<String, String>, Map<String, String>> pair : pairs(data.rows()).entrySet()) {
-            Map<String, String> row = pair.getKey(), base = pair.getValue();
+        for (Map.Entry<DataRow, DataRow> pair : pairs(data.rows()).entrySet()) {
+            DataRow row = pair.getKey(), base = pair.getValue();
             int k = data.index(row), b = data.index(base);
-            Path a = data.dir().resolve("raw").resolve(base.get("profile_flame")), z = data.dir().resolve("raw").resolve(row.get("profile_flame"));
+            Path a = data.dir().resolve("raw").resolve(base.text(Columns.PROFILE_FLAME)), z = data.dir().resolve("raw").resolve(row.text(Columns.PROFILE_FLAME));
             if (!Files.isRegularFile(a) || !Files.isRegularFile(z)) continue; // a report of a copied run folder without raw/
             String file = PREFIX + k + "-vs-" + b + ".html";
             Files.createDirectories(charts);
@@ -60,25 +62,25 @@ final class FlameDiffs {
      * Each non-platform row with a flame graph, with the platform row of its scenario it is compared with: the same rep
      * where there is one, else the scenario's first platform row with a flame graph.
      */
-    static Map<Map<String, String>, Map<String, String>> pairs(List<Map<String, String>> rows) {
-        Map<String, List<Map<String, String>>> byScenario = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) {
-            if (!r.getOrDefault("profile_flame", "").isEmpty()) byScenario.computeIfAbsent(Grouping.comparison(r), x -> new ArrayList<>()).add(r);
+    static Map<DataRow, DataRow> pairs(List<DataRow> rows) {
+        Map<String, List<DataRow>> byScenario = new LinkedHashMap<>();
+        for (DataRow r : rows) {
+            if (r.has(Columns.PROFILE_FLAME)) byScenario.computeIfAbsent(Grouping.comparison(r), x -> new ArrayList<>()).add(r);
         }
-        Map<Map<String, String>, Map<String, String>> out = new LinkedHashMap<>();
+        Map<DataRow, DataRow> out = new LinkedHashMap<>();
         byScenario.values().forEach(scenario -> {
-            List<Map<String, String>> platform = scenario.stream().filter(FlameDiffs::platform).toList();
+            List<DataRow> platform = scenario.stream().filter(FlameDiffs::platform).toList();
             if (platform.isEmpty()) return;
-            for (Map<String, String> r : scenario) {
+            for (DataRow r : scenario) {
                 if (platform(r)) continue;
-                out.put(r, platform.stream().filter(p -> p.getOrDefault("rep", "").equals(r.getOrDefault("rep", ""))).findFirst()
+                out.put(r, platform.stream().filter(p -> p.text(Columns.REP).equals(r.text(Columns.REP))).findFirst()
                         .orElse(platform.getFirst()));
             }
         });
         return out;
     }
 
-    private static boolean platform(Map<String, String> r) {
+    private static boolean platform(DataRow r) {
         return Grouping.variant(r).startsWith("platform");
     }
 

@@ -10,6 +10,9 @@ import java.util.Optional;
 
 import org.HdrHistogram.Histogram;
 
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.LatencyHistogram;
 import vtlab.data.Rows;
 
@@ -45,9 +48,9 @@ public final class Histograms {
     }
 
     /** The reps' histograms added, or null when there is no rep, a rep has none, or one cannot be read. */
-    public Histogram merged(List<Map<String, String>> rows) {
+    public Histogram merged(List<DataRow> rows) {
         if (raw == null || rows.isEmpty()) return null;
-        List<String> names = rows.stream().map(r -> Rows.text(r, Rows.HISTOGRAM)).toList();
+        List<String> names = rows.stream().map(r -> r.text(Columns.HISTOGRAM)).toList();
         if (names.stream().anyMatch(n -> !n.matches(SAFE))) return null;
         return merged.computeIfAbsent(names, k -> {
             try {
@@ -61,7 +64,7 @@ public final class Histograms {
     }
 
     /** Percentile (50, 99, ...) of the reps in ms: from their merged histogram, else the mean of col (e.g. p99_ms). */
-    public double ms(List<Map<String, String>> rows, double percentile, String col) {
+    public double ms(List<DataRow> rows, double percentile, Column col) {
         Histogram h = merged(rows);
         return h == null ? Rows.mean(rows, col) : LatencyHistogram.ms(h, percentile);
     }

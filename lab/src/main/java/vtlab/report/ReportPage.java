@@ -15,7 +15,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import vtlab.data.Findings;
 import vtlab.data.StudySection;
 
-import vtlab.data.Rows;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 
 /**
  * report.html of a run: verdicts first, then one section per experiment (charts, rows table, rows over time), the
@@ -24,18 +26,21 @@ import vtlab.data.Rows;
  */
 public final class ReportPage {
     /** The matrix columns of the rows table, in order, with their headings; a column only shows when it has values. */
-    static final List<String[]> ROW_COLUMNS = List.of(
-            new String[] {"thread_mode", "mode"}, new String[] {"workload", "workload"}, new String[] {"concurrency", "conc"},
-            new String[] {"hikari_pool", "pool"}, new String[] {"conn_mode", "conn"}, new String[] {"path_mode", "path"},
-            new String[] {"params", "params"}, new String[] {"jdk", "JDK"}, new String[] {"rep", "rep"},
-            new String[] {Rows.RPS, "req/s"}, new String[] {"p50_ms", "p50 ms"}, new String[] {"p99_ms", "p99 ms"},
-            new String[] {"p999_ms", "p99.9 ms"}, new String[] {"max_ms", "max ms"}, new String[] {"error_rate", "errors"},
-            new String[] {"app_cpu_pct", "app CPU %"}, new String[] {"load_cpu_pct", "load CPU %"}, new String[] {"pg_cpu_pct", "pg CPU %"},
-            new String[] {"stub_cpu_pct", "stub CPU %"}, new String[] {"jvm_threads_max", "threads"}, new String[] {"rss_mb_max", "RSS MB"},
-            new String[] {"nmt_thread_committed_kb", "thread KB (NMT)"}, new String[] {"hikari_active_max", "hikari active"},
-            new String[] {"hikari_pending_max", "hikari pending"}, new String[] {"pinned_events", "pinned"},
-            new String[] {"bound_rps", "bound req/s"}, new String[] {"bound_ratio", "of bound"}, new String[] {"littles_law_ratio", "Little"},
-            new String[] {"flags", "flags"}, new String[] {"note", "note"});
+    static final List<Shown> ROW_COLUMNS = List.of(
+            new Shown(Columns.THREAD_MODE, "mode"), new Shown(Columns.WORKLOAD, "workload"), new Shown(Columns.CONCURRENCY, "conc"),
+            new Shown(Columns.HIKARI_POOL, "pool"), new Shown(Columns.CONN_MODE, "conn"), new Shown(Columns.PATH_MODE, "path"),
+            new Shown(Columns.PARAMS, "params"), new Shown(Columns.JDK, "JDK"), new Shown(Columns.REP, "rep"),
+            new Shown(Columns.RPS, "req/s"), new Shown(Columns.P50, "p50 ms"), new Shown(Columns.P99, "p99 ms"),
+            new Shown(Columns.P999, "p99.9 ms"), new Shown(Columns.MAX_MS, "max ms"), new Shown(Columns.ERROR_RATE, "errors"),
+            new Shown(Columns.APP_CPU, "app CPU %"), new Shown(Columns.LOAD_CPU, "load CPU %"), new Shown(Columns.PG_CPU, "pg CPU %"),
+            new Shown(Columns.cpu("stub"), "stub CPU %"), new Shown(Columns.THREADS_MAX, "threads"), new Shown(Columns.RSS_MAX, "RSS MB"),
+            new Shown(Columns.NMT_COMMITTED, "thread KB (NMT)"), new Shown(Columns.HIKARI_ACTIVE_MAX, "hikari active"),
+            new Shown(Columns.HIKARI_PENDING_MAX, "hikari pending"), new Shown(Columns.PINNED, "pinned"),
+            new Shown(Columns.BOUND_RPS, "bound req/s"), new Shown(Columns.BOUND_RATIO, "of bound"), new Shown(Columns.LITTLE_RATIO, "Little"),
+            new Shown(Columns.FLAGS, "flags"), new Shown(Columns.NOTE, "note"));
+
+    /** A column of the rows table with its heading. */
+    record Shown(Column column, String heading) {}
 
     private final RunData data;
     private final ChartData charts;
@@ -147,8 +152,8 @@ public final class ReportPage {
      * (platform beside virtual), each with its largest cause and links to its rows and its profile in raw/.
      */
     private void requestTime() {
-        Map<String, List<Map<String, String>>> scenarios = new LinkedHashMap<>();
-        for (Map<String, String> r : data.rows()) {
+        Map<String, List<DataRow>> scenarios = new LinkedHashMap<>();
+        for (DataRow r : data.rows()) {
             if (vtlab.data.RequestTime.has(r)) scenarios.computeIfAbsent(vtlab.data.Grouping.comparison(r), k -> new ArrayList<>()).add(r);
         }
         if (scenarios.isEmpty()) return;
@@ -161,8 +166,8 @@ public final class ReportPage {
         }
         sb.append("</p>\n");
         scenarios.forEach((key, rows) -> {
-            sb.append("<h3>").append(Html.esc(rows.getFirst().get(Rows.EXPERIMENT) + " · " + vtlab.data.Grouping.comparisonLabel(key))).append("</h3>\n");
-            for (Map<String, String> r : rows) {
+            sb.append("<h3>").append(Html.esc(rows.getFirst().experiment() + " · " + vtlab.data.Grouping.comparisonLabel(key))).append("</h3>\n");
+            for (DataRow r : rows) {
                 int k = data.index(r);
                 sb.append("<div class=\"tbar-row\" id=\"why-").append(k).append("\"><span class=\"tlabel\"><a href=\"#row-").append(k).append("\">row ")
                         .append(k).append("</a> ").append(Html.esc(vtlab.data.Grouping.variant(r))).append("</span><span class=\"tbar\">");
@@ -175,14 +180,14 @@ public final class ReportPage {
                 sb.append("</span><span class=\"twhy\">").append(Html.esc(vtlab.data.RequestTime.line(r)));
                 String cost = vtlab.data.RequestTime.profiledCost(r);
                 if (cost != null) sb.append(" · <span class=\"pcost\">").append(Html.esc(cost)).append("</span>");
-                String tail = r.getOrDefault(vtlab.data.RequestTime.TAIL, "");
+                String tail = r.text(Columns.TIME_TAIL);
                 if (!tail.isBlank()) sb.append("<br><span class=\"ttail\">").append(Html.esc(tail)).append("</span>");
-                String jfr = r.getOrDefault("profile_jfr", "");
+                String jfr = r.text(Columns.PROFILE_JFR);
                 if (!jfr.isEmpty()) {
                     sb.append(" · <a href=\"raw/").append(Html.esc(jfr.replace(".jfr", ".txt"))).append("\">breakdown</a> · <a href=\"raw/")
                             .append(Html.esc(jfr)).append("\">JFR</a>");
                 }
-                String flame = r.getOrDefault("profile_flame", "");
+                String flame = r.text(Columns.PROFILE_FLAME);
                 if (!flame.isEmpty()) sb.append(" · <a class=\"flame\" href=\"raw/").append(Html.esc(flame)).append("\">flame graph</a>");
                 FlameDiffs.Diff diff = flameDiffs.get(k);
                 if (diff != null) {
@@ -208,7 +213,7 @@ public final class ReportPage {
     }
 
     private void experiment(String exp) {
-        List<Map<String, String>> rows = data.rowsOf(exp);
+        List<DataRow> rows = data.rowsOf(exp);
         if (rows.isEmpty()) return;
         sb.append("<section id=\"").append(Html.anchor("exp", exp)).append("\"><h2>").append(Html.esc(exp)).append("</h2>\n");
         Findings.Entry e = data.findings().of(exp);
@@ -256,7 +261,7 @@ public final class ReportPage {
      * overlaid, the window shaded) and a table of what it did to each mode (the row's fault verdict columns).
      */
     private void faults() {
-        Map<String, List<Map<String, String>>> byFault = faults.byFault();
+        Map<String, List<DataRow>> byFault = faults.byFault();
         if (byFault.isEmpty()) return;
         sb.append("<section id=\"faults\"><h2>Faults</h2>\n<p class=\"hint\">Rows whose measured hold had a fault, per fault: each second of ")
                 .append("the hold, the modes overlaid in their colours, the series of a panel told apart by dash; the shaded band is the fault's ")
@@ -272,7 +277,7 @@ public final class ReportPage {
     }
 
     /** The fault verdict columns of a fault's rows, one line each, its sentence under it. */
-    private void faultTable(List<Map<String, String>> rows) {
+    private void faultTable(List<DataRow> rows) {
         String[][] heads = {{"mode", null}, {"row", null}, {"applied", "seconds into the hold"}, {"p99 before ms", null}, {"p99 during ms", null},
                 {"p99 after ms", null}, {"recovery", "p99 back within 10% of before, and staying 3 s"},
                 {"peak in flight (SUT)", "most requests in the SUT from the fault's start on"},
@@ -285,36 +290,36 @@ public final class ReportPage {
             sb.append("<th").append(h[1] == null ? "" : " title=\"" + Html.esc(h[1]) + "\"").append(">").append(Html.esc(h[0])).append("</th>");
         }
         sb.append("</tr></thead>\n<tbody>\n");
-        for (Map<String, String> r : rows) {
+        for (DataRow r : rows) {
             int k = data.index(r);
-            String status = Rows.text(r, Rows.STATUS);
-            String flags = Rows.flagged(r) ? " (flagged: " + String.join(", ", Rows.flags(r)) + ")" : "";
+            String status = r.status();
+            String flags = r.flagged() ? " (flagged: " + String.join(", ", r.flags()) + ")" : "";
             sb.append("<tr class=\"st-").append(Html.esc(status)).append("\"><td>").append(Html.esc(FaultCharts.mode(r) + flags))
                     .append("</td><td><a href=\"#row-").append(k).append("\">").append(k).append("</a></td>");
-            if (Rows.failed(r)) {
-                sb.append("<td colspan=\"").append(heads.length - 2).append("\" class=\"bad\">failed: ").append(Html.esc(Rows.text(r, Rows.NOTE))).append("</td></tr>\n");
+            if (r.failed()) {
+                sb.append("<td colspan=\"").append(heads.length - 2).append("\" class=\"bad\">failed: ").append(Html.esc(r.text(Columns.NOTE))).append("</td></tr>\n");
                 continue;
             }
-            double from = Rows.num(r, FaultCharts.FROM), to = Rows.num(r, FaultCharts.TO);
+            double from = r.num(Columns.FAULT_FROM), to = r.num(Columns.FAULT_TO);
             sb.append("<td>").append(Double.isNaN(from) || Double.isNaN(to) ? "" : String.format(Locale.ROOT, "%.1f–%.1f s", from, to)).append("</td>");
-            for (String col : List.of("p99_before_ms", "p99_during_ms", "p99_after_ms")) numCell(Rows.num(r, col), StaticChart.num(Rows.num(r, col)));
-            double recovery = Rows.num(r, "recovery_s");
+            for (Column col : List.of(Columns.P99_BEFORE, Columns.P99_DURING, Columns.P99_AFTER)) numCell(r.num(col), StaticChart.num(r.num(col)));
+            double recovery = r.num(Columns.RECOVERY_S);
             if (!Double.isNaN(recovery)) {
                 numCell(recovery, StaticChart.num(recovery) + " s");
-            } else if (!Double.isNaN(Rows.num(r, "p99_before_ms"))) {
+            } else if (!Double.isNaN(r.num(Columns.P99_BEFORE))) {
                 sb.append("<td class=\"bad\">did not recover within the hold</td>");
             } else {
-                sb.append("<td>").append(Rows.text(r, "fault_verdict").isBlank() ? "" : "no p99 before the fault").append("</td>");
+                sb.append("<td>").append(r.text(Columns.FAULT_VERDICT).isBlank() ? "" : "no p99 before the fault").append("</td>");
             }
-            for (String col : List.of("peak_in_flight", "peak_load_in_flight", "heap_before_mb", "peak_heap_mb", "fault_errors_timeout",
-                    "fault_errors_status", "fault_errors_connect", "fault_errors_io")) {
-                numCell(Rows.num(r, col), StaticChart.num(Rows.num(r, col)));
+            for (Column col : List.of(Columns.PEAK_IN_FLIGHT, Columns.PEAK_LOAD_IN_FLIGHT, Columns.HEAP_BEFORE, Columns.PEAK_HEAP,
+                    Columns.FAULT_ERRORS_TIMEOUT, Columns.FAULT_ERRORS_STATUS, Columns.FAULT_ERRORS_CONNECT, Columns.FAULT_ERRORS_IO)) {
+                numCell(r.num(col), StaticChart.num(r.num(col)));
             }
-            double shed = Rows.num(r, "fault_shed_pct");
+            double shed = r.num(Columns.FAULT_SHED_PCT);
             numCell(shed, String.format(Locale.ROOT, "%.1f%%", shed));
-            numCell(Rows.num(r, "never_answered"), StaticChart.num(Rows.num(r, "never_answered")));
+            numCell(r.num(Columns.NEVER_ANSWERED), StaticChart.num(r.num(Columns.NEVER_ANSWERED)));
             sb.append("</tr>\n");
-            String verdict = Rows.text(r, "fault_verdict");
+            String verdict = r.text(Columns.FAULT_VERDICT);
             if (!verdict.isBlank()) {
                 sb.append("<tr class=\"sentence st-").append(Html.esc(status)).append("\"><td></td><td colspan=\"").append(heads.length - 1)
                         .append("\">").append(Html.esc(verdict)).append("</td></tr>\n");
@@ -358,19 +363,19 @@ public final class ReportPage {
         sb.append("<td data-v=\"").append(Double.isNaN(v) ? "" : String.format(Locale.ROOT, "%.3f", v)).append("\">").append(Double.isNaN(v) ? "" : Html.esc(shown)).append("</td>");
     }
 
-    private void rowsTable(List<Map<String, String>> rows) {
-        List<String[]> cols = ROW_COLUMNS.stream().filter(c -> rows.stream().anyMatch(r -> !r.getOrDefault(c[0], "").isEmpty())).toList();
+    private void rowsTable(List<DataRow> rows) {
+        List<Shown> cols = ROW_COLUMNS.stream().filter(c -> rows.stream().anyMatch(r -> !r.text(c.column()).isEmpty())).toList();
         sb.append("<h3>Rows</h3>\n<p class=\"hint\">Click a heading to sort. Yellow: flagged (not evidence); red: failed.</p>\n")
                 .append("<div class=\"scroll\"><table class=\"sortable rows\"><thead><tr><th>#</th><th>status</th>");
-        for (String[] c : cols) sb.append("<th>").append(Html.esc(c[1])).append("</th>");
+        for (Shown c : cols) sb.append("<th>").append(Html.esc(c.heading())).append("</th>");
         sb.append("<th>raw</th></tr></thead>\n<tbody>\n");
-        for (Map<String, String> r : rows) {
+        for (DataRow r : rows) {
             int k = data.index(r);
-            String status = r.getOrDefault("status", "");
+            String status = r.status();
             sb.append("<tr id=\"row-").append(k).append("\" class=\"st-").append(Html.esc(status)).append("\"><td data-v=\"").append(k)
                     .append("\"><a href=\"#time-").append(k).append("\">").append(k).append("</a></td><td>").append(Html.esc(status)).append("</td>");
-            for (String[] c : cols) cell(r, c[0]);
-            String raw = r.getOrDefault("raw", "");
+            for (Shown c : cols) cell(r, c.column());
+            String raw = r.text(Columns.RAW);
             sb.append("<td>");
             if (raw.matches("[A-Za-z0-9._-]+")) sb.append("<a href=\"raw/").append(Html.esc(raw)).append("\">").append(Html.esc(raw)).append("</a>");
             sb.append("</td></tr>\n");
@@ -379,44 +384,42 @@ public final class ReportPage {
     }
 
     /** Text columns of the rows table that can run long (notes are sentences): clipped to one line. */
-    static final java.util.Set<String> CLIPPED = java.util.Set.of("note", "params", "flags");
+    static final java.util.Set<Column> CLIPPED = java.util.Set.of(Columns.NOTE, Columns.PARAMS, Columns.FLAGS);
 
-    private void cell(Map<String, String> r, String col) {
-        String v = r.getOrDefault(col, "");
-        double d = Rows.num(r, col);
+    private void cell(DataRow r, Column col) {
+        String v = r.text(col);
+        double d = r.num(col);
         if (Double.isNaN(d)) {
             // long text stays on one line, cut with an ellipsis; the whole of it is the cell's tooltip
             boolean clip = CLIPPED.contains(col) && !v.isEmpty();
-            sb.append("<td").append(clip ? " class=\"clip" + (col.equals("note") ? " note" : "") + "\" title=\"" + Html.esc(v) + "\"" : "")
+            sb.append("<td").append(clip ? " class=\"clip" + (col.equals(Columns.NOTE) ? " note" : "") + "\" title=\"" + Html.esc(v) + "\"" : "")
                     .append(">").append(Html.esc(v)).append("</td>");
             return;
         }
-        String shown = switch (col) {
-            case "error_rate" -> String.format(Locale.ROOT, "%.2f%%", d * 100);
-            case "bound_ratio" -> String.format(Locale.ROOT, "%.0f%%", d * 100);
-            case "littles_law_ratio" -> String.format(Locale.ROOT, "%.2f", d);
-            default -> StaticChart.num(d);
-        };
-        boolean bad = col.equals("error_rate") && d > 0;
+        String shown = col.equals(Columns.ERROR_RATE) ? String.format(Locale.ROOT, "%.2f%%", d * 100)
+                : col.equals(Columns.BOUND_RATIO) ? String.format(Locale.ROOT, "%.0f%%", d * 100)
+                : col.equals(Columns.LITTLE_RATIO) ? String.format(Locale.ROOT, "%.2f", d)
+                : StaticChart.num(d);
+        boolean bad = col.equals(Columns.ERROR_RATE) && d > 0;
         sb.append("<td data-v=\"").append(Html.esc(v)).append("\"").append(bad ? " class=\"bad\"" : "").append(">").append(Html.esc(shown)).append("</td>");
     }
 
     /** Per row: each probe's per-second series as a small chart; errors and failures in red. */
-    private void overTime(List<Map<String, String>> rows) {
-        boolean any = rows.stream().anyMatch(r -> !data.series(data.index(r)).isEmpty() || Rows.failed(r));
+    private void overTime(List<DataRow> rows) {
+        boolean any = rows.stream().anyMatch(r -> !data.series(data.index(r)).isEmpty() || r.failed());
         if (!any) return;
         sb.append("<h3>Over time, per row</h3>\n<p class=\"hint\">Sampled each second during the measured hold, so warm-up effects, stalls and "
                 + "timeouts show instead of being averaged away. Rows with errors or timeouts are marked in red.</p>\n");
-        for (Map<String, String> r : rows) {
+        for (DataRow r : rows) {
             int k = data.index(r);
             List<ChartSpec> small = charts.overTime(k);
             String errors = errorsText(r);
-            boolean failed = Rows.failed(r);
+            boolean failed = r.failed();
             if (small.isEmpty() && !failed && errors.isEmpty()) continue;
             sb.append("<div class=\"timeline").append(failed || !errors.isEmpty() ? " has-errors" : "").append("\" id=\"time-").append(k).append("\">")
-                    .append("<h4><a href=\"#row-").append(k).append("\">row ").append(k).append("</a> ").append(Html.esc(r.getOrDefault("scenario", "")))
-                    .append(" rep ").append(Html.esc(r.getOrDefault("rep", ""))).append(" — ").append(Html.esc(r.getOrDefault("status", ""))).append("</h4>");
-            if (failed) sb.append("<p class=\"bad\">failed: ").append(Html.esc(r.getOrDefault("note", ""))).append("</p>");
+                    .append("<h4><a href=\"#row-").append(k).append("\">row ").append(k).append("</a> ").append(Html.esc(r.text(Columns.SCENARIO)))
+                    .append(" rep ").append(Html.esc(r.text(Columns.REP))).append(" — ").append(Html.esc(r.status())).append("</h4>");
+            if (failed) sb.append("<p class=\"bad\">failed: ").append(Html.esc(r.text(Columns.NOTE))).append("</p>");
             if (!errors.isEmpty()) sb.append("<p class=\"bad\">").append(Html.esc(errors)).append("</p>");
             if (!small.isEmpty()) {
                 sb.append("<div class=\"charts small\">");
@@ -433,15 +436,15 @@ public final class ReportPage {
     }
 
     /** "errors: 12 timeouts, 3 non-2xx answers (0.31%)", or empty. */
-    static String errorsText(Map<String, String> r) {
+    static String errorsText(DataRow r) {
         List<String> parts = new ArrayList<>();
-        String[][] kinds = {{"errors_timeout", "timeouts"}, {"errors_status", "non-2xx answers"}, {"errors_connect", "connect errors"},
-                {"errors_read", "read errors"}, {"errors_write", "write errors"}};
-        for (String[] k : kinds) {
-            double n = Rows.num(r, k[0]);
-            if (n > 0) parts.add(StaticChart.num(n) + " " + k[1]);
+        List<Shown> kinds = List.of(new Shown(Columns.ERRORS_TIMEOUT, "timeouts"), new Shown(Columns.ERRORS_STATUS, "non-2xx answers"),
+                new Shown(Columns.ERRORS_CONNECT, "connect errors"), new Shown(Columns.ERRORS_READ, "read errors"), new Shown(Columns.ERRORS_WRITE, "write errors"));
+        for (Shown k : kinds) {
+            double n = r.num(k.column());
+            if (n > 0) parts.add(StaticChart.num(n) + " " + k.heading());
         }
-        double rate = Rows.num(r, "error_rate");
+        double rate = r.num(Columns.ERROR_RATE);
         if (parts.isEmpty() && !(rate > 0)) return "";
         return "errors: " + (parts.isEmpty() ? "" : String.join(", ", parts) + " ") + (rate > 0 ? String.format(Locale.ROOT, "(%.2f%% of requests)", rate * 100) : "");
     }
@@ -475,24 +478,23 @@ public final class ReportPage {
     }
 
     /** A CSV file as a sortable table; row n gets the anchor prefix-n. */
-    private void table(List<Map<String, String>> rows, String prefix, String title) {
+    private void table(List<DataRow> rows, String prefix, String title) {
         sb.append("<h3>").append(Html.esc(title)).append("</h3>\n");
         if (rows.isEmpty()) {
             sb.append("<p>empty</p>\n");
             return;
         }
-        List<String> cols = new ArrayList<>(rows.getFirst().keySet());
+        List<String> cols = rows.getFirst().names();
         sb.append("<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>#</th>");
         for (String c : cols) sb.append("<th>").append(Html.esc(c)).append("</th>");
         sb.append("</tr></thead>\n<tbody>\n");
         int n = 0;
-        for (Map<String, String> r : rows) {
+        for (DataRow r : rows) {
             n++;
             if (n > 2000) break;
             sb.append("<tr id=\"").append(prefix).append('-').append(n).append("\"><td data-v=\"").append(n).append("\">").append(n).append("</td>");
             for (String c : cols) {
-                String v = r.getOrDefault(c, "");
-                sb.append("<td>").append(Html.esc(v)).append("</td>");
+                sb.append("<td>").append(Html.esc(r.cell(c))).append("</td>");
             }
             sb.append("</tr>\n");
         }
@@ -504,42 +506,42 @@ public final class ReportPage {
         sb.append("<section id=\"validity\"><h2>Validity</h2>\n<p class=\"hint\">Every row is checked before its numbers count: achieved "
                 + "throughput against the closed-model bound, Little's law (connections = throughput × mean latency, within 10%), whether the "
                 + "generator's cores were saturated, and errors. Flagged and failed rows are never used as evidence.</p>\n");
-        List<Map<String, String>> rows = data.rows();
+        List<DataRow> rows = data.rows();
         if (rows.isEmpty()) {
             sb.append("<p>No load rows in this run.</p>\n");
         } else {
             sb.append("<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>#</th><th>scenario</th><th>rep</th><th>status</th>")
                     .append("<th>bound req/s</th><th>of bound</th><th>bound</th><th>Little L/(λW)</th><th>Little ok</th><th>generator-bound</th>")
                     .append("<th>load CPU %</th><th>errors</th><th>flags</th><th>note</th></tr></thead>\n<tbody>\n");
-            for (Map<String, String> r : rows) {
+            for (DataRow r : rows) {
                 int k = data.index(r);
-                sb.append("<tr id=\"val-").append(k).append("\" class=\"st-").append(Html.esc(r.getOrDefault("status", ""))).append("\">")
+                sb.append("<tr id=\"val-").append(k).append("\" class=\"st-").append(Html.esc(r.status())).append("\">")
                         .append("<td data-v=\"").append(k).append("\"><a href=\"#row-").append(k).append("\">").append(k).append("</a></td><td>")
-                        .append(Html.esc(r.getOrDefault("scenario", ""))).append("</td>");
-                cell(r, "rep");
-                sb.append("<td>").append(Html.esc(r.getOrDefault("status", ""))).append("</td>");
-                cell(r, "bound_rps");
-                cell(r, "bound_ratio");
-                cell(r, "bound_note");
-                cell(r, "littles_law_ratio");
-                boolean littleBad = "false".equals(r.get("littles_law_ok"));
-                sb.append("<td").append(littleBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.getOrDefault("littles_law_ok", ""))).append("</td>");
-                boolean genBad = "true".equals(r.get("generator_bound"));
-                sb.append("<td").append(genBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.getOrDefault("generator_bound", ""))).append("</td>");
-                cell(r, "load_cpu_pct");
+                        .append(Html.esc(r.text(Columns.SCENARIO))).append("</td>");
+                cell(r, Columns.REP);
+                sb.append("<td>").append(Html.esc(r.status())).append("</td>");
+                cell(r, Columns.BOUND_RPS);
+                cell(r, Columns.BOUND_RATIO);
+                cell(r, Columns.BOUND_NOTE);
+                cell(r, Columns.LITTLE_RATIO);
+                boolean littleBad = "false".equals(r.text(Columns.LITTLE_OK));
+                sb.append("<td").append(littleBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.text(Columns.LITTLE_OK))).append("</td>");
+                boolean genBad = "true".equals(r.text(Columns.GENERATOR_BOUND));
+                sb.append("<td").append(genBad ? " class=\"bad\"" : "").append(">").append(Html.esc(r.text(Columns.GENERATOR_BOUND))).append("</td>");
+                cell(r, Columns.LOAD_CPU);
                 String err = errorsText(r);
                 sb.append("<td").append(err.isEmpty() ? "" : " class=\"bad\"").append(">").append(Html.esc(err)).append("</td>");
-                cell(r, "flags");
-                cell(r, "note");
+                cell(r, Columns.FLAGS);
+                cell(r, Columns.NOTE);
                 sb.append("</tr>\n");
             }
             sb.append("</tbody></table></div>\n");
-            List<Map<String, String>> failed = rows.stream().filter(r -> Rows.failed(r)).toList();
+            List<DataRow> failed = rows.stream().filter(DataRow::failed).toList();
             if (!failed.isEmpty()) {
                 sb.append("<h3>Failed rows</h3>\n<ul>\n");
-                for (Map<String, String> r : failed) {
+                for (DataRow r : failed) {
                     sb.append("<li><a href=\"#row-").append(data.index(r)).append("\">row ").append(data.index(r)).append("</a> ")
-                            .append(Html.esc(r.getOrDefault("scenario", ""))).append(": <span class=\"bad\">").append(Html.esc(r.getOrDefault("note", "")))
+                            .append(Html.esc(r.text(Columns.SCENARIO))).append(": <span class=\"bad\">").append(Html.esc(r.text(Columns.NOTE)))
                             .append("</span></li>\n");
                 }
                 sb.append("</ul>\n");

@@ -17,6 +17,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 import vtlab.core.UsageError;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Dataset;
 import vtlab.data.Findings;
 import vtlab.data.StudySection;
@@ -31,17 +33,17 @@ public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path dir;
-    private final List<Map<String, String>> rows;
+    private final List<DataRow> rows;
     private final Map<Integer, Map<String, List<double[]>>> series;
     private final JsonNode environment;
     private final String summary;
     private final Findings findings;
     /** Each study section with its data file's rows, in findings.json's order; files that are absent are left out. */
-    private final Map<StudySection, List<Map<String, String>>> studies = new LinkedHashMap<>();
-    private final Map<String, List<Map<String, String>>> otherCsv;
+    private final Map<StudySection, List<DataRow>> studies = new LinkedHashMap<>();
+    private final Map<String, List<DataRow>> otherCsv;
     private final Map<String, String> pinningText;
     private final List<String> problems = new ArrayList<>();
-    private final Map<Map<String, String>, Integer> indexes = new java.util.IdentityHashMap<>();
+    private final Map<DataRow, Integer> indexes = new java.util.IdentityHashMap<>();
     private final Histograms histograms;
 
     private RunData(Path dir) {
@@ -56,7 +58,7 @@ public final class RunData {
         Set<String> known = new java.util.HashSet<>(Set.of("matrix.csv"));
         for (StudySection s : findings.sections()) {
             if (!known.add(s.dataFile())) continue;
-            List<Map<String, String>> r = csv(dir.resolve(s.dataFile()));
+            List<DataRow> r = csv(dir.resolve(s.dataFile()));
             if (!r.isEmpty()) studies.put(s, r);
         }
         this.otherCsv = new LinkedHashMap<>();
@@ -93,12 +95,12 @@ public final class RunData {
         List<String> header;
         try {
             if (Files.size(matrix) == 0) return;
-            var rows = Dataset.read(matrix);
-            header = rows.isEmpty() ? List.of(Files.readAllLines(matrix).getFirst().split(",", -1)) : List.copyOf(rows.getFirst().keySet());
+            var rows = Dataset.rows(matrix);
+            header = rows.isEmpty() ? List.of(Files.readAllLines(matrix).getFirst().split(",", -1)) : rows.getFirst().names();
         } catch (IOException | RuntimeException e) {
             throw new UsageError(matrix + " cannot be read: " + (e.getMessage() == null ? e.toString() : e.getMessage()).replace('\n', ' '));
         }
-        if (!header.contains("experiment") || !header.contains("status")) {
+        if (!header.contains(Columns.EXPERIMENT.name()) || !header.contains(Columns.STATUS.name())) {
             throw new UsageError(matrix + " is not a vtlab matrix.csv (its header has no experiment or status column)");
         }
     }
@@ -112,18 +114,18 @@ public final class RunData {
     }
 
     /** matrix.csv rows; row k (1-based) is the runner's k-th row, as in its raw file names. */
-    public List<Map<String, String>> rows() {
+    public List<DataRow> rows() {
         return rows;
     }
 
     /** 1-based number of a matrix row (its anchor in the report is "row-N"). */
-    public int index(Map<String, String> row) {
+    public int index(DataRow row) {
         if (indexes.isEmpty()) for (int i = 0; i < rows.size(); i++) indexes.put(rows.get(i), i + 1);
         return indexes.getOrDefault(row, -1);
     }
 
     /** Anchor of a matrix row in the report. */
-    public String anchor(Map<String, String> row) {
+    public String anchor(DataRow row) {
         return "row-" + index(row);
     }
 
@@ -151,16 +153,16 @@ public final class RunData {
     }
 
     /** The studies' sections with their data files' rows (only files that have rows). */
-    public Map<StudySection, List<Map<String, String>>> studies() {
+    public Map<StudySection, List<DataRow>> studies() {
         return studies;
     }
 
     /** The rows of a study section's data file, empty when it has none. */
-    public List<Map<String, String>> studyRows(StudySection s) {
+    public List<DataRow> studyRows(StudySection s) {
         return studies.getOrDefault(s, List.of());
     }
 
-    public Map<String, List<Map<String, String>>> otherCsv() {
+    public Map<String, List<DataRow>> otherCsv() {
         return otherCsv;
     }
 
@@ -176,19 +178,19 @@ public final class RunData {
     /** The experiments of the run: those named in matrix.csv, then those findings.json names (studies add no matrix row). */
     public List<String> experiments() {
         Set<String> out = new LinkedHashSet<>();
-        for (Map<String, String> r : rows) if (r.get("experiment") != null && !r.get("experiment").isEmpty()) out.add(r.get("experiment"));
+        for (DataRow r : rows) if (!r.experiment().isEmpty()) out.add(r.experiment());
         out.addAll(findings.names());
         return List.copyOf(out);
     }
 
-    public List<Map<String, String>> rowsOf(String experiment) {
-        return rows.stream().filter(r -> experiment.equals(r.get("experiment"))).toList();
+    public List<DataRow> rowsOf(String experiment) {
+        return rows.stream().filter(r -> experiment.equals(r.experiment())).toList();
     }
 
-    private List<Map<String, String>> csv(Path f) {
+    private List<DataRow> csv(Path f) {
         if (!Files.exists(f)) return List.of();
         try {
-            return Dataset.read(f);
+            return Dataset.rows(f);
         } catch (IOException | RuntimeException e) {
             problems.add(f.getFileName() + ": " + e.getMessage());
             return List.of();

@@ -16,6 +16,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
 import vtlab.data.Stats;
@@ -87,48 +90,48 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
      * @param failOn   the --fail-on text, null without
      * @param breaches per matrix row number, the thresholds it breached in words
      */
-    public static RunSummary of(List<Map<String, String>> rows, Histograms histograms, JsonNode environment, String failOn,
+    public static RunSummary of(List<DataRow> rows, Histograms histograms, JsonNode environment, String failOn,
                                 Map<Integer, List<String>> breaches) {
-        Map<Map<String, String>, Integer> index = new java.util.IdentityHashMap<>();
+        Map<DataRow, Integer> index = new java.util.IdentityHashMap<>();
         for (int i = 0; i < rows.size(); i++) index.put(rows.get(i), i + 1);
         List<Entry> entries = new ArrayList<>();
         List<Failed> failed = new ArrayList<>();
-        Map<String, List<Map<String, String>>> byExperiment = rows.stream()
-                .collect(Collectors.groupingBy(r -> Rows.text(r, Rows.EXPERIMENT), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<DataRow>> byExperiment = rows.stream()
+                .collect(Collectors.groupingBy(DataRow::experiment, LinkedHashMap::new, Collectors.toList()));
         byExperiment.forEach((exp, expRows) -> {
-            Map<String, List<Map<String, String>>> groups = expRows.stream()
+            Map<String, List<DataRow>> groups = expRows.stream()
                     .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             groups.forEach((g, gRows) -> {
-                Map<String, List<Map<String, String>>> variants = gRows.stream()
+                Map<String, List<DataRow>> variants = gRows.stream()
                         .collect(Collectors.groupingBy(Grouping::variant, LinkedHashMap::new, Collectors.toList()));
                 double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
-                        .map(e -> Rows.mean(measured(e.getValue()), Rows.RPS)).filter(d -> !Double.isNaN(d)).findFirst().orElse(Double.NaN);
+                        .map(e -> Rows.mean(measured(e.getValue()), Columns.RPS)).filter(d -> !Double.isNaN(d)).findFirst().orElse(Double.NaN);
                 variants.forEach((v, vRows) -> {
-                    List<Map<String, String>> m = measured(vRows);
-                    int ok = (int) vRows.stream().filter(Rows::ok).count(), fl = (int) vRows.stream().filter(Rows::flagged).count();
-                    int fa = (int) vRows.stream().filter(Rows::failed).count();
+                    List<DataRow> m = measured(vRows);
+                    int ok = (int) vRows.stream().filter(DataRow::ok).count(), fl = (int) vRows.stream().filter(DataRow::flagged).count();
+                    int fa = (int) vRows.stream().filter(DataRow::failed).count();
                     // every rep failed: a line without numbers (compare shows it as failed; summary.txt lists the rows)
-                    Stat rps = Stat.of(m.stream().map(r -> Rows.num(r, Rows.RPS)).toList());
-                    Map<String, String> first = vRows.getFirst();
-                    List<String> flags = vRows.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList();
+                    Stat rps = Stat.of(m.stream().map(r -> r.num(Columns.RPS)).toList());
+                    DataRow first = vRows.getFirst();
+                    List<String> flags = vRows.stream().flatMap(r -> r.flags().stream()).distinct().toList();
                     List<String> broke = vRows.stream().flatMap(r -> breaches.getOrDefault(index.get(r), List.of()).stream()).distinct().toList();
-                    entries.add(new Entry(exp, Grouping.comparisonLabel(g), Grouping.scenario(first, false), Rows.text(first, Rows.JDK),
-                            vRows.stream().map(r -> Rows.text(r, Rows.STACK)).distinct().collect(Collectors.joining("+")), v,
+                    entries.add(new Entry(exp, Grouping.comparisonLabel(g), Grouping.scenario(first, false), first.text(Columns.JDK),
+                            vRows.stream().map(r -> r.text(Columns.STACK)).distinct().collect(Collectors.joining("+")), v,
                             vRows.stream().map(index::get).toList(), ok, fl, fa, rps,
-                            latency(m, histograms, 50, Rows.P50), latency(m, histograms, 99, Rows.P99),
-                            Rows.mean(m, Rows.BOUND_RPS), Rows.mean(m, Rows.BOUND_RATIO), rps.mean() / platformRps,
-                            Rows.mean(m, Rows.THREADS_MAX), Rows.mean(m, Rows.APP_CPU), Rows.mean(m, "rss_mb_max"), flags, broke));
+                            latency(m, histograms, 50, Columns.P50), latency(m, histograms, 99, Columns.P99),
+                            Rows.mean(m, Columns.BOUND_RPS), Rows.mean(m, Columns.BOUND_RATIO), rps.mean() / platformRps,
+                            Rows.mean(m, Columns.THREADS_MAX), Rows.mean(m, Columns.APP_CPU), Rows.mean(m, Columns.RSS_MAX), flags, broke));
                 });
             });
-            for (Map<String, String> f : expRows) {
-                if (Rows.failed(f)) failed.add(new Failed(exp, index.get(f), Rows.text(f, Rows.SCENARIO), Rows.text(f, Rows.REP), Rows.text(f, Rows.NOTE)));
+            for (DataRow f : expRows) {
+                if (f.failed()) failed.add(new Failed(exp, index.get(f), f.text(Columns.SCENARIO), f.text(Columns.REP), f.text(Columns.NOTE)));
             }
         });
         List<Breach> br = new ArrayList<>();
         breaches.forEach((k, terms) -> {
             if (terms.isEmpty() || k < 1 || k > rows.size()) return;
-            Map<String, String> r = rows.get(k - 1);
-            br.add(new Breach(k, Rows.text(r, Rows.SCENARIO), Rows.text(r, Rows.REP), List.copyOf(terms)));
+            DataRow r = rows.get(k - 1);
+            br.add(new Breach(k, r.text(Columns.SCENARIO), r.text(Columns.REP), List.copyOf(terms)));
         });
         br.sort(java.util.Comparator.comparingInt(Breach::row));
         return new RunSummary(environment == null ? NullNode.getInstance() : environment, failOn, entries, failed, br,
@@ -136,14 +139,14 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
     }
 
     /** The reps a line stands on: the ok ones, else the flagged ones (shown, not evidence). */
-    static List<Map<String, String>> measured(List<Map<String, String>> rows) {
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        return ok.isEmpty() ? rows.stream().filter(Rows::flagged).toList() : ok;
+    static List<DataRow> measured(List<DataRow> rows) {
+        List<DataRow> ok = Rows.valid(rows);
+        return ok.isEmpty() ? rows.stream().filter(DataRow::flagged).toList() : ok;
     }
 
-    private static Latency latency(List<Map<String, String>> rows, Histograms h, double percentile, String col) {
+    private static Latency latency(List<DataRow> rows, Histograms h, double percentile, Column col) {
         boolean merged = h.merged(rows) != null;
-        return new Latency(h.ms(rows, percentile, col), merged, rows.stream().map(r -> Rows.num(r, col)).toList());
+        return new Latency(h.ms(rows, percentile, col), merged, rows.stream().map(r -> r.num(col)).toList());
     }
 
     /** The summary of a run folder: its summary.json when there is one, else derived from its rows (older runs). */

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import vtlab.data.Rows;
 
 /**
  * The end-of-run table, per experiment: one line per scenario and thread-mode variant, reps averaged (with their
@@ -19,7 +18,7 @@ public final class Summary {
     /** Marks p50/p99 cells taken from the merged histogram rather than the mean of the reps' cells. */
     static final String MERGED = "*";
 
-    public static String render(List<Map<String, String>> rows, Histograms histograms) {
+    public static String render(List<vtlab.data.DataRow> rows, Histograms histograms) {
         return render(RunSummary.of(rows, histograms, null, null, Map.of()));
     }
 
@@ -101,10 +100,10 @@ public final class Summary {
     }
 
     /** Scenario lines whose rows were flagged (as evidence they do not count). */
-    public static List<String> flagged(List<Map<String, String>> rows) {
+    public static List<String> flagged(List<vtlab.data.DataRow> rows) {
         List<String> out = new ArrayList<>();
-        for (Map<String, String> r : rows) {
-            if (Rows.flagged(r)) out.add(r.get("scenario") + " rep " + r.get("rep") + ": " + r.get("note"));
+        for (vtlab.data.DataRow r : rows) {
+            if (r.flagged()) out.add(r.text(vtlab.data.Columns.SCENARIO) + " rep " + r.text(vtlab.data.Columns.REP) + ": " + r.text(vtlab.data.Columns.NOTE));
         }
         return out;
     }

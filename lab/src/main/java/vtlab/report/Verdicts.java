@@ -9,7 +9,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Findings;
+import vtlab.data.StudyColumns;
 import vtlab.data.StudySection;
 
 import vtlab.data.Rows;
@@ -54,37 +58,30 @@ public final class Verdicts {
         return out;
     }
 
-    /** The experiment's own findings (findings.json), linked to its section. */
+    /**
+     * The experiment's own findings (findings.json), linked to its section and to the rows each stands on, as the
+     * finding carries them (never read back from its words: "row 1, 97% app CPU" names one row).
+     */
     List<Verdict> findings(String exp) {
         Findings.Entry e = data.findings().of(exp);
         if (e == null) return List.of();
         if (e.error() != null) return List.of(new Verdict(exp, "validity", exp + ": its findings could not be computed (" + e.error() + ")", List.of()));
         String section = data.rowsOf(exp).isEmpty() ? e.section() : Html.anchor("exp", exp);
-        return e.lines().stream().map(l -> {
+        return e.findings().stream().map(f -> {
             List<String> evidence = new ArrayList<>(section == null ? List.of() : List.of(section));
-            evidence.addAll(rowsNamed(l));
-            return new Verdict(exp, "finding", l, evidence);
+            f.rows().forEach(n -> evidence.add("row-" + n));
+            return new Verdict(exp, "finding", f.text(), evidence);
         }).toList();
-    }
-
-    private static final java.util.regex.Pattern ROWS_NAMED = java.util.regex.Pattern.compile("\\brows? (\\d+(?:, \\d+)*)");
-
-    /** Anchors of the matrix rows a finding names ("row 3", "rows 3, 4"), so each claim links to its rows. */
-    static List<String> rowsNamed(String finding) {
-        List<String> out = new ArrayList<>();
-        java.util.regex.Matcher m = ROWS_NAMED.matcher(finding);
-        while (m.find()) for (String n : m.group(1).split(", ")) if (!out.contains("row-" + n)) out.add("row-" + n);
-        return out;
     }
 
     /** Per panel of a concurrency sweep: virtual against each platform variant (or a ranking when there is no such pair). */
     List<Verdict> sweeps(String exp) {
-        List<Map<String, String>> rows = data.rowsOf(exp);
+        List<DataRow> rows = data.rowsOf(exp);
         if (ChartData.heroAxis(rows).equals(ChartData.POOL)) return List.of(); // a pool sweep: see bottleneck()
-        boolean withStack = ChartData.varies(rows, "stack");
+        boolean withStack = ChartData.varies(rows, Columns.STACK);
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
-            Map<String, Map<Double, List<Map<String, String>>>> v = byVariantAndX(Rows.okOnly(panel), ChartData.CONCURRENCY, withStack);
+            Map<String, Map<Double, List<DataRow>>> v = byVariantAndX(Rows.valid(panel), ChartData.CONCURRENCY, withStack);
             List<String> virtual = v.keySet().stream().filter(n -> n.endsWith("virtual")).toList();
             List<String> platform = v.keySet().stream().filter(n -> n.contains("platform")).toList();
             if (!virtual.isEmpty() && !platform.isEmpty()) {
@@ -101,13 +98,13 @@ public final class Verdicts {
         return out;
     }
 
-    private Verdict pair(String exp, String label, String vt, String pt, Map<Double, List<Map<String, String>>> vRows,
-                         Map<Double, List<Map<String, String>>> pRows) {
+    private Verdict pair(String exp, String label, String vt, String pt, Map<Double, List<DataRow>> vRows,
+                         Map<Double, List<DataRow>> pRows) {
         List<Double> common = vRows.keySet().stream().filter(pRows::containsKey).sorted().toList();
         if (common.isEmpty()) return null;
         double x = common.getLast();
-        List<Map<String, String>> a = vRows.get(x), b = pRows.get(x);
-        double ta = Rows.mean(a, Rows.RPS), tb = Rows.mean(b, Rows.RPS);
+        List<DataRow> a = vRows.get(x), b = pRows.get(x);
+        double ta = Rows.mean(a, Columns.RPS), tb = Rows.mean(b, Columns.RPS);
         if (Double.isNaN(ta) || Double.isNaN(tb) || tb <= 0) return null;
         double ratio = ta / tb;
         StringBuilder s = new StringBuilder(exp + " (" + label + "): ");
@@ -116,15 +113,15 @@ public final class Verdicts {
         else s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s)", ratio, n0(ta), n0(tb)));
         double pa = p99(a), pb = p99(b);
         if (!Double.isNaN(pa) && !Double.isNaN(pb)) s.append(", p99 ").append(ms(pa)).append(" vs ").append(ms(pb));
-        double bound = Rows.mean(b, "bound_ratio");
-        String threads = Rows.param(b.getFirst(), "maxThreads");
+        double bound = Rows.mean(b, Columns.BOUND_RATIO);
+        String threads = b.getFirst().param(Rows.MAX_THREADS);
         if (!Double.isNaN(bound)) {
             s.append("; ").append(pt).append(" held at ").append(pct(bound)).append(" of its ")
                     .append(threads == null ? "" : n0(Double.parseDouble(threads)) + "-thread ").append("bound");
-            double br = Rows.mean(b, "bound_rps");
+            double br = Rows.mean(b, Columns.BOUND_RPS);
             if (!Double.isNaN(br)) s.append(" (").append(n0(br)).append(" req/s)");
         }
-        double vb = Rows.mean(a, "bound_ratio");
+        double vb = Rows.mean(a, Columns.BOUND_RATIO);
         if (!Double.isNaN(vb)) s.append("; ").append(vt).append(" at ").append(pct(vb)).append(" of its bound");
         List<String> evidence = new ArrayList<>(anchors(a));
         evidence.addAll(anchors(b));
@@ -133,7 +130,7 @@ public final class Verdicts {
         // the widest gap, when it is not at the highest concurrency
         double best = x, bestRatio = ratio;
         for (double c : common) {
-            double r = Rows.mean(vRows.get(c), Rows.RPS) / Rows.mean(pRows.get(c), Rows.RPS);
+            double r = Rows.mean(vRows.get(c), Columns.RPS) / Rows.mean(pRows.get(c), Columns.RPS);
             if (r > bestRatio) {
                 bestRatio = r;
                 best = c;
@@ -148,41 +145,41 @@ public final class Verdicts {
         return new Verdict(exp, "measured", s.toString(), evidence);
     }
 
-    private static void appendCpuBound(StringBuilder s, String variant, List<Map<String, String>> rows) {
-        if (rows.stream().anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"))) {
-            double cpu = Rows.mean(rows, "app_cpu_pct");
+    private static void appendCpuBound(StringBuilder s, String variant, List<DataRow> rows) {
+        if (rows.stream().anyMatch(r -> r.text(Columns.FLAGS).contains("app-cpu-bound"))) {
+            double cpu = Rows.mean(rows, Columns.APP_CPU);
             s.append("; ").append(variant).append(" saturated the SUT's CPU").append(Double.isNaN(cpu) ? "" : " (" + n0(cpu) + "% of one core)");
         }
     }
 
-    private Verdict ranking(String exp, String label, Map<String, Map<Double, List<Map<String, String>>>> v) {
+    private Verdict ranking(String exp, String label, Map<String, Map<Double, List<DataRow>>> v) {
         Map<Double, Integer> count = new TreeMap<>();
         v.values().forEach(m -> m.keySet().forEach(x -> count.merge(x, 1, Integer::sum)));
         double x = count.entrySet().stream().filter(e -> e.getValue() >= 2).map(Map.Entry::getKey).reduce((p, q) -> q).orElse(Double.NaN);
         if (Double.isNaN(x)) return null;
         List<String> evidence = new ArrayList<>();
         List<String> parts = v.entrySet().stream().filter(e -> e.getValue().containsKey(x))
-                .sorted(Comparator.comparingDouble(e -> -Rows.mean(e.getValue().get(x), Rows.RPS)))
+                .sorted(Comparator.comparingDouble(e -> -Rows.mean(e.getValue().get(x), Columns.RPS)))
                 .map(e -> {
-                    List<Map<String, String>> r = e.getValue().get(x);
+                    List<DataRow> r = e.getValue().get(x);
                     evidence.addAll(anchors(r));
                     double p99 = p99(r);
-                    return e.getKey() + " " + n0(Rows.mean(r, Rows.RPS)) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
+                    return e.getKey() + " " + n0(Rows.mean(r, Columns.RPS)) + " req/s" + (Double.isNaN(p99) ? "" : " (p99 " + ms(p99) + ")");
                 }).toList();
         return new Verdict(exp, "measured", exp + " (" + label + ") at " + n0(x) + " connections: " + String.join(", ", parts), evidence);
     }
 
     /** Whether throughput follows the HikariCP pool, per variant, and where it stops. */
     List<Verdict> bottleneck(String exp) {
-        List<Map<String, String>> rows = data.rowsOf(exp);
+        List<DataRow> rows = data.rowsOf(exp);
         if (!ChartData.varies(rows, ChartData.POOL)) return List.of();
-        boolean withStack = ChartData.varies(rows, "stack");
+        boolean withStack = ChartData.varies(rows, Columns.STACK);
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.POOL, withStack).forEach((label, panel) -> {
-            byVariantAndX(Rows.okOnly(panel), ChartData.POOL, withStack).forEach((variant, byPool) -> {
+            byVariantAndX(Rows.valid(panel), ChartData.POOL, withStack).forEach((variant, byPool) -> {
                 if (byPool.size() < 2) return;
                 List<Double> pools = List.copyOf(byPool.keySet());
-                List<Double> rps = pools.stream().map(p -> Rows.mean(byPool.get(p), Rows.RPS)).toList();
+                List<Double> rps = pools.stream().map(p -> Rows.mean(byPool.get(p), Columns.RPS)).toList();
                 int j = 0;
                 while (j + 1 < pools.size() && rps.get(j + 1) / rps.get(j) - 1 >= 0.5 * (pools.get(j + 1) / pools.get(j) - 1)) j++;
                 int last = pools.size() - 1;
@@ -200,8 +197,8 @@ public final class Verdicts {
                             .append(" → ").append(n0(rps.get(j))).append(" req/s), then levels off (").append(n0(rps.get(last)))
                             .append(" req/s at pool ").append(n0(pools.get(last))).append(")");
                 }
-                List<Map<String, String>> top = byPool.get(pools.get(last));
-                String threads = Rows.param(top.getFirst(), "maxThreads");
+                List<DataRow> top = byPool.get(pools.get(last));
+                String threads = top.getFirst().param(Rows.MAX_THREADS);
                 if (j < last && threads != null) s.append("; ").append(variant).append(" has ").append(threads).append(" request threads");
                 appendCpuBound(s, variant, top);
                 List<String> evidence = byPool.values().stream().flatMap(r -> anchors(r).stream()).toList();
@@ -213,17 +210,17 @@ public final class Verdicts {
 
     /** Pinned events per JDK, variant and path, over ok rows that measured them. */
     List<Verdict> pinning(String exp) {
-        List<Map<String, String>> rows = Rows.okOnly(data.rowsOf(exp)).stream()
-                .filter(r -> !Double.isNaN(Rows.num(r, "pinned_events"))).toList();
+        List<DataRow> rows = Rows.valid(data.rowsOf(exp)).stream()
+                .filter(r -> !Double.isNaN(r.num(Columns.PINNED))).toList();
         if (rows.isEmpty()) return List.of();
-        boolean withStack = ChartData.varies(rows, "stack");
-        Map<String, List<Map<String, String>>> groups = rows.stream().collect(Collectors.groupingBy(
-                r -> "JDK " + r.getOrDefault("jdk", "?") + " " + Grouping.variant(r, withStack)
-                        + (r.getOrDefault("path_mode", "").isEmpty() ? "" : " " + r.get("path_mode")),
+        boolean withStack = ChartData.varies(rows, Columns.STACK);
+        Map<String, List<DataRow>> groups = rows.stream().collect(Collectors.groupingBy(
+                r -> "JDK " + r.text(Columns.JDK, "?") + " " + Grouping.variant(r, withStack)
+                        + (r.text(Columns.PATH_MODE).isEmpty() ? "" : " " + r.text(Columns.PATH_MODE)),
                 LinkedHashMap::new, Collectors.toList()));
-        double total = rows.stream().mapToDouble(r -> Rows.num(r, "pinned_events")).sum();
+        double total = rows.stream().mapToDouble(r -> r.num(Columns.PINNED)).sum();
         List<String> parts = new ArrayList<>();
-        groups.forEach((g, gr) -> parts.add(g + ": " + n0(gr.stream().mapToDouble(r -> Rows.num(r, "pinned_events")).sum())
+        groups.forEach((g, gr) -> parts.add(g + ": " + n0(gr.stream().mapToDouble(r -> r.num(Columns.PINNED)).sum())
                 + " in " + gr.size() + (gr.size() == 1 ? " row" : " rows")));
         String head = total == 0 ? "no pinning measured (0 pinned events)" : "pinned events (JFR jdk.VirtualThreadPinned)";
         return List.of(new Verdict(exp, "measured", exp + ": " + head + " — " + String.join("; ", parts), anchors(rows)));
@@ -231,46 +228,46 @@ public final class Verdicts {
 
     /** A scores study (JMH): thread modes of the same benchmark side by side, with their errors. */
     List<Verdict> scores(StudySection section) {
-        List<Map<String, String>> all = data.studyRows(section);
+        List<DataRow> all = data.studyRows(section);
         boolean withJdk = ChartData.severalJdks(all);
-        List<Map<String, String>> rows = all.stream().filter(r -> !Double.isNaN(Rows.num(r, "score"))).toList();
-        Map<String, List<Map<String, String>>> byBench = rows.stream()
+        List<DataRow> rows = all.stream().filter(r -> !Double.isNaN(r.num(StudyColumns.SCORE))).toList();
+        Map<String, List<DataRow>> byBench = rows.stream()
                 .collect(Collectors.groupingBy(r -> ChartData.jmhCategory(r, withJdk), LinkedHashMap::new, Collectors.toList()));
         List<Verdict> out = new ArrayList<>();
         byBench.forEach((bench, br) -> {
             if (br.size() < 2) return;
-            List<Map<String, String>> sorted = br.stream().sorted(Comparator.comparingDouble(r -> -Rows.num(r, "score"))).toList();
-            Map<String, String> hi = sorted.getFirst(), lo = sorted.getLast();
-            String unit = hi.getOrDefault("unit", "");
-            double a = Rows.num(hi, "score"), b = Rows.num(lo, "score"), ea = Rows.num(hi, "error"), eb = Rows.num(lo, "error");
+            List<DataRow> sorted = br.stream().sorted(Comparator.comparingDouble(r -> -r.num(StudyColumns.SCORE))).toList();
+            DataRow hi = sorted.getFirst(), lo = sorted.getLast();
+            String unit = hi.text(StudyColumns.UNIT);
+            double a = hi.num(StudyColumns.SCORE), b = lo.num(StudyColumns.SCORE), ea = hi.num(StudyColumns.ERROR), eb = lo.num(StudyColumns.ERROR);
             boolean overlap = !Double.isNaN(ea) && !Double.isNaN(eb) && a - ea <= b + eb;
             String s = String.format(Locale.ROOT, "%s %s: %s %s vs %s %s %s (%s)", section.title(), bench, mode(hi), pm(a, ea), mode(lo), pm(b, eb), unit,
                     overlap ? "within error" : String.format(Locale.ROOT, "%.2f×", b == 0 ? Double.NaN : a / b));
             if (unit.contains("/op") && !overlap) s += "; lower is better for " + unit;
-            out.add(new Verdict(section.anchor(), "measured", s, br.stream().map(r -> section.rowPrefix() + "-" + (all.indexOf(r) + 1)).toList()));
+            out.add(new Verdict(section.anchor(), "measured", s, br.stream().map(r -> section.rowPrefix() + "-" + r.number()).toList()));
         });
         return out;
     }
 
-    private static String mode(Map<String, String> r) {
-        String m = r.getOrDefault("thread_mode", r.getOrDefault("mode", ""));
-        return m.isEmpty() ? r.getOrDefault("benchmark", "") : m;
+    private static String mode(DataRow r) {
+        String m = r.cell(Columns.THREAD_MODE.name(), r.text(StudyColumns.MODE));
+        return m.isEmpty() ? r.text(StudyColumns.BENCHMARK) : m;
     }
 
     /** A thread-memory study's file: at the largest thread count, what each mode cost. */
     List<Verdict> threadMemory(StudySection section) {
-        List<Map<String, String>> rows = data.studyRows(section);
+        List<DataRow> rows = data.studyRows(section);
         boolean jdks = ChartData.severalJdks(rows);
         if (rows.isEmpty()) return List.of();
-        double top = rows.stream().mapToDouble(r -> Rows.num(r, "threads")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+        double top = Rows.max(rows, StudyColumns.THREADS);
         if (Double.isNaN(top)) return List.of();
         List<String> parts = new ArrayList<>();
         List<String> evidence = new ArrayList<>();
-        for (Map<String, String> r : rows) {
-            if (Rows.num(r, "threads") != top) continue;
-            evidence.add(section.rowPrefix() + "-" + (rows.indexOf(r) + 1));
+        for (DataRow r : rows) {
+            if (r.num(StudyColumns.THREADS) != top) continue;
+            evidence.add(section.rowPrefix() + "-" + r.number());
             List<String> what = new ArrayList<>();
-            double res = Rows.num(r, "nmt_thread_reserved_kb"), com = Rows.num(r, "nmt_thread_committed_kb"), rss = Rows.num(r, "rss_mb");
+            double res = r.num(Columns.NMT_RESERVED), com = r.num(Columns.NMT_COMMITTED), rss = r.num(StudyColumns.RSS_MB);
             if (!Double.isNaN(res)) what.add(n0(res / 1024) + " MB reserved");
             if (!Double.isNaN(com)) what.add(n0(com / 1024) + " MB committed for threads (NMT)");
             if (!Double.isNaN(rss)) what.add("RSS " + n0(rss) + " MB");
@@ -281,15 +278,15 @@ public final class Verdicts {
 
     /** What is not evidence, and why: flagged and failed rows, an interrupted run. */
     List<Verdict> validity() {
-        List<Map<String, String>> rows = data.rows();
+        List<DataRow> rows = data.rows();
         if (rows.isEmpty()) return List.of();
-        List<Map<String, String>> flagged = rows.stream().filter(r -> Rows.flagged(r)).toList();
-        List<Map<String, String>> failed = rows.stream().filter(r -> Rows.failed(r)).toList();
+        List<DataRow> flagged = rows.stream().filter(DataRow::flagged).toList();
+        List<DataRow> failed = rows.stream().filter(DataRow::failed).toList();
         if (flagged.isEmpty() && failed.isEmpty()) {
             return List.of(new Verdict("", "validity", "all " + rows.size() + " rows passed the validity checks (bound, Little's law, "
                     + "generator CPU, errors) and count as evidence", List.of("validity")));
         }
-        Map<String, Long> why = flagged.stream().flatMap(r -> java.util.Arrays.stream(r.getOrDefault("flags", "").split(";")))
+        Map<String, Long> why = flagged.stream().flatMap(r -> java.util.Arrays.stream(r.text(Columns.FLAGS).split(";")))
                 .filter(f -> !f.isEmpty() && vtlab.data.Rows.voids(f))
                 .collect(Collectors.groupingBy(f -> f, LinkedHashMap::new, Collectors.counting()));
         StringBuilder s = new StringBuilder((flagged.size() + failed.size()) + " of " + rows.size() + " rows are not evidence and no verdict above uses them: ");
@@ -323,26 +320,26 @@ public final class Verdicts {
         return out;
     }
 
-    private Map<String, Map<Double, List<Map<String, String>>>> byVariantAndX(List<Map<String, String>> rows, String xCol, boolean withStack) {
-        Map<String, Map<Double, List<Map<String, String>>>> out = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) {
-            double x = Rows.num(r, xCol);
-            if (Double.isNaN(x) || Double.isNaN(Rows.num(r, Rows.RPS))) continue;
+    private Map<String, Map<Double, List<DataRow>>> byVariantAndX(List<DataRow> rows, Column xCol, boolean withStack) {
+        Map<String, Map<Double, List<DataRow>>> out = new LinkedHashMap<>();
+        for (DataRow r : rows) {
+            double x = r.num(xCol);
+            if (Double.isNaN(x) || Double.isNaN(r.num(Columns.RPS))) continue;
             out.computeIfAbsent(Grouping.variant(r, withStack), k -> new TreeMap<>()).computeIfAbsent(x, k -> new ArrayList<>()).add(r);
         }
         return out;
     }
 
     /** p99 of the reps: of their merged histogram, else the mean of their p99s. */
-    private double p99(List<Map<String, String>> reps) {
-        return data.histograms().ms(reps, 99, Rows.P99);
+    private double p99(List<DataRow> reps) {
+        return data.histograms().ms(reps, 99, Columns.P99);
     }
 
-    private List<String> anchors(List<Map<String, String>> rows) {
+    private List<String> anchors(List<DataRow> rows) {
         return rows.stream().map(data::anchor).toList();
     }
 
-    private String reps(List<Map<String, String>> a, List<Map<String, String>> b) {
+    private String reps(List<DataRow> a, List<DataRow> b) {
         if (a.size() <= 1 && b.size() <= 1) return "";
         boolean merged = data.histograms().merged(a) != null && data.histograms().merged(b) != null;
         return " (means of " + a.size() + " and " + b.size() + " reps" + (merged ? ", p99 of their merged histograms" : "") + ")";

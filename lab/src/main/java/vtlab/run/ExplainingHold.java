@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import vtlab.data.Column;
+import vtlab.data.Columns;
 import vtlab.data.RowValues;
 import vtlab.load.LoadResult;
 import vtlab.plan.Row;
@@ -24,14 +25,11 @@ public final class ExplainingHold {
     /** A soak's hold is not repeated whole: long enough for thousands of samples and events, short enough to afford. */
     static final Duration MAX = Duration.ofSeconds(20);
 
-    static final Column HOLD_S = Column.integer("profiled_hold_s", "s",
-            "the profiled hold that explains the row, after its measured hold on the same SUT and load (empty: none); time_* and profile_* come from it");
-    static final Column RPS = Column.number("profiled_rps", "req/s", "throughput of the profiled hold: not the row's (achieved_rps is), shown for what profiling cost");
-    static final Column P99 = Column.number("profiled_p99_ms", "ms", "p99 latency of the profiled hold: not the row's (p99_ms is), shown for what profiling cost");
-    static final Column COST_RPS = Column.number("profile_cost_rps_pct", "%",
-            "throughput of the profiled hold against the measured one, in percent (-17: the profiler cost 17% of it)");
-    static final Column COST_P99 = Column.number("profile_cost_p99_pct", "%",
-            "p99 latency of the profiled hold against the measured one, in percent (+100: twice as slow while profiled)");
+    static final Column HOLD_S = Columns.PROFILED_HOLD_S;
+    static final Column RPS = Columns.PROFILED_RPS;
+    static final Column P99 = Columns.PROFILED_P99;
+    static final Column COST_RPS = Columns.PROFILE_COST_RPS;
+    static final Column COST_P99 = Columns.PROFILE_COST_P99;
     public static final List<Column> COLUMNS = List.of(HOLD_S, RPS, P99, COST_RPS, COST_P99);
 
     private ExplainingHold() {}

@@ -22,9 +22,9 @@ import vtlab.tier.fault.Fault;
  * describe a healthy hold). Every fault still on when the hold ends, or when the row fails, is ended.
  */
 final class FaultSchedule implements AutoCloseable {
-    static final Column FAULT = Column.text("fault", "the hold's faults as scheduled (TARGET:KIND[=AMOUNT]@FROM-TO, '+' between; empty: none)");
-    static final Column FROM = Column.number("fault_from_s", "s", "when the (first) fault began, seconds into the hold, as applied");
-    static final Column TO = Column.number("fault_to_s", "s", "when the (last) fault ended, seconds into the hold, as applied");
+    static final Column FAULT = vtlab.data.Columns.FAULT;
+    static final Column FROM = vtlab.data.Columns.FAULT_FROM;
+    static final Column TO = vtlab.data.Columns.FAULT_TO;
     static final List<Column> COLUMNS = List.of(FAULT, FROM, TO);
 
     private record Planned(Fault fault, RunTier carrier) {}

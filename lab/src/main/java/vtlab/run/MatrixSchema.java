@@ -7,7 +7,7 @@ import vtlab.check.Validity;
 import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.Schema;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.probe.Probes;
 
 /**
@@ -24,6 +24,7 @@ public final class MatrixSchema {
         all.addAll(Validity.COLUMNS);
         all.addAll(FaultSchedule.COLUMNS);
         all.addAll(ExplainingHold.COLUMNS);
+        all.addAll(PhaseClock.COLUMNS);
         all.addAll(vtlab.check.FaultVerdict.COLUMNS);
         Probes.all().values().forEach(p -> all.addAll(p.get().columns()));
         return Schema.ordered(Columns.SEED, all);

@@ -95,8 +95,9 @@ public final class RowRunner {
         suts.close();
     }
 
-    public Result run(PlannedRow planned, int index, Path raw, Map<String, RunTier> runTiers, Steps steps)
+    public Result run(PlannedRow planned, int index, Path raw, Map<String, RunTier> runTiers, Steps shown)
             throws InterruptedException {
+        PhaseClock steps = new PhaseClock(shown);
         Row row = planned.row();
         RowValues out = base(row);
         String stem = row.fileStem(index);
@@ -108,7 +109,7 @@ public final class RowRunner {
             probes = new ProbeSession(chosen.stream().filter(p -> !p.explains()).toList());
             explainers = new ProbeSession(chosen.stream().filter(vtlab.probe.Probe::explains).toList());
             // a row with a build runs that build's jar (made before the first row): part of the configuration below
-            Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.params().get(Row.BUILD_PARAM));
+            Stack stack = vtlab.tier.StackVariants.forRow(Stack.load(row.stack()), row.build());
             Stack.Workload w = stack.workload(row.workload()).withParams(row.params());
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             jvmArgs.addAll(probes.jvmArgs());
@@ -127,7 +128,7 @@ public final class RowRunner {
 
             steps.step("verifying");
             URI url = sut.base().resolve(w.pathFor(row.params()));
-            JsonNode runtime = verify(planned, stack, sut, config, url, w, raw, stem, runTiers);
+            JsonNode runtime = verify(planned, stack, sut, config, url, w, raw, stem, runTiers, steps);
 
             // a service without runtime-info proves its thread mode under the warm-up's load; its JFR witness starts
             // before the probes' recordings, so that its stack depth applies to them all
@@ -147,6 +148,7 @@ public final class RowRunner {
             drain(planned, sut, steps, out);
             FaultSchedule faults = FaultSchedule.of(row, runTiers);
             LoadResult r = measure(row, sut, url, w, raw, stem, runTiers, probes, steps, faults, row.hold());
+            steps.enter("probes");
 
             out.putAll(r.values());
             probes.afterLoad(out);
@@ -177,15 +179,18 @@ public final class RowRunner {
                 steps.step("stopping SUT");
                 sut.close();
             }
+            steps.into(out);
         }
     }
 
     /** Waits for the SUT, keeps its runtime-info in raw/, checks it and the endpoint, then the experiment's own check. */
     private JsonNode verify(PlannedRow planned, Stack stack, SutHandle sut, String config, URI url, Stack.Workload w, Path raw,
-                            String stem, Map<String, RunTier> runTiers) throws Exception {
+                            String stem, Map<String, RunTier> runTiers, PhaseClock clock) throws Exception {
         String info;
         try {
+            clock.enter("start"); // a fresh JVM's start-up is the wait for its first answer
             info = sut.awaitReady(stack.launch().startTimeout());
+            clock.enter("verify");
         } catch (java.io.IOException e) {
             startFailures.put(config, e.getMessage()); // exited or never ready: its later rows are not started again
             throw new RowFailed(e.getMessage());
@@ -292,7 +297,8 @@ public final class RowRunner {
         Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));
         Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
-        ProbeContext ctx = new ProbeContext(row, tiers, tierCpus, sut.base(), raw, stem);
+        // the probes see the hold they run in (a profiled hold may be shorter than the row's: at most 20 s)
+        ProbeContext ctx = new ProbeContext(hold.equals(row.hold()) ? row : row.withHold(hold), tiers, tierCpus, sut.base(), raw, stem);
         probes.start(ctx);
         long t0 = System.nanoTime();
         LoadResult r;

@@ -13,6 +13,7 @@ import java.util.Set;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.data.Columns;
 import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
@@ -275,7 +276,7 @@ public final class Runner {
         final Environment env;
         int index, failed, notRun;
         /** Every row run so far, as matrix.csv holds it: what a search that starts from the plan's rows reads. */
-        final List<Map<String, String>> done = new java.util.ArrayList<>();
+        final List<vtlab.data.DataRow> done = new java.util.ArrayList<>();
         /** Why the run stopped before its end (a host lost), or null. */
         String stopped;
 
@@ -312,7 +313,7 @@ public final class Runner {
         /** Each search asks for its next row from the rows it measured, until it has its answer. */
         void searches() throws IOException, InterruptedException {
             for (Search search : c.searches()) {
-                List<Map<String, String>> before = List.copyOf(done), measured = new java.util.ArrayList<>();
+                List<vtlab.data.DataRow> before = List.copyOf(done), measured = new java.util.ArrayList<>();
                 Row next;
                 while (!Children.shuttingDown() && (next = search.next(before, List.copyOf(measured))) != null) {
                     PlannedRow planned;
@@ -324,7 +325,7 @@ public final class Runner {
                     RowRunner.Result result = runRow(planned);
                     if (result == null) break;
                     if (result.failed() && search.failedRowsFailTheRun()) failed++;
-                    measured.add(result.values().asText());
+                    measured.add(vtlab.data.DataRow.of(result.values().asText()));
                     progress.step(search.label(), search.status(List.copyOf(measured)));
                 }
             }
@@ -343,7 +344,7 @@ public final class Runner {
             RowRunner.Result result = rowRunner.run(planned, n, dir.raw(), runTiers, what -> progress.step(row.label(), what));
             if (Children.shuttingDown()) return null;
             data.append(result.values());
-            done.add(result.values().asText());
+            done.add(new vtlab.data.DataRow(n, result.values().asText()));
             if (result.series() != null) appendSeries(dir, row.fileStem(n), result.series());
             progress.rowDone(plannedS, describe(row, result.values()));
             return result;
@@ -398,11 +399,11 @@ public final class Runner {
 
     static String describe(Row row, vtlab.data.RowValues r) {
         String what = row.label();
-        if ("failed".equals(r.get("status"))) return what + "  FAILED: " + r.get("note");
+        if ("failed".equals(r.get(Columns.STATUS))) return what + "  FAILED: " + r.get(Columns.NOTE);
         String s = String.format(java.util.Locale.ROOT, "%s  %,.0f req/s  p99 %.1f ms", what,
-                ((Number) r.get("throughput_rps")).doubleValue(), ((Number) r.get("p99_ms")).doubleValue());
-        if (r.get("bound_ratio") instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
-        String flags = (String) r.get("flags");
+                ((Number) r.get(Columns.RPS)).doubleValue(), ((Number) r.get(Columns.P99)).doubleValue());
+        if (r.get(Columns.BOUND_RATIO) instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
+        String flags = (String) r.get(Columns.FLAGS);
         return flags == null || flags.isEmpty() ? s : s + "  [" + flags + "]";
     }
 }

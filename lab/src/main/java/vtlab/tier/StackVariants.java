@@ -92,8 +92,12 @@ public final class StackVariants {
 
     /** The stack a row runs: its own jar, or (with a build spec) the variant's; nothing is built here. */
     public static Stack forRow(Stack stack, String spec) throws UsageError {
-        if (spec == null) return stack;
-        return stack.withJar(jar(stack, Variant.parse(stack.name(), spec)));
+        return forRow(stack, spec == null ? null : Variant.parse(stack.name(), spec));
+    }
+
+    /** The stack a row runs: its own jar, or (with a variant: the row's build) the variant's; nothing is built here. */
+    public static Stack forRow(Stack stack, Variant v) throws UsageError {
+        return v == null ? stack : stack.withJar(jar(stack, v));
     }
 
     /** The jar a variant runs from: the stack's own for the pom's defaults, else its file under {@link #dir()}. */

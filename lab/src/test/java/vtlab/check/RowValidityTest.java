@@ -42,6 +42,22 @@ class RowValidityTest {
         assertTrue(note.contains("shared CPU 1") && note.contains("probe errors: rss: gone"), note);
     }
 
+    /** Other processes took a quarter of a core while the row ran: its numbers are not the service's alone. */
+    @Test
+    void aBusyMachineVoidsTheRowAndSaysHowBusy() {
+        RowValues quiet = new RowValues();
+        quiet.put(vtlab.probe.CpuProbe.OTHERS, 3.5);
+        RowValidity.judge(quiet, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", quiet.get(Validity.STATUS), String.valueOf(quiet.get(Validity.NOTE)));
+
+        RowValues busy = new RowValues();
+        busy.put(vtlab.probe.CpuProbe.OTHERS, 61.0);
+        RowValidity.judge(busy, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("flagged", busy.get(Validity.STATUS));
+        assertEquals("busy-machine", busy.get(Validity.FLAGS));
+        assertTrue(((String) busy.get(Validity.NOTE)).contains("other processes used 61% of a core during the hold"), String.valueOf(busy.get(Validity.NOTE)));
+    }
+
     @Test
     void connectionsSittingIdleVoidAClosedRow() {
         RowValues out = new RowValues();

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import vtlab.core.UsageError;
+import vtlab.data.DataRow;
 
 /**
  * The limits an SLO (--slo) and thresholds (--fail-on) hold a row to, each operator probed just inside, on and just
@@ -16,11 +17,11 @@ import vtlab.core.UsageError;
  */
 class SloEdgesTest {
     static int broken(String slo, String column, String value) throws UsageError {
-        return Slo.parse(slo).broken(Map.of(column, value)).size();
+        return Slo.parse(slo).broken(DataRow.of(Map.of(column, value))).size();
     }
 
     static int breached(String thresholds, String column, String value) throws UsageError {
-        return Slo.failOn(thresholds).breached(Map.of(column, value)).size();
+        return Slo.failOn(thresholds).breached(DataRow.of(Map.of(column, value))).size();
     }
 
     @Test
@@ -68,6 +69,6 @@ class SloEdgesTest {
         assertThrows(UsageError.class, () -> Slo.failOn("error_rate>1.001"));
         assertEquals(0.001, Slo.parse("p99<0.001ms").terms().getFirst().limit(), 1e-12, "any positive objective");
         assertThrows(UsageError.class, () -> Slo.parse("p99<0ms"), "an objective of 0 is never met");
-        assertEquals(List.of(0.0), Slo.failOn("error_rate>0").terms().stream().map(Slo.Term::limit).toList(), "a threshold of 0 is");
+        assertEquals(List.of(0.0), Slo.failOn("error_rate>0").terms().stream().map(Rule::limit).toList(), "a threshold of 0 is");
     }
 }

@@ -17,7 +17,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.plan.PlanContext;
 import vtlab.probe.Probes;
 
@@ -53,6 +53,26 @@ class HelpCommandTest {
         Experiments.all().values().forEach(e -> e.options().forEach(o -> known.add(o.name())));
         List<String> unread = Options.FLAGS.stream().filter(f -> !known.contains(f)).sorted().toList();
         assertEquals(List.of(), unread, "flags declared but refused by every command");
+    }
+
+    /**
+     * The lab's own options are declared once (RunOptions): the run accepts exactly them, the parser takes exactly their
+     * flags without a value, and the run's help shows each with its help.
+     */
+    @Test
+    void theLabsOwnOptionsAreTheirDeclarations() throws Exception {
+        List<String> names = vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList();
+        assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(RunCommand.GLOBAL));
+        List<Opt> declared = new ArrayList<>(vtlab.plan.RunOptions.ALL);
+        Experiments.all().values().forEach(e -> declared.addAll(e.options()));
+        declared.addAll(PlanContext.LOAD_OPTIONS);
+        declared.addAll(Generators.options());
+        assertEquals(new java.util.TreeSet<>(declared.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
+                new java.util.TreeSet<>(Options.FLAGS), "the parser's flags are the options declared as flags");
+        String runHelp = run("run", "--help");
+        for (Opt o : vtlab.plan.RunOptions.ALL) {
+            assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
+        }
     }
 
     @Test

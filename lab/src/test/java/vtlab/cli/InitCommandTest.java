@@ -37,9 +37,9 @@ class InitCommandTest {
         Path f = dir.resolve("port.toml");
         assertEquals(0, init("--cmd", "java -jar x.jar", "--port", "9090", "--out", f.toString()));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
-        assertEquals(List.of("9090"), sc.words().get("port"));
+        assertEquals(List.of("9090"), sc.options().get("port"));
         assertTrue(Files.readString(f).contains("\nport = 9090\n"), Files.readString(f));
-        assertEquals(List.of("java -jar x.jar"), sc.words().get("cmd"));
+        assertEquals(List.of("java -jar x.jar"), sc.options().get("cmd"));
     }
 
     @Test
@@ -58,13 +58,13 @@ class InitCommandTest {
                 "--url", "/orders/42", "--url", "/health?deep=true", "--method", "POST", "--header", "Content-Type: application/json",
                 "--body", "{\"a\": \"b\"}", "--expect-status", "201", "--out", f.toString()));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
-        assertEquals(List.of("9091"), sc.words().get("port"));
-        assertEquals(List.of("DB_URL=jdbc:postgresql://h:5432/db?x=1", "ORDERS=127.0.0.1:9000"), sc.words().get("env"));
-        assertEquals(List.of("VT=on"), sc.words().get("virtual-env"));
-        assertEquals(List.of("VT=off"), sc.words().get("platform-env"));
-        assertEquals(List.of("90s"), sc.words().get("start-timeout"));
-        assertEquals(List.of("-Xmx1g"), sc.words().get("jvm-args"));
-        assertEquals(List.of("orders=127.0.0.1:9000"), sc.words().get("dependency"));
+        assertEquals(List.of("9091"), sc.options().get("port"));
+        assertEquals(List.of("DB_URL=jdbc:postgresql://h:5432/db?x=1", "ORDERS=127.0.0.1:9000"), sc.options().get("env"));
+        assertEquals(List.of("VT=on"), sc.options().get("virtual-env"));
+        assertEquals(List.of("VT=off"), sc.options().get("platform-env"));
+        assertEquals(List.of("90s"), sc.options().get("start-timeout"));
+        assertEquals(List.of("-Xmx1g"), sc.options().get("jvm-args"));
+        assertEquals(List.of("orders=127.0.0.1:9000"), sc.options().get("dependency"));
         String text = Files.readString(f);
         assertFalse(text.contains("VIRTUAL = \"true\""), "the modes' switch given replaces the example's:\n" + text);
         List<Mix.Entry> requests = sc.mix().entries();

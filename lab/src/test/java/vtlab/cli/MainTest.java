@@ -71,7 +71,7 @@ class MainTest {
             "run servlet --generator k6 --ramp soon   | --ramp takes a duration",
             "run capacity --slo p99>3ms               | --slo term 'p99>3ms' does not parse",
             "run servlet --fail-on p99_ms=200         | --fail-on term 'p99_ms=200' does not parse",
-            "run servlet --fail-on error_rate>2       | --fail-on errors above 100% never bind",
+            "run servlet --fail-on error_rate>2       | --fail-on 'error_rate>2': errors above 100% never bind",
             "run capacity --conc 400                  | capacity searches rates: --conc is not an axis here",
             "run capacity --of thread-cost            | --of takes a load experiment",
             "run capacity servlet                     | capacity runs open-model rows: run it on its own",

@@ -92,7 +92,7 @@ class RunAcrossHostsTest {
             return r.withTiers(t);
         }).toList();
         vtlab.tier.host.Topology t = vtlab.tier.host.Topology.read(two);
-        vtlab.load.Generator wrk = vtlab.load.Generators.configured("wrk", o);
+        vtlab.load.Generator wrk = vtlab.load.generator.Generators.configured("wrk", o);
         RunAcrossHosts.refuse(t, List.of("order-summary"), rows, false, wrk, o);
         UsageError e = assertThrows(UsageError.class, () -> RunAcrossHosts.refuse(t, List.of("order-summary"), proxied, false, wrk, o));
         assertTrue(e.getMessage().startsWith("--hosts: rows with the toxiproxy tier do not run across hosts yet (row "), e.getMessage());
@@ -125,7 +125,7 @@ class RunAcrossHostsTest {
     @Test
     void theHostsStepWithoutHostsKeepsThisMachinesGeneratorAndCores() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
-        vtlab.load.Generator wrk = vtlab.load.Generators.configured("wrk", o);
+        vtlab.load.Generator wrk = vtlab.load.generator.Generators.configured("wrk", o);
         vtlab.proc.CoreMap cores = vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         RunCommand.Hosts local = hostsStep(null, o, wrk, cores);
         assertNull(local.across(), "no host reached");
@@ -138,7 +138,7 @@ class RunAcrossHostsTest {
     void theHostsStepRefusesARowsLocalProbeBeforeReachingAHost() throws Exception {
         Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
         vtlab.tier.host.Topology two = vtlab.tier.host.Topology.read(topology(TWO_AGENTS));
-        UsageError e = assertThrows(UsageError.class, () -> hostsStep(two, o, vtlab.load.Generators.configured("wrk", o),
+        UsageError e = assertThrows(UsageError.class, () -> hostsStep(two, o, vtlab.load.generator.Generators.configured("wrk", o),
                 vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o)));
         assertTrue(e.getMessage().startsWith("--hosts: probe jvm reads the SUT through this machine"), "refused by name, not by an unreachable host: " + e.getMessage());
     }

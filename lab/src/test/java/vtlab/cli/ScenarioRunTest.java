@@ -79,7 +79,7 @@ class ScenarioRunTest {
         Path f = dir.resolve("new.toml");
         assertEquals(0, Main.run(List.of("init", "--cmd", "java -jar x.jar", "--out", f.toString()), new PrintStream(new ByteArrayOutputStream())));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
-        assertEquals(List.of("java -jar x.jar"), sc.words().get("cmd"));
+        assertEquals(List.of("java -jar x.jar"), sc.options().get("cmd"));
         assertTrue(Files.readString(f).contains("# \"p99_ms[virtual] <= 100\","));
         assertThrows(UsageError.class, () -> Main.run(List.of("init", "--cmd", "x", "--out", f.toString()), new PrintStream(new ByteArrayOutputStream())));
     }
@@ -90,8 +90,8 @@ class ScenarioRunTest {
         Path run = dir.resolve("run");
         ScenarioRun.save(sc, Options.parse(List.of("--hold", "9s", "--out", "x", "--port", "1")), run);
         Scenario again = Scenario.read(run.resolve("scenario.toml"), ScenarioExperiment.metrics());
-        assertEquals(List.of("9s"), again.words().get("hold"));
-        assertEquals(null, again.words().get("out"));
+        assertEquals(List.of("9s"), again.options().get("hold"));
+        assertEquals(null, again.options().get("out"));
         assertEquals(sc.mix(), again.mix());
     }
 }

@@ -18,14 +18,14 @@ class SuiteReportTest {
     @Test
     void skipsAndFailuresAreNamedAndTheWatchedTestsOutcomeIsSaid() throws Exception {
         Path unit = Files.createDirectories(home.resolve("lab/target/surefire-reports"));
-        Files.writeString(unit.resolve("TEST-vtlab.load.K6GeneratorTest.xml"), """
+        Files.writeString(unit.resolve("TEST-vtlab.load.generator.K6GeneratorTest.xml"), """
                 <?xml version="1.0" encoding="UTF-8"?>
-                <testsuite name="vtlab.load.K6GeneratorTest" tests="3" skipped="1" failures="1">
-                  <testcase name="k6AcceptsTheScripts" classname="vtlab.load.K6GeneratorTest"><skipped type="org.opentest4j.TestAbortedException"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it)
+                <testsuite name="vtlab.load.generator.K6GeneratorTest" tests="3" skipped="1" failures="1">
+                  <testcase name="k6AcceptsTheScripts" classname="vtlab.load.generator.K6GeneratorTest"><skipped type="org.opentest4j.TestAbortedException"><![CDATA[org.opentest4j.TestAbortedException: Assumption failed: k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it)
                 	at org.junit.jupiter.api.Assumptions.throwAssumptionFailed(Assumptions.java:340)
                 ]]></skipped></testcase>
-                  <testcase name="closedScriptHoldsConstantVus" classname="vtlab.load.K6GeneratorTest"/>
-                  <testcase name="broken" classname="vtlab.load.K6GeneratorTest"><failure message="expected 1&#10;but 2"/></testcase>
+                  <testcase name="closedScriptHoldsConstantVus" classname="vtlab.load.generator.K6GeneratorTest"/>
+                  <testcase name="broken" classname="vtlab.load.generator.K6GeneratorTest"><failure message="expected 1&#10;but 2"/></testcase>
                 </testsuite>
                 """);
         Path it = Files.createDirectories(home.resolve("lab/target/failsafe-reports"));
@@ -35,9 +35,9 @@ class SuiteReportTest {
         List<String> lines = SuiteReport.lines(SuiteReport.read(home, 0), "605");
         assertEquals("unit tests: 3 run, 1 failed, 1 skipped", lines.get(0));
         assertEquals("end-to-end tests: 1 run, 0 failed, 0 skipped", lines.get(1));
-        assertTrue(lines.contains("skipped: vtlab.load.K6GeneratorTest#k6AcceptsTheScripts (k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it))"), lines.toString());
-        assertTrue(lines.contains("failed: vtlab.load.K6GeneratorTest#broken (expected 1)"), lines.toString());
-        assertTrue(lines.contains("vtlab.load.K6GeneratorTest#k6AcceptsTheScripts: skipped (k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it))"), lines.toString());
+        assertTrue(lines.contains("skipped: vtlab.load.generator.K6GeneratorTest#k6AcceptsTheScripts (k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it))"), lines.toString());
+        assertTrue(lines.contains("failed: vtlab.load.generator.K6GeneratorTest#broken (expected 1)"), lines.toString());
+        assertTrue(lines.contains("vtlab.load.generator.K6GeneratorTest#k6AcceptsTheScripts: skipped (k6 v1.8.1 is not installed (AGPL-3.0, opt-in: ./vtlab setup k6 installs it))"), lines.toString());
         assertEquals("took 10 min 5 s", lines.getLast());
         // reports older than the suite's start are another run's
         assertTrue(SuiteReport.read(home, System.currentTimeMillis() + 60_000).isEmpty());

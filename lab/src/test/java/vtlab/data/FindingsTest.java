@@ -16,13 +16,24 @@ class FindingsTest {
     @Test
     void roundTripsThroughTheRunFolder() throws Exception {
         StudySection s = new StudySection("jmh.csv", "jmh", "JMH", "JMH", "jmh", StudySection.SCORES, "Scores ± error");
-        Findings f = new Findings(List.of(new Findings.Entry("servlet", "one line", List.of("a", "b"), null, null),
+        Findings f = new Findings(List.of(new Findings.Entry("servlet", "one line", List.of(Finding.of("a"), new Finding("b", List.of(3, 4))), null, null),
                 new Findings.Entry("thread-cost", "study", List.of(), "java.lang.IllegalStateException: x", "jmh")), List.of(s));
         f.write(dir);
         Findings back = Findings.read(dir);
         assertEquals(f, back);
         assertEquals(List.of("servlet", "thread-cost"), back.names());
         assertNull(back.of("nope"));
+        assertEquals(List.of("a", "b"), back.of("servlet").lines());
+        assertEquals(List.of(3, 4), back.of("servlet").findings().get(1).rows(), "a finding's rows are data in the file");
+    }
+
+    /** A findings.json written before findings carried their rows: its sentences are kept, with no row. */
+    @Test
+    void aFileOfSentencesOnlyIsStillRead() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve(Findings.FILE), "{\"experiments\": [{\"name\": \"ab\", \"summary\": \"s\", "
+                + "\"lines\": [\"x (row 1, 97% app CPU)\"], \"error\": null, \"section\": null}], \"sections\": []}");
+        Findings back = Findings.read(dir);
+        assertEquals(List.of(Finding.of("x (row 1, 97% app CPU)")), back.of("ab").findings());
     }
 
     @Test

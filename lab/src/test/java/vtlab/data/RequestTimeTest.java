@@ -34,9 +34,11 @@ class RequestTimeTest {
                 Map.of("cpu", "4", "runqueue", "0", "monitor", "0", "sleep", "5", "other", "91"));
         Map<String, String> unprofiled = new LinkedHashMap<>(p);
         unprofiled.remove("time_top_cause");
-        assertNull(RequestTime.line(unprofiled));
-        assertEquals("88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)", RequestTime.line(p));
-        List<String> lines = RequestTime.findings(List.of(unprofiled, p, v), List.of(unprofiled, p, v), Grouping::variant);
+        assertNull(RequestTime.line(DataRow.of(unprofiled)));
+        assertEquals("88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)", RequestTime.line(DataRow.of(p)));
+        List<Finding> found = RequestTime.findings(DataRow.numbered(List.of(unprofiled, p, v)), Grouping::variant);
+        assertEquals(List.of(2, 3), found.getFirst().rows(), "the rows it names, as data");
+        List<String> lines = Finding.texts(found);
         assertEquals(1, lines.size(), lines.toString());
         String line = lines.getFirst();
         assertTrue(line.startsWith("where request time goes, monitor c=20 jdk25 lockMs=1: platform-200 (row 2): 88% of request time blocked on a monitor"), line);
@@ -45,10 +47,10 @@ class RequestTimeTest {
         // a second cause of at least 10% is named after the first
         Map<String, String> two = row("platform", "runqueue", "200 request threads on 1 CPU",
                 Map.of("cpu", "20", "runqueue", "58", "gc", "21"));
-        assertEquals("58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC", RequestTime.line(two));
+        assertEquals("58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC", RequestTime.line(DataRow.of(two)));
         // flagged rows are not evidence
         v.put("status", "flagged");
-        assertTrue(RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant).getFirst().endsWith("(row 1): 88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)"));
+        assertTrue(lines(List.of(p, v)).getFirst().endsWith("(row 1): 88% of request time blocked on a monitor (lock a.Ledger in a.Servlet.doGet, 100% of it)"));
     }
 
     /**
@@ -64,7 +66,7 @@ class RequestTimeTest {
         p.put("flags", "littles-law;warmup-not-steady");
         v.put("status", "flagged");
         v.put("flags", "littles-law;app-cpu-bound");
-        List<String> lines = RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant);
+        List<String> lines = lines(List.of(p, v));
         assertEquals(1, lines.size(), lines.toString());
         String line = lines.getFirst();
         assertTrue(line.startsWith("where request time goes, monitor c=20 jdk25 lockMs=1 (from rows flagged app-cpu-bound, littles-law,"
@@ -74,9 +76,14 @@ class RequestTimeTest {
         // an ok row of the scenario speaks alone; failed rows never
         Map<String, String> ok = new LinkedHashMap<>(v);
         ok.put("status", "ok");
-        assertTrue(RequestTime.findings(List.of(p, ok), List.of(p, ok), Grouping::variant).getFirst().startsWith("where request time goes, monitor c=20 jdk25 lockMs=1: virtual (row 2)"));
+        assertTrue(lines(List.of(p, ok)).getFirst().startsWith("where request time goes, monitor c=20 jdk25 lockMs=1: virtual (row 2)"));
         p.put("status", "failed");
         v.put("status", "failed");
-        assertEquals(List.of(), RequestTime.findings(List.of(p, v), List.of(p, v), Grouping::variant));
+        assertEquals(List.of(), lines(List.of(p, v)));
+    }
+
+    /** The findings' sentences over rows numbered as a matrix's, in this order. */
+    static List<String> lines(List<Map<String, String>> rows) {
+        return Finding.texts(RequestTime.findings(DataRow.numbered(rows), Grouping::variant));
     }
 }

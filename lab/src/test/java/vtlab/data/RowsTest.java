@@ -11,57 +11,60 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+/** A cell read back means the same everywhere: an empty or malformed one is NaN, an absent one "". */
 class RowsTest {
-    private static Map<String, String> row(String... kv) {
+    private static DataRow row(String... kv) {
         Map<String, String> m = new HashMap<>();
         for (int i = 0; i < kv.length; i += 2) m.put(kv[i], kv[i + 1]);
-        return m;
+        return DataRow.of(m);
     }
+
+    static final Column V = Column.number("v", "", "a number");
 
     @Test
     void numIsNaNForAbsentEmptyBlankAndMalformedCells() {
-        Map<String, String> r = row("a", "", "b", "  ", "c", "12x", "d", " 2.5 ", "e", "-3");
-        assertTrue(Double.isNaN(Rows.num(r, "missing")));
-        assertTrue(Double.isNaN(Rows.num(r, "a")));
-        assertTrue(Double.isNaN(Rows.num(r, "b")));
-        assertTrue(Double.isNaN(Rows.num(r, "c")));
-        assertEquals(2.5, Rows.num(r, "d"));
-        assertEquals(-3, Rows.num(r, "e"));
-        assertEquals("", Rows.text(r, "missing"));
+        DataRow r = row("a", "", "b", "  ", "c", "12x", "d", " 2.5 ", "e", "-3");
+        assertTrue(Double.isNaN(r.num("missing")));
+        assertTrue(Double.isNaN(r.num("a")));
+        assertTrue(Double.isNaN(r.num("b")));
+        assertTrue(Double.isNaN(r.num("c")));
+        assertEquals(2.5, r.num("d"));
+        assertEquals(-3, r.num("e"));
+        assertEquals("", r.cell("missing"));
+        assertEquals("", r.text(Columns.NOTE));
     }
 
     @Test
     void paramFindsExactKeysOnly() {
-        Map<String, String> r = row("params", "sleepMs=50;maxThreads=200;x=;=7;bad");
-        assertEquals("50", Rows.param(r, "sleepMs"));
-        assertEquals("200", Rows.param(r, "maxThreads"));
-        assertEquals("", Rows.param(r, "x"));
-        assertNull(Rows.param(r, "Threads"));
-        assertNull(Rows.param(r, "bad"));
-        assertNull(Rows.param(row(), "sleepMs"));
-        assertNull(Rows.param(row("params", ""), "sleepMs"));
+        DataRow r = row("params", "sleepMs=50;maxThreads=200;x=;=7;bad");
+        assertEquals("50", r.param("sleepMs"));
+        assertEquals("200", r.param(Rows.MAX_THREADS));
+        assertEquals("", r.param("x"));
+        assertNull(r.param("Threads"));
+        assertNull(r.param("bad"));
+        assertNull(row().param("sleepMs"));
+        assertNull(row("params", "").param("sleepMs"));
     }
 
     @Test
-    void meanAndSpreadSkipEmptyAndMalformedCells() {
-        List<Map<String, String>> rows = List.of(row("v", "10"), row("v", ""), row("v", "n/a"), row("v", "30"), row());
-        assertEquals(20, Rows.mean(rows, "v"));
-        assertEquals(100, Rows.spreadPct(rows, "v"));
-        assertTrue(Double.isNaN(Rows.mean(List.of(), "v")));
-        assertTrue(Double.isNaN(Rows.mean(List.of(row("v", "")), "v")));
-        assertTrue(Double.isNaN(Rows.spreadPct(List.of(row("v", "5")), "v")), "one value has no spread");
-        assertEquals(30, Rows.mean(rows, r -> "30".equals(r.get("v")), "v"));
+    void meanSkipsEmptyAndMalformedCells() {
+        List<DataRow> rows = List.of(row("v", "10"), row("v", ""), row("v", "n/a"), row("v", "30"), row());
+        assertEquals(20, Rows.mean(rows, V));
+        assertEquals(30, Rows.max(rows, V));
+        assertTrue(Double.isNaN(Rows.mean(List.of(), V)));
+        assertTrue(Double.isNaN(Rows.mean(List.of(row("v", "")), V)));
+        assertEquals(30, Rows.mean(rows, r -> "30".equals(r.cell("v")), V));
     }
 
     @Test
     void statusAndFlags() {
-        Map<String, String> ok = row("status", "ok", "flags", "app-cpu-bound;;x");
-        Map<String, String> flagged = row("status", "flagged", "flags", "");
-        assertTrue(Rows.ok(ok));
-        assertFalse(Rows.ok(flagged));
-        assertTrue(Rows.flagged(flagged));
-        assertEquals(List.of("app-cpu-bound", "x"), Rows.flags(ok));
-        assertEquals(List.of(), Rows.flags(flagged));
-        assertEquals(List.of(ok), Rows.okOnly(List.of(ok, flagged, row())));
+        DataRow ok = row("status", "ok", "flags", "app-cpu-bound;;x");
+        DataRow flagged = row("status", "flagged", "flags", "");
+        assertTrue(ok.ok());
+        assertFalse(flagged.ok());
+        assertTrue(flagged.flagged());
+        assertEquals(List.of("app-cpu-bound", "x"), ok.flags());
+        assertEquals(List.of(), flagged.flags());
+        assertEquals(List.of(ok), Rows.valid(List.of(ok, flagged, row())));
     }
 }

@@ -223,7 +223,7 @@ class ReactiveIoExperimentsTest {
         rows.add(row("reactive", "reactive", "sleep", 2000, "sleepMs=100", 8000, "ok"));
         rows.getFirst().put("bound_rps", "2000");
         List<String> f = new ReactiveExperiment().findings(rows);
-        List<String> claims = vtlab.experiment.seeds.SeedClaims.linesFor("reactive", rows);
+        List<String> claims = vtlab.experiment.seeds.SeedClaims.linesFor("reactive", vtlab.data.DataRow.numbered(rows));
         assertEquals(2, claims.size(), claims.toString());
         assertTrue(f.containsAll(claims), String.join("\n", f));
         assertTrue(claims.getFirst().startsWith("[does not hold here] Spring MVC on virtual threads within ~5% of WebFlux")

@@ -64,7 +64,7 @@ class AbIT {
         Path run = Lab.onlyRun(out);
         List<Map<String, String>> rows = Lab.rows(run);
         assertEquals(List.of("platform as-shipped", "virtual as-shipped", "virtual tuned"),
-                rows.stream().map(x -> x.get("thread_mode") + " " + vtlab.data.Rows.param(x, "tuning")).toList());
+                rows.stream().map(x -> x.get("thread_mode") + " " + vtlab.data.DataRow.of(x).param("tuning")).toList());
         for (Map<String, String> row : rows) {
             assertFalse("failed".equals(row.get("status")), row.toString());
             assertEquals("vtlab-spring-mvc", row.get("stack"));
@@ -75,7 +75,7 @@ class AbIT {
             // the lab switched it (a Spring Boot jar is recognised), on the loopback only
             assertTrue(log.contains("--spring.threads.virtual.enabled=" + row.get("thread_mode").equals("virtual")), log.lines().findFirst().orElse(""));
             assertTrue(log.contains("--server.address=127.0.0.1"));
-            boolean tuned = "tuned".equals(vtlab.data.Rows.param(row, "tuning"));
+            boolean tuned = "tuned".equals(vtlab.data.DataRow.of(row).param("tuning"));
             assertEquals(tuned, log.lines().findFirst().orElse("").contains("--server.tomcat.processor-cache=-1"));
             assertEquals(tuned, !row.get("carriers").isEmpty(), "carriers set on the tuned row only: " + row.get("carriers"));
         }

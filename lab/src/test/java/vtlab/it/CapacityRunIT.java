@@ -15,7 +15,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.cli.Main;
-import vtlab.data.Rows;
 
 /**
  * The capacity search's loop end to end on real rows: a 10-thread pool behind a 100 ms sleep can answer 100 req/s at
@@ -49,14 +48,14 @@ class CapacityRunIT {
         // the loop: each step's rate is what the search asks after the steps before it, and it stopped when it said so
         List<Map<String, String>> before = new ArrayList<>();
         for (Map<String, String> r : rows) {
-            assertEquals(vtlab.experiment.capacity.CapacitySearchAccess.next(before, FROM, MAX_RATE), Lab.num(r, Rows.TARGET_RPS), 0.5, "step " + before.size() + ": " + console);
+            assertEquals(vtlab.experiment.capacity.CapacitySearchAccess.next(before, FROM, MAX_RATE), Lab.num(r, vtlab.data.Columns.TARGET_RPS.name()), 0.5, "step " + before.size() + ": " + console);
             before.add(r);
         }
         assertEquals(null, vtlab.experiment.capacity.CapacitySearchAccess.next(before, FROM, MAX_RATE), "the search ended when its rule said so");
         // what it found: the highest passing step, at the pool's bound (the lab's own thresholds) and never above it
-        double found = rows.stream().filter(vtlab.experiment.capacity.CapacitySearchAccess::passes).mapToDouble(r -> Lab.num(r, Rows.TARGET_RPS)).max().orElseThrow();
+        double found = rows.stream().filter(vtlab.experiment.capacity.CapacitySearchAccess::passes).mapToDouble(r -> Lab.num(r, vtlab.data.Columns.TARGET_RPS.name())).max().orElseThrow();
         assertTrue(found >= vtlab.check.Validity.BOUND_LOW * 100 && found <= vtlab.check.Validity.BOUND_HIGH * 100, found + " req/s: " + console);
-        assertTrue(rows.stream().anyMatch(r -> Lab.num(r, Rows.TARGET_RPS) > found && !vtlab.experiment.capacity.CapacitySearchAccess.passes(r)),
+        assertTrue(rows.stream().anyMatch(r -> Lab.num(r, vtlab.data.Columns.TARGET_RPS.name()) > found && !vtlab.experiment.capacity.CapacitySearchAccess.passes(r)),
                 "a failing step above it bounds it: " + console);
         String findings = Files.readString(run.resolve("findings.json"));
         assertTrue(findings.contains("platform-10 sustains " + Math.round(found) + " req/s"), findings);

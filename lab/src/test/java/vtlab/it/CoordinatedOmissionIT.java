@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.cli.Main;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.load.LoadModel;
 import vtlab.data.LatencyHistogram;
 

@@ -16,7 +16,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import vtlab.data.Rows;
 
 /**
  * ./vtlab ab --next-step end to end, positive controls with a known right answer on the lab's own stacks treated as
@@ -47,10 +46,15 @@ class NextStepIT {
     static Map<String, List<Map<String, String>>> byLever(List<Map<String, String>> rows) {
         Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            String lever = Rows.param(r, "lever");
+            String lever = vtlab.data.DataRow.of(r).param("lever");
             out.computeIfAbsent(lever == null ? "ab" : lever, k -> new ArrayList<>()).add(r);
         }
         return out;
+    }
+
+    /** Mean throughput of the rows that gave one. */
+    static double rps(List<Map<String, String>> rows) {
+        return rows.stream().mapToDouble(r -> vtlab.data.DataRow.of(r).num("throughput_rps")).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 
     static String causes(List<Map<String, String>> rows) {
@@ -90,12 +94,12 @@ class NextStepIT {
         List<Map<String, String>> doubled = by.get("pool:20");
         assertTrue(doubled != null && doubled.size() == 2, "the pool doubled, two reps: " + by.keySet());
         for (Map<String, String> row : doubled) {
-            assertFalse(Rows.failed(row), row.get("note"));
+            assertFalse(vtlab.data.DataRow.of(row).failed(), row.get("note"));
             assertTrue(Files.readString(run.resolve("raw").resolve(row.get("sut_log"))).contains("--spring.datasource.hikari.maximum-pool-size=20"));
         }
-        double base = Rows.mean(ab, Rows.RPS);
+        double base = rps(ab);
         List<Map<String, String>> last = new ArrayList<>(by.values()).getLast();
-        double best = by.entrySet().stream().filter(e -> !e.getKey().equals("ab")).mapToDouble(e -> Rows.mean(e.getValue(), Rows.RPS)).max().orElse(0);
+        double best = by.entrySet().stream().filter(e -> !e.getKey().equals("ab")).mapToDouble(e -> rps(e.getValue())).max().orElse(0);
         assertTrue(best / base >= 1.5, "the pool must buy 1.5x: " + best + " against " + base);
         for (Map<String, String> row : last) assertNotEquals("pool_wait", row.get("time_top_cause"), "the cause leaves the pool: " + causes(last));
         System.out.println("vtlab IT: pool control: " + vtlabFinding(run, "next step"));

@@ -28,7 +28,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.cli.Main;
 import vtlab.data.LatencyHistogram;
-import vtlab.load.WrkGenerator;
+import vtlab.load.generator.WrkGenerator;
 import vtlab.tier.host.HostsFixture;
 import vtlab.tier.host.TestHosts;
 

@@ -288,6 +288,14 @@ class TimeBreakdownTest {
         TimeBreakdown.Result r = TimeBreakdown.compute(with, 10.0, 10.0, 0.5, 0.0, 2, 1, 0.01);
         assertEquals(Cause.MONITOR, r.top());
         assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps]"), r.evidence());
+
+        // a virtual row's recording has no sleep events: its dumps count the sleeper, where it sleeps
+        TimeBreakdown.DumpSeen sleeps = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER, true);
+        assertEquals(1, sleeps.counts().get(Cause.SLEEP), sleeps.toString());
+        assertEquals(Set.of("Thread.sleep in vtlab.probe.TimeBreakdownTest$Service.sleepUntilInterrupted"), sleeps.evidence().get(Cause.SLEEP).keySet());
+        assertEquals(3, sleeps.counts().get(Cause.MONITOR), sleeps.toString());
+        assertTrue(!ProfileProbe.settings(java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(20), false).contains("jdk.ThreadSleep"));
+        assertTrue(ProfileProbe.settings(java.time.Duration.ofMillis(1)).contains("jdk.ThreadSleep"));
     }
 
     /**
@@ -399,6 +407,30 @@ class TimeBreakdownTest {
         assertEquals(0.0, TimeBreakdown.compute(virtualAsleep, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, TimeBreakdown.SutCpu.UNKNOWN, 4).pct().get(Cause.THREAD_WAIT));
     }
 
+    /**
+     * The GC control's virtual row as it came out of a run: a 40 MB heap, 4 connections, 2 carriers on one CPU; the
+     * pauses stop every request for half the hold, and the dumps find half the virtual threads queued for a carrier
+     * while the one core collects. The queue is behind GC's work (2.5 s of pauses against 0.36 s of the requests' own
+     * CPU): GC is the cause, the queue its consequence.
+     */
+    @Test
+    void aQueueBehindTheCollectorsWorkIsTheCollectors() {
+        TimeBreakdown.Seen thrashing = new TimeBreakdown.Seen(Map.of(Cause.RUNQUEUE, 9.8),
+                Map.of(Cause.RUNQUEUE, Map.of("virtual threads queued for a carrier (thread dumps)", 9.8)), Map.of(), Map.of(), 2.5, 180, Set.of(),
+                true, 0, List.of());
+        TimeBreakdown.Result r = TimeBreakdown.compute(thrashing, 20.0, 5.0, 0.36, Double.NaN, 2, 1, 0.02,
+                new TimeBreakdown.SutCpu(1.0, 1.0, 0.1, "VM Thread 0.1 s"), 4);
+        assertEquals(Cause.GC, r.top(), r.pct().toString());
+        assertTrue(r.dominant(), r.pct().toString());
+        // 49% queued, of which 2.5 / (2.5 + 0.36) behind the collector: 42.8 points move to GC, 6.2 stay queued
+        assertEquals(50 + 42.8, r.pct().get(Cause.GC), 1.0, r.pct().toString());
+        assertEquals(49 - 42.8, r.pct().get(Cause.RUNQUEUE), 1.0, r.pct().toString());
+        assertTrue(r.evidence().contains("queued for the CPU behind its work"), r.evidence());
+        // no pause, no share of the queue: a full core of request work stays the run queue's
+        assertEquals(0.0, TimeBreakdown.behindGc(80.0, 0.0, 4.0));
+        assertEquals(40.0, TimeBreakdown.behindGc(80.0, 1.0, 1.0));
+    }
+
     /** Whatever the inputs, the largest cause named is one a source measured. */
     @Test
     void otherIsNeverTheLargestCause() {
@@ -430,7 +462,7 @@ class TimeBreakdownTest {
         assertThrows(UsageError.class, () -> new ProfileProbe().configure(Map.of("period", "0ms")));
         ProfileProbe ten = new ProfileProbe();
         ten.configure(Map.of("period", "10ms"));
-        assertTrue(ProfileProbe.settings(ten.threshold(), ten.period()).contains("<setting name=\"period\">10 ms</setting>"));
+        assertTrue(ProfileProbe.settings(ten.threshold(), ten.period(), true).contains("<setting name=\"period\">10 ms</setting>"));
         assertTrue(ProfileProbe.settings(p.threshold()).contains("<setting name=\"period\">20 ms</setting>"), "one sampler, JFR's, at 20 ms by default");
         assertTrue(new ProfileProbe().explains(), "the profiler never runs in the measured hold");
         List<String> plus = Probes.resolve(List.of("+profile"), Probes.DEFAULT);

@@ -123,7 +123,7 @@ class ChartDataTest {
         assertEquals(before, cd.color("platform-200"));
         assertEquals("#1f77b4", cd.color("virtual"));
         assertFalse(cd.color("platform-2000").equals(before));
-        Map<String, String> r = Map.of("thread_mode", "platform", "params", "sleepMs=1;maxThreads=2000", "stack", "servlet");
+        vtlab.data.DataRow r = vtlab.data.DataRow.of(Map.of("thread_mode", "platform", "params", "sleepMs=1;maxThreads=2000", "stack", "servlet"));
         assertEquals("platform-2000", vtlab.data.Grouping.variant(r, false));
         assertEquals("servlet platform-2000", vtlab.data.Grouping.variant(r, true));
     }

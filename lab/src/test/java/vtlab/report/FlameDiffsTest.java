@@ -14,24 +14,30 @@ import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+
+import vtlab.data.DataRow;
 import org.junit.jupiter.api.io.TempDir;
 
 class FlameDiffsTest {
     @TempDir
     Path dir;
 
-    static Map<String, String> row(String mode, String rep, String flame) {
-        Map<String, String> r = new HashMap<>(Map.of("experiment", "ab", "workload", "/hello", "concurrency", "20", "jdk", "25",
+    static DataRow row(String mode, String rep, String flame) {
+        return row(mode, rep, flame, "20");
+    }
+
+    static DataRow row(String mode, String rep, String flame, String concurrency) {
+        Map<String, String> r = new HashMap<>(Map.of("experiment", "ab", "workload", "/hello", "concurrency", concurrency, "jdk", "25",
                 "thread_mode", mode, "rep", rep, "params", ""));
         if (flame != null) r.put("profile_flame", flame);
-        return r;
+        return DataRow.of(r);
     }
 
     @Test
     void eachNonPlatformRowIsComparedWithThePlatformRowOfItsRep() {
-        Map<String, String> p1 = row("platform", "1", "p1.html"), p2 = row("platform", "2", "p2.html"),
+        DataRow p1 = row("platform", "1", "p1.html"), p2 = row("platform", "2", "p2.html"),
                 v1 = row("virtual", "1", "v1.html"), v2 = row("virtual", "2", "v2.html"), v3 = row("virtual", "3", "v3.html");
-        Map<Map<String, String>, Map<String, String>> pairs = FlameDiffs.pairs(List.of(p1, v1, p2, v2, v3));
+        Map<DataRow, DataRow> pairs = FlameDiffs.pairs(List.of(p1, v1, p2, v2, v3));
         assertEquals(3, pairs.size());
         assertEquals(p1, pairs.get(v1));
         assertEquals(p2, pairs.get(v2));
@@ -40,9 +46,8 @@ class FlameDiffsTest {
 
     @Test
     void rowsWithoutAFlameGraphOrAPlatformRowToCompareWithHaveNone() {
-        Map<String, String> p = row("platform", "1", null), v = row("virtual", "1", "v.html");
-        Map<String, String> other = row("virtual", "1", "o.html");
-        other.put("concurrency", "40"); // another scenario, with no platform row at all
+        DataRow p = row("platform", "1", null), v = row("virtual", "1", "v.html");
+        DataRow other = row("virtual", "1", "o.html", "40"); // another scenario, with no platform row at all
         assertTrue(FlameDiffs.pairs(List.of(p, v, other)).isEmpty());
     }
 

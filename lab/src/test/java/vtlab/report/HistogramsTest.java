@@ -13,6 +13,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.data.Columns;
 import vtlab.data.Rows;
 
 class HistogramsTest {
@@ -30,17 +31,17 @@ class HistogramsTest {
     @Test
     void p99OfRepsIsThatOfTheirMergedHistogramNotTheMeanOfTheirP99s() throws Exception {
         twoReps(dir).write();
-        List<Map<String, String>> rows = RunData.load(dir).rows();
-        double p99a = Rows.num(rows.get(0), Rows.P99), p99b = Rows.num(rows.get(1), Rows.P99);
+        List<vtlab.data.DataRow> rows = RunData.load(dir).rows();
+        double p99a = rows.get(0).num(Columns.P99), p99b = rows.get(1).num(Columns.P99);
         assertEquals(10, p99a, 0.01);
         assertEquals(500, p99b, 0.5);
         Histograms h = Histograms.of(dir);
         assertNotNull(h.merged(rows));
         // 30 of 2,000 requests (1.5%) took 500 ms: so does the scenario's p99; the mean of the p99s (255 ms) is no request's
-        double merged = h.ms(rows, 99, Rows.P99);
+        double merged = h.ms(rows, 99, Columns.P99);
         assertEquals(500, merged, 0.5);
         assertTrue(Math.abs(merged - (p99a + p99b) / 2) > 200, merged + " vs mean " + (p99a + p99b) / 2);
-        assertEquals(10, h.ms(rows, 50, Rows.P50), 0.01);
+        assertEquals(10, h.ms(rows, 50, Columns.P50), 0.01);
         assertTrue(h.problems().isEmpty(), h.problems().toString());
     }
 
@@ -49,10 +50,10 @@ class HistogramsTest {
         RunFixture f = twoReps(dir);
         f.rows.get(1).remove("histogram"); // a generator that writes none (wrk, hey today)
         f.write();
-        List<Map<String, String>> rows = RunData.load(dir).rows();
+        List<vtlab.data.DataRow> rows = RunData.load(dir).rows();
         Histograms h = Histograms.of(dir);
         assertNull(h.merged(rows));
-        assertEquals(Rows.mean(rows, Rows.P99), h.ms(rows, 99, Rows.P99));
+        assertEquals(Rows.mean(rows, Columns.P99), h.ms(rows, 99, Columns.P99));
         assertTrue(h.problems().isEmpty(), "no histogram is not a problem: " + h.problems());
     }
 
@@ -62,11 +63,11 @@ class HistogramsTest {
         f.rows.get(1).put("histogram", "gone.hlog");
         f.write();
         RunData data = RunData.load(dir);
-        List<Map<String, String>> rows = data.rows();
-        assertEquals(Rows.mean(rows, Rows.P99), data.histograms().ms(rows, 99, Rows.P99));
+        List<vtlab.data.DataRow> rows = data.rows();
+        assertEquals(Rows.mean(rows, Columns.P99), data.histograms().ms(rows, 99, Columns.P99));
         assertEquals(1, data.problems().size(), data.problems().toString());
         assertTrue(data.problems().getFirst().contains("gone.hlog"));
-        data.histograms().ms(rows, 50, Rows.P50);
+        data.histograms().ms(rows, 50, Columns.P50);
         assertEquals(1, data.problems().size(), "said once");
     }
 

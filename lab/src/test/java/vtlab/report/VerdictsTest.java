@@ -25,7 +25,7 @@ class VerdictsTest {
         // virtual 20,001 (rep 2 flagged, left out) vs platform mean 1,961.5 -> 10.2x
         assertTrue(pair.text().contains("at 2,500 connections: 10.2× throughput (20,001 vs 1,962 req/s)"), pair.text());
         assertTrue(pair.text().contains("platform-200 held at 98% of its 200-thread bound (2,000 req/s)"), pair.text());
-        Set<String> okAnchors = data.rows().stream().filter(vtlab.data.Rows::ok).map(data::anchor).collect(Collectors.toSet());
+        Set<String> okAnchors = data.rows().stream().filter(vtlab.data.DataRow::ok).map(data::anchor).collect(Collectors.toSet());
         for (Verdicts.Verdict v : all) {
             if (v.source().equals("measured")) assertTrue(okAnchors.containsAll(v.evidence()), v.text() + " cites " + v.evidence());
         }
@@ -34,10 +34,20 @@ class VerdictsTest {
         assertEquals(List.of("row-16", "row-17"), validity.evidence());
     }
 
+    /**
+     * A finding links the rows it carries as data, never numbers read back from its words: "(row 1, 97% app CPU)"
+     * names row 1 only, where reading the sentence linked rows 1 and 97.
+     */
     @Test
-    void aFindingThatNamesRowsLinksThem() {
-        assertEquals(List.of("row-3", "row-4", "row-12"), Verdicts.rowsNamed("virtual failed (rows 3, 4): x; platform 3,900 req/s (row 12), row 3 again"));
-        assertEquals(List.of(), Verdicts.rowsNamed("2 rows, 3 reps, throw 5"));
+    void aFindingLinksTheRowsItCarriesNotTheNumbersInItsWords() throws Exception {
+        RunFixture.heroSweep(dir).write();
+        String text = "bottleneck: the SUT's CPU was full for virtual (row 1, 97% app CPU): more threads cannot help there";
+        new vtlab.data.Findings(List.of(new vtlab.data.Findings.Entry("servlet", "s", List.of(new vtlab.data.Finding(text, List.of(1)),
+                vtlab.data.Finding.of("2 rows, 3 reps, throw 5")), null, null)), List.of()).write(dir);
+        List<Verdicts.Verdict> findings = new Verdicts(RunData.load(dir)).findings("servlet");
+        assertEquals(text, findings.getFirst().text());
+        assertEquals(List.of("exp-servlet", "row-1"), findings.getFirst().evidence());
+        assertEquals(List.of("exp-servlet"), findings.get(1).evidence(), "a finding that carries no row links its section only");
     }
 
     @Test

@@ -16,7 +16,7 @@ import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.Dataset;
 import vtlab.data.RowValues;
-import vtlab.load.Generators;
+import vtlab.load.generator.Generators;
 import vtlab.load.LoadResult;
 import vtlab.probe.Measurements;
 import vtlab.probe.NmtProbe;
@@ -34,6 +34,24 @@ class MatrixSchemaTest {
         Probes.all().values().forEach(p -> declared.addAll(p.get().columns()));
         for (String seed : Columns.SEED) assertTrue(declared.stream().anyMatch(c -> c.name().equals(seed)), seed);
         assertEquals(Columns.SEED, MatrixSchema.full().names().subList(0, Columns.SEED.size()));
+    }
+
+    /**
+     * Every column the readers read through its declaration (data.Columns) is the very column a component writes:
+     * the same name, kind, unit and meaning in the schema of matrix.csv, so a typed read cannot miss its column.
+     */
+    @Test
+    void everyDeclarationTheReadersUseIsTheOneWritten() throws Exception {
+        vtlab.data.Schema schema = MatrixSchema.full();
+        int n = 0;
+        for (java.lang.reflect.Field f : Columns.class.getFields()) {
+            if (f.getType() != vtlab.data.Column.class) continue;
+            vtlab.data.Column c = (vtlab.data.Column) f.get(null);
+            assertTrue(schema.declares(c.name()), f.getName() + " (" + c.name() + ") is written by no component");
+            assertEquals(c, schema.column(c.name()), f.getName());
+            n++;
+        }
+        assertTrue(n > 80, "the scan sees the declarations: " + n);
     }
 
     @Test

@@ -200,7 +200,7 @@ class RowRunnerTest {
 
         @Override
         public void start(ProbeContext ctx) {
-            current.add("explainer starts with " + ctx.stem());
+            current.add("explainer starts with " + ctx.stem() + (ctx.row().hold().equals(Duration.ofSeconds(1)) ? "" : " for " + ctx.row().hold().toSeconds() + " s"));
         }
 
         @Override
@@ -286,6 +286,10 @@ class RowRunnerTest {
         assertEquals(-20.0, ((Number) res.values().get("profile_cost_rps_pct")).doubleValue(), 1e-9);
         assertEquals(100.0, ((Number) res.values().get("profile_cost_p99_pct")).doubleValue(), 1e-9);
         assertEquals(1L, ((Number) res.values().get("profiled_hold_s")).longValue());
+        // a long row's profiled hold is at most 20 s, and its probes are told so (the thread dumps are spread over it)
+        events.clear();
+        run(runner(), PlannedRow.of(row("virtual", 1).withHold(Duration.ofSeconds(60)), List.of("test-explains")), 3);
+        assertTrue(events.contains("explainer starts with 003-servlet-virtual-hello-c10-r1.profiled for 20 s"), events.toString());
         // a row without an explaining probe has one hold only
         events.clear();
         run(runner(), PlannedRow.of(row("virtual", 1), List.of("cpu")), 2);
@@ -310,6 +314,13 @@ class RowRunnerTest {
         assertTrue(!started.getLast().alive, "close() stops the SUT kept for a next row");
     }
 
+    /** "pgjdbc:42.7.8+hikari:7.1.0" as its versions, in order (a row's build is typed when planned; the runner never parses it). */
+    static Map<String, String> versions(String spec) {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String part : spec.split("\\+")) out.put(part.substring(0, part.indexOf(':')), part.substring(part.indexOf(':') + 1));
+        return out;
+    }
+
     @Test
     void aRowWithABuildRunsThatBuildsJarAndNeverSharesAJvmWithAnotherBuild() throws Exception {
         List<java.nio.file.Path> jars = new ArrayList<>();
@@ -323,7 +334,7 @@ class RowRunnerTest {
                 (info, row, url, w) -> new ObjectMapper().readTree(info));
         java.util.function.BiFunction<String, Integer, Row> built = (build, rep) -> Row.builder().experiment("libraries")
                 .stack("spring-mvc").threadMode("virtual").workload("sleep").concurrency(10).rep(rep).jdk(Jdk.current())
-                .params(build == null ? Map.of("sleepMs", "10") : Map.of("sleepMs", "10", Row.BUILD_PARAM, build))
+                .params(Map.of("sleepMs", "10")).build(build == null ? null : new vtlab.tier.StackVariants.Variant("spring-mvc", versions(build)))
                 .sutEnv(Map.of("VT_ENABLED", "true")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
         assertEquals("ok", run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 1), List.of()), 1).values().get("status"));
         run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 2), List.of()), 2);
@@ -335,7 +346,7 @@ class RowRunnerTest {
         java.nio.file.Path own = vtlab.stack.Stack.load("spring-mvc").jar();
         assertEquals(List.of(vtlab.core.LabHome.get().resolve(".vtlab/jars/spring-mvc-pgjdbc42.7.8-hikari7.1.0.jar"),
                 vtlab.core.LabHome.get().resolve(".vtlab/jars/spring-mvc-pgjdbc42.7.8-hikari7.0.2.jar"), own), jars);
-        RowRunner.Result bad = run(r, PlannedRow.of(built.apply("pgjdbc=42.7.8", 1), List.of()), 6);
+        RowRunner.Result bad = run(r, PlannedRow.of(built.apply("pgjbdc:42.7.8", 1), List.of()), 6); // no such property in the pom
         assertEquals("failed", bad.values().get("status"));
         r.close();
     }

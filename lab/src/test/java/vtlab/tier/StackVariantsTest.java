@@ -50,7 +50,7 @@ class StackVariantsTest {
         assertEquals("42.7.13", defaults.get("pgjdbc"));
         assertEquals("7.0.2", defaults.get("hikari"));
         assertEquals(stack.jar(), StackVariants.forRow(stack, "pgjdbc:42.7.13+hikari:7.0.2").jar());
-        assertEquals(stack.jar(), StackVariants.forRow(stack, null).jar());
+        assertEquals(stack.jar(), StackVariants.forRow(stack, (String) null).jar());
         Path variant = StackVariants.forRow(stack, "pgjdbc:42.7.8+hikari:7.0.2").jar();
         assertEquals(LabHome.get().resolve(".vtlab/jars/spring-mvc-pgjdbc42.7.8-hikari7.0.2.jar"), variant);
         assertEquals(stack.jar(), StackVariants.ensure(stack, StackVariants.Variant.parse("spring-mvc", "pgjdbc:42.7.13")),

@@ -27,7 +27,7 @@ public final class AbExperiment implements Experiment {
     public static final String NAME = "ab";
     static final Opt MODES = ThreadModes.OPTION.withHelp("thread modes (platform: the flag off; virtual: on)");
     static final Opt VARIANTS = Opt.of("variants", "as-shipped,tuned", "virtual rows as shipped (the flag alone) and tuned (what the lab\n"
-            + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only");
+            + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only").typed(Opt.Type.STRINGS).inScenario("service");
     static final Opt CONC = Opt.of("conc", "200,1000", "concurrent connections (200: Tomcat's default pool)");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
             "the warm-up also proves the thread mode (thread dumps): it cannot be 0");
@@ -58,8 +58,8 @@ public final class AbExperiment implements Experiment {
      */
     public static List<Opt> serviceOptions() {
         List<Opt> all = new ArrayList<>(Service.OPTIONS);
-        all.add(Dependencies.DEPENDENCY);
         all.add(VARIANTS);
+        all.add(Dependencies.DEPENDENCY);
         return List.copyOf(all);
     }
 
@@ -183,8 +183,9 @@ public final class AbExperiment implements Experiment {
         return out;
     }
 
+    /** The verdict, each claim with the rows it names (ab runs alone: its rows are the matrix's, numbered as there). */
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
-        return Verdict.of(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir));
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
+        return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir));
     }
 }

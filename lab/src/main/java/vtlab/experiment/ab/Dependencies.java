@@ -22,7 +22,7 @@ import vtlab.tier.ToxiproxyTier;
  */
 final class Dependencies {
     static final Opt DEPENDENCY = Opt.of("dependency", null, "NAME=host:port of a dependency of the service (repeatable): a Toxiproxy in front\n"
-            + "of it, the --env holding host:port given the proxy's address; then --fault NAME:latency=2s@10s-30s");
+            + "of it, the --env holding host:port given the proxy's address; then --fault NAME:latency=2s@10s-30s").typed(Opt.Type.REPEATED).inScenario("service");
     /** Names --fault or the core map already use for the lab's own tiers (db is the lab's database in --fault). */
     static final Set<String> RESERVED = Set.of("app", "load", "pg", "db", "stub", ToxiproxyTier.NAME);
 

@@ -81,7 +81,7 @@ final class Levers {
             if (springBoot && !k.springBoot()) return false;
             if (mode != null && !mode.equals(threadMode)) return false;
             // extracted answers the nested-jar loader's monitors, not a monitor in the service's own code
-            if (where == Where.LAUNCH && !k.row().getOrDefault(vtlab.data.RequestTime.EVIDENCE, "").contains(NESTED_JAR_LOADER)) return false;
+            if (where == Where.LAUNCH && !k.row().getOrDefault("time_top_evidence", "").contains(NESTED_JAR_LOADER)) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
         }
@@ -163,11 +163,11 @@ final class Levers {
             k -> {
                 Long given = argValue(k.args(), POOL_KEY);
                 if (given != null) return given;
-                double active = Rows.num(k.row(), "hikari_active_max"), pending = Rows.num(k.row(), "hikari_pending_max");
+                double active = Levers.num(k.row(), "hikari_active_max"), pending = Levers.num(k.row(), "hikari_pending_max");
                 return active > 0 && pending > 0 ? Long.valueOf((long) active) : null;
             },
             k -> {
-                double active = Rows.num(k.row(), "hikari_active_max"), pending = Rows.num(k.row(), "hikari_pending_max");
+                double active = Levers.num(k.row(), "hikari_active_max"), pending = Levers.num(k.row(), "hikari_pending_max");
                 return active > 0 && pending > 0 ? Long.valueOf((long) (active + pending)) : null;
             }, "", null);
 
@@ -177,7 +177,7 @@ final class Levers {
             k -> {
                 Long given = argValue(k.args(), THREADS_KEY);
                 if (given != null) return given;
-                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().getOrDefault(vtlab.data.RequestTime.EVIDENCE, ""));
+                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().getOrDefault("time_top_evidence", ""));
                 return m.find() ? Long.valueOf(m.group(1)) : 200L;
             }, null, "", null);
 
@@ -187,7 +187,7 @@ final class Levers {
                 Long xmx = null;
                 for (String a : k.jvmArgs()) if (a.startsWith("-Xmx")) xmx = megabytes(a.substring(4));
                 if (xmx != null) return xmx;
-                double limited = Rows.num(k.row(), "jvm_max_heap_mb");
+                double limited = Levers.num(k.row(), "jvm_max_heap_mb");
                 if (limited > 0) return (long) limited;
                 return k.memoryMb() > 0 ? Long.valueOf(k.memoryMb() / 4) : null;
             }, null, "m", null);
@@ -310,10 +310,27 @@ final class Levers {
 
     /** The lever's name and value a row carries ("pool", "20"), or null for an A/B row. */
     static String[] of(Map<String, String> row) {
-        String p = Rows.param(row, PARAM);
+        String p = Levers.param(row, PARAM);
         if (p == null) return null;
         int colon = p.indexOf(':');
         return colon < 0 ? new String[] {p, ""} : new String[] {p.substring(0, colon), p.substring(colon + 1)};
+    }
+
+    /** A row's cells as read back, typed (the next step keeps rows as their cells: the search's and the verdict's alike). */
+    static vtlab.data.DataRow row(Map<String, String> cells) {
+        return vtlab.data.DataRow.of(cells);
+    }
+
+    static double num(Map<String, String> cells, String col) {
+        return row(cells).num(col);
+    }
+
+    static String param(Map<String, String> cells, String key) {
+        return row(cells).param(key);
+    }
+
+    static String text(Map<String, String> cells, String col) {
+        return row(cells).cell(col, "");
     }
 
     /** The value of NAME=VALUE among the arguments (the last given), as a whole number; null when absent or not one. */

@@ -21,7 +21,6 @@ import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
 import vtlab.data.Stats;
 import vtlab.experiment.ab.Levers.Lever;
-import vtlab.experiment.ab.Verdict.Numbered;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
 
@@ -39,11 +38,45 @@ import vtlab.plan.Search;
  * there is one (what the lab would ship), as shipped otherwise: the A/B's verdict already separates the two.
  */
 final class NextStep implements Search {
-    static final Opt NEXT_STEP = Opt.of("next-step", null, "after the A/B, try the lever that answers each mode's largest cause of\n"
+    /** A row with its number in matrix.csv and its cells as read back (ab runs alone, so its rows are the matrix's, in order). */
+    record Numbered(int n, Map<String, String> r) {
+        vtlab.data.DataRow row() {
+            return new vtlab.data.DataRow(n, r);
+        }
+
+        /** The configuration in words, a variant's with its lever ("virtual as shipped, pool 20"). */
+        String config() {
+            return Verdict.config(row());
+        }
+
+        String load() {
+            return Verdict.load(row());
+        }
+
+        String jdk() {
+            return r.get("jdk");
+        }
+
+        double num(String col) {
+            return Levers.num(r, col);
+        }
+    }
+
+    static List<Numbered> numbered(List<vtlab.data.DataRow> rows) {
+        return rows.stream().map(d -> new Numbered(d.number(), d.cells())).toList();
+    }
+
+    /** "row 3" or "rows 3, 4". */
+    static String rowsOf(List<Numbered> l) {
+        return (l.size() == 1 ? "row " : "rows ") + l.stream().map(n -> Integer.toString(n.n())).collect(Collectors.joining(", "));
+    }
+
+    static final Opt NEXT_STEP = Opt.flag("next-step", "after the A/B, try the lever that answers each mode's largest cause of\n"
             + "request time (a Spring Boot jar's pool or threads, the heap, a --lever) as\nrows of their own, and say what it bought (off by default: each try is\n"
             + "a full row per rep; without it the verdict names the lever to try)");
     static final Opt LEVER = Opt.of("lever", null, "[CAUSE:]NAME=V1,V2: a lever of your own for --next-step (repeatable): NAME an\n"
-            + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any");
+            + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any")
+            .typed(Opt.Type.REPEATED);
 
     /**
      * A variant always runs in a JVM of its own, and fresh JVMs of the same row differ here by up to ±15%
@@ -124,18 +157,18 @@ final class NextStep implements Search {
      */
     record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first) {
         String threadMode() {
-            return first.r().get(Rows.THREAD_MODE);
+            return first.r().get("thread_mode");
         }
 
         /** Whether a variant row is this configuration's: its scenario but for the lever. */
         boolean owns(Numbered variant) {
-            return key(variant).equals(key(first)) && Verdict.baseConfig(variant).equals(config);
+            return key(variant).equals(key(first)) && Verdict.baseConfig(variant.row()).equals(config);
         }
     }
 
     /** URL, load and JDK: the rows a variant compares with. */
     static String key(Numbered n) {
-        return n.r().get(Rows.WORKLOAD) + "|" + n.load() + "|" + n.jdk();
+        return n.r().get("workload") + "|" + n.load() + "|" + n.jdk();
     }
 
     /**
@@ -146,7 +179,7 @@ final class NextStep implements Search {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
         Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.r()) != null || Rows.failed(n.r()) || !RequestTime.has(n.r())) continue;
+            if (Levers.of(n.r()) != null || Levers.row(n.r()).failed() || !RequestTime.has(Levers.row(n.r()))) continue;
             byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
         }
         List<Base> out = new ArrayList<>();
@@ -156,12 +189,12 @@ final class NextStep implements Search {
             if (configs.containsKey("virtual tuned")) chosen.add("virtual tuned");
             else if (configs.containsKey("virtual as shipped")) chosen.add("virtual as shipped");
             for (String c : chosen) {
-                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> Rows.ok(n.r())).toList();
+                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> Levers.row(n.r()).ok()).toList();
                 List<Numbered> use = ok.isEmpty() ? all : ok;
                 Cause top = topCause(use);
-                Numbered first = use.stream().filter(n -> top.key.equals(n.r().get(RequestTime.TOP))).findFirst().orElse(use.getFirst());
+                Numbered first = use.stream().filter(n -> top.key.equals(n.r().get("time_top_cause"))).findFirst().orElse(use.getFirst());
                 Numbered any = use.getFirst();
-                String scenario = any.r().get(Rows.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
+                String scenario = any.r().get("workload") + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
                 out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(use, top), first));
             }
         });
@@ -170,7 +203,7 @@ final class NextStep implements Search {
 
     /** The cause most of the rows name as their largest (the first row's on a tie). */
     static Cause topCause(List<Numbered> rows) {
-        Map<String, Long> votes = rows.stream().map(n -> n.r().get(RequestTime.TOP)).filter(t -> Cause.of(t) != null)
+        Map<String, Long> votes = rows.stream().map(n -> n.r().get("time_top_cause")).filter(t -> Cause.of(t) != null)
                 .collect(Collectors.groupingBy(t -> t, LinkedHashMap::new, Collectors.counting()));
         String best = null;
         for (Map.Entry<String, Long> e : votes.entrySet()) if (best == null || e.getValue() > votes.get(best)) best = e.getKey();
@@ -179,7 +212,7 @@ final class NextStep implements Search {
 
     /** The cause's mean share of request time over the rows, percent. */
     static double share(List<Numbered> rows, Cause c) {
-        return rows.stream().mapToDouble(n -> n.num(c.column())).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+        return rows.stream().mapToDouble(n -> n.num(c.column().name())).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 
     /** The levers that fit the base: the lab's for its cause, then the user's. */
@@ -203,18 +236,18 @@ final class NextStep implements Search {
      * its 95% interval when both sides have reps, the change in p99, within the noise said so, and where the time went.
      */
     static Judged judge(Base base, String label, List<Numbered> variant) {
-        String rows = Verdict.rowsOf(variant);
-        List<Numbered> failed = variant.stream().filter(n -> Rows.failed(n.r())).toList();
+        String rows = rowsOf(variant);
+        List<Numbered> failed = variant.stream().filter(n -> Levers.row(n.r()).failed()).toList();
         if (failed.size() == variant.size()) {
-            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Rows.text(failed.getFirst().r(), "note"), false, false, null);
+            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Levers.text(failed.getFirst().r(), "note"), false, false, null);
         }
-        List<Numbered> ran = variant.stream().filter(n -> !Rows.failed(n.r())).toList();
-        List<Numbered> ok = ran.stream().filter(n -> Rows.ok(n.r())).toList();
-        boolean open = "open".equals(base.first().r().get(Rows.LOAD_MODEL));
-        String col = open ? Rows.P99 : Rows.RPS;
+        List<Numbered> ran = variant.stream().filter(n -> !Levers.row(n.r()).failed()).toList();
+        List<Numbered> ok = ran.stream().filter(n -> Levers.row(n.r()).ok()).toList();
+        boolean open = "open".equals(base.first().r().get("load_model"));
+        String col = open ? "p99_ms" : "throughput_rps";
         double[] b = values(base.rows(), col), v = values(ran, col);
         double errBase = mean(base.rows(), "error_rate"), errVar = mean(ran, "error_rate");
-        List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(n.r())).toList();
+        List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(Levers.row(n.r()))).toList();
         Cause top = explained.isEmpty() ? null : topCause(explained);
         String where = explained.isEmpty() ? "" : where(base, explained, top);
         if (errVar > Math.max(0.01, 2 * (Double.isNaN(errBase) ? 0 : errBase))) {
@@ -223,13 +256,13 @@ final class NextStep implements Search {
         }
         Stats.Interval change = Stats.changePct95(b, v);
         if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
-        double p99Change = Stats.changePct95(values(base.rows(), Rows.P99), values(ran, Rows.P99)).mean();
+        double p99Change = Stats.changePct95(values(base.rows(), "p99_ms"), values(ran, "p99_ms")).mean();
         String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
         String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
                 + (Double.isNaN(change.low()) ? "" : String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(change.low()), pct(change.high()))) + p99;
         if (ok.size() < ran.size() || base.flagged()) {
-            String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Rows.flagged(n.r()))
-                    .flatMap(n -> Rows.flags(n.r()).stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
+            String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Levers.row(n.r()).flagged())
+                    .flatMap(n -> Levers.row(n.r()).flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
             return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, false, top);
         }
         // better: more throughput closed, less p99 open
@@ -276,22 +309,27 @@ final class NextStep implements Search {
      * @param facts what the run knew of the service (null: a run before the next step, no line)
      * @param jar   the jar's libraries (null: a --cmd)
      */
-    static List<String> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar) {
+    static List<vtlab.data.Finding> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar) {
         if (facts == null) return List.of();
         List<Lever> user = facts.user();
         List<Numbered> variants = rows.stream().filter(n -> Levers.of(n.r()) != null).toList();
         List<Integer> jdks = rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList();
-        List<String> out = new ArrayList<>();
+        List<vtlab.data.Finding> out = new ArrayList<>();
         for (Base b : bases(rows)) {
-            StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + Verdict.rowsOf(b.rows()) + ")"
+            List<vtlab.data.DataRow> evidence = new ArrayList<>(b.rows().stream().map(Numbered::row).toList());
+            StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + rowsOf(b.rows()) + ")"
                     + (b.flagged() ? " (from flagged rows: not evidence)" : "") + ": ");
-            String ev = Rows.text(b.first().r(), RequestTime.EVIDENCE);
+            String ev = Levers.text(b.first().r(), "time_top_evidence");
             s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
             Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().r());
             List<Lever> fit = levers(b, k, user);
             // the variants run, by lever and value in the order they ran
             Map<String, List<Numbered>> ran = new LinkedHashMap<>();
-            for (Numbered v : variants) if (b.owns(v)) ran.computeIfAbsent(String.join(":", Levers.of(v.r())), x -> new ArrayList<>()).add(v);
+            for (Numbered v : variants) {
+                if (!b.owns(v)) continue;
+                ran.computeIfAbsent(String.join(":", Levers.of(v.r())), x -> new ArrayList<>()).add(v);
+                evidence.add(v.row());
+            }
             if (!ran.isEmpty()) {
                 Map<String, Judged> judged = new LinkedHashMap<>();
                 ran.forEach((lv, list) -> {
@@ -326,7 +364,7 @@ final class NextStep implements Search {
             }
             String fixes = libraryFixes(b.top(), jar, jdks);
             if (!fixes.isEmpty()) s.append("; known library fix: ").append(fixes);
-            out.add(s.toString());
+            out.add(vtlab.data.Finding.of(s.toString(), evidence));
         }
         return out;
     }
@@ -402,15 +440,15 @@ final class NextStep implements Search {
     }
 
     @Override
-    public Row next(List<Map<String, String>> measured) {
+    public Row next(List<vtlab.data.DataRow> measured) {
         return null; // it starts from the A/B's rows: see next(before, measured)
     }
 
     @Override
-    public Row next(List<Map<String, String>> before, List<Map<String, String>> measured) {
-        List<Numbered> mine = numbered(measured, before.size() + 1);
-        for (Base b : bases(numbered(before, 1))) {
-            String scenario = b.first().r().get(Rows.SCENARIO);
+    public Row next(List<vtlab.data.DataRow> before, List<vtlab.data.DataRow> measured) {
+        List<Numbered> mine = numbered(measured.stream().map(vtlab.data.DataRow::cells).toList(), before.size() + 1);
+        for (Base b : bases(numbered(before.stream().map(vtlab.data.DataRow::cells).toList(), 1))) {
+            String scenario = b.first().r().get("scenario");
             Row base = planned.stream().filter(r -> r.scenario().equals(scenario)).findFirst().orElse(null);
             if (base == null) continue;
             Levers.Known k = facts.known(base.appArgs(), base.jvmArgs(), b.first().r());
@@ -418,8 +456,8 @@ final class NextStep implements Search {
                 List<String> values = l.values(k);
                 for (int i = 0; i < values.size(); i++) {
                     Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).build();
-                    List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.r().get(Rows.SCENARIO))).toList();
-                    if (done.stream().anyMatch(n -> Rows.failed(n.r()))) break; // a variant that failed: none of its reps or larger values
+                    List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.r().get("scenario"))).toList();
+                    if (done.stream().anyMatch(n -> Levers.row(n.r()).failed())) break; // a variant that failed: none of its reps or larger values
                     if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
                     if (l.given() != null) continue; // the user's values, all of them
                     Judged j = judge(b, l.label(values.get(i)), done);
@@ -438,7 +476,7 @@ final class NextStep implements Search {
     }
 
     @Override
-    public String status(List<Map<String, String>> measured) {
+    public String status(List<vtlab.data.DataRow> measured) {
         return measured.size() + " variant row" + (measured.size() == 1 ? "" : "s") + " run";
     }
 

@@ -12,6 +12,10 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import vtlab.check.KnownLibraries;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 
 /**
@@ -27,34 +31,23 @@ final class Verdict {
 
     private Verdict() {}
 
-    /** A row with its number in matrix.csv (ab runs alone, so its rows are the matrix's, in order). */
-    record Numbered(int n, Map<String, String> r) {
-        /** The configuration in words: "virtual tuned", a next step's variant with its lever ("platform, pool 20"). */
-        String config() {
-            String[] lever = Levers.of(r);
-            return lever == null ? baseConfig(this) : baseConfig(this) + ", " + lever[0] + " " + lever[1];
-        }
-
-        /** The load a scenario is compared at: connections (closed) or the offered rate (open). */
-        String load() {
-            return "open".equals(r.get(Rows.LOAD_MODEL)) ? String.format(Locale.ROOT, "%,.0f req/s offered", Rows.num(r, "target_rps"))
-                    : String.format(Locale.ROOT, "%,d connections", (long) Rows.num(r, "concurrency"));
-        }
-
-        String jdk() {
-            return r.get("jdk");
-        }
-
-        double num(String col) {
-            return Rows.num(r, col);
-        }
+    /** A row's configuration in words: platform, virtual as shipped, virtual tuned; a next step's variant with its lever ("platform, pool 20"). */
+    static String config(DataRow r) {
+        String[] lever = Levers.of(r.cells());
+        return lever == null ? baseConfig(r) : baseConfig(r) + ", " + lever[0] + " " + lever[1];
     }
 
     /** The A/B configuration of a row, a next step's variant's without its lever: platform, virtual as shipped, virtual tuned. */
-    static String baseConfig(Numbered n) {
-        String mode = n.r().get(Rows.THREAD_MODE), tuning = Rows.param(n.r(), Service.TUNING);
+    static String baseConfig(DataRow r) {
+        String mode = r.mode(), tuning = r.param(Service.TUNING);
         return mode.equals("virtual") && Service.TUNED.equals(tuning) ? "virtual tuned"
                 : mode.equals("virtual") ? "virtual as shipped" : mode;
+    }
+
+    /** The load a scenario is compared at: connections (closed) or the offered rate (open). */
+    static String load(DataRow r) {
+        return r.open() ? String.format(Locale.ROOT, "%,.0f req/s offered", r.num(Columns.TARGET_RPS))
+                : String.format(Locale.ROOT, "%,d connections", (long) r.num(Columns.CONCURRENCY));
     }
 
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt) {
@@ -66,79 +59,84 @@ final class Verdict {
         return of(matrix, pinningTxt, jar, Map.of());
     }
 
-    /**
-     * @param jdkVersions the exact version (25.0.3) of each JDK major the run used, from environment.json (empty:
-     *                    not kept, a run before this check)
-     */
+    /** The verdict's sentences over rows numbered in their order (matrix.csv's). */
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
         return of(matrix, pinningTxt, jar, jdkVersions, null);
     }
 
-    /**
-     * @param nextStep what the run knew of the service for the next step ({@link NextStep.Facts}; null: a run before
-     *                 it, no next-step line)
-     */
+    /** As above, with what the run knew of the service for the next step (null: a run before it, no next-step line). */
     static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                            NextStep.Facts nextStep) {
-        List<Numbered> rows = new ArrayList<>();
-        for (int i = 0; i < matrix.size(); i++) rows.add(new Numbered(i + 1, matrix.get(i)));
+        return Finding.texts(findings(DataRow.numbered(matrix), pinningTxt, jar, jdkVersions, nextStep));
+    }
+
+    static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
+        return findings(rows, pinningTxt, jar, jdkVersions, null);
+    }
+
+    /**
+     * @param jdkVersions the exact version (25.0.3) of each JDK major the run used, from environment.json (empty:
+     *                    not kept, a run before this check)
+     */
+    static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
+                                  NextStep.Facts nextStep) {
         // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
-        List<Numbered> ab = rows.stream().filter(n -> Levers.of(n.r()) == null).toList();
-        List<String> out = new ArrayList<>();
+        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n.cells()) == null).toList();
+        List<Finding> out = new ArrayList<>();
         broken(rows, out);
-        boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
+        boolean jdks = rows.stream().map(r -> r.text(Columns.JDK)).distinct().count() > 1;
         // one scenario: url x load (x JDK when several); its configurations side by side
-        Map<String, List<Numbered>> scenarios = new LinkedHashMap<>();
-        for (Numbered n : ab) {
-            String key = n.r().get(Rows.WORKLOAD) + " at " + n.load() + (jdks ? " on JDK " + n.jdk() : "");
+        Map<String, List<DataRow>> scenarios = new LinkedHashMap<>();
+        for (DataRow n : ab) {
+            String key = n.text(Columns.WORKLOAD) + " at " + load(n) + (jdks ? " on JDK " + n.text(Columns.JDK) : "");
             scenarios.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
         scenarios.forEach((key, list) -> gain(key, list, out));
         errors(rows, out);
         pinning(rows, pinningTxt, out);
-        List<String> libraries = new ArrayList<>();
+        List<Finding> libraries = new ArrayList<>();
         jdks(jdkVersions, rows, libraries);
         libraries(jar, rows, libraries);
         out.addAll(libraries);
         bottleneck(rows, out);
-        requestTime(rows, ab, out);
-        out.addAll(NextStep.findings(rows, nextStep, jar));
+        requestTime(ab, out);
+        out.addAll(NextStep.findings(NextStep.numbered(rows), nextStep, jar));
         memory(rows, out);
-        if (out.size() == libraries.size()) out.addFirst("no row to conclude from");
+        if (out.size() == libraries.size()) out.addFirst(Finding.of("no row to conclude from"));
         return out;
     }
 
     /** Rows that gave no numbers, by reason: the thread-mode check first (a flag that did nothing is the first thing to know). */
-    static void broken(List<Numbered> rows, List<String> out) {
-        Map<String, List<Numbered>> byReason = new LinkedHashMap<>();
-        for (Numbered n : rows) if (Rows.failed(n.r())) byReason.computeIfAbsent(Rows.text(n.r(), "note"), k -> new ArrayList<>()).add(n);
+    static void broken(List<DataRow> rows, List<Finding> out) {
+        Map<String, List<DataRow>> byReason = new LinkedHashMap<>();
+        for (DataRow n : rows) if (n.failed()) byReason.computeIfAbsent(n.text(Columns.NOTE), k -> new ArrayList<>()).add(n);
         byReason.forEach((reason, list) -> {
-            String configs = list.stream().map(Numbered::config).distinct().collect(Collectors.joining(", "));
-            out.add("FAILED, no numbers: " + configs + " (" + rowsOf(list) + "): " + reason
+            String configs = list.stream().map(Verdict::config).distinct().collect(Collectors.joining(", "));
+            out.add(Finding.of("FAILED, no numbers: " + configs + " (" + rowsOf(list) + "): " + reason
                     + (reason.contains("virtual threads not in effect") ? " — the switch did not give virtual threads:"
-                    + " check the property or variable name, and whether the framework reads it" : ""));
+                    + " check the property or variable name, and whether the framework reads it" : ""), list));
         });
-        long flagged = rows.stream().filter(n -> Rows.flagged(n.r())).count();
+        long flagged = rows.stream().filter(DataRow::flagged).count();
         if (flagged > 0) {
-            List<Numbered> f = rows.stream().filter(n -> Rows.flagged(n.r())).toList();
-            out.add("not evidence (flagged " + f.stream().flatMap(n -> Rows.flags(n.r()).stream()).filter(Rows::voids).distinct()
-                    .collect(Collectors.joining(", ")) + "): " + rowsOf(f));
+            List<DataRow> f = rows.stream().filter(DataRow::flagged).toList();
+            out.add(Finding.of("not evidence (flagged " + f.stream().flatMap(n -> n.flags().stream()).filter(Rows::voids).distinct()
+                    .collect(Collectors.joining(", ")) + "): " + rowsOf(f), f));
         }
     }
 
     /** Throughput (closed) or p99 (open) of each configuration against platform, and what tuning adds to the flag. */
-    static void gain(String scenario, List<Numbered> list, List<String> out) {
-        Map<String, List<Numbered>> byConfig = new LinkedHashMap<>();
-        for (Numbered n : list) if (Rows.ok(n.r())) byConfig.computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
+    static void gain(String scenario, List<DataRow> list, List<Finding> out) {
+        Map<String, List<DataRow>> byConfig = new LinkedHashMap<>();
+        for (DataRow n : list) if (n.ok()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
         if (byConfig.isEmpty()) return;
-        boolean open = "open".equals(list.getFirst().r().get(Rows.LOAD_MODEL));
-        String col = open ? Rows.P99 : Rows.RPS;
+        boolean open = list.getFirst().open();
+        Column col = open ? Columns.P99 : Columns.RPS;
         Map<String, Double> value = new LinkedHashMap<>();
         byConfig.forEach((c, l) -> value.put(c, l.stream().mapToDouble(n -> n.num(col)).average().orElse(Double.NaN)));
         List<String> parts = new ArrayList<>();
         Double platform = value.get("platform"), shipped = value.get("virtual as shipped"), tuned = value.get("virtual tuned");
         byConfig.forEach((c, l) -> {
-            double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Rows.P99)).average().orElse(Double.NaN);
+            double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Columns.P99)).average().orElse(Double.NaN);
             String s = open ? String.format(Locale.ROOT, "%s p99 %.1f ms", c, v)
                     : String.format(Locale.ROOT, "%s %,.0f req/s (p99 %.1f ms)", c, v, p99);
             if (platform != null && !c.equals("platform")) s += " = " + ratio(open ? platform / v : v / platform) + " platform";
@@ -155,7 +153,8 @@ final class Verdict {
                     : ". Virtual threads lose: " + ratio(g);
         }
         String settled = settled(byConfig, col);
-        out.add(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled);
+        out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled,
+                byConfig.values().stream().flatMap(List::stream).toList()));
     }
 
     /** Reps of one configuration further apart than this (range over mean) are not a settled figure. */
@@ -166,10 +165,10 @@ final class Verdict {
      * than {@link #UNSETTLED_SPREAD} (a first rep lower than the rest: the JIT was not done; say so), or "; one rep per
      * configuration: a direction, not a result"; empty when every configuration's reps agree.
      */
-    static String settled(Map<String, List<Numbered>> byConfig, String col) {
+    static String settled(Map<String, List<DataRow>> byConfig, Column col) {
         List<String> loose = new ArrayList<>();
         boolean single = true;
-        for (Map.Entry<String, List<Numbered>> e : byConfig.entrySet()) {
+        for (Map.Entry<String, List<DataRow>> e : byConfig.entrySet()) {
             double[] v = e.getValue().stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).toArray();
             if (v.length > 1) single = false;
             if (v.length < 2) continue;
@@ -177,7 +176,7 @@ final class Verdict {
             double mean = java.util.Arrays.stream(v).average().orElseThrow();
             if (!(mean > 0) || (max - min) / mean <= UNSETTLED_SPREAD) continue;
             vtlab.data.Stats.Interval ci = vtlab.data.Stats.mean95(v);
-            boolean firstLow = col.equals(Rows.RPS) && v[0] == min;
+            boolean firstLow = col.equals(Columns.RPS) && v[0] == min;
             loose.add(String.format(Locale.ROOT, "%s's %d reps spread %.0f%% (%s; 95%% CI %,.0f to %,.0f)%s", e.getKey(), v.length, 100 * (max - min) / mean,
                     java.util.Arrays.stream(v).mapToObj(x -> String.format(Locale.ROOT, "%,.0f", x)).collect(Collectors.joining(" / ")), ci.low(), ci.high(),
                     firstLow ? ", the first rep lowest: the service was still warming up" : ""));
@@ -186,39 +185,44 @@ final class Verdict {
         return single ? ". One rep per configuration: a direction, not a result" : "";
     }
 
+    /** The kinds of failed request a generator counts, each in its column. */
+    static final List<Map.Entry<String, Column>> ERROR_KINDS = List.of(Map.entry("connect", Columns.ERRORS_CONNECT),
+            Map.entry("read", Columns.ERRORS_READ), Map.entry("write", Columns.ERRORS_WRITE), Map.entry("timeout", Columns.ERRORS_TIMEOUT),
+            Map.entry("status", Columns.ERRORS_STATUS));
+
     /** Failed requests in rows that ran, by kind. */
-    static void errors(List<Numbered> rows, List<String> out) {
-        for (Numbered n : rows) {
-            if (Rows.failed(n.r()) || !(n.num("error_rate") > 0)) continue;
+    static void errors(List<DataRow> rows, List<Finding> out) {
+        for (DataRow n : rows) {
+            if (n.failed() || !(n.num(Columns.ERROR_RATE) > 0)) continue;
             List<String> kinds = new ArrayList<>();
-            for (String k : List.of("connect", "read", "write", "timeout", "status")) {
-                double v = n.num("errors_" + k);
-                if (v > 0) kinds.add(String.format(Locale.ROOT, "%s %,.0f", k, v));
+            for (Map.Entry<String, Column> k : ERROR_KINDS) {
+                double v = n.num(k.getValue());
+                if (v > 0) kinds.add(String.format(Locale.ROOT, "%s %,.0f", k.getKey(), v));
             }
-            out.add(String.format(Locale.ROOT, "errors: %s at %s, %.2f%% of requests failed (%s) (row %d)", n.config(), n.load(),
-                    n.num("error_rate") * 100, kinds.isEmpty() ? "kinds not reported" : String.join(", ", kinds), n.n()));
+            out.add(Finding.of(String.format(Locale.ROOT, "errors: %s at %s, %.2f%% of requests failed (%s) (row %d)", config(n), load(n),
+                    n.num(Columns.ERROR_RATE) * 100, kinds.isEmpty() ? "kinds not reported" : String.join(", ", kinds), n.number()), List.of(n)));
         }
     }
 
     /** Pins in the hold with the service's own frame where the pin happened, and advice by JDK. */
-    static void pinning(List<Numbered> rows, Path pinningTxt, List<String> out) {
+    static void pinning(List<DataRow> rows, Path pinningTxt, List<Finding> out) {
         Map<Integer, String> frames = appFrames(pinningTxt);
-        for (Numbered n : rows) {
-            if (!(n.num("pinned_events") > 0)) continue;
-            String frame = frames.get(n.n());
-            int jdk = (int) n.num("jdk");
+        for (DataRow n : rows) {
+            if (!(n.num(Columns.PINNED) > 0)) continue;
+            String frame = frames.get(n.number());
+            int jdk = (int) n.num(Columns.JDK);
             String s = String.format(Locale.ROOT, "pinning: %s at %s pinned virtual threads %,.0f times (%.0f ms in all, longest %.1f ms; reasons %s)",
-                    n.config(), n.load(), n.num("pinned_events"), n.num("pinned_total_ms"), n.num("pinned_max_ms"),
-                    Rows.text(n.r(), "pinned_reasons").isEmpty() ? "none given" : Rows.text(n.r(), "pinned_reasons"));
+                    config(n), load(n), n.num(Columns.PINNED), n.num(Columns.PINNED_TOTAL_MS), n.num(Columns.PINNED_MAX_MS),
+                    n.text(Columns.PINNED_REASONS).isEmpty() ? "none given" : n.text(Columns.PINNED_REASONS));
             if (frame != null) s += " in " + frame;
-            s += " (row " + n.n() + ")";
+            s += " (row " + n.number() + ")";
             if (jdk > 0 && jdk < 24) {
                 s += ". Advice: synchronized blocks pin on JDK " + jdk + (frame == null ? "" : " in " + frame)
                         + ": JDK 24+ no longer pins there (JEP 491); or use a ReentrantLock";
             } else {
                 s += ". Advice: on JDK " + jdk + " a pin is a native frame or a class initialiser: see pinning.txt";
             }
-            out.add(s);
+            out.add(Finding.of(s, List.of(n)));
         }
     }
 
@@ -226,32 +230,32 @@ final class Verdict {
      * Beside the pinning measured: the jar's libraries that the lab's table knows (vtlab.check.KnownLibraries),
      * affected or not, for this run's JDKs; libraries it does not know are not named.
      */
-    static void libraries(ServiceLibraries jar, List<Numbered> rows, List<String> out) {
+    static void libraries(ServiceLibraries jar, List<DataRow> rows, List<Finding> out) {
         if (jar == null) return;
         String name = Path.of(jar.jar()).getFileName().toString();
         if (jar.error() != null) {
-            out.add("libraries: " + name + " could not be read (" + jar.error() + "): not checked");
+            out.add(Finding.of("libraries: " + name + " could not be read (" + jar.error() + "): not checked"));
             return;
         }
-        List<Integer> jdks = rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList();
+        List<Integer> jdks = rows.stream().map(n -> (int) n.num(Columns.JDK)).filter(j -> j > 0).distinct().sorted().toList();
         List<KnownLibraries.Finding> found = KnownLibraries.check(jar.libraries(), jdks);
         if (found.isEmpty()) {
-            out.add("libraries: none of the " + jar.libraries().size() + " found in " + name + " is one the lab knows to matter for virtual threads");
+            out.add(Finding.of("libraries: none of the " + jar.libraries().size() + " found in " + name + " is one the lab knows to matter for virtual threads"));
             return;
         }
-        for (KnownLibraries.Finding f : found) out.add("library in " + name + ": " + f.line());
+        for (KnownLibraries.Finding f : found) out.add(Finding.of("library in " + name + ": " + f.line()));
     }
 
     /**
      * The JDK itself as a known cause: each JDK the rows ran on, by its exact update, and the known JDK issues
      * (vtlab.check.KnownLibraries.JDK) it has; a JDK whose release has none known is named only by its update.
      */
-    static void jdks(Map<Integer, String> versions, List<Numbered> rows, List<String> out) {
-        for (int major : rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList()) {
+    static void jdks(Map<Integer, String> versions, List<DataRow> rows, List<Finding> out) {
+        for (int major : rows.stream().map(n -> (int) n.num(Columns.JDK)).filter(j -> j > 0).distinct().sorted().toList()) {
             String version = versions.get(major);
             if (version == null) continue;
             String line = KnownLibraries.jdkLine(version);
-            out.add("jdk " + (line == null ? version + ": no known JDK issue for virtual threads in its release" : line));
+            out.add(Finding.of("jdk " + (line == null ? version + ": no known JDK issue for virtual threads in its release" : line)));
         }
     }
 
@@ -271,56 +275,52 @@ final class Verdict {
     }
 
     /** Where the limit was in each row that counts: the SUT's CPU, the pool, the generator. */
-    static void bottleneck(List<Numbered> rows, List<String> out) {
-        Map<String, List<Numbered>> cpu = new LinkedHashMap<>(), pool = new LinkedHashMap<>();
-        for (Numbered n : rows) {
-            if (Rows.failed(n.r())) continue;
-            if (Rows.flags(n.r()).contains("app-cpu-bound")) cpu.computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
-            if (n.num("hikari_pending_max") > 0) pool.computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
-            if (Rows.flags(n.r()).contains("generator-bound")) {
-                out.add("bottleneck: the load generator saturated its cores (row " + n.n() + "): that row measures the generator, not the service");
+    static void bottleneck(List<DataRow> rows, List<Finding> out) {
+        Map<String, List<DataRow>> cpu = new LinkedHashMap<>(), pool = new LinkedHashMap<>();
+        for (DataRow n : rows) {
+            if (n.failed()) continue;
+            if (n.flags().contains("app-cpu-bound")) cpu.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+            if (n.num(Columns.HIKARI_PENDING_MAX) > 0) pool.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+            if (n.flags().contains("generator-bound")) {
+                out.add(Finding.of("bottleneck: the load generator saturated its cores (row " + n.number() + "): that row measures the generator, not the service",
+                        List.of(n)));
             }
         }
-        cpu.forEach((c, l) -> out.add("bottleneck: the SUT's CPU was full for " + c + " (" + rowsOf(l) + String.format(Locale.ROOT,
-                ", %.0f%% app CPU)", l.stream().mapToDouble(n -> n.num(Rows.APP_CPU)).max().orElse(Double.NaN))
-                + ": more threads cannot help there, only less work per request or more cores"));
-        pool.forEach((c, l) -> out.add(String.format(Locale.ROOT, "bottleneck: the connection pool for %s: up to %,.0f requests waited for one of %,.0f busy connections (%s)",
-                c, l.stream().mapToDouble(n -> n.num("hikari_pending_max")).max().orElse(Double.NaN),
-                l.stream().mapToDouble(n -> n.num("hikari_active_max")).max().orElse(Double.NaN), rowsOf(l))
-                + (c.startsWith("virtual") ? ": the limit moved from the threads to the pool" : "")));
+        cpu.forEach((c, l) -> out.add(Finding.of("bottleneck: the SUT's CPU was full for " + c + " (" + rowsOf(l) + String.format(Locale.ROOT,
+                ", %.0f%% app CPU)", l.stream().mapToDouble(n -> n.num(Columns.APP_CPU)).max().orElse(Double.NaN))
+                + ": more threads cannot help there, only less work per request or more cores", l)));
+        pool.forEach((c, l) -> out.add(Finding.of(String.format(Locale.ROOT, "bottleneck: the connection pool for %s: up to %,.0f requests waited for one of %,.0f busy connections (%s)",
+                c, l.stream().mapToDouble(n -> n.num(Columns.HIKARI_PENDING_MAX)).max().orElse(Double.NaN),
+                l.stream().mapToDouble(n -> n.num(Columns.HIKARI_ACTIVE_MAX)).max().orElse(Double.NaN), rowsOf(l))
+                + (c.startsWith("virtual") ? ": the limit moved from the threads to the pool" : ""), l)));
     }
 
     /**
      * Where each request's time went (the profile probe, on by default here): per scenario, each configuration's
      * largest cause with its evidence, and how it moved between the modes; said also when nothing saturated.
      */
-    static void requestTime(List<Numbered> rows, List<Numbered> ab, List<String> out) {
-        List<Map<String, String>> matrix = rows.stream().map(Numbered::r).toList();
-        Map<Map<String, String>, String> configs = new java.util.IdentityHashMap<>();
-        rows.forEach(n -> configs.put(n.r(), n.config()));
-        out.addAll(vtlab.data.RequestTime.findings(matrix, ab.stream().map(Numbered::r).toList(), configs::get));
+    static void requestTime(List<DataRow> rows, List<Finding> out) {
+        out.addAll(vtlab.data.RequestTime.findings(rows, Verdict::config));
     }
 
     /** Peak OS threads and RSS of each configuration. */
-    static void memory(List<Numbered> rows, List<String> out) {
-        Map<String, List<Numbered>> byConfig = new LinkedHashMap<>();
-        for (Numbered n : rows) if (!Rows.failed(n.r())) byConfig.computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
+    static void memory(List<DataRow> rows, List<Finding> out) {
+        Map<String, List<DataRow>> byConfig = new LinkedHashMap<>();
+        for (DataRow n : rows) if (!n.failed()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
         List<String> parts = new ArrayList<>();
+        List<DataRow> evidence = new ArrayList<>();
         byConfig.forEach((c, l) -> {
-            double threads = max(l, Rows.THREADS_MAX), rss = max(l, "rss_mb_max");
+            double threads = Rows.max(l, Columns.THREADS_MAX), rss = Rows.max(l, Columns.RSS_MAX);
             if (Double.isNaN(threads) && Double.isNaN(rss)) return;
             parts.add(String.format(Locale.ROOT, "%s %,.0f OS threads, %,.0f MB RSS (%s)", c, threads, rss, rowsOf(l)));
+            evidence.addAll(l);
         });
-        if (!parts.isEmpty()) out.add("memory and threads at peak: " + String.join("; ", parts));
-    }
-
-    static double max(List<Numbered> l, String col) {
-        return l.stream().mapToDouble(n -> n.num(col)).filter(v -> !Double.isNaN(v)).max().orElse(Double.NaN);
+        if (!parts.isEmpty()) out.add(Finding.of("memory and threads at peak: " + String.join("; ", parts), evidence));
     }
 
     /** "row 3" or "rows 3, 4". */
-    static String rowsOf(List<Numbered> l) {
-        return (l.size() == 1 ? "row " : "rows ") + l.stream().map(n -> Integer.toString(n.n())).collect(Collectors.joining(", "));
+    static String rowsOf(List<DataRow> l) {
+        return (l.size() == 1 ? "row " : "rows ") + l.stream().map(n -> Integer.toString(n.number())).collect(Collectors.joining(", "));
     }
 
     static String ratio(double r) {

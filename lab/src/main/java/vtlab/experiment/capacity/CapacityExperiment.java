@@ -12,6 +12,8 @@ import vtlab.check.Slo;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
 import vtlab.plan.Experiment;
@@ -153,29 +155,30 @@ public final class CapacityExperiment implements Experiment {
      * (3.68x); the limit was ..." from the steps' rows.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> all) {
-        Map<String, Map<String, List<Map<String, String>>>> byScenario = new LinkedHashMap<>();
-        for (Map<String, String> r : Rows.of(all, name())) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> all) {
+        Map<String, Map<String, List<DataRow>>> byScenario = new LinkedHashMap<>();
+        for (DataRow r : Rows.ofExperiment(all, name())) {
             byScenario.computeIfAbsent(scenario(r), k -> new LinkedHashMap<>()).computeIfAbsent(Grouping.variant(r), k -> new ArrayList<>()).add(r);
         }
-        List<String> out = new ArrayList<>();
-        byScenario.forEach((scenario, variants) -> out.add(sentence(scenario, variants)));
+        List<Finding> out = new ArrayList<>();
+        byScenario.forEach((scenario, variants) -> out.add(Finding.of(sentence(scenario, variants),
+                variants.values().stream().flatMap(List::stream).toList())));
         return out;
     }
 
     /** The scenario of a step without its rate and mode: what the modes are compared on. */
-    static String scenario(Map<String, String> r) {
+    static String scenario(DataRow r) {
         String key = Grouping.comparison(r);
         return Grouping.comparisonLabel(key.substring(0, key.lastIndexOf('|') + 1)).replaceAll(" c=\\S+", "")
                 .replaceAll("\\s+slo=\\S+", "").replaceAll("\\s+" + OF_PARAM + "=\\S+", "").trim();
     }
 
-    static String sentence(String scenario, Map<String, List<Map<String, String>>> variants) {
+    static String sentence(String scenario, Map<String, List<DataRow>> variants) {
         List<String> parts = new ArrayList<>(), limits = new ArrayList<>();
         Double first = null;
         String slo = null;
         for (var e : variants.entrySet()) {
-            List<Map<String, String>> steps = e.getValue();
+            List<DataRow> steps = e.getValue();
             slo = CapacitySearch.slo(steps.getFirst()).words();
             double cap = steps.stream().filter(CapacitySearch::passes).mapToDouble(CapacitySearch::rate).max().orElse(0);
             var above = steps.stream().filter(r -> !CapacitySearch.passes(r) && CapacitySearch.rate(r) > cap)

@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 import vtlab.check.Slo;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
@@ -48,18 +50,18 @@ public final class CapacitySearch implements Search {
     }
 
     @Override
-    public Row next(List<Map<String, String>> measured) {
+    public Row next(List<DataRow> measured) {
         Double rate = nextRate(measured, from, maxRate);
         return rate == null ? null : seed.atRate(rate);
     }
 
     /** The next rate to try after these rows, or null when the search is done. */
-    static Double nextRate(List<Map<String, String>> measured, double from, double maxRate) {
+    static Double nextRate(List<DataRow> measured, double from, double maxRate) {
         if (measured.isEmpty()) return from;
         OptionalDouble lo = measured.stream().filter(CapacitySearch::passes).mapToDouble(CapacitySearch::rate).max();
         OptionalDouble hi = measured.stream().filter(r -> !passes(r)).mapToDouble(CapacitySearch::rate).min();
         // a step the generator could not deliver says nothing about the SUT above it: the search ends there
-        if (measured.stream().anyMatch(r -> !passes(r) && Rows.flags(r).contains("generator-bound"))) return null;
+        if (measured.stream().anyMatch(r -> !passes(r) && r.flags().contains("generator-bound"))) return null;
         if (hi.isEmpty()) {
             double next = Math.min(lo.getAsDouble() * 2, maxRate);
             return next <= lo.getAsDouble() ? null : (double) Math.round(next);
@@ -74,63 +76,63 @@ public final class CapacitySearch implements Search {
         return mid <= l || mid >= h ? null : mid;
     }
 
-    static double rate(Map<String, String> r) {
-        return Rows.num(r, Rows.TARGET_RPS);
+    static double rate(DataRow r) {
+        return r.num(Columns.TARGET_RPS);
     }
 
     /**
      * A step passes when the row is valid evidence (not failed, nothing voiding it), was not offered more than its
      * bound (overload is not sustainable, whatever a finite hold shows) and meets the SLO recorded with it.
      */
-    static boolean passes(Map<String, String> r) {
-        return Rows.ok(r) && !Rows.flags(r).contains("overloaded") && slo(r).broken(r).isEmpty();
+    static boolean passes(DataRow r) {
+        return r.ok() && !r.flags().contains("overloaded") && slo(r).broken(r).isEmpty();
     }
 
     /** The SLO a capacity row was measured against (its params carry it). */
-    static Slo slo(Map<String, String> r) {
+    static Slo slo(DataRow r) {
         try {
-            return Slo.parse(Rows.param(r, CapacityExperiment.SLO_PARAM));
+            return Slo.parse(r.param(CapacityExperiment.SLO_PARAM));
         } catch (vtlab.core.UsageError e) {
-            throw new IllegalStateException("capacity row without a readable slo param: " + Rows.text(r, Rows.PARAMS), e);
+            throw new IllegalStateException("capacity row without a readable slo param: " + r.text(Columns.PARAMS), e);
         }
     }
 
     /** Why a failing step failed, in words: what limited it first. */
-    static String limit(Map<String, String> r) {
-        List<String> flags = Rows.flags(r);
-        if (Rows.failed(r)) return "the row failed (" + Rows.text(r, "note") + ")";
-        if (flags.contains("generator-bound")) return "the generator (load CPU " + Rows.text(r, "load_cpu_pct") + "%)";
-        if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + Rows.text(r, "app_cpu_pct") + "% busy)";
-        if (flags.contains("overloaded")) return "the " + Rows.text(r, "bound_note").replaceFirst("^open model: capacity ", "") + " bound";
+    static String limit(DataRow r) {
+        List<String> flags = r.flags();
+        if (r.failed()) return "the row failed (" + r.text(Columns.NOTE) + ")";
+        if (flags.contains("generator-bound")) return "the generator (load CPU " + r.text(Columns.LOAD_CPU) + "%)";
+        if (flags.contains("app-cpu-bound")) return "the SUT's CPU (" + r.text(Columns.APP_CPU) + "% busy)";
+        if (flags.contains("overloaded")) return "the " + r.text(Columns.BOUND_NOTE).replaceFirst("^open model: capacity ", "") + " bound";
         List<String> broken = slo(r).broken(r);
         if (broken.isEmpty()) return "its flags (" + String.join(", ", flags) + ")";
         return "latency, with no CPU saturated (" + String.join("; ", broken) + ")" + pause(r);
     }
 
     /** The SUT's longest stop-the-world pause in the step's hold (gc probe), when it is what a latency limit may be. */
-    private static String pause(Map<String, String> r) {
-        double stw = Rows.num(r, "stw_max_ms");
+    private static String pause(DataRow r) {
+        double stw = r.num(Columns.STW_MAX);
         if (!(stw >= 1)) return ""; // NaN: no gc probe
         return String.format(Locale.ROOT, ", its longest stop-the-world pause %.0f ms (%s, %s GC pauses in the hold)", stw,
-                Rows.text(r, "stw_max_cause"), Rows.text(r, "gc_pauses"));
+                r.text(Columns.STW_CAUSE), r.text(Columns.GC_PAUSES));
     }
 
     @Override
-    public String status(List<Map<String, String>> measured) {
-        Map<String, String> last = measured.getLast();
+    public String status(List<DataRow> measured) {
+        DataRow last = measured.getLast();
         String verdict = passes(last) ? "meets " + slo.words() : "misses the SLO: " + reason(last);
         Double next = nextRate(measured, from, maxRate);
         return String.format(Locale.ROOT, "%,.0f req/s %s; %s", rate(last), verdict,
                 next == null ? "search done: " + result(measured) : String.format(Locale.ROOT, "next %,.0f req/s", next));
     }
 
-    private static String reason(Map<String, String> r) {
-        List<String> broken = Rows.ok(r) ? slo(r).broken(r) : List.of();
+    private static String reason(DataRow r) {
+        List<String> broken = r.ok() ? slo(r).broken(r) : List.of();
         return broken.isEmpty() ? limit(r) : String.join("; ", broken);
     }
 
     /** The search's outcome in words from its rows. */
-    static String result(List<Map<String, String>> measured) {
+    static String result(List<DataRow> measured) {
         OptionalDouble lo = measured.stream().filter(CapacitySearch::passes).mapToDouble(CapacitySearch::rate).max();
         return lo.isEmpty() ? "no rate tried meets the SLO" : String.format(Locale.ROOT, "capacity %,.0f req/s", lo.getAsDouble());
     }
@@ -153,9 +155,9 @@ public final class CapacitySearch implements Search {
         return p;
     }
 
-    static List<Double> rates(List<Map<String, String>> rows) {
+    static List<Double> rates(List<DataRow> rows) {
         List<Double> out = new ArrayList<>();
-        for (Map<String, String> r : rows) out.add(rate(r));
+        for (DataRow r : rows) out.add(rate(r));
         return out;
     }
 }

@@ -1,6 +1,5 @@
 package vtlab.experiment.jmh;
 
-import static vtlab.data.Rows.num;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,6 +19,9 @@ import java.util.stream.Collectors;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.StudyColumns;
 import vtlab.data.Dataset;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
@@ -35,8 +37,8 @@ import vtlab.tier.tool.Jdk;
 public abstract class JmhStudy implements Study {
     public static final String FILE = "jmh.csv";
     /** As the task asks: benchmark, thread_mode, workers, score, error, unit, the @Params; then the run's details. */
-    public static final List<String> COLUMNS = List.of("benchmark", "thread_mode", "workers", "score", "error", "unit",
-            "params", "study", "method", "jdk", "jmh_mode", "samples", "ci_low", "ci_high", "forks", "warmup_iterations",
+    public static final List<String> COLUMNS = List.of(StudyColumns.BENCHMARK.name(), Columns.THREAD_MODE.name(), StudyColumns.WORKERS.name(),
+            StudyColumns.SCORE.name(), StudyColumns.ERROR.name(), StudyColumns.UNIT.name(), Columns.PARAMS.name(), StudyColumns.STUDY.name(), StudyColumns.METHOD.name(), "jdk", "jmh_mode", "samples", "ci_low", "ci_high", "forks", "warmup_iterations",
             "warmup_time", "measurement_iterations", "measurement_time", "raw");
 
     /** JMH's include regex, e.g. vtlab\.bench\.ThreadCostBenchmark\. */
@@ -49,7 +51,7 @@ public abstract class JmhStudy implements Study {
     protected abstract List<String> jmhParams(Options o) throws UsageError;
 
     /** The statements of findings() from this study's jmh.csv rows of one JDK. */
-    protected abstract List<String> statements(List<Map<String, String>> rows);
+    protected abstract List<String> statements(List<DataRow> rows);
 
     public record Timing(int forks, int warmups, int iterations, Duration time) {
         List<String> args() {
@@ -187,17 +189,17 @@ public abstract class JmhStudy implements Study {
     }
 
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        return Study.findingsFrom(runDir, FILE, this::findingsFrom);
+    public List<vtlab.data.Finding> findings(Path runDir, List<DataRow> matrixRows) {
+        return vtlab.data.Finding.of(Study.findingsFrom(runDir, FILE, this::findingsFrom));
     }
 
     /** This study's statements from a run folder's jmh.csv (also for a finished run). */
     public List<String> findingsFrom(Path jmhCsv) throws IOException {
         if (!Files.exists(jmhCsv)) return List.of();
-        List<Map<String, String>> own = Dataset.read(jmhCsv).stream().filter(r -> name().equals(r.get("study"))).toList();
+        List<DataRow> own = Dataset.rows(jmhCsv).stream().filter(r -> name().equals(r.text(StudyColumns.STUDY))).toList();
         List<String> out = new ArrayList<>();
-        Map<String, List<Map<String, String>>> byJdk = own.stream()
-                .collect(Collectors.groupingBy(r -> r.getOrDefault("jdk", ""), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<DataRow>> byJdk = own.stream()
+                .collect(Collectors.groupingBy(r -> r.text(Columns.JDK), LinkedHashMap::new, Collectors.toList()));
         byJdk.forEach((jdk, rows) -> {
             for (String s : statements(rows)) out.add((byJdk.size() > 1 ? "JDK " + jdk + ": " : "") + s);
         });
@@ -207,17 +209,17 @@ public abstract class JmhStudy implements Study {
     // --- helpers for statements ---
 
     /** "28.5 ± 3.1 us/op", or "28.5 us/op (no error: fewer than 3 iterations)". */
-    static String scoreText(Map<String, String> r) {
-        double s = num(r, "score"), e = num(r, "error");
-        String unit = r.getOrDefault("unit", "");
+    static String scoreText(DataRow r) {
+        double s = r.num(StudyColumns.SCORE), e = r.num(StudyColumns.ERROR);
+        String unit = r.text(StudyColumns.UNIT);
         return Double.isNaN(e) ? fmt(s) + " " + unit + " (no error bar: fewer than 3 iterations)" : fmt(s) + " ± " + fmt(e) + " " + unit;
     }
 
     /** Whether two scores are told apart by their error bars (99.9% intervals that do not overlap). */
-    static boolean distinct(Map<String, String> a, Map<String, String> b) {
-        double ea = num(a, "error"), eb = num(b, "error");
+    static boolean distinct(DataRow a, DataRow b) {
+        double ea = a.num(StudyColumns.ERROR), eb = b.num(StudyColumns.ERROR);
         if (Double.isNaN(ea) || Double.isNaN(eb)) return false;
-        return Math.abs(num(a, "score") - num(b, "score")) > ea + eb;
+        return Math.abs(a.num(StudyColumns.SCORE) - b.num(StudyColumns.SCORE)) > ea + eb;
     }
 
     static String fmt(double d) {

@@ -1,12 +1,12 @@
 package vtlab.experiment.jmh;
 
-import static vtlab.data.Rows.num;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
+import vtlab.data.DataRow;
+import vtlab.data.StudyColumns;
 import vtlab.core.Options;
 
 /**
@@ -48,20 +48,20 @@ public final class ThreadCostStudy extends JmhStudy {
     }
 
     @Override
-    protected List<String> statements(List<Map<String, String>> rows) {
-        Optional<Map<String, String>> main = byMethod(rows, "computeInMainThread");
-        Optional<Map<String, String>> platform = byMethod(rows, "computeInPlatformThread");
-        Optional<Map<String, String>> virtual = byMethod(rows, "computeInVirtualThread");
+    protected List<String> statements(List<DataRow> rows) {
+        Optional<DataRow> main = byMethod(rows, "computeInMainThread");
+        Optional<DataRow> platform = byMethod(rows, "computeInPlatformThread");
+        Optional<DataRow> virtual = byMethod(rows, "computeInVirtualThread");
         if (platform.isEmpty() || virtual.isEmpty()) return List.of("thread-cost: no platform/virtual results in jmh.csv");
-        Map<String, String> p = platform.get(), v = virtual.get();
-        double ps = num(p, "score"), vs = num(v, "score");
+        DataRow p = platform.get(), v = virtual.get();
+        double ps = p.num(StudyColumns.SCORE), vs = v.num(StudyColumns.SCORE);
         List<String> out = new ArrayList<>();
         String verdict = vs < ps ? "cheaper" : "NOT cheaper";
         out.add(String.format("a virtual thread starts (and joins) %s %s than a platform one: %s vs %s (computeInVirtualThread vs "
                 + "computeInPlatformThread)%s", ratio(vs < ps ? ps / vs : vs / ps), verdict, scoreText(v), scoreText(p),
                 distinct(p, v) ? "" : "; the error bars overlap: run longer (or without --quick) to tell them apart"));
         main.ifPresent(m -> {
-            double ms = num(m, "score");
+            double ms = m.num(StudyColumns.SCORE);
             double pOver = ps - ms, vOver = vs - ms;
             out.add(String.format("the work alone (computeInMainThread) takes %s, so the thread itself costs %s us (platform) vs %s us "
                     + "(virtual)%s", scoreText(m), fmt(pOver), fmt(vOver),
@@ -72,7 +72,7 @@ public final class ThreadCostStudy extends JmhStudy {
         return out;
     }
 
-    private static Optional<Map<String, String>> byMethod(List<Map<String, String>> rows, String method) {
-        return rows.stream().filter(r -> method.equals(r.get("method"))).findFirst();
+    private static Optional<DataRow> byMethod(List<DataRow> rows, String method) {
+        return rows.stream().filter(r -> method.equals(r.text(StudyColumns.METHOD))).findFirst();
     }
 }

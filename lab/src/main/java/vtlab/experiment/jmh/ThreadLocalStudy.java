@@ -1,14 +1,14 @@
 package vtlab.experiment.jmh;
 
-import static vtlab.data.Rows.num;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import vtlab.data.DataRow;
+import vtlab.data.StudyColumns;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
@@ -69,17 +69,17 @@ public final class ThreadLocalStudy extends JmhStudy {
     }
 
     @Override
-    protected List<String> statements(List<Map<String, String>> rows) {
+    protected List<String> statements(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        List<Integer> workers = rows.stream().map(r -> r.get("workers")).filter(w -> w != null && !w.isEmpty())
+        List<Integer> workers = rows.stream().map(r -> r.text(StudyColumns.WORKERS)).filter(w -> !w.isEmpty())
                 .map(Integer::valueOf).distinct().sorted().toList();
         // virtual/platform ratio of each alternative, per worker count
         for (String alt : ALTERNATIVES) {
             List<String> parts = new ArrayList<>();
             for (int w : workers) {
-                Optional<Map<String, String>> p = find(rows, alt, "platform", w), v = find(rows, alt, "virtual", w);
+                Optional<DataRow> p = find(rows, alt, "platform", w), v = find(rows, alt, "virtual", w);
                 if (p.isPresent() && v.isPresent()) {
-                    parts.add(String.format("%d workers %s (%s vs %s)", w, ratio(num(v.get(), "score") / num(p.get(), "score")),
+                    parts.add(String.format("%d workers %s (%s vs %s)", w, ratio(v.get().num(StudyColumns.SCORE) / p.get().num(StudyColumns.SCORE)),
                             scoreText(v.get()), scoreText(p.get())));
                 }
             }
@@ -88,9 +88,9 @@ public final class ThreadLocalStudy extends JmhStudy {
         // the talk's claims, checked where both sides were measured
         List<String> slower = new ArrayList<>(), notSlower = new ArrayList<>();
         for (int w : workers) {
-            Optional<Map<String, String>> tl = find(rows, "threadLocal", "virtual", w), no = find(rows, "newObject", "virtual", w);
+            Optional<DataRow> tl = find(rows, "threadLocal", "virtual", w), no = find(rows, "newObject", "virtual", w);
             if (tl.isEmpty() || no.isEmpty()) continue;
-            (num(tl.get(), "score") > num(no.get(), "score") ? slower : notSlower).add(w + (distinct(tl.get(), no.get()) ? "" : " (within error)"));
+            (tl.get().num(StudyColumns.SCORE) > no.get().num(StudyColumns.SCORE) ? slower : notSlower).add(w + (distinct(tl.get(), no.get()) ? "" : " (within error)"));
         }
         if (!slower.isEmpty() || !notSlower.isEmpty()) {
             out.add("\"ThreadLocal should be slower than new Object for virtual threads\" (every request is a new thread, the cache "
@@ -100,7 +100,7 @@ public final class ThreadLocalStudy extends JmhStudy {
         if (workers.size() >= 2) {
             int lo = workers.getFirst(), hi = workers.getLast();
             for (String mode : MODES) {
-                Optional<Map<String, String>> a = find(rows, "synchronizedStack", mode, lo), b = find(rows, "synchronizedStack", mode, hi);
+                Optional<DataRow> a = find(rows, "synchronizedStack", mode, lo), b = find(rows, "synchronizedStack", mode, hi);
                 if (a.isEmpty() || b.isEmpty()) continue;
                 out.add(String.format("\"SynchronizedStack may be slower under high concurrency\", %s: %s at %d workers vs %s at %d%s", mode,
                         scoreText(b.get()), hi, scoreText(a.get()), lo, distinct(a.get(), b.get()) ? "" : " (within error)"));
@@ -110,11 +110,11 @@ public final class ThreadLocalStudy extends JmhStudy {
         for (String mode : MODES) {
             List<String> best = new ArrayList<>();
             for (int w : workers) {
-                List<Map<String, String>> cell = rows.stream().filter(r -> mode.equals(r.get("thread_mode")) && String.valueOf(w).equals(r.get("workers")))
-                        .sorted(Comparator.comparingDouble(r -> num(r, "score"))).toList();
+                List<DataRow> cell = rows.stream().filter(r -> mode.equals(r.mode()) && String.valueOf(w).equals(r.text(StudyColumns.WORKERS)))
+                        .sorted(Comparator.comparingDouble(r -> r.num(StudyColumns.SCORE))).toList();
                 if (cell.isEmpty()) continue;
                 boolean clear = cell.size() < 2 || distinct(cell.get(0), cell.get(1));
-                best.add(w + ": " + cell.getFirst().get("method") + (clear ? "" : " (within error of " + cell.get(1).get("method") + ")"));
+                best.add(w + ": " + cell.getFirst().text(StudyColumns.METHOD) + (clear ? "" : " (within error of " + cell.get(1).text(StudyColumns.METHOD) + ")"));
             }
             if (!best.isEmpty()) out.add("fastest on " + mode + " threads, by workers: " + String.join("; ", best));
         }
@@ -122,8 +122,8 @@ public final class ThreadLocalStudy extends JmhStudy {
         return out;
     }
 
-    private static Optional<Map<String, String>> find(List<Map<String, String>> rows, String method, String mode, int workers) {
-        return rows.stream().filter(r -> method.equals(r.get("method")) && mode.equals(r.get("thread_mode"))
-                && String.valueOf(workers).equals(r.get("workers"))).findFirst();
+    private static Optional<DataRow> find(List<DataRow> rows, String method, String mode, int workers) {
+        return rows.stream().filter(r -> method.equals(r.text(StudyColumns.METHOD)) && mode.equals(r.mode())
+                && String.valueOf(workers).equals(r.text(StudyColumns.WORKERS))).findFirst();
     }
 }

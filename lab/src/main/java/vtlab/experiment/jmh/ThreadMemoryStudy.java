@@ -1,6 +1,5 @@
 package vtlab.experiment.jmh;
 
-import static vtlab.data.Rows.num;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +18,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.StudyColumns;
 import vtlab.data.Dataset;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
@@ -35,9 +37,9 @@ import vtlab.tier.tool.Jdk;
  */
 public final class ThreadMemoryStudy implements Study {
     public static final String FILE = "thread-memory.csv";
-    public static final List<String> COLUMNS = List.of("mode", "threads", "nmt_thread_reserved_kb", "nmt_thread_committed_kb",
-            "rss_mb", "heap_used_mb", "reserved_kb_per_thread", "committed_kb_per_thread",
-            "jdk", "os_threads", "nmt_threads", "thread_stack_size_kb", "start_ms", "raw");
+    public static final List<String> COLUMNS = List.of(StudyColumns.MODE.name(), StudyColumns.THREADS.name(), Columns.NMT_RESERVED.name(),
+            Columns.NMT_COMMITTED.name(), StudyColumns.RSS_MB.name(), StudyColumns.HEAP_USED_MB.name(), "reserved_kb_per_thread", "committed_kb_per_thread",
+            Columns.JDK.name(), StudyColumns.OS_THREADS.name(), "nmt_threads", StudyColumns.THREAD_STACK_SIZE_KB.name(), "start_ms", "raw");
     static final List<String> MODES = List.of("platform", "virtual");
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -110,18 +112,18 @@ public final class ThreadMemoryStudy implements Study {
             long rssKb = Proc.statusField(p.pid(), "VmRSS");
             long osThreads = Proc.statusField(p.pid(), "Threads");
             Map<String, Object> row = new LinkedHashMap<>();
-            row.put("mode", mode);
-            row.put("threads", n);
-            row.put("nmt_thread_reserved_kb", r.reservedKb());
-            row.put("nmt_thread_committed_kb", r.committedKb());
-            row.put("rss_mb", rssKb < 0 ? null : Math.round(rssKb / 102.4) / 10.0);
-            row.put("heap_used_mb", ready.path("heap_used_mb").asDouble());
+            row.put(StudyColumns.MODE.name(), mode);
+            row.put(StudyColumns.THREADS.name(), n);
+            row.put(Columns.NMT_RESERVED.name(), r.reservedKb());
+            row.put(Columns.NMT_COMMITTED.name(), r.committedKb());
+            row.put(StudyColumns.RSS_MB.name(), rssKb < 0 ? null : Math.round(rssKb / 102.4) / 10.0);
+            row.put(StudyColumns.HEAP_USED_MB.name(), ready.path("heap_used_mb").asDouble());
             row.put("reserved_kb_per_thread", (double) r.reservedKb() / n);
             row.put("committed_kb_per_thread", (double) r.committedKb() / n);
-            row.put("jdk", jdk.major());
-            row.put("os_threads", osThreads < 0 ? null : osThreads);
+            row.put(Columns.JDK.name(), jdk.major());
+            row.put(StudyColumns.OS_THREADS.name(), osThreads < 0 ? null : osThreads);
             row.put("nmt_threads", r.threads());
-            row.put("thread_stack_size_kb", ready.path("thread_stack_size_kb").asLong());
+            row.put(StudyColumns.THREAD_STACK_SIZE_KB.name(), ready.path("thread_stack_size_kb").asLong());
             row.put("start_ms", ready.path("start_ms").asLong());
             row.put("raw", stem + ".nmt.txt");
             return row;
@@ -162,44 +164,44 @@ public final class ThreadMemoryStudy implements Study {
     }
 
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> matrixRows) {
-        return Study.findingsFrom(runDir, FILE, ThreadMemoryStudy::findingsFrom);
+    public List<vtlab.data.Finding> findings(Path runDir, List<DataRow> matrixRows) {
+        return vtlab.data.Finding.of(Study.findingsFrom(runDir, FILE, ThreadMemoryStudy::findingsFrom));
     }
 
     /** Statements from a run folder's thread-memory.csv (also for a finished run). */
     public static List<String> findingsFrom(Path file) throws IOException {
         if (!Files.exists(file)) return List.of();
-        List<Map<String, String>> rows = Dataset.read(file);
+        List<DataRow> rows = Dataset.rows(file);
         List<String> out = new ArrayList<>();
-        Map<String, List<Map<String, String>>> byJdk = rows.stream()
-                .collect(Collectors.groupingBy(r -> r.getOrDefault("jdk", ""), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<DataRow>> byJdk = rows.stream()
+                .collect(Collectors.groupingBy(r -> r.text(Columns.JDK), LinkedHashMap::new, Collectors.toList()));
         byJdk.forEach((jdk, jr) -> {
             String prefix = byJdk.size() > 1 ? "JDK " + jdk + ": " : "";
-            int max = jr.stream().mapToInt(r -> Integer.parseInt(r.get("threads"))).max().orElse(0);
-            Optional<Map<String, String>> p = find(jr, "platform", max), v = find(jr, "virtual", max);
+            int max = jr.stream().mapToInt(r -> Integer.parseInt(r.text(StudyColumns.THREADS))).max().orElse(0);
+            Optional<DataRow> p = find(jr, "platform", max), v = find(jr, "virtual", max);
             p.ifPresent(r -> {
-                double reservedKb = num(r, "nmt_thread_reserved_kb"), committedKb = num(r, "nmt_thread_committed_kb");
-                double stackKb = num(r, "thread_stack_size_kb");
+                double reservedKb = r.num(Columns.NMT_RESERVED), committedKb = r.num(Columns.NMT_COMMITTED);
+                double stackKb = r.num(StudyColumns.THREAD_STACK_SIZE_KB);
                 double expectedKb = max * stackKb;
                 out.add(prefix + String.format(Locale.ROOT, "at %,d platform threads NMT Thread reserved %s = %.2fx %,d x the %,.0f KiB "
                         + "thread stack size (%s); committed only %s (%.1f%% of reserved, %.0f KiB per thread); RSS %s",
                         max, size(reservedKb), reservedKb / expectedKb, max, stackKb, size(expectedKb), size(committedKb),
-                        committedKb / reservedKb * 100, committedKb / max, size(num(r, "rss_mb") * 1024)));
+                        committedKb / reservedKb * 100, committedKb / max, size(r.num(StudyColumns.RSS_MB) * 1024)));
             });
             v.ifPresent(r -> {
-                double reservedKb = num(r, "nmt_thread_reserved_kb");
-                String vs = p.map(pr -> String.format(Locale.ROOT, " = %.2f%% of platform's %s (%s)", reservedKb / num(pr, "nmt_thread_reserved_kb") * 100,
-                        size(num(pr, "nmt_thread_reserved_kb")), reservedKb / num(pr, "nmt_thread_reserved_kb") < 0.01 ? "under 1%, as claimed" : "NOT under 1%"))
+                double reservedKb = r.num(Columns.NMT_RESERVED);
+                String vs = p.map(pr -> String.format(Locale.ROOT, " = %.2f%% of platform's %s (%s)", reservedKb / pr.num(Columns.NMT_RESERVED) * 100,
+                        size(pr.num(Columns.NMT_RESERVED)), reservedKb / pr.num(Columns.NMT_RESERVED) < 0.01 ? "under 1%, as claimed" : "NOT under 1%"))
                         .orElse("");
                 out.add(prefix + String.format(Locale.ROOT, "at %,d virtual threads NMT Thread reserved %s%s, committed %s, over %s OS threads (carriers and "
                         + "the JVM's own); their stacks live on the heap: heap used %.1f MiB, RSS %s", max, size(reservedKb), vs,
-                        size(num(r, "nmt_thread_committed_kb")), r.get("os_threads"), num(r, "heap_used_mb"), size(num(r, "rss_mb") * 1024)));
+                        size(r.num(Columns.NMT_COMMITTED)), r.text(StudyColumns.OS_THREADS), r.num(StudyColumns.HEAP_USED_MB), size(r.num(StudyColumns.RSS_MB) * 1024)));
             });
             List<String> table = new ArrayList<>();
-            for (Map<String, String> r : jr) {
-                if (!"platform".equals(r.get("mode"))) continue;
-                table.add(String.format(Locale.ROOT, "%,d: %s / %s", Integer.parseInt(r.get("threads")), size(num(r, "nmt_thread_reserved_kb")),
-                        size(num(r, "nmt_thread_committed_kb"))));
+            for (DataRow r : jr) {
+                if (!"platform".equals(r.text(StudyColumns.MODE))) continue;
+                table.add(String.format(Locale.ROOT, "%,d: %s / %s", Integer.parseInt(r.text(StudyColumns.THREADS)), size(r.num(Columns.NMT_RESERVED)),
+                        size(r.num(Columns.NMT_COMMITTED))));
             }
             if (!table.isEmpty()) out.add(prefix + "platform reserved / committed by thread count: " + String.join("; ", table)
                     + " (seed 004, stack only: 1,000 -> 1.03 GiB / 78 MiB, 2,000 -> 2.01 GiB / 152 MiB, 4,000 -> 3.96 GiB / 270 MiB; 10,000 threads = 10 GB)");
@@ -207,8 +209,8 @@ public final class ThreadMemoryStudy implements Study {
         return out;
     }
 
-    private static Optional<Map<String, String>> find(List<Map<String, String>> rows, String mode, int threads) {
-        return rows.stream().filter(r -> mode.equals(r.get("mode")) && String.valueOf(threads).equals(r.get("threads"))).findFirst();
+    private static Optional<DataRow> find(List<DataRow> rows, String mode, int threads) {
+        return rows.stream().filter(r -> mode.equals(r.text(StudyColumns.MODE)) && String.valueOf(threads).equals(r.text(StudyColumns.THREADS))).findFirst();
     }
 
     /** KB as KiB, MiB or GiB, e.g. 9.81 GiB (NMT counts in KiB). */

@@ -1,5 +1,8 @@
 package vtlab.experiment.reactive;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 import vtlab.data.Grouping;
 
@@ -153,16 +156,20 @@ public final class ReactiveExperiment implements Experiment {
      * OS threads and stack memory.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return SeedClaims.withVerdicts(name(), rows, lines(rows));
+    }
+
+    List<String> lines(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
         out.add("seed 004 (M1, 8 cores, 2,000 JMeter threads, 100 ms): MVC 2,000 platform threads 12,342 req/s, WebFlux 17,228, "
                 + "WebFlux + coroutines 17,240, MVC + virtual threads 16,294; stacks 2 GB (2,000 platform threads) vs 9 MB vs 11 MB");
-        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        List<DataRow> ok = RowStats.evidence(rows, out);
         if (ok.isEmpty()) return out;
-        int top = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).max().orElseThrow();
-        List<Map<String, String>> atTop = ok.stream().filter(r -> Integer.parseInt(r.get("concurrency")) == top).toList();
+        int top = ok.stream().mapToInt(r -> Integer.parseInt(r.text(Columns.CONCURRENCY))).max().orElseThrow();
+        List<DataRow> atTop = ok.stream().filter(r -> Integer.parseInt(r.text(Columns.CONCURRENCY)) == top).toList();
         Map<String, Double> rps = new LinkedHashMap<>();
-        for (String v : atTop.stream().map(Grouping::variant).distinct().toList()) {
+        for (String v : atTop.stream().map(x -> Grouping.variant(x)).distinct().toList()) {
             rps.put(v, RowStats.rps(atTop, r -> Grouping.variant(r).equals(v)));
         }
         List<String> ranked = rps.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
@@ -173,8 +180,8 @@ public final class ReactiveExperiment implements Experiment {
         String base = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
                 .min((a, b) -> Integer.compare(Integer.parseInt(a.substring(9)), Integer.parseInt(b.substring(9)))).orElse(null);
         if (base != null) {
-            Map<String, String> br = atTop.stream().filter(r -> Grouping.variant(r).equals(base)).findFirst().orElseThrow();
-            double baseRps = rps.get(base), bound = Double.parseDouble(br.get("bound_rps"));
+            DataRow br = atTop.stream().filter(r -> Grouping.variant(r).equals(base)).findFirst().orElseThrow();
+            double baseRps = rps.get(base), bound = br.num(Columns.BOUND_RPS);
             out.add(String.format(Locale.ROOT, "%s holds at its pool's ceiling: %s req/s vs bound %s (%s)", base, RowStats.n0(baseRps),
                     RowStats.n0(bound), baseRps <= bound * 1.05 ? "at or below it, as it must" : "ABOVE it: check the pool size"));
         }
@@ -184,7 +191,7 @@ public final class ReactiveExperiment implements Experiment {
             rps.forEach((v, x) -> {
                 if (v.equals(base)) return;
                 boolean appBound = atTop.stream().filter(r -> Grouping.variant(r).equals(v))
-                        .anyMatch(r -> r.getOrDefault("flags", "").contains("app-cpu-bound"));
+                        .anyMatch(r -> r.text(Columns.FLAGS).contains("app-cpu-bound"));
                 String s = String.format(Locale.ROOT, "%s %.1fx", v, x / baseRps);
                 if (x >= 3 * baseRps) clear.add(s);
                 else if (appBound) cpu.add(s + " (app-cpu-bound: the SUT's cores ran out first)");
@@ -214,27 +221,27 @@ public final class ReactiveExperiment implements Experiment {
         // Threads and stack memory: the cost seed 004 names (2 GB of stacks vs 9 MB).
         List<String> mem = new ArrayList<>();
         for (String v : rps.keySet()) {
-            List<Map<String, String>> vr = atTop.stream().filter(r -> Grouping.variant(r).equals(v)).toList();
-            double threads = Rows.mean(vr, "jvm_threads_max"), res = Rows.mean(vr, "nmt_thread_reserved_kb"),
-                    com = Rows.mean(vr, "nmt_thread_committed_kb");
+            List<DataRow> vr = atTop.stream().filter(r -> Grouping.variant(r).equals(v)).toList();
+            double threads = Rows.mean(vr, Columns.THREADS_MAX), res = Rows.mean(vr, Columns.NMT_RESERVED),
+                    com = Rows.mean(vr, Columns.NMT_COMMITTED);
             mem.add(String.format(Locale.ROOT, "%s %s threads, %s MB reserved / %s MB committed", v, RowStats.n0(threads),
                     RowStats.n0(res / 1024), RowStats.n0(com / 1024)));
         }
         out.add("OS threads and NMT Thread memory at " + top + " connections: " + String.join("; ", mem));
         // "WebFlux's thread count stays near the core count": its threads must not grow with the connections.
-        int low = ok.stream().mapToInt(r -> Integer.parseInt(r.get("concurrency"))).min().orElseThrow();
+        int low = ok.stream().mapToInt(r -> Integer.parseInt(r.text(Columns.CONCURRENCY))).min().orElseThrow();
         List<String> wfThreads = new ArrayList<>();
         boolean flat = true;
         for (String v : List.of("reactive", "coroutine")) {
-            double atHigh = Rows.mean(atTop, r -> Grouping.variant(r).equals(v), "jvm_threads_max");
+            double atHigh = Rows.mean(atTop, r -> Grouping.variant(r).equals(v), Columns.THREADS_MAX);
             if (Double.isNaN(atHigh)) continue;
-            double atLow = Rows.mean(ok, r -> Grouping.variant(r).equals(v) && r.get("concurrency").equals(String.valueOf(low)), "jvm_threads_max");
+            double atLow = Rows.mean(ok, r -> Grouping.variant(r).equals(v) && r.text(Columns.CONCURRENCY).equals(String.valueOf(low)), Columns.THREADS_MAX);
             wfThreads.add(v + " " + (low < top && !Double.isNaN(atLow) ? RowStats.n0(atLow) + " at c=" + low + ", " : "") + RowStats.n0(atHigh) + " at c=" + top);
             flat &= atHigh <= 60 && (Double.isNaN(atLow) || atHigh <= atLow + 5);
         }
         if (!wfThreads.isEmpty()) {
             double plat = rps.keySet().stream().filter(v -> v.startsWith("platform-"))
-                    .mapToDouble(v -> Rows.mean(atTop, r -> Grouping.variant(r).equals(v), "jvm_threads_max")).max().orElse(Double.NaN);
+                    .mapToDouble(v -> Rows.mean(atTop, r -> Grouping.variant(r).equals(v), Columns.THREADS_MAX)).max().orElse(Double.NaN);
             out.add("WebFlux's OS threads: " + String.join("; ", wfThreads) + " on " + RowStats.appCores(atTop)
                     + " app core(s) (event loops max(cores, 4) plus the JVM's own)" + (Double.isNaN(plat) ? "" : "; the largest platform pool ran " + RowStats.n0(plat))
                     + (flat ? " (supports: a fixed handful, not one per connection)" : " (does not support: they grew with the connections or passed 60)"));

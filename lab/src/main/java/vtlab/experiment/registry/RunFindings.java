@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Set;
 
 import vtlab.core.UsageError;
+import vtlab.data.DataRow;
 import vtlab.data.Dataset;
+import vtlab.data.Finding;
 import vtlab.data.Findings;
 import vtlab.data.Rows;
 import vtlab.data.StudySection;
@@ -33,7 +35,7 @@ public final class RunFindings {
         Set<String> out = new LinkedHashSet<>();
         Path matrix = runDir.resolve("matrix.csv");
         if (Files.exists(matrix)) {
-            for (Map<String, String> r : Dataset.read(matrix)) if (!Rows.text(r, Rows.EXPERIMENT).isEmpty()) out.add(r.get(Rows.EXPERIMENT));
+            for (DataRow r : Dataset.rows(matrix)) if (!r.experiment().isEmpty()) out.add(r.experiment());
         }
         Path name = runDir.toAbsolutePath().normalize().getFileName();
         String n = name == null ? "" : name.toString();
@@ -54,7 +56,7 @@ public final class RunFindings {
      */
     public static Findings compute(Path runDir, List<String> experiments) throws IOException {
         Path matrix = runDir.resolve("matrix.csv");
-        List<Map<String, String>> rows = Files.exists(matrix) ? Dataset.read(matrix) : List.of();
+        List<DataRow> rows = Files.exists(matrix) ? Dataset.rows(matrix) : List.of();
         List<Findings.Entry> entries = new ArrayList<>();
         Map<String, StudySection> sections = new LinkedHashMap<>();
         for (String name : withSuiteParts(experiments)) {
@@ -66,17 +68,17 @@ public final class RunFindings {
             }
             StudySection section = e instanceof Study s ? s.section() : e instanceof vtlab.plan.Suite s ? s.section() : null;
             if (section != null) sections.putIfAbsent(section.dataFile(), section); // studies sharing a file share its section
-            List<Map<String, String>> own = Rows.of(rows, name);
+            List<DataRow> own = Rows.ofExperiment(rows, name);
             // findings written for closed rows (plateaus at N connections, Little's law) would misread open ones:
             // those speak through the summary's rows and the report's latency-vs-rate chart
-            if (!e.readsOpenRows()) own = own.stream().filter(r -> !"open".equals(r.get(Rows.LOAD_MODEL))).toList();
-            List<String> lines = List.of();
+            if (!e.readsOpenRows()) own = own.stream().filter(r -> !r.open()).toList();
+            List<Finding> lines = List.of();
             String error = null;
             try {
                 lines = e.findings(runDir, own);
                 // where each request's time went (the profile probe), for every experiment but ab, whose verdict says it
                 if (!name.equals(vtlab.experiment.ab.AbExperiment.NAME)) {
-                    List<String> time = vtlab.data.RequestTime.findings(rows, own, vtlab.data.Grouping::variant);
+                    List<Finding> time = vtlab.data.RequestTime.findings(own, vtlab.data.Grouping::variant);
                     if (!time.isEmpty()) {
                         lines = new ArrayList<>(lines);
                         lines.addAll(time);

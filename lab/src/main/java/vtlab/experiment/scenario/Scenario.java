@@ -17,7 +17,10 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 
+import vtlab.core.Opt;
 import vtlab.core.UsageError;
+import vtlab.plan.PlanContext;
+import vtlab.plan.RunOptions;
 import vtlab.data.Column;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
@@ -26,67 +29,44 @@ import vtlab.stack.Request;
  * A scenario file (docs/scenarios.md; its JSON Schema docs/scenario.schema.json): the service, a weighted mix of
  * requests with values drawn per request, the load, the modes and JDKs, the SLO and the thresholds that decide the
  * exit code, as TOML. Every key but the requests, the values and the thresholds is a command-line option of the same
- * name, meaning and default ([load] hold = "20s" is --hold 20s); the file becomes those options ({@link #words}),
+ * name, meaning and default ([load] hold = "20s" is --hold 20s), each declared once ({@link Opt}: its name, type and
+ * table); the file becomes those options by name ({@link #options}: its values checked against the option's type, never
+ * turned into command-line words),
  * under the ones given beside it on the command line. Everything wrong in it is refused here, before anything starts,
  * in one line: the file, the line and the key (an unknown key, a wrong type, a weight of 0, a CSV without the column a
  * path names, a threshold on a metric that does not exist).
  *
- * @param words      the options the file sets, as command-line words (--hold 20s ...), in file order
+ * @param options    the options the file sets, by name, each its values as the option takes them (hold: ["20s"];
+ *                   conc: ["50,200"]; fault: one value each), in file order
  * @param mix        the requests and their values
  * @param thresholds what must hold for the run to pass (exit code 99 when one does not)
  * @param csvFiles   the CSV files the values come from, as written in the file (relative to {@link #base}) and resolved
  */
-public record Scenario(Path file, String text, String name, Map<String, List<String>> words, Mix mix, List<Threshold> thresholds,
+public record Scenario(Path file, String text, String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds,
                        Path base, Map<String, Path> csvFiles) {
-    /** The tables of the file and their keys: each an option of the same name, with the type it takes. */
-    enum Type { STRING, INT, BOOL, STRINGS, INTS, NUMBERS, ENV }
+    /**
+     * The tables of the file and their keys: each the option of the same name, with the type it declares; derived from
+     * the declarations of what a scenario run takes (the scenario experiment's options, the load model's and the lab's
+     * own, {@link RunOptions}), each where its declaration names its table ({@link Opt#inScenario}), in their order.
+     */
+    static final Map<String, Map<String, Opt>> TABLES = new LinkedHashMap<>();
 
-    static final Map<String, Map<String, Type>> TABLES = new LinkedHashMap<>();
+    /** The thresholds: a key of [slo] that is not a command-line option of its own (thresholds are the file's). */
+    static final Opt THRESHOLDS_KEY = Opt.of("thresholds", null, "what must hold for the run to pass").typed(Opt.Type.REPEATED).inScenario("slo");
 
     static {
-        Map<String, Type> service = new LinkedHashMap<>();
-        service.put("stack", Type.STRING);
-        service.put("app", Type.STRING);
-        service.put("cmd", Type.STRING);
-        service.put("env", Type.ENV);
-        service.put("platform-args", Type.STRING);
-        service.put("virtual-args", Type.STRING);
-        service.put("platform-env", Type.ENV);
-        service.put("virtual-env", Type.ENV);
-        service.put("app-package", Type.STRINGS);
-        service.put("start-timeout", Type.STRING);
-        service.put("variants", Type.STRINGS);
-        service.put("dependency", Type.STRINGS);
-        service.put("jvm-args", Type.STRING);
-        service.put("port", Type.INT);
-        // where it runs, as a pod's limits set it (one row each, as on the command line)
-        service.put("cpu-quota", Type.STRINGS);
-        service.put("memory-limit", Type.STRINGS);
-        TABLES.put("service", service);
-        Map<String, Type> load = new LinkedHashMap<>();
-        load.put("conc", Type.INTS);
-        load.put("load-model", Type.STRING);
-        load.put("rates", Type.NUMBERS);
-        load.put("rate-profile", Type.STRING);
-        load.put("max-in-flight", Type.INT);
-        load.put("warmup", Type.STRING);
-        load.put("warmup-max", Type.STRING);
-        load.put("hold", Type.STRING);
-        load.put("reps", Type.INT);
-        load.put("generator", Type.STRING);
-        load.put("fault", Type.STRINGS);
-        TABLES.put("load", load);
-        Map<String, Type> run = new LinkedHashMap<>();
-        run.put("modes", Type.STRINGS);
-        run.put("jdk", Type.STRINGS);
-        run.put("carriers", Type.INT);
-        run.put("probes", Type.STRINGS);
-        run.put("fresh-sut", Type.BOOL);
-        TABLES.put("run", run);
-        Map<String, Type> slo = new LinkedHashMap<>();
-        slo.put("thresholds", Type.STRINGS);
-        slo.put("fail-on", Type.STRING);
-        TABLES.put("slo", slo);
+        for (String t : List.of("service", "load", "run", "slo")) TABLES.put(t, new LinkedHashMap<>());
+        List<Opt> known = new ArrayList<>(new ScenarioExperiment().options());
+        known.addAll(PlanContext.LOAD_OPTIONS);
+        known.addAll(RunOptions.ALL);
+        known.add(THRESHOLDS_KEY);
+        Set<String> seen = new LinkedHashSet<>();
+        for (Opt o : known) {
+            if (!seen.add(o.name()) || o.table() == null) continue;
+            Map<String, Opt> table = TABLES.get(o.table());
+            if (table == null) throw new IllegalStateException("option --" + o.name() + " names no table of a scenario file: " + o.table());
+            table.put(o.name(), o);
+        }
     }
 
     static final Set<String> REQUEST_KEYS = new LinkedHashSet<>(List.of("name", "method", "path", "headers", "body", "expect-status",
@@ -113,13 +93,13 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
     /** The file's options as defaults of single values (a repeatable option's values comma-joined where it takes a list). */
     public Map<String, String> defaults() {
         Map<String, String> out = new LinkedHashMap<>();
-        words.forEach((k, v) -> out.put(k, v.getLast()));
+        options.forEach((k, v) -> out.put(k, v.getLast()));
         return out;
     }
 
     /** The options the file sets, by name (in file order). */
     public Set<String> optionNames() {
-        return words.keySet();
+        return options.keySet();
     }
 
     /** The numeric columns a threshold may name, the generator's and every probe's, each with its unit. */
@@ -195,11 +175,11 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                 for (Iterator<Map.Entry<String, JsonNode>> it = t.fields(); it.hasNext(); ) {
                     var f = it.next();
                     String key = table.getKey() + "." + f.getKey();
-                    Type type = table.getValue().get(f.getKey());
-                    if (type == null) {
+                    Opt opt = table.getValue().get(f.getKey());
+                    if (opt == null) {
                         throw bad(key, "unknown key (" + table.getKey() + " has " + String.join(", ", table.getValue().keySet()) + ")");
                     }
-                    List<String> values = values(key, type, f.getValue());
+                    List<String> values = values(key, opt.type(), f.getValue());
                     if (f.getKey().equals(THRESHOLDS)) {
                         for (String v : values) {
                             try {
@@ -227,7 +207,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                 if (!o.isObject()) throw bad("overrides", "must be a table of options given beside the file ([overrides] conc = \"50\")");
                 for (Iterator<Map.Entry<String, JsonNode>> it = o.fields(); it.hasNext(); ) {
                     var f = it.next();
-                    words.put(f.getKey(), values("overrides." + f.getKey(), Type.STRINGS, f.getValue()));
+                    words.put(f.getKey(), values("overrides." + f.getKey(), Opt.Type.REPEATED, f.getValue()));
                 }
             }
             Map<String, Path> csvFiles = new LinkedHashMap<>();
@@ -259,17 +239,12 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
             return n.getNodeType().toString().toLowerCase(Locale.ROOT);
         }
 
-        /** A key's value as the option's words (an array: one comma list, an env table: K=V each). */
-        List<String> values(String key, Type type, JsonNode n) throws UsageError {
-            String want = switch (type) {
-                case STRING -> "a string";
-                case INT -> "a whole number";
-                case BOOL -> "true or false";
-                case STRINGS -> "a string or an array of strings";
-                case INTS -> "a whole number or an array of them";
-                case NUMBERS -> "a number or an array of numbers";
-                case ENV -> "a table of strings, e.g. { NAME = \"value\" }";
-            };
+        /**
+         * A key's value as the option's values, checked against the type it declares (an array: one comma list, or
+         * each value as given for a repeated option; an env table: K=V each).
+         */
+        List<String> values(String key, Opt.Type type, JsonNode n) throws UsageError {
+            String want = type.words;
             switch (type) {
                 case STRING -> {
                     if (n.isTextual()) return List.of(n.asText());
@@ -277,7 +252,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                 case INT -> {
                     if (n.isIntegralNumber()) return List.of(n.asText());
                 }
-                case BOOL -> {
+                case FLAG -> {
                     if (n.isBoolean()) return List.of(n.asText());
                 }
                 case ENV -> {
@@ -298,7 +273,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                     List<String> out = new ArrayList<>();
                     for (JsonNode i : items) {
                         boolean ok = switch (type) {
-                            case STRINGS -> i.isTextual() || (key.endsWith(".jdk") && i.isIntegralNumber());
+                            case STRINGS, REPEATED -> i.isTextual() || (key.endsWith(".jdk") && i.isIntegralNumber());
                             case INTS -> i.isIntegralNumber();
                             default -> i.isNumber();
                         };
@@ -306,9 +281,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                         out.add(i.asText());
                     }
                     if (out.isEmpty() && !key.endsWith(THRESHOLDS)) throw bad(key, "is empty: leave the key out for the option's default");
-                    // a list option takes one comma list; a repeatable one (fault, app-package, dependency) one word each
-                    return key.endsWith(".fault") || key.endsWith(".dependency") || key.endsWith(".app-package") || key.endsWith(THRESHOLDS)
-                            || key.startsWith("overrides.") ? out : List.of(String.join(",", out));
+                    // a list option takes one comma list; a repeated one (fault, app-package, dependency) each value as given
+                    return type == Opt.Type.REPEATED ? out : List.of(String.join(",", out));
                 }
             }
             throw bad(key, "must be " + want + " (got " + kind(n) + ")");

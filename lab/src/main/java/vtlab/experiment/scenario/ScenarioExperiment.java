@@ -6,12 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Rows;
+import vtlab.data.Columns;
 import vtlab.experiment.ThreadModes;
 import vtlab.experiment.ab.AbExperiment;
 import vtlab.load.LoadResult;
@@ -40,10 +39,10 @@ public final class ScenarioExperiment implements Experiment {
     /** A row's param naming the mix's requests and weights. */
     public static final String MIX_PARAM = "mix";
     public static final Opt SCENARIO = Opt.of("scenario", null, "the scenario file (./vtlab run FILE.toml sets it)");
-    public static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (servlet, spring-mvc, webflux)");
+    public static final Opt STACK = Opt.of("stack", null, "the service: one of the lab's stacks (servlet, spring-mvc, webflux)").inScenario("service");
     public static final Opt JUNIT = Opt.of("junit", null, "write the thresholds as a JUnit XML report to this file (each a test case)");
-    static final Opt MODES = ThreadModes.OPTION;
-    static final Opt CONC = Opt.of("conc", "50", "concurrent connections (closed model)");
+    static final Opt MODES = ThreadModes.OPTION.typed(Opt.Type.STRINGS).inScenario("run");
+    static final Opt CONC = Opt.of("conc", "50", "concurrent connections (closed model)").typed(Opt.Type.INTS).inScenario("load");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, "");
 
     @Override
@@ -198,18 +197,18 @@ public final class ScenarioExperiment implements Experiment {
      * weight (from sut_requests_by_path; a service that does not count has the mix's names and weights only).
      */
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         List<Named> requests = requests(runDir);
-        List<String> out = new ArrayList<>();
-        for (Map<String, String> r : rows) {
-            if (!NAME.equals(r.get("experiment"))) continue;
-            String where = r.get("thread_mode") + " " + Threshold.point(r) + " rep " + r.get("rep");
-            if (Rows.failed(r)) {
-                out.add(where + ": failed (" + Rows.text(r, "note") + ")");
+        List<vtlab.data.Finding> out = new ArrayList<>();
+        for (vtlab.data.DataRow r : rows) {
+            if (!NAME.equals(r.experiment())) continue;
+            String where = r.mode() + " " + Threshold.point(r) + " rep " + r.text(Columns.REP);
+            if (r.failed()) {
+                out.add(vtlab.data.Finding.of(where + ": failed (" + r.text(Columns.NOTE) + ")", List.of(r)));
                 continue;
             }
-            out.add(where + ": " + r.getOrDefault("throughput_rps", "") + " req/s, p99 " + r.getOrDefault("p99_ms", "") + " ms, error rate "
-                    + r.getOrDefault("error_rate", "") + "; " + shares(requests, r.get(PathsProbe.BY_PATH.name())));
+            out.add(vtlab.data.Finding.of(where + ": " + r.text(Columns.RPS) + " req/s, p99 " + r.text(Columns.P99) + " ms, error rate "
+                    + r.text(Columns.ERROR_RATE) + "; " + shares(requests, r.cells().get(PathsProbe.BY_PATH.name())), List.of(r)));
         }
         return out;
     }

@@ -1,8 +1,8 @@
 package vtlab.experiment.scenario;
 
 import java.util.List;
-import java.util.Map;
 
+import vtlab.data.Columns;
 import vtlab.probe.PathsProbe;
 
 /**
@@ -32,7 +32,7 @@ public final class ScenarioReport {
     }
 
     /** The Markdown summary: the verdict, each threshold with what was measured, each row with the mix at the SUT. */
-    public static String markdown(String scenario, int exitCode, List<Threshold.Outcome> outcomes, List<Map<String, String>> rows,
+    public static String markdown(String scenario, int exitCode, List<Threshold.Outcome> outcomes, List<vtlab.data.DataRow> rows,
                                   List<ScenarioExperiment.Named> requests) {
         boolean passed = outcomes.stream().allMatch(Threshold.Outcome::passed);
         StringBuilder md = new StringBuilder("## vtlab scenario ").append(scenario).append(": ")
@@ -48,11 +48,11 @@ public final class ScenarioReport {
             md.append("No thresholds.\n\n");
         }
         md.append("| mode | load | rep | status | req/s | p99 ms | error rate | requests at the SUT |\n|---|---|---|---|---|---|---|---|\n");
-        for (Map<String, String> r : rows) {
-            md.append("| ").append(r.getOrDefault("thread_mode", "")).append(" | ").append(Threshold.point(r)).append(" | ").append(r.getOrDefault("rep", ""))
-                    .append(" | ").append(r.getOrDefault("status", "")).append(" | ").append(r.getOrDefault("throughput_rps", ""))
-                    .append(" | ").append(r.getOrDefault("p99_ms", "")).append(" | ").append(r.getOrDefault("error_rate", ""))
-                    .append(" | ").append(ScenarioExperiment.shares(requests, r.get(PathsProbe.BY_PATH.name())).replace("|", "\\|")).append(" |\n");
+        for (vtlab.data.DataRow r : rows) {
+            md.append("| ").append(r.mode()).append(" | ").append(Threshold.point(r)).append(" | ").append(r.text(Columns.REP))
+                    .append(" | ").append(r.status()).append(" | ").append(r.text(Columns.RPS))
+                    .append(" | ").append(r.text(Columns.P99)).append(" | ").append(r.text(Columns.ERROR_RATE))
+                    .append(" | ").append(ScenarioExperiment.shares(requests, r.cells().get(PathsProbe.BY_PATH.name())).replace("|", "\\|")).append(" |\n");
         }
         return md.toString();
     }

@@ -6,12 +6,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.Dataset;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
+import vtlab.data.StudyColumns;
 
 /**
  * Every claim the seeds make that this lab checks, in one place: the claim in words, the seed's number and hardware
@@ -31,27 +35,39 @@ public final class SeedClaims {
         }
     }
 
-    /** This machine's number in words, the verdict and why (empty when it holds as stated). */
-    public record Measured(String here, Verdict verdict, String why) {}
+    /**
+     * This machine's number in words, the verdict and why (empty when it holds as stated), and the matrix rows it was
+     * computed from: the claim's evidence, as data.
+     */
+    public record Measured(String here, Verdict verdict, String why, List<DataRow> rows) {
+        public Measured {
+            rows = rows == null ? List.of() : List.copyOf(rows);
+        }
 
-    /** A run folder's data as the checks read it. */
-    public record Evidence(List<Map<String, String>> rows, List<Map<String, String>> jmh, List<Map<String, String>> threadMemory) {
+        /** A verdict computed from no matrix row (a study file's, or none). */
+        public Measured(String here, Verdict verdict, String why) {
+            this(here, verdict, why, List.of());
+        }
+    }
+
+    /** A run folder's data as the checks read it: typed rows of matrix.csv, jmh.csv and thread-memory.csv. */
+    public record Evidence(List<DataRow> rows, List<DataRow> jmh, List<DataRow> threadMemory) {
         public static Evidence of(Path runDir) throws IOException {
             return new Evidence(read(runDir.resolve("matrix.csv")), read(runDir.resolve("jmh.csv")), read(runDir.resolve("thread-memory.csv")));
         }
 
-        private static List<Map<String, String>> read(Path f) throws IOException {
-            return Files.exists(f) ? Dataset.read(f) : List.of();
+        private static List<DataRow> read(Path f) throws IOException {
+            return Files.exists(f) ? Dataset.rows(f) : List.of();
         }
 
         /** Valid rows (status ok) of an experiment matching all the predicates. */
-        List<Map<String, String>> ok(String experiment, Predicate<Map<String, String>> which) {
-            return Rows.okOnly(Rows.of(rows, experiment)).stream().filter(which).toList();
+        List<DataRow> ok(String experiment, Predicate<DataRow> which) {
+            return Rows.valid(Rows.ofExperiment(rows, experiment)).stream().filter(which).toList();
         }
 
         /** Rows that ran (ok or flagged, not failed): for claims about overload, where flags are the point. */
-        List<Map<String, String>> ran(String experiment, Predicate<Map<String, String>> which) {
-            return Rows.of(rows, experiment).stream().filter(r -> !Rows.failed(r)).filter(which).toList();
+        List<DataRow> ran(String experiment, Predicate<DataRow> which) {
+            return Rows.ofExperiment(rows, experiment).stream().filter(r -> !r.failed()).filter(which).toList();
         }
     }
 
@@ -74,18 +90,18 @@ public final class SeedClaims {
                     ev -> ratio(ev, "servlet", w("hello").and(c(400)), "virtual", "platform", 1.10, 0.95, 1.0)),
             new Claim("Thread.sleep(50) servlet: the 200-thread pool plateaus at 200 / 50 ms = 4,000 req/s", "000", HW_000,
                     "3,968 req/s at 400 workers", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(Rows.mode("platform")), 3968, 0.05, null)),
+                    ev -> near(ev, "servlet", w("sleep").and(Rows.inMode("platform")), 3968, 0.05, null)),
             new Claim("Thread.sleep(50) servlet, virtual threads at 400 workers: ~8,000 req/s (the workers' bound)", "000", HW_000,
                     "7,881 req/s, p99 54 ms", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(c(400)).and(Rows.mode("virtual")), 7881, 0.05,
+                    ev -> near(ev, "servlet", w("sleep").and(c(400)).and(Rows.inMode("virtual")), 7881, 0.05,
                             () -> ratio(ev, "servlet", w("sleep").and(c(400)), "virtual", "platform", Double.NaN, 1, 1.5))),
             new Claim("Thread.sleep(50) servlet, virtual threads at 1,000 workers: ~19,700 req/s, 5× the pool", "000", HW_000,
                     "19,673 req/s, p99 57 ms", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(c(1000)).and(Rows.mode("virtual")), 19673, 0.10,
+                    ev -> near(ev, "servlet", w("sleep").and(c(1000)).and(Rows.inMode("virtual")), 19673, 0.10,
                             () -> ratio(ev, "servlet", w("sleep").and(c(1000)), "virtual", "platform", Double.NaN, 1, 2))),
             new Claim("after load, Tomcat on virtual threads keeps far fewer OS threads (and ~200 MB less reserved stack)", "000", HW_000,
                     "231 vs 39 threads (5.9×) after 1M requests at 400 workers", "footprint",
-                    ev -> ratioOf(ev, "footprint", r -> true, "platform", "virtual", "jvm_threads_max", 5.9, 0.8, 2)),
+                    ev -> ratioOf(ev, "footprint", r -> true, "platform", "virtual", Columns.THREADS_MAX, 5.9, 0.8, 2)),
             new Claim("Spring Boot /sleep(50): spring.threads.virtual.enabled doubles throughput at 400 workers", "000", HW_000,
                     "7,890 vs 3,938 req/s (2.0×)", "spring-sleep",
                     ev -> ratio(ev, "spring-sleep", c(400).and(p("variant", "article")), "virtual", "platform", 2.0, 0.9, 1.2)),
@@ -100,7 +116,7 @@ public final class SeedClaims {
                     SeedClaims::overload),
             new Claim("connection held across the call: the HikariCP pool is the ceiling, virtual threads ride it", "002", HW_002,
                     "throughput follows the pool size (chart; no figure in the text)", "pool-bottleneck",
-                    ev -> ratioOf(ev, "pool-bottleneck", Rows.mode("virtual"), "pool=100", "pool=50", "throughput_rps", 2.0, 0.75, 1.2)),
+                    ev -> ratioOf(ev, "pool-bottleneck", Rows.inMode("virtual"), "pool=100", "pool=50", Columns.RPS, 2.0, 0.75, 1.2)),
             new Claim("JEP 491: on JDK 24+ blocking inside synchronized no longer pins (JDK 21 pins)", "002, 003, 004", HW_002,
                     "jdk.VirtualThreadPinned ≈ 0 on the synchronized path on JDK 25", "pinning",
                     SeedClaims::jep491),
@@ -115,7 +131,7 @@ public final class SeedClaims {
                     ev -> ratio(ev, "reactive", c(2000), "virtual", "reactive", 0.95, 0.95, 0.8)),
             new Claim("WebFlux ~40% faster than Spring MVC on 2,000 platform threads", "004", HW_004,
                     "17,228 vs 12,342 req/s (1.40×)", "reactive",
-                    ev -> ratioOf(ev, "reactive", c(2000), "reactive", "platform-2000", "throughput_rps", 1.40, 0.85, 1.1)));
+                    ev -> ratioOf(ev, "reactive", c(2000), "reactive", "platform-2000", Columns.RPS, 1.40, 0.85, 1.1)));
 
     // --- verdict logic (unit-tested on recorded rows) ---
 
@@ -137,63 +153,67 @@ public final class SeedClaims {
 
     // --- checks ---
 
-    static Predicate<Map<String, String>> w(String workload) {
-        return r -> workload.equals(r.get(Rows.WORKLOAD));
+    static Predicate<DataRow> w(String workload) {
+        return r -> workload.equals(r.text(Columns.WORKLOAD));
     }
 
-    static Predicate<Map<String, String>> c(int connections) {
-        return r -> Rows.num(r, Rows.CONCURRENCY) == connections;
+    static Predicate<DataRow> c(int connections) {
+        return r -> r.num(Columns.CONCURRENCY) == connections;
     }
 
-    static Predicate<Map<String, String>> p(String key, String value) {
-        return r -> value.equals(Rows.param(r, key));
+    static Predicate<DataRow> p(String key, String value) {
+        return r -> value.equals(r.param(key));
     }
 
     /** The variant a row stands for: its thread mode, with a platform pool's size when set ("platform-2000"), pool=N. */
-    static boolean is(Map<String, String> r, String variant) {
-        if (variant.startsWith("pool=")) return variant.equals("pool=" + Rows.text(r, "hikari_pool"));
+    static boolean is(DataRow r, String variant) {
+        if (variant.startsWith("pool=")) return variant.equals("pool=" + r.text(Columns.HIKARI_POOL));
         if (variant.startsWith("platform-")) {
-            return "platform".equals(r.get(Rows.THREAD_MODE)) && variant.equals("platform-" + Rows.param(r, Rows.MAX_THREADS));
+            return "platform".equals(r.mode()) && variant.equals("platform-" + r.param(Rows.MAX_THREADS));
         }
         if (variant.equals("platform")) {
-            String max = Rows.param(r, Rows.MAX_THREADS);
-            return "platform".equals(r.get(Rows.THREAD_MODE)) && (max.isEmpty() || max.equals("200"));
+            String max = r.param(Rows.MAX_THREADS);
+            return "platform".equals(r.mode()) && (max.isEmpty() || max.equals("200"));
         }
-        return variant.equals(r.get(Rows.THREAD_MODE));
+        return variant.equals(r.mode());
     }
 
-    static Measured ratio(Evidence ev, String experiment, Predicate<Map<String, String>> which, String a, String b,
+    static Measured ratio(Evidence ev, String experiment, Predicate<DataRow> which, String a, String b,
                           double seed, double share, double shapeMin) {
-        return ratioOf(ev, experiment, which, a, b, "throughput_rps", seed, share, shapeMin);
+        return ratioOf(ev, experiment, which, a, b, Columns.RPS, seed, share, shapeMin);
     }
 
     /** col of variant a over variant b (means over reps) among the experiment's valid rows. */
-    static Measured ratioOf(Evidence ev, String experiment, Predicate<Map<String, String>> which, String a, String b,
-                            String col, double seed, double share, double shapeMin) {
-        List<Map<String, String>> rows = ev.ok(experiment, which);
-        List<Map<String, String>> ra = rows.stream().filter(r -> is(r, a)).toList(), rb = rows.stream().filter(r -> is(r, b)).toList();
+    static Measured ratioOf(Evidence ev, String experiment, Predicate<DataRow> which, String a, String b,
+                            Column col, double seed, double share, double shapeMin) {
+        List<DataRow> rows = ev.ok(experiment, which);
+        List<DataRow> ra = rows.stream().filter(r -> is(r, a)).toList(), rb = rows.stream().filter(r -> is(r, b)).toList();
         // why, of the side with no valid row: a variant the run left out is not a failed row
         if (ra.isEmpty() || rb.isEmpty()) return noData(ev, experiment, which.and(r -> is(r, ra.isEmpty() ? a : b)));
         double x = Rows.mean(ra, col), y = Rows.mean(rb, col), q = x / y;
         Verdict v = ofRatio(q, seed, share, shapeMin);
         String here = String.format(Locale.ROOT, "%s vs %s (%.2f×)", fmt(x), fmt(y), q);
-        return new Measured(here, v, v == Verdict.HOLDS ? "" : why(rows));
+        List<DataRow> evidence = new ArrayList<>(ra);
+        evidence.addAll(rb);
+        return new Measured(here, v, v == Verdict.HOLDS ? "" : why(rows), evidence);
     }
 
     /** A number (mean of the valid rows' throughput) against the seed's; shape: a fallback check when it is off. */
-    static Measured near(Evidence ev, String experiment, Predicate<Map<String, String>> which, double seed, double tolerance,
+    static Measured near(Evidence ev, String experiment, Predicate<DataRow> which, double seed, double tolerance,
                          java.util.function.Supplier<Measured> shape) {
-        List<Map<String, String>> rows = ev.ok(experiment, which);
+        List<DataRow> rows = ev.ok(experiment, which);
         if (rows.isEmpty()) return noData(ev, experiment, which);
-        double x = Rows.mean(rows, "throughput_rps");
+        double x = Rows.mean(rows, Columns.RPS);
         Verdict v = ofNumber(x, seed, tolerance);
         String here = fmt(x) + " req/s";
-        if (v == Verdict.HOLDS) return new Measured(here, v, "");
+        if (v == Verdict.HOLDS) return new Measured(here, v, "", rows);
         Measured s = shape == null ? null : shape.get();
         if (s != null && s.verdict() == Verdict.SHAPE) {
-            return new Measured(here + "; " + s.here(), Verdict.SHAPE, why(rows));
+            List<DataRow> evidence = new ArrayList<>(rows);
+            s.rows().stream().filter(r -> !evidence.contains(r)).forEach(evidence::add);
+            return new Measured(here + "; " + s.here(), Verdict.SHAPE, why(rows), evidence);
         }
-        return new Measured(here, Verdict.NOT, why(rows));
+        return new Measured(here, Verdict.NOT, why(rows), rows);
     }
 
     static Measured threadCreation(Evidence ev) {
@@ -206,59 +226,61 @@ public final class SeedClaims {
     }
 
     private static double jmh(Evidence ev, String mode) {
-        return ev.jmh().stream().filter(r -> "thread-cost".equals(r.get("study")) && mode.equals(r.get("thread_mode")))
-                .mapToDouble(r -> Rows.num(r, "score")).average().orElse(Double.NaN);
+        return ev.jmh().stream().filter(r -> "thread-cost".equals(r.text(StudyColumns.STUDY)) && mode.equals(r.mode()))
+                .mapToDouble(r -> r.num(StudyColumns.SCORE)).average().orElse(Double.NaN);
     }
 
     static Measured platformWall(Evidence ev) {
-        List<Map<String, String>> rows = ev.ok("order-summary", r -> is(r, "platform") && Rows.num(r, Rows.CONCURRENCY) >= 500);
-        if (rows.isEmpty()) return noData(ev, "order-summary", Rows.mode("platform"));
-        double best = rows.stream().mapToDouble(r -> Rows.num(r, "throughput_rps")).max().orElse(Double.NaN);
-        double bound = rows.stream().mapToDouble(r -> Rows.num(r, "bound_rps")).max().orElse(Double.NaN);
+        List<DataRow> rows = ev.ok("order-summary", r -> is(r, "platform") && r.num(Columns.CONCURRENCY) >= 500);
+        if (rows.isEmpty()) return noData(ev, "order-summary", Rows.inMode("platform"));
+        double best = rows.stream().mapToDouble(r -> r.num(Columns.RPS)).max().orElse(Double.NaN);
+        double bound = rows.stream().mapToDouble(r -> r.num(Columns.BOUND_RPS)).max().orElse(Double.NaN);
         // a wall: never above the bound, and near it (the seed's rig: 1.0-1.3× the 2,000 req/s, its queries counted)
         Verdict v = best <= bound * 1.05 && best >= bound * 0.8 ? Verdict.HOLDS : best < bound * 0.8 ? Verdict.SHAPE : Verdict.NOT;
         return new Measured(String.format(Locale.ROOT, "at most %s req/s from 500 connections on (%.2f of the %s bound)", fmt(best), best / bound, fmt(bound)),
-                v, v == Verdict.HOLDS ? "" : why(rows));
+                v, v == Verdict.HOLDS ? "" : why(rows), rows);
     }
 
     static Measured overload(Evidence ev) {
-        List<Map<String, String>> at2500 = ev.ran("order-summary", c(2500).and(Rows.mode("virtual")));
-        List<Map<String, String>> at10k = ev.ran("order-summary", c(10000).and(Rows.mode("virtual")));
+        List<DataRow> at2500 = ev.ran("order-summary", c(2500).and(Rows.inMode("virtual")));
+        List<DataRow> at10k = ev.ran("order-summary", c(10000).and(Rows.inMode("virtual")));
         if (at2500.isEmpty() || at10k.isEmpty()) return noData(ev, "order-summary", c(10000));
-        double a = Rows.mean(at2500, "throughput_rps"), b = Rows.mean(at10k, "throughput_rps");
+        double a = Rows.mean(at2500, Columns.RPS), b = Rows.mean(at10k, Columns.RPS);
         Verdict v = b < a ? Verdict.HOLDS : Verdict.NOT;
-        String flags = String.join(";", at10k.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList());
+        String flags = String.join(";", at10k.stream().flatMap(r -> r.flags().stream()).distinct().toList());
+        List<DataRow> evidence = new ArrayList<>(at2500);
+        evidence.addAll(at10k);
         return new Measured(String.format(Locale.ROOT, "%s vs %s req/s (%.2f×)%s", fmt(b), fmt(a), b / a, flags.isEmpty() ? "" : ", flags " + flags),
-                v, v == Verdict.HOLDS ? "" : why(at10k));
+                v, v == Verdict.HOLDS ? "" : why(at10k), evidence);
     }
 
     static Measured jep491(Evidence ev) {
-        List<Map<String, String>> rows = ev.ran("pinning", r -> true);
+        List<DataRow> rows = ev.ran("pinning", r -> true);
         double sync25 = pinned(rows, "25", "synchronized"), control25 = pinned(rows, "25", "control"), sync21 = pinned(rows, "21", "synchronized");
         if (Double.isNaN(sync25) || Double.isNaN(control25)) return new Measured("", Verdict.NO_DATA, "no JDK 25 pinning rows");
         String here = String.format(Locale.ROOT, "JDK 25 synchronized %s pinned events (control %s)%s", fmt(sync25), fmt(control25),
                 Double.isNaN(sync21) ? "" : ", JDK 21 synchronized " + fmt(sync21));
-        if (control25 <= 0) return new Measured(here, Verdict.NO_DATA, "the control recorded no pin: capture did not work");
+        if (control25 <= 0) return new Measured(here, Verdict.NO_DATA, "the control recorded no pin: capture did not work", rows);
         // the claim is a change between JDKs: with no JDK 21 row, JDK 25's zero shows nothing changed
-        if (Double.isNaN(sync21)) return new Measured(here, Verdict.NO_DATA, "no JDK 21 synchronized row: the pinning JEP 491 removed was not measured");
-        if (sync25 > 0) return new Measured(here, Verdict.NOT, "synchronized pinned on JDK 25");
-        return new Measured(here, sync21 <= 0 ? Verdict.SHAPE : Verdict.HOLDS, sync21 <= 0 ? "JDK 21 did not pin either" : "");
+        if (Double.isNaN(sync21)) return new Measured(here, Verdict.NO_DATA, "no JDK 21 synchronized row: the pinning JEP 491 removed was not measured", rows);
+        if (sync25 > 0) return new Measured(here, Verdict.NOT, "synchronized pinned on JDK 25", rows);
+        return new Measured(here, sync21 <= 0 ? Verdict.SHAPE : Verdict.HOLDS, sync21 <= 0 ? "JDK 21 did not pin either" : "", rows);
     }
 
-    private static double pinned(List<Map<String, String>> rows, String jdk, String path) {
-        return rows.stream().filter(r -> jdk.equals(r.get("jdk")) && path.equals(r.get("path_mode")))
-                .mapToDouble(r -> Rows.num(r, "pinned_events")).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
+    private static double pinned(List<DataRow> rows, String jdk, String path) {
+        return rows.stream().filter(r -> jdk.equals(r.text(Columns.JDK)) && path.equals(r.text(Columns.PATH_MODE)))
+                .mapToDouble(r -> r.num(Columns.PINNED)).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
     }
 
     static Measured responseSize(Evidence ev) {
-        List<Map<String, String>> rows = ev.ok("response-size", r -> true);
+        List<DataRow> rows = ev.ok("response-size", r -> true);
         java.util.TreeMap<Double, double[]> bySize = new java.util.TreeMap<>(); // bytes -> {virtual, platform} at the highest concurrency
-        double maxConc = rows.stream().mapToDouble(r -> Rows.num(r, Rows.CONCURRENCY)).max().orElse(Double.NaN);
-        for (Map<String, String> r : rows) {
-            if (Rows.num(r, Rows.CONCURRENCY) != maxConc) continue;
-            double bytes = Double.parseDouble(Rows.param(r, "bytes").isEmpty() ? "NaN" : Rows.param(r, "bytes"));
+        double maxConc = rows.stream().mapToDouble(r -> r.num(Columns.CONCURRENCY)).max().orElse(Double.NaN);
+        for (DataRow r : rows) {
+            if (r.num(Columns.CONCURRENCY) != maxConc) continue;
+            double bytes = Double.parseDouble(r.param("bytes").isEmpty() ? "NaN" : r.param("bytes"));
             double[] vp = bySize.computeIfAbsent(bytes, k -> new double[] {Double.NaN, Double.NaN});
-            vp["virtual".equals(r.get(Rows.THREAD_MODE)) ? 0 : 1] = Rows.num(r, "throughput_rps");
+            vp["virtual".equals(r.mode()) ? 0 : 1] = r.num(Columns.RPS);
         }
         bySize.values().removeIf(vp -> Double.isNaN(vp[0]) || Double.isNaN(vp[1]));
         if (bySize.size() < 2) return new Measured("", Verdict.NO_DATA, "needs two response sizes in both modes");
@@ -267,12 +289,13 @@ public final class SeedClaims {
         String here = String.format(Locale.ROOT, "virtual vs platform at %s connections: %+.1f%% at %s B, %+.1f%% at %s B", fmt(maxConc),
                 (bySize.firstEntry().getValue()[0] / bySize.firstEntry().getValue()[1] - 1) * 100, fmt(bySize.firstKey()),
                 (bySize.lastEntry().getValue()[0] / bySize.lastEntry().getValue()[1] - 1) * 100, fmt(bySize.lastKey()));
-        return new Measured(here, large <= small ? Verdict.HOLDS : Verdict.NOT, large <= small ? "" : "the larger response differs more here; " + why(rows));
+        return new Measured(here, large <= small ? Verdict.HOLDS : Verdict.NOT, large <= small ? "" : "the larger response differs more here; " + why(rows),
+                rows.stream().filter(r -> r.num(Columns.CONCURRENCY) == maxConc).toList());
     }
 
     static Measured tenThousandThreads(Evidence ev) {
-        double kb = ev.threadMemory().stream().filter(r -> "platform".equals(r.get("mode")) && Rows.num(r, "threads") == 10000)
-                .mapToDouble(r -> Rows.num(r, "nmt_thread_reserved_kb")).average().orElse(Double.NaN);
+        double kb = ev.threadMemory().stream().filter(r -> "platform".equals(r.text(StudyColumns.MODE)) && r.num(StudyColumns.THREADS) == 10000)
+                .mapToDouble(r -> r.num(Columns.NMT_RESERVED)).average().orElse(Double.NaN);
         if (Double.isNaN(kb)) return new Measured("", Verdict.NO_DATA, "no 10,000-thread platform row in thread-memory.csv");
         Verdict v = ofNumber(kb, 10_000 * 1024.0, 0.15);
         return new Measured(String.format(Locale.ROOT, "%.1f GB reserved (NMT Thread)", kb / 1024 / 1024), v,
@@ -280,18 +303,18 @@ public final class SeedClaims {
     }
 
     /** Why no valid row answered: the rows failed or were flagged, or the run did not include them. */
-    static Measured noData(Evidence ev, String experiment, Predicate<Map<String, String>> which) {
-        List<Map<String, String>> any = Rows.of(ev.rows(), experiment).stream().filter(which).toList();
+    static Measured noData(Evidence ev, String experiment, Predicate<DataRow> which) {
+        List<DataRow> any = Rows.ofExperiment(ev.rows(), experiment).stream().filter(which).toList();
         if (any.isEmpty()) return new Measured("", Verdict.NO_DATA, "the run has no " + experiment + " rows for it");
-        String flags = String.join(";", any.stream().flatMap(r -> Rows.flags(r).stream()).distinct().toList());
+        String flags = String.join(";", any.stream().flatMap(r -> r.flags().stream()).distinct().toList());
         return new Measured("", Verdict.NO_DATA, "its " + experiment + " rows are not valid evidence (" + (flags.isEmpty() ? "failed" : flags) + ")");
     }
 
     /** The usual reason a many-core seed's number is not reached here: the SUT's CPUs were full. */
-    static String why(List<Map<String, String>> rows) {
-        double cpu = rows.stream().mapToDouble(r -> Rows.num(r, "app_cpu_pct")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
-        long cores = rows.stream().map(r -> Rows.text(r, "app_cpus")).filter(s -> !s.isEmpty()).findFirst().map(SeedClaims::cpuCount).orElse(0L);
-        boolean full = rows.stream().anyMatch(r -> Rows.flags(r).contains("app-cpu-bound"));
+    static String why(List<DataRow> rows) {
+        double cpu = Rows.max(rows, Columns.APP_CPU);
+        long cores = rows.stream().map(r -> r.text(Columns.APP_CPUS)).filter(s -> !s.isEmpty()).findFirst().map(SeedClaims::cpuCount).orElse(0L);
+        boolean full = rows.stream().anyMatch(r -> r.flags().contains("app-cpu-bound"));
         if (full) return String.format(Locale.ROOT, "the SUT's CPU was full here (%d CPU, up to %.0f%%); the seed's SUT had several cores", cores, cpu);
         return Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, "SUT CPU up to %.0f%% of %d CPU%s", cpu, cores, cores == 1 ? "" : "s");
     }
@@ -321,9 +344,14 @@ public final class SeedClaims {
      * {@link #line} each, computed from its rows of matrix.csv: for that experiment's findings, which state these claims
      * through this table and never judge them in words of their own. None when no claim names the experiment.
      */
-    public static List<String> linesFor(String experiment, List<Map<String, String>> rows) {
+    public static List<String> linesFor(String experiment, List<DataRow> rows) {
+        return Finding.texts(findingsFor(experiment, rows));
+    }
+
+    /** As {@link #linesFor}, each verdict with the rows it was computed from (rows read back from matrix.csv: their numbers there). */
+    public static List<Finding> findingsFor(String experiment, List<DataRow> rows) {
         List<Claim> own = ALL.stream().filter(c -> c.experiment().equals(experiment)).toList();
-        return check(new Evidence(rows, List.of(), List.of()), own).stream().map(SeedClaims::line).toList();
+        return check(new Evidence(rows, List.of(), List.of()), own).stream().map(SeedClaims::finding).toList();
     }
 
     static List<Checked> check(Evidence ev, List<Claim> claims) {
@@ -353,6 +381,20 @@ public final class SeedClaims {
                     .append(m.why().isEmpty() ? "" : ": " + cell(m.why())).append(" |\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * An experiment's findings whose lines state its declared claims ({@link #linesFor}): those lines carry the rows
+     * their verdicts were computed from, the others none.
+     */
+    public static List<Finding> withVerdicts(String experiment, List<DataRow> rows, List<String> lines) {
+        List<Finding> claims = findingsFor(experiment, rows);
+        return lines.stream().map(l -> claims.stream().filter(c -> c.text().equals(l)).findFirst().orElse(Finding.of(l))).toList();
+    }
+
+    /** A claim's line with the matrix rows its verdict was computed from. */
+    public static Finding finding(Checked c) {
+        return Finding.of(line(c), c.measured().rows());
     }
 
     /** One line per claim, for the summary and the report's findings. */

@@ -86,7 +86,7 @@ public final class SeedsSuite implements Suite {
 
     /** The claims checked against the whole run folder (every part's rows and study files); claims.md written beside. */
     @Override
-    public List<String> findings(Path runDir, List<Map<String, String>> rows) {
+    public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         try {
             List<SeedClaims.Checked> checked = SeedClaims.check(SeedClaims.Evidence.of(runDir));
             Files.writeString(runDir.resolve(CLAIMS_FILE), SeedClaims.markdown(checked));
@@ -106,7 +106,7 @@ public final class SeedsSuite implements Suite {
                     d.append(r);
                 }
             }
-            return checked.stream().map(SeedClaims::line).toList();
+            return checked.stream().map(SeedClaims::finding).toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,8 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 
 import java.util.ArrayList;
@@ -9,7 +12,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
-import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
@@ -67,22 +69,21 @@ public final class FootprintExperiment extends ServletWithDefaults {
      * (e.g. littles-law, generator-bound) still measured them, so flagged rows are used and named; failed rows are not.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = rows.stream().filter(r -> "ok".equals(r.get("status")) || "flagged".equals(r.get("status"))).toList();
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        List<Finding> out = new ArrayList<>();
+        List<DataRow> ok = rows.stream().filter(r -> r.ok() || r.flagged()).toList();
         long failed = rows.size() - ok.size();
         if (ok.isEmpty()) {
-            if (!rows.isEmpty()) out.add("footprint: every row failed (" + failed + "): nothing to conclude");
+            if (!rows.isEmpty()) out.add(Finding.of("footprint: every row failed (" + failed + "): nothing to conclude", rows));
             return out;
         }
-        Map<String, List<Map<String, String>>> byMode = ok.stream()
-                .collect(Collectors.groupingBy(r -> r.get("thread_mode"), LinkedHashMap::new, Collectors.toList()));
+        Map<String, List<DataRow>> byMode = ok.stream().collect(Collectors.groupingBy(DataRow::mode, LinkedHashMap::new, Collectors.toList()));
         byMode.forEach((mode, mr) -> {
-            double idle = Rows.mean(mr, "jvm_threads_idle"), after = Rows.mean(mr, "jvm_threads_max");
-            double resIdle = Rows.mean(mr, "nmt_thread_reserved_kb_idle"), res = Rows.mean(mr, "nmt_thread_reserved_kb");
-            double comIdle = Rows.mean(mr, "nmt_thread_committed_kb_idle"), com = Rows.mean(mr, "nmt_thread_committed_kb");
+            double idle = Rows.mean(mr, Columns.THREADS_IDLE), after = Rows.mean(mr, Columns.THREADS_MAX);
+            double resIdle = Rows.mean(mr, Columns.NMT_RESERVED_IDLE), res = Rows.mean(mr, Columns.NMT_RESERVED);
+            double comIdle = Rows.mean(mr, Columns.NMT_COMMITTED_IDLE), com = Rows.mean(mr, Columns.NMT_COMMITTED);
             if (Double.isNaN(idle) || Double.isNaN(resIdle)) {
-                out.add(mode + ": no idle readings (the threads and nmt probes must be on)");
+                out.add(Finding.of(mode + ": no idle readings (the threads and nmt probes must be on)", mr));
                 return;
             }
             String check = switch (mode) {
@@ -90,16 +91,16 @@ public final class FootprintExperiment extends ServletWithDefaults {
                 case "virtual" -> after <= 60 ? "; <= 60 threads after load: virtual threads are not OS threads" : "; MORE than 60 threads after load";
                 default -> "";
             };
-            String flagged = mr.stream().filter(r -> "flagged".equals(r.get("status"))).map(r -> r.getOrDefault("note", "flagged"))
+            String flagged = mr.stream().filter(DataRow::flagged).map(r -> r.text(Columns.NOTE, "flagged"))
                     .distinct().collect(Collectors.joining(", "));
-            out.add(String.format(Locale.ROOT, "%s: %.0f threads idle -> %.0f after load (c=%s); NMT Thread reserved %.1f -> %.1f MiB (+%.1f MiB), "
-                    + "committed %.1f -> %.1f MiB (+%.1f MiB)%s%s", mode, idle, after, mr.getFirst().get("concurrency"), resIdle / 1024, res / 1024,
+            out.add(Finding.of(String.format(Locale.ROOT, "%s: %.0f threads idle -> %.0f after load (c=%s); NMT Thread reserved %.1f -> %.1f MiB (+%.1f MiB), "
+                    + "committed %.1f -> %.1f MiB (+%.1f MiB)%s%s", mode, idle, after, mr.getFirst().text(Columns.CONCURRENCY), resIdle / 1024, res / 1024,
                     (res - resIdle) / 1024, comIdle / 1024, com / 1024, (com - comIdle) / 1024, check,
-                    flagged.isEmpty() ? "" : " [row " + flagged + ": its load figures are in doubt, not these SUT readings]"));
+                    flagged.isEmpty() ? "" : " [row " + flagged + ": its load figures are in doubt, not these SUT readings]"), mr));
         });
-        if (failed > 0) out.add(failed + " failed row(s) not used");
-        out.add("seed 000 (the article, Tomcat 10.1 vs 11): platform 41 threads / 42 MB reserved idle -> 231 threads / 237 MB after load; "
-                + "virtual 31 -> 39 threads (32 -> 40 MB reserved)");
+        if (failed > 0) out.add(Finding.of(failed + " failed row(s) not used", rows.stream().filter(DataRow::failed).toList()));
+        out.add(Finding.of("seed 000 (the article, Tomcat 10.1 vs 11): platform 41 threads / 42 MB reserved idle -> 231 threads / 237 MB after load; "
+                + "virtual 31 -> 39 threads (32 -> 40 MB reserved)"));
         return out;
     }
 }

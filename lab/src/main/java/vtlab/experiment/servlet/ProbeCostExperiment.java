@@ -1,5 +1,8 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 import vtlab.data.Stats;
 import vtlab.data.Stats.Interval;
@@ -15,7 +18,6 @@ import vtlab.experiment.RowStats;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.probe.CpuByThreadProbe;
@@ -77,9 +79,7 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
     }
 
     static Row withProbes(Row r, List<String> probes) {
-        Map<String, String> params = new LinkedHashMap<>(r.params());
-        params.put(Row.PROBES_PARAM, String.join("+", probes));
-        return r.as("probe-cost", params);
+        return r.as("probe-cost", r.params()).withProbes(probes);
     }
 
     /** The two sides differ in JVM flags (NMT) and a JFR recording: each row gets a JVM of its own. */
@@ -88,33 +88,35 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
         return true;
     }
 
+    /** Per scenario, what the probes cost over its pairs of reps, on those rows. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = Rows.okOnly(rows);
-        Map<String, List<Map<String, String>>> groups = ok.stream().collect(Collectors.groupingBy(
-                r -> r.get("thread_mode") + " " + r.get("workload") + " c=" + r.get("concurrency") + " jdk" + r.get("jdk"),
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        List<Finding> out = new ArrayList<>();
+        List<DataRow> ok = Rows.valid(rows);
+        Map<String, List<DataRow>> groups = ok.stream().collect(Collectors.groupingBy(
+                r -> r.mode() + " " + r.text(Columns.WORKLOAD) + " c=" + r.text(Columns.CONCURRENCY) + " jdk" + r.text(Columns.JDK),
                 LinkedHashMap::new, Collectors.toList()));
         groups.forEach((scenario, g) -> {
             List<Pair> pairs = pairs(g);
             if (pairs.isEmpty()) {
-                out.add(scenario + ": no rep has both an ok row with the probes and one without: nothing to compare");
+                out.add(Finding.of(scenario + ": no rep has both an ok row with the probes and one without: nothing to compare", g));
                 return;
             }
             Interval tput = Stats.mean95(pairs.stream().mapToDouble(p -> -RowStats.pct(p.on().rps(), p.off().rps())).toArray());
             Interval cpu = Stats.mean95(pairs.stream().mapToDouble(p -> RowStats.pct(p.on().cpuUsPerRequest(), p.off().cpuUsPerRequest())).toArray());
-            String tested = Rows.param(pairs.getFirst().on().row(), Row.PROBES_PARAM);
-            out.add(String.format(Locale.ROOT, "%s: %d pair(s), probes %s: %s req/s with vs %s without; throughput cost %s, "
+            String tested = pairs.getFirst().on().row().param(Row.PROBES_PARAM);
+            List<DataRow> evidence = pairs.stream().flatMap(p -> java.util.stream.Stream.of(p.on().row(), p.off().row())).toList();
+            out.add(Finding.of(String.format(Locale.ROOT, "%s: %d pair(s), probes %s: %s req/s with vs %s without; throughput cost %s, "
                             + "SUT CPU per request %s (%.1f vs %.1f us) -> %s", scenario, pairs.size(), tested,
                     RowStats.n0(pairs.stream().mapToDouble(p -> p.on().rps()).average().orElse(Double.NaN)),
                     RowStats.n0(pairs.stream().mapToDouble(p -> p.off().rps()).average().orElse(Double.NaN)),
                     tput.renderPct(), cpu.renderPct(),
                     pairs.stream().mapToDouble(p -> p.on().cpuUsPerRequest()).average().orElse(Double.NaN),
                     pairs.stream().mapToDouble(p -> p.off().cpuUsPerRequest()).average().orElse(Double.NaN),
-                    verdict(tput, cpu, boundHeld(g))) + ownThreads(pairs));
+                    verdict(tput, cpu, boundHeld(g))) + ownThreads(pairs), evidence));
         });
         String notUsed = RowStats.notUsed(rows);
-        if (notUsed != null) out.add(notUsed);
+        if (notUsed != null) out.add(Finding.of(notUsed, rows.stream().filter(r -> !r.ok()).toList()));
         return out;
     }
 
@@ -128,17 +130,14 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
     }
 
     /** A group's share of the SUT's CPU in a row (cpu-threads probe), NaN when the row has no such reading. */
-    static double threadGroupPct(Map<String, String> row, String group) {
-        String v = row.get("app_cpu_by_thread");
-        return v == null || v.isEmpty() ? Double.NaN : CpuByThreadProbe.groupPct(v, group);
+    static double threadGroupPct(DataRow row, String group) {
+        String v = row.text(Columns.APP_CPU_BY_THREAD);
+        return v.isEmpty() ? Double.NaN : CpuByThreadProbe.groupPct(v, group);
     }
 
     /** Rows at >= 90% of their bound: their throughput is held there, a cost can only show in CPU per request. */
-    static boolean boundHeld(List<Map<String, String>> rows) {
-        return rows.stream().allMatch(r -> {
-            String b = r.get("bound_ratio");
-            return b != null && !b.isEmpty() && Double.parseDouble(b) >= 0.9;
-        });
+    static boolean boundHeld(List<DataRow> rows) {
+        return rows.stream().allMatch(r -> r.num(Columns.BOUND_RATIO) >= 0.9);
     }
 
     static String verdict(Interval tput, Interval cpu, boolean boundHeld) {
@@ -153,24 +152,24 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
     /** One rep's row with the probes under test and its row with the baseline. */
     record Pair(Side on, Side off) {}
 
-    record Side(Map<String, String> row) {
+    record Side(DataRow row) {
         double rps() {
-            return Double.parseDouble(row.get(Rows.RPS));
+            return row.num(Columns.RPS);
         }
 
         /** app_cpu_pct is 100 per busy core: CPU-seconds per second, over requests per second. */
         double cpuUsPerRequest() {
-            String cpu = row.get("app_cpu_pct");
-            if (cpu == null || cpu.isEmpty() || rps() <= 0) return Double.NaN;
-            return Double.parseDouble(cpu) / 100 * 1e6 / rps();
+            double cpu = row.num(Columns.APP_CPU);
+            if (Double.isNaN(cpu) || rps() <= 0) return Double.NaN;
+            return cpu / 100 * 1e6 / rps();
         }
     }
 
-    static List<Pair> pairs(List<Map<String, String>> rows) {
-        Map<String, Map<String, String>> on = new LinkedHashMap<>(), off = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) {
-            boolean baseline = String.join("+", BASELINE).equals(Rows.param(r, Row.PROBES_PARAM));
-            (baseline ? off : on).put(r.get("rep"), r);
+    static List<Pair> pairs(List<DataRow> rows) {
+        Map<String, DataRow> on = new LinkedHashMap<>(), off = new LinkedHashMap<>();
+        for (DataRow r : rows) {
+            boolean baseline = String.join("+", BASELINE).equals(r.param(Row.PROBES_PARAM));
+            (baseline ? off : on).put(r.text(Columns.REP), r);
         }
         List<Pair> out = new ArrayList<>();
         on.forEach((rep, r) -> {

@@ -1,10 +1,12 @@
 package vtlab.experiment.servlet;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -76,19 +78,23 @@ public final class ResponseSizeExperiment implements Experiment {
      * SeedClaims declares, by its verdict there ({@link SeedClaims#linesFor}); the other two judged here.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return SeedClaims.withVerdicts(name(), rows, lines(rows));
+    }
+
+    List<String> lines(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        List<DataRow> ok = RowStats.evidence(rows, out);
         if (ok.isEmpty()) return out;
-        List<Long> sizes = ok.stream().map(r -> Long.parseLong(Rows.param(r, "bytes"))).distinct().sorted().toList();
-        List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
+        List<Long> sizes = ok.stream().map(r -> Long.parseLong(r.param("bytes"))).distinct().sorted().toList();
+        List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.text(Columns.CONCURRENCY))).distinct().sorted().toList();
         int cores = RowStats.appCores(ok);
 
         // 1. The bigger the response, the smaller the difference: a claim SeedClaims declares, so its verdict is
         //    SeedClaims' (at the highest concurrency); here the difference at each size (mean over concurrency).
         List<String> bySize = new ArrayList<>();
         for (long s : sizes) {
-            double p = RowStats.pairedPct(ok, size(s).and(Rows.mode("virtual")), size(s).and(Rows.mode("platform")), r -> r.get("concurrency"));
+            double p = RowStats.pairedPct(ok, size(s).and(Rows.inMode("virtual")), size(s).and(Rows.inMode("platform")), r -> r.text(Columns.CONCURRENCY));
             if (Double.isNaN(p)) continue;
             bySize.add(RowStats.size(s) + " " + RowStats.signedPct(p));
         }
@@ -100,7 +106,7 @@ public final class ResponseSizeExperiment implements Experiment {
             List<String> parts = new ArrayList<>();
             int worse = 0, n = 0;
             for (long s : sizes) {
-                double p = RowStats.pct(RowStats.rps(ok, size(s).and(Rows.mode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(Rows.mode("platform")).and(at(1))));
+                double p = RowStats.pct(RowStats.rps(ok, size(s).and(Rows.inMode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(Rows.inMode("platform")).and(at(1))));
                 if (Double.isNaN(p)) continue;
                 parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
                 n++;
@@ -118,7 +124,7 @@ public final class ResponseSizeExperiment implements Experiment {
             int ahead = 0, n = 0;
             List<String> parts = new ArrayList<>();
             for (int c : above) {
-                double p = RowStats.pairedPct(ok, Rows.mode("virtual").and(at(c)), Rows.mode("platform").and(at(c)), r -> Rows.param(r, "bytes"));
+                double p = RowStats.pairedPct(ok, Rows.inMode("virtual").and(at(c)), Rows.inMode("platform").and(at(c)), r -> r.param("bytes"));
                 if (Double.isNaN(p)) continue;
                 parts.add("c=" + c + " " + RowStats.signedPct(p));
                 n++;
@@ -135,12 +141,12 @@ public final class ResponseSizeExperiment implements Experiment {
         return out;
     }
 
-    private static Predicate<Map<String, String>> size(long s) {
-        return r -> String.valueOf(s).equals(Rows.param(r, "bytes"));
+    private static Predicate<DataRow> size(long s) {
+        return r -> String.valueOf(s).equals(r.param("bytes"));
     }
 
 
-    private static Predicate<Map<String, String>> at(int c) {
-        return r -> r.get("concurrency").equals(String.valueOf(c));
+    private static Predicate<DataRow> at(int c) {
+        return r -> r.text(Columns.CONCURRENCY).equals(String.valueOf(c));
     }
 }

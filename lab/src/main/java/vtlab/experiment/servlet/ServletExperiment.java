@@ -81,7 +81,7 @@ public final class ServletExperiment implements Experiment {
 
     /** Where the run had an as-shipped variant (the demo): what the flag alone gives, and what tuning adds. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<vtlab.data.Finding> findings(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
         return vtlab.experiment.ThreadModes.asShippedGains(rows);
     }
 

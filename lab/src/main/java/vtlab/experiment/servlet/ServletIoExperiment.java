@@ -1,6 +1,8 @@
 package vtlab.experiment.servlet;
 
-import vtlab.data.Rows;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -120,20 +122,24 @@ public final class ServletIoExperiment implements Experiment {
 
     /** Seed 003's statements about blocking vs non-blocking, each with this run's numbers (ok rows only). */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return Finding.of(lines(rows));
+    }
+
+    List<String> lines(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        List<Map<String, String>> ok = RowStats.evidence(rows, out);
+        List<DataRow> ok = RowStats.evidence(rows, out);
         if (ok.isEmpty()) return out;
-        List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.get("concurrency"))).distinct().sorted().toList();
+        List<Integer> conc = ok.stream().map(r -> Integer.parseInt(r.text(Columns.CONCURRENCY))).distinct().sorted().toList();
 
         // Counting: blocking reads on virtual threads vs the ReadListener on the platform pool, per body size.
-        List<Long> sizes = ok.stream().filter(r -> r.get("workload").startsWith("count"))
-                .map(r -> Long.parseLong(Rows.param(r, "bodyBytes"))).distinct().sorted().toList();
+        List<Long> sizes = ok.stream().filter(r -> r.text(Columns.WORKLOAD).startsWith("count"))
+                .map(r -> Long.parseLong(r.param("bodyBytes"))).distinct().sorted().toList();
         if (!sizes.isEmpty()) {
             List<String> parts = new ArrayList<>();
             List<Double> diffs = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
+                Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count-async", "platform")), CONC);
                 if (!Double.isNaN(p)) {
                     parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
@@ -148,7 +154,7 @@ public final class ServletIoExperiment implements Experiment {
             }
             List<String> vtOnAsync = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
+                Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count-async", "virtual")), size.and(is("count-async", "platform")), CONC);
                 if (!Double.isNaN(p)) vtOnAsync.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }
@@ -158,7 +164,7 @@ public final class ServletIoExperiment implements Experiment {
             }
             List<String> blocking = new ArrayList<>();
             for (long s : sizes) {
-                Predicate<Map<String, String>> size = r -> String.valueOf(s).equals(Rows.param(r, "bodyBytes"));
+                Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
                 double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count", "platform")), CONC);
                 if (!Double.isNaN(p)) blocking.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }
@@ -169,7 +175,7 @@ public final class ServletIoExperiment implements Experiment {
         List<String> calls = new ArrayList<>();
         List<Double> callDiffs = new ArrayList<>();
         for (int c : conc) {
-            Predicate<Map<String, String>> at = r -> r.get("concurrency").equals(String.valueOf(c));
+            Predicate<DataRow> at = r -> r.text(Columns.CONCURRENCY).equals(String.valueOf(c));
             double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", "virtual"))), RowStats.rps(ok, at.and(is("call-async", "platform"))));
             if (!Double.isNaN(p)) {
                 calls.add("c=" + c + " " + RowStats.signedPct(p));
@@ -183,7 +189,7 @@ public final class ServletIoExperiment implements Experiment {
                     + String.join(", ", calls) + (comparable ? " (supports: comparable or better)" : " (does not support: the async version is more than 15 % ahead)"));
             List<String> pooled = new ArrayList<>();
             for (int c : conc) {
-                Predicate<Map<String, String>> at = r -> r.get("concurrency").equals(String.valueOf(c));
+                Predicate<DataRow> at = r -> r.text(Columns.CONCURRENCY).equals(String.valueOf(c));
                 double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", "platform"))), RowStats.rps(ok, at.and(is("call-async", "platform"))));
                 if (!Double.isNaN(p)) pooled.add("c=" + c + " " + RowStats.signedPct(p));
             }
@@ -195,9 +201,9 @@ public final class ServletIoExperiment implements Experiment {
         return out;
     }
 
-    private static final java.util.function.Function<Map<String, String>, String> CONC = r -> r.get("concurrency");
+    private static final java.util.function.Function<DataRow, String> CONC = r -> r.text(Columns.CONCURRENCY);
 
-    private static Predicate<Map<String, String>> is(String workload, String mode) {
-        return r -> workload.equals(r.get("workload")) && mode.equals(r.get("thread_mode"));
+    private static Predicate<DataRow> is(String workload, String mode) {
+        return r -> workload.equals(r.text(Columns.WORKLOAD)) && mode.equals(r.mode());
     }
 }

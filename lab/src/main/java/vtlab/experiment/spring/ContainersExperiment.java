@@ -9,7 +9,10 @@ import java.util.Map;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Rows;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.LimitAxis;
 import vtlab.plan.PlanContext;
@@ -106,8 +109,9 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
         return rows;
     }
 
+    /** Each line with the rows it stands on. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return findingsOf(rows);
     }
 
@@ -116,57 +120,55 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
      * share of periods throttled, per quota); where the JVM's own sizing hurts (its heap from the limit, and rows that
      * failed under it); which mode the memory limit killed first, and at how many requests in flight.
      */
-    static List<String> findingsOf(List<Map<String, String>> rows) {
-        List<String> out = new ArrayList<>();
-        Map<String, Map<String, String>> saw = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || r.get("jvm_available_processors") == null || r.get("jvm_available_processors").isEmpty()) continue;
+    static List<Finding> findingsOf(List<DataRow> rows) {
+        List<Finding> out = new ArrayList<>();
+        Map<String, DataRow> saw = new LinkedHashMap<>();
+        for (DataRow r : rows) {
+            if (r.failed() || r.text(Columns.JVM_PROCESSORS).isEmpty()) continue;
             saw.putIfAbsent(limits(r), r);
         }
-        saw.forEach((l, r) -> out.add(String.format(Locale.ROOT, "%s: the JVM saw %s CPU(s), ran %s carrier(s), chose %s GC with %s thread(s) and a %s MB max heap",
-                l, r.get("jvm_available_processors"), or(r, "jvm_vt_parallelism"), or(r, "jvm_gc"), or(r, "jvm_gc_threads"), or(r, "jvm_max_heap_mb"))));
-        for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || !"none".equals(fault(r))) continue;
-            out.add(String.format(Locale.ROOT, "healthy, %s, %s: p99 %s ms, %s%% of CFS periods throttled (%s ms throttled in the hold), memory peak %s of %s MB, failcnt %s",
-                    limits(r), r.get(Rows.THREAD_MODE), num(r, "p99_ms"), or(r, "cg_throttled_pct"), num(r, "cg_throttled_ms"),
-                    num(r, "cg_memory_max_mb"), or(r, "cg_memory_limit_mb"), or(r, "cg_memory_failcnt")));
+        saw.forEach((l, r) -> out.add(Finding.of(String.format(Locale.ROOT, "%s: the JVM saw %s CPU(s), ran %s carrier(s), chose %s GC with %s thread(s) and a %s MB max heap",
+                l, r.text(Columns.JVM_PROCESSORS), or(r, Columns.JVM_VT_PARALLELISM), or(r, Columns.JVM_GC), or(r, Columns.JVM_GC_THREADS),
+                or(r, Columns.JVM_MAX_HEAP)), List.of(r))));
+        for (DataRow r : rows) {
+            if (r.failed() || !"none".equals(fault(r))) continue;
+            out.add(Finding.of(String.format(Locale.ROOT, "healthy, %s, %s: p99 %s ms, %s%% of CFS periods throttled (%s ms throttled in the hold), memory peak %s of %s MB, failcnt %s",
+                    limits(r), r.mode(), num(r, Columns.P99), or(r, Columns.CG_THROTTLED_PCT), num(r, Columns.CG_THROTTLED_MS),
+                    num(r, Columns.CG_MEMORY_MAX), or(r, Columns.CG_MEMORY_LIMIT), or(r, Columns.CG_MEMORY_FAILCNT)), List.of(r)));
         }
-        for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || fault(r) == null || "none".equals(fault(r))) continue;
-            out.add(String.format(Locale.ROOT, "database locked, %s, %s: %s; %s requests in flight at most; %s%% of periods throttled",
-                    limits(r), r.get(Rows.THREAD_MODE), or(r, "fault_verdict"), or(r, "sut_in_flight_max"), or(r, "cg_throttled_pct")));
+        for (DataRow r : rows) {
+            if (r.failed() || fault(r) == null || "none".equals(fault(r))) continue;
+            out.add(Finding.of(String.format(Locale.ROOT, "database locked, %s, %s: %s; %s requests in flight at most; %s%% of periods throttled",
+                    limits(r), r.mode(), or(r, Columns.FAULT_VERDICT), or(r, Columns.SUT_IN_FLIGHT_MAX), or(r, Columns.CG_THROTTLED_PCT)), List.of(r)));
         }
-        List<Map<String, String>> killed = rows.stream().filter(r -> Rows.failed(r) && String.valueOf(r.get("note")).contains("killed by the memory limit")).toList();
-        for (Map<String, String> r : killed) {
-            out.add("killed: " + limits(r) + ", " + r.get(Rows.THREAD_MODE) + ", fault " + fault(r) + ": " + r.get("note"));
+        List<DataRow> killed = rows.stream().filter(r -> r.failed() && r.text(Columns.NOTE).contains("killed by the memory limit")).toList();
+        for (DataRow r : killed) {
+            out.add(Finding.of("killed: " + limits(r) + ", " + r.mode() + ", fault " + fault(r) + ": " + r.text(Columns.NOTE), List.of(r)));
         }
-        if (killed.isEmpty()) out.add("no row was killed by its memory limit");
-        long otherFailed = rows.stream().filter(Rows::failed).count() - killed.size();
-        if (otherFailed > 0) out.add(otherFailed + " row(s) failed otherwise and are left out (see their notes)");
+        if (killed.isEmpty()) out.add(Finding.of("no row was killed by its memory limit"));
+        List<DataRow> otherFailed = rows.stream().filter(r -> r.failed() && !killed.contains(r)).toList();
+        if (!otherFailed.isEmpty()) out.add(Finding.of(otherFailed.size() + " row(s) failed otherwise and are left out (see their notes)", otherFailed));
         return out;
     }
 
     /** The row's fault schedule (its param: "none" for a healthy row), or null. */
-    private static String fault(Map<String, String> r) {
-        return Rows.param(r, vtlab.tier.fault.Fault.PARAM);
+    private static String fault(DataRow r) {
+        return r.param(vtlab.tier.fault.Fault.PARAM);
     }
 
-    private static String limits(Map<String, String> r) {
-        return "cpu " + Rows.param(r, Row.CPU_QUOTA_PARAM) + ", memory " + Rows.param(r, Row.MEMORY_LIMIT_PARAM);
+    private static String limits(DataRow r) {
+        return "cpu " + r.param(Row.CPU_QUOTA_PARAM) + ", memory " + r.param(Row.MEMORY_LIMIT_PARAM);
     }
 
-    private static String or(Map<String, String> r, String col) {
-        String s = r.get(col);
-        return s == null || s.isEmpty() ? "n/a" : s;
+    private static String or(DataRow r, Column col) {
+        String s = r.text(col);
+        return s.isEmpty() ? "n/a" : s;
     }
 
-    private static String num(Map<String, String> r, String col) {
-        String s = r.get(col);
-        if (s == null || s.isEmpty()) return "n/a";
-        try {
-            return String.format(Locale.ROOT, "%,.0f", Double.parseDouble(s));
-        } catch (NumberFormatException e) {
-            return s;
-        }
+    private static String num(DataRow r, Column col) {
+        String s = r.text(col);
+        if (s.isEmpty()) return "n/a";
+        double d = r.num(col);
+        return Double.isNaN(d) ? s : String.format(Locale.ROOT, "%,.0f", d);
     }
 }

@@ -9,7 +9,10 @@ import java.util.Map;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Rows;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
@@ -144,7 +147,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                     if (soak != null) {
                         Map<String, String> params = new LinkedHashMap<>(base.params());
                         params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
-                        params.put("soak", SOAK.string(o));
+                        params.put(SOAK_PARAM, SOAK.string(o));
                         rows.add(base.as(name(), params).withHold(soak).atRate(rate));
                     }
                     if (spike != null) {
@@ -192,79 +195,82 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 
+    /** Each line with the rows it stands on. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return findingsOf(rows);
     }
 
     /** A line per fault and mode from its verdict, then how the modes compare under each fault. */
-    static List<String> findingsOf(List<Map<String, String>> rows) {
-        List<String> out = new ArrayList<>();
-        Map<String, List<Map<String, String>>> byFault = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) {
+    static List<Finding> findingsOf(List<DataRow> rows) {
+        List<Finding> out = new ArrayList<>();
+        Map<String, List<DataRow>> byFault = new LinkedHashMap<>();
+        for (DataRow r : rows) {
             // a baseline row (--fault none, a soak's) has no fault to judge: the soak's line below, or nothing. Its
             // fault column is empty in matrix.csv (only a row with a fault gets one), "none" where a row says so
-            String fault = Rows.text(r, "fault");
-            if (Rows.failed(r) || fault.isEmpty() || vtlab.tier.fault.Fault.NONE.equals(fault)) continue;
-            byFault.computeIfAbsent(Rows.text(r, "fault"), k -> new ArrayList<>()).add(r);
+            String fault = r.text(Columns.FAULT);
+            if (r.failed() || fault.isEmpty() || vtlab.tier.fault.Fault.NONE.equals(fault)) continue;
+            byFault.computeIfAbsent(fault, k -> new ArrayList<>()).add(r);
         }
-        boolean soaked = rows.stream().anyMatch(r -> !Rows.failed(r) && Rows.param(r, "soak") != null);
+        boolean soaked = rows.stream().anyMatch(r -> !r.failed() && r.param(SOAK_PARAM) != null);
         if (byFault.isEmpty() && !soaked) {
-            out.add("no fault row finished: nothing to conclude");
+            out.add(Finding.of("no fault row finished: nothing to conclude"));
             return out;
         }
         for (var e : byFault.entrySet()) {
-            for (Map<String, String> r : e.getValue()) {
-                String flags = Rows.flagged(r) ? " [flagged: " + String.join(", ", Rows.flags(r)) + "]" : "";
-                out.add(r.get(Rows.THREAD_MODE) + ": " + r.get("fault_verdict") + flags);
+            for (DataRow r : e.getValue()) {
+                String flags = r.flagged() ? " [flagged: " + String.join(", ", r.flags()) + "]" : "";
+                out.add(Finding.of(r.mode() + ": " + r.text(Columns.FAULT_VERDICT) + flags, List.of(r)));
             }
             compare(e.getKey(), e.getValue()).ifPresent(out::add);
         }
-        for (Map<String, String> r : rows) {
-            if (Rows.failed(r) || Rows.param(r, "soak") == null) continue;
-            out.add(String.format(Locale.ROOT, "soak %s, %s: heap after GC %s MB at the end, trend %s MB/min over the hold; p99 %s ms, %s req/s",
-                    Rows.param(r, "soak"), r.get(Rows.THREAD_MODE), val(r, "heap_after_gc_mb"), slope(r), val(r, "p99_ms"), val(r, "throughput_rps")));
+        for (DataRow r : rows) {
+            if (r.failed() || r.param(SOAK_PARAM) == null) continue;
+            out.add(Finding.of(String.format(Locale.ROOT, "soak %s, %s: heap after GC %s MB at the end, trend %s MB/min over the hold; p99 %s ms, %s req/s",
+                    r.param(SOAK_PARAM), r.mode(), val(r, Columns.HEAP_AFTER_GC), slope(r), val(r, Columns.P99), val(r, Columns.RPS)), List.of(r)));
         }
-        long failed = rows.stream().filter(Rows::failed).count();
-        if (failed > 0) out.add(failed + " row(s) failed and are left out");
+        List<DataRow> failed = rows.stream().filter(DataRow::failed).toList();
+        if (!failed.isEmpty()) out.add(Finding.of(failed.size() + " row(s) failed and are left out", failed));
         return out;
     }
 
+    /** The params key of a soak row. */
+    static final String SOAK_PARAM = "soak";
+
     /** Under one fault: virtual against the pool, and whether the limit gives back what the pool gave. */
-    static java.util.Optional<String> compare(String fault, List<Map<String, String>> rows) {
-        Map<String, Map<String, String>> by = new LinkedHashMap<>();
-        rows.forEach(r -> by.putIfAbsent(r.get(Rows.THREAD_MODE), r));
-        Map<String, String> p = by.get("platform"), v = by.get("virtual"), l = by.get(LIMITED);
+    static java.util.Optional<Finding> compare(String fault, List<DataRow> rows) {
+        Map<String, DataRow> by = new LinkedHashMap<>();
+        rows.forEach(r -> by.putIfAbsent(r.mode(), r));
+        DataRow p = by.get("platform"), v = by.get("virtual"), l = by.get(LIMITED);
         if (p == null || v == null) return java.util.Optional.empty();
         StringBuilder sb = new StringBuilder(fault + ": ");
         sb.append(String.format(Locale.ROOT, "without a limit, virtual threads took %s requests in flight and %s MB of heap (platform-200: %s, %s MB)",
-                val(v, "peak_in_flight"), val(v, "peak_heap_mb"), val(p, "peak_in_flight"), val(p, "peak_heap_mb")));
-        sb.append(String.format(Locale.ROOT, "; failed from the fault on: platform %s%%, virtual %s%%", val(p, "fault_shed_pct"), val(v, "fault_shed_pct")));
+                val(v, Columns.PEAK_IN_FLIGHT), val(v, Columns.PEAK_HEAP), val(p, Columns.PEAK_IN_FLIGHT), val(p, Columns.PEAK_HEAP)));
+        sb.append(String.format(Locale.ROOT, "; failed from the fault on: platform %s%%, virtual %s%%", val(p, Columns.FAULT_SHED_PCT), val(v, Columns.FAULT_SHED_PCT)));
         sb.append("; recovery: platform ").append(recovery(p)).append(", virtual ").append(recovery(v));
+        List<DataRow> evidence = new ArrayList<>(List.of(p, v));
         if (l != null) {
-            sb.append(String.format(Locale.ROOT, "; with the limit: %s in flight, %s MB, %s%% failed, recovery %s", val(l, "peak_in_flight"),
-                    val(l, "peak_heap_mb"), val(l, "fault_shed_pct"), recovery(l)));
+            sb.append(String.format(Locale.ROOT, "; with the limit: %s in flight, %s MB, %s%% failed, recovery %s", val(l, Columns.PEAK_IN_FLIGHT),
+                    val(l, Columns.PEAK_HEAP), val(l, Columns.FAULT_SHED_PCT), recovery(l)));
+            evidence.add(l);
         }
-        return java.util.Optional.of(sb.toString());
+        return java.util.Optional.of(Finding.of(sb.toString(), evidence));
     }
 
-    private static String slope(Map<String, String> r) {
-        String s = r.get("heap_after_gc_slope_mb_min");
-        return s == null || s.isEmpty() ? "n/a (under 3 GC pauses)" : String.format(Locale.ROOT, "%+.2f", Double.parseDouble(s));
+    private static String slope(DataRow r) {
+        String s = r.text(Columns.HEAP_AFTER_GC_SLOPE);
+        return s.isEmpty() ? "n/a (under 3 GC pauses)" : String.format(Locale.ROOT, "%+.2f", Double.parseDouble(s));
     }
 
-    private static String recovery(Map<String, String> r) {
-        String s = r.get("recovery_s");
-        return s == null || s.isEmpty() ? "not within the hold" : s + " s";
+    private static String recovery(DataRow r) {
+        String s = r.text(Columns.RECOVERY_S);
+        return s.isEmpty() ? "not within the hold" : s + " s";
     }
 
-    private static String val(Map<String, String> r, String col) {
-        String s = r.get(col);
-        if (s == null || s.isEmpty()) return "n/a";
-        try {
-            return String.format(Locale.ROOT, "%,.0f", Double.parseDouble(s));
-        } catch (NumberFormatException e) {
-            return s;
-        }
+    private static String val(DataRow r, Column col) {
+        String s = r.text(col);
+        if (s.isEmpty()) return "n/a";
+        double d = r.num(col);
+        return Double.isNaN(d) ? s : String.format(Locale.ROOT, "%,.0f", d);
     }
 }

@@ -17,6 +17,10 @@ import vtlab.check.Version;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 import vtlab.experiment.RowStats;
 import vtlab.plan.Experiment;
@@ -137,7 +141,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         StackVariants.Variant v = new StackVariants.Variant(stack.name(), orderedMap(PGJDBC, pgjdbc, HIKARI, hikari));
         Row r = SpringRig.row(NAME, stack, jdk, sut, "order-summary", s.conc(), rep, true, Map.of(Row.BUILD_PARAM, v.spec()),
                 SpringRig.orderSummaryBound(sut, s.conc()), SpringRig.orderSummaryBoundNote(sut, s.conc()), s.timing(), ctx.jvmArgs());
-        return r.withExpect(orderedMap(INFO.get(PGJDBC), pgjdbc, INFO.get(HIKARI), hikari));
+        return r.withBuild(v).withExpect(orderedMap(INFO.get(PGJDBC), pgjdbc, INFO.get(HIKARI), hikari));
     }
 
     private static <V> Map<String, V> orderedMap(String k1, V v1, String k2, V v2) {
@@ -150,8 +154,8 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
     // ---- findings
 
     /** A library's version in a row's build, or null. */
-    static String version(Map<String, String> r, String lib) {
-        String spec = Rows.param(r, Row.BUILD_PARAM);
+    static String version(DataRow r, String lib) {
+        String spec = r.param(Row.BUILD_PARAM);
         if (spec == null) return null;
         try {
             return StackVariants.Variant.parse(SpringRig.STACK, spec).versions().get(lib);
@@ -161,54 +165,58 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
     }
 
     /** CPU of the SUT per completed request, µs: app_cpu_pct (100 = one core) over the throughput. */
-    static double cpuUsPerRequest(Map<String, String> r) {
-        double cpu = Rows.num(r, Rows.APP_CPU), rps = Rows.num(r, Rows.RPS);
+    static double cpuUsPerRequest(DataRow r) {
+        double cpu = r.num(Columns.APP_CPU), rps = r.num(Columns.RPS);
         return rps > 0 ? cpu / 100 * 1e6 / rps : Double.NaN;
     }
 
     /** A count column per completed request (the hold's http_reqs). */
-    static double perRequest(Map<String, String> r, String col) {
-        double n = Rows.num(r, col), reqs = Rows.num(r, "http_reqs");
+    static double perRequest(DataRow r, Column col) {
+        double n = r.num(col), reqs = r.num(Columns.HTTP_REQS);
         return reqs > 0 ? n / reqs : Double.NaN;
     }
 
-    static double mean(List<Map<String, String>> rows, java.util.function.ToDoubleFunction<Map<String, String>> f) {
+    static double mean(List<DataRow> rows, java.util.function.ToDoubleFunction<DataRow> f) {
         return rows.stream().mapToDouble(f).filter(d -> !Double.isNaN(d)).average().orElse(Double.NaN);
     }
 
+    /** Each line with the rows it stands on. */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
         return findingsOf(rows);
     }
 
-    static List<String> findingsOf(List<Map<String, String>> all) {
-        List<String> out = new ArrayList<>();
-        List<Map<String, String>> rows = all.stream().filter(r -> version(r, PGJDBC) != null && version(r, HIKARI) != null).toList();
-        Predicate<Map<String, String>> virtual = Rows.mode("virtual");
+    static List<Finding> findingsOf(List<DataRow> all) {
+        List<Finding> out = new ArrayList<>();
+        List<DataRow> rows = all.stream().filter(r -> version(r, PGJDBC) != null && version(r, HIKARI) != null).toList();
+        Predicate<DataRow> virtual = Rows.inMode("virtual");
         // pins are JFR's, not the load's: a flagged row still counts as evidence of pinning (as in pinning); failed rows never
-        List<Map<String, String>> pinRows = rows.stream().filter(virtual).filter(r -> !Rows.failed(r))
-                .filter(r -> !Double.isNaN(Rows.num(r, Rows.PINNED)) && Rows.num(r, "http_reqs") > 0).toList();
-        List<Map<String, String>> ok = rows.stream().filter(Rows::ok).toList();
-        TreeSet<Integer> jdks = rows.stream().map(r -> (int) Rows.num(r, Rows.JDK)).collect(Collectors.toCollection(TreeSet::new));
+        List<DataRow> pinRows = rows.stream().filter(virtual).filter(r -> !r.failed())
+                .filter(r -> !Double.isNaN(r.num(Columns.PINNED)) && r.num(Columns.HTTP_REQS) > 0).toList();
+        List<DataRow> ok = rows.stream().filter(DataRow::ok).toList();
+        TreeSet<Integer> jdks = rows.stream().map(r -> (int) r.num(Columns.JDK)).collect(Collectors.toCollection(TreeSet::new));
+        List<DataRow> notOk = all.stream().filter(r -> !r.ok()).toList();
         if (pinRows.isEmpty() && ok.isEmpty()) {
-            out.add("no row finished with status ok: nothing to conclude");
+            out.add(Finding.of("no row finished with status ok: nothing to conclude"));
             String why = RowStats.notUsed(all);
-            if (why != null) out.add(why);
+            if (why != null) out.add(Finding.of(why, notOk));
             return out;
         }
 
-        for (String pg : versionsIn(rows.stream().filter(virtual).toList(), PGJDBC)) out.add(pinning(pinRows, pg, jdks));
+        for (String pg : versionsIn(rows.stream().filter(virtual).toList(), PGJDBC)) {
+            out.add(Finding.of(pinning(pinRows, pg, jdks), pinRows.stream().filter(r -> pg.equals(version(r, PGJDBC))).toList()));
+        }
         out.addAll(spin(ok.stream().filter(virtual).toList(), jdks));
-        for (Map<String, String> combo : combinations(ok)) out.add(combination(ok, combo));
+        for (DataRow combo : combinations(ok)) out.add(Finding.of(combination(ok, combo), ok.stream().filter(r -> key(r).equals(key(combo))).toList()));
         for (String lib : List.of(PGJDBC, HIKARI))
-            for (String v : versionsIn(rows, lib)) out.add("known (vtlab.check.KnownLibraries): " + known(lib, v, List.copyOf(jdks)));
+            for (String v : versionsIn(rows, lib)) out.add(Finding.of("known (vtlab.check.KnownLibraries): " + known(lib, v, List.copyOf(jdks))));
         String why = RowStats.notUsed(all);
-        if (why != null) out.add(why);
+        if (why != null) out.add(Finding.of(why, notOk));
         return out;
     }
 
     /** The versions of a library the rows ran, oldest first. */
-    static List<String> versionsIn(List<Map<String, String>> rows, String lib) {
+    static List<String> versionsIn(List<DataRow> rows, String lib) {
         return rows.stream().map(r -> version(r, lib)).distinct().sorted((a, b) -> Version.of(a).compareTo(Version.of(b))).toList();
     }
 
@@ -216,20 +224,20 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
      * "pgjdbc 42.7.8 (virtual): on JDK 21 pins 3.2 times per 1,000 requests (...), most in X; on JDK 25 no pin in 29,870
      * requests", then what the measurement says of the static table's verdict, JDK by JDK.
      */
-    static String pinning(List<Map<String, String>> pinRows, String pg, TreeSet<Integer> jdks) {
+    static String pinning(List<DataRow> pinRows, String pg, TreeSet<Integer> jdks) {
         List<String> parts = new ArrayList<>();
         Map<Integer, Boolean> pinned = new LinkedHashMap<>(); // JDK -> whether it pinned, for the JDKs with rows
         for (int jdk : jdks) {
-            List<Map<String, String>> p = pinRows.stream().filter(r -> pg.equals(version(r, PGJDBC)) && (int) Rows.num(r, Rows.JDK) == jdk).toList();
+            List<DataRow> p = pinRows.stream().filter(r -> pg.equals(version(r, PGJDBC)) && (int) r.num(Columns.JDK) == jdk).toList();
             if (p.isEmpty()) continue;
-            double events = p.stream().mapToDouble(r -> Rows.num(r, Rows.PINNED)).sum();
-            double reqs = p.stream().mapToDouble(r -> Rows.num(r, "http_reqs")).sum();
+            double events = p.stream().mapToDouble(r -> r.num(Columns.PINNED)).sum();
+            double reqs = p.stream().mapToDouble(r -> r.num(Columns.HTTP_REQS)).sum();
             pinned.put(jdk, events > 0);
             if (events == 0) {
                 parts.add(String.format(Locale.ROOT, "on JDK %d no pin in %,.0f requests", jdk, reqs));
                 continue;
             }
-            String where = p.stream().filter(r -> Rows.num(r, Rows.PINNED) > 0).map(r -> Rows.text(r, "pinned_top_frame"))
+            String where = p.stream().filter(r -> r.num(Columns.PINNED) > 0).map(r -> r.text(Columns.PINNED_TOP_FRAME))
                     .filter(f -> !f.isEmpty()).collect(Collectors.groupingBy(f -> f.replaceAll(" \\(\\d+\\)$", ""), LinkedHashMap::new,
                             Collectors.counting())).entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
             parts.add(String.format(Locale.ROOT, "on JDK %d pins %s times per 1,000 requests (%,.0f events in %,.0f requests)%s", jdk,
@@ -257,54 +265,55 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
      * HikariCP versions against the newest, per JDK, over the pgjdbc versions both ran with: the yield spin costs CPU
      * and involuntary switches per request, and happens only while a request waits for a connection.
      */
-    static List<String> spin(List<Map<String, String>> ok, TreeSet<Integer> jdks) {
-        List<String> out = new ArrayList<>();
+    static List<Finding> spin(List<DataRow> ok, TreeSet<Integer> jdks) {
+        List<Finding> out = new ArrayList<>();
         List<String> versions = versionsIn(ok, HIKARI);
         if (versions.size() < 2) return out;
         String newest = versions.getLast();
         for (int jdk : jdks) {
-            List<Map<String, String>> j = ok.stream().filter(r -> (int) Rows.num(r, Rows.JDK) == jdk).toList();
+            List<DataRow> j = ok.stream().filter(r -> (int) r.num(Columns.JDK) == jdk).toList();
             for (String older : versions.subList(0, versions.size() - 1)) {
                 java.util.Set<String> shared = pgjdbcOfBoth(j, older, newest);
                 if (shared.isEmpty()) continue;
-                List<Map<String, String>> a = j.stream().filter(r -> older.equals(version(r, HIKARI)) && shared.contains(version(r, PGJDBC))).toList();
-                List<Map<String, String>> b = j.stream().filter(r -> newest.equals(version(r, HIKARI)) && shared.contains(version(r, PGJDBC))).toList();
+                List<DataRow> a = j.stream().filter(r -> older.equals(version(r, HIKARI)) && shared.contains(version(r, PGJDBC))).toList();
+                List<DataRow> b = j.stream().filter(r -> newest.equals(version(r, HIKARI)) && shared.contains(version(r, PGJDBC))).toList();
                 double cpuA = mean(a, LibrariesExperiment::cpuUsPerRequest), cpuB = mean(b, LibrariesExperiment::cpuUsPerRequest);
                 double diff = cpuA - cpuB;
                 String s = String.format(Locale.ROOT, "HikariCP %s on JDK %d (virtual, pgjdbc %s): %s µs CPU per request %s than %s (%s vs %s µs, %s)",
                         older, jdk, String.join(", ", shared), SpringRig.fmt(Math.abs(diff)), diff >= 0 ? "more" : "less", newest,
                         SpringRig.fmt(cpuA), SpringRig.fmt(cpuB), RowStats.signedPct(RowStats.pct(cpuA, cpuB)))
                         + String.format(Locale.ROOT, "; involuntary switches per request %.3f vs %.3f, voluntary %.2f vs %.2f",
-                        mean(a, r -> perRequest(r, "ctxsw_invol")), mean(b, r -> perRequest(r, "ctxsw_invol")),
-                        mean(a, r -> perRequest(r, "ctxsw_vol")), mean(b, r -> perRequest(r, "ctxsw_vol")));
+                        mean(a, r -> perRequest(r, Columns.CTXSW_INVOL)), mean(b, r -> perRequest(r, Columns.CTXSW_INVOL)),
+                        mean(a, r -> perRequest(r, Columns.CTXSW_VOL)), mean(b, r -> perRequest(r, Columns.CTXSW_VOL)));
                 s += noise(a, b, diff);
-                double waited = java.util.stream.Stream.concat(a.stream(), b.stream()).mapToDouble(r -> Rows.num(r, "hikari_pending_max"))
-                        .filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+                List<DataRow> both = new ArrayList<>(a);
+                both.addAll(b);
+                double waited = Rows.max(both, Columns.HIKARI_PENDING_MAX);
                 if (waited == 0) {
                     s += "; no request waited for a pooled connection (hikari_pending_max 0): the spin, which needs a waiter, had no occasion"
                             + " (a smaller --pool or more --conc makes one)";
                 } else if (!Double.isNaN(waited)) {
                     s += String.format(Locale.ROOT, "; up to %.0f requests waited for a pooled connection", waited);
                 }
-                out.add(s);
+                out.add(Finding.of(s, both));
             }
         }
         return out;
     }
 
     /** The pgjdbc versions that ran with both HikariCP versions: the pairs a comparison may use. */
-    private static java.util.Set<String> pgjdbcOfBoth(List<Map<String, String>> rows, String hikariA, String hikariB) {
+    private static java.util.Set<String> pgjdbcOfBoth(List<DataRow> rows, String hikariA, String hikariB) {
         java.util.Set<String> shared = new LinkedHashSet<>(rows.stream().filter(r -> hikariA.equals(version(r, HIKARI))).map(r -> version(r, PGJDBC)).toList());
         shared.retainAll(rows.stream().filter(r -> hikariB.equals(version(r, HIKARI))).map(r -> version(r, PGJDBC)).toList());
         return shared;
     }
 
     /** Whether a CPU difference stands out of the reps' own spread; one rep each has none to judge it by. */
-    static String noise(List<Map<String, String>> a, List<Map<String, String>> b, double diff) {
+    static String noise(List<DataRow> a, List<DataRow> b, double diff) {
         double spread = 0;
         int groups = 0;
-        for (List<Map<String, String>> side : List.of(a, b)) {
-            for (var g : side.stream().collect(Collectors.groupingBy(r -> Rows.text(r, Rows.SCENARIO))).values()) {
+        for (List<DataRow> side : List.of(a, b)) {
+            for (var g : side.stream().collect(Collectors.groupingBy(r -> r.text(Columns.SCENARIO))).values()) {
                 if (g.size() < 2) continue;
                 groups++;
                 var st = g.stream().mapToDouble(LibrariesExperiment::cpuUsPerRequest).filter(d -> !Double.isNaN(d)).summaryStatistics();
@@ -317,29 +326,29 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
     }
 
     /** One representative row per (JDK, mode, pgjdbc, HikariCP), in the run's order. */
-    static List<Map<String, String>> combinations(List<Map<String, String>> rows) {
-        Map<String, Map<String, String>> seen = new LinkedHashMap<>();
-        for (Map<String, String> r : rows) seen.putIfAbsent(key(r), r);
+    static List<DataRow> combinations(List<DataRow> rows) {
+        Map<String, DataRow> seen = new LinkedHashMap<>();
+        for (DataRow r : rows) seen.putIfAbsent(key(r), r);
         return List.copyOf(seen.values());
     }
 
-    private static String key(Map<String, String> r) {
-        return Rows.text(r, Rows.JDK) + "|" + Rows.text(r, Rows.THREAD_MODE) + "|" + version(r, PGJDBC) + "|" + version(r, HIKARI);
+    private static String key(DataRow r) {
+        return r.text(Columns.JDK) + "|" + r.mode() + "|" + version(r, PGJDBC) + "|" + version(r, HIKARI);
     }
 
     /** "JDK 21, virtual, pgjdbc 42.7.8, HikariCP 7.0.2: 1,850 req/s, 350 µs CPU per request, ..." over its ok reps. */
-    static String combination(List<Map<String, String>> ok, Map<String, String> combo) {
-        List<Map<String, String>> g = ok.stream().filter(r -> key(r).equals(key(combo))).toList();
-        String mode = Rows.text(combo, Rows.THREAD_MODE);
+    static String combination(List<DataRow> ok, DataRow combo) {
+        List<DataRow> g = ok.stream().filter(r -> key(r).equals(key(combo))).toList();
+        String mode = combo.mode();
         String s = String.format(Locale.ROOT, "JDK %s, %s%s, pgjdbc %s, HikariCP %s: %s, %s µs CPU per request, %.3f involuntary and %.2f voluntary"
-                        + " context switches per request", Rows.text(combo, Rows.JDK), mode, mode.equals("platform") ? " (baseline)" : "",
-                version(combo, PGJDBC), version(combo, HIKARI), SpringRig.rps(Rows.mean(g, Rows.RPS)), SpringRig.fmt(mean(g, LibrariesExperiment::cpuUsPerRequest)),
-                mean(g, r -> perRequest(r, "ctxsw_invol")), mean(g, r -> perRequest(r, "ctxsw_vol")));
-        double pins = mean(g, r -> perRequest(r, Rows.PINNED) * 1000);
+                        + " context switches per request", combo.text(Columns.JDK), mode, mode.equals("platform") ? " (baseline)" : "",
+                version(combo, PGJDBC), version(combo, HIKARI), SpringRig.rps(Rows.mean(g, Columns.RPS)), SpringRig.fmt(mean(g, LibrariesExperiment::cpuUsPerRequest)),
+                mean(g, r -> perRequest(r, Columns.CTXSW_INVOL)), mean(g, r -> perRequest(r, Columns.CTXSW_VOL)));
+        double pins = mean(g, r -> perRequest(r, Columns.PINNED) * 1000);
         if (!Double.isNaN(pins)) s += String.format(Locale.ROOT, ", %s pins per 1,000 requests", SpringRig.fmt(pins));
-        double waited = g.stream().mapToDouble(r -> Rows.num(r, "hikari_pending_max")).filter(d -> !Double.isNaN(d)).max().orElse(Double.NaN);
+        double waited = Rows.max(g, Columns.HIKARI_PENDING_MAX);
         if (!Double.isNaN(waited)) s += String.format(Locale.ROOT, ", up to %.0f waiting for a connection", waited);
-        double p99 = Rows.mean(g, Rows.P99);
+        double p99 = Rows.mean(g, Columns.P99);
         if (!Double.isNaN(p99)) s += ", p99 " + SpringRig.fmt(p99) + " ms";
         return s + (g.size() > 1 ? " (mean of " + g.size() + " reps)" : "");
     }

@@ -1,9 +1,10 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +14,10 @@ import java.util.function.Predicate;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
-import vtlab.tier.RunTier;
 
 /**
  * The seed rig's hero (seed 002): one blocking Spring Boot 4 endpoint (a PostgreSQL lookup through HikariCP, then a
@@ -76,30 +75,30 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return findingsOf(rows);
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return Finding.of(findingsOf(rows));
     }
 
     /** Where the platform plateau is below its wall, whether the SUT's CPU (not the threads) was the limit. */
-    private static String platformSaturation(List<Map<String, String>> rows, Predicate<Map<String, String>> platform,
+    private static String platformSaturation(List<DataRow> rows, Predicate<DataRow> platform,
                                              TreeMap<Integer, Double> beyond, double plateau) {
         int at = beyond.entrySet().stream().filter(e -> e.getValue() == plateau).findFirst().orElseThrow().getKey();
-        String sat = SpringRig.saturation(SpringRig.at(rows, platform, "concurrency", at));
+        String sat = SpringRig.saturation(SpringRig.at(rows, platform, Columns.CONCURRENCY, at));
         return sat == null ? "" : " (at c=" + at + ": " + sat + ")";
     }
 
-    static List<String> findingsOf(List<Map<String, String>> rows) {
+    static List<String> findingsOf(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<Map<String, String>> platform = Rows.mode("platform"), virtual = Rows.mode("virtual");
-        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "concurrency", Rows.RPS);
-        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "concurrency", Rows.RPS);
+        Predicate<DataRow> platform = Rows.inMode("platform"), virtual = Rows.inMode("virtual");
+        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, Columns.CONCURRENCY, Columns.RPS);
+        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, Columns.CONCURRENCY, Columns.RPS);
         if (p.isEmpty() && v.isEmpty()) {
             out.add("no row finished with status ok: nothing to conclude");
             return out;
         }
-        Map<String, String> any = rows.stream().filter(Rows::ok).findFirst().orElseThrow();
-        double delay = Rows.param(any, "delayMs") != null ? Double.parseDouble(Rows.param(any, "delayMs")) : 100;
-        int threads = rows.stream().filter(platform).map(r -> Rows.param(r, "maxThreads")).filter(x -> x != null)
+        DataRow any = rows.stream().filter(DataRow::ok).findFirst().orElseThrow();
+        double delay = any.param("delayMs") != null ? Double.parseDouble(any.param("delayMs")) : 100;
+        int threads = rows.stream().filter(platform).map(r -> r.param("maxThreads")).filter(x -> x != null)
                 .mapToInt(Integer::parseInt).findFirst().orElse(200);
         double wall = threads * 1000.0 / delay;
 
@@ -126,7 +125,7 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
                 s += e.getValue() > wall * 1.05 ? ", above the platform wall of " + SpringRig.rps(wall)
                         : ", NOT above the platform wall of " + SpringRig.rps(wall);
             }
-            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, "concurrency", c));
+            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, Columns.CONCURRENCY, c));
             if (sat != null) s += "; " + sat;
             out.add(s);
         }
@@ -134,27 +133,27 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
         // Where virtual stops rising: the tier that saturated there.
         Integer peak = v.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
         if (peak != null && v.higherKey(peak) != null) {
-            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, "concurrency", peak));
+            String sat = SpringRig.saturation(SpringRig.at(rows, virtual, Columns.CONCURRENCY, peak));
             out.add("virtual peaks at c=" + peak + " (" + SpringRig.rps(v.get(peak)) + ") and does not rise with more connections"
                     + (sat == null ? "" : "; " + sat));
         }
 
         // Released mode: waits for a connection although the query is sub-millisecond.
-        TreeMap<Integer, Double> pending = SpringRig.meanBy(rows, virtual.and(r -> "released".equals(r.get("conn_mode"))),
-                "concurrency", "hikari_pending_max");
+        TreeMap<Integer, Double> pending = SpringRig.meanBy(rows, virtual.and(r -> "released".equals(r.text(Columns.CONN_MODE))),
+                Columns.CONCURRENCY, Columns.HIKARI_PENDING_MAX);
         pending.entrySet().stream().filter(e -> e.getValue() >= 1).reduce((a, b) -> b).ifPresent(e -> out.add(String.format(
                 java.util.Locale.ROOT, "virtual c=%d: up to %.0f requests waited for a pooled connection (pool %s, released right after"
                         + " the query): the pool is held while threads that own a connection wait for CPU", e.getKey(), e.getValue(),
-                rows.stream().filter(Rows::ok).map(r -> r.get("hikari_pool")).filter(x -> x != null).findFirst().orElse("?"))));
+                rows.stream().filter(DataRow::ok).map(r -> r.text(Columns.HIKARI_POOL)).filter(x -> x != null).findFirst().orElse("?"))));
 
         // Tail latency at the highest concurrency both modes finished.
-        TreeMap<Integer, Double> p99p = SpringRig.meanBy(rows, platform, "concurrency", "p99_ms");
-        TreeMap<Integer, Double> p99v = SpringRig.meanBy(rows, virtual, "concurrency", "p99_ms");
+        TreeMap<Integer, Double> p99p = SpringRig.meanBy(rows, platform, Columns.CONCURRENCY, Columns.P99);
+        TreeMap<Integer, Double> p99v = SpringRig.meanBy(rows, virtual, Columns.CONCURRENCY, Columns.P99);
         Integer top = p99p.keySet().stream().filter(p99v::containsKey).max(Integer::compare).orElse(null);
         if (top != null) {
             out.add(String.format(java.util.Locale.ROOT, "p99 at c=%d: platform %.0f ms, virtual %.0f ms", top, p99p.get(top), p99v.get(top)));
         }
-        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !r.ok()).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }

@@ -1,9 +1,8 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Columns;
 import vtlab.data.Rows;
 
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,12 +14,10 @@ import java.util.stream.Collectors;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
-import vtlab.tier.RunTier;
 
 /**
  * Does my code pin, where, how often, on which JDK, and what does it cost? The spring-mvc SUT in virtual mode with
@@ -87,22 +84,25 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
      * enough for timeouts) still counts as evidence of pinning; failed rows never do.
      */
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        List<String> out = new ArrayList<>();
-        List<Map<String, String>> usable = rows.stream().filter(r -> !"failed".equals(r.get("status"))
-                && r.get("pinned_events") != null && !r.get("pinned_events").isEmpty()).toList();
-        TreeSet<Integer> jdks = usable.stream().map(r -> Integer.parseInt(r.get("jdk"))).collect(Collectors.toCollection(TreeSet::new));
+    public List<vtlab.data.Finding> findings(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows) {
+        List<vtlab.data.Finding> out = new ArrayList<>();
+        List<vtlab.data.DataRow> usable = rows.stream().filter(r -> !r.failed() && r.has(Columns.PINNED)).toList();
+        TreeSet<Integer> jdks = usable.stream().map(r -> Integer.parseInt(r.text(Columns.JDK))).collect(Collectors.toCollection(TreeSet::new));
         for (int jdk : jdks.descendingSet()) {
             Map<String, double[]> byPath = new LinkedHashMap<>(); // events, rps, p99 (means over reps)
+            Map<String, List<vtlab.data.DataRow>> rowsOf = new LinkedHashMap<>();
             for (String path : PATHS) {
-                List<Map<String, String>> p = usable.stream().filter(r -> r.get("jdk").equals(Integer.toString(jdk))
-                        && path.equals(r.get("path_mode"))).toList();
+                List<vtlab.data.DataRow> p = usable.stream().filter(r -> r.text(Columns.JDK).equals(Integer.toString(jdk))
+                        && path.equals(r.text(Columns.PATH_MODE))).toList();
                 if (p.isEmpty()) continue;
-                byPath.put(path, new double[] {Rows.mean(p, "pinned_events"), Rows.mean(p, Rows.RPS), Rows.mean(p, "p99_ms")});
+                byPath.put(path, new double[] {Rows.mean(p, Columns.PINNED), Rows.mean(p, Columns.RPS), Rows.mean(p, Columns.P99)});
+                rowsOf.put(path, p);
             }
             double[] control = byPath.get("control"), sync = byPath.get("synchronized"), normal = byPath.get("normal");
+            List<vtlab.data.DataRow> controlRows = rowsOf.getOrDefault("control", List.of());
             if (control != null && control[0] == 0) {
-                out.add(String.format(Locale.ROOT, "JDK %d: the positive control recorded 0 pinned events: capture is broken on this JDK, so no zero here can be trusted", jdk));
+                out.add(vtlab.data.Finding.of(String.format(Locale.ROOT, "JDK %d: the positive control recorded 0 pinned events: capture is broken on this JDK, so no zero here can be trusted", jdk),
+                        controlRows));
                 continue;
             }
             String trust = control == null ? " (no control row: a zero is unproven)"
@@ -110,15 +110,21 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
             if (sync != null) {
                 String verdict = sync[0] == 0 ? (jdk >= 24 ? "synchronized no longer pins (JEP 491)" : "synchronized did not pin")
                         : (jdk >= 24 ? "synchronized still pins" : "synchronized pins (before JEP 491)");
-                out.add(String.format(Locale.ROOT, "JDK %d: %s: %,.0f pinned events on the synchronized path%s", jdk, verdict, sync[0], trust));
+                List<vtlab.data.DataRow> evidence = new ArrayList<>(rowsOf.get("synchronized"));
+                evidence.addAll(controlRows);
+                out.add(vtlab.data.Finding.of(String.format(Locale.ROOT, "JDK %d: %s: %,.0f pinned events on the synchronized path%s", jdk, verdict, sync[0], trust),
+                        evidence));
             }
-            if (normal != null) out.add(String.format(Locale.ROOT, "JDK %d: the normal path recorded %,.0f pinned events", jdk, normal[0]));
+            if (normal != null) {
+                out.add(vtlab.data.Finding.of(String.format(Locale.ROOT, "JDK %d: the normal path recorded %,.0f pinned events", jdk, normal[0]), rowsOf.get("normal")));
+            }
             String cost = byPath.entrySet().stream().map(e -> String.format(Locale.ROOT, "%s %s, p99 %s ms", e.getKey(),
                     SpringRig.rps(e.getValue()[1]), SpringRig.fmt(e.getValue()[2]))).collect(Collectors.joining("; "));
-            out.add("JDK " + jdk + ": cost of pinning, throughput and p99 per path: " + cost);
+            out.add(vtlab.data.Finding.of("JDK " + jdk + ": cost of pinning, throughput and p99 per path: " + cost,
+                    rowsOf.values().stream().flatMap(List::stream).toList()));
         }
-        if (!jdks.contains(21)) out.add("JDK 21: not tested in this run (no JDK 21 rows); synchronized pinning before JEP 491 is not shown");
-        if (jdks.stream().noneMatch(j -> j >= 24)) out.add("no JDK 24+ in this run: JEP 491 (synchronized without pinning) is not shown");
+        if (!jdks.contains(21)) out.add(vtlab.data.Finding.of("JDK 21: not tested in this run (no JDK 21 rows); synchronized pinning before JEP 491 is not shown"));
+        if (jdks.stream().noneMatch(j -> j >= 24)) out.add(vtlab.data.Finding.of("no JDK 24+ in this run: JEP 491 (synchronized without pinning) is not shown"));
         return out;
     }
 

@@ -1,25 +1,23 @@
 package vtlab.experiment.spring;
 
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 import vtlab.data.Rows;
 
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
-import vtlab.tier.RunTier;
 
 /**
  * The seed rig's bottleneck shift (seed 002): the transaction spans the downstream call (conn mode held), so each
@@ -80,15 +78,15 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return findingsOf(rows);
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return Finding.of(findingsOf(rows));
     }
 
-    static List<String> findingsOf(List<Map<String, String>> rows) {
+    static List<String> findingsOf(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<Map<String, String>> platform = Rows.mode("platform"), virtual = Rows.mode("virtual");
-        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, "hikari_pool", Rows.RPS);
-        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, "hikari_pool", Rows.RPS);
+        Predicate<DataRow> platform = Rows.inMode("platform"), virtual = Rows.inMode("virtual");
+        TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, Columns.HIKARI_POOL, Columns.RPS);
+        TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, Columns.HIKARI_POOL, Columns.RPS);
         if (v.isEmpty() && p.isEmpty()) {
             out.add("no row finished with status ok: nothing to conclude");
             return out;
@@ -112,7 +110,7 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
                 }
             }
             if (stop != null) {
-                List<Map<String, String>> there = SpringRig.at(rows, virtual, "hikari_pool", v.higherKey(stop));
+                List<DataRow> there = SpringRig.at(rows, virtual, Columns.HIKARI_POOL, v.higherKey(stop));
                 List<String> saturated = SpringRig.saturatedCpus(there);
                 String sat = saturated.isEmpty() ? SpringRig.saturation(there)
                         : "the bottleneck moved to " + String.join(", ", saturated) + ", saturated";
@@ -125,7 +123,7 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
         }
 
         // Platform: a pool beyond Tomcat's threads has connections no thread can use.
-        int threads = rows.stream().filter(platform).map(r -> Rows.param(r, "maxThreads")).filter(x -> x != null)
+        int threads = rows.stream().filter(platform).map(r -> r.param("maxThreads")).filter(x -> x != null)
                 .mapToInt(Integer::parseInt).findFirst().orElse(200);
         Integer atThreads = p.floorKey(threads), above = p.higherKey(threads);
         if (atThreads != null && above != null) {
@@ -141,12 +139,12 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
             if (pr != null) out.add("pool " + e.getKey() + ": virtual " + SpringRig.rps(e.getValue()) + " = " + SpringRig.times(e.getValue() / pr)
                     + " platform (" + SpringRig.rps(pr) + ")");
         }
-        TreeMap<Integer, Double> pending = SpringRig.meanBy(rows, virtual, "hikari_pool", "hikari_pending_max");
+        TreeMap<Integer, Double> pending = SpringRig.meanBy(rows, virtual, Columns.HIKARI_POOL, Columns.HIKARI_PENDING_MAX);
         if (!pending.isEmpty()) {
             out.add("requests waiting for a connection (virtual, max): " + pending.entrySet().stream()
                     .map(e -> "pool " + e.getKey() + ": " + Math.round(e.getValue())).toList());
         }
-        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !r.ok()).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }

@@ -1,6 +1,8 @@
 package vtlab.experiment.spring;
 
-import vtlab.data.Rows;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,7 +32,6 @@ import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
-import vtlab.tier.PostgresTier;
 import vtlab.tier.RunTier;
 
 /**
@@ -309,14 +310,14 @@ final class SpringRig {
     // ---- findings
 
     /** Mean of a column over the ok rows matching a filter, by an integer key column (e.g. concurrency). */
-    static TreeMap<Integer, Double> meanBy(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, String col) {
-        return rows.stream().filter(Rows::ok).filter(filter).filter(r -> !Double.isNaN(Rows.num(r, col)))
-                .collect(Collectors.groupingBy(r -> (int) Rows.num(r, key), TreeMap::new, Collectors.averagingDouble(r -> Rows.num(r, col))));
+    static TreeMap<Integer, Double> meanBy(List<DataRow> rows, Predicate<DataRow> filter, Column key, Column col) {
+        return rows.stream().filter(DataRow::ok).filter(filter).filter(r -> !Double.isNaN(r.num(col)))
+                .collect(Collectors.groupingBy(r -> (int) r.num(key), TreeMap::new, Collectors.averagingDouble(r -> r.num(col))));
     }
 
     /** The ok rows of one key value (e.g. one concurrency), for naming the tier that saturated there. */
-    static List<Map<String, String>> at(List<Map<String, String>> rows, Predicate<Map<String, String>> filter, String key, int value) {
-        return rows.stream().filter(Rows::ok).filter(filter).filter(r -> (int) Rows.num(r, key) == value).toList();
+    static List<DataRow> at(List<DataRow> rows, Predicate<DataRow> filter, Column key, int value) {
+        return rows.stream().filter(DataRow::ok).filter(filter).filter(r -> (int) r.num(key) == value).toList();
     }
 
     /**
@@ -324,11 +325,13 @@ final class SpringRig {
      * + pg 30% + stub 25% = 95%)". A tier pinned to several CPUs is counted evenly over them. The pg and stub CPUs are
      * not in the row: they come from the core map.
      */
-    static List<CpuLoad> cpuLoads(Map<String, String> row, Map<String, String> tierCpus, int machineCpus) {
+    static List<CpuLoad> cpuLoads(DataRow row, Map<String, String> tierCpus, int machineCpus) {
         Map<Integer, Map<String, Double>> perCpu = new TreeMap<>();
+        // the SUT's and the generator's CPUs are in the row; the pg and stub tiers' come from the core map
+        Map<String, Column> pinnedTo = Map.of(vtlab.proc.CoreMap.APP, Columns.APP_CPUS, vtlab.proc.CoreMap.LOAD, Columns.LOAD_CPUS);
         for (String tier : List.of("app", "load", "pg", "stub")) {
-            double pct = Rows.num(row, tier + "_cpu_pct");
-            String list = row.getOrDefault(tier + "_cpus", "");
+            double pct = row.num(Columns.cpu(tier));
+            String list = pinnedTo.containsKey(tier) ? row.text(pinnedTo.get(tier)) : "";
             if (list.isEmpty()) list = tierCpus.get(tier);
             if (Double.isNaN(pct) || list == null) continue;
             int[] cpus;
@@ -375,7 +378,7 @@ final class SpringRig {
      * Words for the rows of one scenario: "saturated: CPU 0 (app 97%)", or, when no CPU reached 90%, the busiest one
      * ("no CPU saturated; busiest CPU 0 (app 83%)"); null without CPU readings.
      */
-    static String saturation(List<Map<String, String>> rows) {
+    static String saturation(List<DataRow> rows) {
         List<CpuLoad> loads = loads(rows);
         if (loads.isEmpty()) return null;
         List<String> saturated = saturatedCpus(rows);
@@ -384,11 +387,11 @@ final class SpringRig {
     }
 
     /** The saturated CPUs of some rows, in words (e.g. "CPU 0 (app 97%)"). */
-    static List<String> saturatedCpus(List<Map<String, String>> rows) {
+    static List<String> saturatedCpus(List<DataRow> rows) {
         return loads(rows).stream().filter(CpuLoad::saturated).map(CpuLoad::words).distinct().toList();
     }
 
-    private static List<CpuLoad> loads(List<Map<String, String>> rows) {
+    private static List<CpuLoad> loads(List<DataRow> rows) {
         Map<String, String> cpus = coreMap();
         int n = vtlab.proc.LabAffinity.machineCpus();
         return rows.stream().flatMap(r -> cpuLoads(r, cpus, n).stream()).toList();

@@ -1,6 +1,8 @@
 package vtlab.experiment.spring;
 
-import vtlab.data.Rows;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
+import vtlab.data.Finding;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -122,22 +124,22 @@ public final class SpringSleepExperiment implements Experiment {
     }
 
     @Override
-    public List<String> findings(List<Map<String, String>> rows) {
-        return findingsOf(rows);
+    public List<Finding> findings(java.nio.file.Path runDir, List<DataRow> rows) {
+        return Finding.of(findingsOf(rows));
     }
 
-    static List<String> findingsOf(List<Map<String, String>> rows) {
+    static List<String> findingsOf(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
         for (String variant : VARIANTS) {
-            Predicate<Map<String, String>> inVariant = r -> variant.equals(Rows.param(r, "variant"));
+            Predicate<DataRow> inVariant = r -> variant.equals(r.param("variant"));
             if (rows.stream().noneMatch(inVariant)) continue;
             // one series per configuration: platform-N or virtual
             Map<String, TreeMap<Integer, Double>> series = new LinkedHashMap<>();
             Map<String, TreeMap<Integer, Double>> bounds = new LinkedHashMap<>();
             rows.stream().filter(inVariant).map(SpringSleepExperiment::config).distinct().sorted().forEach(cfg -> {
-                Predicate<Map<String, String>> f = inVariant.and(r -> config(r).equals(cfg));
-                series.put(cfg, SpringRig.meanBy(rows, f, "concurrency", Rows.RPS));
-                bounds.put(cfg, SpringRig.meanBy(rows, f, "concurrency", "bound_rps"));
+                Predicate<DataRow> f = inVariant.and(r -> config(r).equals(cfg));
+                series.put(cfg, SpringRig.meanBy(rows, f, Columns.CONCURRENCY, Columns.RPS));
+                bounds.put(cfg, SpringRig.meanBy(rows, f, Columns.CONCURRENCY, Columns.BOUND_RPS));
             });
             TreeMap<Integer, Double> base = series.get("platform-200");
             for (var e : series.entrySet()) {
@@ -148,21 +150,21 @@ public final class SpringSleepExperiment implements Experiment {
                     if (base != null && !e.getKey().equals("platform-200") && base.containsKey(c.getKey())) {
                         s += " = " + SpringRig.times(c.getValue() / base.get(c.getKey())) + " platform-200";
                     }
-                    String sat = SpringRig.saturation(rows.stream().filter(Rows::ok).filter(inVariant)
-                            .filter(r -> config(r).equals(e.getKey()) && (int) Rows.num(r, "concurrency") == c.getKey()).toList());
+                    String sat = SpringRig.saturation(rows.stream().filter(DataRow::ok).filter(inVariant)
+                            .filter(r -> config(r).equals(e.getKey()) && (int) r.num(Columns.CONCURRENCY) == c.getKey()).toList());
                     if (sat != null) s += "; " + sat;
                     out.add(s);
                 }
             }
         }
         if (out.isEmpty()) out.add("no row finished with status ok: nothing to conclude");
-        long excluded = rows.stream().filter(r -> !Rows.ok(r)).count();
+        long excluded = rows.stream().filter(r -> !r.ok()).count();
         if (excluded > 0) out.add(excluded + " row(s) not ok (flagged or failed) are left out of these statements");
         return out;
     }
 
-    static String config(Map<String, String> r) {
-        String t = Rows.param(r, "maxThreads");
-        return "platform".equals(r.get("thread_mode")) && t != null ? "platform-" + t : r.get("thread_mode");
+    static String config(DataRow r) {
+        String t = r.param("maxThreads");
+        return "platform".equals(r.mode()) && t != null ? "platform-" + t : r.mode();
     }
 }

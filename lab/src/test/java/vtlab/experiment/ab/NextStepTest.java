@@ -18,7 +18,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.RequestTime.Cause;
 import vtlab.experiment.ab.Levers.Lever;
-import vtlab.experiment.ab.Verdict.Numbered;
+import vtlab.experiment.ab.NextStep.Numbered;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 
@@ -172,7 +172,7 @@ class NextStepTest {
         r.put("error_rate", "0");
         if (top != null && !status.equals("failed")) {
             r.put("time_top_cause", top.key);
-            r.put(top.column(), Double.toString(share));
+            r.put(top.column().name(), Double.toString(share));
             r.put("time_top_evidence", top == Cause.POOL_WAIT ? "HikariPool.getConnection, 183 waiting" : "");
         }
         return r;
@@ -191,35 +191,40 @@ class NextStepTest {
 
     // ---- the search
 
+    /** The search's next row after these rows, as the runner hands them (read back typed). */
+    static Row next(NextStep s, List<Map<String, String>> before, List<Map<String, String>> measured) {
+        return s.next(vtlab.data.DataRow.numbered(before), measured.stream().map(vtlab.data.DataRow::of).toList());
+    }
+
     @Test
     void thePoolDoubledRunsItsRepsThenQuadrupledOnlyWhileItGainsWithTheSameCause() throws UsageError {
         List<Row> planned = planned();
         NextStep search = new NextStep(planned, SPRING, 2, 40);
         List<Map<String, String>> ab = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
                 poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")));
-        assertNull(search.next(List.of()), "it starts from the A/B's rows");
-        Row first = search.next(ab, List.of());
+        assertNull(search.next(List.<vtlab.data.DataRow>of()), "it starts from the A/B's rows");
+        Row first = next(search, ab, List.of());
         assertEquals("pool:20", first.params().get("lever"));
         assertEquals(1, first.rep());
         assertEquals("virtual", first.threadMode());
-        Row second = search.next(ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
+        Row second = next(search, ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
         assertEquals("pool:20", second.params().get("lever"));
         assertEquals(2, second.rep());
         // doubled, twice the throughput, the pool still the largest cause: the pool the load asked for next (10 busy + 183 waiting)
         List<Map<String, String>> still = List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok"), row(second, 2, 990, 205, Cause.POOL_WAIT, 58, "ok"));
-        Row third = search.next(ab, still);
+        Row third = next(search, ab, still);
         assertEquals("pool:193", third.params().get("lever"));
         assertTrue(third.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=193"), third.appArgs().toString());
         assertEquals(1, third.rep());
         // the cause moved to the CPU: the next bottleneck is found, no more of the pool
-        assertNull(search.next(ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
+        assertNull(next(search, ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
         // no change (+1%): no more either
-        assertNull(search.next(ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
+        assertNull(next(search, ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
         // the right way but within its reps' noise (+20%, reps far apart), the pool still the cause: a direction is enough to try more
-        assertEquals("pool:193", search.next(ab, List.of(row(first, 1, 520, 410, Cause.POOL_WAIT, 70, "ok"),
+        assertEquals("pool:193", next(search, ab, List.of(row(first, 1, 520, 410, Cause.POOL_WAIT, 70, "ok"),
                 row(second, 2, 700, 400, Cause.POOL_WAIT, 72, "ok"))).params().get("lever"));
         // a variant that failed: neither its other rep nor a larger value
-        assertNull(search.next(ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
+        assertNull(next(search, ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
     }
 
     @Test
@@ -227,14 +232,14 @@ class NextStepTest {
         List<Row> planned = planned();
         List<Map<String, String>> cpu = List.of(row(planned.get(0), 1, 2800, 120, Cause.RUNQUEUE, 80, "ok"),
                 row(planned.get(1), 2, 2790, 121, Cause.RUNQUEUE, 82, "ok"));
-        assertNull(new NextStep(planned, SPRING, 2, 40).next(cpu, List.of()), "one CPU full: no lever");
+        assertNull(next(new NextStep(planned, SPRING, 2, 40), cpu, List.of()), "one CPU full: no lever");
         NextStep.Facts withUser = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of("WORKERS=4,8"), 24_000);
         NextStep search = new NextStep(planned, withUser, 1, 40);
-        Row w4 = search.next(cpu, List.of());
+        Row w4 = next(search, cpu, List.of());
         assertEquals("4", w4.sutEnv().get("WORKERS"));
-        Row w8 = search.next(cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok")));
+        Row w8 = next(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok")));
         assertEquals("8", w8.sutEnv().get("WORKERS"), "the user's values all run, whatever the first bought");
-        assertNull(search.next(cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"), row(w8, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"))));
+        assertNull(next(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"), row(w8, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"))));
     }
 
     @Test
@@ -323,24 +328,24 @@ class NextStepTest {
         List<Numbered> pool = numbered(List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
                 poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok"))), 1);
         ServiceLibraries jar = new ServiceLibraries("/x/app.jar", List.of(new JarLibraries.Library("com.zaxxer", "HikariCP", "7.0.2", "BOOT-INF/lib/HikariCP-7.0.2.jar")), null);
-        String line = NextStep.findings(pool, off, jar).getFirst();
+        String line = NextStep.findings(pool, off, jar).getFirst().text();
         assertTrue(line.startsWith("next step, /api/orders at 200 connections, virtual as shipped (rows 1, 2): 72% of request time waiting for a pooled connection"), line);
         assertTrue(line.contains("→ would try pool 20, then 193 (HikariCP's pool size (spring.datasource.hikari.maximum-pool-size and minimum-idle, program arguments: a fixed-size pool), now 10)"), line);
         assertTrue(line.contains("not run (--next-step runs each value as rows of its own, 2 reps each)"), line);
         assertTrue(line.contains("known library fix: com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0"), line);
         List<Numbered> cpu = numbered(List.of(row(planned.get(0), 1, 2800, 120, Cause.CPU, 80, "ok")), 1);
-        String none = NextStep.findings(cpu, off, null).getFirst();
+        String none = NextStep.findings(cpu, off, null).getFirst().text();
         assertTrue(none.contains("80% of request time on CPU → no lever the lab can turn for it; what would help: less work per request"), none);
         assertTrue(NextStep.findings(cpu, null, null).isEmpty(), "a run before the next step: no line");
         Map<String, String> loader = row(planned.get(0), 1, 40, 2800, Cause.MONITOR, 83, "ok");
         loader.put("time_top_evidence", "lock org.springframework.boot.loader.net.protocol.jar.UrlJarFiles$Cache in ...");
-        String extracted = NextStep.findings(numbered(List.of(loader), 1), off, null).getFirst();
+        String extracted = NextStep.findings(numbered(List.of(loader), 1), off, null).getFirst().text();
         assertTrue(extracted.contains("→ would try run extracted (the jar run extracted (java -Djarmode=tools -jar APP.jar extract"), extracted);
         assertFalse(extracted.contains("what would help"), "a lab lever answers it");
         // a monitor of the service's own: no launch helps, the advice says what would
         Map<String, String> own = row(planned.get(0), 1, 40, 2800, Cause.MONITOR, 83, "ok");
         own.put("time_top_evidence", "lock com.acme.Ledger in com.acme.Ledger.post");
-        String mine = NextStep.findings(numbered(List.of(own), 1), off, null).getFirst();
+        String mine = NextStep.findings(numbered(List.of(own), 1), off, null).getFirst().text();
         assertTrue(mine.contains("→ no lever the lab can turn for it; what would help: a shorter critical section around that lock"), mine);
     }
 

@@ -9,10 +9,10 @@ public final class CapacitySearchAccess {
 
     /** The rate the search asks for after these rows, from and capped as the test's run was. */
     public static Double next(List<Map<String, String>> rows, double from, double maxRate) {
-        return CapacitySearch.nextRate(rows, from, maxRate);
+        return CapacitySearch.nextRate(vtlab.data.DataRow.numbered(rows), from, maxRate);
     }
 
     public static boolean passes(Map<String, String> r) {
-        return CapacitySearch.passes(r);
+        return CapacitySearch.passes(vtlab.data.DataRow.of(r));
     }
 }

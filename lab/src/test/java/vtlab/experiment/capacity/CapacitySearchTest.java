@@ -17,6 +17,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.data.DataRow;
 import vtlab.plan.Search;
 
 /** The search's stepping, replayed on rows shaped as matrix.csv holds them. */
@@ -24,7 +25,12 @@ class CapacitySearchTest {
     static final String SLO = "p99<100ms,errors<0.1%";
 
     /** A step's row: ok or flagged, its p99, its flags. */
-    static Map<String, String> step(String mode, double rate, double p99, String flags) {
+    static DataRow step(String mode, double rate, double p99, String flags) {
+        return DataRow.of(cells(mode, rate, p99, flags));
+    }
+
+    /** A step's cells, to change before reading them as a row. */
+    static Map<String, String> cells(String mode, double rate, double p99, String flags) {
         Map<String, String> r = new LinkedHashMap<>();
         r.put("experiment", "capacity");
         r.put("thread_mode", mode);
@@ -45,8 +51,8 @@ class CapacitySearchTest {
     }
 
     /** Runs the search against a modelled server: p99 as a function of the rate. */
-    static List<Map<String, String>> replay(String mode, double from, double max, DoubleFunction<Map<String, String>> server) {
-        List<Map<String, String>> rows = new ArrayList<>();
+    static List<DataRow> replay(String mode, double from, double max, DoubleFunction<DataRow> server) {
+        List<DataRow> rows = new ArrayList<>();
         Double rate;
         while ((rate = CapacitySearch.nextRate(rows, from, max)) != null) {
             rows.add(server.apply(rate));
@@ -58,7 +64,7 @@ class CapacitySearchTest {
     @Test
     void coarseDoublingThenBisectionToWithinFivePercent() {
         // a platform pool: fine up to 3,900 req/s, then the queue grows (p99 in seconds), overloaded above 4,000
-        List<Map<String, String>> rows = replay("platform", 1000, 64000, r -> step("platform", r, r <= 3900 ? 60 : 1500,
+        List<DataRow> rows = replay("platform", 1000, 64000, r -> step("platform", r, r <= 3900 ? 60 : 1500,
                 r > 4000 ? "overloaded" : ""));
         assertEquals(List.of(1000.0, 2000.0, 4000.0, 3000.0, 3500.0, 3750.0, 3875.0), CapacitySearch.rates(rows));
         assertEquals("capacity 3,875 req/s", CapacitySearch.result(rows));
@@ -68,7 +74,7 @@ class CapacitySearchTest {
 
     @Test
     void aFirstStepThatFailsHalvesUntilOnePasses() {
-        List<Map<String, String>> rows = replay("platform", 8000, 64000, r -> step("platform", r, r <= 1500 ? 60 : 900, ""));
+        List<DataRow> rows = replay("platform", 8000, 64000, r -> step("platform", r, r <= 1500 ? 60 : 900, ""));
         assertEquals(List.of(8000.0, 4000.0, 2000.0, 1000.0, 1500.0, 1750.0, 1625.0, 1563.0), CapacitySearch.rates(rows));
         assertEquals("capacity 1,500 req/s", CapacitySearch.result(rows));
     }
@@ -76,7 +82,7 @@ class CapacitySearchTest {
     @Test
     void theSearchStopsAtTheMaxRateAndWhereTheGeneratorSaturates() {
         assertEquals(List.of(1000.0, 2000.0, 3000.0), CapacitySearch.rates(replay("virtual", 1000, 3000, r -> step("virtual", r, 55, ""))));
-        List<Map<String, String>> gen = replay("virtual", 4000, 64000, r -> step("virtual", r, r < 16000 ? 55 : 70,
+        List<DataRow> gen = replay("virtual", 4000, 64000, r -> step("virtual", r, r < 16000 ? 55 : 70,
                 r >= 16000 ? "rate-not-held;generator-bound" : ""));
         assertEquals(List.of(4000.0, 8000.0, 16000.0), CapacitySearch.rates(gen), "no bisection below a generator limit");
         assertTrue(CapacitySearch.limit(gen.getLast()).startsWith("the generator"), CapacitySearch.limit(gen.getLast()));
@@ -86,10 +92,10 @@ class CapacitySearchTest {
     @Test
     void overloadedStepsFailWhateverTheirLatencyAndTheSentenceNamesTheLimit() throws Exception {
         assertTrue(!CapacitySearch.passes(step("platform", 4400, 80, "overloaded")), "a queue that grows is not sustained");
-        List<Map<String, String>> rows = new ArrayList<>();
+        List<DataRow> rows = new ArrayList<>();
         rows.addAll(replay("platform", 1000, 64000, r -> step("platform", r, r <= 3900 ? 60 : 1500, r > 4000 ? "overloaded" : "")));
         rows.addAll(replay("virtual", 1000, 64000, r -> step("virtual", r, r <= 14000 ? 70 : 400, r > 14000 ? "app-cpu-bound" : "")));
-        List<String> findings = capacity().findings(rows);
+        List<String> findings = capacity().findings(rows.stream().map(DataRow::cells).toList());
         assertEquals(1, findings.size(), findings.toString());
         String f = findings.getFirst();
         assertTrue(f.contains("platform-200 sustains 3,875 req/s"), f);
@@ -101,14 +107,14 @@ class CapacitySearchTest {
     /** A latency limit with no CPU saturated names the SUT's longest stop-the-world pause when the gc probe read one. */
     @Test
     void aLatencyLimitNamesTheLongestPause() {
-        Map<String, String> r = step("virtual", 9000, 152, "");
+        Map<String, String> r = cells("virtual", 9000, 152, "");
         r.put("app_cpu_pct", "50");
-        assertEquals("latency, with no CPU saturated (p99 152 ms breaks p99 < 100 ms)", CapacitySearch.limit(r), "no gc probe, no pause named");
+        assertEquals("latency, with no CPU saturated (p99 152 ms breaks p99 < 100 ms)", CapacitySearch.limit(DataRow.of(r)), "no gc probe, no pause named");
         r.put("stw_max_ms", "156.689");
         r.put("stw_max_cause", "SerialCollectForAllocation");
         r.put("gc_pauses", "4");
         assertEquals("latency, with no CPU saturated (p99 152 ms breaks p99 < 100 ms), its longest stop-the-world pause 157 ms"
-                + " (SerialCollectForAllocation, 4 GC pauses in the hold)", CapacitySearch.limit(r));
+                + " (SerialCollectForAllocation, 4 GC pauses in the hold)", CapacitySearch.limit(DataRow.of(r)));
     }
 
     /** As the registry has it: it searches the other experiments there. */

@@ -86,12 +86,12 @@ class ScenarioTest {
     void aGoodFileBecomesOptionsAMixAndThresholds() throws Exception {
         Scenario s = read(GOOD);
         assertEquals("shop", s.name());
-        assertEquals(List.of("50,200"), s.words().get("conc"));
-        assertEquals(List.of("5s"), s.words().get("hold"));
-        assertEquals(List.of("stub:latency=2s@5s-10s"), s.words().get("fault"));
-        assertEquals(List.of("platform,virtual"), s.words().get("modes"));
-        assertEquals(List.of("25"), s.words().get("jdk"));
-        assertEquals(List.of("servlet"), s.words().get("stack"));
+        assertEquals(List.of("50,200"), s.options().get("conc"));
+        assertEquals(List.of("5s"), s.options().get("hold"));
+        assertEquals(List.of("stub:latency=2s@5s-10s"), s.options().get("fault"));
+        assertEquals(List.of("platform,virtual"), s.options().get("modes"));
+        assertEquals(List.of("25"), s.options().get("jdk"));
+        assertEquals(List.of("servlet"), s.options().get("stack"));
         assertEquals("owner:5+size:2", s.mix().spec());
         Mix.Entry size = s.mix().entries().get(1);
         assertEquals("POST", size.method());
@@ -110,14 +110,51 @@ class ScenarioTest {
     @Test
     void aPodsLimitsAreTheServicesAsOnTheCommandLine() throws Exception {
         Scenario s = read(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\ncpu-quota = [\"0.5\", \"1\"]\nmemory-limit = \"512Mi\""));
-        assertEquals(List.of("0.5,1"), s.words().get("cpu-quota"));
-        assertEquals(List.of("512Mi"), s.words().get("memory-limit"));
+        assertEquals(List.of("0.5,1"), s.options().get("cpu-quota"));
+        assertEquals(List.of("512Mi"), s.options().get("memory-limit"));
         assertTrue(refusal(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\ncpu-quota = 0.5")).startsWith("5: service.cpu-quota: must be a string"));
+    }
+
+    /**
+     * Each key of a file is an option declared once, where it is read, with its table and type: the tables are derived
+     * from those declarations, and they hold exactly the keys a file has always taken.
+     */
+    @Test
+    void everyKeyIsADeclaredOptionWithItsTableAndType() {
+        assertEquals(List.of("service", "load", "run", "slo"), List.copyOf(Scenario.TABLES.keySet()));
+        java.util.Set<String> keys = new java.util.TreeSet<>();
+        Scenario.TABLES.forEach((table, opts) -> opts.forEach((name, o) -> {
+            assertEquals(name, o.name());
+            assertEquals(table, o.table(), name);
+            keys.add(table + "." + name);
+        }));
+        assertEquals(new java.util.TreeSet<>(List.of("service.stack", "service.app", "service.cmd", "service.env", "service.platform-args",
+                "service.virtual-args", "service.platform-env", "service.virtual-env", "service.app-package", "service.start-timeout",
+                "service.variants", "service.dependency", "service.jvm-args", "service.port", "service.cpu-quota", "service.memory-limit",
+                "load.conc", "load.load-model", "load.rates", "load.rate-profile", "load.max-in-flight", "load.warmup", "load.warmup-max",
+                "load.hold", "load.reps", "load.generator", "load.fault", "run.modes", "run.jdk", "run.carriers", "run.probes", "run.fresh-sut",
+                "slo.thresholds", "slo.fail-on")), keys);
+        assertEquals(vtlab.core.Opt.Type.REPEATED, Scenario.TABLES.get("load").get("fault").type());
+        assertEquals(vtlab.core.Opt.Type.INTS, Scenario.TABLES.get("load").get("conc").type());
+        assertEquals(vtlab.core.Opt.Type.FLAG, Scenario.TABLES.get("run").get("fresh-sut").type());
+        assertTrue(Scenario.TABLES.get("run").get("carriers") == vtlab.plan.RunOptions.CARRIERS, "the lab's own declaration, not a copy");
+    }
+
+    /** The file's JSON Schema (for editors) names the keys the declarations give each table, no more, no fewer. */
+    @Test
+    void theJsonSchemaNamesTheDeclaredKeys() throws Exception {
+        var schema = new com.fasterxml.jackson.databind.ObjectMapper().readTree(vtlab.core.LabHome.get().resolve("docs/scenario.schema.json").toFile());
+        for (var t : Scenario.TABLES.entrySet()) {
+            java.util.Set<String> inSchema = new java.util.TreeSet<>();
+            schema.get("properties").get(t.getKey()).get("properties").fieldNames().forEachRemaining(inSchema::add);
+            assertEquals(new java.util.TreeSet<>(t.getValue().keySet()), inSchema, "[" + t.getKey() + "] in docs/scenario.schema.json");
+        }
     }
 
     @Test
     void anUnknownKeyIsRefusedWithItsLine() throws Exception {
-        assertEquals("8: load.hodl: unknown key (load has conc, load-model, rates, rate-profile, max-in-flight, warmup, warmup-max, hold, reps, generator, fault)",
+        // the keys in the order of their declarations (the scenario experiment's, the load model's, the lab's own)
+        assertEquals("8: load.hodl: unknown key (load has conc, reps, warmup, hold, load-model, rates, max-in-flight, rate-profile, fault, warmup-max, generator)",
                 refusal(GOOD.replace("hold = \"5s\"", "hodl = \"5s\"")));
         assertTrue(refusal("colour = \"red\"\n" + GOOD).startsWith("1: colour: unknown key"));
         assertTrue(refusal(GOOD.replace("weight = 5", "weight = 5\nwieght = 1")).startsWith("26: requests[1].wieght: unknown key"));
@@ -150,7 +187,7 @@ class ScenarioTest {
     @Test
     void aThresholdOnAMetricThatDoesNotExistIsRefusedAtItsLine() throws Exception {
         assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"p98_ms < 10\"")).startsWith("18: slo.thresholds: no metric 'p98_ms'"));
-        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: 'error_rate is low' is not METRIC"));
+        assertTrue(refusal(GOOD.replace("\"error_rate < 0.1%\"", "\"error_rate is low\"")).startsWith("18: slo.thresholds: term 'error_rate is low' does not parse: write METRIC[MODE] OP NUMBER"));
     }
 
     /** java.net.http, which sends each request once before load, refuses these names: refused at the file's line instead. */

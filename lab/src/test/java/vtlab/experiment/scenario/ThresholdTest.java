@@ -12,6 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /** Thresholds held against matrix.csv's rows, per load point, the reps' mean; and the JUnit report of them. */
 class ThresholdTest {
+    /** Rows as matrix.csv reads them back, numbered in this order. */
+    static List<vtlab.data.DataRow> typed(List<Map<String, String>> rows) {
+        return vtlab.data.DataRow.numbered(rows);
+    }
+
     static final Map<String, String> METRICS = Map.of("p99_ms", "ms", "error_rate", "ratio", "throughput_rps", "req/s");
 
     static Map<String, String> row(String mode, int c, double rps, double p99, double err) {
@@ -25,23 +30,23 @@ class ThresholdTest {
 
     @Test
     void aLimitHoldsAtEveryLoadPointOnTheRepsMean() {
-        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(ROWS);
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(typed(ROWS));
         assertFalse(o.passed());
         assertEquals("virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED", o.detail());
-        assertTrue(Threshold.parse("p99_ms[virtual] <= 120", METRICS).evaluate(ROWS).passed());
+        assertTrue(Threshold.parse("p99_ms[virtual] <= 120", METRICS).evaluate(typed(ROWS)).passed());
     }
 
     @Test
     void withoutAModeEveryModeIsHeldAndAPercentIsARatio() {
-        Threshold.Outcome o = Threshold.parse("error_rate < 0.1%", METRICS).evaluate(ROWS);
+        Threshold.Outcome o = Threshold.parse("error_rate < 0.1%", METRICS).evaluate(typed(ROWS));
         assertTrue(o.passed(), o.detail());
         assertEquals(4, o.measured().size());
-        assertFalse(Threshold.parse("error_rate < 0.01%", METRICS).evaluate(ROWS).passed());
+        assertFalse(Threshold.parse("error_rate < 0.01%", METRICS).evaluate(typed(ROWS)).passed());
     }
 
     @Test
     void aComparisonIsAgainstTheOtherModeAtTheSameLoadPoint() {
-        Threshold.Outcome o = Threshold.parse("throughput_rps[virtual] >= 1.2 * throughput_rps[platform]", METRICS).evaluate(ROWS);
+        Threshold.Outcome o = Threshold.parse("throughput_rps[virtual] >= 1.2 * throughput_rps[platform]", METRICS).evaluate(typed(ROWS));
         assertEquals("virtual c=50 1200 (limit 1200); virtual c=200 1150 (limit 1200) BREACHED", o.detail());
         assertFalse(o.passed());
     }
@@ -49,7 +54,7 @@ class ThresholdTest {
     @Test
     void failedRowsDoNotCountAndNothingMeasuredFails() {
         List<Map<String, String>> failed = List.of(Map.of("thread_mode", "virtual", "concurrency", "50", "status", "failed", "p99_ms", ""));
-        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(failed);
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(typed(failed));
         assertFalse(o.passed());
         assertEquals("not measured: no ok row with numbers for p99_ms[virtual]; not judged, not valid evidence: virtual c=50 failed", o.detail());
     }
@@ -61,14 +66,14 @@ class ThresholdTest {
         flagged.putAll(Map.of("status", "flagged", "flags", "littles-law-low;warmup-not-steady", "rep", "2"));
         List<Map<String, String>> rows = new java.util.ArrayList<>(ROWS);
         rows.add(flagged);
-        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(rows);
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(typed(rows));
         assertEquals("virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED; not judged, not valid evidence:"
                 + " virtual c=50 rep 2 flagged (littles-law-low)", o.detail(), "the flagged row's p99 of 20 would have made c=50's mean 56.7");
-        Threshold.Outcome only = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(List.of(flagged));
+        Threshold.Outcome only = Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(typed(List.of(flagged)));
         assertFalse(only.passed(), "a flagged row alone passes nothing");
         assertTrue(only.detail().startsWith("not measured: no ok row"), only.detail());
-        assertEquals(List.of(), Threshold.parse("p99_ms[platform] <= 100", METRICS).evaluate(rows).notJudged(), "another mode's row is not this threshold's");
-        assertEquals(1, Threshold.parse("throughput_rps[platform] >= 0.5 * throughput_rps[virtual]", METRICS).evaluate(rows).notJudged().size(),
+        assertEquals(List.of(), Threshold.parse("p99_ms[platform] <= 100", METRICS).evaluate(typed(rows)).notJudged(), "another mode's row is not this threshold's");
+        assertEquals(1, Threshold.parse("throughput_rps[platform] >= 0.5 * throughput_rps[virtual]", METRICS).evaluate(typed(rows)).notJudged().size(),
                 "a comparison reads the other mode's rows too");
     }
 
@@ -88,14 +93,14 @@ class ThresholdTest {
 
     @Test
     void theJunitReportHasATestCasePerThresholdAndTheMeasuredValueInTheFailure() {
-        List<Threshold.Outcome> outcomes = List.of(Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(ROWS),
-                Threshold.parse("error_rate < 0.1%", METRICS).evaluate(ROWS));
+        List<Threshold.Outcome> outcomes = List.of(Threshold.parse("p99_ms[virtual] <= 100", METRICS).evaluate(typed(ROWS)),
+                Threshold.parse("error_rate < 0.1%", METRICS).evaluate(typed(ROWS)));
         String xml = ScenarioReport.junit("shop", outcomes);
         assertTrue(xml.contains("<testsuite name=\"vtlab scenario shop\" tests=\"2\" failures=\"1\""), xml);
         assertTrue(xml.contains("<testcase classname=\"vtlab.scenario.shop\" name=\"p99_ms[virtual] &lt;= 100\">\n      <failure type=\"threshold\" "
                 + "message=\"p99_ms[virtual] &lt;= 100: virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED\">"), xml);
         assertTrue(xml.contains("<testcase classname=\"vtlab.scenario.shop\" name=\"error_rate &lt; 0.1%\">\n      <system-out>"), xml);
-        String md = ScenarioReport.markdown("shop", 99, outcomes, ROWS, List.of());
+        String md = ScenarioReport.markdown("shop", 99, outcomes, typed(ROWS), List.of());
         assertTrue(md.startsWith("## vtlab scenario shop: thresholds breached (exit code 99)"), md);
         assertTrue(md.contains("| `p99_ms[virtual] <= 100` | **failed** | virtual c=50 75 (limit 100); virtual c=200 120 (limit 100) BREACHED |"), md);
     }
@@ -133,21 +138,21 @@ class ThresholdTest {
                 mixRow("virtual", "home=5.000;checkout=500.000", "home=0;checkout=3", "home=300;checkout=100", "home=r1.vegeta.home.hlog;checkout=r1.vegeta.checkout.hlog"),
                 mixRow("virtual", "home=5.000;checkout=10.000", "home=0;checkout=1", "home=300;checkout=100", "home=r2.vegeta.home.hlog;checkout=r2.vegeta.checkout.hlog"));
         Threshold p99 = Threshold.parse("p99_ms[virtual, checkout] <= 150", METRICS);
-        Threshold.Outcome merged = p99.evaluate(rows, raw);
+        Threshold.Outcome merged = p99.evaluate(typed(rows), raw);
         assertTrue(merged.passed(), merged.detail());
         assertEquals(10.0, merged.measured().getFirst().value(), 0.05, merged.detail());
         assertEquals("virtual checkout rate=200.0", merged.measured().getFirst().where());
-        Threshold.Outcome meanOnly = p99.evaluate(rows);
+        Threshold.Outcome meanOnly = p99.evaluate(typed(rows));
         assertFalse(meanOnly.passed(), "without the histograms, the reps' p99s averaged: " + meanOnly.detail());
         assertEquals(255.0, meanOnly.measured().getFirst().value(), 1e-9);
-        Threshold.Outcome err = Threshold.parse("error_rate[virtual, checkout] < 1%", METRICS).evaluate(rows, raw);
+        Threshold.Outcome err = Threshold.parse("error_rate[virtual, checkout] < 1%", METRICS).evaluate(typed(rows), raw);
         assertEquals(4 / 200.0, err.measured().getFirst().value(), 1e-12);
         assertFalse(err.passed());
         // a request no row measured apart (wrk, k6): not measured, so it fails and says why
-        Threshold.Outcome none = Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(ROWS, raw);
+        Threshold.Outcome none = Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(typed(ROWS), raw);
         assertFalse(none.passed());
         assertTrue(none.detail().startsWith("not measured: no ok row with numbers for p99_ms[virtual, home] (a request name's numbers come from a generator"), none.detail());
         // a rep whose histogram is missing cannot be merged exactly: not measured
-        assertFalse(Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(rows, raw).passed());
+        assertFalse(Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(typed(rows), raw).passed());
     }
 }

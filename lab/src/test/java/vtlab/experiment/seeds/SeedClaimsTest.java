@@ -88,7 +88,7 @@ class SeedClaimsTest {
     @Test
     void jep491IsNotMeasuredWithoutAJdk21Row() throws Exception {
         SeedClaims.Evidence all = SeedClaims.Evidence.of(quickRun());
-        SeedClaims.Evidence no21 = new SeedClaims.Evidence(all.rows().stream().filter(r -> !"21".equals(r.get("jdk"))).toList(),
+        SeedClaims.Evidence no21 = new SeedClaims.Evidence(all.rows().stream().filter(r -> !"21".equals(r.text(vtlab.data.Columns.JDK))).toList(),
                 all.jmh(), all.threadMemory());
         assertTrue(no21.rows().size() < all.rows().size(), "the quick run has JDK 21 rows to drop");
         SeedClaims.Measured pin = SeedClaims.jep491(no21);
@@ -111,14 +111,14 @@ class SeedClaimsTest {
     @Test
     void anExperimentsFindingsCarryTheVerdictLinesOfItsClaims() throws Exception {
         List<Checked> all = SeedClaims.check(SeedClaims.Evidence.of(quickRun()));
-        List<Map<String, String>> rows = SeedClaims.Evidence.of(dir).rows();
+        List<vtlab.data.DataRow> rows = SeedClaims.Evidence.of(dir).rows();
         for (String name : List.of("reactive", "response-size")) {
-            List<Map<String, String>> own = vtlab.data.Rows.of(rows, name);
+            List<vtlab.data.DataRow> own = vtlab.data.Rows.ofExperiment(rows, name);
             List<String> lines = SeedClaims.linesFor(name, own);
             assertEquals(all.stream().filter(c -> c.claim().experiment().equals(name)).map(SeedClaims::line).toList(), lines,
                     "the claims naming " + name + ", in the table's order, checked on its rows alone");
             assertTrue(!lines.isEmpty(), name);
-            List<String> findings = Experiments.byName(name).findings(own);
+            List<String> findings = Experiments.byName(name).findings(own.stream().map(vtlab.data.DataRow::cells).toList());
             assertTrue(findings.containsAll(lines), name + "'s findings carry its claims' lines: " + findings);
         }
         assertTrue(SeedClaims.linesFor("reactive", rows).getFirst().startsWith("[not measured] Spring MVC on virtual threads within ~5% of WebFlux"),
@@ -131,13 +131,15 @@ class SeedClaimsTest {
     @Test
     void aVariantTheRunLeftOutIsNotCalledFailed() {
         List<Map<String, String>> rows = List.of(row("virtual", "sleepMs=100", 7600, "ok", ""), row("reactive", "sleepMs=100", 8000, "ok", ""));
-        List<String> lines = SeedClaims.linesFor("reactive", rows);
+        List<String> lines = SeedClaims.linesFor("reactive", vtlab.data.DataRow.numbered(rows));
         assertTrue(lines.getFirst().startsWith("[holds] Spring MVC on virtual threads within ~5% of WebFlux"), lines.getFirst());
         assertTrue(lines.getLast().startsWith("[not measured] WebFlux ~40% faster") && lines.getLast().endsWith("; the run has no reactive rows for it"),
                 lines.getLast());
         List<Map<String, String>> flagged = List.of(rows.get(0), rows.get(1), row("platform", "sleepMs=100;maxThreads=2000", 5000, "flagged", "littles-law"));
-        assertTrue(SeedClaims.linesFor("reactive", flagged).getLast().endsWith("; its reactive rows are not valid evidence (littles-law)"),
-                SeedClaims.linesFor("reactive", flagged).getLast());
+        List<String> withFlagged = SeedClaims.linesFor("reactive", vtlab.data.DataRow.numbered(flagged));
+        assertTrue(withFlagged.getLast().endsWith("; its reactive rows are not valid evidence (littles-law)"), withFlagged.getLast());
+        assertEquals(List.of(1, 2), SeedClaims.findingsFor("reactive", vtlab.data.DataRow.numbered(rows)).getFirst().rows(),
+                "a verdict carries the rows it was computed from");
     }
 
     static Map<String, String> row(String mode, String params, double rps, String status, String flags) {
@@ -157,7 +159,7 @@ class SeedClaimsTest {
 
     @Test
     void theSuiteWritesTheClaimsTableAsMarkdown() throws Exception {
-        List<String> lines = new SeedsSuite().findings(quickRun(), List.of());
+        List<String> lines = vtlab.data.Finding.texts(new SeedsSuite().findings(quickRun(), List.of()));
         assertEquals(SeedClaims.ALL.size(), lines.size());
         String md = Files.readString(dir.resolve(SeedsSuite.CLAIMS_FILE));
         assertEquals(SeedClaims.ALL.size() + 2, md.lines().count(), md);

@@ -36,7 +36,9 @@ class ContainersExperimentTest {
                 "p99_ms", "180.4", "cg_throttled_pct", "12.5");
         Map<String, String> killed = Map.of("status", "failed", "thread_mode", "virtual", "params", "cpu_quota=0.5;memory_limit=256m;fault=db:lock@4s-6s",
                 "note", "killed by the memory limit at 256 MB (limit 256m; last seen: 640 requests in flight, heap 116 MB used)");
-        List<String> f = ContainersExperiment.findingsOf(List.of(healthy, killed));
+        List<vtlab.data.Finding> found = ContainersExperiment.findingsOf(vtlab.data.DataRow.numbered(List.of(healthy, killed)));
+        List<String> f = vtlab.data.Finding.texts(found);
+        assertEquals(List.of(2), found.stream().filter(x -> x.text().startsWith("killed: ")).findFirst().orElseThrow().rows(), "the killed row, as data");
         assertTrue(f.contains("cpu 0.5, memory 1g: the JVM saw 1 CPU(s), ran 1 carrier(s), chose Serial GC with 1 thread(s) and a 256 MB max heap"), f.toString());
         assertTrue(f.stream().anyMatch(l -> l.startsWith("healthy, cpu 0.5, memory 1g, virtual: p99 180 ms, 12.5% of CFS periods throttled")), f.toString());
         assertTrue(f.contains("killed: cpu 0.5, memory 256m, virtual, fault db:lock@4s-6s: " + killed.get("note")), f.toString());

@@ -127,8 +127,11 @@ class FaultsExperimentTest {
     void findingsSayPerFaultWhatEachModeDidAndCompareThem() {
         List<Map<String, String>> rows = List.of(row("platform", "2000", "250", "60.5", "12"), row("virtual", "3100", "410", "0.0", ""),
                 row("virtual-limit", "200", "260", "48.0", "4"));
-        List<String> f = FaultsExperiment.findingsOf(rows);
+        List<vtlab.data.Finding> found = FaultsExperiment.findingsOf(vtlab.data.DataRow.numbered(rows));
+        List<String> f = vtlab.data.Finding.texts(found);
         assertTrue(f.get(0).startsWith("platform: stub:latency=1900ms@10s-30s"), f.toString());
+        assertEquals(List.of(1), found.get(0).rows(), "each mode's line stands on its row");
+        assertEquals(List.of(1, 2, 3), found.get(3).rows(), "the comparison on every mode's row");
         String compare = f.get(3);
         assertTrue(compare.contains("without a limit, virtual threads took 3,100 requests in flight and 410 MB of heap (platform-200: 2,000, 250 MB)"), compare);
         assertTrue(compare.contains("recovery: platform 12 s, virtual not within the hold"), compare);
@@ -149,13 +152,13 @@ class FaultsExperimentTest {
         soak.put("heap_after_gc_slope_mb_min", "0.13");
         soak.put("p99_ms", "106");
         soak.put("throughput_rps", "200");
-        List<String> f = FaultsExperiment.findingsOf(List.of(base, soak));
+        List<String> f = e.findings(List.of(base, soak));
         assertTrue(f.stream().noneMatch(l -> l.contains("n/a") || l.equals("platform: ")), f.toString());
         assertEquals(1, f.size(), f.toString());
         assertTrue(f.getFirst().startsWith("soak 10m, platform: heap after GC 28 MB at the end"), f.toString());
-        assertEquals(List.of("no fault row finished: nothing to conclude"), FaultsExperiment.findingsOf(List.of(base)));
+        assertEquals(List.of("no fault row finished: nothing to conclude"), e.findings(List.of(base)));
         base.put("fault", "none"); // a row that names its fault "none" is a baseline too
-        assertEquals(List.of("no fault row finished: nothing to conclude"), FaultsExperiment.findingsOf(List.of(base)));
+        assertEquals(List.of("no fault row finished: nothing to conclude"), e.findings(List.of(base)));
     }
 
     static Map<String, String> row(String mode, String inFlight, String heap, String shed, String recovery) {

@@ -31,6 +31,11 @@ import vtlab.tier.tool.Jdk;
 import vtlab.tier.StackVariants;
 
 class LibrariesExperimentTest {
+    /** The findings' sentences over rows numbered as a matrix's. */
+    static List<String> findingsOf(List<Map<String, String>> rows) {
+        return new LibrariesExperiment().findings(rows);
+    }
+
     @TempDir
     static Path tmp;
 
@@ -183,7 +188,7 @@ class LibrariesExperimentTest {
 
     @Test
     void findingsSayPerDriverVersionAndJdkHowOftenItPinnedAndWhereAgainstTheTable() {
-        List<String> f = LibrariesExperiment.findingsOf(run());
+        List<String> f = findingsOf(run());
         String old = f.stream().filter(l -> l.startsWith("pgjdbc 42.5.6")).findFirst().orElseThrow();
         assertEquals("pgjdbc 42.5.6 (virtual): on JDK 21 pins 991 times per 1,000 requests (56,500 events in 57,000 requests), most in"
                 + " org.postgresql.core.v3.QueryExecutorImpl.execute:356; on JDK 25 no pin in 57,000 requests; known pins: JDK 21 pinned as the"
@@ -195,7 +200,7 @@ class LibrariesExperimentTest {
 
     @Test
     void findingsPriceHikarisSpinInCpuAndInvoluntarySwitchesPerRequest() {
-        List<String> f = LibrariesExperiment.findingsOf(run());
+        List<String> f = findingsOf(run());
         String spin = f.stream().filter(l -> l.startsWith("HikariCP 7.0.2 on JDK 25")).findFirst().orElseThrow();
         // 60% of a core at 1,900 and 2,000 req/s against 55%: 315.8 and 300 µs against 289.5 and 275
         assertTrue(spin.startsWith("HikariCP 7.0.2 on JDK 25 (virtual, pgjdbc 42.5.6, 42.7.8): 25.7 µs CPU per request more than 7.1.0"
@@ -218,7 +223,7 @@ class LibrariesExperimentTest {
             rows.add(row(25, "virtual", "42.7.14", "7.0.2", 2000, 50 + rep, 30000, 100, 60000, 0, "", 0));
             rows.add(row(25, "virtual", "42.7.14", "7.1.0", 2000, 50 + rep, 30000, 100, 60000, 0, "", 0));
         }
-        String spin = LibrariesExperiment.findingsOf(rows).stream().filter(l -> l.startsWith("HikariCP")).findFirst().orElseThrow();
+        String spin = findingsOf(rows).stream().filter(l -> l.startsWith("HikariCP")).findFirst().orElseThrow();
         assertTrue(spin.contains("(within the reps' spread of 5.0 µs: not shown here)"), spin);
         assertTrue(spin.contains("no request waited for a pooled connection (hikari_pending_max 0)"), spin);
     }
@@ -227,7 +232,7 @@ class LibrariesExperimentTest {
     void rowsThatAreNotOkAreLeftOutAndSaidSo() {
         List<Map<String, String>> rows = run();
         rows.forEach(r -> r.put("status", "failed"));
-        List<String> f = LibrariesExperiment.findingsOf(rows);
+        List<String> f = findingsOf(rows);
         assertEquals("no row finished with status ok: nothing to conclude", f.getFirst());
         assertTrue(f.get(1).startsWith("10 row(s) not used as evidence: failed 10"), f.toString());
     }

@@ -197,7 +197,7 @@ class SpringExperimentsTest {
         r.put("load_cpu_pct", "40");
         r.put("pg_cpu_pct", "30");
         r.put("stub_cpu_pct", "25");
-        List<SpringRig.CpuLoad> loads = SpringRig.cpuLoads(r, Map.of("pg", "1", "stub", "1"), 2);
+        List<SpringRig.CpuLoad> loads = SpringRig.cpuLoads(vtlab.data.DataRow.of(r), Map.of("pg", "1", "stub", "1"), 2);
         assertEquals("CPU 0 (app 95.0%)", loads.getFirst().words());
         assertEquals("CPU 1 (load 40.0% + pg 30.0% + stub 25.0% = 95.0%)", loads.get(1).words());
         assertTrue(loads.stream().allMatch(SpringRig.CpuLoad::saturated));
@@ -207,7 +207,7 @@ class SpringExperimentsTest {
         r.put("load_cpu_pct", "");
         r.put("pg_cpu_pct", "");
         r.put("stub_cpu_pct", "");
-        List<SpringRig.CpuLoad> spread = SpringRig.cpuLoads(r, Map.of(), 2);
+        List<SpringRig.CpuLoad> spread = SpringRig.cpuLoads(vtlab.data.DataRow.of(r), Map.of(), 2);
         assertEquals(75.0, spread.getFirst().busyPct(), 1e-9);
         assertFalse(spread.getFirst().saturated());
     }
@@ -219,7 +219,7 @@ class SpringExperimentsTest {
                 row("platform", 1000, 50, 1950, "ok", 65),
                 row("virtual", 100, 50, 960, "ok", 40), row("virtual", 500, 50, 4700, "ok", 80),
                 row("virtual", 1000, 50, 9000, "ok", 97), row("virtual", 2500, 50, 31000, "flagged", 99));
-        String f = String.join("\n", OrderSummaryExperiment.findingsOf(rows));
+        String f = String.join("\n", OrderSummaryExperiment.findingsOf(vtlab.data.DataRow.numbered(rows)));
         assertTrue(f.contains("platform plateaus at 1,950 req/s for concurrency [500, 1000] (200 Tomcat threads): 98% of 200 / 100 ms = 2,000 req/s; the shortfall is query time and overhead (at c=1000: no CPU saturated; busiest CPU 0 (app 65.0%))"), f);
         assertTrue(f.contains("c=1000: virtual 9,000 req/s = 4.62x platform (1,950 req/s), above the platform wall of 2,000 req/s; saturated: CPU 0 (app 97.0%)"), f);
         assertFalse(f.contains("31,000"), "a flagged row is no evidence: " + f);
@@ -236,7 +236,7 @@ class SpringExperimentsTest {
         rows.add(row("platform", 2000, 100, 940, "ok", 40));
         rows.add(row("platform", 2000, 200, 1880, "ok", 70));
         rows.add(row("platform", 2000, 400, 1900, "ok", 72));
-        String f = String.join("\n", PoolBottleneckExperiment.findingsOf(rows));
+        String f = String.join("\n", PoolBottleneckExperiment.findingsOf(vtlab.data.DataRow.numbered(rows)));
         assertTrue(f.contains("virtual throughput follows the pool: pool 100 = 1.98x pool 50"), f);
         assertTrue(f.contains("virtual stops following the pool above pool 200 (1,900 req/s -> 2,000 req/s at pool 400)"
                 + ": the bottleneck moved to CPU 0 (app 97.0%), saturated"), f);
@@ -252,7 +252,7 @@ class SpringExperimentsTest {
             r.put("bound_rps", c[1] != null && c[1].equals("200") ? "2000" : "20000");
             rows.add(r);
         }
-        String f = String.join("\n", SpringSleepExperiment.findingsOf(rows));
+        String f = String.join("\n", SpringSleepExperiment.findingsOf(vtlab.data.DataRow.numbered(rows)));
         assertTrue(f.contains("talk, c=2000: platform-200 1,900 req/s (95% of its bound 2,000 req/s)"), f);
         assertTrue(f.contains("talk, c=2000: virtual 18,000 req/s (90% of its bound 20,000 req/s) = 9.47x platform-200"), f);
     }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +9,10 @@ import java.util.function.Supplier;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.load.Generator;
+import vtlab.load.LoadAgent;
+import vtlab.load.LoadModel;
+import vtlab.tier.host.HostRun;
 
 /** The generators selectable with --generator NAME. */
 public final class Generators {
@@ -57,5 +61,21 @@ public final class Generators {
         List<Opt> out = new ArrayList<>();
         for (Supplier<Generator> g : ALL.values()) out.addAll(g.get().options());
         return out;
+    }
+
+    /** The generators that declare they run from load agents (under this load model, or any when null), by name. */
+    public static List<String> onAgents(LoadModel model) {
+        List<String> out = new ArrayList<>();
+        for (var e : ALL.entrySet()) {
+            Generator g = e.getValue().get();
+            if (g.fromAgents().filter(a -> model == null || a.models().contains(model)).isPresent()) out.add(e.getKey());
+        }
+        return out;
+    }
+
+    /** The run's generator (configured) run from the agents (vtlab.load.agent.AgentsGenerator); one agents cannot run is refused. */
+    public static Generator overAgents(Generator tool, HostRun run, List<LoadAgent> agents) {
+        return tool.fromAgents().orElseThrow(() -> new IllegalArgumentException("load agents run " + String.join(", ", onAgents(null)) + ", not " + tool.name()))
+                .maker().over(run, agents);
     }
 }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.agent;
 
 import java.io.IOException;
 import java.nio.file.Path;

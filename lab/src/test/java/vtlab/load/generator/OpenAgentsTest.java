@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -20,6 +20,12 @@ import vtlab.stack.Request;
 import vtlab.tier.host.HostRun;
 import vtlab.tier.host.LocalHost;
 import vtlab.tier.host.Topology;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.AgentsGenerator;
 
 /**
  * The open model from several agents: vegeta and oha agents at rate/n, k6 agents each running their segment of one
@@ -53,9 +59,9 @@ class OpenAgentsTest {
     void ohaAgentsEachSendRateOverNWithinTheirShareOfTheCap() {
         HostRun run = new HostRun(Topology.allLocal());
         try {
-            List<AgentsGenerator.Agent> two = List.of(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"),
-                    new AgentsGenerator.Agent("agent2", new LocalHost(), "1"));
-            AgentsGenerator oha = AgentsGenerator.of(new OhaGenerator(), run, two);
+            List<LoadAgent> two = List.of(new LoadAgent("agent1", new LocalHost(), "1"),
+                    new LoadAgent("agent2", new LocalHost(), "1"));
+            AgentsGenerator oha = (AgentsGenerator) Generators.overAgents(new OhaGenerator(), run, two);
             // 100 req/s: each agent opens oha's least (32) for its 50 req/s; one oha would open 32 in all
             assertEquals(64, oha.inFlightLimit(100.0, 400));
             assertEquals(OhaGenerator.connections(100, 400), new OhaGenerator().inFlightLimit(100.0, 400));
@@ -87,7 +93,7 @@ class OpenAgentsTest {
         return Files.write(tmp.resolve(name + ".k6.csv"), lines);
     }
 
-    LoadResult agent(AgentsGenerator.Agent a, int[] perSecond, double latencyMs, long stampOffsetMs, int dropped) throws Exception {
+    LoadResult agent(LoadAgent a, int[] perSecond, double latencyMs, long stampOffsetMs, int dropped) throws Exception {
         String stem = "001-servlet." + a.name();
         Path csv = csv(stem, perSecond, latencyMs, stampOffsetMs, dropped);
         return K6Agents.parse(a, "", tmp.resolve(stem + ".k6.txt"), csv, tmp.resolve(stem + ".k6.summary.json"), tmp.resolve(stem + ".k6.hlog"),
@@ -96,16 +102,16 @@ class OpenAgentsTest {
 
     @Test
     void k6StampsOfAHostWhoseClockIsAheadAreMovedOntoOursBeforeTheSecondsAreAdded() throws Exception {
-        assertEquals(START + 2300, K6Agents.onHostClock(START, 2300.4));
-        assertEquals(START - 1500, K6Agents.onHostClock(START, -1500));
-        var here = new AgentsGenerator.Agent("agent1", new LocalHost(), "1", 0);
-        var ahead = new AgentsGenerator.Agent("agent2", new LocalHost(), "1", 2300); // its clock 2.3 s ahead of ours
+        assertEquals(START + 2300, LoadAgent.onHostClock(START, 2300.4));
+        assertEquals(START - 1500, LoadAgent.onHostClock(START, -1500));
+        var here = new LoadAgent("agent1", new LocalHost(), "1", 0);
+        var ahead = new LoadAgent("agent2", new LocalHost(), "1", 2300); // its clock 2.3 s ahead of ours
         LoadResult a = agent(here, new int[] {10, 20, 30}, 50, 0, 0);
         LoadResult b = agent(ahead, new int[] {1, 2, 3}, 80, 2300, 4);
         assertEquals(List.of(1L, 2L, 3L), b.series().seconds().stream().map(LoadSeries.Second::requests).toList(),
                 "its records in the seconds of the hold they ended in, by our clock");
         // the same records read as if its clock were ours: 2.3 s late, the hold's last second holding its first
-        LoadResult unshifted = agent(new AgentsGenerator.Agent("agent9", new LocalHost(), "1", 0), new int[] {1, 2, 3}, 80, 2300, 0);
+        LoadResult unshifted = agent(new LoadAgent("agent9", new LocalHost(), "1", 0), new int[] {1, 2, 3}, 80, 2300, 0);
         assertEquals(List.of(0L, 0L, 1L), unshifted.series().seconds().stream().map(LoadSeries.Second::requests).toList());
 
         LoadSpec s = open(60, 40, 3);
@@ -140,7 +146,7 @@ class OpenAgentsTest {
      * One vegeta agent's results on its host's clock (offsetMs ahead of ours): one attacker at 10 req/s over a 3 s
      * hold that sent its first n hits on schedule (hit i at (i + 1) x 100 ms), latencyMs each, and never the rest.
      */
-    LoadResult vegetaAgent(AgentsGenerator.Agent a, int n, long latencyMs, long offsetMs) throws Exception {
+    LoadResult vegetaAgent(LoadAgent a, int n, long latencyMs, long offsetMs) throws Exception {
         VegetaGenerator.Attacker at = new VegetaGenerator.Attacker(0, "load", -1, 10, 0, 3000, 20, 5);
         List<VegetaGenerator.Hit> hits = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -149,19 +155,19 @@ class OpenAgentsTest {
         }
         String stem = "001-servlet." + a.name();
         return VegetaGenerator.parse("", tmp.resolve(stem + ".vegeta.txt"), List.of(at), List.of(hits), List.of(tmp.resolve(stem + ".vegeta.0.bin")),
-                tmp.resolve(stem + ".vegeta.hlog"), 3, K6Agents.onHostClock(START, a.clockOffsetMs()));
+                tmp.resolve(stem + ".vegeta.hlog"), 3, a.onHostClock(START));
     }
 
     /** vegeta agents: each result's send time on its host's clock, moved onto ours; seconds added, histograms merged exactly. */
     @Test
     void vegetaResultsOfAHostWhoseClockIsAheadAreMovedOntoOursBeforeTheSecondsAreAdded() throws Exception {
-        var here = new AgentsGenerator.Agent("agent1", new LocalHost(), "1", 0);
-        var ahead = new AgentsGenerator.Agent("agent2", new LocalHost(), "1", 2300);
+        var here = new LoadAgent("agent1", new LocalHost(), "1", 0);
+        var ahead = new LoadAgent("agent2", new LocalHost(), "1", 2300);
         LoadResult a = vegetaAgent(here, 27, 50, 0);
         LoadResult b = vegetaAgent(ahead, 6, 80, 2300);
         assertEquals(List.of(9L, 10L, 8L), a.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "each in the second it ended in");
         assertEquals(List.of(6L, 0L, 0L), b.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "by our clock");
-        LoadResult unshifted = vegetaAgent(new AgentsGenerator.Agent("agent9", new LocalHost(), "1", 0), 6, 80, 2300);
+        LoadResult unshifted = vegetaAgent(new LoadAgent("agent9", new LocalHost(), "1", 0), 6, 80, 2300);
         assertEquals(List.of(0L, 0L, 6L), unshifted.series().seconds().stream().map(LoadSeries.Second::requests).toList(), "read as if on ours: 2.3 s late");
         assertEquals(80, LatencyHistogram.read(b.histogram()).getMaxValue() / 1000.0, 0.1, "on schedule: vegeta's own latency");
         LoadSpec s = open(20, 40, 3);

@@ -1,5 +1,6 @@
-package vtlab.load;
+package vtlab.load.generator;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -7,6 +8,7 @@ import java.util.Map;
 import vtlab.core.Secrets;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
+import vtlab.load.LoadSpec;
 
 /**
  * A weighted mix ({@link Mix}) in the languages of the generators that send one: wrk's Lua request() hook and k6's
@@ -28,23 +30,23 @@ final class MixScript {
         StringBuilder lua = new StringBuilder("local vtlab_mix = {\n");
         for (int i = 0; i < mix.entries().size(); i++) {
             Mix.Entry e = mix.entries().get(i);
-            lua.append("  { name = ").append(WrkGenerator.luaString(e.name())).append(", method = ").append(WrkGenerator.luaString(e.method()))
-                    .append(", path = ").append(WrkGenerator.luaString(e.path())).append(", weight = ").append(e.weight())
-                    .append(", body = ").append(e.body() == null ? "nil" : WrkGenerator.luaString(e.body())).append(", headers = {");
+            lua.append("  { name = ").append(luaString(e.name())).append(", method = ").append(luaString(e.method()))
+                    .append(", path = ").append(luaString(e.path())).append(", weight = ").append(e.weight())
+                    .append(", body = ").append(e.body() == null ? "nil" : luaString(e.body())).append(", headers = {");
             List<String> h = new ArrayList<>();
             for (int j = 0; j < e.headers().size(); j++) {
                 Request.Header x = e.headers().get(j);
-                h.add("[" + WrkGenerator.luaString(x.name()) + "] = " + (Secrets.secretHeader(x.name())
-                        ? "os.getenv(\"" + LoadSpec.mixHeaderEnv(i, j) + "\")" : WrkGenerator.luaString(x.value())));
+                h.add("[" + luaString(x.name()) + "] = " + (Secrets.secretHeader(x.name())
+                        ? "os.getenv(\"" + LoadSpec.mixHeaderEnv(i, j) + "\")" : luaString(x.value())));
             }
             lua.append(String.join(", ", h)).append("} },\n");
         }
         lua.append("}\nlocal vtlab_total = ").append(mix.totalWeight()).append("\nlocal vtlab_ranges = {\n");
         mix.values().forEach((k, v) -> {
-            if (v instanceof Mix.Range r) lua.append("  [").append(WrkGenerator.luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
+            if (v instanceof Mix.Range r) lua.append("  [").append(luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
         });
         lua.append("}\nlocal vtlab_files = {\n");
-        files(lua, mix, WrkGenerator::luaString, "  { names = {", "}, rows = {\n", "    {", "},\n", "  } },\n");
+        files(lua, mix, MixScript::luaString, "  { names = {", "}, rows = {\n", "    {", "},\n", "  } },\n");
         lua.append("""
                 }
                 local vtlab_current = {}
@@ -77,27 +79,27 @@ final class MixScript {
 
     /** k6: the mix and the values as constants, and the default function sending one request of the mix per iteration. */
     static String js(Mix mix, String base, String timeout) {
-        StringBuilder js = new StringBuilder("const BASE = ").append(K6Generator.quote(base)).append(";\nconst MIX = [\n");
+        StringBuilder js = new StringBuilder("const BASE = ").append(jsString(base)).append(";\nconst MIX = [\n");
         for (int i = 0; i < mix.entries().size(); i++) {
             Mix.Entry e = mix.entries().get(i);
             List<String> h = new ArrayList<>();
             for (int j = 0; j < e.headers().size(); j++) {
                 Request.Header x = e.headers().get(j);
-                h.add(K6Generator.quote(x.name()) + ": " + (Secrets.secretHeader(x.name()) ? "__ENV." + LoadSpec.mixHeaderEnv(i, j) : K6Generator.quote(x.value())));
+                h.add(jsString(x.name()) + ": " + (Secrets.secretHeader(x.name()) ? "__ENV." + LoadSpec.mixHeaderEnv(i, j) : jsString(x.value())));
             }
-            js.append("  { name: ").append(K6Generator.quote(e.name())).append(", method: ").append(K6Generator.quote(e.method()))
-                    .append(", path: ").append(K6Generator.quote(e.path())).append(", weight: ").append(e.weight())
-                    .append(", body: ").append(e.body() == null ? "null" : K6Generator.quote(e.body()))
-                    .append(", params: { timeout: '").append(timeout).append("', tags: { name: ").append(K6Generator.quote(e.name())).append(" }")
+            js.append("  { name: ").append(jsString(e.name())).append(", method: ").append(jsString(e.method()))
+                    .append(", path: ").append(jsString(e.path())).append(", weight: ").append(e.weight())
+                    .append(", body: ").append(e.body() == null ? "null" : jsString(e.body()))
+                    .append(", params: { timeout: '").append(timeout).append("', tags: { name: ").append(jsString(e.name())).append(" }")
                     .append(h.isEmpty() ? "" : ", headers: { " + String.join(", ", h) + " }").append(" } },\n");
         }
         js.append("];\nconst TOTAL = ").append(mix.totalWeight()).append(";\nconst RANGES = {");
         List<String> ranges = new ArrayList<>();
         mix.values().forEach((k, v) -> {
-            if (v instanceof Mix.Range r) ranges.add(K6Generator.quote(k) + ": [" + r.from() + ", " + r.to() + "]");
+            if (v instanceof Mix.Range r) ranges.add(jsString(k) + ": [" + r.from() + ", " + r.to() + "]");
         });
         js.append(String.join(", ", ranges)).append("};\nconst FILES = [\n");
-        files(js, mix, K6Generator::quote, "  { names: [", "], rows: [\n", "    [", "],\n", "  ] },\n");
+        files(js, mix, MixScript::jsString, "  { names: [", "], rows: [\n", "    [", "],\n", "  ] },\n");
         js.append("""
                 ];
                 // the smooth weighted round robin's cycle, once: iteration i of the scenario (counted across every VU)
@@ -151,4 +153,26 @@ final class MixScript {
             out.append(close);
         }
     }
+
+    /** A Lua string literal of the text's UTF-8 bytes: printable ASCII as is, every other byte, quote and backslash as \\ddd. */
+    static String luaString(String text) {
+        StringBuilder out = new StringBuilder("\"");
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            int c = b & 0xff;
+            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out.append((char) c);
+            else out.append('\\').append(String.format("%03d", c));
+        }
+        return out.append('"').toString();
+    }
+
+    /** A JavaScript string literal of any text (a JSON string is one). */
+    static String jsString(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -6,6 +6,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 import vtlab.tier.host.HostRun;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.AgentsGenerator;
+import vtlab.load.agent.LoadAgents;
 
 /**
  * wrk from several load agents (closed model): the row's connections split between them ({@link LoadAgents#connections}),
@@ -17,28 +21,28 @@ public final class WrkAgents extends AgentsGenerator {
     private final WrkGenerator wrk;
 
     /** @param wrk the run's wrk, configured (its per-second switch applies to every agent) */
-    WrkAgents(WrkGenerator wrk, HostRun run, List<Agent> agents) {
+    WrkAgents(WrkGenerator wrk, HostRun run, List<LoadAgent> agents) {
         super(wrk, run, agents);
         this.wrk = wrk;
     }
 
     @Override
-    List<String> needs() {
+    protected List<String> needs() {
         return List.of("wrk", "taskset", "setsid");
     }
 
     @Override
-    String install() {
+    protected String install() {
         return "wrk: apt-get install wrk; taskset and setsid: util-linux";
     }
 
     @Override
-    String toolVersion() throws IOException, InterruptedException {
+    protected String toolVersion() throws IOException, InterruptedException {
         return agents.getFirst().host().output(List.of("sh", "-c", "wrk -v 2>&1 | head -n 1"), SHORT).strip().replaceAll("\\s+Copyright.*", "");
     }
 
     @Override
-    Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException {
+    protected Job job(LoadSpec s, int i, LoadAgent a) throws IOException, InterruptedException {
         int connections = LoadAgents.connections(s.connections(), agents.size()).get(i);
         String stem = s.stem() + "." + a.name();
         LoadSpec mine = share(s, connections, null, a.cpus());

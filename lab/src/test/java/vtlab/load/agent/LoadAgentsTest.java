@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.agent;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

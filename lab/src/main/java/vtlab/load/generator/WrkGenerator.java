@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +21,12 @@ import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.stack.Request;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * wrk (C, epoll): the default generator; on a 2-core machine it outruns hey and k6 several times, so it is not the
@@ -57,8 +63,8 @@ import vtlab.stack.Request;
 public final class WrkGenerator implements Generator {
     /** From load agents: closed-model rows, each agent its share (see {@link WrkAgents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.CLOSED), (run, agents) -> new WrkAgents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(java.util.EnumSet.of(LoadModel.CLOSED), (run, agents) -> new WrkAgents(this, run, agents)));
     }
 
     static final String BEGIN = "VTLAB_JSON_BEGIN", END = "VTLAB_JSON_END";
@@ -165,15 +171,15 @@ public final class WrkGenerator implements Generator {
 
     /** The one request: wrk's method, headers and body (see above). */
     private static void appendRequest(StringBuilder lua, Request r, Path bodyFile) {
-        lua.append("wrk.method = ").append(luaString(r.method())).append("\n");
+        lua.append("wrk.method = ").append(MixScript.luaString(r.method())).append("\n");
         for (int i = 0; i < r.headers().size(); i++) {
             Request.Header h = r.headers().get(i);
-            lua.append("wrk.headers[").append(luaString(h.name())).append("] = ")
-                    .append(Secrets.secretHeader(h.name()) ? "os.getenv(\"" + LoadSpec.headerEnv(i) + "\")" : luaString(h.value())).append("\n");
+            lua.append("wrk.headers[").append(MixScript.luaString(h.name())).append("] = ")
+                    .append(Secrets.secretHeader(h.name()) ? "os.getenv(\"" + LoadSpec.headerEnv(i) + "\")" : MixScript.luaString(h.value())).append("\n");
         }
         if (r.body() != null) {
             if (bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
-            lua.append("local body = assert(io.open(").append(luaString(bodyFile.toString())).append(", \"rb\"))\n");
+            lua.append("local body = assert(io.open(").append(MixScript.luaString(bodyFile.toString())).append(", \"rb\"))\n");
             lua.append("wrk.body = body:read(\"*a\")\nbody:close()\n");
         }
     }
@@ -246,17 +252,6 @@ public final class WrkGenerator implements Generator {
             end
             """.formatted(SERIES_BEGIN, SERIES_END);
 
-    /** A Lua string literal of the text's UTF-8 bytes: printable ASCII as is, every other byte, quote and backslash as \\ddd. */
-    static String luaString(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-            int c = b & 0xff;
-            if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') out.append((char) c);
-            else out.append('\\').append(String.format("%03d", c));
-        }
-        return out.append('"').toString();
-    }
-
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
@@ -292,7 +287,7 @@ public final class WrkGenerator implements Generator {
      */
     public static LoadResult parse(String text, Path raw, Path hlog) throws LoadException {
         int a = text.indexOf(BEGIN), b = text.indexOf(END);
-        if (a < 0 || b < a) throw new LoadException("wrk printed no result block: " + lastLines(text, 3));
+        if (a < 0 || b < a) throw new LoadException("wrk printed no result block: " + ToolRun.lastLines(text, 3));
         JsonNode n;
         try {
             n = JSON.readTree(text.substring(a + BEGIN.length(), b));
@@ -366,10 +361,5 @@ public final class WrkGenerator implements Generator {
             throw new LoadException("cannot write " + hlog + ": " + e.getMessage());
         }
         return hlog;
-    }
-
-    static String lastLines(String text, int n) {
-        List<String> lines = text.strip().lines().toList();
-        return String.join(" | ", lines.subList(Math.max(0, lines.size() - n), lines.size()));
     }
 }

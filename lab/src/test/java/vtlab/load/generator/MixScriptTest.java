@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
+import vtlab.load.LoadSpec;
 
 /** A weighted mix in wrk's Lua and k6's script; which generators send one. */
 class MixScriptTest {

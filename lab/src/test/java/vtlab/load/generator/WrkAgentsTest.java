@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -20,6 +20,14 @@ import vtlab.stack.Request;
 import vtlab.tier.host.HostRun;
 import vtlab.tier.host.LocalHost;
 import vtlab.tier.host.Topology;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.AgentsGenerator;
+import vtlab.load.agent.LoadAgents;
 
 /** wrk from several agents: each one's share of the connections and CPUs, and their results as one row's. */
 class WrkAgentsTest {
@@ -47,13 +55,13 @@ class WrkAgentsTest {
     void loadAgentsRunWrkK6OrOhaEachByItsOwnSplit() {
         HostRun run = new HostRun(Topology.allLocal());
         try {
-            List<AgentsGenerator.Agent> one = List.of(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"));
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> AgentsGenerator.of(new HeyGenerator(), run, one));
+            List<LoadAgent> one = List.of(new LoadAgent("agent1", new LocalHost(), "1"));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Generators.overAgents(new HeyGenerator(), run, one));
             assertEquals("load agents run wrk, oha, vegeta, k6, not hey", e.getMessage());
-            assertTrue(AgentsGenerator.of(new VegetaGenerator(), run, one) instanceof VegetaAgents);
-            assertTrue(AgentsGenerator.of(new WrkGenerator(), run, one) instanceof WrkAgents);
-            assertTrue(AgentsGenerator.of(new K6Generator(), run, one) instanceof K6Agents);
-            assertTrue(AgentsGenerator.of(new OhaGenerator(), run, one) instanceof OhaAgents);
+            assertTrue(Generators.overAgents(new VegetaGenerator(), run, one) instanceof VegetaAgents);
+            assertTrue(Generators.overAgents(new WrkGenerator(), run, one) instanceof WrkAgents);
+            assertTrue(Generators.overAgents(new K6Generator(), run, one) instanceof K6Agents);
+            assertTrue(Generators.overAgents(new OhaGenerator(), run, one) instanceof OhaAgents);
         } finally {
             run.close();
         }
@@ -72,9 +80,9 @@ class WrkAgentsTest {
     }
 
     List<AgentsGenerator.Share> shares() {
-        return List.of(new AgentsGenerator.Share(new AgentsGenerator.Agent("agent1", new LocalHost(), "1"), 200, null, "200 connections",
+        return List.of(new AgentsGenerator.Share(new LoadAgent("agent1", new LocalHost(), "1"), 200, null, "200 connections",
                         tmp.resolve("001-servlet.agent1.wrk.txt")),
-                new AgentsGenerator.Share(new AgentsGenerator.Agent("agent2", new LocalHost(), "1"), 200, null, "200 connections",
+                new AgentsGenerator.Share(new LoadAgent("agent2", new LocalHost(), "1"), 200, null, "200 connections",
                         tmp.resolve("001-servlet.agent2.wrk.txt")));
     }
 
@@ -140,11 +148,11 @@ class WrkAgentsTest {
     @Test
     void aHostLostWhileItsAgentStartsFailsTheLoadNamingBoth() throws Exception {
         java.io.IOException read = new java.io.IOException("root@10.77.0.13: the read session ended");
-        AgentsGenerator.Agent lost = new AgentsGenerator.Agent("agent2", new Answering("ssh: connect to host 10.77.0.13 port 22: Connection timed out"), "1");
+        LoadAgent lost = new LoadAgent("agent2", new Answering("ssh: connect to host 10.77.0.13 port 22: Connection timed out"), "1");
         assertEquals("load agent agent2 (root@10.77.0.13): host unreachable: ssh: connect to host 10.77.0.13 port 22: Connection timed out",
                 AgentsGenerator.lostOr(lost, read).getMessage());
         // a host that still answers: the error is the start's own, not a loss
-        AgentsGenerator.Agent answers = new AgentsGenerator.Agent("agent2", new Answering(null), "1");
+        LoadAgent answers = new LoadAgent("agent2", new Answering(null), "1");
         assertEquals(read, assertThrows(java.io.IOException.class, () -> AgentsGenerator.lostOr(answers, read)));
     }
 }

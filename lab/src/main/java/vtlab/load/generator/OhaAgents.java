@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,6 +7,11 @@ import java.util.List;
 import java.util.Locale;
 
 import vtlab.tier.host.HostRun;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.CopiedAgents;
+import vtlab.load.agent.LoadAgents;
 
 /**
  * oha from several load agents (open model): oha has no execution segments, so each agent sends rate/n on its own
@@ -18,13 +23,13 @@ import vtlab.tier.host.HostRun;
 public final class OhaAgents extends CopiedAgents {
     private final OhaGenerator oha;
 
-    OhaAgents(OhaGenerator oha, HostRun run, List<Agent> agents) {
+    OhaAgents(OhaGenerator oha, HostRun run, List<LoadAgent> agents) {
         super(oha, run, agents);
         this.oha = oha;
     }
 
     @Override
-    Path binary() {
+    protected Path binary() {
         return oha.binary();
     }
 
@@ -38,7 +43,7 @@ public final class OhaAgents extends CopiedAgents {
     }
 
     @Override
-    Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException {
+    protected Job job(LoadSpec s, int i, LoadAgent a) throws IOException, InterruptedException {
         if (s.model() != LoadModel.OPEN) throw new IOException("oha runs the open model only here (closed: wrk agents)");
         String stem = s.stem() + "." + a.name();
         int cap = LoadAgents.connections(s.connections(), agents.size()).get(i);

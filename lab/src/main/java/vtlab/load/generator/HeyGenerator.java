@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,6 +12,10 @@ import vtlab.tier.tool.Tools;
 import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.stack.Request;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.ToolRun;
 
 /**
  * hey (Go), the article's generator: a closed model of -c workers. Several times slower than wrk per request, so
@@ -89,7 +93,7 @@ public final class HeyGenerator implements Generator {
     /** Parses hey's text summary (times in seconds) into milliseconds. */
     public static LoadResult parse(String text, Path raw) throws LoadException {
         double total = secs(text, "Total:");
-        if (Double.isNaN(total)) throw new LoadException("hey printed no summary: " + WrkGenerator.lastLines(text, 3));
+        if (Double.isNaN(total)) throw new LoadException("hey printed no summary: " + ToolRun.lastLines(text, 3));
         long ok = 0, status = 0;
         Matcher m = STATUS.matcher(text);
         while (m.find()) {

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -26,6 +26,11 @@ import vtlab.data.LatencyHistogram;
 import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
 
 /**
  * The fixtures under resources/vtlab/k6 are real k6 v1.8.1 runs (their .cmd says how) of the scripts beside them,

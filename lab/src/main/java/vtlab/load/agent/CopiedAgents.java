@@ -1,9 +1,11 @@
-package vtlab.load;
+package vtlab.load.agent;
 
 import java.nio.file.Path;
 import java.util.List;
 
 import vtlab.core.UsageError;
+import vtlab.load.Generator;
+import vtlab.load.LoadAgent;
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
 
@@ -11,16 +13,16 @@ import vtlab.tier.host.HostRun;
  * Load agents whose tool is built on this machine and copied into each host's work folder (k6, oha, vegeta): the hosts need
  * only taskset and setsid, the tool must be available here, and its version is this machine's binary's.
  */
-abstract sealed class CopiedAgents extends AgentsGenerator permits K6Agents, OhaAgents, VegetaAgents {
-    CopiedAgents(Generator tool, HostRun run, List<Agent> agents) {
+public abstract class CopiedAgents extends AgentsGenerator {
+    protected CopiedAgents(Generator tool, HostRun run, List<LoadAgent> agents) {
         super(tool, run, agents);
     }
 
     /** The tool's binary on this machine. */
-    abstract Path binary();
+    protected abstract Path binary();
 
     /** The binary in the host's work folder (copied once per run and host); its path there. */
-    String stageBinary(Host host) throws java.io.IOException, InterruptedException {
+    protected String stageBinary(Host host) throws java.io.IOException, InterruptedException {
         return run.stage(host, binary(), "bin/" + tool.name());
     }
 
@@ -32,17 +34,17 @@ abstract sealed class CopiedAgents extends AgentsGenerator permits K6Agents, Oha
     }
 
     @Override
-    List<String> needs() {
+    protected List<String> needs() {
         return List.of("taskset", "setsid");
     }
 
     @Override
-    String install() {
+    protected String install() {
         return "util-linux";
     }
 
     @Override
-    String toolVersion() {
+    protected String toolVersion() {
         return tool.version();
     }
 }

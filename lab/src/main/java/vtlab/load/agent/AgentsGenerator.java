@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.agent;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,100 +16,72 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.AgentLoad;
 import vtlab.data.LatencyHistogram;
+import vtlab.load.Generator;
+import vtlab.load.LoadAgent;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadSpec;
+import vtlab.load.ToolRun;
 import vtlab.proc.CoreMap;
 import vtlab.tier.host.TierProcess;
-import vtlab.tier.host.Host;
 import vtlab.tier.host.HostProcess;
 import vtlab.tier.host.HostRun;
 
 /**
  * Several load agents (--hosts: the topology's load hosts) run as one generator. What each agent runs for its share is
- * its tool's ({@link WrkAgents}: the connections split; {@link K6Agents}: k6's own execution segments; {@link OhaAgents}:
- * rate/n); the rest is here, the same for every tool: each agent's files staged on its host before any agent starts,
+ * its tool's, declared beside the tool in vtlab.load.generator (WrkAgents: the connections split; K6Agents: k6's own
+ * execution segments; OhaAgents: rate/n), which builds its agents on this class; the rest is here, beneath the tools
+ * and knowing none of them, the same for every tool: each agent's files staged on its host before any agent starts,
  * then all started at once, pinned to its CPUs there, against the SUT's address; each one's output streamed into
  * raw/STEM.agentI.TOOL.txt, its other outputs copied back beside it and parsed here into its own histogram; the hold
  * ended as soon as one fails, and that one failing the row with its name. The row's result is theirs merged
  * ({@link #merge}): latencies from their histograms added ({@link LoadAgents#merge}), rate the sum of theirs, errors
  * and drops added, their seconds added second by second, and what each did kept for the checks (an agent behind).
  */
-public abstract sealed class AgentsGenerator implements Generator permits WrkAgents, CopiedAgents {
-    /**
-     * A load agent: its name in raw/ and in messages, its host, the CPUs it is pinned to there, and its host's clock
-     * against this machine's (ms ahead; {@link vtlab.tier.host.HostSurvey}), which moves stamps of its clock onto ours.
-     */
-    public record Agent(String name, Host host, String cpus, double clockOffsetMs) {
-        public Agent(String name, Host host, String cpus) {
-            this(name, host, cpus, 0);
-        }
-    }
+public abstract class AgentsGenerator implements Generator {
+    protected static final Duration SHORT = Duration.ofSeconds(30), COPY = Duration.ofMinutes(5);
 
-    /**
-     * How a generator runs from load agents on other hosts, as it declares it ({@link Generator#fromAgents()}): the load
-     * models it runs there, and its agents over a run's hosts.
-     */
-    public record FromAgents(Set<LoadModel> models, Maker maker) {
-        public interface Maker {
-            AgentsGenerator over(HostRun run, List<Agent> agents);
-        }
-    }
+    protected final Generator tool;
+    protected final HostRun run;
+    protected final List<LoadAgent> agents;
 
-    /** The generators that declare they run from load agents (under this load model, or any when null), by name. */
-    public static List<String> tools(LoadModel model) {
-        List<String> out = new ArrayList<>();
-        for (var e : Generators.all().entrySet()) {
-            Generator g = e.getValue().get();
-            if (g.fromAgents().filter(a -> model == null || a.models().contains(model)).isPresent()) out.add(e.getKey());
-        }
-        return out;
-    }
-    static final Duration SHORT = Duration.ofSeconds(30), COPY = Duration.ofMinutes(5);
-
-    final Generator tool;
-    final HostRun run;
-    final List<Agent> agents;
-
-    AgentsGenerator(Generator tool, HostRun run, List<Agent> agents) {
+    protected AgentsGenerator(Generator tool, HostRun run, List<LoadAgent> agents) {
         if (agents.isEmpty()) throw new IllegalArgumentException("no load agent");
         this.tool = tool;
         this.run = run;
         this.agents = List.copyOf(agents);
     }
 
-    /** The run's generator (configured) run from the agents; one agents cannot run is refused. */
-    public static AgentsGenerator of(Generator tool, HostRun run, List<Agent> agents) {
-        return tool.fromAgents().orElseThrow(() -> new IllegalArgumentException("load agents run " + String.join(", ", tools(null)) + ", not " + tool.name()))
-                .maker().over(run, agents);
-    }
-
-    public List<Agent> agents() {
+    public List<LoadAgent> agents() {
         return agents;
     }
 
     /** What an agent's host must have on its PATH. */
-    abstract List<String> needs();
+    protected abstract List<String> needs();
 
     /** How to install what {@link #needs} names, for the refusal. */
-    abstract String install();
+    protected abstract String install();
 
     /** The tool's version, as the first agent runs it. */
-    abstract String toolVersion() throws IOException, InterruptedException;
+    protected abstract String toolVersion() throws IOException, InterruptedException;
 
     /**
      * One agent's share of the load (agent i of {@link #agents}, from 0), its files staged on its host: what it runs
      * there, and how its output becomes its result.
      */
-    abstract Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException;
+    protected abstract Job job(LoadSpec s, int i, LoadAgent a) throws IOException, InterruptedException;
 
     /** An agent's share of a load: connections (closed) or in-flight cap (open), its rate (open), in words, its output here. */
-    record Share(Agent agent, int connections, Double rate, String words, Path out) {}
+    public record Share(LoadAgent agent, int connections, Double rate, String words, Path out) {}
 
     /** What an agent's share is parsed with, once it ended: startedMs is when the agents were started, on this machine's clock. */
-    interface Parser {
+    public interface Parser {
         LoadResult parse(String text, Path raw, long startedMs) throws LoadException;
     }
 
     /** What an agent runs for its share (on its host, paths there) and how its output is read. */
-    record Job(Share share, List<String> command, Parser parser) {}
+    public record Job(Share share, List<String> command, Parser parser) {}
 
     @Override
     public String name() {
@@ -129,7 +101,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     /** Each agent's host has what the tool needs on its PATH, or the run is refused naming the agent and what it lacks. */
     @Override
     public void ensureAvailable() throws UsageError {
-        for (Agent a : agents) {
+        for (LoadAgent a : agents) {
             List<String> missing;
             try {
                 missing = a.host().missing(needs());
@@ -197,13 +169,13 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     /** One agent's share of the load: its connections, its rate (open), its CPUs (a thread per CPU, at most one per connection). */
-    static LoadSpec share(LoadSpec s, int connections, Double rate, String cpus) {
+    public static LoadSpec share(LoadSpec s, int connections, Double rate, String cpus) {
         return new LoadSpec(s.url(), s.request(), connections, CoreMap.parse(cpus, Integer.MAX_VALUE).length, s.duration(), s.timeout(),
                 cpus, s.rawDir(), s.stem(), s.model(), rate, s.rateOnly(), s.profile(), s.bursts(), s.mix());
     }
 
     /** The host's file at path copied back to a file here (one the tool may not have written: skipped when absent, unless required). */
-    static void fetch(Agent a, String path, Path file, boolean required) throws LoadException {
+    protected static void fetch(LoadAgent a, String path, Path file, boolean required) throws LoadException {
         try {
             if (!required && !a.host().run(List.of("test", "-f", path), SHORT).ok()) return;
             a.host().copyFrom(path, file, COPY);
@@ -248,7 +220,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
 
     /** An agent's share under way: its process there. */
     record Part(Job job, HostProcess process) {
-        Agent agent() {
+        LoadAgent agent() {
             return job.share().agent();
         }
     }
@@ -266,7 +238,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
     }
 
     /** The agent's host lost (it does not answer a new session): the load fails naming both; else the error as it is. */
-    static LoadException lostOr(Agent a, IOException e) throws IOException, InterruptedException {
+    public static LoadException lostOr(LoadAgent a, IOException e) throws IOException, InterruptedException {
         String why = a.host().unreachable();
         if (why == null) throw e;
         return new LoadException("load agent " + a.name() + " (" + a.host().name() + "): host unreachable: " + why);
@@ -398,7 +370,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
      * second by second, and what each did kept for the checks; raw/STEM.TOOL.txt says what each did. A warm-up slice
      * (rate only) has no histograms to merge.
      */
-    static LoadResult merge(LoadSpec s, String tool, List<Share> parts, List<LoadResult> results) throws LoadException {
+    public static LoadResult merge(LoadSpec s, String tool, List<Share> parts, List<LoadResult> results) throws LoadException {
         long requests = 0, connect = 0, read = 0, write = 0, timeout = 0, status = 0, bytes = 0;
         Long dropped = null;
         double rps = 0, longest = 0;
@@ -418,7 +390,7 @@ public abstract sealed class AgentsGenerator implements Generator permits WrkAge
         Path summary = s.rawDir().resolve(s.stem() + "." + tool + ".txt");
         StringBuilder text = new StringBuilder("# " + tool + " from " + parts.size() + " load agents, " + (s.rate() == null ? "connections split"
                 : tool.equals("k6") ? "each its k6 execution segment" : "each at rate/" + parts.size())
-                + "; the row's latencies are their histograms added (vtlab.load.LoadAgents.merge), its rate the sum of theirs\n");
+                + "; the row's latencies are their histograms added (vtlab.load.agent.LoadAgents.merge), its rate the sum of theirs\n");
         Map<String, Path> hlogs = new LinkedHashMap<>();
         List<AgentLoad> did = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +8,11 @@ import java.util.List;
 import java.util.Locale;
 
 import vtlab.tier.host.HostRun;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.CopiedAgents;
+import vtlab.load.agent.LoadAgents;
 
 /**
  * vegeta from several load agents (open model): vegeta has no execution segments, so each agent runs every attacker
@@ -21,18 +26,18 @@ import vtlab.tier.host.HostRun;
 public final class VegetaAgents extends CopiedAgents {
     private final VegetaGenerator vegeta;
 
-    VegetaAgents(VegetaGenerator vegeta, HostRun run, List<Agent> agents) {
+    VegetaAgents(VegetaGenerator vegeta, HostRun run, List<LoadAgent> agents) {
         super(vegeta, run, agents);
         this.vegeta = vegeta;
     }
 
     @Override
-    Path binary() {
+    protected Path binary() {
         return vegeta.binary();
     }
 
     @Override
-    Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException {
+    protected Job job(LoadSpec s, int i, LoadAgent a) throws IOException, InterruptedException {
         if (s.model() != LoadModel.OPEN) throw new IOException("vegeta agents run the open model (closed: wrk agents)");
         if (s.profile() != null) throw new IOException("rate profiles do not run across hosts yet"); // refused before the run too
         String stem = s.stem() + "." + a.name();
@@ -64,7 +69,7 @@ public final class VegetaAgents extends CopiedAgents {
         String words = String.format(Locale.ROOT, "%.1f req/s (%d attackers), at most %d in flight", rate, attackers.size(), cap);
         return new Job(new Share(a, cap, rate, words, s.rawDir().resolve(stem + ".vegeta.txt")), cmd, (text, raw, startedMs) -> {
             for (int k = 0; k < attackers.size(); k++) fetch(a, remote.get(k), local.get(k), true);
-            return VegetaGenerator.parse(vegeta.binary(), text, raw, attackers, local, hlog, holdS, K6Agents.onHostClock(startedMs, a.clockOffsetMs()));
+            return VegetaGenerator.parse(vegeta.binary(), text, raw, attackers, local, hlog, holdS, a.onHostClock(startedMs));
         });
     }
 }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,6 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.data.LatencyHistogram;
 import vtlab.stack.Request;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
 
 class WrkGeneratorTest {
     @TempDir
@@ -156,7 +160,7 @@ class WrkGeneratorTest {
 
     @Test
     void luaStringsCarryAnyByteEscaped() {
-        assertEquals("\"a\\034b\\092c\\010\\195\\188\"", WrkGenerator.luaString("a\"b\\c\nü"));
+        assertEquals("\"a\\034b\\092c\\010\\195\\188\"", MixScript.luaString("a\"b\\c\nü"));
     }
 
     /** A body that is no text (quotes, line breaks, bytes that are not UTF-8) and headers that need escaping. */
@@ -179,7 +183,7 @@ class WrkGeneratorTest {
         assertTrue(!lua.contains("s3cr3t") && lua.contains("os.getenv(\"VTLAB_HEADER_2\")"), "the script kept in raw/ holds no credential: " + lua);
         Path out = dir.resolve("request.bin");
         Path script = Files.writeString(dir.resolve("t.lua"), lua + "init = function(args)\n  local f = io.open("
-                + WrkGenerator.luaString(out.toString()) + ", \"wb\")\n  f:write(wrk.format())\n  f:close()\nend\n");
+                + MixScript.luaString(out.toString()) + ", \"wb\")\n  f:write(wrk.format())\n  f:close()\nend\n");
         try (java.net.ServerSocket port = new java.net.ServerSocket(0, 8, java.net.InetAddress.getLoopbackAddress())) {
             run(wrk, script, "http://127.0.0.1:" + port.getLocalPort() + "/echo", r);
         }

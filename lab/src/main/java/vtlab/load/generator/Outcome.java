@@ -1,4 +1,6 @@
-package vtlab.load;
+package vtlab.load.generator;
+
+import vtlab.load.LoadSeries;
 
 /**
  * What one request came to, as a generator with per-request records tells it (k6's status and error code, vegeta's

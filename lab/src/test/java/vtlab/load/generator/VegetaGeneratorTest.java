@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,6 +28,10 @@ import vtlab.plan.RateProfile;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
 
 /**
  * vegeta's attackers (layers of a rate profile, a request of a mix each), its results read into a row (latency from the
@@ -150,7 +154,7 @@ class VegetaGeneratorTest {
         assertTrue(sh.contains("'env' 'GOMAXPROCS=1' 'taskset' '-c' '0' '/bin/vegeta' 'attack' '-format=json' '-targets=t0' '-name=load'"
                 + " '-rate=200/1s' '-duration=30000ms' '-timeout=30000ms' '-workers=100' '-max-workers=4000' '-max-body=0' '-output=o0' &\np0=$!"), sh);
         assertTrue(sh.contains("(sleep 10.000 && exec 'env' 'GOMAXPROCS=1' 'taskset' '-c' '0' '/bin/vegeta' 'attack' '-format=json' '-targets=t1'"), sh);
-        assertTrue(sh.startsWith("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.VegetaGenerator)\nrc=0\n'/bin/vegeta' -version >/dev/null 2>&1\n"), sh);
+        assertTrue(sh.startsWith("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.generator.VegetaGenerator)\nrc=0\n'/bin/vegeta' -version >/dev/null 2>&1\n"), sh);
         assertTrue(sh.contains("wait $p0 ||") && sh.contains("wait $p1 ||") && sh.endsWith("exit $rc\n"), sh);
     }
 

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -23,6 +23,12 @@ import vtlab.core.Secrets;
 import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.tier.tool.Tools;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * oha (Rust, tokio), the open-model generator: {@code -q RATE --latency-correction} sends on a fixed schedule and
@@ -37,8 +43,8 @@ import vtlab.tier.tool.Tools;
 public final class OhaGenerator implements Generator {
     /** From load agents: open-model rows, each agent its share (see {@link OhaAgents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new OhaAgents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new OhaAgents(this, run, agents)));
     }
 
     static final String VERSION = Tools.OHA_VERSION;
@@ -152,7 +158,7 @@ public final class OhaGenerator implements Generator {
             if (a < 0) throw new IOException("no JSON in oha's output");
             n = JSON.readTree(json.substring(a));
         } catch (IOException e) {
-            throw new LoadException("oha printed no JSON summary: " + WrkGenerator.lastLines(text, 3));
+            throw new LoadException("oha printed no JSON summary: " + ToolRun.lastLines(text, 3));
         }
         long timeout = 0, connect = 0, read = 0;
         for (Iterator<Map.Entry<String, JsonNode>> it = n.path("errorDistribution").fields(); it.hasNext(); ) {

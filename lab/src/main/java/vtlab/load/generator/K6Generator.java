@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -31,6 +31,12 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.RateProfile;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * k6 (Go, a JavaScript VU per connection), the seed rig's own generator: closed model with constant-vus (or the seed
@@ -54,8 +60,8 @@ import vtlab.tier.tool.Tools;
 public final class K6Generator implements Generator {
     /** From load agents: open-model rows, each agent its share (see {@link K6Agents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new K6Agents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(java.util.EnumSet.of(LoadModel.OPEN), (run, agents) -> new K6Agents(this, run, agents)));
     }
 
     static final String VERSION = Tools.K6_VERSION;
@@ -220,17 +226,17 @@ public final class K6Generator implements Generator {
 
     /** The one request as constants: its URL, method, body (bodyFile's bytes) and params (timeout, headers). */
     private static void appendRequest(StringBuilder js, LoadSpec s, Path bodyFile, String timeout) {
-        js.append("\nconst URL = ").append(quote(s.url().toString())).append(";\n");
+        js.append("\nconst URL = ").append(MixScript.jsString(s.url().toString())).append(";\n");
         Request req = s.request();
         if (req.body() != null && bodyFile == null) throw new IllegalArgumentException("a request with a body needs its file");
-        js.append("const METHOD = ").append(quote(req.method())).append(";\n");
-        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + quote(bodyFile.toString()) + ", 'b')").append(";\n");
+        js.append("const METHOD = ").append(MixScript.jsString(req.method())).append(";\n");
+        js.append("const BODY = ").append(req.body() == null ? "null" : "open(" + MixScript.jsString(bodyFile.toString()) + ", 'b')").append(";\n");
         js.append("const PARAMS = { timeout: '").append(timeout).append("'");
         if (!req.headers().isEmpty()) {
             List<String> headers = new java.util.ArrayList<>();
             for (int i = 0; i < req.headers().size(); i++) {
                 Request.Header h = req.headers().get(i);
-                headers.add(quote(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : quote(h.value())));
+                headers.add(MixScript.jsString(h.name()) + ": " + (Secrets.secretHeader(h.name()) ? "__ENV." + LoadSpec.headerEnv(i) : MixScript.jsString(h.value())));
             }
             js.append(", headers: { ").append(String.join(", ", headers)).append(" }");
         }
@@ -281,13 +287,6 @@ public final class K6Generator implements Generator {
         return ramped || s.duration().compareTo(min) >= 0 ? s.duration() : min;
     }
 
-    static String quote(String s) {
-        try {
-            return JSON.writeValueAsString(s); // a JSON string is a JavaScript string literal
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
 
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
@@ -364,13 +363,13 @@ public final class K6Generator implements Generator {
     static LoadResult parse(String text, Path raw, Path csv, Path summary, Path hlog, double holdS, boolean ramped,
                             boolean open, Long startMs) throws LoadException {
         Path file = Files.isRegularFile(csv) ? csv : gz(csv);
-        if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + WrkGenerator.lastLines(text, 3));
+        if (!Files.isRegularFile(file)) throw new LoadException("k6 wrote no CSV " + csv + ": " + ToolRun.lastLines(text, 3));
         Histogram h = LatencyHistogram.empty();
         LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
         long answered = 0, status = 0, timeout = 0, connect = 0, write = 0, read = 0, bytes = 0, dropped = 0, all = 0;
         try (BufferedReader in = reader(file)) {
             String header = in.readLine();
-            if (header == null) throw new LoadException("k6's CSV " + file + " is empty: " + WrkGenerator.lastLines(text, 3));
+            if (header == null) throw new LoadException("k6's CSV " + file + " is empty: " + ToolRun.lastLines(text, 3));
             List<String> cols = List.of(header.split(",", -1));
             int name = cols.indexOf("metric_name"), value = cols.indexOf("metric_value"), st = cols.indexOf("status"),
                     code = cols.indexOf("error_code"), tags = cols.indexOf("extra_tags"), time = cols.indexOf("timestamp");

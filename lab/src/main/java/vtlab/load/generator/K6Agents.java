@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +8,12 @@ import java.util.List;
 import java.util.Locale;
 
 import vtlab.tier.host.HostRun;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadModel;
+import vtlab.load.LoadAgent;
+import vtlab.load.agent.CopiedAgents;
+import vtlab.load.agent.LoadAgents;
 
 /**
  * k6 from several load agents (open model), each running its own execution segment of one test: every agent gets the
@@ -24,18 +30,18 @@ import vtlab.tier.host.HostRun;
 public final class K6Agents extends CopiedAgents {
     private final K6Generator k6;
 
-    K6Agents(K6Generator k6, HostRun run, List<Agent> agents) {
+    K6Agents(K6Generator k6, HostRun run, List<LoadAgent> agents) {
         super(k6, run, agents);
         this.k6 = k6;
     }
 
     @Override
-    Path binary() {
+    protected Path binary() {
         return k6.binary();
     }
 
     @Override
-    Job job(LoadSpec s, int i, Agent a) throws IOException, InterruptedException {
+    protected Job job(LoadSpec s, int i, LoadAgent a) throws IOException, InterruptedException {
         if (s.model() != LoadModel.OPEN) throw new IOException("k6 agents run the open model (closed: wrk agents)");
         String stem = s.stem() + "." + a.name();
         // the whole test's script and the row's rate and cap: k6 scales both to the agent's segment
@@ -85,12 +91,7 @@ public final class K6Agents extends CopiedAgents {
      * An agent's CSV as a local k6's, each record in the second of the hold it ended in: the hold began at startedMs on
      * this machine's clock, which is startedMs + the offset on the agent's clock, the one its stamps are in.
      */
-    static LoadResult parse(Agent a, String text, Path raw, Path csv, Path summary, Path hlog, double holdS, long startedMs) throws LoadException {
-        return K6Generator.parse(text, raw, csv, summary, hlog, holdS, false, true, onHostClock(startedMs, a.clockOffsetMs()));
-    }
-
-    /** A moment of this machine's clock (epoch ms) on a host's clock that is offsetMs ahead. */
-    static long onHostClock(long localMs, double offsetMs) {
-        return localMs + Math.round(offsetMs);
+    static LoadResult parse(LoadAgent a, String text, Path raw, Path csv, Path summary, Path hlog, double holdS, long startedMs) throws LoadException {
+        return K6Generator.parse(text, raw, csv, summary, hlog, holdS, false, true, a.onHostClock(startedMs));
     }
 }

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -34,6 +34,12 @@ import vtlab.plan.RateProfile;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
+import vtlab.load.LoadSeries;
+import vtlab.load.LoadModel;
+import vtlab.load.ToolRun;
 
 /**
  * vegeta (Go, MIT), the open model's generator wherever a load needs more than one constant rate of one request: rate
@@ -125,8 +131,8 @@ public final class VegetaGenerator implements Generator {
 
     /** From load agents: open-model rows, each agent every attacker at rate/n (see {@link VegetaAgents}). */
     @Override
-    public java.util.Optional<AgentsGenerator.FromAgents> fromAgents() {
-        return java.util.Optional.of(new AgentsGenerator.FromAgents(EnumSet.of(LoadModel.OPEN), (run, agents) -> new VegetaAgents(this, run, agents)));
+    public java.util.Optional<FromAgents> fromAgents() {
+        return java.util.Optional.of(new FromAgents(EnumSet.of(LoadModel.OPEN), (run, agents) -> new VegetaAgents(this, run, agents)));
     }
 
     @Override
@@ -346,7 +352,7 @@ public final class VegetaGenerator implements Generator {
     static String script(String vegeta, LoadSpec s, List<Attacker> attackers, IntFunction<String> targets, IntFunction<String> output) {
         // vegeta run once first (-version: nothing sent) pages its 18 MB in, so the attackers start together: seen on a
         // machine short of page cache, the first attacker's exec took a second longer than a later one's
-        StringBuilder sh = new StringBuilder("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.VegetaGenerator)\nrc=0\n"
+        StringBuilder sh = new StringBuilder("#!/bin/sh\n# vegeta attackers of one load, side by side (vtlab.load.generator.VegetaGenerator)\nrc=0\n"
                 + sh(vegeta) + " -version >/dev/null 2>&1\n");
         for (Attacker a : attackers) {
             List<String> cmd = List.of("env", "GOMAXPROCS=" + Math.max(1, s.threads()), "taskset", "-c", s.cpus(), vegeta, "attack",

@@ -1,4 +1,4 @@
-package vtlab.load;
+package vtlab.load.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -11,6 +11,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import vtlab.stack.Request;
+import vtlab.load.Generator;
+import vtlab.load.LoadSpec;
+import vtlab.load.LoadResult;
 
 class HeyGeneratorTest {
     @org.junit.jupiter.api.io.TempDir
