@@ -224,9 +224,9 @@ final class NextStep implements Search {
     }
 
     /**
-     * A variant set against its base: in words; whether it gained beyond the noise (a claim); whether it moved the
-     * right way by more than {@link Verdict#SAME} on ok rows (a direction: enough to try more of the lever while the
-     * cause stays); its own largest cause.
+     * A variant set against its base: in words; whether it gained beyond the noise (a claim, ok rows only); whether it
+     * moved the right way by more than {@link Verdict#SAME} (a direction, flagged rows too: enough to try more of the
+     * lever while the cause stays, never a claim); its own largest cause.
      */
     record Judged(String text, boolean gain, boolean direction, Cause top) {}
 
@@ -260,13 +260,15 @@ final class NextStep implements Search {
         String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
         String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
                 + (Double.isNaN(change.low()) ? "" : String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(change.low()), pct(change.high()))) + p99;
+        // better: more throughput closed, less p99 open; the direction decides whether more of the lever is tried, a
+        // choice of what to run, not a claim: flagged rows (a busy machine) may steer it, never make a gain
+        double signed = open ? -change.mean() : change.mean();
         if (ok.size() < ran.size() || base.flagged()) {
             String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Levers.row(n.r()).flagged())
                     .flatMap(n -> Levers.row(n.r()).flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
-            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, false, top);
+            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false,
+                    signed >= 100 * Verdict.SAME, top);
         }
-        // better: more throughput closed, less p99 open
-        double signed = open ? -change.mean() : change.mean();
         boolean reps = !Double.isNaN(change.low());
         boolean spans = reps && change.low() <= 0 && change.high() >= 0, small = Math.abs(change.mean()) < BETWEEN_JVMS_PCT;
         boolean noise = spans || small;

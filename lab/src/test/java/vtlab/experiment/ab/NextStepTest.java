@@ -318,6 +318,7 @@ class NextStepTest {
         flagged.put("flags", "littles-law");
         NextStep.Judged f = NextStep.judge(base(ab), "pool 20", numbered(List.of(flagged), 2));
         assertFalse(f.gain());
+        assertTrue(f.direction(), "+300% on a flagged row: never a gain, still the way to try more");
         assertTrue(f.text().contains("not evidence (flagged littles-law)"), f.text());
     }
 
