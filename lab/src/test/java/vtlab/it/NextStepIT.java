@@ -104,7 +104,8 @@ class NextStepIT {
         for (Map<String, String> row : last) assertNotEquals("pool_wait", row.get("time_top_cause"), "the cause leaves the pool: " + causes(last));
         System.out.println("vtlab IT: pool control: " + vtlabFinding(run, "next step"));
         String findings = Files.readString(run.resolve("findings.json"));
-        assertTrue(findings.contains("next step, /api/order-summary/random at 200 connections, virtual as shipped (rows 1, 2): "), findings);
+        // on a busy machine its rows are flagged busy-machine: the line says "(from flagged rows: not evidence)" and claims no gain
+        assertTrue(findings.contains("next step, /api/order-summary/random at 200 connections, virtual as shipped (rows 1, 2)"), findings);
         assertTrue(findings.contains("→ pool 20 (rows 3, 4): +") && findings.contains("req/s (95% CI "), findings);
         assertTrue(findings.contains("the largest cause is now"), findings);
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (rows 3, 4)"));
