@@ -5,6 +5,7 @@ import java.util.List;
 import vtlab.data.Column;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * CPU of every tier over the hold, from /proc ticks of the tier's process tree, as top shows it: 100 = one core
@@ -27,7 +28,9 @@ public final class CpuProbe implements Probe {
      * What the rest of the machine used while the row ran: every CPU's user and system time (/proc/stat) less the
      * tiers' processes and the lab's own JVM. A build, a browser or a second run beside the lab takes the tiers' CPUs
      * from under them (a control's SUT core read 33% busy at 200 connections while a compiler ran), so the row's numbers
-     * are not the service's alone: check.RowValidity flags it. Only where every tier runs on this machine.
+     * are not the service's alone: check.RowValidity flags it. The processes serving the SUT that are no tier of the row
+     * (a database or stub the user started, the lab's `./vtlab tiers`) count with the tiers. Only where every tier runs
+     * on this machine.
      */
     public static final Column OTHERS = vtlab.data.Columns.OTHERS_CPU;
 
@@ -45,6 +48,7 @@ public final class CpuProbe implements Probe {
     /** {machine busy jiffies, the lab's own ticks, the tiers' ticks} at the hold's start and at the last sample that read every tier alive. */
     private long[] machineStart, machineLast;
     private long machineLastNanos;
+    private List<ProcessHandle> servers = List.of();
 
     @Override
     public String name() {
@@ -71,17 +75,33 @@ public final class CpuProbe implements Probe {
             lastTicks.put(tier, t);
         });
         boolean allHere = !ctx.tiers().isEmpty() && ctx.tiers().values().stream().allMatch(p -> p.local().isPresent());
+        servers = allHere ? servers(ctx) : List.of();
         machineStart = allHere ? machine(startTicks) : null;
     }
 
+    /** The local processes serving the SUT (LocalServers) that are no tier of the row: their CPU is the system's too. */
+    private static List<ProcessHandle> servers(ProbeContext ctx) {
+        vtlab.tier.host.TierProcess app = ctx.tiers().get(vtlab.proc.CoreMap.APP);
+        if (app == null || app.local().isEmpty()) return List.of();
+        Set<Long> tiers = new java.util.HashSet<>();
+        ctx.tiers().values().forEach(t -> t.local().ifPresent(h -> {
+            tiers.add(h.pid());
+            h.descendants().forEach(d -> tiers.add(d.pid()));
+        }));
+        tiers.add(ProcessHandle.current().pid());
+        return LocalServers.of(app.local().get().pid()).stream().filter(pid -> !tiers.contains(pid))
+                .map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
+    }
+
     /** {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks}; null when /proc/stat cannot be read. */
-    private static long[] machine(Map<String, Long> tierTicks) {
+    private long[] machine(Map<String, Long> tierTicks) {
         try {
             long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
             // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
             // reading, which is taken while every tier is alive
             long self = Proc.cpuTicks(ProcessHandle.current().pid());
-            return busy < 0 || self < 0 ? null : new long[] {busy, self, tierTicks.values().stream().mapToLong(Long::longValue).sum()};
+            long served = servers.stream().mapToLong(Proc::treeTicks).sum();
+            return busy < 0 || self < 0 ? null : new long[] {busy, self, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served};
         } catch (java.io.IOException e) {
             return null;
         }
