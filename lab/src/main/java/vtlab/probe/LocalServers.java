@@ -54,7 +54,8 @@ final class LocalServers {
         return inodes;
     }
 
-    private static String tcpTables(long pid) throws IOException {
+    /** The TCP tables (tcp and tcp6) of a process's network namespace, one after the other. */
+    static String tcpTables(long pid) throws IOException {
         StringBuilder tables = new StringBuilder();
         for (String t : java.util.List.of("tcp", "tcp6")) {
             Path f = Path.of("/proc", Long.toString(pid), "net", t);

@@ -253,23 +253,10 @@ public final class ProfileProbe implements Probe {
      */
     private static Map<String, Integer> peers(ProbeContext ctx) {
         if (ctx.app() == null || ctx.app().local().isEmpty() || ctx.sutBase() == null) return Map.of();
-        Path proc = Path.of("/proc", Long.toString(ctx.app().pid()));
-        Set<String> inodes = new java.util.HashSet<>();
-        try (Stream<Path> fds = Files.list(proc.resolve("fd"))) {
-            fds.forEach(fd -> {
-                try {
-                    String target = Files.readSymbolicLink(fd).toString();
-                    if (target.startsWith("socket:[")) inodes.add(target.substring(8, target.length() - 1));
-                } catch (IOException | RuntimeException e) {
-                    // closed between the listing and the read
-                }
-            });
-            StringBuilder tables = new StringBuilder();
-            for (String t : List.of("tcp", "tcp6")) {
-                Path f = proc.resolve("net").resolve(t);
-                if (Files.exists(f)) tables.append(Files.readString(f)).append('\n');
-            }
-            return establishedPeers(tables.toString(), inodes, ctx.sutBase().getPort(), TimeBreakdown.dbPorts(ctx.row().sutEnv()));
+        long pid = ctx.app().pid();
+        try {
+            return establishedPeers(LocalServers.tcpTables(pid), LocalServers.socketInodes(pid), ctx.sutBase().getPort(),
+                    TimeBreakdown.dbPorts(ctx.row().sutEnv()));
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
