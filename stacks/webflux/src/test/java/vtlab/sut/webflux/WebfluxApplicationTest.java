@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /** The real server (Reactor Netty on an ephemeral port), started once per mode that matters. */
 class WebfluxApplicationTest {
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static ConfigurableApplicationContext virtualNetty, reactive, coroutine;
 
     @BeforeAll
@@ -46,9 +46,15 @@ class WebfluxApplicationTest {
     }
 
     private static HttpResponse<String> get(ConfigurableApplicationContext ctx, String path) throws Exception {
-        // a lost answer fails this test in 30 s instead of hanging the suite (it happened once, on /delay?ms=5)
-        return HTTP.send(HttpRequest.newBuilder(uri(ctx, path)).timeout(java.time.Duration.ofSeconds(30)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        // One connection per request: twice (on a busy CI machine) the answer to /delay?ms=5, sent on a keep-alive
+        // connection right after another answer, never came. Reactor Netty 1.3.7 (the newest these registries serve
+        // with its Spring Boot) has a known keep-alive stall fixed after it (reactor-netty#4361, "stops reading after
+        // a queued request completes synchronously"); these tests are about routing and waits, not keep-alive.
+        // The timeout still fails a lost answer in 30 s instead of hanging the suite.
+        try (HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build()) {
+            return http.send(HttpRequest.newBuilder(uri(ctx, path)).timeout(java.time.Duration.ofSeconds(30)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        }
     }
 
     /** Each wait really waits, and concurrent waits overlap (no thread is held while waiting). */
