@@ -134,6 +134,36 @@ public final class Proc {
         }
     }
 
+    /**
+     * The compiler threads' CPU time so far in nanoseconds, from /proc/PID/task/TID/schedstat (exact, where the 100 Hz
+     * ticks of stat tell 2% of a core from 0 only over whole seconds); read where the process runs, from its ticks
+     * when it runs on another host; -1 when gone.
+     */
+    public static long jitNanos(TierProcess p) {
+        if (p.local().isEmpty()) {
+            long ticks = jitTicks(p);
+            return ticks < 0 ? -1 : (long) (ticks * 1e9 / HZ);
+        }
+        long sum = 0;
+        boolean any = false;
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(p.pid()), "task"))) {
+            for (Path t : (Iterable<Path>) tasks::iterator) {
+                try {
+                    any = true;
+                    String name = Files.readString(t.resolve("comm")).strip();
+                    if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) continue;
+                    String sched = Files.readString(t.resolve("schedstat")).strip();
+                    sum += Long.parseLong(sched.substring(0, sched.indexOf(' ')));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended between the listing and the read (the JIT starts and ends compiler threads)
+                }
+            }
+        } catch (IOException e) {
+            return -1; // process gone
+        }
+        return any ? sum : -1;
+    }
+
     /** The JIT's compiler threads' ticks so far ({@link #jitTicks(long)}), read where the process runs; -1 when gone. */
     public static long jitTicks(TierProcess p) {
         return jitTicks(threadTicks(p));

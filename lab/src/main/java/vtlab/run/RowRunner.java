@@ -240,7 +240,7 @@ public final class RowRunner {
             WarmUp.Slice done = new WarmUp.Slice(rps, jitPct);
             if (!WarmUp.jitQuiet(done)) { // the compiler was busy: let it finish before the next slice
                 steps.step("warming up: letting the JIT catch up");
-                WarmUp.catchUp(() -> Proc.jitTicks(sut.process()), Thread::sleep);
+                WarmUp.catchUp(() -> Proc.jitNanos(sut.process()), Thread::sleep);
             }
             return done;
         });

@@ -31,6 +31,13 @@ class ProcTest {
             long jit = Proc.jitTicks(there);
             assertTrue(jit >= 0 && Math.abs(jit - Proc.jitTicks(self.pid())) <= 20, "compiler threads' ticks: " + jit);
 
+            // in nanoseconds (schedstat) here, from the ticks there: the same compiler threads, within 20 ticks' time
+            long nanosHere = Proc.jitNanos(here), nanosThere = Proc.jitNanos(there);
+            assertTrue(nanosHere >= 0 && Math.abs(nanosHere - nanosThere) <= 200_000_000L, nanosHere + " ns vs " + nanosThere + " ns");
+            Process ended = new ProcessBuilder("true").start();
+            ended.waitFor();
+            assertEquals(-1, Proc.jitNanos(TierProcess.local(ended.toHandle())), "a process gone reads -1");
+
             TierProcess gone = TierProcess.on(files, Integer.MAX_VALUE, () -> false);
             assertEquals(-1, Proc.statusField(gone, "VmRSS"));
             assertEquals(-1, Proc.jitTicks(gone));

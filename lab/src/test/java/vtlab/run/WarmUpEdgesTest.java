@@ -46,16 +46,16 @@ class WarmUpEdgesTest {
     }
 
     /**
-     * After a busy slice the load waits while the compiler used more than 2% of a core over a 1 s window: at 100 ticks
-     * a second the window reads whole percents, so 2 ticks is the edge and 3 the first busy reading.
+     * After a busy slice the load waits while the compiler used more than 2% of a core over a 250 ms window, read in
+     * nanoseconds: 5 ms is the edge, 5.000001 ms busy.
      */
     @Test
     void thePauseEndsAtTwoPercentOfACore() throws Exception {
-        long[] two = {0, 2}, three = {0, 3, 6, 8};
+        long[] two = {0, 5_000_000}, over = {0, 5_000_001, 10_000_002, 12_000_000};
         int[] i = {0};
-        assertEquals(Duration.ofSeconds(1), WarmUp.catchUp(() -> two[Math.min(i[0]++, two.length - 1)], ms -> {}), "2 ticks in 1 s: quiet");
+        assertEquals(Duration.ofMillis(250), WarmUp.catchUp(() -> two[Math.min(i[0]++, two.length - 1)], ms -> {}), "5 ms in 250 ms: quiet");
         int[] j = {0};
-        assertEquals(Duration.ofSeconds(3), WarmUp.catchUp(() -> three[Math.min(j[0]++, three.length - 1)], ms -> {}),
-                "3 ticks a second is busy; 2 is quiet");
+        assertEquals(Duration.ofMillis(750), WarmUp.catchUp(() -> over[Math.min(j[0]++, over.length - 1)], ms -> {}),
+                "just over 2% is busy; 2% is quiet");
     }
 }

@@ -96,26 +96,28 @@ class WarmUpTest {
         assertTrue(back.steady());
     }
 
-    /** The compiler's tick counter as a SUT would show it, one reading per call. */
-    static WarmUp.JitClock ticks(long... readings) {
+    /** The compiler's CPU time in nanoseconds as a SUT would show it, one reading per call. */
+    static WarmUp.JitClock nanos(long... readings) {
         int[] i = {0};
         return () -> readings[Math.min(i[0]++, readings.length - 1)];
     }
 
+    static final long MS = 1_000_000;
+
     @Test
     void afterABusySliceTheLoadWaitsForTheCompiler() throws Exception {
         List<Long> slept = new ArrayList<>();
-        // 100 ticks/s: 40, 30, 10 ticks in the first seconds (40%, 30%, 10% of a core), then 1 (1%): quiet after 4 s
-        Duration d = WarmUp.catchUp(ticks(0, 40, 70, 80, 81, 81), slept::add);
-        assertEquals(Duration.ofSeconds(4), d);
-        assertEquals(List.of(1000L, 1000L, 1000L, 1000L), slept);
+        // windows of 250 ms: 100, 75, 25 ms of compiling (40%, 30%, 10% of a core), then 2.5 ms (1%): quiet after 1 s
+        Duration d = WarmUp.catchUp(nanos(0, 100 * MS, 175 * MS, 200 * MS, 202_500_000L, 202_500_000L), slept::add);
+        assertEquals(Duration.ofSeconds(1), d);
+        assertEquals(List.of(250L, 250L, 250L, 250L), slept);
         // a compiler that never goes quiet is waited for at most CATCH_UP_MAX
-        long[] busy = new long[40];
-        for (int i = 0; i < busy.length; i++) busy[i] = 50L * i;
-        assertEquals(WarmUp.CATCH_UP_MAX, WarmUp.catchUp(ticks(busy), ms -> {}));
+        long[] busy = new long[60];
+        for (int i = 0; i < busy.length; i++) busy[i] = 125 * MS * i;
+        assertEquals(WarmUp.CATCH_UP_MAX, WarmUp.catchUp(nanos(busy), ms -> {}));
         // already quiet: one window; unreadable: no wait
-        assertEquals(Duration.ofSeconds(1), WarmUp.catchUp(ticks(500, 501), ms -> {}));
-        assertEquals(Duration.ZERO, WarmUp.catchUp(ticks(-1), ms -> {}));
+        assertEquals(Duration.ofMillis(250), WarmUp.catchUp(nanos(500 * MS, 501 * MS), ms -> {}));
+        assertEquals(Duration.ZERO, WarmUp.catchUp(nanos(-1), ms -> {}));
     }
 
     @Test
