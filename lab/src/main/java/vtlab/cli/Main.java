@@ -27,7 +27,7 @@ public final class Main {
     }
 
     public static int run(List<String> args, PrintStream out) throws Exception {
-        Options o = Options.parse(args);
+        Options o = Options.parse(args, flags());
         List<String> words = o.positional();
         // --help is help about the words given (run, run NAME); --version the version command
         if (o.flag("help")) words = java.util.stream.Stream.concat(java.util.stream.Stream.of("help"), words.stream()).toList();
@@ -36,6 +36,24 @@ public final class Main {
         Command c = commands(args).get(cmd);
         if (c == null) throw new UsageError(unknownCommand(cmd));
         return c.run(o, words.isEmpty() ? List.of() : words.subList(1, words.size()), out);
+    }
+
+    /** Command-line words as the lab reads them, its declared flags standing alone. */
+    public static Options parse(List<String> args) throws UsageError {
+        return Options.parse(args, flags());
+    }
+
+    /**
+     * The options that take no value: every declared option of type flag (the lab's own, each experiment's, the load
+     * options and the generators'), so a flag declared anywhere parses with no other edit.
+     */
+    public static java.util.Set<String> flags() {
+        List<vtlab.core.Opt> declared = new java.util.ArrayList<>(vtlab.plan.RunOptions.ALL);
+        vtlab.experiment.registry.Experiments.all().values().forEach(e -> declared.addAll(e.options()));
+        declared.addAll(vtlab.plan.PlanContext.LOAD_OPTIONS);
+        declared.addAll(vtlab.load.generator.Generators.options());
+        return declared.stream().filter(d -> d.type() == vtlab.core.Opt.Type.FLAG).map(vtlab.core.Opt::name)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
     static String unknownCommand(String cmd) {

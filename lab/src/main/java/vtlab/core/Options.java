@@ -38,11 +38,16 @@ public final class Options {
         return new Options(values, Map.copyOf(d));
     }
 
-    /** Options that take no value. */
-    public static final Set<String> FLAGS = Set.of("quick", "reseed", "no-probes", "help", "version", "fresh-sut", "allow-shared-cpus",
-            "next-step");
-
+    /** Words with no option among them (no flag to know of). */
     public static Options parse(List<String> args) throws UsageError {
+        return parse(args, Set.of());
+    }
+
+    /**
+     * Command-line words: "--name value", "--name=value", or a flag (an option that takes no value: the caller's
+     * declared flags, the cli's from every declared option of type flag) standing alone.
+     */
+    public static Options parse(List<String> args, Set<String> flags) throws UsageError {
         Options o = new Options();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -57,7 +62,7 @@ public final class Options {
             if (eq >= 0) {
                 value = name.substring(eq + 1);
                 name = name.substring(0, eq);
-            } else if (FLAGS.contains(name)) {
+            } else if (flags.contains(name)) {
                 value = "true";
             } else {
                 if (i + 1 >= args.size()) throw new UsageError("option --" + name + " needs a value");

@@ -18,7 +18,7 @@ import vtlab.plan.Row;
 class ChooseGeneratorTest {
     static String chosen(List<String> args, String experiment, List<Row> rows, boolean open, boolean runProfile) throws UsageError {
         List<Experiment> e = experiment == null ? List.of() : List.of(Experiments.byName(experiment));
-        return RunCommand.chooseGenerator(Options.parse(args), e, rows, open, runProfile).name();
+        return RunCommand.chooseGenerator(vtlab.cli.Main.parse(args), e, rows, open, runProfile).name();
     }
 
     @Test

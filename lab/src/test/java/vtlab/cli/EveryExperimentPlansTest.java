@@ -30,7 +30,7 @@ class EveryExperimentPlansTest {
         List<String> args = new ArrayList<>(List.of("run", e.name()));
         args.addAll(e.example());
         if (quick) args.add("--quick");
-        Options o = Options.parse(args);
+        Options o = vtlab.cli.Main.parse(args);
         return RunCommand.plan(o, o.positional().subList(1, o.positional().size()));
     }
 

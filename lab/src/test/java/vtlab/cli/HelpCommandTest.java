@@ -51,7 +51,7 @@ class HelpCommandTest {
     void everyFlagIsAnOptionTheLabReads() {
         List<String> known = new ArrayList<>(RunCommand.GLOBAL);
         Experiments.all().values().forEach(e -> e.options().forEach(o -> known.add(o.name())));
-        List<String> unread = Options.FLAGS.stream().filter(f -> !known.contains(f)).sorted().toList();
+        List<String> unread = Main.flags().stream().filter(f -> !known.contains(f)).sorted().toList();
         assertEquals(List.of(), unread, "flags declared but refused by every command");
     }
 
@@ -68,7 +68,7 @@ class HelpCommandTest {
         declared.addAll(PlanContext.LOAD_OPTIONS);
         declared.addAll(Generators.options());
         assertEquals(new java.util.TreeSet<>(declared.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
-                new java.util.TreeSet<>(Options.FLAGS), "the parser's flags are the options declared as flags");
+                new java.util.TreeSet<>(Main.flags()), "the parser's flags are the options declared as flags");
         String runHelp = run("run", "--help");
         for (Opt o : vtlab.plan.RunOptions.ALL) {
             assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
@@ -96,7 +96,7 @@ class HelpCommandTest {
     @Test
     void faultsHelpSaysWhatQuickDoes() throws Exception {
         String faults = run("run", "faults", "--help");
-        Options quick = Options.parse(List.of("run", "faults", "--quick"));
+        Options quick = vtlab.cli.Main.parse(List.of("run", "faults", "--quick"));
         vtlab.plan.Row spike = RunCommand.plan(quick, List.of("faults")).rows().stream().filter(r -> r.rateProfile() != null).findFirst().orElseThrow();
         assertTrue(faults.contains("(--quick: " + spike.hold().toSeconds() + "s)"), faults);
         assertTrue(faults.contains("(--quick: " + spike.rateProfile().spec() + ")"), faults);

@@ -21,7 +21,7 @@ class MainTest {
 
     static String refusal(String... args) {
         UsageError e = assertThrows(UsageError.class, () -> {
-            Options o = Options.parse(List.of(args));
+            Options o = vtlab.cli.Main.parse(List.of(args));
             RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
         });
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
@@ -136,7 +136,7 @@ class MainTest {
 
     @Test
     void runsOnSharedCpusWhenAllowed() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus",
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--cpus-app", "0", "--cpus-load", "0", "--allow-shared-cpus",
                 "--port", Integer.toString(vtlab.proc.LoopbackPort.free()))); // the default port may be a running lab's
         assertEquals("0", RunCommand.prepare(o, List.of("servlet")).cores().shared());
     }
@@ -150,7 +150,7 @@ class MainTest {
     /** Open: the rates replace the concurrency axis; every row runs at the in-flight cap with the open capacity as bound. */
     @Test
     void plansOpenRowsAtEachRate() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--load-model", "open", "--rates", "2000,6000",
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--workloads", "sleep", "--load-model", "open", "--rates", "2000,6000",
                 "--reps", "2", "--hold", "10s"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
         List<Row> rows = ctx.underLoadModel(vtlab.experiment.registry.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
@@ -169,7 +169,7 @@ class MainTest {
 
     @Test
     void closedRunsPlanAsBefore() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--conc", "400"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--workloads", "sleep", "--conc", "400"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
         List<Row> rows = ctx.underLoadModel(vtlab.experiment.registry.Experiments.byName("servlet").plan(ctx.forExperiments(o), ctx));
         assertTrue(rows.stream().noneMatch(Row::open));
@@ -187,7 +187,7 @@ class MainTest {
 
     @Test
     void plansTheArticlesMatrix() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--workloads", "hello,sleep", "--conc", "400,1000", "--reps", "3",
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--workloads", "hello,sleep", "--conc", "400,1000", "--reps", "3",
                 "--hold", "20s", "--warmup", "10s"));
         List<Row> rows = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertEquals(2 * 2 * 2 * 3, rows.size());
@@ -224,7 +224,7 @@ class MainTest {
      */
     @Test
     void theDemoRunsVirtualThreadsTunedAndAsShipped() throws Exception {
-        RunCommand.Prepared p = RunCommand.prepare(Options.parse(List.of("run")), List.of());
+        RunCommand.Prepared p = RunCommand.prepare(vtlab.cli.Main.parse(List.of("run")), List.of());
         assertEquals(List.of("platform", "virtual", "virtual-as-shipped"), p.rows().stream()
                 .map(r -> r.threadMode() + (r.params().containsKey("tuning") ? "-" + r.params().get("tuning") : "")).distinct().toList());
         Row tuned = p.rows().stream().filter(r -> r.threadMode().equals("virtual") && !r.params().containsKey("tuning")).findFirst().orElseThrow();
@@ -247,7 +247,7 @@ class MainTest {
         String msg = refusal("run", "servlet", "--modes", "virtual-as-shipped", "--processor-cache", "-1");
         assertTrue(msg.contains("virtual-as-shipped runs processorCache as the server ships it (200)"), msg);
         // another setting still applies to it, and off its baseline is a knob of the scenario
-        Options o = Options.parse(List.of("run", "servlet", "--modes", "virtual-as-shipped", "--max-connections", "4096", "--workloads", "sleep"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--modes", "virtual-as-shipped", "--max-connections", "4096", "--workloads", "sleep"));
         Row r = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
         assertEquals("4096", r.sutEnv().get("MAX_CONNECTIONS"));
         assertEquals("200", r.sutEnv().get("PROCESSOR_CACHE"));
@@ -261,7 +261,7 @@ class MainTest {
 
     @Test
     void quickShortensTheTiming() throws Exception {
-        Options o = Options.parse(List.of("--quick"));
+        Options o = vtlab.cli.Main.parse(List.of("--quick"));
         List<Row> rows = vtlab.experiment.registry.Experiments.byName("servlet").plan(o, vtlab.plan.PlanContext.from(o));
         assertTrue(rows.stream().allMatch(r -> r.hold().toSeconds() <= 5 && r.rep() == 1));
     }
@@ -278,7 +278,7 @@ class MainTest {
 
     @Test
     void plannedRowsCarryTheirExperimentsHooks() throws Exception {
-        Options o = Options.parse(List.of("run", "footprint", "--reps", "1"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "footprint", "--reps", "1"));
         Row footprint = vtlab.experiment.registry.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
         vtlab.plan.PlannedRow p = RunCommand.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
         assertTrue(p.freshSut(), "footprint reads a fresh JVM's idle state");
@@ -296,7 +296,7 @@ class MainTest {
     /** A capacity step must not inherit the heap and caches of the steps before it (see CapacityExperiment). */
     @Test
     void capacityStepsRunInAFreshJvmEach() throws Exception {
-        Options o = Options.parse(List.of("run", "capacity"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "capacity"));
         var ctx = vtlab.plan.PlanContext.from(o);
         var search = vtlab.experiment.registry.Experiments.byName("capacity").searches(o, ctx).getFirst();
         Row step = search.next(List.of());

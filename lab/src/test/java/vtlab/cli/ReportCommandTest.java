@@ -21,9 +21,9 @@ class ReportCommandTest {
     @Test
     void refusesWhatIsNotARunFolder() {
         assertThrows(UsageError.class, () -> ReportCommand.runFolder(dir.resolve("missing").toString()));
-        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of()), List.of(dir.toString()), System.out));
-        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of()), List.of(), System.out));
-        assertThrows(UsageError.class, () -> new ReportCommand().run(Options.parse(List.of("--bogus", "1")), List.of(dir.toString()), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(vtlab.cli.Main.parse(List.of()), List.of(dir.toString()), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(vtlab.cli.Main.parse(List.of()), List.of(), System.out));
+        assertThrows(UsageError.class, () -> new ReportCommand().run(vtlab.cli.Main.parse(List.of("--bogus", "1")), List.of(dir.toString()), System.out));
     }
 
     /** A matrix.csv that cannot be read or is not one: one line, exit code 2 (UsageError), no report written of it. */
@@ -37,7 +37,7 @@ class ReportCommandTest {
         for (Path run : List.of(garbage, foreign, torn, folder)) {
             for (Command c : List.of(new ReportCommand(), new CompareCommand())) {
                 List<String> args = c instanceof ReportCommand ? List.of(run.toString()) : List.of(run.toString(), run.toString());
-                UsageError e = assertThrows(UsageError.class, () -> c.run(Options.parse(List.of()), args, System.out), run + " " + c.name());
+                UsageError e = assertThrows(UsageError.class, () -> c.run(vtlab.cli.Main.parse(List.of()), args, System.out), run + " " + c.name());
                 assertTrue(e.getMessage().contains("matrix.csv") && !e.getMessage().contains("\n"), e.getMessage());
             }
             assertFalse(Files.exists(run.resolve("report.html")), "no report of " + run);

@@ -43,7 +43,7 @@ class RunAcrossHostsTest {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(List.of("--hosts", hosts.toString()));
         UsageError e = assertThrows(UsageError.class, () -> {
-            Options o = Options.parse(all);
+            Options o = vtlab.cli.Main.parse(all);
             RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
         });
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
@@ -82,7 +82,7 @@ class RunAcrossHostsTest {
         Path two = topology(TWO_AGENTS);
         String reached = refusal(two, "run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1");
         assertTrue(reached.contains("root@127.0.0.1:1 (sut) does not answer"), "refused only when the hosts are reached: " + reached);
-        Options o = Options.parse(List.of("run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "order-summary", "--modes", "platform", "--conc", "10", "--reps", "1"));
         vtlab.plan.PlanContext ctx = vtlab.plan.PlanContext.from(o);
         List<vtlab.plan.Row> rows = vtlab.experiment.registry.Experiments.byName("order-summary").plan(o, ctx);
         assertTrue(rows.getFirst().tiers().containsAll(List.of("pg", "stub")), rows.getFirst().tiers().toString());
@@ -124,7 +124,7 @@ class RunAcrossHostsTest {
     /** Without --hosts the hosts step refuses and reaches nothing: the run keeps this machine's generator and CPUs. */
     @Test
     void theHostsStepWithoutHostsKeepsThisMachinesGeneratorAndCores() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
         vtlab.load.Generator wrk = vtlab.load.generator.Generators.configured("wrk", o);
         vtlab.proc.CoreMap cores = vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         RunCommand.Hosts local = hostsStep(null, o, wrk, cores);
@@ -136,7 +136,7 @@ class RunAcrossHostsTest {
     /** With --hosts a planned row's probe that reads the SUT through this machine is refused before a host is reached. */
     @Test
     void theHostsStepRefusesARowsLocalProbeBeforeReachingAHost() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "--workloads", "sleep", "--modes", "platform", "--conc", "400"));
         vtlab.tier.host.Topology two = vtlab.tier.host.Topology.read(topology(TWO_AGENTS));
         UsageError e = assertThrows(UsageError.class, () -> hostsStep(two, o, vtlab.load.generator.Generators.configured("wrk", o),
                 vtlab.tier.Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o)));
@@ -149,9 +149,9 @@ class RunAcrossHostsTest {
      */
     @Test
     void theDefaultProbesAreThoseThatReadTheSutWhereItRuns() throws Exception {
-        List<String> probes = RunAcrossHosts.probes(Options.parse(List.of("run", "servlet")));
+        List<String> probes = RunAcrossHosts.probes(vtlab.cli.Main.parse(List.of("run", "servlet")));
         assertEquals(List.of("cpu", "rss", "threads", "cpu-threads", "gc", "jfr-pinning"), probes);
         assertTrue(Probes.DEFAULT.containsAll(probes));
-        assertEquals(List.of(), RunAcrossHosts.probes(Options.parse(List.of("run", "servlet", "--no-probes"))));
+        assertEquals(List.of(), RunAcrossHosts.probes(vtlab.cli.Main.parse(List.of("run", "servlet", "--no-probes"))));
     }
 }

@@ -44,7 +44,7 @@ class ScenarioRunTest {
     @Test
     void anOptionBesideTheFileOverridesItsKey() throws Exception {
         Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
-        Options o = ScenarioRun.options(sc, Options.parse(List.of("run", "s.toml", "--hold", "9s", "--modes", "platform")));
+        Options o = ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("run", "s.toml", "--hold", "9s", "--modes", "platform")));
         assertEquals("9s", o.string("hold", null));
         assertEquals(List.of("platform"), o.all("modes"));
         assertEquals(List.of("50", "200"), o.all("conc"));
@@ -55,7 +55,7 @@ class ScenarioRunTest {
     @Test
     void anOpenLoadsMixGoesToVegeta() throws Exception {
         Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
-        assertEquals("vegeta", ScenarioRun.options(sc, Options.parse(List.of("--load-model", "open", "--rates", "100"))).string("generator", null));
+        assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--load-model", "open", "--rates", "100"))).string("generator", null));
     }
 
     @Test
@@ -88,7 +88,7 @@ class ScenarioRunTest {
     void theSavedFileKeepsWhatWasGivenBesideIt() throws Exception {
         Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());
         Path run = dir.resolve("run");
-        ScenarioRun.save(sc, Options.parse(List.of("--hold", "9s", "--out", "x", "--port", "1")), run);
+        ScenarioRun.save(sc, vtlab.cli.Main.parse(List.of("--hold", "9s", "--out", "x", "--port", "1")), run);
         Scenario again = Scenario.read(run.resolve("scenario.toml"), ScenarioExperiment.metrics());
         assertEquals(List.of("9s"), again.options().get("hold"));
         assertEquals(null, again.options().get("out"));

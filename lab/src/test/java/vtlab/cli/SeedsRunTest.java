@@ -23,7 +23,7 @@ class SeedsRunTest {
         }
         List<String> args = new java.util.ArrayList<>(List.of("run", "seeds", "--port", Integer.toString(port)));
         args.addAll(List.of(extra));
-        Options o = Options.parse(args);
+        Options o = vtlab.cli.Main.parse(args);
         return RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
     }
 

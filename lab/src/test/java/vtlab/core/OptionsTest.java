@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class OptionsTest {
     @Test
     void readsEveryForm() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "--conc=400,1_000", "--hold", "2m", "--quick", "--jdk", "21", "--jdk", "25"));
+        Options o = Options.parse(List.of("run", "servlet", "--conc=400,1_000", "--hold", "2m", "--quick", "--jdk", "21", "--jdk", "25"), java.util.Set.of("quick"));
         assertEquals(List.of("run", "servlet"), o.positional());
         assertEquals(List.of(400, 1000), o.positiveInts("conc", List.of()));
         assertEquals(Duration.ofMinutes(2), o.duration("hold", Duration.ZERO, false));

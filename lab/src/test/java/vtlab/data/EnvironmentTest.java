@@ -21,8 +21,8 @@ class EnvironmentTest {
     @Test
     void environmentJsonHoldsNoSecret() throws Exception {
         List<String> args = List.of("ab", "--env", "DB_PASSWORD=hunter2", "--env", "DB_URL=jdbc:x", "--header", "Authorization: Bearer abc");
-        Options o = Options.parse(args);
-        Environment env = new Environment(args, o.asMap(), CoreMap.compute(2, Options.parse(List.of())), List.of(), "wrk", "wrk 4", List.of(), 1);
+        Options o = vtlab.cli.Main.parse(args);
+        Environment env = new Environment(args, o.asMap(), CoreMap.compute(2, vtlab.cli.Main.parse(List.of())), List.of(), "wrk", "wrk 4", List.of(), 1);
         Path f = dir.resolve("environment.json");
         env.write(f);
         String json = Files.readString(f);

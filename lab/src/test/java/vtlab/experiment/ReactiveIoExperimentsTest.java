@@ -28,7 +28,7 @@ class ReactiveIoExperimentsTest {
     private static List<Row> plan(vtlab.plan.Experiment e, String... args) throws UsageError {
         List<String> all = new ArrayList<>(List.of("run", e.name()));
         all.addAll(List.of(args));
-        Options o = Options.parse(all);
+        Options o = vtlab.cli.Main.parse(all);
         List<Row> rows = e.plan(o, PlanContext.from(o));
         assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(e)).isEmpty(), "every option declared: " + vtlab.cli.RunCommand.unknown(o, List.of(e)));
         return rows;

@@ -123,7 +123,7 @@ final class Lab {
     static LabRun runInProcess(Path state, Path dir, List<String> args) throws Exception {
         List<String> all = new ArrayList<>(args);
         all.addAll(List.of("--port", Integer.toString(freePort()), "--out", dir.toString()));
-        vtlab.core.Options o = vtlab.core.Options.parse(all);
+        vtlab.core.Options o = vtlab.cli.Main.parse(all);
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of(all.get(1)));
         vtlab.data.Environment env = new vtlab.data.Environment(all, o.asMap(), p.cores(), List.of(vtlab.tier.tool.Jdk.current()),
                 p.generator().name(), p.generator().version(), p.probes(), p.rows().size());

@@ -23,7 +23,7 @@ class FaultAxisTest {
 
     @Test
     void eachScheduleIsARowAndAProxyFaultAddsTheProxyLast() throws Exception {
-        List<String> schedules = FaultAxis.parse(Options.parse(List.of("--fault", "stub:latency=2s@10s-30s,db:lock@10s-15s,none")));
+        List<String> schedules = FaultAxis.parse(vtlab.cli.Main.parse(List.of("--fault", "stub:latency=2s@10s-30s,db:lock@10s-15s,none")));
         assertEquals(List.of("stub:latency=2s@10s-30s", "db:lock@10s-15s", "none"), schedules);
         List<Row> rows = FaultAxis.apply(List.of(row(List.of("pg", "stub"), 60)), schedules);
         assertEquals(3, rows.size());
@@ -47,7 +47,7 @@ class FaultAxisTest {
 
     @Test
     void refusedInOneLineBeforeAnythingStarts() {
-        assertTrue(assertThrows(UsageError.class, () -> FaultAxis.parse(Options.parse(List.of("--fault", "stub:slow@1s-2s"))))
+        assertTrue(assertThrows(UsageError.class, () -> FaultAxis.parse(vtlab.cli.Main.parse(List.of("--fault", "stub:slow@1s-2s"))))
                 .getMessage().startsWith("--fault: "));
         assertTrue(assertThrows(UsageError.class, () -> FaultAxis.apply(List.of(row(List.of("pg"), 60)), List.of("stub:down@10s-20s")))
                 .getMessage().contains("this row has no dependency stub"));

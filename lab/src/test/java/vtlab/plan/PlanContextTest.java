@@ -32,7 +32,7 @@ class PlanContextTest {
 
     @Test
     void everySutGetsTheCarrierCountAfterItsOwnArguments() throws Exception {
-        Options o = Options.parse(List.of("run", "--carriers", "3", "--jvm-args", "-Xmx1g -XX:+UseParallelGC"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "--carriers", "3", "--jvm-args", "-Xmx1g -XX:+UseParallelGC"));
         PlanContext ctx = PlanContext.from(o);
         assertEquals(List.of("-Xmx1g", "-XX:+UseParallelGC", "-Djdk.virtualThreadScheduler.parallelism=3"), ctx.jvmArgs());
         assertEquals(List.of("-Xms2g", "-Djdk.virtualThreadScheduler.parallelism=3"), ctx.withCarriers(List.of("-Xms2g")));
@@ -40,7 +40,7 @@ class PlanContextTest {
 
     @Test
     void theCarrierPropertyIsNotAcceptedTwice() throws Exception {
-        Options o = Options.parse(List.of("run", "--jvm-args", "-Djdk.virtualThreadScheduler.parallelism=4"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "--jvm-args", "-Djdk.virtualThreadScheduler.parallelism=4"));
         UsageError e = assertThrows(UsageError.class, () -> PlanContext.from(o));
         assertTrue(e.getMessage().contains("--carriers"), e.getMessage());
     }

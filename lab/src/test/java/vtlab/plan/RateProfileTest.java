@@ -127,7 +127,7 @@ class RateProfileTest {
 
     @Test
     void planContextTurnsEveryRowIntoOneProfileRow() throws Exception {
-        PlanContext ctx = PlanContext.from(Options.parse(List.of("run", "--rate-profile", "1000@0s,5000@10s,1000@20s")));
+        PlanContext ctx = PlanContext.from(vtlab.cli.Main.parse(List.of("run", "--rate-profile", "1000@0s,5000@10s,1000@20s")));
         assertTrue(ctx.open());
         assertEquals(List.of(), ctx.rates());
         List<Row> rows = ctx.underLoadModel(List.of(row(30), row(40)));
@@ -137,7 +137,7 @@ class RateProfileTest {
         UsageError e = assertThrows(UsageError.class, () -> ctx.underLoadModel(List.of(row(20))));
         assertTrue(e.getMessage().startsWith("--rate-profile: point 1000@20s is beyond the 20s hold"), e.getMessage());
         assertEquals(1, e.getMessage().lines().count());
-        assertTrue(PlanContext.from(Options.parse(List.of("run", "--rate-profile", "1000@0s", "--load-model", "open"))).open());
+        assertTrue(PlanContext.from(vtlab.cli.Main.parse(List.of("run", "--rate-profile", "1000@0s", "--load-model", "open"))).open());
     }
 
     @Test
@@ -149,7 +149,7 @@ class RateProfileTest {
                 new Bad(List.of("--rate-profile", "1000@0s", "--conc", "400"), "--conc is the closed model's axis"))) {
             List<String> args = new java.util.ArrayList<>(List.of("run"));
             args.addAll(b.args());
-            UsageError e = assertThrows(UsageError.class, () -> PlanContext.from(Options.parse(args)), b.args().toString());
+            UsageError e = assertThrows(UsageError.class, () -> PlanContext.from(vtlab.cli.Main.parse(args)), b.args().toString());
             assertTrue(e.getMessage().startsWith(b.why()), e.getMessage());
         }
     }

@@ -79,18 +79,18 @@ class CompareTest {
         Path a = run("a", 1000, 8000, 25), b = run("b", 900, 9000, 25);
         ByteArrayOutputStream buf = new ByteArrayOutputStream();
         Path out = tmp.resolve("cmp.html");
-        int code = new vtlab.cli.CompareCommand().run(Options.parse(List.of("--out", out.toString())), List.of(a.toString(), b.toString()),
+        int code = new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of("--out", out.toString())), List.of(a.toString(), b.toString()),
                 new PrintStream(buf, true, StandardCharsets.UTF_8));
         assertEquals(0, code);
         String html = Files.readString(out);
         assertTrue(html.contains("<canvas id=\"c-compare-1\""));
         assertTrue(html.contains("class=\"worse\">-10.0%"), "platform fell 10%: marked worse");
         assertTrue(buf.toString(StandardCharsets.UTF_8).contains("comparison in"));
-        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(Options.parse(List.of()), List.of(a.toString()), System.out));
-        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(Options.parse(List.of()), List.of(a.toString(), tmp.resolve("nope").toString()), System.out));
+        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of()), List.of(a.toString()), System.out));
+        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of()), List.of(a.toString(), tmp.resolve("nope").toString()), System.out));
         Files.createDirectories(tmp.resolve("empty"));
-        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(Options.parse(List.of()), List.of(a.toString(), tmp.resolve("empty").toString()), System.out));
-        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(Options.parse(List.of("--bogus", "1")), List.of(a.toString(), b.toString()), System.out));
+        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of()), List.of(a.toString(), tmp.resolve("empty").toString()), System.out));
+        assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of("--bogus", "1")), List.of(a.toString(), b.toString()), System.out));
         assertFalse(Files.exists(Path.of("compare.html")) && Files.getLastModifiedTime(Path.of("compare.html")).toMillis() > System.currentTimeMillis() - 60_000,
                 "--out was given: nothing written to the current directory");
     }
@@ -103,7 +103,7 @@ class CompareTest {
     }
 
     private int compare(Path a, Path b, String maxRegression, ByteArrayOutputStream buf) throws Exception {
-        return new vtlab.cli.CompareCommand().run(Options.parse(List.of("--out", tmp.resolve("cmp.html").toString(), "--max-regression", maxRegression)),
+        return new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of("--out", tmp.resolve("cmp.html").toString(), "--max-regression", maxRegression)),
                 List.of(a.toString(), b.toString()), new PrintStream(buf, true, StandardCharsets.UTF_8));
     }
 

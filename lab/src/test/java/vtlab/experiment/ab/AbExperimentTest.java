@@ -37,7 +37,7 @@ class AbExperimentTest {
     static List<Row> plan(String... args) throws UsageError {
         List<String> all = new ArrayList<>(List.of("ab"));
         all.addAll(List.of(args));
-        Options o = Options.parse(all);
+        Options o = vtlab.cli.Main.parse(all);
         PlanContext ctx = PlanContext.from(o);
         return new AbExperiment().plan(ctx.forExperiments(o), ctx);
     }
@@ -218,7 +218,7 @@ class AbExperimentTest {
 
     @Test
     void theJarsLibrariesAreKeptForTheRunAndTheKnownOnesJudgedInTheVerdict() throws Exception {
-        Options o = Options.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/"));
+        Options o = vtlab.cli.Main.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/"));
         Map<String, Object> kept = new AbExperiment().environment(o);
         assertEquals(Path.of(SPRING_JAR).toAbsolutePath().normalize().toString(), kept.get("jar"));
         // as environment.json holds it, read back as ./vtlab report would, with the jar gone or rebuilt since
@@ -246,7 +246,7 @@ class AbExperimentTest {
 
     @Test
     void theRunPlansTheJarsLibrariesIntoEnvironmentJson() throws Exception {
-        Options o = Options.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port", Integer.toString(vtlab.proc.LoopbackPort.free())));
+        Options o = vtlab.cli.Main.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port", Integer.toString(vtlab.proc.LoopbackPort.free())));
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         Map<String, Object> kept = new LinkedHashMap<>(p.environments().get("ab"));
@@ -293,12 +293,12 @@ class AbExperimentTest {
         List<String> args = new java.util.ArrayList<>(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port",
                 Integer.toString(vtlab.proc.LoopbackPort.free())));
         args.addAll(List.of(extra));
-        return vtlab.cli.RunCommand.prepare(Options.parse(args), List.of("ab")).planned().getFirst().probes();
+        return vtlab.cli.RunCommand.prepare(vtlab.cli.Main.parse(args), List.of("ab")).planned().getFirst().probes();
     }
 
     @Test
     void aCommandHasNoJarToRead() throws Exception {
-        Options o = Options.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
+        Options o = vtlab.cli.Main.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
         Map<String, Object> kept = new AbExperiment().environment(o);
         assertEquals(java.util.Set.of("next_step"), kept.keySet(), "no jar to read, only what the next step knows of the command");
         assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));

@@ -21,7 +21,7 @@ class DependenciesTest {
     static final Map<String, String> ENV = Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:5432/app", "API", "http://10.0.0.7:8081/v1", "MODE", "x");
 
     static List<Dependencies.Dependency> parse(String... args) throws UsageError {
-        return Dependencies.parse(Options.parse(List.of(args)), ENV);
+        return Dependencies.parse(vtlab.cli.Main.parse(List.of(args)), ENV);
     }
 
     @Test

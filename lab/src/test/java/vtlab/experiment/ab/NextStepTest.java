@@ -137,14 +137,14 @@ class NextStepTest {
     static List<vtlab.plan.Search> searches(String... args) throws UsageError {
         List<String> all = new ArrayList<>(List.of("ab"));
         all.addAll(List.of(args));
-        Options o = Options.parse(all);
+        Options o = vtlab.cli.Main.parse(all);
         PlanContext ctx = PlanContext.from(o);
         return new AbExperiment().searches(o, ctx);
     }
 
     @Test
     void whatTheNextStepKnowsOfTheServiceIsKeptForTheVerdictOfTheRunAsItWas(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        Options o = Options.parse(List.of("ab", "--app", AbExperimentTest.SPRING_JAR, "--url", "/", "--next-step", "--lever", "gc:-Dx=1,2",
+        Options o = vtlab.cli.Main.parse(List.of("ab", "--app", AbExperimentTest.SPRING_JAR, "--url", "/", "--next-step", "--lever", "gc:-Dx=1,2",
                 "--jvm-args", "-Xmx300m", "--platform-args", "--server.tomcat.threads.max=50 --other=1"));
         Map<String, Object> kept = new AbExperiment().environment(o);
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));

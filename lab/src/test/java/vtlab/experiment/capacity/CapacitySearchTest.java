@@ -124,13 +124,13 @@ class CapacitySearchTest {
 
     @Test
     void planningRefusesTheClosedAxesAndABadSlo() throws Exception {
-        PlanContext ctx = PlanContext.from(Options.parse(List.of()));
+        PlanContext ctx = PlanContext.from(vtlab.cli.Main.parse(List.of()));
         CapacityExperiment c = capacity();
         for (List<String> bad : List.of(List.of("--conc", "400"), List.of("--rates", "2000"), List.of("--slo", "p99>3ms"),
                 List.of("--of", "thread-cost"), List.of("--of", "nope"), List.of("--from", "0"), List.of("--from", "5000", "--max-rate", "100"))) {
-            assertThrows(UsageError.class, () -> c.searches(Options.parse(bad), ctx), bad.toString());
+            assertThrows(UsageError.class, () -> c.searches(vtlab.cli.Main.parse(bad), ctx), bad.toString());
         }
-        List<Search> searches = c.searches(Options.parse(List.of()), ctx);
+        List<Search> searches = c.searches(vtlab.cli.Main.parse(List.of()), ctx);
         assertEquals(2, searches.size(), "servlet sleep: platform and virtual");
         Row first = searches.getFirst().next(List.of());
         assertEquals(1000.0, first.rate());

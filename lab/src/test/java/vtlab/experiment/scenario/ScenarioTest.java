@@ -232,10 +232,10 @@ class ScenarioTest {
     @Test
     void planningRefusesAThresholdOnAModeTheRowsDoNotHave() throws Exception {
         Path f = write(GOOD.replace("fault = [\"stub:latency=2s@5s-10s\"]\n", ""));
-        vtlab.core.Options o = vtlab.core.Options.parse(List.of("--scenario", f.toString(), "--modes", "virtual"));
+        vtlab.core.Options o = vtlab.cli.Main.parse(List.of("--scenario", f.toString(), "--modes", "virtual"));
         UsageError e = assertThrows(UsageError.class, () -> new ScenarioExperiment().plan(o, vtlab.plan.PlanContext.from(o)));
         assertTrue(e.getMessage().endsWith("the run has no platform rows (its modes: virtual)"), e.getMessage());
-        vtlab.core.Options both = vtlab.core.Options.parse(List.of("--scenario", f.toString()));
+        vtlab.core.Options both = vtlab.cli.Main.parse(List.of("--scenario", f.toString()));
         assertEquals(2 * 2, new ScenarioExperiment().plan(both, vtlab.plan.PlanContext.from(both)).size(), "two modes at two load points");
     }
 

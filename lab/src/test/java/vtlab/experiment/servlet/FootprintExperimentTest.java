@@ -18,7 +18,7 @@ import vtlab.plan.Row;
 class FootprintExperimentTest {
     @Test
     void plansTheServletRowsWithTheArticlesLoadAndLeavesServletsDefaultsAlone() throws Exception {
-        Options o = Options.parse(List.of("run", "servlet", "footprint", "--quick"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "servlet", "footprint", "--quick"));
         PlanContext ctx = PlanContext.from(o);
         List<Row> fp = new FootprintExperiment().plan(o, ctx);
         assertEquals(2, fp.size());
@@ -38,7 +38,7 @@ class FootprintExperimentTest {
 
     @Test
     void userAxesWinOverFootprintsDefaults() throws Exception {
-        Options o = Options.parse(List.of("run", "footprint", "--conc", "1000", "--modes", "platform", "--max-threads", "150"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "footprint", "--conc", "1000", "--modes", "platform", "--max-threads", "150"));
         List<Row> fp = new FootprintExperiment().plan(o, PlanContext.from(o));
         assertEquals(1, fp.size());
         assertEquals(1000, fp.getFirst().concurrency());

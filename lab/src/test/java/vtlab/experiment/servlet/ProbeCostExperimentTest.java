@@ -20,7 +20,7 @@ class ProbeCostExperimentTest {
     static List<Row> plan(String... args) throws Exception {
         List<String> a = new ArrayList<>(List.of("run", "probe-cost"));
         a.addAll(List.of(args));
-        Options o = Options.parse(a);
+        Options o = vtlab.cli.Main.parse(a);
         List<Row> rows = new ProbeCostExperiment().plan(o, PlanContext.from(o));
         assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(new ProbeCostExperiment())).isEmpty());
         return rows;

@@ -26,7 +26,7 @@ class ServletRigTest {
     private static List<Row> plan(Experiment e, String... args) throws UsageError {
         List<String> all = new ArrayList<>(List.of("run", e.name(), "--carriers", "3"));
         all.addAll(List.of(args));
-        Options o = Options.parse(all);
+        Options o = vtlab.cli.Main.parse(all);
         return e.plan(o, PlanContext.from(o));
     }
 

@@ -17,7 +17,7 @@ import vtlab.tier.tool.Jdk;
 class ContainersExperimentTest {
     @Test
     void everyRowIsContainedAndTheJvmSizesItself() throws Exception {
-        Options o = Options.parse(List.of("--quick"));
+        Options o = vtlab.cli.Main.parse(List.of("--quick"));
         List<Row> rows = new ContainersExperiment().plan(o, new PlanContext(List.of(Jdk.current()), List.of("-Xms512m", "-Xmx512m"), 2,
                 java.time.Duration.ZERO));
         assertEquals(3 * 2, rows.size(), "modes x (0.5 CPU x 256m, 1g) under --quick");

@@ -22,7 +22,7 @@ class FaultsExperimentTest {
 
     /** The rows as ./vtlab run plans them: the experiment's, then its fault schedules applied. */
     List<Row> plan(String... args) throws Exception {
-        Options o = Options.parse(List.of(args));
+        Options o = vtlab.cli.Main.parse(List.of(args));
         return FaultAxis.apply(e.plan(o, PlanContext.from(o)), e.faults(o));
     }
 

@@ -28,7 +28,7 @@ class SpringExperimentsTest {
     static List<Row> plan(vtlab.plan.Experiment e, String... args) throws Exception {
         List<String> a = new ArrayList<>(List.of("run", e.name()));
         a.addAll(List.of(args));
-        Options o = Options.parse(a);
+        Options o = vtlab.cli.Main.parse(a);
         return e.plan(o, PlanContext.from(o));
     }
 
@@ -276,7 +276,7 @@ class SpringExperimentsTest {
             }
             assertEquals(quick ? 1 : 3, rows.stream().mapToInt(Row::rep).max().orElseThrow());
         }
-        Options o = Options.parse(List.of("run", "order-summary", "--pools", "50"));
+        Options o = vtlab.cli.Main.parse(List.of("run", "order-summary", "--pools", "50"));
         assertEquals(List.of("pools"), vtlab.cli.RunCommand.unknown(o, List.of(e)));
         UsageError u = assertThrows(UsageError.class, () -> vtlab.cli.RunCommand.prepare(o, List.of("order-summary")));
         assertEquals("option --pools is not known to order-summary (see ./vtlab list)", u.getMessage());

@@ -403,17 +403,17 @@ class K6GeneratorTest {
     @Test
     void rampIsK6sAndClosedModelOnly() throws Exception {
         for (String other : List.of("wrk", "hey", "oha")) {
-            UsageError e = assertThrows(UsageError.class, () -> Generators.configured(other, Options.parse(List.of("--ramp", "8s"))));
+            UsageError e = assertThrows(UsageError.class, () -> Generators.configured(other, vtlab.cli.Main.parse(List.of("--ramp", "8s"))));
             assertEquals("--ramp is an option of generator k6, not of " + other + ": add --generator k6 or drop --ramp", e.getMessage());
         }
         UsageError open = assertThrows(UsageError.class, () -> Generators.configured("k6",
-                Options.parse(List.of("--ramp", "8s", "--load-model", "open"))));
+                vtlab.cli.Main.parse(List.of("--ramp", "8s", "--load-model", "open"))));
         assertTrue(open.getMessage().startsWith("--ramp ramps the closed model's VUs"), open.getMessage());
-        assertThrows(UsageError.class, () -> Generators.configured("k6", Options.parse(List.of("--ramp", "0s"))));
-        K6Generator k6 = (K6Generator) Generators.configured("k6", Options.parse(List.of("--ramp", "8s")));
+        assertThrows(UsageError.class, () -> Generators.configured("k6", vtlab.cli.Main.parse(List.of("--ramp", "0s"))));
+        K6Generator k6 = (K6Generator) Generators.configured("k6", vtlab.cli.Main.parse(List.of("--ramp", "8s")));
         assertEquals(Duration.ofSeconds(8), k6.ramp());
-        assertNull(((K6Generator) Generators.configured("k6", Options.parse(List.of()))).ramp());
-        assertTrue(Generators.configured("wrk", Options.parse(List.of())) instanceof WrkGenerator);
+        assertNull(((K6Generator) Generators.configured("k6", vtlab.cli.Main.parse(List.of()))).ramp());
+        assertTrue(Generators.configured("wrk", vtlab.cli.Main.parse(List.of())) instanceof WrkGenerator);
     }
 
     @Test

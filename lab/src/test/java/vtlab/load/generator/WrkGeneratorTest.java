@@ -234,7 +234,7 @@ class WrkGeneratorTest {
         server.start();
         try {
             WrkGenerator wrk = new WrkGenerator();
-            wrk.configure(vtlab.core.Options.parse(java.util.List.of()));
+            wrk.configure(vtlab.cli.Main.parse(java.util.List.of()));
             wrk.ensureAvailable();
             java.net.URI url = java.net.URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
             LoadSpec measured = new LoadSpec(url, Request.of("GET"), 2, 1, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(2),
@@ -281,13 +281,13 @@ class WrkGeneratorTest {
 
     @Test
     void perSecondCountsCanBeSwitchedOff() throws Exception {
-        var o = vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "off"));
+        var o = vtlab.cli.Main.parse(java.util.List.of("--wrk-per-second", "off"));
         Generator off = new WrkGenerator().configure(o);
         assertTrue(off.seriesKinds().isEmpty());
-        assertEquals(2, new WrkGenerator().configure(vtlab.core.Options.parse(java.util.List.of())).seriesKinds().size());
-        assertThrows(vtlab.core.UsageError.class, () -> new WrkGenerator().configure(vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "maybe"))));
+        assertEquals(2, new WrkGenerator().configure(vtlab.cli.Main.parse(java.util.List.of())).seriesKinds().size());
+        assertThrows(vtlab.core.UsageError.class, () -> new WrkGenerator().configure(vtlab.cli.Main.parse(java.util.List.of("--wrk-per-second", "maybe"))));
         // wrk's own: refused with another generator
-        assertThrows(vtlab.core.UsageError.class, () -> Generators.configured("oha", vtlab.core.Options.parse(java.util.List.of("--wrk-per-second", "off"))));
+        assertThrows(vtlab.core.UsageError.class, () -> Generators.configured("oha", vtlab.cli.Main.parse(java.util.List.of("--wrk-per-second", "off"))));
     }
 
     @Test
