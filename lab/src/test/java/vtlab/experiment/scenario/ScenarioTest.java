@@ -140,15 +140,33 @@ class ScenarioTest {
         assertTrue(Scenario.TABLES.get("run").get("carriers") == vtlab.plan.RunOptions.CARRIERS, "the lab's own declaration, not a copy");
     }
 
-    /** The file's JSON Schema (for editors) names the keys the declarations give each table, no more, no fewer. */
+    /**
+     * The file's JSON Schema (for editors) is the one the declarations give: each table's keys exactly, of their types
+     * (a new option, or a changed default or help, changes it; the text to copy is written to lab/target).
+     */
     @Test
-    void theJsonSchemaNamesTheDeclaredKeys() throws Exception {
-        var schema = new com.fasterxml.jackson.databind.ObjectMapper().readTree(vtlab.core.LabHome.get().resolve("docs/scenario.schema.json").toFile());
+    void theJsonSchemaIsTheDeclarations() throws Exception {
+        java.nio.file.Path docs = vtlab.core.LabHome.get().resolve("docs/scenario.schema.json");
+        String derived = ScenarioSchema.text();
+        if (!derived.equals(java.nio.file.Files.readString(docs))) {
+            java.nio.file.Path fresh = vtlab.core.LabHome.get().resolve("lab/target/scenario.schema.json");
+            java.nio.file.Files.writeString(fresh, derived);
+            org.junit.jupiter.api.Assertions.fail("docs/scenario.schema.json is not what the declarations give: cp " + fresh + " " + docs);
+        }
+        var schema = new com.fasterxml.jackson.databind.ObjectMapper().readTree(derived);
         for (var t : Scenario.TABLES.entrySet()) {
             java.util.Set<String> inSchema = new java.util.TreeSet<>();
             schema.get("properties").get(t.getKey()).get("properties").fieldNames().forEachRemaining(inSchema::add);
             assertEquals(new java.util.TreeSet<>(t.getValue().keySet()), inSchema, "[" + t.getKey() + "] in docs/scenario.schema.json");
         }
+        // types as a file writes them: a list option takes one value or an array, a flag a boolean, a duration its pattern
+        var load = schema.get("properties").get("load").get("properties");
+        assertEquals("integer", load.get("conc").get("oneOf").get(0).get("type").asText(), load.get("conc").toString());
+        assertEquals(ScenarioSchema.DURATION, load.get("hold").get("pattern").asText());
+        assertEquals("boolean", schema.get("properties").get("run").get("properties").get("fresh-sut").get("type").asText());
+        assertTrue(load.get("generator").get("description").asText().contains(vtlab.plan.RunOptions.ALL.stream()
+                .filter(o -> o.name().equals("generator")).findFirst().map(o -> o.help().lines().findFirst().orElseThrow()).orElse("?")),
+                "described by its declaration's help: " + load.get("generator"));
     }
 
     @Test
