@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import vtlab.core.LabHome;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.Children;
@@ -77,13 +78,13 @@ final class TiersCommand implements Command {
             running.reversed().forEach(RunTier::close);
             stopped.countDown();
         });
-        Map<String, String> env = new LinkedHashMap<>();
+        Env env = Env.of();
         for (String n : names) {
             out.println("vtlab: starting " + n + " on CPUs " + cores.of(n) + " (logs in " + logs + ")");
             RunTier t = Tiers.create(n);
             running.add(t);
             t.start(new RunTier.Context(cores.of(n), state, logs, Jdk.current(), tierOptions, data));
-            env.putAll(t.sutEnv());
+            env = env.merge(t.sutEnv());
         }
         StringBuilder line = new StringBuilder();
         env.forEach((k, v) -> line.append(" --env ").append(k).append('=').append(v));

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 import vtlab.proc.ContainerLimits;
+import vtlab.proc.Env;
 import vtlab.tier.StackVariants;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
@@ -48,7 +49,7 @@ import vtlab.tier.tool.Jdk;
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
-                  Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
+                  Map<String, String> params, Env sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
                   ContainerLimits limits, RateProfile rateProfile, StackVariants.Variant build, List<String> ownProbes) {
@@ -264,7 +265,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
         private Integer hikariPool;
         private String pathMode, connMode;
         private Jdk jdk;
-        private Map<String, String> params = Map.of(), sutEnv = Map.of();
+        private Map<String, String> params = Map.of();
+        private Env sutEnv = Env.of();
         private Map<String, Object> expectInfo = Map.of();
         private Double boundRps;
         private String boundNote;
@@ -340,7 +342,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
             return this;
         }
 
-        public Builder sutEnv(Map<String, String> sutEnv) {
+        public Builder sutEnv(Env sutEnv) {
             this.sutEnv = sutEnv;
             return this;
         }

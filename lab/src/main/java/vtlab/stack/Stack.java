@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 
 /**
  * A system under test, described by the `stack.json` in its folder under stacks/ (as TechEmpower's
@@ -146,13 +147,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      */
     public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
                           Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
-                          boolean unchecked, String shipped, Map<String, List<String>> argValues, Map<String, Map<String, String>> envByValue) {
+                          boolean unchecked, String shipped, Map<String, List<String>> argValues, Map<String, Env> envByValue) {
         /**
          * A setting given as program arguments and/or several env variables per value, not as one variable: how a
          * service from the command line is switched (--spring.threads.virtual.enabled=true, --virtual-env K=V).
          */
         public static Setting byValue(String name, List<String> values, String dflt, Map<String, List<String>> args,
-                                      Map<String, Map<String, String>> env) {
+                                      Map<String, Env> env) {
             return new Setting(name, null, dflt, false, values, Map.of(), Map.of(), Map.of(), false, null, args, env);
         }
 
@@ -174,7 +175,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param values every setting's value, defaults filled (experiments read e.g. maxThreads for their bound)
      * @param args   program arguments the values give (after the jar or the command)
      */
-    public record Config(Map<String, String> env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values,
+    public record Config(Env env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values,
                          List<String> args) {
         public int intValue(String setting) {
             return Integer.parseInt(values.get(setting).trim());
@@ -201,15 +202,15 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             }
             values.put(s.name(), v);
         }
-        Map<String, String> env = new LinkedHashMap<>();
+        Env env = Env.of();
         List<String> args = new ArrayList<>();
         Map<String, Object> expect = new LinkedHashMap<>(this.expect);
         for (Setting s : settings.values()) {
             String v = values.get(s.name());
             if (v == null) continue;
-            if (s.env() != null) env.put(s.env(), s.envValues().getOrDefault(v, v));
+            if (s.env() != null) env = env.with(s.env(), s.envValues().getOrDefault(v, v));
             args.addAll(s.argValues().getOrDefault(v, List.of()));
-            env.putAll(s.envByValue().getOrDefault(v, Map.of()));
+            env = env.merge(s.envByValue().getOrDefault(v, Env.of()));
             boolean echoed = s.when().entrySet().stream().allMatch(c -> c.getValue().equals(
                     c.getKey().equals("workload") ? workload : values.get(c.getKey())));
             if (!echoed && s.unchecked()) continue;

@@ -4,10 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import vtlab.proc.Env;
 import vtlab.stack.StackData;
 import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.TierSite;
@@ -80,12 +80,8 @@ public final class PostgresTier implements RunTier {
     }
 
     @Override
-    public Map<String, String> sutEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("DB_URL", jdbcUrl());
-        env.put("DB_USER", USER);
-        env.put("DB_PASSWORD", cluster.password());
-        return env;
+    public Env sutEnv() {
+        return Env.of("DB_URL", jdbcUrl()).with("DB_USER", USER).with("DB_PASSWORD", cluster.password());
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import vtlab.proc.Env;
 import vtlab.stack.StackData;
 import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.TierSite;
@@ -37,7 +38,7 @@ public interface RunTier extends AutoCloseable {
     }
 
     /** Environment the SUT needs to reach this tier (e.g. DB_URL, STUB_URL). */
-    Map<String, String> sutEnv();
+    Env sutEnv();
 
     /**
      * The host:port addresses the SUT connects to, as they appear in {@link #sutEnv()}: what a proxy in front of this

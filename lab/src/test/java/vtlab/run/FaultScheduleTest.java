@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
@@ -65,8 +66,8 @@ class FaultScheduleTest {
             return null;
         }
 
-        public Map<String, String> sutEnv() {
-            return Map.of();
+        public Env sutEnv() {
+            return Env.of();
         }
 
         public void close() {}

@@ -13,6 +13,7 @@ import vtlab.experiment.ThreadModes;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -153,8 +154,7 @@ public final class AbExperiment implements Experiment {
     static Row row(Service.Parsed s, String mode, String variant, String url, int c, int rep, Jdk jdk, PlanContext.Timing t,
                    List<String> jvm, PlanContext ctx) throws UsageError {
         Stack.Config cfg = s.stack().configure(mode, url, Map.of(Service.TUNING, variant), jdk.major());
-        Map<String, String> env = new LinkedHashMap<>(s.sharedEnv());
-        env.putAll(cfg.env());
+        Env env = s.sharedEnv().merge(cfg.env());
         Map<String, String> params = new LinkedHashMap<>();
         params.put(Service.TUNING, variant);
         // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)

@@ -128,11 +128,7 @@ final class Levers {
                 }
                 case JVM -> b.jvmArgs(key.equals("-Xmx") ? replaced(base.jvmArgs(), "-Xmx", "-Xmx" + value)
                         : replaced(base.jvmArgs(), key + "=", key + "=" + value));
-                case ENV -> {
-                    Map<String, String> env = new LinkedHashMap<>(base.sutEnv());
-                    env.put(key, value);
-                    b.sutEnv(env);
-                }
+                case ENV -> b.sutEnv(base.sutEnv().with(key, value));
                 case LAUNCH -> b.stack(Extracted.stack(base.stack(), base.jdk()));
             }
             return b.build();

@@ -22,6 +22,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
@@ -67,8 +68,8 @@ class AbExperimentTest {
         List<Row> rows = plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "THREAD_MODE=virtual", "--virtual-args", "--x=1 --y=2",
                 "--url", "/sleep?ms=50", "--conc", "10", "--app-package", "vtlab.sut.servlet");
         assertEquals(2, rows.size());
-        assertEquals(Map.of(), rows.getFirst().sutEnv());
-        assertEquals(Map.of("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
+        assertEquals(Env.of(), rows.getFirst().sutEnv());
+        assertEquals(Env.of("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
         assertEquals(List.of("--x=1", "--y=2"), rows.get(1).appArgs());
         assertEquals(List.of("vtlab.sut.servlet."), Stack.load(rows.getFirst().stack()).launch().appPackages());
     }
