@@ -12,6 +12,7 @@ import vtlab.data.Finding;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
 import vtlab.plan.PlanContext;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 
 /** The thread modes the experiments compare and their --modes option, declared once (help per experiment). */
@@ -46,8 +47,8 @@ public final class ThreadModes {
         }
 
         /** The params that name the variant in the dataset (Grouping.variant reads them back). */
-        public Map<String, String> params() {
-            return asShipped ? Map.of(Grouping.TUNING, Grouping.AS_SHIPPED) : Map.of();
+        public Params params() {
+            return asShipped ? Params.of(Grouping.TUNING, Grouping.AS_SHIPPED) : Params.of();
         }
 
         /** The SUT's JVM options: as shipped, the JVM picks its carrier count itself. */

@@ -394,7 +394,7 @@ public final class RowRunner {
                 .put(RowColumns.BOUND_NOTE, row.boundNote())
                 .put(RowColumns.APP_CPUS, cores.of(CoreMap.APP))
                 .put(RowColumns.LOAD_CPUS, cores.of(CoreMap.LOAD))
-                .put(RowColumns.PARAMS, row.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";")))
+                .put(RowColumns.PARAMS, row.params().cell())
                 .put(RowColumns.SCENARIO, row.scenario());
     }
 

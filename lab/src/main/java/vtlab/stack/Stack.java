@@ -93,28 +93,28 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             return expectStatus < 10 ? expectStatus + "xx" : Integer.toString(expectStatus);
         }
 
-        public String pathFor(Map<String, String> params) {
+        public String pathFor(Params params) {
             return fill(path, params);
         }
 
         /** The endpoint's fixed service time in ms (e.g. the sleep), if it has one. */
-        public Double serviceMsFor(Map<String, String> params) {
+        public Double serviceMsFor(Params params) {
             if (serviceMs == null) return null;
             return Double.parseDouble(fill(serviceMs, params));
         }
 
         /** This workload for one row: a body of bodyBytes bytes, and the row's params in expectBody (when it names any). */
-        public Workload withParams(Map<String, String> params) {
+        public Workload withParams(Params params) {
             Request r = bodyBytes == null ? request : Request.filler(request.method(), Integer.parseInt(fill(bodyBytes, params)));
             String expect = expectBody;
-            for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
+            for (var e : params.asMap().entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
             return new Workload(name, path, expectStatus, expect, serviceMs, r, null, tiers, mix);
         }
     }
 
-    public static String fill(String template, Map<String, String> params) {
+    public static String fill(String template, Params params) {
         String out = template;
-        for (var e : params.entrySet()) out = out.replace("{" + e.getKey() + "}", e.getValue());
+        for (var e : params.asMap().entrySet()) out = out.replace("{" + e.getKey() + "}", e.getValue());
         if (out.matches(".*\\{[a-zA-Z]+}.*")) throw new IllegalStateException("unfilled placeholder in " + out);
         return out;
     }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
 import vtlab.proc.Env;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
@@ -75,7 +75,7 @@ class FaultScheduleTest {
 
     static Row row(List<Fault> faults) {
         return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
-                .rep(1).jdk(Jdk.current()).params(new LinkedHashMap<>()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .rep(1).jdk(Jdk.current()).params(Params.of()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
                 .hold(Duration.ofSeconds(2)).build().withFaults(faults);
     }
 

@@ -2,7 +2,6 @@ package vtlab.experiment.ab;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -117,9 +116,7 @@ final class Levers {
 
         /** The row with this lever at value, as a variant: its params say so (and make its scenario its own). */
         Row apply(Row base, String value) {
-            Map<String, String> params = new LinkedHashMap<>(base.params());
-            params.put(PARAM, name + ":" + value);
-            Row.Builder b = base.toBuilder().params(params);
+            Row.Builder b = base.toBuilder().params(base.params().with(PARAM, name + ":" + value));
             switch (where) {
                 case ARG -> {
                     List<String> args = replaced(base.appArgs(), key + "=", key + "=" + value);

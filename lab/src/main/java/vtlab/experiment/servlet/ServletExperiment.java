@@ -11,6 +11,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -107,11 +108,13 @@ public final class ServletExperiment implements Experiment {
                 for (String mode : s.modes())
                     for (int c : s.conc())
                         for (int rep = 1; rep <= s.timing().reps(); rep++) {
-                            Map<String, String> params = new LinkedHashMap<>();
-                            if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(s.sleepMs()));
-                            if (workload.equals("monitor")) params.put("lockMs", Integer.toString(s.lockMs()));
-                            if (workload.equals("alloc")) params.put("allocKb", Integer.toString(s.allocKb()));
-                            if (workload.equals("mixed")) params.put("mixedMs", Integer.toString(s.mixedMs()));
+                            Params params = switch (workload) {
+                                case "sleep" -> Params.of("sleepMs", Integer.toString(s.sleepMs()));
+                                case "monitor" -> Params.of("lockMs", Integer.toString(s.lockMs()));
+                                case "alloc" -> Params.of("allocKb", Integer.toString(s.allocKb()));
+                                case "mixed" -> Params.of("mixedMs", Integer.toString(s.mixedMs()));
+                                default -> Params.of();
+                            };
                             rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
                                     s.timing().warmup(), s.timing().hold(), ctx));
                         }

@@ -18,6 +18,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -77,8 +78,8 @@ public final class ServletIoExperiment implements Experiment {
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
                 for (String w : workloads) {
-                    List<Map<String, String>> params = w.startsWith("call") ? List.of(Map.of("delayMs", Integer.toString(delayMs)))
-                            : sizes.stream().map(b -> Map.of("bodyBytes", Long.toString(b))).toList();
+                    List<Params> params = w.startsWith("call") ? List.of(Params.of("delayMs", Integer.toString(delayMs)))
+                            : sizes.stream().map(b -> Params.of("bodyBytes", Long.toString(b))).toList();
                     ServletRig.warmSweep(rows, name(), stack, jdk, mode, w, params, conc, t, cold, tomcat(maxThreads), ctx);
                 }
         return rows;

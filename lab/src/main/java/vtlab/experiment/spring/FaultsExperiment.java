@@ -16,6 +16,7 @@ import vtlab.data.Finding;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -145,9 +146,8 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                     Row base = modeRow(name(), stack, jdk, mode, limit, cap, rep, t, SpringRig.jvmArgs(o, ctx));
                     rows.add(base.atRate(rate));
                     if (soak != null) {
-                        Map<String, String> params = new LinkedHashMap<>(base.params());
-                        params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
-                        params.put(SOAK_PARAM, SOAK.string(o));
+                        Params params = base.params().with(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE)
+                                .with(SOAK_PARAM, SOAK.string(o));
                         rows.add(base.as(name(), params).withHold(soak).atRate(rate));
                     }
                     if (spike != null) {
@@ -191,7 +191,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         Map<String, String> extra = new LinkedHashMap<>();
         extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
         return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
-                mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
+                mode.equals(LIMITED) ? Params.of("limit", Integer.toString(limit)) : Params.of(),
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 

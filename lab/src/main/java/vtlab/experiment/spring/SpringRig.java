@@ -28,6 +28,7 @@ import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.CoreMap;
@@ -181,25 +182,20 @@ final class SpringRig {
     }
 
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
-                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   boolean poolIsAxis, Params extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
         return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, jvmArgs, Map.of());
     }
 
     /** As above, with stack.json settings the Sut does not carry (faults: concurrencyLimit). */
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
-                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   boolean poolIsAxis, Params extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs, Map<String, String> extraSettings) throws vtlab.core.UsageError {
-        Map<String, String> params = new LinkedHashMap<>();
-        if (workload.equals("order-summary")) {
-            params.put("orderId", ORDER_ID);
-            params.put("delayMs", Integer.toString(s.delayMs()));
-            params.put("client", s.client());
-            params.put("http", s.http());
-        }
-        params.putAll(extraParams);
+        Params params = !workload.equals("order-summary") ? Params.of() : Params.of("orderId", ORDER_ID)
+                .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
+        params = params.withAll(extraParams);
         boolean platform = s.mode().equals("platform");
-        if (platform) params.put("maxThreads", Integer.toString(s.maxThreads()));
+        if (platform) params = params.with("maxThreads", Integer.toString(s.maxThreads()));
 
         Map<String, String> settings = new LinkedHashMap<>(s.settings());
         settings.putAll(extraSettings);
@@ -246,7 +242,7 @@ final class SpringRig {
     /** An order-summary row with its closed-model bound: the Spring experiments differ only in the Sut they sweep. */
     static Row orderSummaryRow(String experiment, Stack stack, Jdk jdk, Sut s, int concurrency, int rep, boolean poolIsAxis,
                                PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
-        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Map.of(),
+        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Params.of(),
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
     }
 

@@ -168,7 +168,7 @@ class NextStepTest {
         r.put("jdk", Integer.toString(planned.jdk().major()));
         r.put("rep", Integer.toString(rep));
         r.put("scenario", planned.scenario());
-        r.put("params", String.join(";", planned.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        r.put("params", planned.params().cell());
         r.put("error_rate", "0");
         if (top != null && !status.equals("failed")) {
             r.put("time_top_cause", top.key);
