@@ -78,7 +78,7 @@ final class TiersCommand implements Command {
             running.reversed().forEach(RunTier::close);
             stopped.countDown();
         });
-        Env env = Env.of();
+        Env env = Env.NONE;
         for (String n : names) {
             out.println("vtlab: starting " + n + " on CPUs " + cores.of(n) + " (logs in " + logs + ")");
             RunTier t = Tiers.create(n);

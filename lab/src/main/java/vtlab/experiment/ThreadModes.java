@@ -48,7 +48,7 @@ public final class ThreadModes {
 
         /** The params that name the variant in the dataset (Grouping.variant reads them back). */
         public Params params() {
-            return asShipped ? Params.of(Grouping.TUNING, Grouping.AS_SHIPPED) : Params.of();
+            return asShipped ? Params.NONE.with(Grouping.TUNING, Grouping.AS_SHIPPED) : Params.NONE;
         }
 
         /** The SUT's JVM options: as shipped, the JVM picks its carrier count itself. */

@@ -101,7 +101,7 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
      * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
      */
     public Env secretHeaderEnv() {
-        Env env = Env.of();
+        Env env = Env.NONE;
         List<Request.Header> h = request.headers();
         for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env = env.with(headerEnv(i), h.get(i).value());
         if (mix != null) {

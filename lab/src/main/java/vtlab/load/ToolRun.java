@@ -23,7 +23,7 @@ public final class ToolRun implements Generator.RunningLoad {
     private final Parser parser;
 
     public ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
-        this(tool, cmd, cmd, Env.of(), rawDir, stem, parser);
+        this(tool, cmd, cmd, Env.NONE, rawDir, stem, parser);
     }
 
     /**

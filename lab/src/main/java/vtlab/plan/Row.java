@@ -259,8 +259,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
         private Integer hikariPool;
         private String pathMode, connMode;
         private Jdk jdk;
-        private Params params = Params.of();
-        private Env sutEnv = Env.of();
+        private Params params = Params.NONE;
+        private Env sutEnv = Env.NONE;
         private Map<String, Object> expectInfo = Map.of();
         private Double boundRps;
         private String boundNote;

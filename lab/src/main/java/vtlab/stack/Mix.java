@@ -105,7 +105,7 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
 
     /** The first value of every placeholder: a range's low end, a column's first row (what the check before load sends). */
     public Params firstValues() {
-        Params out = Params.of();
+        Params out = Params.NONE;
         for (var e : values.entrySet()) out = out.with(e.getKey(), switch (e.getValue()) {
             case Range r -> Long.toString(r.from());
             case Column c -> c.cells().getFirst();

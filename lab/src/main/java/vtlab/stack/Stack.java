@@ -202,7 +202,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             }
             values.put(s.name(), v);
         }
-        Env env = Env.of();
+        Env env = Env.NONE;
         List<String> args = new ArrayList<>();
         Map<String, Object> expect = new LinkedHashMap<>(this.expect);
         for (Setting s : settings.values()) {
@@ -210,7 +210,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             if (v == null) continue;
             if (s.env() != null) env = env.with(s.env(), s.envValues().getOrDefault(v, v));
             args.addAll(s.argValues().getOrDefault(v, List.of()));
-            env = env.merge(s.envByValue().getOrDefault(v, Env.of()));
+            env = env.merge(s.envByValue().getOrDefault(v, Env.NONE));
             boolean echoed = s.when().entrySet().stream().allMatch(c -> c.getValue().equals(
                     c.getKey().equals("workload") ? workload : values.get(c.getKey())));
             if (!echoed && s.unchecked()) continue;

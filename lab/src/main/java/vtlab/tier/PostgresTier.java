@@ -81,7 +81,7 @@ public final class PostgresTier implements RunTier {
 
     @Override
     public Env sutEnv() {
-        return Env.of("DB_URL", jdbcUrl()).with("DB_USER", USER).with("DB_PASSWORD", cluster.password());
+        return Env.NONE.with("DB_URL", jdbcUrl()).with("DB_USER", USER).with("DB_PASSWORD", cluster.password());
     }
 
     @Override

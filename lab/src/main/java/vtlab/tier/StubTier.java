@@ -91,7 +91,7 @@ public final class StubTier implements RunTier {
      * where a SUT on another host reaches it. No VTLAB_PARENT_PID on a host: the lab's pid means nothing there.
      */
     static Env environment(int port, String address, String delayMs) {
-        Env env = Env.of("PORT", Integer.toString(port)).with("SERVER_PORT", Integer.toString(port)).with("SERVER_ADDRESS", address);
+        Env env = Env.NONE.with("PORT", Integer.toString(port)).with("SERVER_PORT", Integer.toString(port)).with("SERVER_ADDRESS", address);
         return delayMs == null ? env : env.with("STUB_DELAY_MS", delayMs);
     }
 
@@ -142,7 +142,7 @@ public final class StubTier implements RunTier {
     /** The SUT appends the path (/delay?ms=N) itself. */
     @Override
     public Env sutEnv() {
-        return Env.of("STUB_URL", base.toString());
+        return Env.NONE.with("STUB_URL", base.toString());
     }
 
     public String tail(int n) {

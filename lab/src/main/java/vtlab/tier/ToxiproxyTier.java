@@ -95,7 +95,7 @@ public final class ToxiproxyTier implements RunTier {
         ObjectNode body = JSON.createObjectNode().put("name", name).put("listen", "127.0.0.1:0").put("upstream", upstream).put("enabled", true);
         JsonNode created = call("POST", "/proxies", body, 201);
         String listen = created.path("listen").asText();
-        Env env = Env.of();
+        Env env = Env.NONE;
         for (var e : upstreamEnv.asMap().entrySet()) env = env.with(e.getKey(), e.getValue().replace(upstream, listen));
         proxies.put(name, new Proxied(name, upstream, listen, env));
     }
@@ -110,7 +110,7 @@ public final class ToxiproxyTier implements RunTier {
     /** Every proxied dependency's env, pointed at the proxy (the runner applies it after the dependencies' own). */
     @Override
     public Env sutEnv() {
-        Env env = Env.of();
+        Env env = Env.NONE;
         for (Proxied p : proxies.values()) env = env.merge(p.env());
         return env;
     }

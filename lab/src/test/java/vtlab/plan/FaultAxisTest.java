@@ -17,7 +17,7 @@ import vtlab.tier.tool.Jdk;
 class FaultAxisTest {
     static Row row(List<String> tiers, int holdS) {
         return Row.builder().experiment("order-summary").stack("spring-mvc").threadMode("virtual").workload("order-summary")
-                .concurrency(100).rep(1).hikariPool(50).jdk(Jdk.current()).params(Params.of("orderId", "random")).tiers(tiers)
+                .concurrency(100).rep(1).hikariPool(50).jdk(Jdk.current()).params(Params.NONE.with("orderId", "random")).tiers(tiers)
                 .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 

@@ -22,7 +22,7 @@ class LimitAxisTest {
 
     static Row row() {
         return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("sleep").concurrency(100).rep(1)
-                .jdk(Jdk.current()).params(Params.of("sleepMs", "50")).warmup(Duration.ZERO).hold(Duration.ofSeconds(5))
+                .jdk(Jdk.current()).params(Params.NONE.with("sleepMs", "50")).warmup(Duration.ZERO).hold(Duration.ofSeconds(5))
                 .jvmArgs(List.of("-Xms512m", "-Xmx512m", CARRIERS)).build();
     }
 

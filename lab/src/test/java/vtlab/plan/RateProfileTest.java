@@ -107,7 +107,7 @@ class RateProfileTest {
 
     static Row row(int holdS) {
         return Row.builder().experiment("servlet").stack("servlet").threadMode("platform").workload("sleep").concurrency(10_000).rep(1)
-                .jdk(Jdk.current()).params(Params.of("ms", "50")).boundRps(4000.0).boundNote("200 threads / 50 ms")
+                .jdk(Jdk.current()).params(Params.NONE.with("ms", "50")).boundRps(4000.0).boundNote("200 threads / 50 ms")
                 .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 

@@ -39,7 +39,7 @@ class RowTest {
         assertNull(r.boundNote());
         assertNull(r.rate());
         assertEquals(false, r.open());
-        assertEquals(List.of(Params.of(), Env.of(), Map.of()), List.of(r.params(), r.sutEnv(), r.expectInfo()));
+        assertEquals(List.of(Params.NONE, Env.NONE, Map.of()), List.of(r.params(), r.sutEnv(), r.expectInfo()));
         assertEquals(List.of(List.of(), List.of(), List.of(), List.of()), List.of(r.tiers(), r.jvmArgs(), r.appArgs(), r.faults()));
         assertEquals(ContainerLimits.NONE, r.limits());
         assertEquals(ContainerLimits.NONE, required().limits(null).build().limits(), "null limits: none, as the record has it");
@@ -47,8 +47,8 @@ class RowTest {
 
     @Test
     void aRowsBuilderMakesTheSameRowAndChangesOnlyWhatItIsGiven() {
-        Row r = required().hikariPool(50).pathMode("jdbc").connMode("pooled").params(Params.of("sleepMs", "50"))
-                .sutEnv(Env.of("VT", "true")).expectInfo(Map.of("virtual", true)).boundRps(4000.0).boundNote("200 / 50 ms")
+        Row r = required().hikariPool(50).pathMode("jdbc").connMode("pooled").params(Params.NONE.with("sleepMs", "50"))
+                .sutEnv(Env.NONE.with("VT", "true")).expectInfo(Map.of("virtual", true)).boundRps(4000.0).boundNote("200 / 50 ms")
                 .tiers(List.of("pg")).jvmArgs(List.of("-Xmx512m")).rate(1000.0).appArgs(List.of("--x"))
                 .limits(new ContainerLimits(0.5, null)).build();
         assertEquals(r, r.toBuilder().build());

@@ -67,7 +67,7 @@ class FaultScheduleTest {
         }
 
         public Env sutEnv() {
-            return Env.of();
+            return Env.NONE;
         }
 
         public void close() {}
@@ -75,7 +75,7 @@ class FaultScheduleTest {
 
     static Row row(List<Fault> faults) {
         return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
-                .rep(1).jdk(Jdk.current()).params(Params.of()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .rep(1).jdk(Jdk.current()).params(Params.NONE).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
                 .hold(Duration.ofSeconds(2)).build().withFaults(faults);
     }
 

@@ -19,7 +19,7 @@ import vtlab.tier.tool.Jdk;
 class HoldWindowTest {
     static Row row() {
         return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
-                .rep(1).jdk(Jdk.current()).params(Params.of()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .rep(1).jdk(Jdk.current()).params(Params.NONE).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
                 .hold(Duration.ofSeconds(20)).build().atRate(100);
     }
 

@@ -55,7 +55,7 @@ class ToxiproxyTierTest {
         proxy = new ToxiproxyTier();
         String ep = "127.0.0.1:" + upstream.getAddress().getPort();
         proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), Map.of(), null,
-                Map.of("stub", new ExternalDependency("stub", ep, Env.of("STUB_URL", "http://" + ep).with("OTHER_URL", "http://" + ep + "/other")))));
+                Map.of("stub", new ExternalDependency("stub", ep, Env.NONE.with("STUB_URL", "http://" + ep).with("OTHER_URL", "http://" + ep + "/other")))));
     }
 
     @AfterEach

@@ -156,7 +156,7 @@ public final class AbExperiment implements Experiment {
                    List<String> jvm, PlanContext ctx) throws UsageError {
         Stack.Config cfg = s.stack().configure(mode, url, Map.of(Service.TUNING, variant), jdk.major());
         Env env = s.sharedEnv().merge(cfg.env());
-        Params params = Params.of(Service.TUNING, variant);
+        Params params = Params.NONE.with(Service.TUNING, variant);
         // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)
         List<String> jvmArgs = variant.equals(Service.TUNED) ? ctx.withCarriers(jvm) : jvm;
         return Row.builder().experiment(NAME).stack(s.stack().name()).threadMode(mode).workload(url).concurrency(c).rep(rep)

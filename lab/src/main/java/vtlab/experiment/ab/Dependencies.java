@@ -41,7 +41,7 @@ final class Dependencies {
             }
             if (RESERVED.contains(name)) throw new UsageError("--dependency " + spec + ": " + name + " names one of the lab's own tiers; call it e.g. " + name + "-svc");
             if (out.stream().anyMatch(d -> d.name().equals(name))) throw new UsageError("--dependency " + name + " is given twice");
-            Env env = Env.of();
+            Env env = Env.NONE;
             for (String k : serviceEnv.names()) if (serviceEnv.get(k).contains(endpoint)) env = env.with(k, serviceEnv.get(k));
             if (env.isEmpty()) {
                 throw new UsageError("--dependency " + spec + ": no --env of the service holds " + endpoint + ", so it would not go through the proxy"

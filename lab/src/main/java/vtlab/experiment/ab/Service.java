@@ -223,7 +223,7 @@ final class Service {
     }
 
     private static Env env(Options o, Opt opt) throws UsageError {
-        Env out = Env.of();
+        Env out = Env.NONE;
         for (String kv : o.every(opt.name())) {
             int eq = kv.indexOf('=');
             if (eq <= 0) throw new UsageError("--" + opt.name() + " takes K=V, not '" + kv + "'");

@@ -29,7 +29,7 @@ public record JmhResult(String benchmark, String jmhMode, Params params, double 
         for (JsonNode b : root) {
             JsonNode pm = b.path("primaryMetric");
             if (!b.hasNonNull("benchmark") || pm.isMissingNode()) throw new IOException("JMH result without benchmark/primaryMetric: " + b);
-            Params params = Params.of();
+            Params params = Params.NONE;
             for (var e : b.path("params").properties()) params = params.with(e.getKey(), e.getValue().asText());
             int samples = 0;
             for (JsonNode fork : pm.path("rawData")) samples += fork.size();

@@ -131,7 +131,7 @@ public final class ReactiveExperiment implements Experiment {
 
     private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
                     PlanContext ctx) throws UsageError {
-        Params params = Params.of("sleepMs", Integer.toString(sleepMs));
+        Params params = Params.NONE.with("sleepMs", Integer.toString(sleepMs));
         Map<String, String> axes = new LinkedHashMap<>();
         if (v.maxThreads() != null) {
             axes.put("maxThreads", Integer.toString(v.maxThreads()));

@@ -108,7 +108,7 @@ public final class ScenarioExperiment implements Experiment {
                 for (int c : conc)
                     for (int rep = 1; rep <= t.reps(); rep++) {
                         Stack.Config cfg = s.configure(mode, MIX, Map.of(), jdk.major());
-                        Params params = Params.of(MIX_PARAM, mix.spec());
+                        Params params = Params.NONE.with(MIX_PARAM, mix.spec());
                         rows.add(Row.builder().experiment(NAME).stack(s.name()).threadMode(mode).workload(MIX).concurrency(c).rep(rep)
                                 .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
                                 .boundNote("a scenario's mix: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup())

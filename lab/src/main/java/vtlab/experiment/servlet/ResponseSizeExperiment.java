@@ -67,7 +67,7 @@ public final class ResponseSizeExperiment implements Experiment {
         // Mode outermost: one warm JVM per mode.
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
-                List<Params> params = sizes.stream().map(b -> Params.of("bytes", Long.toString(b))).toList();
+                List<Params> params = sizes.stream().map(b -> Params.NONE.with("bytes", Long.toString(b))).toList();
                 ServletRig.warmSweep(rows, name(), stack, jdk, mode, "bytes", params, conc, t, cold, ServletIoExperiment.tomcat(maxThreads), ctx);
             }
         return rows;

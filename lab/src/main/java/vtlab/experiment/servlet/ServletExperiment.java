@@ -109,11 +109,11 @@ public final class ServletExperiment implements Experiment {
                     for (int c : s.conc())
                         for (int rep = 1; rep <= s.timing().reps(); rep++) {
                             Params params = switch (workload) {
-                                case "sleep" -> Params.of("sleepMs", Integer.toString(s.sleepMs()));
-                                case "monitor" -> Params.of("lockMs", Integer.toString(s.lockMs()));
-                                case "alloc" -> Params.of("allocKb", Integer.toString(s.allocKb()));
-                                case "mixed" -> Params.of("mixedMs", Integer.toString(s.mixedMs()));
-                                default -> Params.of();
+                                case "sleep" -> Params.NONE.with("sleepMs", Integer.toString(s.sleepMs()));
+                                case "monitor" -> Params.NONE.with("lockMs", Integer.toString(s.lockMs()));
+                                case "alloc" -> Params.NONE.with("allocKb", Integer.toString(s.allocKb()));
+                                case "mixed" -> Params.NONE.with("mixedMs", Integer.toString(s.mixedMs()));
+                                default -> Params.NONE;
                             };
                             rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
                                     s.timing().warmup(), s.timing().hold(), ctx));

@@ -78,8 +78,8 @@ public final class ServletIoExperiment implements Experiment {
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
                 for (String w : workloads) {
-                    List<Params> params = w.startsWith("call") ? List.of(Params.of("delayMs", Integer.toString(delayMs)))
-                            : sizes.stream().map(b -> Params.of("bodyBytes", Long.toString(b))).toList();
+                    List<Params> params = w.startsWith("call") ? List.of(Params.NONE.with("delayMs", Integer.toString(delayMs)))
+                            : sizes.stream().map(b -> Params.NONE.with("bodyBytes", Long.toString(b))).toList();
                     ServletRig.warmSweep(rows, name(), stack, jdk, mode, w, params, conc, t, cold, tomcat(maxThreads), ctx);
                 }
         return rows;

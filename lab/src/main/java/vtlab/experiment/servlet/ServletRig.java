@@ -45,7 +45,7 @@ final class ServletRig {
         if (!cfg.values().get("processorCache").equals(variant.baseline(stack, "processorCache"))) {
             p = p.with("processorCache", cfg.values().get("processorCache"));
         }
-        p = p.withAll(variant.params());
+        p = p.merge(variant.params());
         boolean async = workload.equals("call-async");
         Double waitMs = stack.workload(workload).serviceMsFor(params);
         Double bound = null;

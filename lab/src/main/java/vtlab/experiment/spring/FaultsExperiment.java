@@ -191,7 +191,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
         Map<String, String> extra = new LinkedHashMap<>();
         extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
         return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
-                mode.equals(LIMITED) ? Params.of("limit", Integer.toString(limit)) : Params.of(),
+                mode.equals(LIMITED) ? Params.NONE.with("limit", Integer.toString(limit)) : Params.NONE,
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 

@@ -191,9 +191,9 @@ final class SpringRig {
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
                    boolean poolIsAxis, Params extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs, Map<String, String> extraSettings) throws vtlab.core.UsageError {
-        Params params = !workload.equals("order-summary") ? Params.of() : Params.of("orderId", ORDER_ID)
+        Params params = !workload.equals("order-summary") ? Params.NONE : Params.NONE.with("orderId", ORDER_ID)
                 .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
-        params = params.withAll(extraParams);
+        params = params.merge(extraParams);
         boolean platform = s.mode().equals("platform");
         if (platform) params = params.with("maxThreads", Integer.toString(s.maxThreads()));
 
@@ -242,7 +242,7 @@ final class SpringRig {
     /** An order-summary row with its closed-model bound: the Spring experiments differ only in the Sut they sweep. */
     static Row orderSummaryRow(String experiment, Stack stack, Jdk jdk, Sut s, int concurrency, int rep, boolean poolIsAxis,
                                PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
-        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Params.of(),
+        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Params.NONE,
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
     }
 

@@ -329,7 +329,7 @@ public final class VegetaGenerator implements Generator {
 
     /** One request's values of every placeholder. */
     static Params draw(Mix mix, Random random) {
-        Params drawn = Params.of();
+        Params drawn = Params.NONE;
         for (var v : mix.values().entrySet()) {
             if (v.getValue() instanceof Mix.Range r) {
                 drawn = drawn.with(v.getKey(), Long.toString(r.from() + (long) Math.floor(random.nextDouble() * (r.to() - r.from() + 1))));

@@ -86,7 +86,7 @@ public final class RegistryTools {
     public static Path cargoInstall(String crate, String version, String binary) throws IOException {
         Path cargo = cargo().orElseThrow(() -> new IOException("cargo not found: install Rust (rustup) to let the lab build " + crate + " " + version));
         return build(binary, crate + " " + version + " (cargo install, a few minutes)", List.of(cargo.toString(), "install", crate,
-                "--version", version, "--locked", "--root", bin().getParent().toString()), Env.of());
+                "--version", version, "--locked", "--root", bin().getParent().toString()), Env.NONE);
     }
 
     /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */
@@ -101,7 +101,7 @@ public final class RegistryTools {
     public static Path goInstall(String module, String version, String builtAs, String binary) throws IOException {
         Path go = go().orElseThrow(() -> new IOException("go not found: install Go to let the lab build " + module + "@" + version));
         Path built = build(builtAs, module + "@" + version + " (go install, a few minutes)", List.of(go.toString(), "install", module + "@" + version),
-                Env.of("GOBIN", bin().toString()).with("CGO_ENABLED", "0"));
+                Env.NONE.with("GOBIN", bin().toString()).with("CGO_ENABLED", "0"));
         return builtAs.equals(binary) ? built : Files.move(built, bin().resolve(binary), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 

@@ -68,8 +68,8 @@ class AbExperimentTest {
         List<Row> rows = plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "THREAD_MODE=virtual", "--virtual-args", "--x=1 --y=2",
                 "--url", "/sleep?ms=50", "--conc", "10", "--app-package", "vtlab.sut.servlet");
         assertEquals(2, rows.size());
-        assertEquals(Env.of(), rows.getFirst().sutEnv());
-        assertEquals(Env.of("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
+        assertEquals(Env.NONE, rows.getFirst().sutEnv());
+        assertEquals(Env.NONE.with("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
         assertEquals(List.of("--x=1", "--y=2"), rows.get(1).appArgs());
         assertEquals(List.of("vtlab.sut.servlet."), Stack.load(rows.getFirst().stack()).launch().appPackages());
     }
