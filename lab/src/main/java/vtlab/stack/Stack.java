@@ -175,10 +175,10 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param values every setting's value, defaults filled (experiments read e.g. maxThreads for their bound)
      * @param args   program arguments the values give (after the jar or the command)
      */
-    public record Config(Env env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values,
+    public record Config(Env env, Map<String, Object> expectInfo, List<String> tiers, Settings values,
                          List<String> args) {
         public int intValue(String setting) {
-            return Integer.parseInt(values.get(setting).trim());
+            return values.intValue(setting);
         }
     }
 
@@ -186,22 +186,14 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * The configuration of one row: the experiment's axis values over every declared setting's default. An axis
      * naming no setting of this stack is refused, so a typo cannot leave a default silently in place.
      */
-    public Config configure(String mode, String workload, Map<String, String> axisValues, int jdkMajor) throws UsageError {
-        for (String k : axisValues.keySet()) {
+    public Config configure(String mode, String workload, Settings axisValues, int jdkMajor) throws UsageError {
+        for (String k : axisValues.names()) {
             if (k.equals(MODE) || !settings.containsKey(k)) {
                 throw new UsageError("stack " + name + " has no setting '" + k + "' (it has " + String.join(", ", settings.keySet()) + ")");
             }
         }
         Workload w = workload(workload);
-        Map<String, String> values = new LinkedHashMap<>();
-        for (Setting s : settings.values()) {
-            String v = s.name().equals(MODE) ? mode : axisValues.getOrDefault(s.name(), s.dflt());
-            if (v == null) continue;
-            if (!s.values().isEmpty() && !s.values().contains(v)) {
-                throw new UsageError("stack " + name + ": " + s.name() + " takes " + String.join(", ", s.values()) + ", not '" + v + "'");
-            }
-            values.put(s.name(), v);
-        }
+        Settings values = values(mode, axisValues);
         Env env = Env.NONE;
         List<String> args = new ArrayList<>();
         Map<String, Object> expect = new LinkedHashMap<>(this.expect);
@@ -222,6 +214,20 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return new Config(env, expect, List.copyOf(t), values, List.copyOf(args));
     }
 
+    /** Every setting's value for a row: the mode, the axis values, each other setting's default; a value the setting does not take refused. */
+    private Settings values(String mode, Settings axisValues) throws UsageError {
+        Settings values = Settings.NONE;
+        for (Setting s : settings.values()) {
+            String v = s.name().equals(MODE) ? mode : axisValues.getOrDefault(s.name(), s.dflt());
+            if (v == null) continue;
+            if (!s.values().isEmpty() && !s.values().contains(v)) {
+                throw new UsageError("stack " + name + ": " + s.name() + " takes " + String.join(", ", s.values()) + ", not '" + v + "'");
+            }
+            values = values.with(s.name(), v);
+        }
+        return values;
+    }
+
     /** A setting's declared default, for an experiment that needs it where no axis sets it (one place: stack.json). */
     public String dflt(String setting) throws UsageError {
         Setting s = settings.get(setting);
@@ -230,9 +236,9 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     }
 
     /** The settings whose server default differs from the lab's, at the server's value (stack.json "shipped"). */
-    public Map<String, String> shipped() {
-        Map<String, String> out = new LinkedHashMap<>();
-        settings.values().stream().filter(s -> s.shipped() != null).forEach(s -> out.put(s.name(), s.shipped()));
+    public Settings shipped() {
+        Settings out = Settings.NONE;
+        for (Setting s : settings.values()) if (s.shipped() != null) out = out.with(s.name(), s.shipped());
         return out;
     }
 

@@ -15,6 +15,7 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.proc.Env;
 import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -154,7 +155,7 @@ public final class AbExperiment implements Experiment {
     /** One row: the mode's and the variant's arguments and env, the run's env, the carriers for a tuned row only. */
     static Row row(Service.Parsed s, String mode, String variant, String url, int c, int rep, Jdk jdk, PlanContext.Timing t,
                    List<String> jvm, PlanContext ctx) throws UsageError {
-        Stack.Config cfg = s.stack().configure(mode, url, Map.of(Service.TUNING, variant), jdk.major());
+        Stack.Config cfg = s.stack().configure(mode, url, Settings.NONE.with(Service.TUNING, variant), jdk.major());
         Env env = s.sharedEnv().merge(cfg.env());
         Params params = Params.NONE.with(Service.TUNING, variant);
         // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)

@@ -25,6 +25,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -132,9 +133,9 @@ public final class ReactiveExperiment implements Experiment {
     private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
                     PlanContext ctx) throws UsageError {
         Params params = Params.NONE.with("sleepMs", Integer.toString(sleepMs));
-        Map<String, String> axes = new LinkedHashMap<>();
+        Settings axes = Settings.NONE;
         if (v.maxThreads() != null) {
-            axes.put("maxThreads", Integer.toString(v.maxThreads()));
+            axes = axes.with("maxThreads", Integer.toString(v.maxThreads()));
             params = params.with("maxThreads", Integer.toString(v.maxThreads()));
         }
         String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? "virtual" : "platform") : v.threadMode();

@@ -22,6 +22,7 @@ import vtlab.probe.Probes;
 import vtlab.stack.Mix;
 import vtlab.stack.Params;
 import vtlab.stack.Request;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -107,7 +108,7 @@ public final class ScenarioExperiment implements Experiment {
             for (String mode : modes)
                 for (int c : conc)
                     for (int rep = 1; rep <= t.reps(); rep++) {
-                        Stack.Config cfg = s.configure(mode, MIX, Map.of(), jdk.major());
+                        Stack.Config cfg = s.configure(mode, MIX, Settings.NONE, jdk.major());
                         Params params = Params.NONE.with(MIX_PARAM, mix.spec());
                         rows.add(Row.builder().experiment(NAME).stack(s.name()).threadMode(mode).workload(MIX).concurrency(c).rep(rep)
                                 .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())

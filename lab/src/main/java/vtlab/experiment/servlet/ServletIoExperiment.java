@@ -6,9 +6,7 @@ import vtlab.data.Finding;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
@@ -19,6 +17,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -86,11 +85,9 @@ public final class ServletIoExperiment implements Experiment {
     }
 
     /** A --max-threads below the stack's 25 spare threads takes the spare count down with it (Tomcat refuses more). */
-    static Map<String, String> tomcat(int maxThreads) {
-        Map<String, String> axes = new LinkedHashMap<>();
-        axes.put("maxThreads", Integer.toString(maxThreads));
-        if (maxThreads < 25) axes.put("minSpareThreads", Integer.toString(maxThreads));
-        return axes;
+    static Settings tomcat(int maxThreads) {
+        Settings axes = Settings.NONE.with("maxThreads", Integer.toString(maxThreads));
+        return maxThreads < 25 ? axes.with("minSpareThreads", Integer.toString(maxThreads)) : axes;
     }
 
     /**

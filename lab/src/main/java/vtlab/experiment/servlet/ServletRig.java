@@ -2,13 +2,13 @@ package vtlab.experiment.servlet;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -31,7 +31,7 @@ final class ServletRig {
      * @param tomcat   axis values of stack settings (e.g. maxThreads), the stack's defaults (or the variant's) for the rest
      */
     static Row row(String experiment, Stack stack, String modeName, String workload, int c, int rep, Jdk jdk,
-                   Params params, Map<String, String> tomcat, Duration warmup, Duration hold, PlanContext ctx)
+                   Params params, Settings tomcat, Duration warmup, Duration hold, PlanContext ctx)
             throws UsageError {
         vtlab.experiment.ThreadModes.Variant variant = vtlab.experiment.ThreadModes.variant(modeName);
         String mode = variant.threadMode();
@@ -68,7 +68,7 @@ final class ServletRig {
      */
     static void warmSweep(List<Row> rows, String experiment, Stack stack, Jdk jdk, String mode, String workload,
                           List<Params> params, List<Integer> conc, PlanContext.Timing t, Duration cold,
-                          Map<String, String> tomcat, PlanContext ctx) throws UsageError {
+                          Settings tomcat, PlanContext ctx) throws UsageError {
         boolean first = true;
         for (Params p : params)
             for (int c : conc)

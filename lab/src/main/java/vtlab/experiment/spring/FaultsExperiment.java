@@ -17,6 +17,7 @@ import vtlab.plan.FaultAxis;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -188,8 +189,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     static Row modeRow(String experiment, Stack stack, Jdk jdk, String mode, int limit, int cap, int rep, PlanContext.Timing t,
                        List<String> jvmArgs) throws UsageError {
         SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
-        Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
+        Settings extra = Settings.NONE.with("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
         return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
                 mode.equals(LIMITED) ? Params.NONE.with("limit", Integer.toString(limit)) : Params.NONE,
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
