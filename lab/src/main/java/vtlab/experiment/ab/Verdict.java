@@ -33,7 +33,7 @@ final class Verdict {
 
     /** A row's configuration in words: platform, virtual as shipped, virtual tuned; a next step's variant with its lever ("platform, pool 20"). */
     static String config(DataRow r) {
-        String[] lever = Levers.of(r.cells());
+        String[] lever = Levers.of(r);
         return lever == null ? baseConfig(r) : baseConfig(r) + ", " + lever[0] + " " + lever[1];
     }
 
@@ -81,7 +81,7 @@ final class Verdict {
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                                   NextStep.Facts nextStep) {
         // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
-        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n.cells()) == null).toList();
+        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n) == null).toList();
         List<Finding> out = new ArrayList<>();
         broken(rows, out);
         boolean jdks = rows.stream().map(r -> r.text(Columns.JDK)).distinct().count() > 1;
