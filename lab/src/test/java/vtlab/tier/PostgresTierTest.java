@@ -66,8 +66,8 @@ class PostgresTierTest {
     @Test
     void theStubListensWhereItsSiteSays() {
         assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "10.77.0.13", "STUB_DELAY_MS", "100"),
-                StubTier.environment(30001, "10.77.0.13", "100"));
-        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "127.0.0.1"), StubTier.environment(30001, "127.0.0.1", null));
+                StubTier.environment(30001, "10.77.0.13", "100").asMap());
+        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "127.0.0.1"), StubTier.environment(30001, "127.0.0.1", null).asMap());
         assertEquals("[fd00::13]:5432", TierSite.here("fd00::13", List.of()).endpoint(5432));
         assertEquals("127.0.0.1:5432", TierSite.here().endpoint(5432));
         assertFalse(TierSite.here().remote());
