@@ -4,9 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import vtlab.core.LabHome;
@@ -17,6 +15,7 @@ import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.Children;
 import vtlab.proc.CoreMap;
+import vtlab.tier.TierOptions;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.Tiers;
@@ -65,8 +64,7 @@ final class TiersCommand implements Command {
         String of = o.string("data-of", "spring-mvc");
         StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
         CoreMap cores = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o);
-        Map<String, String> tierOptions = new LinkedHashMap<>();
-        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        TierOptions tierOptions = o.flag("reseed") ? TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
         Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");
         Files.createDirectories(logs);
 

@@ -49,7 +49,7 @@ public final class PostgresTier implements RunTier {
         } else {
             PostgresCluster here = new PostgresCluster(vtlab.tier.tool.Tools.POSTGRES.get());
             cluster = here;
-            here.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), "true".equals(ctx.options().get(OPT_RESEED)), ctx.site());
+            here.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), ctx.options().flag(OPT_RESEED), ctx.site());
         }
         cluster.ensureDatabase(DATABASE);
         try (Connection c = connect(); Statement st = c.createStatement()) {

@@ -45,7 +45,7 @@ import vtlab.tier.SutProcess;
 @ExtendWith(SharedTiers.Resolver.class)
 class SpringMvcIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Map<String, String> SMALL_SEED = SharedTiers.SMALL_SEED;
+    static final vtlab.tier.TierOptions SMALL_SEED = SharedTiers.SMALL_SEED;
     static final int DELAY_MS = 700;
     static PostgresTier pg;
     static StubTier stub;

@@ -110,10 +110,10 @@ class PostgresTierTest {
     @Test
     void seedSizesAreTierOptionsOverTheStacksDefaults() throws Exception {
         StackData d = Stack.load("spring-mvc").data().orElseThrow();
-        assertEquals(Map.of("customers", 100_000L, "orders", 1_000_000L), PostgresSeed.sizes(d, PostgresTier.NAME, Map.of()));
+        assertEquals(Map.of("customers", 100_000L, "orders", 1_000_000L), PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE));
         assertEquals(Map.of("customers", 100_000L, "orders", 10_000L),
-                PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "10_000")));
-        assertThrows(IllegalArgumentException.class, () -> PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "0")));
+                PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE.with("pg.orders", "10_000")));
+        assertThrows(IllegalArgumentException.class, () -> PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE.with("pg.orders", "0")));
     }
 
     @Test

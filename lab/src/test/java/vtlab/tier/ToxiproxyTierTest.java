@@ -54,7 +54,7 @@ class ToxiproxyTierTest {
         upstream.start();
         proxy = new ToxiproxyTier();
         String ep = "127.0.0.1:" + upstream.getAddress().getPort();
-        proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), Map.of(), null,
+        proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), TierOptions.NONE, null,
                 Map.of("stub", new ExternalDependency("stub", ep, Env.NONE.with("STUB_URL", "http://" + ep).with("OTHER_URL", "http://" + ep + "/other")))));
     }
 
