@@ -50,24 +50,24 @@ final class Verdict {
                 : String.format(Locale.ROOT, "%,d connections", (long) r.num(Columns.CONCURRENCY));
     }
 
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt) {
+    static List<String> of(List<DataRow> matrix, Path pinningTxt) {
         return of(matrix, pinningTxt, null);
     }
 
     /** @param jar the service jar's libraries as the run kept them, null for a --cmd service */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar) {
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar) {
         return of(matrix, pinningTxt, jar, Map.of());
     }
 
-    /** The verdict's sentences over rows numbered in their order (matrix.csv's). */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
+    /** The verdict's sentences over matrix.csv's rows. */
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
         return of(matrix, pinningTxt, jar, jdkVersions, null);
     }
 
     /** As above, with what the run knew of the service for the next step (null: a run before it, no next-step line). */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                            NextStep.Facts nextStep) {
-        return Finding.texts(findings(DataRow.numbered(matrix), pinningTxt, jar, jdkVersions, nextStep));
+        return Finding.texts(findings(matrix, pinningTxt, jar, jdkVersions, nextStep));
     }
 
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {

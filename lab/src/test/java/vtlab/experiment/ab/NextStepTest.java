@@ -357,7 +357,7 @@ class NextStepTest {
         List<Map<String, String>> matrix = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
                 poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")),
                 row(v, 1, 900, 200, Cause.RUNQUEUE, 62, "ok"), row(v, 2, 920, 180, Cause.RUNQUEUE, 66, "ok"));
-        List<String> verdict = Verdict.of(matrix, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        List<String> verdict = Verdict.of(vtlab.data.DataRow.numbered(matrix), java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         String line = verdict.stream().filter(l -> l.startsWith("next step")).findFirst().orElseThrow();
         assertTrue(line.contains("→ pool 20 (rows 3, 4): +80% req/s (95% CI"), line);
         assertTrue(line.contains("the largest cause is now waiting to run (64%) (pool 193 not tried: pool 20 — the largest cause moved)"), line);
@@ -366,7 +366,7 @@ class NextStepTest {
         assertFalse(gain.contains("row 3") || gain.contains("pool 20"), gain);
         // a failed variant is named with its configuration and lever
         List<Map<String, String>> failed = List.of(matrix.get(0), matrix.get(1), row(v, 1, 0, 0, null, 0, "failed"));
-        List<String> f = Verdict.of(failed, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        List<String> f = Verdict.of(vtlab.data.DataRow.numbered(failed), java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         assertTrue(f.getFirst().startsWith("FAILED, no numbers: virtual as shipped, pool 20 (row 3)"), f.getFirst());
         assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 193 not tried: pool 20 — it failed)")), f.toString());
     }
