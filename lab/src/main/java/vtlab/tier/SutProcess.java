@@ -58,7 +58,7 @@ public final class SutProcess implements SutHandle {
         } else {
             // exec: the shell becomes the command, so stopping the process stops the service ("$@": the mode's args)
             cmd.addAll(List.of("sh", "-c", "exec " + command + " \"$@\"", "sh"));
-            String own = env.get("JAVA_TOOL_OPTIONS") == null ? "" : env.get("JAVA_TOOL_OPTIONS");
+            String own = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
             fullEnv = fullEnv.with("JAVA_TOOL_OPTIONS", (own + " " + String.join(" ", jvmArgs)).strip())
                     .with("JAVA_HOME", jdk.home().toString())
                     .with("PATH", jdk.home().resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
