@@ -158,7 +158,7 @@ public final class RunCommand implements Command {
     /** @param environments each experiment's own entries of environment.json ({@link Experiment#environment}), by its name */
     public record Prepared(List<String> experiments, List<Row> rows, List<Study.Prepared> studies, long studySeconds,
                            Generator generator, List<String> probes, CoreMap cores, int port, Path results,
-                           java.util.Map<String, String> tierOptions, PlanContext plan, boolean freshSut,
+                           vtlab.tier.TierOptions tierOptions, PlanContext plan, boolean freshSut,
                            List<PlannedRow> planned, List<Search> searches, String pinThreshold,
                            java.util.Map<String, java.util.Map<String, Object>> environments, RunAcrossHosts.Across across) {
         /** Where the SUT runs: here, or on its host (--hosts). */
@@ -305,8 +305,7 @@ public final class RunCommand implements Command {
         String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
         List<PlannedRow> planned = new ArrayList<>();
         for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
-        java.util.Map<String, String> tierOptions = new java.util.LinkedHashMap<>();
-        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        vtlab.tier.TierOptions tierOptions = o.flag("reseed") ? vtlab.tier.TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : vtlab.tier.TierOptions.NONE;
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         List<Row> templates = new ArrayList<>(rows);
         for (Search s : searches) templates.add(s.template());

@@ -4,18 +4,18 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 import vtlab.core.LabHome;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.Children;
 import vtlab.proc.CoreMap;
+import vtlab.tier.TierOptions;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.Tiers;
@@ -64,8 +64,7 @@ final class TiersCommand implements Command {
         String of = o.string("data-of", "spring-mvc");
         StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
         CoreMap cores = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o);
-        Map<String, String> tierOptions = new LinkedHashMap<>();
-        if (o.flag("reseed")) tierOptions.put("reseed", "true");
+        TierOptions tierOptions = o.flag("reseed") ? TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
         Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");
         Files.createDirectories(logs);
 
@@ -77,13 +76,13 @@ final class TiersCommand implements Command {
             running.reversed().forEach(RunTier::close);
             stopped.countDown();
         });
-        Map<String, String> env = new LinkedHashMap<>();
+        Env env = Env.NONE;
         for (String n : names) {
             out.println("vtlab: starting " + n + " on CPUs " + cores.of(n) + " (logs in " + logs + ")");
             RunTier t = Tiers.create(n);
             running.add(t);
             t.start(new RunTier.Context(cores.of(n), state, logs, Jdk.current(), tierOptions, data));
-            env.putAll(t.sutEnv());
+            env = env.merge(t.sutEnv());
         }
         StringBuilder line = new StringBuilder();
         env.forEach((k, v) -> line.append(" --env ").append(k).append('=').append(v));

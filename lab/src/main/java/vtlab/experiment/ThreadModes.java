@@ -12,6 +12,8 @@ import vtlab.data.Finding;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
 import vtlab.plan.PlanContext;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 
 /** The thread modes the experiments compare and their --modes option, declared once (help per experiment). */
@@ -27,17 +29,15 @@ public final class ThreadModes {
      */
     public record Variant(String name, String threadMode, boolean asShipped) {
         /** The stack settings of a row: the experiment's axes, over the server's defaults when as shipped. */
-        public Map<String, String> settings(Stack stack, Map<String, String> axes) throws UsageError {
+        public Settings settings(Stack stack, Settings axes) throws UsageError {
             if (!asShipped) return axes;
-            for (String k : axes.keySet()) {
+            for (String k : axes.names()) {
                 if (stack.shipped().containsKey(k)) {
                     throw new UsageError(name + " runs " + k + " as the server ships it (" + stack.shipped().get(k)
                             + "): leave that setting at its default, or run " + name + " on its own");
                 }
             }
-            Map<String, String> all = new LinkedHashMap<>(stack.shipped());
-            all.putAll(axes);
-            return all;
+            return stack.shipped().merge(axes);
         }
 
         /** A setting's value this variant runs when no axis sets it (as shipped: the server's, else the lab's default). */
@@ -46,8 +46,8 @@ public final class ThreadModes {
         }
 
         /** The params that name the variant in the dataset (Grouping.variant reads them back). */
-        public Map<String, String> params() {
-            return asShipped ? Map.of(Grouping.TUNING, Grouping.AS_SHIPPED) : Map.of();
+        public Params params() {
+            return asShipped ? Params.NONE.with(Grouping.TUNING, Grouping.AS_SHIPPED) : Params.NONE;
         }
 
         /** The SUT's JVM options: as shipped, the JVM picks its carrier count itself. */

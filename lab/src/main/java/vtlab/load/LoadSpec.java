@@ -3,12 +3,11 @@ package vtlab.load;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.Secrets;
 import vtlab.plan.RateProfile;
+import vtlab.proc.Env;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
 
@@ -101,14 +100,14 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
      * Values of the secret headers (Authorization, Cookie, ...: {@link Secrets#secretHeader}) by {@link #headerEnv}:
      * wrk's and k6's scripts read them from their environment, so the scripts kept in raw/ never hold them.
      */
-    public Map<String, String> secretHeaderEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
+    public Env secretHeaderEnv() {
+        Env env = Env.NONE;
         List<Request.Header> h = request.headers();
-        for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env.put(headerEnv(i), h.get(i).value());
+        for (int i = 0; i < h.size(); i++) if (Secrets.secretHeader(h.get(i).name())) env = env.with(headerEnv(i), h.get(i).value());
         if (mix != null) {
             for (int i = 0; i < mix.entries().size(); i++) {
                 List<Request.Header> m = mix.entries().get(i).headers();
-                for (int j = 0; j < m.size(); j++) if (Secrets.secretHeader(m.get(j).name())) env.put(mixHeaderEnv(i, j), m.get(j).value());
+                for (int j = 0; j < m.size(); j++) if (Secrets.secretHeader(m.get(j).name())) env = env.with(mixHeaderEnv(i, j), m.get(j).value());
             }
         }
         return env;

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import vtlab.proc.Children;
+import vtlab.proc.Env;
 
 /**
  * A generator run as a tracked child process: its command is kept beside its output (raw/STEM.TOOL.cmd and
@@ -22,21 +23,21 @@ public final class ToolRun implements Generator.RunningLoad {
     private final Parser parser;
 
     public ToolRun(String tool, List<String> cmd, Path rawDir, String stem, Parser parser) throws IOException {
-        this(tool, cmd, cmd, java.util.Map.of(), rawDir, stem, parser);
+        this(tool, cmd, cmd, Env.NONE, rawDir, stem, parser);
     }
 
     /**
      * @param shown the command as raw/STEM.TOOL.cmd keeps it (secret header values masked, {@link vtlab.core.Secrets})
      * @param env   added to the tool's environment and written nowhere: secret header values a script reads
      */
-    public ToolRun(String tool, List<String> cmd, List<String> shown, java.util.Map<String, String> env, Path rawDir, String stem,
+    public ToolRun(String tool, List<String> cmd, List<String> shown, Env env, Path rawDir, String stem,
             Parser parser) throws IOException {
         this.tool = tool;
         this.out = rawDir.resolve(stem + "." + tool + ".txt");
         this.parser = parser;
         Files.writeString(rawDir.resolve(stem + "." + tool + ".cmd"), String.join(" ", shown) + "\n");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
-        pb.environment().putAll(env);
+        pb.environment().putAll(env.asMap());
         this.process = Children.track(pb.start());
     }
 

@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.StringJoiner;
 
 import vtlab.proc.ContainerLimits;
+import vtlab.proc.Env;
+import vtlab.stack.Params;
 import vtlab.tier.StackVariants;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
@@ -48,7 +50,7 @@ import vtlab.tier.tool.Jdk;
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
-                  Map<String, String> params, Map<String, String> sutEnv, Map<String, Object> expectInfo,
+                  Params params, Env sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
                   ContainerLimits limits, RateProfile rateProfile, StackVariants.Variant build, List<String> ownProbes) {
@@ -87,8 +89,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
      */
     public Row atProfile(RateProfile profile) {
         profile.check(hold);
-        Map<String, String> withProfile = new java.util.LinkedHashMap<>(params);
-        withProfile.put(RateProfile.PARAM, profile.spec());
+        Params withProfile = params.with(RateProfile.PARAM, profile.spec());
         double mean = Math.round(profile.meanRate(hold.toMillis() / 1000.0) * 100) / 100.0; // to a hundredth: the scenario names it
         return toBuilder().params(withProfile).rateProfile(profile).build().atRate(mean);
     }
@@ -108,16 +109,12 @@ public record Row(String experiment, String stack, String threadMode, String wor
      * params already name it, so the scenario's words stay in their order).
      */
     public Row withBuild(StackVariants.Variant v) {
-        Map<String, String> p = new java.util.LinkedHashMap<>(params);
-        p.put(BUILD_PARAM, v.spec());
-        return toBuilder().params(p).build(v).build();
+        return toBuilder().params(params.with(BUILD_PARAM, v.spec())).build(v).build();
     }
 
     /** This row with a probe set of its own, which replaces the run's --probes; its {@link #PROBES_PARAM} param the set '+'-joined. */
     public Row withProbes(List<String> probes) {
-        Map<String, String> p = new java.util.LinkedHashMap<>(params);
-        p.put(PROBES_PARAM, String.join("+", probes));
-        return toBuilder().params(p).ownProbes(probes).build();
+        return toBuilder().params(params.with(PROBES_PARAM, String.join("+", probes))).ownProbes(probes).build();
     }
 
     /** This row with more runtime-info fields it must report (e.g. the library versions of its build). */
@@ -133,7 +130,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     }
 
     /** This row under another experiment's name, with other params (experiments built on another's rows). */
-    public Row as(String experiment, Map<String, String> params) {
+    public Row as(String experiment, Params params) {
         return toBuilder().experiment(experiment).params(params).build();
     }
 
@@ -149,8 +146,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
 
     /** This row with the faults of its hold, their spec its "fault" param ("none" for none: a baseline of a fault sweep). */
     public Row withFaults(List<Fault> faults) {
-        Map<String, String> withSpec = new java.util.LinkedHashMap<>(params);
-        withSpec.put(Fault.PARAM, faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
+        Params withSpec = params.with(Fault.PARAM, faults.isEmpty() ? Fault.NONE : String.join("+", faults.stream().map(Fault::spec).toList()));
         return toBuilder().params(withSpec).faults(faults).build();
     }
 
@@ -167,9 +163,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
      * params ("none" for the side not limited), and the SUT's JVM arguments it runs with under them.
      */
     public Row withLimits(ContainerLimits l, List<String> jvmArgs) {
-        Map<String, String> p = new java.util.LinkedHashMap<>(params);
-        p.put(CPU_QUOTA_PARAM, l.cpus() == null ? "none" : l.cpuSpec());
-        p.put(MEMORY_LIMIT_PARAM, l.memoryBytes() == null ? "none" : l.memorySpec());
+        Params p = params.with(CPU_QUOTA_PARAM, l.cpus() == null ? "none" : l.cpuSpec())
+                .with(MEMORY_LIMIT_PARAM, l.memoryBytes() == null ? "none" : l.memorySpec());
         return toBuilder().params(p).jvmArgs(List.copyOf(jvmArgs)).limits(l).build();
     }
 
@@ -264,7 +259,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
         private Integer hikariPool;
         private String pathMode, connMode;
         private Jdk jdk;
-        private Map<String, String> params = Map.of(), sutEnv = Map.of();
+        private Params params = Params.NONE;
+        private Env sutEnv = Env.NONE;
         private Map<String, Object> expectInfo = Map.of();
         private Double boundRps;
         private String boundNote;
@@ -335,12 +331,12 @@ public record Row(String experiment, String stack, String threadMode, String wor
             return this;
         }
 
-        public Builder params(Map<String, String> params) {
+        public Builder params(Params params) {
             this.params = params;
             return this;
         }
 
-        public Builder sutEnv(Map<String, String> sutEnv) {
+        public Builder sutEnv(Env sutEnv) {
             this.sutEnv = sutEnv;
             return this;
         }

@@ -21,6 +21,7 @@ import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 import vtlab.data.RequestTime.Cause;
+import vtlab.proc.Env;
 
 /**
  * Where the request threads' time went, from a JFR recording of the SUT (execution samples, monitor enters, parks,
@@ -605,10 +606,10 @@ public final class TimeBreakdown {
     }
 
     /** The database ports a service is given: host:port of every jdbc:...// URL in its environment. */
-    public static Set<Integer> dbPorts(Map<String, String> env) {
+    public static Set<Integer> dbPorts(Env env) {
         Set<Integer> out = new TreeSet<>();
         java.util.regex.Pattern p = java.util.regex.Pattern.compile("jdbc:[a-z0-9]+:(?:[a-z0-9]+:)?//[^/:,?]+:(\\d+)");
-        for (String v : env.values()) {
+        for (String v : env.asMap().values()) {
             java.util.regex.Matcher m = p.matcher(v == null ? "" : v);
             while (m.find()) out.add(Integer.parseInt(m.group(1)));
         }

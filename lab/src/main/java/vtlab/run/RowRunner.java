@@ -27,6 +27,7 @@ import vtlab.plan.Row;
 import vtlab.probe.ProbeContext;
 import vtlab.probe.Probes;
 import vtlab.probe.Proc;
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.proc.CoreMap;
 import vtlab.tier.RunTier;
@@ -114,8 +115,7 @@ public final class RowRunner {
             List<String> jvmArgs = new ArrayList<>(row.jvmArgs());
             jvmArgs.addAll(probes.jvmArgs());
             jvmArgs.addAll(explainers.jvmArgs());
-            Map<String, String> env = new LinkedHashMap<>(row.sutEnv());
-            runTiers.values().forEach(t -> env.putAll(t.sutEnv()));
+            Env env = runTiers.values().stream().map(RunTier::sutEnv).reduce(row.sutEnv(), Env::merge);
             String config = stack.name() + "|" + stack.jar() + "|" + row.jdk().home() + "|" + jvmArgs + "|" + row.appArgs() + "|" + env + "|" + row.limits();
 
             String failedBefore = startFailures.get(config);
@@ -394,7 +394,7 @@ public final class RowRunner {
                 .put(RowColumns.BOUND_NOTE, row.boundNote())
                 .put(RowColumns.APP_CPUS, cores.of(CoreMap.APP))
                 .put(RowColumns.LOAD_CPUS, cores.of(CoreMap.LOAD))
-                .put(RowColumns.PARAMS, row.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";")))
+                .put(RowColumns.PARAMS, row.params().cell())
                 .put(RowColumns.SCENARIO, row.scenario());
     }
 

@@ -27,6 +27,7 @@ import vtlab.proc.Children;
 import vtlab.proc.CoreMap;
 import vtlab.tier.RunTier;
 import vtlab.tier.SutHandle;
+import vtlab.tier.TierOptions;
 import vtlab.tier.host.TierSite;
 import vtlab.tier.Tiers;
 
@@ -51,7 +52,7 @@ public final class Runner {
      * @param sites    where each run tier runs and listens, by name (--hosts); a tier not named runs here on loopback
      */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
-                         CoreMap cores, int port, Path resultsRoot, Path stateDir, Map<String, String> tierOptions,
+                         CoreMap cores, int port, Path resultsRoot, Path stateDir, TierOptions tierOptions,
                          Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
                          Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts, Map<String, TierSite> sites) {
         public Config {
@@ -76,7 +77,7 @@ public final class Runner {
         private CoreMap cores;
         private int port = 18080;
         private Path resultsRoot, stateDir;
-        private Map<String, String> tierOptions = Map.of();
+        private TierOptions tierOptions = TierOptions.NONE;
         private Environment environment;
         private List<String> experiments = List.of();
         private PlanContext plan;
@@ -122,7 +123,7 @@ public final class Runner {
             return this;
         }
 
-        public Builder tierOptions(Map<String, String> tierOptions) {
+        public Builder tierOptions(TierOptions tierOptions) {
             this.tierOptions = tierOptions;
             return this;
         }

@@ -56,7 +56,7 @@ public final class Verifier {
     /** One request to the workload endpoint, the one the generators send (method, headers, body), checked for status and body pattern. */
     public void verifyEndpoint(URI url, Stack.Workload w) throws VerificationFailed, InterruptedException {
         if (w.mix() != null) { // a mix: each of its requests once, with the first value of each placeholder
-            java.util.Map<String, String> first = w.mix().firstValues();
+            vtlab.stack.Params first = w.mix().firstValues();
             for (vtlab.stack.Mix.Entry e : w.mix().entries()) {
                 Stack.Workload one = e.workload(first);
                 try {

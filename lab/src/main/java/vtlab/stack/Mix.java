@@ -52,17 +52,17 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
         }
 
         /** The path with these values in its placeholders. */
-        public String pathWith(Map<String, String> drawn) {
+        public String pathWith(Params drawn) {
             return fill(path, drawn);
         }
 
         /** The body with these values in its placeholders, or null for none. */
-        public String bodyWith(Map<String, String> drawn) {
+        public String bodyWith(Params drawn) {
             return body == null ? null : fill(body, drawn);
         }
 
         /** This entry as a workload with the given values (the check before load sends one of each). */
-        public Stack.Workload workload(Map<String, String> drawn) {
+        public Stack.Workload workload(Params drawn) {
             Request.Body b = body == null ? null : Request.Body.of(fill(body, drawn).getBytes(java.nio.charset.StandardCharsets.UTF_8));
             String p = pathWith(drawn);
             return new Stack.Workload(name, p, expectStatus, expectBody, null, new Request(method, headers, b), null, List.of());
@@ -95,7 +95,7 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
         return out;
     }
 
-    static String fill(String template, Map<String, String> drawn) {
+    static String fill(String template, Params drawn) {
         Matcher m = PLACEHOLDER.matcher(template);
         StringBuilder sb = new StringBuilder();
         while (m.find()) m.appendReplacement(sb, Matcher.quoteReplacement(drawn.getOrDefault(m.group(1), m.group())));
@@ -104,12 +104,12 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
     }
 
     /** The first value of every placeholder: a range's low end, a column's first row (what the check before load sends). */
-    public Map<String, String> firstValues() {
-        Map<String, String> out = new LinkedHashMap<>();
-        values.forEach((k, v) -> out.put(k, switch (v) {
+    public Params firstValues() {
+        Params out = Params.NONE;
+        for (var e : values.entrySet()) out = out.with(e.getKey(), switch (e.getValue()) {
             case Range r -> Long.toString(r.from());
             case Column c -> c.cells().getFirst();
-        }));
+        });
         return out;
     }
 

@@ -17,6 +17,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 
 /**
  * A system under test, described by the `stack.json` in its folder under stacks/ (as TechEmpower's
@@ -92,28 +93,28 @@ public record Stack(String name, String description, Path dir, Path jar, String 
             return expectStatus < 10 ? expectStatus + "xx" : Integer.toString(expectStatus);
         }
 
-        public String pathFor(Map<String, String> params) {
+        public String pathFor(Params params) {
             return fill(path, params);
         }
 
         /** The endpoint's fixed service time in ms (e.g. the sleep), if it has one. */
-        public Double serviceMsFor(Map<String, String> params) {
+        public Double serviceMsFor(Params params) {
             if (serviceMs == null) return null;
             return Double.parseDouble(fill(serviceMs, params));
         }
 
         /** This workload for one row: a body of bodyBytes bytes, and the row's params in expectBody (when it names any). */
-        public Workload withParams(Map<String, String> params) {
+        public Workload withParams(Params params) {
             Request r = bodyBytes == null ? request : Request.filler(request.method(), Integer.parseInt(fill(bodyBytes, params)));
             String expect = expectBody;
-            for (var e : params.entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
+            for (var e : params.asMap().entrySet()) expect = expect.replace("{" + e.getKey() + "}", e.getValue());
             return new Workload(name, path, expectStatus, expect, serviceMs, r, null, tiers, mix);
         }
     }
 
-    public static String fill(String template, Map<String, String> params) {
+    public static String fill(String template, Params params) {
         String out = template;
-        for (var e : params.entrySet()) out = out.replace("{" + e.getKey() + "}", e.getValue());
+        for (var e : params.asMap().entrySet()) out = out.replace("{" + e.getKey() + "}", e.getValue());
         if (out.matches(".*\\{[a-zA-Z]+}.*")) throw new IllegalStateException("unfilled placeholder in " + out);
         return out;
     }
@@ -146,13 +147,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      */
     public record Setting(String name, String env, String dflt, boolean numeric, List<String> values,
                           Map<String, String> envValues, Map<String, Map<String, Object>> info, Map<String, String> when,
-                          boolean unchecked, String shipped, Map<String, List<String>> argValues, Map<String, Map<String, String>> envByValue) {
+                          boolean unchecked, String shipped, Map<String, List<String>> argValues, Map<String, Env> envByValue) {
         /**
          * A setting given as program arguments and/or several env variables per value, not as one variable: how a
          * service from the command line is switched (--spring.threads.virtual.enabled=true, --virtual-env K=V).
          */
         public static Setting byValue(String name, List<String> values, String dflt, Map<String, List<String>> args,
-                                      Map<String, Map<String, String>> env) {
+                                      Map<String, Env> env) {
             return new Setting(name, null, dflt, false, values, Map.of(), Map.of(), Map.of(), false, null, args, env);
         }
 
@@ -174,10 +175,10 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param values every setting's value, defaults filled (experiments read e.g. maxThreads for their bound)
      * @param args   program arguments the values give (after the jar or the command)
      */
-    public record Config(Map<String, String> env, Map<String, Object> expectInfo, List<String> tiers, Map<String, String> values,
+    public record Config(Env env, Map<String, Object> expectInfo, List<String> tiers, Settings values,
                          List<String> args) {
         public int intValue(String setting) {
-            return Integer.parseInt(values.get(setting).trim());
+            return values.intValue(setting);
         }
     }
 
@@ -185,31 +186,23 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * The configuration of one row: the experiment's axis values over every declared setting's default. An axis
      * naming no setting of this stack is refused, so a typo cannot leave a default silently in place.
      */
-    public Config configure(String mode, String workload, Map<String, String> axisValues, int jdkMajor) throws UsageError {
-        for (String k : axisValues.keySet()) {
+    public Config configure(String mode, String workload, Settings axisValues, int jdkMajor) throws UsageError {
+        for (String k : axisValues.names()) {
             if (k.equals(MODE) || !settings.containsKey(k)) {
                 throw new UsageError("stack " + name + " has no setting '" + k + "' (it has " + String.join(", ", settings.keySet()) + ")");
             }
         }
         Workload w = workload(workload);
-        Map<String, String> values = new LinkedHashMap<>();
-        for (Setting s : settings.values()) {
-            String v = s.name().equals(MODE) ? mode : axisValues.getOrDefault(s.name(), s.dflt());
-            if (v == null) continue;
-            if (!s.values().isEmpty() && !s.values().contains(v)) {
-                throw new UsageError("stack " + name + ": " + s.name() + " takes " + String.join(", ", s.values()) + ", not '" + v + "'");
-            }
-            values.put(s.name(), v);
-        }
-        Map<String, String> env = new LinkedHashMap<>();
+        Settings values = values(mode, axisValues);
+        Env env = Env.NONE;
         List<String> args = new ArrayList<>();
         Map<String, Object> expect = new LinkedHashMap<>(this.expect);
         for (Setting s : settings.values()) {
             String v = values.get(s.name());
             if (v == null) continue;
-            if (s.env() != null) env.put(s.env(), s.envValues().getOrDefault(v, v));
+            if (s.env() != null) env = env.with(s.env(), s.envValues().getOrDefault(v, v));
             args.addAll(s.argValues().getOrDefault(v, List.of()));
-            env.putAll(s.envByValue().getOrDefault(v, Map.of()));
+            env = env.merge(s.envByValue().getOrDefault(v, Env.NONE));
             boolean echoed = s.when().entrySet().stream().allMatch(c -> c.getValue().equals(
                     c.getKey().equals("workload") ? workload : values.get(c.getKey())));
             if (!echoed && s.unchecked()) continue;
@@ -221,6 +214,20 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return new Config(env, expect, List.copyOf(t), values, List.copyOf(args));
     }
 
+    /** Every setting's value for a row: the mode, the axis values, each other setting's default; a value the setting does not take refused. */
+    private Settings values(String mode, Settings axisValues) throws UsageError {
+        Settings values = Settings.NONE;
+        for (Setting s : settings.values()) {
+            String v = s.name().equals(MODE) ? mode : axisValues.getOrDefault(s.name(), s.dflt());
+            if (v == null) continue;
+            if (!s.values().isEmpty() && !s.values().contains(v)) {
+                throw new UsageError("stack " + name + ": " + s.name() + " takes " + String.join(", ", s.values()) + ", not '" + v + "'");
+            }
+            values = values.with(s.name(), v);
+        }
+        return values;
+    }
+
     /** A setting's declared default, for an experiment that needs it where no axis sets it (one place: stack.json). */
     public String dflt(String setting) throws UsageError {
         Setting s = settings.get(setting);
@@ -229,9 +236,9 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     }
 
     /** The settings whose server default differs from the lab's, at the server's value (stack.json "shipped"). */
-    public Map<String, String> shipped() {
-        Map<String, String> out = new LinkedHashMap<>();
-        settings.values().stream().filter(s -> s.shipped() != null).forEach(s -> out.put(s.name(), s.shipped()));
+    public Settings shipped() {
+        Settings out = Settings.NONE;
+        for (Setting s : settings.values()) if (s.shipped() != null) out = out.with(s.name(), s.shipped());
         return out;
     }
 

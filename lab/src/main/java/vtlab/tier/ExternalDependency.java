@@ -1,7 +1,8 @@
 package vtlab.tier;
 
 import java.util.List;
-import java.util.Map;
+
+import vtlab.proc.Env;
 
 /**
  * A dependency of a user's service that the lab does not start (./vtlab ab --dependency NAME=host:port): a tier only
@@ -10,16 +11,16 @@ import java.util.Map;
  */
 public final class ExternalDependency implements RunTier {
     private final String name, endpoint;
-    private final Map<String, String> env;
+    private final Env env;
 
     /**
      * @param endpoint host:port the service connects to
      * @param env      the service's settings (--env) whose values hold that address
      */
-    public ExternalDependency(String name, String endpoint, Map<String, String> env) {
+    public ExternalDependency(String name, String endpoint, Env env) {
         this.name = name;
         this.endpoint = endpoint;
-        this.env = Map.copyOf(env);
+        this.env = env;
     }
 
     @Override
@@ -38,7 +39,7 @@ public final class ExternalDependency implements RunTier {
     }
 
     @Override
-    public Map<String, String> sutEnv() {
+    public Env sutEnv() {
         return env;
     }
 

@@ -29,13 +29,13 @@ final class PostgresSeed {
     private PostgresSeed() {}
 
     /** The seed's sizes: the stack's defaults, each overridden by the tier option "tier.size" (e.g. pg.orders=10_000). */
-    static Map<String, Long> sizes(StackData data, String tier, Map<String, String> options) {
+    static Map<String, Long> sizes(StackData data, String tier, TierOptions options) {
         Map<String, Long> out = new LinkedHashMap<>();
         data.sizes().forEach((k, v) -> out.put(k, longOption(options, tier + "." + k, v)));
         return out;
     }
 
-    static long longOption(Map<String, String> options, String key, long dflt) {
+    static long longOption(TierOptions options, String key, long dflt) {
         String v = options.get(key);
         if (v == null || v.isBlank()) return dflt;
         long n = Long.parseLong(v.trim().replace("_", ""));

@@ -4,10 +4,10 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import vtlab.proc.Env;
 import vtlab.stack.StackData;
 import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.TierSite;
@@ -49,7 +49,7 @@ public final class PostgresTier implements RunTier {
         } else {
             PostgresCluster here = new PostgresCluster(vtlab.tier.tool.Tools.POSTGRES.get());
             cluster = here;
-            here.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), "true".equals(ctx.options().get(OPT_RESEED)), ctx.site());
+            here.start(ctx.cpus(), ctx.stateDir(), ctx.logDir(), ctx.options().flag(OPT_RESEED), ctx.site());
         }
         cluster.ensureDatabase(DATABASE);
         try (Connection c = connect(); Statement st = c.createStatement()) {
@@ -80,12 +80,8 @@ public final class PostgresTier implements RunTier {
     }
 
     @Override
-    public Map<String, String> sutEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("DB_URL", jdbcUrl());
-        env.put("DB_USER", USER);
-        env.put("DB_PASSWORD", cluster.password());
-        return env;
+    public Env sutEnv() {
+        return Env.NONE.with("DB_URL", jdbcUrl()).with("DB_USER", USER).with("DB_PASSWORD", cluster.password());
     }
 
     @Override

@@ -7,7 +7,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostRun;
@@ -91,7 +90,7 @@ final class RemotePostgres implements PgServer {
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         put(PostgresCluster.hba(site.clients()), data + "/pg_hba.conf");
         port = run.freePort(host);
-        server = HostedProcess.start(run, host, "pg", as(PostgresCluster.serverCommand(bin, data, port, cpus, site.listen())), Map.of(),
+        server = HostedProcess.start(run, host, "pg", as(PostgresCluster.serverCommand(bin, data, port, cpus, site.listen())), vtlab.proc.Env.NONE,
                 log, true, null);
         PgServer.awaitReady(this, server::alive, () -> "PostgreSQL on " + host.name() + " exited with " + server.exitValue()
                 + " during start-up: " + tail(8), PostgresCluster.READY_TIMEOUT);

@@ -5,10 +5,9 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.tier.host.Host;
 import vtlab.tier.host.HostProcess;
@@ -61,7 +60,7 @@ public final class RemoteSut implements SutHandle {
     }
 
     static RemoteSut start(HostRun run, Host host, boolean copyJdk, Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs,
-                           Map<String, String> env, String cpus, int port, Path log) throws IOException, InterruptedException {
+                           Env env, String cpus, int port, Path log) throws IOException, InterruptedException {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
         if (stack.launch().command() != null) throw new IOException("stack " + stack.name() + " runs a command of its own: not on another host yet");
         String address = run.address(host);
@@ -75,13 +74,9 @@ public final class RemoteSut implements SutHandle {
      * SERVER_ADDRESS for Spring's): the host's own address, not 127.0.0.1, so the lab and the agents reach it. No
      * VTLAB_PARENT_PID: the lab's pid means nothing on another host (the SUT would take any process there for its parent).
      */
-    static Map<String, String> environment(Map<String, String> env, String address, int port) {
-        Map<String, String> all = new LinkedHashMap<>(env);
-        all.put("PORT", Integer.toString(port));
-        all.put("SERVER_PORT", Integer.toString(port));
-        all.put("ADDRESS", address);
-        all.put("SERVER_ADDRESS", address);
-        return all;
+    static Env environment(Env env, String address, int port) {
+        return env.with("PORT", Integer.toString(port)).with("SERVER_PORT", Integer.toString(port))
+                .with("ADDRESS", address).with("SERVER_ADDRESS", address);
     }
 
     /** The JDK the SUT runs on, as it sits on its host (a copy's home when the JDK was copied there). */

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.OptionalLong;
 
+import vtlab.proc.Env;
 import vtlab.stack.StackData;
 import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.TierSite;
@@ -37,7 +38,7 @@ public interface RunTier extends AutoCloseable {
     }
 
     /** Environment the SUT needs to reach this tier (e.g. DB_URL, STUB_URL). */
-    Map<String, String> sutEnv();
+    Env sutEnv();
 
     /**
      * The host:port addresses the SUT connects to, as they appear in {@link #sutEnv()}: what a proxy in front of this
@@ -69,18 +70,18 @@ public interface RunTier extends AutoCloseable {
      * @param running   the tiers already started in this run, by name (a proxy fronts them)
      * @param site      where the tier runs and listens ({@link TierSite#here()}: this machine, loopback)
      */
-    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data,
+    record Context(String cpus, Path stateDir, Path logDir, Jdk jdk, TierOptions options, StackData data,
                    Map<String, RunTier> running, TierSite site) {
-        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options) {
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, TierOptions options) {
             this(cpus, stateDir, logDir, jdk, options, null, Map.of());
         }
 
-        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data) {
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, TierOptions options, StackData data) {
             this(cpus, stateDir, logDir, jdk, options, data, Map.of());
         }
 
         /** On this machine, loopback only. */
-        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, Map<String, String> options, StackData data,
+        public Context(String cpus, Path stateDir, Path logDir, Jdk jdk, TierOptions options, StackData data,
                        Map<String, RunTier> running) {
             this(cpus, stateDir, logDir, jdk, options, data, running, TierSite.here());
         }

@@ -9,11 +9,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.proc.Children;
 import vtlab.proc.LogTail;
@@ -80,7 +79,7 @@ public final class StubTier implements RunTier {
             Files.writeString(log, "# " + String.join(" ", cmd) + "\n");
             ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            pb.environment().putAll(environment(port, site.listen(), delay));
+            pb.environment().putAll(environment(port, site.listen(), delay).asMap());
             pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
             process = Children.track(pb.start());
         }
@@ -91,13 +90,9 @@ public final class StubTier implements RunTier {
      * Its port, and the address to listen on (Spring's SERVER_ADDRESS over the jar's loopback default): 127.0.0.1, or
      * where a SUT on another host reaches it. No VTLAB_PARENT_PID on a host: the lab's pid means nothing there.
      */
-    static Map<String, String> environment(int port, String address, String delayMs) {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("PORT", Integer.toString(port));
-        env.put("SERVER_PORT", Integer.toString(port));
-        env.put("SERVER_ADDRESS", address);
-        if (delayMs != null) env.put("STUB_DELAY_MS", delayMs);
-        return env;
+    static Env environment(int port, String address, String delayMs) {
+        Env env = Env.NONE.with("PORT", Integer.toString(port)).with("SERVER_PORT", Integer.toString(port)).with("SERVER_ADDRESS", address);
+        return delayMs == null ? env : env.with("STUB_DELAY_MS", delayMs);
     }
 
     private boolean alive() {
@@ -146,10 +141,8 @@ public final class StubTier implements RunTier {
 
     /** The SUT appends the path (/delay?ms=N) itself. */
     @Override
-    public Map<String, String> sutEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("STUB_URL", base.toString());
-        return env;
+    public Env sutEnv() {
+        return Env.NONE.with("STUB_URL", base.toString());
     }
 
     public String tail(int n) {

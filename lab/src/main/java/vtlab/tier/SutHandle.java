@@ -42,6 +42,6 @@ public interface SutHandle extends AutoCloseable {
     /** Starts a SUT: {@link SutProcess#start} in a run, {@link RemoteSut#launcher} in a run across hosts. */
     interface Launcher {
         SutHandle start(vtlab.stack.Stack stack, Jdk jdk, java.util.List<String> jvmArgs, java.util.List<String> appArgs,
-                        java.util.Map<String, String> env, String cpus, int port, Path log) throws IOException;
+                        vtlab.proc.Env env, String cpus, int port, Path log) throws IOException;
     }
 }

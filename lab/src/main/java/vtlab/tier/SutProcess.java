@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.proc.Children;
 import vtlab.proc.LogTail;
@@ -38,17 +38,17 @@ public final class SutProcess implements SutHandle {
      * sh, the lab's JVM options in JAVA_TOOL_OPTIONS (which every JVM reads) and the row's JDK first on PATH; both
      * under taskset, so the service and every process it starts stay on the SUT's CPUs.
      */
-    public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Map<String, String> env,
+    public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Env env,
                                    String cpus, int port, Path log) throws IOException {
         return start(java.util.function.UnaryOperator.identity(), stack, jdk, jvmArgs, appArgs, env, cpus, port, log);
     }
 
-    /** As {@link #start(Stack, Jdk, List, List, Map, String, int, Path)}, the command wrapped (started in a cgroup: {@link ContainedSut}). */
+    /** As {@link #start(Stack, Jdk, List, List, Env, String, int, Path)}, the command wrapped (started in a cgroup: {@link ContainedSut}). */
     static SutProcess start(java.util.function.UnaryOperator<List<String>> wrap, Stack stack, Jdk jdk, List<String> jvmArgs,
-                            List<String> appArgs, Map<String, String> env, String cpus, int port, Path log) throws IOException {
+                            List<String> appArgs, Env env, String cpus, int port, Path log) throws IOException {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus));
-        Map<String, String> fullEnv = new java.util.LinkedHashMap<>(env);
+        Env fullEnv = env;
         String command = stack.launch().command();
         if (command == null) {
             cmd.add(jdk.java().toString());
@@ -59,17 +59,17 @@ public final class SutProcess implements SutHandle {
             // exec: the shell becomes the command, so stopping the process stops the service ("$@": the mode's args)
             cmd.addAll(List.of("sh", "-c", "exec " + command + " \"$@\"", "sh"));
             String own = env.getOrDefault("JAVA_TOOL_OPTIONS", "");
-            fullEnv.put("JAVA_TOOL_OPTIONS", (own + " " + String.join(" ", jvmArgs)).strip());
-            fullEnv.put("JAVA_HOME", jdk.home().toString());
-            fullEnv.put("PATH", jdk.home().resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+            fullEnv = fullEnv.with("JAVA_TOOL_OPTIONS", (own + " " + String.join(" ", jvmArgs)).strip())
+                    .with("JAVA_HOME", jdk.home().toString())
+                    .with("PATH", jdk.home().resolve("bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         }
         cmd.addAll(appArgs);
         cmd = wrap.apply(cmd);
         Files.createDirectories(log.getParent());
-        Files.writeString(log, "# " + String.join(" ", vtlab.core.Secrets.args(cmd)) + "\n# env " + vtlab.core.Secrets.env(fullEnv) + "\n");
+        Files.writeString(log, "# " + String.join(" ", vtlab.core.Secrets.args(cmd)) + "\n# env " + fullEnv.shown() + "\n");
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(stack.dir().toFile()).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        pb.environment().putAll(fullEnv);
+        pb.environment().putAll(fullEnv.asMap());
         pb.environment().put("PORT", Integer.toString(port));
         pb.environment().put("SERVER_PORT", Integer.toString(port));
         pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));

@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import vtlab.proc.Children;
 import vtlab.proc.CoreMap;
+import vtlab.proc.Env;
 import vtlab.proc.LogTail;
 import vtlab.tier.tool.Tool;
 import vtlab.tier.tool.Tools;
@@ -45,7 +46,7 @@ public final class ToxiproxyTier implements RunTier {
     private final Map<String, Proxied> proxies = new LinkedHashMap<>();
 
     /** One dependency behind the proxy: its env, with its own address replaced by the proxy's. */
-    record Proxied(String name, String upstream, String listen, Map<String, String> env) {}
+    record Proxied(String name, String upstream, String listen, Env env) {}
 
     @Override
     public String name() {
@@ -90,12 +91,12 @@ public final class ToxiproxyTier implements RunTier {
     }
 
     /** A proxy on a free port of 127.0.0.1 in front of upstream (host:port) of tier name. */
-    void front(String name, String upstream, Map<String, String> upstreamEnv) throws IOException, InterruptedException {
+    void front(String name, String upstream, Env upstreamEnv) throws IOException, InterruptedException {
         ObjectNode body = JSON.createObjectNode().put("name", name).put("listen", "127.0.0.1:0").put("upstream", upstream).put("enabled", true);
         JsonNode created = call("POST", "/proxies", body, 201);
         String listen = created.path("listen").asText();
-        Map<String, String> env = new LinkedHashMap<>();
-        upstreamEnv.forEach((k, v) -> env.put(k, v.replace(upstream, listen)));
+        Env env = Env.NONE;
+        for (var e : upstreamEnv.asMap().entrySet()) env = env.with(e.getKey(), e.getValue().replace(upstream, listen));
         proxies.put(name, new Proxied(name, upstream, listen, env));
     }
 
@@ -108,9 +109,9 @@ public final class ToxiproxyTier implements RunTier {
 
     /** Every proxied dependency's env, pointed at the proxy (the runner applies it after the dependencies' own). */
     @Override
-    public Map<String, String> sutEnv() {
-        Map<String, String> env = new LinkedHashMap<>();
-        proxies.values().forEach(p -> env.putAll(p.env()));
+    public Env sutEnv() {
+        Env env = Env.NONE;
+        for (Proxied p : proxies.values()) env = env.merge(p.env());
         return env;
     }
 

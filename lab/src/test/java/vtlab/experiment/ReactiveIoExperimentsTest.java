@@ -20,6 +20,7 @@ import vtlab.experiment.servlet.ServletIoExperiment;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 
 /** Plans (rows, env, expectations, bounds) and findings (with the seed's numbers, ok rows only) of the three. */
@@ -108,11 +109,11 @@ class ReactiveIoExperimentsTest {
 
     @Test
     void theBodySizeReachesTheWorkloadAndItsExpectedAnswer() throws Exception {
-        Stack.Workload w = Stack.load("servlet").workload("count-async").withParams(Map.of("bodyBytes", "2048"));
+        Stack.Workload w = Stack.load("servlet").workload("count-async").withParams(Params.NONE.with("bodyBytes", "2048"));
         assertEquals(2048, w.request().body().length());
         assertEquals("POST", w.request().method());
         assertEquals("^Total bytes read = \\[2048\\]$", w.expectBody());
-        assertEquals("/bytes?n=10", Stack.load("servlet").workload("bytes").pathFor(Map.of("bytes", "10")));
+        assertEquals("/bytes?n=10", Stack.load("servlet").workload("bytes").pathFor(Params.NONE.with("bytes", "10")));
     }
 
     @Test

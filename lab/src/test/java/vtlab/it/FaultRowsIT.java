@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import vtlab.proc.Env;
+
 
 /**
  * The fault rows DependencyFaultIT does not run, end to end at the least cost: one faults run of two rows (plain
@@ -157,7 +159,7 @@ class FaultRowsIT {
     void abWithADependencyUnderAFault(SharedTiers shared, @TempDir Path out) throws Exception {
         int limit = 60;
         String fault = "downstream:latency=1500ms@6s-10s"; // 4 healthy seconds before it to judge the row on
-        Map<String, String> stubEnv = shared.stub().sutEnv();
+        Env stubEnv = shared.stub().sutEnv();
         URI stub = URI.create(stubEnv.get("STUB_URL"));
         List<String> args = new ArrayList<>(List.of("ab", "--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
                 "--modes", "virtual", "--variants", "as-shipped", "--load-model", "open", "--rates", Integer.toString(RATE), "--generator", "vegeta",

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 import vtlab.stack.Stack;
+import vtlab.tier.TierOptions;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.PostgresTier;
 import vtlab.tier.RunTier;
@@ -21,7 +22,7 @@ import vtlab.tier.StubTier;
  * A test parameter of this type gets them: {@code @ExtendWith(SharedTiers.Resolver.class)}.
  */
 final class SharedTiers implements AutoCloseable {
-    static final Map<String, String> SMALL_SEED = Map.of("pg.customers", "1000", "pg.orders", "10000");
+    static final TierOptions SMALL_SEED = new TierOptions(Map.of("pg.customers", "1000", "pg.orders", "10000"));
     static final String CPUS = "1";
 
     private final Path state;
@@ -51,7 +52,7 @@ final class SharedTiers implements AutoCloseable {
         if (stub == null) {
             StubTier t = new StubTier();
             try {
-                t.start(new RunTier.Context(CPUS, state, state.resolve("logs"), Jdk.current(), Map.of()));
+                t.start(new RunTier.Context(CPUS, state, state.resolve("logs"), Jdk.current(), TierOptions.NONE));
             } catch (Exception e) {
                 t.close();
                 throw e;

@@ -14,7 +14,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,6 +29,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.check.Validity;
+import vtlab.proc.Env;
 import vtlab.run.Runner;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
@@ -45,7 +45,7 @@ import vtlab.tier.SutProcess;
 @ExtendWith(SharedTiers.Resolver.class)
 class SpringMvcIT {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Map<String, String> SMALL_SEED = SharedTiers.SMALL_SEED;
+    static final vtlab.tier.TierOptions SMALL_SEED = SharedTiers.SMALL_SEED;
     static final int DELAY_MS = 700;
     static PostgresTier pg;
     static StubTier stub;
@@ -76,15 +76,14 @@ class SpringMvcIT {
         List<SutProcess> suts = new ArrayList<>();
         try {
             for (Combo c : combos) { // started together: four JVM start-ups overlap
-                Map<String, String> env = new LinkedHashMap<>(pg.sutEnv());
-                env.putAll(stub.sutEnv());
-                env.put("VT_ENABLED", Boolean.toString(c.virtual()));
-                env.put("CONN_MODE", c.conn());
-                env.put("PATH_MODE", c.path());
-                env.put("DOWNSTREAM_HTTP", c.http());
-                env.put("HIKARI_MAX_POOL", "4");
-                env.put("TOMCAT_MAX_THREADS", "16");
-                env.put("DOWNSTREAM_DELAY_MS", Integer.toString(DELAY_MS));
+                Env env = pg.sutEnv().merge(stub.sutEnv())
+                        .with("VT_ENABLED", Boolean.toString(c.virtual()))
+                        .with("CONN_MODE", c.conn())
+                        .with("PATH_MODE", c.path())
+                        .with("DOWNSTREAM_HTTP", c.http())
+                        .with("HIKARI_MAX_POOL", "4")
+                        .with("TOMCAT_MAX_THREADS", "16")
+                        .with("DOWNSTREAM_DELAY_MS", Integer.toString(DELAY_MS));
                 suts.add(SutProcess.start(stack, Jdk.current(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), List.of(), env, "0-1",
                         Lab.freePort(), logs.resolve("sut-" + suts.size() + ".log")));
             }

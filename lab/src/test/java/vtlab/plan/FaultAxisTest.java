@@ -6,18 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 
 class FaultAxisTest {
     static Row row(List<String> tiers, int holdS) {
         return Row.builder().experiment("order-summary").stack("spring-mvc").threadMode("virtual").workload("order-summary")
-                .concurrency(100).rep(1).hikariPool(50).jdk(Jdk.current()).params(Map.of("orderId", "random")).tiers(tiers)
+                .concurrency(100).rep(1).hikariPool(50).jdk(Jdk.current()).params(Params.NONE.with("orderId", "random")).tiers(tiers)
                 .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 

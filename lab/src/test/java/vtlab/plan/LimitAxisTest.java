@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -14,6 +13,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.proc.Cgroups;
 import vtlab.proc.ContainerLimits;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 
 /** --cpu-quota x --memory-limit: rows crossed with the limits, the JVM left to size itself as in a pod unless told. */
@@ -22,7 +22,7 @@ class LimitAxisTest {
 
     static Row row() {
         return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("sleep").concurrency(100).rep(1)
-                .jdk(Jdk.current()).params(Map.of("sleepMs", "50")).warmup(Duration.ZERO).hold(Duration.ofSeconds(5))
+                .jdk(Jdk.current()).params(Params.NONE.with("sleepMs", "50")).warmup(Duration.ZERO).hold(Duration.ofSeconds(5))
                 .jvmArgs(List.of("-Xms512m", "-Xmx512m", CARRIERS)).build();
     }
 

@@ -7,12 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 
 class RateProfileTest {
@@ -107,7 +107,7 @@ class RateProfileTest {
 
     static Row row(int holdS) {
         return Row.builder().experiment("servlet").stack("servlet").threadMode("platform").workload("sleep").concurrency(10_000).rep(1)
-                .jdk(Jdk.current()).params(Map.of("ms", "50")).boundRps(4000.0).boundNote("200 threads / 50 ms")
+                .jdk(Jdk.current()).params(Params.NONE.with("ms", "50")).boundRps(4000.0).boundNote("200 threads / 50 ms")
                 .warmup(Duration.ZERO).hold(Duration.ofSeconds(holdS)).build();
     }
 

@@ -16,6 +16,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 import vtlab.proc.ContainerLimits;
+import vtlab.proc.Env;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 
 /** A row made by its builder: the defaults of the components not given, a row's builder, the required components. */
@@ -37,7 +39,7 @@ class RowTest {
         assertNull(r.boundNote());
         assertNull(r.rate());
         assertEquals(false, r.open());
-        assertEquals(List.of(Map.of(), Map.of(), Map.of()), List.of(r.params(), r.sutEnv(), r.expectInfo()));
+        assertEquals(List.of(Params.NONE, Env.NONE, Map.of()), List.of(r.params(), r.sutEnv(), r.expectInfo()));
         assertEquals(List.of(List.of(), List.of(), List.of(), List.of()), List.of(r.tiers(), r.jvmArgs(), r.appArgs(), r.faults()));
         assertEquals(ContainerLimits.NONE, r.limits());
         assertEquals(ContainerLimits.NONE, required().limits(null).build().limits(), "null limits: none, as the record has it");
@@ -45,8 +47,8 @@ class RowTest {
 
     @Test
     void aRowsBuilderMakesTheSameRowAndChangesOnlyWhatItIsGiven() {
-        Row r = required().hikariPool(50).pathMode("jdbc").connMode("pooled").params(Map.of("sleepMs", "50"))
-                .sutEnv(Map.of("VT", "true")).expectInfo(Map.of("virtual", true)).boundRps(4000.0).boundNote("200 / 50 ms")
+        Row r = required().hikariPool(50).pathMode("jdbc").connMode("pooled").params(Params.NONE.with("sleepMs", "50"))
+                .sutEnv(Env.NONE.with("VT", "true")).expectInfo(Map.of("virtual", true)).boundRps(4000.0).boundNote("200 / 50 ms")
                 .tiers(List.of("pg")).jvmArgs(List.of("-Xmx512m")).rate(1000.0).appArgs(List.of("--x"))
                 .limits(new ContainerLimits(0.5, null)).build();
         assertEquals(r, r.toBuilder().build());

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.host.TierProcess;
 import vtlab.tier.host.FileSession;
@@ -37,7 +38,7 @@ class ProbesOnAHostTest {
     /** A virtual row (jfr-pinning records only those) of this JVM's JDK, a one-second hold (vtdump dumps at its half). */
     static Row row() {
         return Row.builder().experiment("servlet").stack("servlet").threadMode("virtual").workload("hello").concurrency(10).rep(1)
-                .jdk(Jdk.current()).sutEnv(Map.of("THREAD_MODE", "virtual")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
+                .jdk(Jdk.current()).sutEnv(Env.NONE.with("THREAD_MODE", "virtual")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
     }
 
     /** The probes through a row's calls against jvm, as ProbeSession calls them; their values. */

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 import vtlab.core.UsageError;
 import vtlab.data.RequestTime.Cause;
 import vtlab.probe.TimeBreakdown.Owner;
+import vtlab.proc.Env;
 
 /**
  * The breakdown's classification on real JFR recordings of this JVM, made with the profile probe's own settings: threads
@@ -446,9 +447,9 @@ class TimeBreakdownTest {
 
     @Test
     void databasePortsComeFromTheServicesJdbcUrls() {
-        assertEquals(Set.of(5432, 37395), TimeBreakdown.dbPorts(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:37395/vtlab",
-                "SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/orders?ssl=false", "STUB_URL", "http://127.0.0.1:9000")));
-        assertEquals(Set.of(3306), TimeBreakdown.dbPorts(Map.of("X", "jdbc:mysql:loadbalance://h:3306/db")));
+        assertEquals(Set.of(5432, 37395), TimeBreakdown.dbPorts(new Env(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:37395/vtlab",
+                "SPRING_DATASOURCE_URL", "jdbc:postgresql://db:5432/orders?ssl=false", "STUB_URL", "http://127.0.0.1:9000"))));
+        assertEquals(Set.of(3306), TimeBreakdown.dbPorts(Env.NONE.with("X", "jdbc:mysql:loadbalance://h:3306/db")));
     }
 
     @Test

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +15,8 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.data.RowValues;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 import vtlab.tier.fault.Fault;
@@ -65,8 +66,8 @@ class FaultScheduleTest {
             return null;
         }
 
-        public Map<String, String> sutEnv() {
-            return Map.of();
+        public Env sutEnv() {
+            return Env.NONE;
         }
 
         public void close() {}
@@ -74,7 +75,7 @@ class FaultScheduleTest {
 
     static Row row(List<Fault> faults) {
         return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
-                .rep(1).jdk(Jdk.current()).params(new LinkedHashMap<>()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .rep(1).jdk(Jdk.current()).params(Params.NONE).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
                 .hold(Duration.ofSeconds(2)).build().withFaults(faults);
     }
 

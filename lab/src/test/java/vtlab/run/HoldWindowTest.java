@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,13 +12,14 @@ import org.junit.jupiter.api.Test;
 
 import vtlab.plan.RateProfile;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 
 /** The window a row's verdict judges: a fault's as applied, a spike's rise, or none. */
 class HoldWindowTest {
     static Row row() {
         return Row.builder().experiment("faults").stack("spring-mvc").threadMode("virtual").workload("order-summary").concurrency(10)
-                .rep(1).jdk(Jdk.current()).params(new LinkedHashMap<>()).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
+                .rep(1).jdk(Jdk.current()).params(Params.NONE).tiers(List.of("pg", "stub")).warmup(Duration.ZERO)
                 .hold(Duration.ofSeconds(20)).build().atRate(100);
     }
 

@@ -30,6 +30,8 @@ import vtlab.probe.Probe;
 import vtlab.probe.ProbeContext;
 import vtlab.probe.Probes;
 import vtlab.proc.CoreMap;
+import vtlab.proc.Env;
+import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.SutHandle;
 
@@ -260,7 +262,7 @@ class RowRunnerTest {
 
     static Row row(String mode, int rep) {
         return Row.builder().experiment("servlet").stack("servlet").threadMode(mode).workload("hello").concurrency(10).rep(rep)
-                .jdk(Jdk.current()).sutEnv(Map.of("THREAD_MODE", mode)).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
+                .jdk(Jdk.current()).sutEnv(Env.NONE.with("THREAD_MODE", mode)).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
     }
 
     RowRunner.Result run(RowRunner r, PlannedRow p, int index) throws InterruptedException {
@@ -334,8 +336,8 @@ class RowRunnerTest {
                 (info, row, url, w) -> new ObjectMapper().readTree(info));
         java.util.function.BiFunction<String, Integer, Row> built = (build, rep) -> Row.builder().experiment("libraries")
                 .stack("spring-mvc").threadMode("virtual").workload("sleep").concurrency(10).rep(rep).jdk(Jdk.current())
-                .params(Map.of("sleepMs", "10")).build(build == null ? null : new vtlab.tier.StackVariants.Variant("spring-mvc", versions(build)))
-                .sutEnv(Map.of("VT_ENABLED", "true")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
+                .params(Params.NONE.with("sleepMs", "10")).build(build == null ? null : new vtlab.tier.StackVariants.Variant("spring-mvc", versions(build)))
+                .sutEnv(Env.NONE.with("VT_ENABLED", "true")).warmup(Duration.ZERO).hold(Duration.ofSeconds(1)).build();
         assertEquals("ok", run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 1), List.of()), 1).values().get("status"));
         run(r, PlannedRow.of(built.apply("pgjdbc:42.7.8+hikari:7.1.0", 2), List.of()), 2);
         assertEquals(1, started.size(), "the same build: one warm JVM");
@@ -454,7 +456,7 @@ class RowRunnerTest {
         assertEquals("ok", res.values().get("status"), String.valueOf(res.values().get("note")));
 
         specs.clear();
-        RowRunner.Result notHeld = run(runner(), PlannedRow.of(open.as(open.experiment(), Map.of("x", "1")).atRate(2000), List.of()), 2);
+        RowRunner.Result notHeld = run(runner(), PlannedRow.of(open.as(open.experiment(), Params.NONE.with("x", "1")).atRate(2000), List.of()), 2);
         assertEquals("flagged", notHeld.values().get("status"));
         assertEquals("rate-not-held", notHeld.values().get("flags"));
         assertTrue(String.valueOf(notHeld.values().get("note")).contains("neither tier saturated"), String.valueOf(notHeld.values().get("note")));

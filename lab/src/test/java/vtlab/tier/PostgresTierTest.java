@@ -66,8 +66,8 @@ class PostgresTierTest {
     @Test
     void theStubListensWhereItsSiteSays() {
         assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "10.77.0.13", "STUB_DELAY_MS", "100"),
-                StubTier.environment(30001, "10.77.0.13", "100"));
-        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "127.0.0.1"), StubTier.environment(30001, "127.0.0.1", null));
+                StubTier.environment(30001, "10.77.0.13", "100").asMap());
+        assertEquals(Map.of("PORT", "30001", "SERVER_PORT", "30001", "SERVER_ADDRESS", "127.0.0.1"), StubTier.environment(30001, "127.0.0.1", null).asMap());
         assertEquals("[fd00::13]:5432", TierSite.here("fd00::13", List.of()).endpoint(5432));
         assertEquals("127.0.0.1:5432", TierSite.here().endpoint(5432));
         assertFalse(TierSite.here().remote());
@@ -110,10 +110,10 @@ class PostgresTierTest {
     @Test
     void seedSizesAreTierOptionsOverTheStacksDefaults() throws Exception {
         StackData d = Stack.load("spring-mvc").data().orElseThrow();
-        assertEquals(Map.of("customers", 100_000L, "orders", 1_000_000L), PostgresSeed.sizes(d, PostgresTier.NAME, Map.of()));
+        assertEquals(Map.of("customers", 100_000L, "orders", 1_000_000L), PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE));
         assertEquals(Map.of("customers", 100_000L, "orders", 10_000L),
-                PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "10_000")));
-        assertThrows(IllegalArgumentException.class, () -> PostgresSeed.sizes(d, PostgresTier.NAME, Map.of("pg.orders", "0")));
+                PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE.with("pg.orders", "10_000")));
+        assertThrows(IllegalArgumentException.class, () -> PostgresSeed.sizes(d, PostgresTier.NAME, TierOptions.NONE.with("pg.orders", "0")));
     }
 
     @Test

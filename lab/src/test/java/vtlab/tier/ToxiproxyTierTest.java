@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import com.sun.net.httpserver.HttpServer;
 
+import vtlab.proc.Env;
 import vtlab.tier.fault.Fault;
 import vtlab.tier.tool.Jdk;
 
@@ -53,8 +54,8 @@ class ToxiproxyTierTest {
         upstream.start();
         proxy = new ToxiproxyTier();
         String ep = "127.0.0.1:" + upstream.getAddress().getPort();
-        proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), Map.of(), null,
-                Map.of("stub", new ExternalDependency("stub", ep, Map.of("STUB_URL", "http://" + ep, "OTHER_URL", "http://" + ep + "/other")))));
+        proxy.start(new RunTier.Context("0-" + (Runtime.getRuntime().availableProcessors() - 1), tmp, tmp, Jdk.current(), TierOptions.NONE, null,
+                Map.of("stub", new ExternalDependency("stub", ep, Env.NONE.with("STUB_URL", "http://" + ep).with("OTHER_URL", "http://" + ep + "/other")))));
     }
 
     @AfterEach
@@ -78,7 +79,7 @@ class ToxiproxyTierTest {
 
     @Test
     void theSutIsPointedAtTheProxyWhichForwards() throws Exception {
-        Map<String, String> env = proxy.sutEnv();
+        Env env = proxy.sutEnv();
         assertNotEquals("http://127.0.0.1:" + upstream.getAddress().getPort(), env.get("STUB_URL"), "the dependency's own address is replaced");
         assertEquals(proxy.listens().get("stub"), env.get("STUB_URL").substring("http://".length()));
         assertEquals("http://" + proxy.listens().get("stub") + "/other", env.get("OTHER_URL"), "every setting that held the address");

@@ -13,6 +13,9 @@ import vtlab.experiment.ThreadModes;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -152,11 +155,9 @@ public final class AbExperiment implements Experiment {
     /** One row: the mode's and the variant's arguments and env, the run's env, the carriers for a tuned row only. */
     static Row row(Service.Parsed s, String mode, String variant, String url, int c, int rep, Jdk jdk, PlanContext.Timing t,
                    List<String> jvm, PlanContext ctx) throws UsageError {
-        Stack.Config cfg = s.stack().configure(mode, url, Map.of(Service.TUNING, variant), jdk.major());
-        Map<String, String> env = new LinkedHashMap<>(s.sharedEnv());
-        env.putAll(cfg.env());
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put(Service.TUNING, variant);
+        Stack.Config cfg = s.stack().configure(mode, url, Settings.NONE.with(Service.TUNING, variant), jdk.major());
+        Env env = s.sharedEnv().merge(cfg.env());
+        Params params = Params.NONE.with(Service.TUNING, variant);
         // as shipped is the JVM's own carrier count; tuned is the lab's (2 on a one-CPU SUT, see --carriers)
         List<String> jvmArgs = variant.equals(Service.TUNED) ? ctx.withCarriers(jvm) : jvm;
         return Row.builder().experiment(NAME).stack(s.stack().name()).threadMode(mode).workload(url).concurrency(c).rep(rep)

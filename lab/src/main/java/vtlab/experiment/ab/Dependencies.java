@@ -1,15 +1,14 @@
 package vtlab.experiment.ab;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.tier.Tiers;
 import vtlab.tier.ExternalDependency;
 import vtlab.tier.ToxiproxyTier;
@@ -26,12 +25,12 @@ final class Dependencies {
     /** Names --fault or the core map already use for the lab's own tiers (db is the lab's database in --fault). */
     static final Set<String> RESERVED = Set.of("app", "load", "pg", "db", "stub", ToxiproxyTier.NAME);
 
-    record Dependency(String name, String endpoint, Map<String, String> env) {}
+    record Dependency(String name, String endpoint, Env env) {}
 
     private Dependencies() {}
 
     /** Parsed and checked against the service's --env; empty without --dependency. */
-    static List<Dependency> parse(Options o, Map<String, String> serviceEnv) throws UsageError {
+    static List<Dependency> parse(Options o, Env serviceEnv) throws UsageError {
         if (!DEPENDENCY.given(o)) return List.of();
         List<Dependency> out = new ArrayList<>();
         for (String spec : o.every(DEPENDENCY.name())) {
@@ -42,10 +41,8 @@ final class Dependencies {
             }
             if (RESERVED.contains(name)) throw new UsageError("--dependency " + spec + ": " + name + " names one of the lab's own tiers; call it e.g. " + name + "-svc");
             if (out.stream().anyMatch(d -> d.name().equals(name))) throw new UsageError("--dependency " + name + " is given twice");
-            Map<String, String> env = new LinkedHashMap<>();
-            serviceEnv.forEach((k, v) -> {
-                if (v.contains(endpoint)) env.put(k, v);
-            });
+            Env env = Env.NONE;
+            for (String k : serviceEnv.names()) if (serviceEnv.get(k).contains(endpoint)) env = env.with(k, serviceEnv.get(k));
             if (env.isEmpty()) {
                 throw new UsageError("--dependency " + spec + ": no --env of the service holds " + endpoint + ", so it would not go through the proxy"
                         + " (e.g. --env DB_URL=jdbc:postgresql://" + endpoint + "/app)");

@@ -2,7 +2,6 @@ package vtlab.experiment.ab;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +9,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import vtlab.core.UsageError;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
@@ -51,7 +52,7 @@ final class Levers {
      * @param row        the row as measured (matrix.csv): what the probes read of the present value
      * @param memoryMb   this machine's memory, MB (the JVM's default heap is a quarter of it)
      */
-    record Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, Map<String, String> row, long memoryMb) {}
+    record Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, DataRow row, long memoryMb) {}
 
     /** Reads a lever's present value, null when it cannot be known. */
     interface Current {
@@ -81,7 +82,7 @@ final class Levers {
             if (springBoot && !k.springBoot()) return false;
             if (mode != null && !mode.equals(threadMode)) return false;
             // extracted answers the nested-jar loader's monitors, not a monitor in the service's own code
-            if (where == Where.LAUNCH && !k.row().getOrDefault("time_top_evidence", "").contains(NESTED_JAR_LOADER)) return false;
+            if (where == Where.LAUNCH && !k.row().text(Columns.TIME_EVIDENCE).contains(NESTED_JAR_LOADER)) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
         }
@@ -117,9 +118,7 @@ final class Levers {
 
         /** The row with this lever at value, as a variant: its params say so (and make its scenario its own). */
         Row apply(Row base, String value) {
-            Map<String, String> params = new LinkedHashMap<>(base.params());
-            params.put(PARAM, name + ":" + value);
-            Row.Builder b = base.toBuilder().params(params);
+            Row.Builder b = base.toBuilder().params(base.params().with(PARAM, name + ":" + value));
             switch (where) {
                 case ARG -> {
                     List<String> args = replaced(base.appArgs(), key + "=", key + "=" + value);
@@ -128,11 +127,7 @@ final class Levers {
                 }
                 case JVM -> b.jvmArgs(key.equals("-Xmx") ? replaced(base.jvmArgs(), "-Xmx", "-Xmx" + value)
                         : replaced(base.jvmArgs(), key + "=", key + "=" + value));
-                case ENV -> {
-                    Map<String, String> env = new LinkedHashMap<>(base.sutEnv());
-                    env.put(key, value);
-                    b.sutEnv(env);
-                }
+                case ENV -> b.sutEnv(base.sutEnv().with(key, value));
                 case LAUNCH -> b.stack(Extracted.stack(base.stack(), base.jdk()));
             }
             return b.build();
@@ -163,11 +158,11 @@ final class Levers {
             k -> {
                 Long given = argValue(k.args(), POOL_KEY);
                 if (given != null) return given;
-                double active = Levers.num(k.row(), "hikari_active_max"), pending = Levers.num(k.row(), "hikari_pending_max");
+                double active = k.row().num(Columns.HIKARI_ACTIVE_MAX), pending = k.row().num(Columns.HIKARI_PENDING_MAX);
                 return active > 0 && pending > 0 ? Long.valueOf((long) active) : null;
             },
             k -> {
-                double active = Levers.num(k.row(), "hikari_active_max"), pending = Levers.num(k.row(), "hikari_pending_max");
+                double active = k.row().num(Columns.HIKARI_ACTIVE_MAX), pending = k.row().num(Columns.HIKARI_PENDING_MAX);
                 return active > 0 && pending > 0 ? Long.valueOf((long) (active + pending)) : null;
             }, "", null);
 
@@ -177,7 +172,7 @@ final class Levers {
             k -> {
                 Long given = argValue(k.args(), THREADS_KEY);
                 if (given != null) return given;
-                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().getOrDefault("time_top_evidence", ""));
+                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().text(Columns.TIME_EVIDENCE));
                 return m.find() ? Long.valueOf(m.group(1)) : 200L;
             }, null, "", null);
 
@@ -187,7 +182,7 @@ final class Levers {
                 Long xmx = null;
                 for (String a : k.jvmArgs()) if (a.startsWith("-Xmx")) xmx = megabytes(a.substring(4));
                 if (xmx != null) return xmx;
-                double limited = Levers.num(k.row(), "jvm_max_heap_mb");
+                double limited = k.row().num(Columns.JVM_MAX_HEAP);
                 if (limited > 0) return (long) limited;
                 return k.memoryMb() > 0 ? Long.valueOf(k.memoryMb() / 4) : null;
             }, null, "m", null);
@@ -309,28 +304,11 @@ final class Levers {
     }
 
     /** The lever's name and value a row carries ("pool", "20"), or null for an A/B row. */
-    static String[] of(Map<String, String> row) {
-        String p = Levers.param(row, PARAM);
+    static String[] of(DataRow row) {
+        String p = row.param(PARAM);
         if (p == null) return null;
         int colon = p.indexOf(':');
         return colon < 0 ? new String[] {p, ""} : new String[] {p.substring(0, colon), p.substring(colon + 1)};
-    }
-
-    /** A row's cells as read back, typed (the next step keeps rows as their cells: the search's and the verdict's alike). */
-    static vtlab.data.DataRow row(Map<String, String> cells) {
-        return vtlab.data.DataRow.of(cells);
-    }
-
-    static double num(Map<String, String> cells, String col) {
-        return row(cells).num(col);
-    }
-
-    static String param(Map<String, String> cells, String key) {
-        return row(cells).param(key);
-    }
-
-    static String text(Map<String, String> cells, String col) {
-        return row(cells).cell(col, "");
     }
 
     /** The value of NAME=VALUE among the arguments (the last given), as a whole number; null when absent or not one. */

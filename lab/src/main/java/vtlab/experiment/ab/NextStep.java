@@ -16,6 +16,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.check.KnownLibraries;
 import vtlab.core.Opt;
 import vtlab.core.UsageError;
+import vtlab.data.Column;
+import vtlab.data.Columns;
+import vtlab.data.DataRow;
 import vtlab.data.RequestTime;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
@@ -39,31 +42,32 @@ import vtlab.plan.Search;
  */
 final class NextStep implements Search {
     /** A row with its number in matrix.csv and its cells as read back (ab runs alone, so its rows are the matrix's, in order). */
-    record Numbered(int n, Map<String, String> r) {
-        vtlab.data.DataRow row() {
-            return new vtlab.data.DataRow(n, r);
+    record Numbered(DataRow row) {
+        /** Its number in matrix.csv. */
+        int n() {
+            return row.number();
         }
 
         /** The configuration in words, a variant's with its lever ("virtual as shipped, pool 20"). */
         String config() {
-            return Verdict.config(row());
+            return Verdict.config(row);
         }
 
         String load() {
-            return Verdict.load(row());
+            return Verdict.load(row);
         }
 
         String jdk() {
-            return r.get("jdk");
+            return row.text(Columns.JDK);
         }
 
-        double num(String col) {
-            return Levers.num(r, col);
+        double num(Column col) {
+            return row.num(col);
         }
     }
 
-    static List<Numbered> numbered(List<vtlab.data.DataRow> rows) {
-        return rows.stream().map(d -> new Numbered(d.number(), d.cells())).toList();
+    static List<Numbered> numbered(List<DataRow> rows) {
+        return rows.stream().map(Numbered::new).toList();
     }
 
     /** "row 3" or "rows 3, 4". */
@@ -111,7 +115,7 @@ final class NextStep implements Search {
             return out;
         }
 
-        Levers.Known known(List<String> rowArgs, List<String> rowJvmArgs, Map<String, String> row) {
+        Levers.Known known(List<String> rowArgs, List<String> rowJvmArgs, DataRow row) {
             return new Levers.Known(springBoot, command, rowArgs, rowJvmArgs, row, memoryMb);
         }
 
@@ -157,7 +161,7 @@ final class NextStep implements Search {
      */
     record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first) {
         String threadMode() {
-            return first.r().get("thread_mode");
+            return first.row().mode();
         }
 
         /** Whether a variant row is this configuration's: its scenario but for the lever. */
@@ -168,7 +172,7 @@ final class NextStep implements Search {
 
     /** URL, load and JDK: the rows a variant compares with. */
     static String key(Numbered n) {
-        return n.r().get("workload") + "|" + n.load() + "|" + n.jdk();
+        return n.row().text(Columns.WORKLOAD) + "|" + n.load() + "|" + n.jdk();
     }
 
     /**
@@ -179,7 +183,7 @@ final class NextStep implements Search {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
         Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.r()) != null || Levers.row(n.r()).failed() || !RequestTime.has(Levers.row(n.r()))) continue;
+            if (Levers.of(n.row()) != null || n.row().failed() || !RequestTime.has(n.row())) continue;
             byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
         }
         List<Base> out = new ArrayList<>();
@@ -189,12 +193,12 @@ final class NextStep implements Search {
             if (configs.containsKey("virtual tuned")) chosen.add("virtual tuned");
             else if (configs.containsKey("virtual as shipped")) chosen.add("virtual as shipped");
             for (String c : chosen) {
-                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> Levers.row(n.r()).ok()).toList();
+                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> n.row().ok()).toList();
                 List<Numbered> use = ok.isEmpty() ? all : ok;
                 Cause top = topCause(use);
-                Numbered first = use.stream().filter(n -> top.key.equals(n.r().get("time_top_cause"))).findFirst().orElse(use.getFirst());
+                Numbered first = use.stream().filter(n -> top.key.equals(n.row().text(Columns.TIME_TOP))).findFirst().orElse(use.getFirst());
                 Numbered any = use.getFirst();
-                String scenario = any.r().get("workload") + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
+                String scenario = any.row().text(Columns.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
                 out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(use, top), first));
             }
         });
@@ -203,7 +207,7 @@ final class NextStep implements Search {
 
     /** The cause most of the rows name as their largest (the first row's on a tie). */
     static Cause topCause(List<Numbered> rows) {
-        Map<String, Long> votes = rows.stream().map(n -> n.r().get("time_top_cause")).filter(t -> Cause.of(t) != null)
+        Map<String, Long> votes = rows.stream().map(n -> n.row().text(Columns.TIME_TOP)).filter(t -> Cause.of(t) != null)
                 .collect(Collectors.groupingBy(t -> t, LinkedHashMap::new, Collectors.counting()));
         String best = null;
         for (Map.Entry<String, Long> e : votes.entrySet()) if (best == null || e.getValue() > votes.get(best)) best = e.getKey();
@@ -212,7 +216,7 @@ final class NextStep implements Search {
 
     /** The cause's mean share of request time over the rows, percent. */
     static double share(List<Numbered> rows, Cause c) {
-        return rows.stream().mapToDouble(n -> n.num(c.column().name())).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
+        return rows.stream().mapToDouble(n -> n.num(c.column())).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
 
     /** The levers that fit the base: the lab's for its cause, then the user's. */
@@ -237,17 +241,17 @@ final class NextStep implements Search {
      */
     static Judged judge(Base base, String label, List<Numbered> variant) {
         String rows = rowsOf(variant);
-        List<Numbered> failed = variant.stream().filter(n -> Levers.row(n.r()).failed()).toList();
+        List<Numbered> failed = variant.stream().filter(n -> n.row().failed()).toList();
         if (failed.size() == variant.size()) {
-            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + Levers.text(failed.getFirst().r(), "note"), false, false, null);
+            return new Judged(label + " (" + rows + "): FAILED, no numbers: " + failed.getFirst().row().text(Columns.NOTE), false, false, null);
         }
-        List<Numbered> ran = variant.stream().filter(n -> !Levers.row(n.r()).failed()).toList();
-        List<Numbered> ok = ran.stream().filter(n -> Levers.row(n.r()).ok()).toList();
-        boolean open = "open".equals(base.first().r().get("load_model"));
-        String col = open ? "p99_ms" : "throughput_rps";
+        List<Numbered> ran = variant.stream().filter(n -> !n.row().failed()).toList();
+        List<Numbered> ok = ran.stream().filter(n -> n.row().ok()).toList();
+        boolean open = base.first().row().open();
+        Column col = open ? Columns.P99 : Columns.RPS;
         double[] b = values(base.rows(), col), v = values(ran, col);
-        double errBase = mean(base.rows(), "error_rate"), errVar = mean(ran, "error_rate");
-        List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(Levers.row(n.r()))).toList();
+        double errBase = mean(base.rows(), Columns.ERROR_RATE), errVar = mean(ran, Columns.ERROR_RATE);
+        List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(n.row())).toList();
         Cause top = explained.isEmpty() ? null : topCause(explained);
         String where = explained.isEmpty() ? "" : where(base, explained, top);
         if (errVar > Math.max(0.01, 2 * (Double.isNaN(errBase) ? 0 : errBase))) {
@@ -256,7 +260,7 @@ final class NextStep implements Search {
         }
         Stats.Interval change = Stats.changePct95(b, v);
         if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
-        double p99Change = Stats.changePct95(values(base.rows(), "p99_ms"), values(ran, "p99_ms")).mean();
+        double p99Change = Stats.changePct95(values(base.rows(), Columns.P99), values(ran, Columns.P99)).mean();
         String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
         String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
                 + (Double.isNaN(change.low()) ? "" : String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(change.low()), pct(change.high()))) + p99;
@@ -264,8 +268,8 @@ final class NextStep implements Search {
         // choice of what to run, not a claim: flagged rows (a busy machine) may steer it, never make a gain
         double signed = open ? -change.mean() : change.mean();
         if (ok.size() < ran.size() || base.flagged()) {
-            String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> Levers.row(n.r()).flagged())
-                    .flatMap(n -> Levers.row(n.r()).flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
+            String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> n.row().flagged())
+                    .flatMap(n -> n.row().flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
             return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false,
                     signed >= 100 * Verdict.SAME, top);
         }
@@ -292,11 +296,11 @@ final class NextStep implements Search {
         return String.format(Locale.ROOT, "%+.0f%%", p).replace("-", "−");
     }
 
-    static double[] values(List<Numbered> rows, String col) {
+    static double[] values(List<Numbered> rows, Column col) {
         return rows.stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).toArray();
     }
 
-    static double mean(List<Numbered> rows, String col) {
+    static double mean(List<Numbered> rows, Column col) {
         return rows.stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).average().orElse(Double.NaN);
     }
 
@@ -314,22 +318,22 @@ final class NextStep implements Search {
     static List<vtlab.data.Finding> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar) {
         if (facts == null) return List.of();
         List<Lever> user = facts.user();
-        List<Numbered> variants = rows.stream().filter(n -> Levers.of(n.r()) != null).toList();
-        List<Integer> jdks = rows.stream().map(n -> (int) n.num("jdk")).filter(j -> j > 0).distinct().sorted().toList();
+        List<Numbered> variants = rows.stream().filter(n -> Levers.of(n.row()) != null).toList();
+        List<Integer> jdks = rows.stream().map(n -> (int) n.num(Columns.JDK)).filter(j -> j > 0).distinct().sorted().toList();
         List<vtlab.data.Finding> out = new ArrayList<>();
         for (Base b : bases(rows)) {
             List<vtlab.data.DataRow> evidence = new ArrayList<>(b.rows().stream().map(Numbered::row).toList());
             StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + rowsOf(b.rows()) + ")"
                     + (b.flagged() ? " (from flagged rows: not evidence)" : "") + ": ");
-            String ev = Levers.text(b.first().r(), "time_top_evidence");
+            String ev = b.first().row().text(Columns.TIME_EVIDENCE);
             s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
-            Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().r());
+            Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().row());
             List<Lever> fit = levers(b, k, user);
             // the variants run, by lever and value in the order they ran
             Map<String, List<Numbered>> ran = new LinkedHashMap<>();
             for (Numbered v : variants) {
                 if (!b.owns(v)) continue;
-                ran.computeIfAbsent(String.join(":", Levers.of(v.r())), x -> new ArrayList<>()).add(v);
+                ran.computeIfAbsent(String.join(":", Levers.of(v.row())), x -> new ArrayList<>()).add(v);
                 evidence.add(v.row());
             }
             if (!ran.isEmpty()) {
@@ -448,18 +452,18 @@ final class NextStep implements Search {
 
     @Override
     public Row next(List<vtlab.data.DataRow> before, List<vtlab.data.DataRow> measured) {
-        List<Numbered> mine = numbered(measured.stream().map(vtlab.data.DataRow::cells).toList(), before.size() + 1);
-        for (Base b : bases(numbered(before.stream().map(vtlab.data.DataRow::cells).toList(), 1))) {
-            String scenario = b.first().r().get("scenario");
+        List<Numbered> mine = numbered(measured, before.size() + 1);
+        for (Base b : bases(numbered(before, 1))) {
+            String scenario = b.first().row().text(Columns.SCENARIO);
             Row base = planned.stream().filter(r -> r.scenario().equals(scenario)).findFirst().orElse(null);
             if (base == null) continue;
-            Levers.Known k = facts.known(base.appArgs(), base.jvmArgs(), b.first().r());
+            Levers.Known k = facts.known(base.appArgs(), base.jvmArgs(), b.first().row());
             for (Lever l : levers(b, k, user)) {
                 List<String> values = l.values(k);
                 for (int i = 0; i < values.size(); i++) {
                     Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).build();
-                    List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.r().get("scenario"))).toList();
-                    if (done.stream().anyMatch(n -> Levers.row(n.r()).failed())) break; // a variant that failed: none of its reps or larger values
+                    List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.row().text(Columns.SCENARIO))).toList();
+                    if (done.stream().anyMatch(n -> n.row().failed())) break; // a variant that failed: none of its reps or larger values
                     if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
                     if (l.given() != null) continue; // the user's values, all of them
                     Judged j = judge(b, l.label(values.get(i)), done);
@@ -482,9 +486,10 @@ final class NextStep implements Search {
         return measured.size() + " variant row" + (measured.size() == 1 ? "" : "s") + " run";
     }
 
-    static List<Numbered> numbered(List<Map<String, String>> rows, int first) {
+    /** The rows numbered from first on, in order (the variants' rows follow the A/B's in matrix.csv). */
+    static List<Numbered> numbered(List<DataRow> rows, int first) {
         List<Numbered> out = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) out.add(new Numbered(first + i, rows.get(i)));
+        for (int i = 0; i < rows.size(); i++) out.add(new Numbered(new DataRow(first + i, rows.get(i).cells())));
         return out;
     }
 }

@@ -15,6 +15,7 @@ import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.Secrets;
 import vtlab.core.UsageError;
+import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
@@ -57,7 +58,7 @@ final class Service {
      * @param sharedEnv   --env: both modes
      * @param modeArgs    each thread mode's program arguments (the lab's switch on a Spring Boot jar, then the user's)
      */
-    record Parsed(Stack stack, boolean springBoot, String startClass, Map<String, String> sharedEnv, Map<String, List<String>> modeArgs) {
+    record Parsed(Stack stack, boolean springBoot, String startClass, Env sharedEnv, Map<String, List<String>> modeArgs) {
         List<String> modeArgs(String mode) {
             return modeArgs.getOrDefault(mode, List.of());
         }
@@ -85,7 +86,7 @@ final class Service {
         }
         boolean boot = version != null;
         List<String> platformArgs = words(o, PLATFORM_ARGS), virtualArgs = words(o, VIRTUAL_ARGS);
-        Map<String, String> platformEnv = env(o, PLATFORM_ENV), virtualEnv = env(o, VIRTUAL_ENV), shared = env(o, ENV);
+        Env platformEnv = env(o, PLATFORM_ENV), virtualEnv = env(o, VIRTUAL_ENV), shared = env(o, ENV);
         if (!boot && virtualArgs.isEmpty() && virtualEnv.isEmpty() && platformArgs.isEmpty() && platformEnv.isEmpty()) {
             throw new UsageError((app ? "--app " + jar.getFileName() + " is not a Spring Boot jar" : "--cmd")
                     + ": say how to switch it with --virtual-args/--platform-args or --virtual-env/--platform-env");
@@ -221,12 +222,12 @@ final class Service {
         return out;
     }
 
-    private static Map<String, String> env(Options o, Opt opt) throws UsageError {
-        Map<String, String> out = new LinkedHashMap<>();
+    private static Env env(Options o, Opt opt) throws UsageError {
+        Env out = Env.NONE;
         for (String kv : o.every(opt.name())) {
             int eq = kv.indexOf('=');
             if (eq <= 0) throw new UsageError("--" + opt.name() + " takes K=V, not '" + kv + "'");
-            out.put(kv.substring(0, eq), kv.substring(eq + 1));
+            out = out.with(kv.substring(0, eq), kv.substring(eq + 1));
         }
         return out;
     }

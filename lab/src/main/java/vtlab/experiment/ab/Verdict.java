@@ -33,7 +33,7 @@ final class Verdict {
 
     /** A row's configuration in words: platform, virtual as shipped, virtual tuned; a next step's variant with its lever ("platform, pool 20"). */
     static String config(DataRow r) {
-        String[] lever = Levers.of(r.cells());
+        String[] lever = Levers.of(r);
         return lever == null ? baseConfig(r) : baseConfig(r) + ", " + lever[0] + " " + lever[1];
     }
 
@@ -50,24 +50,24 @@ final class Verdict {
                 : String.format(Locale.ROOT, "%,d connections", (long) r.num(Columns.CONCURRENCY));
     }
 
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt) {
+    static List<String> of(List<DataRow> matrix, Path pinningTxt) {
         return of(matrix, pinningTxt, null);
     }
 
     /** @param jar the service jar's libraries as the run kept them, null for a --cmd service */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar) {
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar) {
         return of(matrix, pinningTxt, jar, Map.of());
     }
 
-    /** The verdict's sentences over rows numbered in their order (matrix.csv's). */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
+    /** The verdict's sentences over matrix.csv's rows. */
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
         return of(matrix, pinningTxt, jar, jdkVersions, null);
     }
 
     /** As above, with what the run knew of the service for the next step (null: a run before it, no next-step line). */
-    static List<String> of(List<Map<String, String>> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
+    static List<String> of(List<DataRow> matrix, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                            NextStep.Facts nextStep) {
-        return Finding.texts(findings(DataRow.numbered(matrix), pinningTxt, jar, jdkVersions, nextStep));
+        return Finding.texts(findings(matrix, pinningTxt, jar, jdkVersions, nextStep));
     }
 
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions) {
@@ -81,7 +81,7 @@ final class Verdict {
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                                   NextStep.Facts nextStep) {
         // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
-        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n.cells()) == null).toList();
+        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n) == null).toList();
         List<Finding> out = new ArrayList<>();
         broken(rows, out);
         boolean jdks = rows.stream().map(r -> r.text(Columns.JDK)).distinct().count() > 1;

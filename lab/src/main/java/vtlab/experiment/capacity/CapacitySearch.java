@@ -1,10 +1,8 @@
 package vtlab.experiment.capacity;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.OptionalDouble;
 
 import vtlab.check.Slo;
@@ -13,6 +11,7 @@ import vtlab.data.DataRow;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
+import vtlab.stack.Params;
 
 /**
  * The highest constant rate one scenario sustains within an SLO: coarse steps (double from the first rate until a
@@ -148,11 +147,8 @@ public final class CapacitySearch implements Search {
     }
 
     /** The params of a capacity row: the base experiment's, plus what the search was for. */
-    static Map<String, String> params(Map<String, String> base, String of, Slo slo) {
-        Map<String, String> p = new LinkedHashMap<>(base);
-        p.put(CapacityExperiment.OF_PARAM, of);
-        p.put(CapacityExperiment.SLO_PARAM, slo.text().replace(";", ","));
-        return p;
+    static Params params(Params base, String of, Slo slo) {
+        return base.with(CapacityExperiment.OF_PARAM, of).with(CapacityExperiment.SLO_PARAM, slo.text().replace(";", ","));
     }
 
     static List<Double> rates(List<DataRow> rows) {

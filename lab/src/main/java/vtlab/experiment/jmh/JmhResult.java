@@ -2,12 +2,12 @@ package vtlab.experiment.jmh;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.stack.Params;
 
 /**
  * One benchmark (with one set of @Param values) of a JMH JSON result file (-rf json). JMH writes "NaN" as a string
@@ -17,7 +17,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * @param error       half-width of the 99.9% confidence interval JMH prints after "±"
  * @param samples     measured iterations over all forks (JMH's Cnt)
  */
-public record JmhResult(String benchmark, String jmhMode, Map<String, String> params, double score, double error,
+public record JmhResult(String benchmark, String jmhMode, Params params, double score, double error,
                         String unit, int samples, double ciLow, double ciHigh, String jdkVersion, int forks,
                         int warmupIterations, String warmupTime, int measurementIterations, String measurementTime) {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -29,8 +29,8 @@ public record JmhResult(String benchmark, String jmhMode, Map<String, String> pa
         for (JsonNode b : root) {
             JsonNode pm = b.path("primaryMetric");
             if (!b.hasNonNull("benchmark") || pm.isMissingNode()) throw new IOException("JMH result without benchmark/primaryMetric: " + b);
-            Map<String, String> params = new LinkedHashMap<>();
-            b.path("params").properties().forEach(e -> params.put(e.getKey(), e.getValue().asText()));
+            Params params = Params.NONE;
+            for (var e : b.path("params").properties()) params = params.with(e.getKey(), e.getValue().asText());
             int samples = 0;
             for (JsonNode fork : pm.path("rawData")) samples += fork.size();
             JsonNode ci = pm.path("scoreConfidence");

@@ -160,7 +160,7 @@ public abstract class JmhStudy implements Study {
         m.put("score", r.score());
         m.put("error", r.error());
         m.put("unit", r.unit());
-        m.put("params", r.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).collect(Collectors.joining(";")));
+        m.put("params", r.params().cell());
         m.put("study", name());
         m.put("method", r.method());
         m.put("jdk", jdk.major());

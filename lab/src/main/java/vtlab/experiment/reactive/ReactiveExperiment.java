@@ -24,6 +24,8 @@ import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -130,12 +132,11 @@ public final class ReactiveExperiment implements Experiment {
 
     private Row row(Variant v, Stack stack, Jdk jdk, int c, int rep, int sleepMs, Duration warmup, PlanContext.Timing t,
                     PlanContext ctx) throws UsageError {
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("sleepMs", Integer.toString(sleepMs));
-        Map<String, String> axes = new LinkedHashMap<>();
+        Params params = Params.NONE.with("sleepMs", Integer.toString(sleepMs));
+        Settings axes = Settings.NONE;
         if (v.maxThreads() != null) {
-            axes.put("maxThreads", Integer.toString(v.maxThreads()));
-            params.put("maxThreads", Integer.toString(v.maxThreads()));
+            axes = axes.with("maxThreads", Integer.toString(v.maxThreads()));
+            params = params.with("maxThreads", Integer.toString(v.maxThreads()));
         }
         String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? "virtual" : "platform") : v.threadMode();
         // MVC: the stack's pg tier (its HikariCP pool opens at start-up; /sleep never uses it); WebFlux: none

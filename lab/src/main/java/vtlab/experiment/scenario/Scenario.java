@@ -19,6 +19,7 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 
 import vtlab.core.Opt;
 import vtlab.core.UsageError;
+import vtlab.data.DataRow;
 import vtlab.plan.PlanContext;
 import vtlab.plan.RunOptions;
 import vtlab.data.Column;
@@ -294,7 +295,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
             JsonNode v = root.get("values");
             if (v == null) return out;
             if (!v.isObject()) throw bad("values", "must be a table: [values] then id = { from = 1, to = 10 } or id = { csv = \"f.csv\", column = \"id\" }");
-            Map<Path, List<Map<String, String>>> read = new LinkedHashMap<>();
+            Map<Path, List<DataRow>> read = new LinkedHashMap<>();
             for (Iterator<Map.Entry<String, JsonNode>> it = v.fields(); it.hasNext(); ) {
                 var f = it.next();
                 String key = "values." + f.getKey();
@@ -312,20 +313,20 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                     String csv = string(key + ".csv", n.get("csv")), column = string(key + ".column", n.get("column"));
                     Path p = base.resolve(csv).normalize();
                     csvFiles.put(csv, p);
-                    List<Map<String, String>> rows = read.get(p);
+                    List<DataRow> rows = read.get(p);
                     if (rows == null) {
                         try {
-                            rows = vtlab.data.Dataset.read(p); // RFC 4180, its first line naming the columns
+                            rows = vtlab.data.Dataset.rows(p); // RFC 4180, its first line naming the columns
                         } catch (IOException e) {
                             throw bad(key, "csv " + csv + ": " + (e instanceof java.nio.file.NoSuchFileException ? "no such file (" + p + ")" : e.getMessage()));
                         }
                         read.put(p, rows);
                     }
                     if (rows.isEmpty()) throw bad(key, "csv " + csv + " has a header and no rows");
-                    if (!rows.getFirst().containsKey(column)) {
-                        throw bad(key, "csv " + csv + " has no column '" + column + "' (it has " + String.join(", ", rows.getFirst().keySet()) + ")");
+                    if (!rows.getFirst().names().contains(column)) {
+                        throw bad(key, "csv " + csv + " has no column '" + column + "' (it has " + String.join(", ", rows.getFirst().names()) + ")");
                     }
-                    out.put(f.getKey(), new Mix.Column(p, column, rows.stream().map(r -> r.get(column)).toList()));
+                    out.put(f.getKey(), new Mix.Column(p, column, rows.stream().map(r -> r.cell(column)).toList()));
                 } else {
                     throw bad(key, "must be { from = 1, to = 10 } or { csv = \"file.csv\", column = \"name\" } (got keys " + String.join(", ", keys) + ")");
                 }

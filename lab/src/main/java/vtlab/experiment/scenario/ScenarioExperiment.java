@@ -20,7 +20,9 @@ import vtlab.plan.Row;
 import vtlab.probe.PathsProbe;
 import vtlab.probe.Probes;
 import vtlab.stack.Mix;
+import vtlab.stack.Params;
 import vtlab.stack.Request;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -106,9 +108,8 @@ public final class ScenarioExperiment implements Experiment {
             for (String mode : modes)
                 for (int c : conc)
                     for (int rep = 1; rep <= t.reps(); rep++) {
-                        Stack.Config cfg = s.configure(mode, MIX, Map.of(), jdk.major());
-                        Map<String, String> params = new LinkedHashMap<>();
-                        params.put(MIX_PARAM, mix.spec());
+                        Stack.Config cfg = s.configure(mode, MIX, Settings.NONE, jdk.major());
+                        Params params = Params.NONE.with(MIX_PARAM, mix.spec());
                         rows.add(Row.builder().experiment(NAME).stack(s.name()).threadMode(mode).workload(MIX).concurrency(c).rep(rep)
                                 .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
                                 .boundNote("a scenario's mix: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup())
@@ -130,9 +131,7 @@ public final class ScenarioExperiment implements Experiment {
         for (Row r : new AbExperiment().plan(o.withDefaults(Map.of("url", first, "conc", CONC.dflt())), ctx)) {
             Stack s = Stack.load(r.stack());
             if (s.workload(r.workload()).mix() == null) Stack.define(withMix(s, r.workload(), mix));
-            Map<String, String> params = new LinkedHashMap<>(r.params());
-            params.put(MIX_PARAM, mix.spec());
-            rows.add(r.as(NAME, params));
+            rows.add(r.as(NAME, r.params().with(MIX_PARAM, mix.spec())));
         }
         return rows;
     }

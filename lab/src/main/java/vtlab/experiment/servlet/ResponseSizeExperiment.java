@@ -8,7 +8,6 @@ import vtlab.data.Rows;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
@@ -19,6 +18,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -67,7 +67,7 @@ public final class ResponseSizeExperiment implements Experiment {
         // Mode outermost: one warm JVM per mode.
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes) {
-                List<Map<String, String>> params = sizes.stream().map(b -> Map.of("bytes", Long.toString(b))).toList();
+                List<Params> params = sizes.stream().map(b -> Params.NONE.with("bytes", Long.toString(b))).toList();
                 ServletRig.warmSweep(rows, name(), stack, jdk, mode, "bytes", params, conc, t, cold, ServletIoExperiment.tomcat(maxThreads), ctx);
             }
         return rows;

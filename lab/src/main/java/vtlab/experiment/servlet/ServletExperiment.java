@@ -11,6 +11,8 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -56,18 +58,18 @@ public final class ServletExperiment implements Experiment {
 
     /** The options parsed once. */
     record Spec(List<String> modes, List<String> workloads, List<Integer> conc, PlanContext.Timing timing, int sleepMs,
-                Map<String, String> tomcat, int lockMs, int allocKb, int mixedMs) {
+                Settings tomcat, int lockMs, int allocKb, int mixedMs) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
             return parse(o, ctx, TIMING);
         }
 
         /** timing: the reps, warm-up and hold declared with their defaults (another experiment's: footprint, probe-cost). */
         static Spec parse(Options o, PlanContext ctx, List<Opt> timing) throws UsageError {
-            Map<String, String> tomcat = new LinkedHashMap<>();
-            if (MAX_THREADS.given(o)) tomcat.put("maxThreads", Integer.toString(MAX_THREADS.integer(o)));
-            if (MIN_SPARE.given(o)) tomcat.put("minSpareThreads", Integer.toString(MIN_SPARE.integer(o)));
-            if (MAX_CONNECTIONS.given(o)) tomcat.put("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
-            if (PROCESSOR_CACHE.given(o)) tomcat.put("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
+            Settings tomcat = Settings.NONE;
+            if (MAX_THREADS.given(o)) tomcat = tomcat.with("maxThreads", Integer.toString(MAX_THREADS.integer(o)));
+            if (MIN_SPARE.given(o)) tomcat = tomcat.with("minSpareThreads", Integer.toString(MIN_SPARE.integer(o)));
+            if (MAX_CONNECTIONS.given(o)) tomcat = tomcat.with("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
+            if (PROCESSOR_CACHE.given(o)) tomcat = tomcat.with("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
             return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor", "alloc", "mixed")), CONC.ints(o),
                     ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o), ALLOC_KB.integer(o), MIXED_MS.integer(o));
@@ -107,11 +109,13 @@ public final class ServletExperiment implements Experiment {
                 for (String mode : s.modes())
                     for (int c : s.conc())
                         for (int rep = 1; rep <= s.timing().reps(); rep++) {
-                            Map<String, String> params = new LinkedHashMap<>();
-                            if (workload.equals("sleep")) params.put("sleepMs", Integer.toString(s.sleepMs()));
-                            if (workload.equals("monitor")) params.put("lockMs", Integer.toString(s.lockMs()));
-                            if (workload.equals("alloc")) params.put("allocKb", Integer.toString(s.allocKb()));
-                            if (workload.equals("mixed")) params.put("mixedMs", Integer.toString(s.mixedMs()));
+                            Params params = switch (workload) {
+                                case "sleep" -> Params.NONE.with("sleepMs", Integer.toString(s.sleepMs()));
+                                case "monitor" -> Params.NONE.with("lockMs", Integer.toString(s.lockMs()));
+                                case "alloc" -> Params.NONE.with("allocKb", Integer.toString(s.allocKb()));
+                                case "mixed" -> Params.NONE.with("mixedMs", Integer.toString(s.mixedMs()));
+                                default -> Params.NONE;
+                            };
                             rows.add(ServletRig.row(name(), stack, mode, workload, c, rep, jdk, params, s.tomcat(),
                                     s.timing().warmup(), s.timing().hold(), ctx));
                         }

@@ -6,9 +6,7 @@ import vtlab.data.Finding;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 import vtlab.experiment.RowStats;
@@ -18,6 +16,8 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -77,19 +77,17 @@ public final class ServletIoExperiment implements Experiment {
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
                 for (String w : workloads) {
-                    List<Map<String, String>> params = w.startsWith("call") ? List.of(Map.of("delayMs", Integer.toString(delayMs)))
-                            : sizes.stream().map(b -> Map.of("bodyBytes", Long.toString(b))).toList();
+                    List<Params> params = w.startsWith("call") ? List.of(Params.NONE.with("delayMs", Integer.toString(delayMs)))
+                            : sizes.stream().map(b -> Params.NONE.with("bodyBytes", Long.toString(b))).toList();
                     ServletRig.warmSweep(rows, name(), stack, jdk, mode, w, params, conc, t, cold, tomcat(maxThreads), ctx);
                 }
         return rows;
     }
 
     /** A --max-threads below the stack's 25 spare threads takes the spare count down with it (Tomcat refuses more). */
-    static Map<String, String> tomcat(int maxThreads) {
-        Map<String, String> axes = new LinkedHashMap<>();
-        axes.put("maxThreads", Integer.toString(maxThreads));
-        if (maxThreads < 25) axes.put("minSpareThreads", Integer.toString(maxThreads));
-        return axes;
+    static Settings tomcat(int maxThreads) {
+        Settings axes = Settings.NONE.with("maxThreads", Integer.toString(maxThreads));
+        return maxThreads < 25 ? axes.with("minSpareThreads", Integer.toString(maxThreads)) : axes;
     }
 
     /**

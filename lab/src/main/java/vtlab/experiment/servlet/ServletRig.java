@@ -1,14 +1,14 @@
 package vtlab.experiment.servlet;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -31,7 +31,7 @@ final class ServletRig {
      * @param tomcat   axis values of stack settings (e.g. maxThreads), the stack's defaults (or the variant's) for the rest
      */
     static Row row(String experiment, Stack stack, String modeName, String workload, int c, int rep, Jdk jdk,
-                   Map<String, String> params, Map<String, String> tomcat, Duration warmup, Duration hold, PlanContext ctx)
+                   Params params, Settings tomcat, Duration warmup, Duration hold, PlanContext ctx)
             throws UsageError {
         vtlab.experiment.ThreadModes.Variant variant = vtlab.experiment.ThreadModes.variant(modeName);
         String mode = variant.threadMode();
@@ -40,13 +40,12 @@ final class ServletRig {
         if (cfg.intValue("minSpareThreads") > maxThreads) {
             throw new UsageError("--min-spare-threads " + cfg.intValue("minSpareThreads") + " exceeds --max-threads " + maxThreads);
         }
-        Map<String, String> p = new LinkedHashMap<>(params);
-        if (mode.equals("platform")) p.put("maxThreads", Integer.toString(maxThreads));
+        Params p = mode.equals("platform") ? params.with("maxThreads", Integer.toString(maxThreads)) : params;
         // a cache off the variant's own default is part of the scenario (the summary must not pool it with the default's rows)
         if (!cfg.values().get("processorCache").equals(variant.baseline(stack, "processorCache"))) {
-            p.put("processorCache", cfg.values().get("processorCache"));
+            p = p.with("processorCache", cfg.values().get("processorCache"));
         }
-        p.putAll(variant.params());
+        p = p.merge(variant.params());
         boolean async = workload.equals("call-async");
         Double waitMs = stack.workload(workload).serviceMsFor(params);
         Double bound = null;
@@ -68,10 +67,10 @@ final class ServletRig {
      * warming up for cold (its code not compiled yet), the rest for the timing's warm-up.
      */
     static void warmSweep(List<Row> rows, String experiment, Stack stack, Jdk jdk, String mode, String workload,
-                          List<Map<String, String>> params, List<Integer> conc, PlanContext.Timing t, Duration cold,
-                          Map<String, String> tomcat, PlanContext ctx) throws UsageError {
+                          List<Params> params, List<Integer> conc, PlanContext.Timing t, Duration cold,
+                          Settings tomcat, PlanContext ctx) throws UsageError {
         boolean first = true;
-        for (Map<String, String> p : params)
+        for (Params p : params)
             for (int c : conc)
                 for (int rep = 1; rep <= t.reps(); rep++) {
                     rows.add(row(experiment, stack, mode, workload, c, rep, jdk, p, tomcat, first ? cold : t.warmup(), t.hold(), ctx));

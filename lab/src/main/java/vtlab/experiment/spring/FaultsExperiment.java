@@ -16,6 +16,8 @@ import vtlab.data.Finding;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -145,9 +147,8 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
                     Row base = modeRow(name(), stack, jdk, mode, limit, cap, rep, t, SpringRig.jvmArgs(o, ctx));
                     rows.add(base.atRate(rate));
                     if (soak != null) {
-                        Map<String, String> params = new LinkedHashMap<>(base.params());
-                        params.put(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE);
-                        params.put(SOAK_PARAM, SOAK.string(o));
+                        Params params = base.params().with(vtlab.tier.fault.Fault.PARAM, vtlab.tier.fault.Fault.NONE)
+                                .with(SOAK_PARAM, SOAK.string(o));
                         rows.add(base.as(name(), params).withHold(soak).atRate(rate));
                     }
                     if (spike != null) {
@@ -188,10 +189,9 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     static Row modeRow(String experiment, Stack stack, Jdk jdk, String mode, int limit, int cap, int rep, PlanContext.Timing t,
                        List<String> jvmArgs) throws UsageError {
         SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
-        Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
+        Settings extra = Settings.NONE.with("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
         return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
-                mode.equals(LIMITED) ? Map.of("limit", Integer.toString(limit)) : Map.of(),
+                mode.equals(LIMITED) ? Params.NONE.with("limit", Integer.toString(limit)) : Params.NONE,
                 SpringRig.orderSummaryBound(s, cap), SpringRig.orderSummaryBoundNote(s, cap), t, jvmArgs, extra).withThreadMode(mode);
     }
 

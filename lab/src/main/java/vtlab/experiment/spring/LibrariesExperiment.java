@@ -26,6 +26,7 @@ import vtlab.experiment.RowStats;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.StackVariants;
@@ -139,7 +140,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         SpringRig.Sut sut = new SpringRig.Sut(mode, d.maxThreads(), d.maxConnections(), s.pool(), d.connMode(), d.pathMode(), d.delayMs(),
                 d.client(), d.http());
         StackVariants.Variant v = new StackVariants.Variant(stack.name(), orderedMap(PGJDBC, pgjdbc, HIKARI, hikari));
-        Row r = SpringRig.row(NAME, stack, jdk, sut, "order-summary", s.conc(), rep, true, Map.of(Row.BUILD_PARAM, v.spec()),
+        Row r = SpringRig.row(NAME, stack, jdk, sut, "order-summary", s.conc(), rep, true, Params.NONE.with(Row.BUILD_PARAM, v.spec()),
                 SpringRig.orderSummaryBound(sut, s.conc()), SpringRig.orderSummaryBoundNote(sut, s.conc()), s.timing(), ctx.jvmArgs());
         return r.withBuild(v).withExpect(orderedMap(INFO.get(PGJDBC), pgjdbc, INFO.get(HIKARI), hikari));
     }

@@ -28,6 +28,8 @@ import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
+import vtlab.stack.Params;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.stack.StackData;
 import vtlab.proc.CoreMap;
@@ -116,17 +118,15 @@ final class SpringRig {
         }
 
         /** The axis values of stack.json's settings. */
-        Map<String, String> settings() {
-            Map<String, String> m = new LinkedHashMap<>();
-            m.put("maxThreads", Integer.toString(maxThreads));
-            m.put("maxConnections", Integer.toString(maxConnections));
-            m.put("hikariPool", Integer.toString(pool));
-            m.put("connMode", connMode);
-            m.put("pathMode", pathMode);
-            m.put("downstreamDelayMs", Integer.toString(delayMs));
-            m.put("downstreamClient", client);
-            m.put("downstreamHttp", http);
-            return m;
+        Settings settings() {
+            return Settings.NONE.with("maxThreads", Integer.toString(maxThreads))
+                    .with("maxConnections", Integer.toString(maxConnections))
+                    .with("hikariPool", Integer.toString(pool))
+                    .with("connMode", connMode)
+                    .with("pathMode", pathMode)
+                    .with("downstreamDelayMs", Integer.toString(delayMs))
+                    .with("downstreamClient", client)
+                    .with("downstreamHttp", http);
         }
     }
 
@@ -181,29 +181,22 @@ final class SpringRig {
     }
 
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
-                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
+                   boolean poolIsAxis, Params extraParams, Double bound, String boundNote,
                    PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
-        return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, jvmArgs, Map.of());
+        return row(experiment, stack, jdk, s, workload, concurrency, rep, poolIsAxis, extraParams, bound, boundNote, t, jvmArgs, Settings.NONE);
     }
 
     /** As above, with stack.json settings the Sut does not carry (faults: concurrencyLimit). */
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,
-                   boolean poolIsAxis, Map<String, String> extraParams, Double bound, String boundNote,
-                   PlanContext.Timing t, List<String> jvmArgs, Map<String, String> extraSettings) throws vtlab.core.UsageError {
-        Map<String, String> params = new LinkedHashMap<>();
-        if (workload.equals("order-summary")) {
-            params.put("orderId", ORDER_ID);
-            params.put("delayMs", Integer.toString(s.delayMs()));
-            params.put("client", s.client());
-            params.put("http", s.http());
-        }
-        params.putAll(extraParams);
+                   boolean poolIsAxis, Params extraParams, Double bound, String boundNote,
+                   PlanContext.Timing t, List<String> jvmArgs, Settings extraSettings) throws vtlab.core.UsageError {
+        Params params = !workload.equals("order-summary") ? Params.NONE : Params.NONE.with("orderId", ORDER_ID)
+                .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
+        params = params.merge(extraParams);
         boolean platform = s.mode().equals("platform");
-        if (platform) params.put("maxThreads", Integer.toString(s.maxThreads()));
+        if (platform) params = params.with("maxThreads", Integer.toString(s.maxThreads()));
 
-        Map<String, String> settings = new LinkedHashMap<>(s.settings());
-        settings.putAll(extraSettings);
-        Stack.Config cfg = stack.configure(s.mode(), workload, settings, jdk.major());
+        Stack.Config cfg = stack.configure(s.mode(), workload, s.settings().merge(extraSettings), jdk.major());
         boolean orders = workload.equals("order-summary");
         return Row.builder().experiment(experiment).stack(STACK).threadMode(s.mode()).workload(workload).concurrency(concurrency)
                 .rep(rep).hikariPool(poolIsAxis || orders ? s.pool() : null).pathMode(orders ? s.pathMode() : null)
@@ -246,7 +239,7 @@ final class SpringRig {
     /** An order-summary row with its closed-model bound: the Spring experiments differ only in the Sut they sweep. */
     static Row orderSummaryRow(String experiment, Stack stack, Jdk jdk, Sut s, int concurrency, int rep, boolean poolIsAxis,
                                PlanContext.Timing t, List<String> jvmArgs) throws vtlab.core.UsageError {
-        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Map.of(),
+        return row(experiment, stack, jdk, s, "order-summary", concurrency, rep, poolIsAxis, Params.NONE,
                 orderSummaryBound(s, concurrency), orderSummaryBoundNote(s, concurrency), t, jvmArgs);
     }
 

@@ -25,6 +25,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
+import vtlab.stack.Params;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
@@ -99,9 +100,7 @@ public final class SpringSleepExperiment implements Experiment {
                             SpringRig.Sut d = SpringRig.Sut.defaults(stack, mode);
                             SpringRig.Sut sut = new SpringRig.Sut(mode, threads == 0 ? d.maxThreads() : threads, d.maxConnections(), POOL,
                                     d.connMode(), d.pathMode(), d.delayMs(), d.client(), d.http());
-                            Map<String, String> params = new LinkedHashMap<>();
-                            params.put("variant", v.name());
-                            params.put("sleepMs", Integer.toString(v.sleepMs()));
+                            Params params = Params.NONE.with("variant", v.name()).with("sleepMs", Integer.toString(v.sleepMs()));
                             Integer inFlightThreads = threads == 0 ? null : threads;
                             double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, sut.maxConnections()), v.sleepMs());
                             String note = Bounds.note(mode, inFlightThreads, c, sut.maxConnections(), v.sleepMs());

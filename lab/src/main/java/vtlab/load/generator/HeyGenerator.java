@@ -60,7 +60,7 @@ public final class HeyGenerator implements Generator {
     public RunningLoad start(LoadSpec s) throws IOException {
         Files.createDirectories(s.rawDir());
         List<String> cmd = command(hey, s);
-        return new ToolRun("hey", cmd, Secrets.toolCommand(cmd, "-H"), java.util.Map.of(), s.rawDir(), s.stem(), HeyGenerator::parse);
+        return new ToolRun("hey", cmd, Secrets.toolCommand(cmd, "-H"), vtlab.proc.Env.NONE, s.rawDir(), s.stem(), HeyGenerator::parse);
     }
 
     /** hey on the load CPUs, sending the spec's request (its body from a file). */

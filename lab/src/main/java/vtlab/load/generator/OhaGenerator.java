@@ -127,7 +127,7 @@ public final class OhaGenerator implements Generator {
         double holdS = Math.max(1, s.duration().toSeconds());
         long due = Math.round(s.rate() * holdS);
         Path hlog = s.rawDir().resolve(s.stem() + ".oha.hlog");
-        return new ToolRun("oha", cmd, Secrets.toolCommand(cmd, "-H"), Map.of(), s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, db, hlog, LEAD_IN_S, holdS, due));
+        return new ToolRun("oha", cmd, Secrets.toolCommand(cmd, "-H"), vtlab.proc.Env.NONE, s.rawDir(), s.stem(), (text, raw) -> parse(text, raw, db, hlog, LEAD_IN_S, holdS, due));
     }
 
     /** oha on the load CPUs at the row's rate, its records to db, sending the spec's request (its body from a file). */

@@ -32,6 +32,7 @@ import vtlab.core.UsageError;
 import vtlab.data.LatencyHistogram;
 import vtlab.plan.RateProfile;
 import vtlab.stack.Mix;
+import vtlab.stack.Params;
 import vtlab.stack.Request;
 import vtlab.tier.tool.Tools;
 import vtlab.load.Generator;
@@ -319,7 +320,7 @@ public final class VegetaGenerator implements Generator {
         long lines = e.placeholders().isEmpty() ? 1 : Math.max(1, Math.min(MAX_TARGETS, sends));
         StringBuilder out = new StringBuilder();
         for (long i = 0; i < lines; i++) {
-            Map<String, String> drawn = draw(s.mix(), random);
+            Params drawn = draw(s.mix(), random);
             String body = e.bodyWith(drawn);
             out.append(target(e.method(), base + e.pathWith(drawn), e.headers(), body == null ? null : body.getBytes(StandardCharsets.UTF_8), mask)).append('\n');
         }
@@ -327,14 +328,16 @@ public final class VegetaGenerator implements Generator {
     }
 
     /** One request's values of every placeholder. */
-    static Map<String, String> draw(Mix mix, Random random) {
-        Map<String, String> drawn = new LinkedHashMap<>();
-        mix.values().forEach((k, v) -> {
-            if (v instanceof Mix.Range r) drawn.put(k, Long.toString(r.from() + (long) Math.floor(random.nextDouble() * (r.to() - r.from() + 1))));
-        });
+    static Params draw(Mix mix, Random random) {
+        Params drawn = Params.NONE;
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof Mix.Range r) {
+                drawn = drawn.with(v.getKey(), Long.toString(r.from() + (long) Math.floor(random.nextDouble() * (r.to() - r.from() + 1))));
+            }
+        }
         for (Map<String, Mix.Column> cols : mix.files().values()) {
             int row = random.nextInt(cols.values().iterator().next().cells().size());
-            cols.forEach((k, c) -> drawn.put(k, c.cells().get(row)));
+            for (var c : cols.entrySet()) drawn = drawn.with(c.getKey(), c.getValue().cells().get(row));
         }
         return drawn;
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import vtlab.proc.Children;
 import vtlab.proc.Commands;
+import vtlab.proc.Env;
 
 /**
  * What a run across hosts holds on them: one {@link Host} per destination of the topology, a work folder on each
@@ -220,7 +221,7 @@ public final class HostRun implements AutoCloseable {
      * values off every command line, where ps would show them): written here readable by the owner only, copied
      * into the work folder (itself the owner's only), the local copy removed. Its path there.
      */
-    public String envFile(Host h, String name, Map<String, String> env) throws IOException, InterruptedException {
+    public String envFile(Host h, String name, Env env) throws IOException, InterruptedException {
         Path tmp = Files.createTempFile("vtlab-env", ".sh"); // rw------- on POSIX
         try {
             Files.writeString(tmp, envText(env));
@@ -233,9 +234,9 @@ public final class HostRun implements AutoCloseable {
     }
 
     /** NAME='value' lines a POSIX shell sources; a name that is not a shell variable's is refused. */
-    static String envText(Map<String, String> env) throws IOException {
+    static String envText(Env env) throws IOException {
         StringBuilder sb = new StringBuilder();
-        for (var e : env.entrySet()) {
+        for (var e : env.asMap().entrySet()) {
             if (!e.getKey().matches("[A-Za-z_][A-Za-z0-9_]*")) throw new IOException("'" + e.getKey() + "' cannot be a shell variable");
             sb.append(e.getKey()).append('=').append(SshHost.quote(e.getValue())).append('\n');
         }

@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.Map;
 
+import vtlab.proc.Env;
 import vtlab.proc.LogTail;
 
 /**
@@ -35,13 +35,13 @@ public final class HostedProcess {
      * @param tree whether the probes read its children with it (a server that works in child processes)
      * @param jvmCpus for a JVM, the CPUs it is pinned to: its probes run jcmd there off them ({@link Site#on}); else null
      */
-    public static HostedProcess start(HostRun run, Host host, String name, List<String> cmd, Map<String, String> env, Path log, boolean tree,
+    public static HostedProcess start(HostRun run, Host host, String name, List<String> cmd, Env env, Path log, boolean tree,
                                String jvmCpus)
             throws IOException, InterruptedException {
         String envFile = env.isEmpty() ? null : run.envFile(host, name + ".env", env);
         Files.createDirectories(log.toAbsolutePath().getParent());
         Files.writeString(log, "# on " + host.name() + ": " + String.join(" ", vtlab.core.Secrets.args(cmd)) + "\n"
-                + (env.isEmpty() ? "" : "# env " + vtlab.core.Secrets.env(env) + "\n"), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                + (env.isEmpty() ? "" : "# env " + env.shown() + "\n"), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         HostProcess p = run.start(host, name, cmd, envFile, log);
         try {
             long pid = p.pid();

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
+import vtlab.proc.Env;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -20,7 +20,7 @@ public final class RemoteJava {
     public record Started(HostedProcess process, Jdk jdk) {}
 
     public static Started start(HostRun run, Host host, String name, Jdk jdk, boolean copyJdk, List<String> jvmArgs, Path jar, String folder,
-                         List<String> appArgs, Map<String, String> env, String cpus, Path log) throws IOException, InterruptedException {
+                         List<String> appArgs, Env env, String cpus, Path log) throws IOException, InterruptedException {
         Jdk there = HostJdk.on(run, host, jdk, copyJdk);
         String staged = stageJar(run, host, jar, folder);
         return new Started(HostedProcess.start(run, host, name, command(there, jvmArgs, staged, appArgs, cpus), env, log, false, cpus), there);

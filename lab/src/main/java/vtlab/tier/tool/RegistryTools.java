@@ -5,11 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import vtlab.core.LabHome;
 import vtlab.proc.Children;
+import vtlab.proc.Env;
 import vtlab.proc.LogTail;
 
 /**
@@ -86,7 +86,7 @@ public final class RegistryTools {
     public static Path cargoInstall(String crate, String version, String binary) throws IOException {
         Path cargo = cargo().orElseThrow(() -> new IOException("cargo not found: install Rust (rustup) to let the lab build " + crate + " " + version));
         return build(binary, crate + " " + version + " (cargo install, a few minutes)", List.of(cargo.toString(), "install", crate,
-                "--version", version, "--locked", "--root", bin().getParent().toString()), Map.of());
+                "--version", version, "--locked", "--root", bin().getParent().toString()), Env.NONE);
     }
 
     /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */
@@ -101,7 +101,7 @@ public final class RegistryTools {
     public static Path goInstall(String module, String version, String builtAs, String binary) throws IOException {
         Path go = go().orElseThrow(() -> new IOException("go not found: install Go to let the lab build " + module + "@" + version));
         Path built = build(builtAs, module + "@" + version + " (go install, a few minutes)", List.of(go.toString(), "install", module + "@" + version),
-                Map.of("GOBIN", bin().toString(), "CGO_ENABLED", "0"));
+                Env.NONE.with("GOBIN", bin().toString()).with("CGO_ENABLED", "0"));
         return builtAs.equals(binary) ? built : Files.move(built, bin().resolve(binary), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
@@ -121,12 +121,12 @@ public final class RegistryTools {
         return null;
     }
 
-    private static Path build(String binary, String what, List<String> cmd, Map<String, String> env) throws IOException {
+    private static Path build(String binary, String what, List<String> cmd, Env env) throws IOException {
         Files.createDirectories(bin());
         Path log = bin().getParent().resolve(binary + "-build.log");
         System.err.println("vtlab: building " + what + " into " + bin() + " (log: " + log + ")");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
-        pb.environment().putAll(env);
+        pb.environment().putAll(env.asMap());
         try {
             Process p = Children.track(pb.start());
             if (!p.waitFor(BUILD_MAX.toMinutes(), java.util.concurrent.TimeUnit.MINUTES)) {

@@ -22,6 +22,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
 
@@ -67,8 +68,8 @@ class AbExperimentTest {
         List<Row> rows = plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "THREAD_MODE=virtual", "--virtual-args", "--x=1 --y=2",
                 "--url", "/sleep?ms=50", "--conc", "10", "--app-package", "vtlab.sut.servlet");
         assertEquals(2, rows.size());
-        assertEquals(Map.of(), rows.getFirst().sutEnv());
-        assertEquals(Map.of("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
+        assertEquals(Env.NONE, rows.getFirst().sutEnv());
+        assertEquals(Env.NONE.with("THREAD_MODE", "virtual"), rows.get(1).sutEnv());
         assertEquals(List.of("--x=1", "--y=2"), rows.get(1).appArgs());
         assertEquals(List.of("vtlab.sut.servlet."), Stack.load(rows.getFirst().stack()).launch().appPackages());
     }
@@ -174,7 +175,7 @@ class AbExperimentTest {
         rows.get(2).put("pinned_events", "12");
         rows.get(2).put("pinned_total_ms", "30");
         rows.get(2).put("pinned_max_ms", "5.5");
-        List<String> v = Verdict.of(rows, dir.resolve("none.txt"));
+        List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"));
         String gain = v.stream().filter(l -> l.startsWith("/sleep?ms=50 at 1,000 connections")).findFirst().orElseThrow();
         assertTrue(gain.contains("platform 3,900 req/s (p99 300.0 ms) (row 1)"), gain);
         assertTrue(gain.contains("virtual as shipped 10,600 req/s (p99 120.0 ms) = 2.72× platform (row 2)"), gain);
@@ -193,16 +194,16 @@ class AbExperimentTest {
     void repsThatSpreadAreNotASettledRatio() {
         List<Map<String, String>> loose = List.of(row("platform", "as-shipped", 200, 46260, 16, "ok", ""), row("platform", "as-shipped", 200, 51922, 65, "ok", ""),
                 row("virtual", "as-shipped", 200, 30578, 26, "ok", ""), row("virtual", "as-shipped", 200, 39875, 11, "ok", ""));
-        String gain = Verdict.of(loose, dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        String gain = Verdict.of(vtlab.data.DataRow.numbered(loose), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertTrue(gain.contains("NOT SETTLED: platform's 2 reps spread 12% (46,260 / 51,922; 95% CI"), gain);
         assertTrue(gain.contains("virtual as shipped's 2 reps spread 26% (30,578 / 39,875; 95% CI"), gain);
         assertTrue(gain.contains("the first rep lowest: the service was still warming up"), gain);
         assertTrue(gain.endsWith("the ratio is a direction, not a result (more reps, a longer --warmup)"), gain);
         List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
                 row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
-        String settled = Verdict.of(tight, dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        String settled = Verdict.of(vtlab.data.DataRow.numbered(tight), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertFalse(settled.contains("NOT SETTLED") || settled.contains("direction"), settled);
-        String one = Verdict.of(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", "")),
+        String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
                 dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertTrue(one.contains("One rep per configuration: a direction, not a result"), one);
     }
@@ -211,7 +212,7 @@ class AbExperimentTest {
     void failedVirtualRowsAreSaidFirstAndGiveNoNumbers() throws Exception {
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),
                 row("virtual", "as-shipped", 200, 0, 0, "failed", "virtual threads not in effect: 0 request(s) on virtual threads, 40 on platform threads"));
-        List<String> v = Verdict.of(rows, dir.resolve("none.txt"));
+        List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"));
         assertTrue(v.getFirst().startsWith("FAILED, no numbers: virtual as shipped (row 2): virtual threads not in effect"), v.getFirst());
         assertTrue(v.stream().noneMatch(l -> l.contains("virtual as shipped 0")), v.toString());
     }
@@ -227,21 +228,21 @@ class AbExperimentTest {
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()), read);
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),
                 row("virtual", "as-shipped", 200, 5000, 50, "ok", ""));
-        List<String> v = Verdict.of(rows, dir.resolve("none.txt"), read);
+        List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), read);
         assertTrue(v.stream().anyMatch(l -> l.startsWith("library in vtlab-spring-mvc.jar: org.postgresql:postgresql:42.")), v.toString());
         assertTrue(v.stream().anyMatch(l -> l.startsWith("library in vtlab-spring-mvc.jar: com.zaxxer:HikariCP:")), v.toString());
         assertTrue(v.stream().noneMatch(l -> l.contains("spring-webmvc")), "a library the table does not know is not named");
 
         ServiceLibraries old = new ServiceLibraries("/x/orders.jar", List.of(new JarLibraries.Library("org.postgresql", "postgresql", "42.7.8",
                 "BOOT-INF/lib/postgresql-42.7.8.jar"), new JarLibraries.Library("com.google.guava", "guava", "33.0.0-jre", "BOOT-INF/lib/g.jar")), null);
-        List<String> w = Verdict.of(rows, dir.resolve("none.txt"), old);
+        List<String> w = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), old);
         String pg = w.stream().filter(l -> l.startsWith("library in orders.jar: org.postgresql:postgresql:42.7.8: AFFECTED")).findFirst()
                 .orElseThrow(() -> new AssertionError(w.toString()));
         assertTrue(pg.contains("met on this run's JDK 21") && pg.contains("fixed in 42.7.9"), pg);
         assertEquals(1, w.stream().filter(l -> l.startsWith("librar")).count(), "guava is not named: " + w);
-        List<String> none = Verdict.of(rows, dir.resolve("none.txt"), new ServiceLibraries("/x/a.jar", List.of(old.libraries().get(1)), null));
+        List<String> none = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), new ServiceLibraries("/x/a.jar", List.of(old.libraries().get(1)), null));
         assertTrue(none.contains("libraries: none of the 1 found in a.jar is one the lab knows to matter for virtual threads"), none.toString());
-        assertTrue(Verdict.of(List.of(), dir.resolve("none.txt"), old).getFirst().equals("no row to conclude from"));
+        assertTrue(Verdict.of(vtlab.data.DataRow.numbered(List.of()), dir.resolve("none.txt"), old).getFirst().equals("no row to conclude from"));
     }
 
     @Test
@@ -265,12 +266,12 @@ class AbExperimentTest {
                 """);
         Map<Integer, String> versions = Verdict.jdkVersions(dir);
         assertEquals(Map.of(25, "25.0.3", 21, "21.0.9"), versions);
-        List<String> v = Verdict.of(rows, dir.resolve("none.txt"), null, versions);
+        List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null, versions);
         assertTrue(v.contains("jdk 21.0.9: no known JDK issue for virtual threads in its release"), v.toString());
         String jdk25 = v.stream().filter(l -> l.startsWith("jdk 25.0.3: AFFECTED — JDK-8373120: ")).findFirst()
                 .orElseThrow(() -> new AssertionError(v.toString()));
         assertTrue(jdk25.contains("fixed in 25.0.4"), jdk25);
-        assertTrue(Verdict.of(rows, dir.resolve("none.txt"), null).stream().noneMatch(l -> l.startsWith("jdk ")),
+        assertTrue(Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null).stream().noneMatch(l -> l.startsWith("jdk ")),
                 "without environment.json's versions no update is guessed");
         assertEquals(Map.of(), Verdict.jdkVersions(dir.resolve("nosuch")));
     }
@@ -303,7 +304,7 @@ class AbExperimentTest {
         assertEquals(java.util.Set.of("next_step"), kept.keySet(), "no jar to read, only what the next step knows of the command");
         assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));
         assertEquals(null, ServiceLibraries.read(dir), "no environment.json, or one without ab's entry");
-        assertTrue(Verdict.of(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", "")), dir.resolve("none.txt"), null).stream()
+        assertTrue(Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""))), dir.resolve("none.txt"), null).stream()
                 .noneMatch(l -> l.startsWith("librar")));
     }
 

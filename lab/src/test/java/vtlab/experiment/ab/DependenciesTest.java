@@ -14,11 +14,12 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.FaultAxis;
 import vtlab.plan.Row;
+import vtlab.proc.Env;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.Tiers;
 
 class DependenciesTest {
-    static final Map<String, String> ENV = Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:5432/app", "API", "http://10.0.0.7:8081/v1", "MODE", "x");
+    static final Env ENV = new Env(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:5432/app", "API", "http://10.0.0.7:8081/v1", "MODE", "x"));
 
     static List<Dependencies.Dependency> parse(String... args) throws UsageError {
         return Dependencies.parse(vtlab.cli.Main.parse(List.of(args)), ENV);
@@ -28,7 +29,7 @@ class DependenciesTest {
     void aDependencyTakesTheSettingsThatHoldItsAddress() throws Exception {
         List<Dependencies.Dependency> d = parse("--dependency", "orders-db=127.0.0.1:5432", "--dependency", "api=10.0.0.7:8081");
         assertEquals(2, d.size());
-        assertEquals(Map.of("DB_URL", "jdbc:postgresql://127.0.0.1:5432/app"), d.getFirst().env());
+        assertEquals(Env.NONE.with("DB_URL", "jdbc:postgresql://127.0.0.1:5432/app"), d.getFirst().env());
         assertEquals("10.0.0.7:8081", d.get(1).endpoint());
         assertEquals(List.of(), parse(), "no --dependency, no proxy");
     }

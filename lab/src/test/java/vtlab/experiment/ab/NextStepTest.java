@@ -31,7 +31,7 @@ class NextStepTest {
     static final NextStep.Facts SPRING = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of(), 24_000);
 
     static Levers.Known known(List<String> args, List<String> jvm, Map<String, String> row) {
-        return SPRING.known(args, jvm, row);
+        return SPRING.known(args, jvm, vtlab.data.DataRow.of(row));
     }
 
     // ---- levers
@@ -57,7 +57,7 @@ class NextStepTest {
         assertTrue(Levers.THREADS.fits(k, "platform", Cause.THREAD_WAIT));
         assertFalse(Levers.THREADS.fits(k, "virtual", Cause.THREAD_WAIT), "virtual threads have no pool to enlarge");
         assertFalse(Levers.THREADS.fits(k, "platform", Cause.POOL_WAIT));
-        Levers.Known cmd = new NextStep.Facts(true, false, "java -jar x.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), row);
+        Levers.Known cmd = new NextStep.Facts(true, false, "java -jar x.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), vtlab.data.DataRow.of(row));
         assertFalse(Levers.THREADS.fits(cmd, "platform", Cause.THREAD_WAIT), "a Spring Boot property on a service that is not one");
     }
 
@@ -65,10 +65,10 @@ class NextStepTest {
     void theHeapDoublesFromXmxNeverBeyondHalfTheMachineAndNotWhereACommandSetsItsOwn() {
         assertEquals(List.of("1024m", "2048m"), Levers.HEAP.values(known(List.of(), List.of("-Xms64m", "-Xmx512m"), Map.of())));
         assertEquals(List.of("2048m"), Levers.HEAP.values(new NextStep.Facts(true, false, null, List.of(), Map.of(), List.of(), 6000)
-                .known(List.of(), List.of("-Xmx1g"), Map.of())), "4 GB is more than half of 6 GB");
+                .known(List.of(), List.of("-Xmx1g"), vtlab.data.DataRow.of(Map.of()))), "4 GB is more than half of 6 GB");
         assertEquals(List.of("12000m"), Levers.HEAP.values(known(List.of(), List.of(), Map.of())), "the JVM's default: a quarter of 24,000 MB");
         assertEquals(List.of("256m", "512m"), Levers.HEAP.values(known(List.of(), List.of(), Map.of("jvm_max_heap_mb", "128"))), "under a memory limit");
-        Levers.Known ownXmx = new NextStep.Facts(true, false, "java -Xmx64m -jar s.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), Map.of());
+        Levers.Known ownXmx = new NextStep.Facts(true, false, "java -Xmx64m -jar s.jar", List.of(), Map.of(), List.of(), 24_000).known(List.of(), List.of(), vtlab.data.DataRow.of(Map.of()));
         assertFalse(Levers.HEAP.fits(ownXmx, "virtual", Cause.GC), "the command's -Xmx beats JAVA_TOOL_OPTIONS'");
         assertTrue(Levers.HEAP.fits(known(List.of(), List.of(), Map.of()), "virtual", Cause.GC));
     }
@@ -168,7 +168,7 @@ class NextStepTest {
         r.put("jdk", Integer.toString(planned.jdk().major()));
         r.put("rep", Integer.toString(rep));
         r.put("scenario", planned.scenario());
-        r.put("params", String.join(";", planned.params().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList()));
+        r.put("params", planned.params().cell());
         r.put("error_rate", "0");
         if (top != null && !status.equals("failed")) {
             r.put("time_top_cause", top.key);
@@ -246,7 +246,7 @@ class NextStepTest {
     void theVirtualConfigurationStartedFromIsTheTunedOne() throws UsageError {
         List<Row> planned = AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200");
         List<Numbered> rows = new ArrayList<>();
-        for (int i = 0; i < planned.size(); i++) rows.add(new Numbered(i + 1, row(planned.get(i), 1, 1000, 100, Cause.MONITOR, 80, "ok")));
+        for (int i = 0; i < planned.size(); i++) rows.add(new Numbered(new vtlab.data.DataRow(i + 1, row(planned.get(i), 1, 1000, 100, Cause.MONITOR, 80, "ok"))));
         List<NextStep.Base> bases = NextStep.bases(rows);
         assertEquals(List.of("platform", "virtual tuned"), bases.stream().map(NextStep.Base::config).toList());
         assertEquals("/x at 200 connections", bases.getFirst().scenario());
@@ -259,7 +259,7 @@ class NextStepTest {
     }
 
     static List<Numbered> numbered(List<Map<String, String>> rows, int first) {
-        return NextStep.numbered(rows, first);
+        return NextStep.numbered(rows.stream().map(vtlab.data.DataRow::of).toList(), first);
     }
 
     @Test
@@ -357,7 +357,7 @@ class NextStepTest {
         List<Map<String, String>> matrix = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
                 poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")),
                 row(v, 1, 900, 200, Cause.RUNQUEUE, 62, "ok"), row(v, 2, 920, 180, Cause.RUNQUEUE, 66, "ok"));
-        List<String> verdict = Verdict.of(matrix, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        List<String> verdict = Verdict.of(vtlab.data.DataRow.numbered(matrix), java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         String line = verdict.stream().filter(l -> l.startsWith("next step")).findFirst().orElseThrow();
         assertTrue(line.contains("→ pool 20 (rows 3, 4): +80% req/s (95% CI"), line);
         assertTrue(line.contains("the largest cause is now waiting to run (64%) (pool 193 not tried: pool 20 — the largest cause moved)"), line);
@@ -366,7 +366,7 @@ class NextStepTest {
         assertFalse(gain.contains("row 3") || gain.contains("pool 20"), gain);
         // a failed variant is named with its configuration and lever
         List<Map<String, String>> failed = List.of(matrix.get(0), matrix.get(1), row(v, 1, 0, 0, null, 0, "failed"));
-        List<String> f = Verdict.of(failed, java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        List<String> f = Verdict.of(vtlab.data.DataRow.numbered(failed), java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
         assertTrue(f.getFirst().startsWith("FAILED, no numbers: virtual as shipped, pool 20 (row 3)"), f.getFirst());
         assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 193 not tried: pool 20 — it failed)")), f.toString());
     }

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +16,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -66,18 +66,18 @@ class ServletRigTest {
     @Test
     void configureFillsDefaultsAndRefusesUnknownSettings() throws Exception {
         Stack s = Stack.load("servlet");
-        Stack.Config c = s.configure("platform", "hello", Map.of("processorCache", "200"), Jdk.current().major());
+        Stack.Config c = s.configure("platform", "hello", Settings.NONE.with("processorCache", "200"), Jdk.current().major());
         assertEquals("200", c.env().get("PROCESSOR_CACHE"));
         assertEquals(200, c.expectInfo().get("processor_cache"));
         assertEquals("8192", c.env().get("MAX_CONNECTIONS"));
-        UsageError e = assertThrows(UsageError.class, () -> s.configure("platform", "hello", Map.of("procesorCache", "1"), Jdk.current().major()));
+        UsageError e = assertThrows(UsageError.class, () -> s.configure("platform", "hello", Settings.NONE.with("procesorCache", "1"), Jdk.current().major()));
         assertTrue(e.getMessage().contains("no setting 'procesorCache'"), e.getMessage());
-        assertThrows(UsageError.class, () -> s.configure("reactive", "hello", Map.of(), Jdk.current().major()));
+        assertThrows(UsageError.class, () -> s.configure("reactive", "hello", Settings.NONE, Jdk.current().major()));
         Stack mvc = Stack.load("spring-mvc");
-        Stack.Config v = mvc.configure("virtual", "sleep", Map.of(), Jdk.current().major());
+        Stack.Config v = mvc.configure("virtual", "sleep", Settings.NONE, Jdk.current().major());
         assertEquals("true", v.env().get("VT_ENABLED"));
         assertEquals(List.of("pg"), v.tiers());
         assertFalse(v.expectInfo().containsKey("downstream_negotiated"), "no call to the stub: nothing negotiated");
-        assertEquals(List.of("pg", "stub"), mvc.configure("virtual", "order-summary", Map.of(), Jdk.current().major()).tiers());
+        assertEquals(List.of("pg", "stub"), mvc.configure("virtual", "order-summary", Settings.NONE, Jdk.current().major()).tiers());
     }
 }

@@ -21,6 +21,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.run.Verifier;
+import vtlab.stack.Settings;
 import vtlab.stack.Stack;
 
 class SpringExperimentsTest {
@@ -157,7 +158,7 @@ class SpringExperimentsTest {
         Stack mvc = Stack.load("spring-mvc");
         ObjectMapper json = new ObjectMapper();
         for (String limit : new String[] {null, "200"}) {
-            Stack.Config c = mvc.configure("virtual", "sleep", limit == null ? Map.of() : Map.of("concurrencyLimit", limit), 25);
+            Stack.Config c = mvc.configure("virtual", "sleep", limit == null ? Settings.NONE : Settings.NONE.with("concurrencyLimit", limit), 25);
             int want = limit == null ? 0 : 200;
             assertEquals(Integer.toString(want), c.env().get("CONCURRENCY_LIMIT"));
             assertEquals(want, c.expectInfo().get("concurrency_limit"));
@@ -168,7 +169,7 @@ class SpringExperimentsTest {
             assertEquals(List.of("concurrency_limit=" + (want == 0 ? 200 : 0) + " (expected " + want + ")"),
                     Verifier.mismatches(json.valueToTree(info), c.expectInfo()));
         }
-        assertThrows(UsageError.class, () -> mvc.configure("virtual", "sleep", Map.of("concurrencyLimit", "lots"), 25));
+        assertThrows(UsageError.class, () -> mvc.configure("virtual", "sleep", Settings.NONE.with("concurrencyLimit", "lots"), 25));
     }
 
     // ---- the words of findings

@@ -275,7 +275,7 @@ class K6GeneratorTest {
         assertTrue(js.contains("headers: { \"Content-Type\": \"application/json; charset=\\\"utf-8\\\"\", \"X-Trace\": \"it's \\\\ ü\", "
                 + "\"Authorization\": __ENV.VTLAB_HEADER_2 }"), js);
         assertFalse(js.contains("s3cr3t"), "the script kept in raw/ holds no credential");
-        assertEquals(java.util.Map.of("VTLAB_HEADER_2", "Bearer s3cr3t"), put.secretHeaderEnv());
+        assertEquals(java.util.Map.of("VTLAB_HEADER_2", "Bearer s3cr3t"), put.secretHeaderEnv().asMap());
     }
 
     @Test

@@ -59,7 +59,7 @@ class MixScriptTest {
         String js = K6Generator.script(s, null);
         assertTrue(js.contains("\"Authorization\": __ENV.VTLAB_MIX_HEADER_0_0"), js);
         assertFalse(lua.contains("s3cr3t") || js.contains("s3cr3t"));
-        assertEquals(Map.of("VTLAB_MIX_HEADER_0_0", "Bearer s3cr3t"), s.secretHeaderEnv());
+        assertEquals(Map.of("VTLAB_MIX_HEADER_0_0", "Bearer s3cr3t"), s.secretHeaderEnv().asMap());
     }
 
     @Test

@@ -204,7 +204,7 @@ class WrkGeneratorTest {
         ProcessBuilder pb = new ProcessBuilder(wrk.toString(), "-t1", "-c1", "-d1s", "--timeout", "1s", "-s", script.toString(), url)
                 .redirectErrorStream(true).redirectOutput(dir.resolve("wrk.txt").toFile());
         pb.environment().putAll(new LoadSpec(java.net.URI.create(url), r, 1, 1, java.time.Duration.ofSeconds(1),
-                java.time.Duration.ofSeconds(1), "0", dir, "row").secretHeaderEnv());
+                java.time.Duration.ofSeconds(1), "0", dir, "row").secretHeaderEnv().asMap());
         assertEquals(0, pb.start().waitFor(), Files.readString(dir.resolve("wrk.txt")));
     }
 

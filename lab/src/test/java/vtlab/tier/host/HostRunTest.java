@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.proc.Commands;
+import vtlab.proc.Env;
 
 /**
  * A run's processes on a host, through this machine as the host (the same commands an ssh host runs): started under
@@ -47,7 +47,7 @@ class HostRunTest {
         HostRun run = run("vtlab-test-" + ProcessHandle.current().pid() + "-a");
         try {
             Host h = run.host(HostSpec.local("sut"));
-            String env = run.envFile(h, "t.env", Map.of("GREETING", "it's \"quoted\" $HOME", "N", "2"));
+            String env = run.envFile(h, "t.env", new Env(Map.of("GREETING", "it's \"quoted\" $HOME", "N", "2")));
             Path out = tmp.resolve("out.txt");
             // the process starts a child of its own: the group goes, not only the process
             HostProcess p = run.start(h, "t", List.of("sh", "-c", "echo \"$GREETING|$N\"; sleep 300 & wait"), env, out);
@@ -125,10 +125,8 @@ class HostRunTest {
             run.stage(h, jar, "app.jar");
             assertEquals("new jar", Files.readString(Path.of(there)), "new content is");
             assertTrue(run.stageContent(h, jar, ".jar").matches(run.dir() + "/[0-9a-f]{16}\\.jar"));
-            assertThrows(IOException.class, () -> HostRun.envText(Map.of("A-B", "x")));
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("A", "plain");
-            env.put("B", "two words");
+            assertThrows(IOException.class, () -> HostRun.envText(Env.NONE.with("A-B", "x")));
+            Env env = Env.NONE.with("A", "plain").with("B", "two words");
             assertEquals("A=plain\nB='two words'\n", HostRun.envText(env));
             assertEquals(0, Commands.attempt(List.of("sh", "-c", "set -a; . \"$1\"; [ \"$B\" = 'two words' ]", "sh",
                     run.envFile(h, "x.env", env)), Duration.ofSeconds(10)).code());
