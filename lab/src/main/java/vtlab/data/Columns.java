@@ -186,6 +186,7 @@ public final class Columns {
     public static final Column PROFILE_FLAME = Column.text("profile_flame", "a CPU flame graph of the SUT over the profiled hold in raw/ (interactive HTML; JFR's execution samples drawn by async-profiler's converter)");
     public static final Column PROFILE_JFR = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
     public static final Column TIME_EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
+    public static final Column TIME_CPU_OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
 
     /** A tier's CPU column (app, load, pg, stub, toxiproxy), vtlab.probe.CpuProbe's. */
     public static Column cpu(String tier) {

@@ -56,7 +56,7 @@ public final class ProfileProbe implements Probe {
     static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
     static final Column TAIL = Columns.TIME_TAIL;
     static final Column EVIDENCE = Columns.TIME_EVIDENCE;
-    static final Column OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
+    static final Column OWNERS = vtlab.data.Columns.TIME_CPU_OWNERS;
     static final Column REQUEST_S = Column.number("time_request_s", "s", "the hold's total request time: throughput × mean latency × hold (Little's law: requests in flight × hold), at most connections × hold in the closed model");
     static final Column FLAME = Columns.PROFILE_FLAME;
     static final Column FILE = Columns.PROFILE_JFR;

@@ -42,7 +42,8 @@ import vtlab.proc.Env;
 public final class TimeBreakdown {
     /** Owners of CPU time, by the leaf-most frame outside the JDK in an execution sample. */
     public enum Owner {
-        SERVICE("the service's own code"), FRAMEWORK("the web framework"), DATA("the JDBC driver, pool or ORM"),
+        SERVICE("the service's own code"), LAUNCHER("Spring Boot's nested-jar loader"), FRAMEWORK("the web framework"),
+        DATA("the JDBC driver, pool or ORM"),
         SERIALIZATION("serialization and templates"), LIBRARY("other libraries"), JDK("the JDK");
 
         public final String label;
@@ -56,6 +57,11 @@ public final class TimeBreakdown {
     public static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
             "org.eclipse.jetty.server.", "io.undertow.server.");
     static final List<String> JDK = JfrPinningProbe.JDK_PACKAGES;
+    /**
+     * Spring Boot's loader of a fat jar's nested jars: its own owner, apart from the web framework, because its CPU has a
+     * fix that is no setting (run the jar extracted): Spring PetClinic's virtual rows spent most of theirs there.
+     */
+    static final List<String> LAUNCHER = List.of("org.springframework.boot.loader.");
     static final List<String> FRAMEWORK = List.of("org.apache.catalina.", "org.apache.coyote.", "org.apache.tomcat.",
             "org.springframework.", "org.eclipse.jetty.", "io.undertow.", "jakarta.servlet.", "javax.servlet.", "io.netty.",
             "reactor.", "io.micronaut.", "io.quarkus.", "io.vertx.", "io.helidon.", "io.javalin.", "org.glassfish.jersey.");
@@ -128,6 +134,7 @@ public final class TimeBreakdown {
                 String type = type(f);
                 if (any(type, JDK)) continue;
                 if (any(type, appPackages)) return Owner.SERVICE;
+                if (any(type, LAUNCHER)) return Owner.LAUNCHER;
                 if (any(type, SERIALIZATION)) return Owner.SERIALIZATION;
                 if (any(type, DATA)) return Owner.DATA;
                 if (any(type, FRAMEWORK)) return Owner.FRAMEWORK;

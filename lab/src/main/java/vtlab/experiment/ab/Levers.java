@@ -78,11 +78,12 @@ final class Levers {
                  Current current, Current demand, String unit, List<String> given) {
         /** Whether it can be pulled on this service's rows of this thread mode, for this cause. */
         boolean fits(Known k, String threadMode, Cause cause) {
-            if (answers != null && answers != cause) return false;
             if (springBoot && !k.springBoot()) return false;
             if (mode != null && !mode.equals(threadMode)) return false;
-            // extracted answers the nested-jar loader's monitors, not a monitor in the service's own code
-            if (where == Where.LAUNCH && !k.row().text(Columns.TIME_EVIDENCE).contains(NESTED_JAR_LOADER)) return false;
+            // extracted answers the nested-jar loader: its monitors (not a monitor in the service's own code), or a full
+            // CPU whose largest owner it is (PetClinic's virtual rows: requests queued for a CPU busy in the loader)
+            if (where == Where.LAUNCH) return nestedJarLoaderIn(k.row(), cause);
+            if (answers != null && answers != cause) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
         }
@@ -247,6 +248,24 @@ final class Levers {
 
     /** Spring Boot's nested-jar loader in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting. */
     static final String NESTED_JAR_LOADER = "org.springframework.boot.loader";
+
+    /**
+     * Whether the row's largest cause is Spring Boot's nested-jar loader: a monitor of it (the evidence names it), or the
+     * CPU (on it, or queued for it) with the loader the largest owner of the request threads' execution samples.
+     */
+    static boolean nestedJarLoaderIn(DataRow row, Cause cause) {
+        if (cause == Cause.MONITOR) return row.text(Columns.TIME_EVIDENCE).contains(NESTED_JAR_LOADER);
+        if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return false;
+        return largestOwner(row.text(Columns.TIME_CPU_OWNERS)).equals(vtlab.probe.TimeBreakdown.Owner.LAUNCHER.label);
+    }
+
+    /** The first owner of "owner pct;owner pct" (largest first, as the probe writes them), or "". */
+    static String largestOwner(String owners) {
+        if (owners == null || owners.isBlank()) return "";
+        String first = owners.split(";")[0].strip();
+        int sp = first.lastIndexOf(' ');
+        return sp < 0 ? first : first.substring(0, sp);
+    }
 
     /** What would help for this cause and its evidence. */
     static String advice(Cause cause, String evidence) {

@@ -348,6 +348,18 @@ class NextStepTest {
         own.put("time_top_evidence", "lock com.acme.Ledger in com.acme.Ledger.post");
         String mine = NextStep.findings(numbered(List.of(own), 1), off, null).getFirst().text();
         assertTrue(mine.contains("→ no lever the lab can turn for it; what would help: a shorter critical section around that lock"), mine);
+        // a full CPU whose largest owner is the nested-jar loader (PetClinic's virtual rows): running extracted answers it
+        Map<String, String> busyLoader = row(planned.get(0), 1, 225, 1400, Cause.RUNQUEUE, 97, "ok");
+        busyLoader.put("time_cpu_owners", "Spring Boot's nested-jar loader 61%;the web framework 23%;serialization and templates 16%");
+        String queued = NextStep.findings(numbered(List.of(busyLoader), 1), off, null).getFirst().text();
+        assertTrue(queued.contains("97% of request time waiting to run") && queued.contains("→ would try run extracted"), queued);
+        // ... and not when the CPU went to the service's own code or the framework
+        Map<String, String> busyOwn = row(planned.get(0), 1, 225, 1400, Cause.CPU, 90, "ok");
+        busyOwn.put("time_cpu_owners", "the web framework 70%;Spring Boot's nested-jar loader 20%");
+        String cpuOwn = NextStep.findings(numbered(List.of(busyOwn), 1), off, null).getFirst().text();
+        assertTrue(cpuOwn.contains("→ no lever the lab can turn for it"), cpuOwn);
+        assertEquals("Spring Boot's nested-jar loader", Levers.largestOwner("Spring Boot's nested-jar loader 61%;the web framework 23%"));
+        assertEquals("", Levers.largestOwner(""));
     }
 
     @Test
