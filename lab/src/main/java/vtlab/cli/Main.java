@@ -27,7 +27,7 @@ public final class Main {
     }
 
     public static int run(List<String> args, PrintStream out) throws Exception {
-        Options o = Options.parse(args, flags());
+        Options o = parse(args);
         List<String> words = o.positional();
         // --help is help about the words given (run, run NAME); --version the version command
         if (o.flag("help")) words = java.util.stream.Stream.concat(java.util.stream.Stream.of("help"), words.stream()).toList();

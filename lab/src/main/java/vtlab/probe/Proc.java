@@ -88,10 +88,15 @@ public final class Proc {
         return jitTicks(threadTicks(pid));
     }
 
+    /** A JIT compiler thread, by its /proc name (truncated to 15 characters there). */
+    static boolean compilerThread(String name) {
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
+    }
+
     /** The compiler threads' ticks among a process's threads; -1 for none (the process is gone). */
     static long jitTicks(Map<Long, ThreadTicks> threads) {
         if (threads.isEmpty()) return -1;
-        return threads.values().stream().filter(t -> t.name().startsWith("C1 CompilerThre") || t.name().startsWith("C2 CompilerThre"))
+        return threads.values().stream().filter(t -> compilerThread(t.name()))
                 .mapToLong(ThreadTicks::ticks).sum();
     }
 
@@ -151,7 +156,7 @@ public final class Proc {
                 try {
                     any = true;
                     String name = Files.readString(t.resolve("comm")).strip();
-                    if (!name.startsWith("C1 CompilerThre") && !name.startsWith("C2 CompilerThre")) continue;
+                    if (!compilerThread(name)) continue;
                     String sched = Files.readString(t.resolve("schedstat")).strip();
                     sum += Long.parseLong(sched.substring(0, sched.indexOf(' ')));
                 } catch (IOException | RuntimeException e) {
