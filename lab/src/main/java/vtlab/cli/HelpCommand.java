@@ -14,7 +14,6 @@ import vtlab.experiment.registry.Experiments;
 import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
-import vtlab.plan.RunOptions;
 import vtlab.plan.Study;
 import vtlab.probe.Probes;
 import vtlab.tier.fault.Fault;
@@ -78,13 +77,13 @@ final class HelpCommand implements Command {
             """;
 
     /**
-     * The run's options, rendered from their declarations: the lab's own ({@link RunOptions}), the load model's (every
+     * The run's options, rendered from their declarations: the lab's own ({@link RunCommand#OWN}), the load model's (every
      * load experiment's) and the generators' own; each experiment's axes are in its own help.
      */
     static String runOptions() {
         StringBuilder sb = new StringBuilder("Run options (each experiment adds its own axes, as --modes, --conc, --reps, --warmup, --hold:\n"
                 + "./vtlab run EXPERIMENT --help):\n");
-        for (String line : Opt.render(RunOptions.ALL)) sb.append("  ").append(line).append('\n');
+        for (String line : Opt.render(RunCommand.OWN)) sb.append("  ").append(line).append('\n');
         sb.append("\nLoad model (every load experiment):\n");
         for (String line : Opt.render(PlanContext.LOAD_OPTIONS)) sb.append("  ").append(line).append('\n');
         sb.append("\nGenerators' own options (refused with any other generator):\n");

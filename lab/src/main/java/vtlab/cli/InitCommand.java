@@ -172,7 +172,8 @@ final class InitCommand implements Command {
             o.duration(key, null, false);
             return quote(o.string(key, ""));
         }
-        Opt.Type type = declared().stream().filter(d -> d.name().equals(key)).findFirst().orElseThrow().type();
+        Opt declared = declared().stream().filter(d -> d.name().equals(key)).findFirst().orElseThrow();
+        Opt.Type type = declared.type();
         if (type == Opt.Type.ENV) {
             Map<String, String> env = new LinkedHashMap<>();
             for (String kv : o.every(key)) {
@@ -182,8 +183,9 @@ final class InitCommand implements Command {
             }
             return table(env);
         }
-        if (key.equals("variants")) return list(o.choices(key, List.of("as-shipped", "tuned"), List.of()));
-        if (type == Opt.Type.STRINGS || type == Opt.Type.REPEATED) return list(o.every(key)); // a list: one word each, or one comma list
+        if (type == Opt.Type.STRINGS || type == Opt.Type.REPEATED) { // a list: one word each, or one comma list (--variants: of its choices)
+            return list(declared.choices().isEmpty() ? o.every(key) : declared.chosen(o));
+        }
         return quote(o.string(key, ""));
     }
 

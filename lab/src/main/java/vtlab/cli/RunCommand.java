@@ -181,8 +181,18 @@ public final class RunCommand implements Command {
     static final java.util.Map<String, String> DEMO = java.util.Map.of("workloads", "sleep", "reps", "1", "warmup", "15s",
             "warmup-max", "0s", "hold", "12s", "modes", "platform,virtual,virtual-as-shipped");
 
-    /** Options of the lab itself, whichever experiments run: their declarations' names (RunOptions); each experiment declares its own besides. */
-    static final java.util.Set<String> GLOBAL = java.util.Set.copyOf(vtlab.plan.RunOptions.ALL.stream().map(vtlab.core.Opt::name).toList());
+    /**
+     * Options of the lab itself, whichever experiments run: RunOptions and --generator, declared beside the generators'
+     * registry it chooses from, in the order the run's help shows them; each experiment declares its own besides.
+     */
+    static final List<vtlab.core.Opt> OWN = ownOptions();
+    static final java.util.Set<String> GLOBAL = java.util.Set.copyOf(OWN.stream().map(vtlab.core.Opt::name).toList());
+
+    private static List<vtlab.core.Opt> ownOptions() {
+        List<vtlab.core.Opt> all = new ArrayList<>(vtlab.plan.RunOptions.ALL);
+        all.add(all.indexOf(vtlab.plan.RunOptions.WARMUP_MAX) + 1, Generators.OPTION); // where the help has always shown it
+        return List.copyOf(all);
+    }
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {

@@ -15,8 +15,10 @@ import java.util.Map;
  * @param dflt  null: no default (the experiment decides, e.g. "overrides the variants' connections")
  * @param type  what a value is ({@link Type}): how a scenario file writes it, and whether it is a flag
  * @param table the scenario file's table it is a key of ([service], [load], [run], [slo]), or null: not a key there
+ * @param choices the words a value may be (each word of a comma list), or empty: any value; the read refuses any
+ *                other, the help lists them and the scenario file's schema has them as its enum
  */
-public record Opt(String name, String dflt, String quickDflt, String help, Type type, String table) {
+public record Opt(String name, String dflt, String quickDflt, String help, Type type, String table, List<String> choices) {
     /**
      * What an option's value is. A scenario file writes a list type as an array (or one value) and the option takes
      * it as one comma list; a repeated one (an axis of values that may hold commas, as --fault's) takes each value as
@@ -37,41 +39,47 @@ public record Opt(String name, String dflt, String quickDflt, String help, Type 
 
     public Opt {
         if (type == null) type = Type.STRING;
+        choices = choices == null ? List.of() : List.copyOf(choices);
     }
 
     /** Column where the help starts in `vtlab list`. */
     static final int HELP_COLUMN = 33;
 
     public static Opt of(String name, String dflt, String help) {
-        return new Opt(name, dflt, null, help, Type.STRING, null);
+        return new Opt(name, dflt, null, help, Type.STRING, null, List.of());
     }
 
     /** An option that takes no value (--quick): true when given. */
     public static Opt flag(String name, String help) {
-        return new Opt(name, null, null, help, Type.FLAG, null);
+        return new Opt(name, null, null, help, Type.FLAG, null, List.of());
     }
 
     public Opt quick(String q) {
-        return new Opt(name, dflt, q, help, type, table);
+        return new Opt(name, dflt, q, help, type, table, choices);
     }
 
     /** The same option with help saying what it means to one experiment (e.g. pinning's --conc). */
     public Opt withHelp(String h) {
-        return new Opt(name, dflt, quickDflt, h, type, table);
+        return new Opt(name, dflt, quickDflt, h, type, table, choices);
     }
 
     public Opt withDefault(String d) {
-        return new Opt(name, d, quickDflt, help, type, table);
+        return new Opt(name, d, quickDflt, help, type, table, choices);
     }
 
     /** The same option taking values of this type. */
     public Opt typed(Type t) {
-        return new Opt(name, dflt, quickDflt, help, t, table);
+        return new Opt(name, dflt, quickDflt, help, t, table, choices);
     }
 
     /** The same option as a key of a scenario file's table (service, load, run, slo), of its type. */
     public Opt inScenario(String t) {
-        return new Opt(name, dflt, quickDflt, help, type, t);
+        return new Opt(name, dflt, quickDflt, help, type, t, choices);
+    }
+
+    /** The same option taking only these words (each of a comma list): the read refuses any other in one line. */
+    public Opt withChoices(List<String> c) {
+        return new Opt(name, dflt, quickDflt, help, type, table, c);
     }
 
     /** The options with this one's default standing in when it was not given. */
@@ -92,13 +100,21 @@ public record Opt(String name, String dflt, String quickDflt, String help, Type 
         return effective(o).positiveInt(name, 0);
     }
 
-    public List<String> choices(Options o, List<String> allowed) throws UsageError {
-        return effective(o).choices(name, allowed, List.of());
+    /** The words given (a comma list, repeats dropped), each one of the choices; the default's when not given. */
+    public List<String> chosen(Options o) throws UsageError {
+        if (choices.isEmpty()) throw new IllegalStateException("--" + name + " declares no choices");
+        return effective(o).choices(name, choices, List.of());
     }
 
-    /** A single word from allowed (the last given wins). */
-    public String choice(Options o, List<String> allowed) throws UsageError {
-        return choices(o, allowed).getLast();
+    /** A single word of the choices (the last given wins). */
+    public String choice(Options o) throws UsageError {
+        return chosen(o).getLast();
+    }
+
+    /** A word the code was handed rather than read here (a registry's lookup), refused as the read refuses it. */
+    public String check(String word) throws UsageError {
+        if (!choices.contains(word)) throw Options.notAChoice(name, word, choices);
+        return word;
     }
 
     public List<String> list(Options o) throws UsageError {
@@ -113,10 +129,14 @@ public record Opt(String name, String dflt, String quickDflt, String help, Type 
         return effective(o).duration(name, null, allowZero);
     }
 
-    /** `vtlab list` lines: "--name default" then the help; a help with line breaks continues under itself. */
+    /**
+     * `vtlab list` lines: "--name default" then the help; a help with line breaks continues under itself, the choices
+     * on a line of their own.
+     */
     public List<String> lines() {
         String head = "--" + name + (dflt == null ? "" : " " + dflt);
-        String[] h = (help + (quickDflt == null ? "" : " (--quick: " + quickDflt + ")")).split("\n");
+        String[] h = (help + (quickDflt == null ? "" : " (--quick: " + quickDflt + ")")
+                + (choices.isEmpty() ? "" : "\nchoices: " + String.join(", ", choices))).split("\n");
         List<String> out = new ArrayList<>();
         out.add(head.length() >= HELP_COLUMN ? head + "   " + h[0] : String.format("%-" + HELP_COLUMN + "s%s", head, h[0]));
         for (int i = 1; i < h.length; i++) out.add(" ".repeat(HELP_COLUMN) + h[i]);

@@ -139,13 +139,16 @@ public final class Options {
         if (!has(name)) return dflt;
         List<String> out = new ArrayList<>();
         for (String v : all(name)) {
-            if (!allowed.contains(v)) {
-                throw new UsageError("unknown value '" + v + "' for --" + name + " (choose from " + String.join(", ", allowed) + ")");
-            }
+            if (!allowed.contains(v)) throw notAChoice(name, v, allowed);
             if (!out.contains(v)) out.add(v);
         }
         if (out.isEmpty()) throw new UsageError("--" + name + " needs at least one value");
         return out;
+    }
+
+    /** The one line refusing a word that is not among the allowed ones, naming them. */
+    static UsageError notAChoice(String name, String word, List<String> allowed) {
+        return new UsageError("unknown value '" + word + "' for --" + name + " (choose from " + String.join(", ", allowed) + ")");
     }
 
     /** A comma list of positive whole numbers, e.g. --conc 400,1000. */

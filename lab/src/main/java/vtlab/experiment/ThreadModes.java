@@ -19,7 +19,7 @@ import vtlab.stack.Stack;
 /** The thread modes the experiments compare and their --modes option, declared once (help per experiment). */
 public final class ThreadModes {
     public static final List<String> ALL = List.of("platform", "virtual");
-    public static final Opt OPTION = Opt.of("modes", String.join(",", ALL), "thread mode");
+    public static final Opt OPTION = Opt.of("modes", String.join(",", ALL), "thread mode").withChoices(ALL);
 
     /**
      * A value of --modes: the SUT's thread mode, and whether it runs as shipped, i.e. with the stack's settings at
@@ -63,15 +63,15 @@ public final class ThreadModes {
     /** --modes where the as-shipped variant is offered (the servlet experiment), with the default modes. */
     public static final Opt OPTION_WITH_VARIANTS = OPTION.withHelp("thread mode: platform, virtual (the lab's tuning: stack.json defaults, --carriers),\n"
             + "virtual-as-shipped (the server's defaults, e.g. Tomcat's processorCache 200, and the JVM's\n"
-            + "own carrier count: what the flag alone gives)");
+            + "own carrier count: what the flag alone gives)").withChoices(names());
 
     public static List<String> names() {
         return VARIANTS.stream().map(Variant::name).toList();
     }
 
     public static Variant variant(String name) throws UsageError {
-        return VARIANTS.stream().filter(v -> v.name().equals(name)).findFirst()
-                .orElseThrow(() -> new UsageError("unknown value '" + name + "' for --modes (choose from " + String.join(", ", names()) + ")"));
+        String known = OPTION_WITH_VARIANTS.check(name);
+        return VARIANTS.stream().filter(v -> v.name().equals(known)).findFirst().orElseThrow();
     }
 
     /**

@@ -2,8 +2,6 @@ package vtlab.load;
 
 import java.util.Locale;
 
-import vtlab.core.UsageError;
-
 /**
  * How load arrives. CLOSED: a fixed number of connections, each sending its next request when the answer arrives, so
  * the load slows down when the server does (coordinated omission). OPEN: requests are sent at a constant rate whatever
@@ -16,10 +14,5 @@ public enum LoadModel {
     /** As written on the command line and in matrix.csv: closed, open. */
     public String label() {
         return name().toLowerCase(Locale.ROOT);
-    }
-
-    public static LoadModel parse(String s) throws UsageError {
-        for (LoadModel m : values()) if (m.label().equals(s)) return m;
-        throw new UsageError("unknown load model '" + s + "' (closed or open)");
     }
 }

@@ -27,7 +27,8 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
 
     // The load model, declared once for every load experiment (RunCommand accepts them wherever rows are planned).
     public static final Opt LOAD_MODEL = Opt.of("load-model", "closed", "closed: --conc connections, each sending when its answer arrives;\n"
-            + "open: --rates req/s sent on schedule, latency from each request's intended send time").inScenario("load");
+            + "open: --rates req/s sent on schedule, latency from each request's intended send time").inScenario("load")
+            .withChoices(List.of("closed", "open")); // vtlab.load.LoadModel's labels (a floor above: PlanContextTest holds them equal)
     public static final Opt RATES = Opt.of("rates", null, "open model: target rates, req/s (e.g. 2000,4000); the axis --conc is in the closed model").typed(Opt.Type.NUMBERS).inScenario("load");
     public static final Opt MAX_IN_FLIGHT = Opt.of("max-in-flight", "10000", "open model: most requests in flight (the generator's connections);\n"
             + "open rows carry it in the concurrency column").typed(Opt.Type.INT).inScenario("load");
@@ -49,7 +50,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
         }
         Duration warmupMax = RunOptions.WARMUP_MAX.duration(o, true);
-        String model = LOAD_MODEL.choice(o, List.of("closed", "open"));
+        String model = LOAD_MODEL.choice(o);
         RateProfile profile = rateProfile(o);
         if (profile != null && RATES.given(o)) {
             throw new UsageError("--rate-profile: it replaces --rates (a row's rate is the profile's mean over its hold): drop --rates");

@@ -9,6 +9,8 @@ import vtlab.core.Opt;
  * experiment {@link PlanContext#LOAD_OPTIONS}): declared once here, with their type, default, help and, where a
  * scenario file may set one, its table. The run's help is rendered from them, the run accepts them (cli's global
  * set), and a scenario file takes the ones with a table as its keys: a new option here shows up in all three.
+ * --generator is the generators' registry's (vtlab.load.generator.Generators.OPTION, a floor above: its choices are
+ * the registry's names), which cli and the scenario file take beside these.
  */
 public final class RunOptions {
     private RunOptions() {}
@@ -27,9 +29,6 @@ public final class RunOptions {
             + "within 5% and the JIT used at most 2% of a core in both, at most\n"
             + "this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,\n"
             + "over a minute for Spring); rows that never settle are flagged\nwarmup-not-steady").quick("0s").inScenario("load");
-    public static final Opt GENERATOR = Opt.of("generator", null, "load generator, installed or built when missing (see Generators below);\n"
-            + "wrk for the closed model, oha for the open one, vegeta for\n"
-            + "--rate-profile, spikes, faults and open-model mixes").inScenario("load");
     public static final Opt PROBES = Opt.of("probes", null, "a,b: probes, by name (see Probes below; default: the ones marked so);\n"
             + "--no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms;\n"
             + "+a adds to the default set, -a takes one out: --probes +profile (where each\n"
@@ -59,6 +58,6 @@ public final class RunOptions {
             + "(us/ms/s; p99_ms is ms), errors/error_rate (ratio or %), rps; > >= < <=").inScenario("slo");
 
     /** Every option of the lab's own, in the order the run's help shows them (--help and --version first). */
-    public static final List<Opt> ALL = List.of(HELP, VERSION, QUICK, JDK, JVM_ARGS, CARRIERS, WARMUP_MAX, GENERATOR, PROBES, NO_PROBES,
+    public static final List<Opt> ALL = List.of(HELP, VERSION, QUICK, JDK, JVM_ARGS, CARRIERS, WARMUP_MAX, PROBES, NO_PROBES,
             PIN_THRESHOLD, CPUS_APP, CPUS_LOAD, CPUS_PG, CPUS_STUB, ALLOW_SHARED_CPUS, PORT, HOSTS, FRESH_SUT, RESEED, OUT, FAIL_ON);
 }

@@ -1,6 +1,7 @@
 package vtlab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -68,5 +69,33 @@ class EveryExperimentPlansTest {
                 }
             }
         }));
+    }
+
+    /**
+     * Every option of a closed set an experiment declares refuses a word outside it as the run plans it (a UsageError:
+     * exit code 2 before anything starts), in one line naming the option and its words. Options an experiment takes
+     * for another's sake are read only when that one plans: capacity's are its --of experiment's, a scenario's ab's
+     * (a jar or a command; the example's service is a lab stack).
+     */
+    @TestFactory
+    Stream<DynamicTest> everyOptionOfAClosedSetRefusesAnyOtherWord() {
+        List<DynamicTest> tests = new ArrayList<>();
+        List<vtlab.core.Opt> abs = new vtlab.experiment.ab.AbExperiment().options();
+        for (Experiment e : Experiments.all().values()) {
+            if (e instanceof vtlab.experiment.capacity.CapacityExperiment) continue;
+            for (vtlab.core.Opt d : e.options()) {
+                if (d.choices().isEmpty() || (e instanceof vtlab.experiment.scenario.ScenarioExperiment && abs.contains(d))) continue;
+                tests.add(DynamicTest.dynamicTest(e.name() + " --" + d.name(), () -> {
+                    List<String> args = new ArrayList<>(List.of("run", e.name()));
+                    args.addAll(e.example());
+                    args.addAll(List.of("--" + d.name(), "no-such-word"));
+                    Options o = vtlab.cli.Main.parse(args);
+                    UsageError x = assertThrows(UsageError.class, () -> RunCommand.plan(o, o.positional().subList(1, o.positional().size())));
+                    assertEquals("unknown value 'no-such-word' for --" + d.name() + " (choose from " + String.join(", ", d.choices()) + ")", x.getMessage());
+                }));
+            }
+        }
+        assertTrue(tests.size() >= 15, tests.size() + " options of a closed set");
+        return tests.stream();
     }
 }

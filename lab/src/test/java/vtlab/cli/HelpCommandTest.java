@@ -56,12 +56,13 @@ class HelpCommandTest {
     }
 
     /**
-     * The lab's own options are declared once (RunOptions): the run accepts exactly them, the parser takes exactly their
-     * flags without a value, and the run's help shows each with its help.
+     * The lab's own options are declared once (RunOptions, and --generator beside the generators' registry): the run
+     * accepts exactly them, the parser takes exactly their flags without a value, and the run's help shows each with its help.
      */
     @Test
     void theLabsOwnOptionsAreTheirDeclarations() throws Exception {
-        List<String> names = vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList();
+        List<String> names = new ArrayList<>(vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList());
+        names.add(Generators.OPTION.name());
         assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(RunCommand.GLOBAL));
         List<Opt> declared = new ArrayList<>(vtlab.plan.RunOptions.ALL);
         Experiments.all().values().forEach(e -> declared.addAll(e.options()));
@@ -70,9 +71,40 @@ class HelpCommandTest {
         assertEquals(new java.util.TreeSet<>(declared.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
                 new java.util.TreeSet<>(Main.flags()), "the parser's flags are the options declared as flags");
         String runHelp = run("run", "--help");
-        for (Opt o : vtlab.plan.RunOptions.ALL) {
+        for (Opt o : RunCommand.OWN) {
             assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
         }
+    }
+
+    /** An option of a closed set has its words under its help: the run's (the generators' registry's names) and an experiment's. */
+    @Test
+    void helpListsEachOptionsChoices() throws Exception {
+        String runHelp = run("run", "--help"), servlet = run("run", "servlet", "--help");
+        assertEquals("choices: " + String.join(", ", Generators.all().keySet()), block(runHelp, "generator").getLast());
+        assertEquals("choices: closed, open", block(runHelp, "load-model").getLast());
+        assertEquals("choices: platform, virtual, virtual-as-shipped", block(servlet, "modes").getLast());
+        List<Opt> declared = new ArrayList<>(RunCommand.OWN);
+        declared.addAll(PlanContext.LOAD_OPTIONS);
+        declared.addAll(Generators.options());
+        List<String> without = new ArrayList<>();
+        for (Opt o : declared) {
+            if (!o.choices().isEmpty() && !block(runHelp, o.name()).contains("choices: " + String.join(", ", o.choices()))) without.add(o.name());
+        }
+        for (Opt o : Experiments.byName("servlet").options()) {
+            if (!o.choices().isEmpty() && !block(servlet, o.name()).contains("choices: " + String.join(", ", o.choices()))) without.add("servlet " + o.name());
+        }
+        assertEquals(List.of(), without, "options whose help has not their choices");
+    }
+
+    /** An option's lines in a help, stripped: its head ("  --name ...") and the lines indented under it. */
+    static List<String> block(String help, String name) {
+        List<String> lines = help.lines().toList(), out = new ArrayList<>();
+        int at = 0;
+        while (at < lines.size() && !lines.get(at).matches("  --" + java.util.regex.Pattern.quote(name) + "( .*)?")) at++;
+        assertTrue(at < lines.size(), "--" + name + " in\n" + help);
+        out.add(lines.get(at).strip());
+        for (int i = at + 1; i < lines.size() && lines.get(i).startsWith("   "); i++) out.add(lines.get(i).strip());
+        return out;
     }
 
     @Test

@@ -22,6 +22,12 @@ class PlanContextTest {
         assertEquals(3, PlanContext.carriers(" 3 ", 8));
     }
 
+    /** --load-model's choices are the load models (declared a floor below vtlab.load, so written out: held equal here). */
+    @Test
+    void theLoadModelsChoicesAreTheLoadModels() {
+        assertEquals(java.util.Arrays.stream(vtlab.load.LoadModel.values()).map(vtlab.load.LoadModel::label).toList(), PlanContext.LOAD_MODEL.choices());
+    }
+
     @Test
     void refusesBadCarrierCounts() {
         for (String bad : List.of("0", "-1", "two", "", "40000")) {

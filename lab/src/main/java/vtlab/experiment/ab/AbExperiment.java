@@ -30,7 +30,8 @@ public final class AbExperiment implements Experiment {
     public static final String NAME = "ab";
     static final Opt MODES = ThreadModes.OPTION.withHelp("thread modes (platform: the flag off; virtual: on)");
     static final Opt VARIANTS = Opt.of("variants", "as-shipped,tuned", "virtual rows as shipped (the flag alone) and tuned (what the lab\n"
-            + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only").typed(Opt.Type.STRINGS).inScenario("service");
+            + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only").typed(Opt.Type.STRINGS).inScenario("service")
+            .withChoices(List.of(Service.AS_SHIPPED, Service.TUNED));
     static final Opt CONC = Opt.of("conc", "200,1000", "concurrent connections (200: Tomcat's default pool)");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
             "the warm-up also proves the thread mode (thread dumps): it cannot be 0");
@@ -89,8 +90,8 @@ public final class AbExperiment implements Experiment {
         List<Dependencies.Dependency> deps = Dependencies.parse(o, s.sharedEnv());
         Stack.define(s.stack());
         Dependencies.register(deps);
-        List<String> modes = MODES.choices(o, ThreadModes.ALL);
-        List<String> variants = VARIANTS.given(o) ? VARIANTS.choices(o, List.of(Service.AS_SHIPPED, Service.TUNED))
+        List<String> modes = MODES.chosen(o);
+        List<String> variants = VARIANTS.given(o) ? VARIANTS.chosen(o)
                 : s.springBoot() ? List.of(Service.AS_SHIPPED, Service.TUNED) : List.of(Service.AS_SHIPPED);
         if (variants.contains(Service.TUNED) && !s.springBoot()) {
             throw new UsageError("--variants tuned: the lab knows the settings that matter only for a Spring Boot jar (Tomcat); this service has as-shipped only");

@@ -246,15 +246,13 @@ final class Levers {
         return LIBRARIES.getOrDefault(cause, List.of()).contains(e.group());
     }
 
-    /** Spring Boot's nested-jar loader in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting. */
-    static final String NESTED_JAR_LOADER = "org.springframework.boot.loader";
-
     /**
      * Whether the row's largest cause is Spring Boot's nested-jar loader: a monitor of it (the evidence names it), or the
      * CPU (on it, or queued for it) with the loader the largest owner of the request threads' execution samples.
      */
     static boolean nestedJarLoaderIn(DataRow row, Cause cause) {
-        if (cause == Cause.MONITOR) return row.text(Columns.TIME_EVIDENCE).contains(NESTED_JAR_LOADER);
+        // in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting
+        if (cause == Cause.MONITOR) return row.text(Columns.TIME_EVIDENCE).contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER);
         if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return false;
         return largestOwner(row.text(Columns.TIME_CPU_OWNERS)).equals(vtlab.probe.TimeBreakdown.Owner.LAUNCHER.label);
     }
@@ -269,7 +267,7 @@ final class Levers {
 
     /** What would help for this cause and its evidence. */
     static String advice(Cause cause, String evidence) {
-        if (cause == Cause.MONITOR && evidence != null && evidence.contains(NESTED_JAR_LOADER)) {
+        if (cause == Cause.MONITOR && evidence != null && evidence.contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER)) {
             return "the monitors of Spring Boot's nested-jar class loader: run the jar extracted (java -Djarmode=tools -jar APP.jar extract,"
                     + " then java -jar the extracted APP.jar), as Spring Boot advises for production (the lab's launch lever, for a Spring Boot jar)";
         }

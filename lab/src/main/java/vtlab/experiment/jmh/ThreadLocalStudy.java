@@ -59,13 +59,13 @@ public final class ThreadLocalStudy extends JmhStudy {
 
     @Override
     protected int benchmarkCount(Options o) throws UsageError {
-        return ALTERNATIVES.size() * workers(o).size() * MODES_OPT.choices(o, MODES).size();
+        return ALTERNATIVES.size() * workers(o).size() * MODES_OPT.chosen(o).size();
     }
 
     @Override
     protected List<String> jmhParams(Options o) throws UsageError {
         return List.of("-p", "workers=" + workers(o).stream().map(String::valueOf).collect(Collectors.joining(",")),
-                "-p", "mode=" + String.join(",", MODES_OPT.choices(o, MODES)));
+                "-p", "mode=" + String.join(",", MODES_OPT.chosen(o)));
     }
 
     @Override

@@ -40,7 +40,6 @@ public final class ThreadMemoryStudy implements Study {
     public static final List<String> COLUMNS = List.of(StudyColumns.MODE.name(), StudyColumns.THREADS.name(), Columns.NMT_RESERVED.name(),
             Columns.NMT_COMMITTED.name(), StudyColumns.RSS_MB.name(), StudyColumns.HEAP_USED_MB.name(), "reserved_kb_per_thread", "committed_kb_per_thread",
             Columns.JDK.name(), StudyColumns.OS_THREADS.name(), "nmt_threads", StudyColumns.THREAD_STACK_SIZE_KB.name(), "start_ms", "raw");
-    static final List<String> MODES = List.of("platform", "virtual");
     private static final ObjectMapper JSON = new ObjectMapper();
 
 
@@ -72,7 +71,7 @@ public final class ThreadMemoryStudy implements Study {
     @Override
     public Prepared prepare(Options o, PlanContext ctx) throws UsageError {
         List<Integer> n = THREADS.ints(o);
-        List<String> modes = MODES_OPT.choices(o, MODES);
+        List<String> modes = MODES_OPT.chosen(o);
         if (!Files.isRegularFile(JmhStudy.jar())) throw new UsageError("bench/jmh is not built (" + JmhStudy.jar() + "): run ./vtlab build");
         for (Jdk j : ctx.jdks()) if (j.jcmd().isEmpty()) throw new UsageError("JDK " + j.home() + " has no jcmd: thread-memory reads NMT with it");
         // a JVM start, N thread starts, a jcmd: a few seconds each

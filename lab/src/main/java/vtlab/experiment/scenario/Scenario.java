@@ -48,7 +48,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
     /**
      * The tables of the file and their keys: each the option of the same name, with the type it declares; derived from
      * the declarations of what a scenario run takes (the scenario experiment's options, the load model's and the lab's
-     * own, {@link RunOptions}), each where its declaration names its table ({@link Opt#inScenario}), in their order.
+     * own, {@link RunOptions} and --generator), each where its declaration names its table ({@link Opt#inScenario}), in their order.
      */
     static final Map<String, Map<String, Opt>> TABLES = new LinkedHashMap<>();
 
@@ -60,6 +60,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         List<Opt> known = new ArrayList<>(new ScenarioExperiment().options());
         known.addAll(PlanContext.LOAD_OPTIONS);
         known.addAll(RunOptions.ALL);
+        known.add(vtlab.load.generator.Generators.OPTION);
         known.add(THRESHOLDS_KEY);
         Set<String> seen = new LinkedHashSet<>();
         for (Opt o : known) {

@@ -100,7 +100,7 @@ public final class ScenarioExperiment implements Experiment {
         }
         Stack base = Stack.load(STACK.string(o));
         Stack s = withMix(base, MIX, mix);
-        List<String> modes = MODES.choices(o, ThreadModes.ALL);
+        List<String> modes = MODES.chosen(o);
         List<Integer> conc = CONC.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         List<Row> rows = new ArrayList<>();

@@ -68,7 +68,10 @@ public final class ScenarioSchema {
         return s;
     }
 
-    /** A key of a table: the option's type as a file writes it (a list type: one value or an array of them). */
+    /**
+     * A key of a table: the option's type as a file writes it (a list type: one value or an array of them), each value
+     * one of its choices where it declares them.
+     */
     static ObjectNode key(Opt o) {
         if (o == Scenario.THRESHOLDS_KEY) {
             ObjectNode n = type("array");
@@ -88,6 +91,11 @@ public final class ScenarioSchema {
                 ObjectNode str = type("string");
                 if (o.name().equals("jdk")) str.putArray("type").add("string").add("integer"); // jdk = [21, 25], as the reader takes it
                 if (o.dflt() != null && o.dflt().matches(DURATION) && !o.dflt().matches("[0-9]+")) str.put("pattern", DURATION);
+                // a file writes a list of choices as an array of them (modes = ["platform", "virtual"]), or one
+                if (!o.choices().isEmpty()) {
+                    ArrayNode words = str.putArray("enum");
+                    o.choices().forEach(words::add);
+                }
                 yield str;
             }
         };

@@ -27,7 +27,6 @@ import vtlab.tier.tool.Jdk;
  * connection to far more connections than the SUT has cores, on Tomcat's platform pool and on virtual threads.
  */
 public final class ResponseSizeExperiment implements Experiment {
-    static final List<String> MODES = List.of("platform", "virtual");
     static final List<String> DEFAULT_SIZES = List.of("10", "1k", "10k", "100k", "1m");
 
     @Override
@@ -55,7 +54,7 @@ public final class ResponseSizeExperiment implements Experiment {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        List<String> modes = vtlab.experiment.ThreadModes.OPTION.choices(o, MODES);
+        List<String> modes = vtlab.experiment.ThreadModes.OPTION.chosen(o);
         List<Long> sizes = ServletIoExperiment.sizes(SIZES, o);
         List<Integer> conc = CONC.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);

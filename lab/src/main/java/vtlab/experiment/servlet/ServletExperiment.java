@@ -41,7 +41,9 @@ public final class ServletExperiment implements Experiment {
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms);\n"
             + "monitor = one synchronized lock held --lock-ms per request (a positive control: requests queue on it);\n"
             + "alloc = --alloc-kb of 1 KB arrays per request kept in an 8 MB ring (the CPU control; the GC control on a small heap);\n"
-            + "mixed = computes, sleeps and parks --mixed-ms each per request (the negative control: no single cause dominates)");
+            + "mixed = computes, sleeps and parks --mixed-ms each per request (the negative control: no single cause dominates)")
+            // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
+            .withChoices(List.of("hello", "sleep", "monitor", "alloc", "mixed"));
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");
     static final Opt SLEEP_MS = Opt.of("sleep-ms", "50", "service time of the sleep workload");
     static final Opt LOCK_MS = Opt.of("lock-ms", "1", "how long each request of the monitor workload holds the one lock");
@@ -70,8 +72,7 @@ public final class ServletExperiment implements Experiment {
             if (MIN_SPARE.given(o)) tomcat = tomcat.with("minSpareThreads", Integer.toString(MIN_SPARE.integer(o)));
             if (MAX_CONNECTIONS.given(o)) tomcat = tomcat.with("maxConnections", Integer.toString(MAX_CONNECTIONS.integer(o)));
             if (PROCESSOR_CACHE.given(o)) tomcat = tomcat.with("processorCache", Integer.toString(processorCache(PROCESSOR_CACHE.string(o))));
-            // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
-            return new Spec(MODES_OPT.choices(o, vtlab.experiment.ThreadModes.names()), WORKLOADS.choices(o, List.of("hello", "sleep", "monitor", "alloc", "mixed")), CONC.ints(o),
+            return new Spec(MODES_OPT.chosen(o), WORKLOADS.chosen(o), CONC.ints(o),
                     ctx.timing(o, timing), SLEEP_MS.integer(o), tomcat, LOCK_MS.integer(o), ALLOC_KB.integer(o), MIXED_MS.integer(o));
         }
     }

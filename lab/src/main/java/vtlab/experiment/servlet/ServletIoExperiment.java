@@ -29,7 +29,6 @@ import vtlab.tier.tool.Jdk;
  * platform pool and under virtual threads.
  */
 public final class ServletIoExperiment implements Experiment {
-    static final List<String> MODES = List.of("platform", "virtual");
     static final List<String> WORKLOADS = List.of("count", "count-async", "call", "call-async");
     static final List<String> DEFAULT_SIZES = List.of("1k", "10k", "100k", "1m");
 
@@ -44,7 +43,7 @@ public final class ServletIoExperiment implements Experiment {
     }
 
     static final Opt WORKLOADS_OPT = Opt.of("workloads", String.join(",", WORKLOADS), "count = blocking read loop, count-async = ReadListener;\n"
-            + "call = blocking HttpClient.send to the stub, call-async = async servlet + sendAsync");
+            + "call = blocking HttpClient.send to the stub, call-async = async servlet + sendAsync").withChoices(WORKLOADS);
     static final Opt SIZES = Opt.of("body-sizes", String.join(",", DEFAULT_SIZES), "request-body sizes of the count workloads").quick("1k,1m");
     static final Opt CONC_OPT = Opt.of("conc", "1,8,64", "concurrent connections").quick("8");
     static final Opt DELAY_MS = Opt.of("delay-ms", "100", "the downstream's wait for the call workloads (stub tier, non-blocking)");
@@ -62,8 +61,8 @@ public final class ServletIoExperiment implements Experiment {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load("servlet");
-        List<String> modes = vtlab.experiment.ThreadModes.OPTION.choices(o, MODES);
-        List<String> workloads = WORKLOADS_OPT.choices(o, WORKLOADS);
+        List<String> modes = vtlab.experiment.ThreadModes.OPTION.chosen(o);
+        List<String> workloads = WORKLOADS_OPT.chosen(o);
         List<Long> sizes = sizes(SIZES, o);
         List<Integer> conc = CONC_OPT.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);

@@ -31,7 +31,6 @@ import vtlab.tier.tool.Jdk;
  * memory limit" with what it held then.
  */
 public final class ContainersExperiment implements SpringRig.OrderQueries {
-    static final List<String> MODES = FaultsExperiment.MODES;
     static final String LIMITED = FaultsExperiment.LIMITED;
     static final String LOCK = "db:lock@10s-15s";
     static final int HOLD_S = 40, QUICK_HOLD_S = 16;
@@ -92,7 +91,7 @@ public final class ContainersExperiment implements SpringRig.OrderQueries {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> modes = MODES_OPT.choices(o, MODES);
+        List<String> modes = MODES_OPT.chosen(o);
         double rate = FaultsExperiment.rate(RATE, o);
         int limit = FaultsExperiment.limit(o);
         List<ContainerLimits> limits = LimitAxis.parse(o, CPU_QUOTA, MEMORY_LIMIT);

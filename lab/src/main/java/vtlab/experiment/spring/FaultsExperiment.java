@@ -43,7 +43,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
      */
     static final int CAP = 4000;
     static final Opt MODES_OPT = Opt.of("modes", String.join(",", MODES),
-            "platform (Tomcat's 200 threads), virtual, virtual-limit (virtual + --limit requests at once, the rest 503)");
+            "platform (Tomcat's 200 threads), virtual, virtual-limit (virtual + --limit requests at once, the rest 503)").withChoices(MODES);
     static final Opt RATE = Opt.of("rate", "200", "the constant open-model rate, req/s: one both modes sustain with a healthy stub");
     static final Opt LIMIT = Opt.of("limit", "200", "virtual-limit: requests in the handler at once (stack.json concurrencyLimit); 200 = Tomcat's pool");
     static final String DEFAULT_SPIKE = "200@0s,1000@10s,200@20s";
@@ -128,7 +128,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         Stack stack = Stack.load(SpringRig.STACK);
-        List<String> modes = MODES_OPT.choices(o, MODES);
+        List<String> modes = MODES_OPT.chosen(o);
         double rate = rate(RATE, o);
         int limit = limit(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);

@@ -63,7 +63,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
             .quick("42.7.8");
     static final Opt HIKARI_OPT = Opt.of("hikari", "7.0.2,7.1.0", "HikariCP versions");
     static final Opt MODES = Opt.of("modes", "virtual,platform", "virtual: every combination; platform: one baseline row per JDK with the\n"
-            + "stack's own versions (its pom's defaults)");
+            + "stack's own versions (its pom's defaults)").withChoices(vtlab.experiment.ThreadModes.ALL);
     static final Opt CONC = SpringRig.CONC.withDefault("200").withHelp("connections (moderate: the SUT is not saturated by the load alone)");
     static final Opt POOL = Opt.of("pool", "10", "HikariCP pool size: small enough that requests wait for a connection, the only time\n"
             + "HikariCP before 7.1.0 yield-spins (a waiter while a connection is given back)");
@@ -94,7 +94,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
             List<Integer> conc = CONC.ints(o);
             if (conc.size() != 1) throw new UsageError("--conc takes one concurrency here: every combination runs under the same load");
-            return new Spec(versions(o, PGJDBC_OPT), versions(o, HIKARI_OPT), MODES.choices(o, SpringRig.MODES), conc.getFirst(),
+            return new Spec(versions(o, PGJDBC_OPT), versions(o, HIKARI_OPT), MODES.chosen(o), conc.getFirst(),
                     POOL.integer(o), ctx.timing(o, TIMING));
         }
 

@@ -45,7 +45,8 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
 
     static final Opt CONC = SpringRig.CONC.withDefault("100,500,1000,2500,5000,10000").quick("100,1000");
     static final Opt POOL = Opt.of("pool", "50", "HikariCP pool size (fixed, min = max)");
-    static final Opt CONN_MODE = Opt.of("conn-mode", "released", "released (hero) or held (connection held across the call)");
+    static final Opt CONN_MODE = Opt.of("conn-mode", "released", "released (hero) or held (connection held across the call)")
+            .withChoices(List.of("released", "held"));
 
     @Override
     public List<Opt> options() {
@@ -58,7 +59,7 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
     record Spec(List<Integer> conc, int pool, String connMode, SpringRig.SutSpec sut) {
         static Spec parse(Options o, PlanContext ctx, Stack stack) throws UsageError {
             List<Integer> conc = CONC.ints(o);
-            return new Spec(conc, POOL.integer(o), CONN_MODE.choice(o, SpringRig.CONN_MODES), SpringRig.SutSpec.parse(o, ctx, stack, conc));
+            return new Spec(conc, POOL.integer(o), CONN_MODE.choice(o), SpringRig.SutSpec.parse(o, ctx, stack, conc));
         }
     }
 

@@ -38,7 +38,7 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
         return "JFR pinning per path (normal, synchronized, positive control) x JDK (25, 21): counts, stacks, cost";
     }
 
-    static final Opt PATHS_OPT = Opt.of("paths", "normal,synchronized,control", "the blocking section: plain, in synchronized, in the control");
+    static final Opt PATHS_OPT = Opt.of("paths", "normal,synchronized,control", "the blocking section: plain, in synchronized, in the control").withChoices(PATHS);
     static final Opt CONC = SpringRig.CONC.withDefault("100").withHelp("connections (well above the carrier count: pinned carriers show)");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1, null);
 
@@ -61,7 +61,7 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
     /** The options parsed once. */
     record Spec(List<String> paths, List<Integer> conc, PlanContext.Timing timing) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
-            return new Spec(PATHS_OPT.choices(o, PATHS), CONC.ints(o), ctx.timing(o, TIMING));
+            return new Spec(PATHS_OPT.chosen(o), CONC.ints(o), ctx.timing(o, TIMING));
         }
     }
 

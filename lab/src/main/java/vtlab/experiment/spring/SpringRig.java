@@ -42,11 +42,6 @@ import vtlab.tier.RunTier;
  */
 final class SpringRig {
     static final String STACK = "spring-mvc";
-    static final List<String> MODES = List.of("platform", "virtual");
-    static final List<String> CONN_MODES = List.of("released", "held");
-    static final List<String> PATH_MODES = List.of("normal", "synchronized");
-    /** The SUT's downstream HTTP library: jdk = java.net.http.HttpClient (the rig's), urlconnection = HttpURLConnection. */
-    static final List<String> CLIENTS = List.of("jdk", "urlconnection");
     /** The workload's order id: the SUT draws a uniform id over every seeded order per request (see stack.json). */
     static final String ORDER_ID = "random";
     /** Requests of the verification burst, each of which must show up as one call of the order query. */
@@ -58,11 +53,15 @@ final class SpringRig {
 
     static final Opt MODES_OPT = vtlab.experiment.ThreadModes.OPTION.withHelp("thread mode (VT_ENABLED)");
     static final Opt CONC = Opt.of("conc", null, "concurrent connections");
-    static final Opt PATH_MODE = Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)");
+    static final Opt PATH_MODE = Opt.of("path-mode", "normal", "normal or synchronized (striped monitor around the blocking section)")
+            .withChoices(List.of("normal", "synchronized"));
     static final Opt DELAY_MS = Opt.of("delay-ms", "100", "the stub's delay per call");
-    static final Opt CLIENT = Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection");
+    /** The SUT's downstream HTTP library: jdk = java.net.http.HttpClient (the rig's), urlconnection = HttpURLConnection. */
+    static final Opt CLIENT = Opt.of("client", "jdk", "SUT's downstream library: jdk (java.net.http, as the rig) or urlconnection")
+            .withChoices(List.of("jdk", "urlconnection"));
     static final Opt DOWNSTREAM_HTTP = Opt.of("downstream-http", "auto",
-            "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection");
+            "http1 (the rig's), h2c (multiplexed), auto: h2c only when the open-file\nlimit cannot hold two sockets per connection")
+            .withChoices(List.of("auto", "http1", "h2c"));
     static final Opt MAX_THREADS = Opt.of("max-threads", "200", "Tomcat's platform pool (TOMCAT_MAX_THREADS)");
     /** What order-summary's SUT is besides its pool and connection mode (order-summary, pool-bottleneck). */
     static final List<Opt> SUT_OPTIONS = List.of(PATH_MODE, DELAY_MS, CLIENT, DOWNSTREAM_HTTP, MAX_THREADS);
@@ -81,11 +80,11 @@ final class SpringRig {
     record SutSpec(List<String> modes, String pathMode, int delayMs, String client, String http, int maxThreads,
                    int maxConnections, PlanContext.Timing timing, List<String> jvmArgs) {
         static SutSpec parse(Options o, PlanContext ctx, Stack stack, List<Integer> conc) throws UsageError {
-            List<String> modes = MODES_OPT.choices(o, MODES);
-            String pathMode = PATH_MODE.choice(o, PATH_MODES);
+            List<String> modes = MODES_OPT.chosen(o);
+            String pathMode = PATH_MODE.choice(o);
             int delay = DELAY_MS.integer(o);
-            String client = CLIENT.choice(o, CLIENTS);
-            String http = downstreamHttp(DOWNSTREAM_HTTP.choice(o, HTTP), client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
+            String client = CLIENT.choice(o);
+            String http = downstreamHttp(DOWNSTREAM_HTTP.choice(o), client, conc.stream().mapToInt(Integer::intValue).max().orElse(0));
             int maxThreads = MAX_THREADS.integer(o);
             return new SutSpec(modes, pathMode, delay, client, http, maxThreads, stack.intDefault("maxConnections"),
                     ctx.timing(o, TIMING), SpringRig.jvmArgs(o, ctx));
@@ -129,8 +128,6 @@ final class SpringRig {
                     .with("downstreamHttp", http);
         }
     }
-
-    static final List<String> HTTP = List.of("auto", "http1", "h2c");
 
     /**
      * The SUT's protocol to the stub for a whole plan. http1 (the rig's) holds a second socket per connection in

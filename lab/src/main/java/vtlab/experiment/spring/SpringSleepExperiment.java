@@ -61,7 +61,7 @@ public final class SpringSleepExperiment implements Experiment {
     }
 
     static final Opt VARIANTS_OPT = Opt.of("variants", "article,talk", "article: 50 ms, platform 200 vs virtual, 400 and 1,000 connections;\n"
-            + "talk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections");
+            + "talk: 100 ms, platform 200 vs platform 2,000 vs virtual, 2,000 connections").withChoices(VARIANTS);
     static final Opt CONC = SpringRig.CONC.withHelp("N,... overrides both variants' connections");
     /** The /sleep rows' pool: the pg tier runs (stack.json) but /sleep never queries. */
     static final int POOL = 10;
@@ -74,7 +74,7 @@ public final class SpringSleepExperiment implements Experiment {
     /** The options parsed once; conc null: each variant's own. */
     record Spec(List<String> variants, List<String> modes, List<Integer> conc, PlanContext.Timing timing, List<String> jvmArgs) {
         static Spec parse(Options o, PlanContext ctx) throws UsageError {
-            return new Spec(VARIANTS_OPT.choices(o, VARIANTS), SpringRig.MODES_OPT.choices(o, SpringRig.MODES),
+            return new Spec(VARIANTS_OPT.chosen(o), SpringRig.MODES_OPT.chosen(o),
                     CONC.given(o) ? CONC.ints(o) : null, ctx.timing(o, SpringRig.TIMING), SpringRig.jvmArgs(o, ctx));
         }
     }

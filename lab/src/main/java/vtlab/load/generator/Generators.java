@@ -26,6 +26,11 @@ public final class Generators {
         ALL.put("k6", K6Generator::new);
     }
 
+    /** --generator, the lab's own option declared beside the registry it chooses from (its choices: the names above). */
+    public static final Opt OPTION = Opt.of("generator", null, "load generator, installed or built when missing (see Generators below);\n"
+            + "wrk for the closed model, oha for the open one, vegeta for\n"
+            + "--rate-profile, spikes, faults and open-model mixes").inScenario("load").withChoices(List.copyOf(ALL.keySet()));
+
     private Generators() {}
 
     public static Map<String, Supplier<Generator>> all() {
@@ -33,9 +38,7 @@ public final class Generators {
     }
 
     public static Generator byName(String name) throws UsageError {
-        Supplier<Generator> g = ALL.get(name);
-        if (g == null) throw new UsageError("unknown generator '" + name + "' (known: " + String.join(", ", ALL.keySet()) + ")");
-        return g.get();
+        return ALL.get(OPTION.check(name)).get();
     }
 
     /**

@@ -119,7 +119,7 @@ public final class K6Generator implements Generator {
     @Override
     public Generator configure(Options o) throws UsageError {
         if (!RAMP.given(o)) return this;
-        if (PlanContext.LOAD_MODEL.choice(o, List.of("closed", "open")).equals("open") || PlanContext.RATE_PROFILE.given(o)) {
+        if (PlanContext.LOAD_MODEL.choice(o).equals("open") || PlanContext.RATE_PROFILE.given(o)) {
             throw new UsageError("--ramp ramps the closed model's VUs; an open run sends its --rates from the start: drop --ramp");
         }
         ramp = RAMP.duration(o, false);

@@ -75,7 +75,7 @@ public final class WrkGenerator implements Generator {
     static final int WALK_BUDGET_S = 20;
     private static final Pattern HIST_HEAD = Pattern.compile(HIST_BEGIN + " (\\d+)");
     static final Opt PER_SECOND_OPT = Opt.of("wrk-per-second", "on", "wrk only: count answers and status errors per second (on, the default)\n"
-            + "or not (off): the count's response() hook costs wrk CPU, most with large answers (+35% at 1 MB bodies)");
+            + "or not (off): the count's response() hook costs wrk CPU, most with large answers (+35% at 1 MB bodies)").withChoices(List.of("on", "off"));
     private static final ObjectMapper JSON = new ObjectMapper();
     private Path wrk;
     private boolean perSecond = true;
@@ -109,7 +109,7 @@ public final class WrkGenerator implements Generator {
 
     @Override
     public Generator configure(Options o) throws UsageError {
-        perSecond = PER_SECOND_OPT.choice(o, List.of("on", "off")).equals("on");
+        perSecond = PER_SECOND_OPT.choice(o).equals("on");
         return this;
     }
 

@@ -164,9 +164,24 @@ class ScenarioTest {
         assertEquals("integer", load.get("conc").get("oneOf").get(0).get("type").asText(), load.get("conc").toString());
         assertEquals(ScenarioSchema.DURATION, load.get("hold").get("pattern").asText());
         assertEquals("boolean", schema.get("properties").get("run").get("properties").get("fresh-sut").get("type").asText());
-        assertTrue(load.get("generator").get("description").asText().contains(vtlab.plan.RunOptions.ALL.stream()
-                .filter(o -> o.name().equals("generator")).findFirst().map(o -> o.help().lines().findFirst().orElseThrow()).orElse("?")),
+        assertTrue(load.get("generator").get("description").asText().contains(vtlab.load.generator.Generators.OPTION.help().lines().findFirst().orElseThrow()),
                 "described by its declaration's help: " + load.get("generator"));
+        // a closed set's words as its enum: one word (load-model, generator), or one or an array of them (modes, variants)
+        assertEquals(List.of("closed", "open"), words(load.get("load-model").get("enum")));
+        assertEquals(List.copyOf(vtlab.load.generator.Generators.all().keySet()), words(load.get("generator").get("enum")), "the generators' registry");
+        var modes = schema.get("properties").get("run").get("properties").get("modes").get("oneOf");
+        assertEquals(vtlab.experiment.ThreadModes.ALL, words(modes.get(0).get("enum")));
+        assertEquals(vtlab.experiment.ThreadModes.ALL, words(modes.get(1).get("items").get("enum")), modes.toString());
+        var variants = schema.get("properties").get("service").get("properties").get("variants").get("oneOf");
+        assertEquals(List.of("as-shipped", "tuned"), words(variants.get(1).get("items").get("enum")), variants.toString());
+        assertTrue(load.get("hold").get("enum") == null, "an option of any value has no enum");
+    }
+
+    static List<String> words(com.fasterxml.jackson.databind.JsonNode array) {
+        assertTrue(array != null && array.isArray(), "an enum: " + array);
+        List<String> out = new java.util.ArrayList<>();
+        array.forEach(w -> out.add(w.asText()));
+        return out;
     }
 
     @Test
