@@ -47,7 +47,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Options merged = options(sc, o);
         String gen = merged.string("generator", "wrk");
         if (!Generators.byName(gen).sendsMix()) {
-            List<String> can = Generators.all().entrySet().stream().filter(e -> e.getValue().get().sendsMix()).map(Map.Entry::getKey).toList();
+            List<String> can = Generators.sendingMixes();
             throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
                     + " can: wrk through its Lua request() hook, vegeta an attacker per request, k6 through its script); use --generator "
                     + String.join(" or ", can));

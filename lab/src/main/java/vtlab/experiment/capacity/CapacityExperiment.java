@@ -38,6 +38,19 @@ public final class CapacityExperiment implements Experiment {
     /** The base experiments' own defaults under a search: one rep, short warm-up, and a hold longer than the SUT's slowest periodic pause (Serial old-generation collections every ~25 s at 9,000 req/s here): a 10 s hold caught one or none, so a step passed or failed by luck. */
     static final Map<String, String> BASE_DEFAULTS = Map.of("workloads", "sleep", "reps", "1", "warmup", "5s", "hold", "30s");
 
+    /**
+     * The search's defaults for one base experiment: the sleep workload only where the base has one (servlet-io's
+     * workloads are count and call, so a search of it keeps its own default instead of being refused).
+     */
+    static Map<String, String> baseDefaults(Experiment base) {
+        boolean sleeps = base.options().stream().filter(d -> d.name().equals("workloads"))
+                .allMatch(d -> d.choices().isEmpty() || d.choices().contains("sleep"));
+        if (sleeps) return BASE_DEFAULTS;
+        Map<String, String> out = new java.util.HashMap<>(BASE_DEFAULTS);
+        out.remove("workloads");
+        return out;
+    }
+
     /** The experiments it may search, by name: the registry's (which names this family, so it is handed in). */
     private final Supplier<Map<String, Experiment>> experiments;
 
@@ -62,7 +75,7 @@ public final class CapacityExperiment implements Experiment {
         java.util.Set<String> seen = new java.util.HashSet<>(all.stream().map(Opt::name).toList());
         for (Experiment e : experiments.get().values()) {
             if (e == this || e instanceof Study) continue;
-            for (Opt d : Opt.withDefaults(e.options(), BASE_DEFAULTS)) if (seen.add(d.name())) all.add(d);
+            for (Opt d : Opt.withDefaults(e.options(), baseDefaults(e))) if (seen.add(d.name())) all.add(d);
         }
         return all;
     }
@@ -112,7 +125,7 @@ public final class CapacityExperiment implements Experiment {
         Spec s = Spec.parse(o, ctx, experiments.get());
         // the base experiment's rows, once each, at the in-flight cap: each is a scenario to search
         // --quick: the base experiment's quick timing (a smoke run), not the search's long holds
-        Map<String, String> defaults = new java.util.HashMap<>(BASE_DEFAULTS);
+        Map<String, String> defaults = new java.util.HashMap<>(baseDefaults(s.base()));
         if (o.flag("quick")) defaults.keySet().removeAll(List.of("warmup", "hold"));
         Options base = o.withDefaults(defaults).withDefaults(Map.of("conc", Integer.toString(ctx.maxInFlight())));
         List<Search> out = new ArrayList<>();

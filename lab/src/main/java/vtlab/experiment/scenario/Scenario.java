@@ -60,7 +60,8 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         List<Opt> known = new ArrayList<>(new ScenarioExperiment().options());
         known.addAll(PlanContext.LOAD_OPTIONS);
         known.addAll(RunOptions.ALL);
-        known.add(vtlab.load.generator.Generators.OPTION);
+        // a file's [load] generator: only those that send a mix (the schema's enum; the run refuses the others in one line)
+        known.add(vtlab.load.generator.Generators.OPTION.withChoices(vtlab.load.generator.Generators.sendingMixes()));
         known.add(THRESHOLDS_KEY);
         Set<String> seen = new LinkedHashSet<>();
         for (Opt o : known) {

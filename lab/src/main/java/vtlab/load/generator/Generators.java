@@ -37,6 +37,11 @@ public final class Generators {
         return ALL;
     }
 
+    /** The generators that send a scenario's weighted mix (wrk, vegeta, k6), in the registry's order. */
+    public static List<String> sendingMixes() {
+        return ALL.entrySet().stream().filter(e -> e.getValue().get().sendsMix()).map(Map.Entry::getKey).toList();
+    }
+
     public static Generator byName(String name) throws UsageError {
         return ALL.get(OPTION.check(name)).get();
     }

@@ -1,6 +1,8 @@
 package vtlab.experiment.capacity;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -138,5 +140,16 @@ class CapacitySearchTest {
         assertEquals("sleep", first.workload());
         assertEquals(SLO, first.params().get(CapacityExperiment.SLO_PARAM));
         assertEquals(4000.0, first.boundRps(), 1e-9, "platform: 200 threads / 50 ms");
+    }
+
+    /** A base with no sleep workload (servlet-io: count, call) is searched at its own default, not refused for sleep. */
+    @Test
+    void aBaseWithoutASleepWorkloadIsSearchedAtItsOwnDefault() throws Exception {
+        List<String> args = List.of("--of", "servlet-io", "--quick");
+        List<Search> searches = capacity().searches(vtlab.cli.Main.parse(args), PlanContext.from(vtlab.cli.Main.parse(args)));
+        assertFalse(searches.isEmpty());
+        for (Search s : searches) assertNotEquals("sleep", s.next(List.of()).workload());
+        assertThrows(UsageError.class, () -> capacity().searches(vtlab.cli.Main.parse(List.of("--of", "servlet-io", "--workloads", "sleep")),
+                PlanContext.from(vtlab.cli.Main.parse(List.of()))), "sleep given by hand is still refused by servlet-io");
     }
 }

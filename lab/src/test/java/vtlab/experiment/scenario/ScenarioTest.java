@@ -168,7 +168,9 @@ class ScenarioTest {
                 "described by its declaration's help: " + load.get("generator"));
         // a closed set's words as its enum: one word (load-model, generator), or one or an array of them (modes, variants)
         assertEquals(List.of("closed", "open"), words(load.get("load-model").get("enum")));
-        assertEquals(List.copyOf(vtlab.load.generator.Generators.all().keySet()), words(load.get("generator").get("enum")), "the generators' registry");
+        List<String> mixes = words(load.get("generator").get("enum"));
+        assertEquals(vtlab.load.generator.Generators.sendingMixes(), mixes, "the registry's generators that send a mix");
+        assertTrue(mixes.contains("vegeta") && !mixes.contains("oha") && !mixes.contains("hey"), "oha and hey send one request: " + mixes);
         var modes = schema.get("properties").get("run").get("properties").get("modes").get("oneOf");
         assertEquals(vtlab.experiment.ThreadModes.ALL, words(modes.get(0).get("enum")));
         assertEquals(vtlab.experiment.ThreadModes.ALL, words(modes.get(1).get("items").get("enum")), modes.toString());
