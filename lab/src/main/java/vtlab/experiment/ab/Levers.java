@@ -14,6 +14,7 @@ import vtlab.data.DataRow;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
+import vtlab.tier.tool.Jdk;
 
 /**
  * What ab's next step can change in a service without touching its code or its files, each lever declared beside the
@@ -39,7 +40,9 @@ final class Levers {
         /** An environment variable of the service, NAME=VALUE. */
         ENV,
         /** How the service is launched: a Spring Boot jar run extracted (see {@link Extracted}). */
-        LAUNCH
+        LAUNCH,
+        /** The JDK the service runs on (ab's --jdk): the lab's own. */
+        JDK
     }
 
     /**
@@ -83,6 +86,9 @@ final class Levers {
             // extracted answers the nested-jar loader: its monitors (not a monitor in the service's own code), or a full
             // CPU whose largest owner it is (PetClinic's virtual rows: requests queued for a CPU busy in the loader)
             if (where == Where.LAUNCH) return nestedJarLoaderIn(k.row(), cause);
+            // the JDK answers pinning, whatever cause the pins made (requests queued for a carrier, or the pinned ones' own waits)
+            if (where == Where.JDK) return threadMode.equals(mode) && pinnedCarriers(k) >= PINNED_CARRIERS && k.row().num(Columns.JDK) < UNPINNED_JDK
+                    && Jdk.current().major() >= UNPINNED_JDK;
             if (answers != null && answers != cause) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
@@ -95,6 +101,7 @@ final class Levers {
         List<String> values(Known k) {
             if (given != null) return given;
             if (where == Where.LAUNCH) return List.of(key);
+            if (where == Where.JDK) return List.of(Integer.toString(Jdk.current().major()));
             Long now = current.of(k);
             if (now == null || now <= 0) return List.of();
             Long asked = demand == null ? null : demand.of(k);
@@ -114,7 +121,7 @@ final class Levers {
 
         /** "pool 20", a user's "DB_POOL=20". */
         String label(String value) {
-            return where == Where.LAUNCH ? "run " + value : given == null ? name + " " + value : name + "=" + value;
+            return where == Where.LAUNCH ? "run " + value : where == Where.JDK ? "JDK " + value : given == null ? name + " " + value : name + "=" + value;
         }
 
         /** The row with this lever at value, as a variant: its params say so (and make its scenario its own). */
@@ -130,6 +137,7 @@ final class Levers {
                         : replaced(base.jvmArgs(), key + "=", key + "=" + value));
                 case ENV -> b.sutEnv(base.sutEnv().with(key, value));
                 case LAUNCH -> b.stack(Extracted.stack(base.stack(), base.jdk()));
+                case JDK -> b.jdk(Jdk.current());
             }
             return b.build();
         }
@@ -196,8 +204,53 @@ final class Levers {
             "the jar run extracted (java -Djarmode=tools -jar APP.jar extract, then java -jar the extracted APP.jar: Spring Boot's own advice"
                     + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", List.of(), true, null, k -> null, null, "", null);
 
+    /** JEP 491: from JDK 24 a virtual thread blocked in synchronized (or in Object.wait) unmounts, its carrier free. */
+    static final int UNPINNED_JDK = 24;
+    /** The share of the carriers' time pinned from which the JDK is a lever: a quarter of it (see {@link #pinnedCarriers}). */
+    static final double PINNED_CARRIERS = 0.25;
+
+    /**
+     * The lab's own JDK for a virtual row on JDK 21-23 whose carriers were pinned a quarter of the hold or more: where a
+     * virtual thread blocks in synchronized (a query or a call inside it) it keeps its carrier, and the other requests
+     * queue for the few carriers left; JDK 24 and later unmount it (JEP 491). The service's code and jar are unchanged.
+     */
+    static final Lever JDK = new Lever("jdk", null, "the JDK the service runs on: the lab's own (JDK 24 and later unmount a virtual thread"
+            + " blocked in synchronized instead of pinning its carrier, JEP 491)", Where.JDK, "", List.of(), false, "virtual",
+            k -> {
+                double jdk = k.row().num(Columns.JDK);
+                return Double.isNaN(jdk) ? null : Long.valueOf((long) jdk);
+            }, null, "", null);
+
     /** The lab's own levers, in the order they are tried. */
-    static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED);
+    static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED, JDK);
+
+    /**
+     * The share of the carriers' time the row's virtual threads spent pinned (jfr-pinning's pinned_total_ms over the
+     * carriers × the hold): the share of request time would hide it, since while one request holds the only carrier the
+     * others wait unpinned. 0 when the row has no pinning probe or no pins.
+     */
+    static double pinnedCarriers(Known k) {
+        double pinnedMs = k.row().num(Columns.PINNED_TOTAL_MS), holdS = k.row().num(Columns.DURATION_S);
+        int carriers = carriers(k);
+        if (Double.isNaN(pinnedMs) || pinnedMs <= 0 || Double.isNaN(holdS) || holdS <= 0 || carriers <= 0) return 0;
+        return pinnedMs / 1000 / (carriers * holdS);
+    }
+
+    /**
+     * The carriers the row's JVM ran: as it reported them (the container probe), else as set on its command line (a
+     * tuned row's), else the JVM's own default, one per CPU it was pinned to; 0 when none is known.
+     */
+    static int carriers(Known k) {
+        double reported = k.row().num(Columns.JVM_VT_PARALLELISM);
+        if (reported > 0) return (int) reported;
+        Long set = argValue(k.jvmArgs(), "-D" + vtlab.plan.PlanContext.CARRIERS_PROPERTY);
+        if (set != null && set > 0) return set.intValue();
+        try {
+            return vtlab.proc.CoreMap.parse(k.row().text(Columns.APP_CPUS), Integer.MAX_VALUE).length;
+        } catch (IllegalArgumentException e) {
+            return 0;
+        }
+    }
 
     /** What would help when no lever answers the cause (or none fits the service), beside the cause. */
     static final Map<Cause, String> ADVICE = advice();
@@ -308,7 +361,7 @@ final class Levers {
             case ENV -> "the environment variable " + name;
             case JVM -> "the system property " + name.substring(2);
             case ARG -> "the program argument " + name;
-            case LAUNCH -> name;
+            case LAUNCH, JDK -> name;
         }) + " (--lever)";
         return new Lever(name, cause, words, where, name, List.of(), false, null, null, null, "", List.copyOf(values));
     }

@@ -166,13 +166,20 @@ final class NextStep implements Search {
 
         /** Whether a variant row is this configuration's: its scenario but for the lever. */
         boolean owns(Numbered variant) {
-            return key(variant).equals(key(first)) && Verdict.baseConfig(variant.row()).equals(config);
+            // the JDK lever's rows run on the lab's JDK: theirs is the lever's value, not their scenario's
+            String[] lever = Levers.of(variant.row());
+            String jdk = lever != null && lever[0].equals(Levers.JDK.name()) ? first.jdk() : variant.jdk();
+            return key(variant, jdk).equals(key(first)) && Verdict.baseConfig(variant.row()).equals(config);
         }
     }
 
     /** URL, load and JDK: the rows a variant compares with. */
     static String key(Numbered n) {
-        return n.row().text(Columns.WORKLOAD) + "|" + n.load() + "|" + n.jdk();
+        return key(n, n.jdk());
+    }
+
+    static String key(Numbered n, String jdk) {
+        return n.row().text(Columns.WORKLOAD) + "|" + n.load() + "|" + jdk;
     }
 
     /**
@@ -328,6 +335,12 @@ final class NextStep implements Search {
             String ev = b.first().row().text(Columns.TIME_EVIDENCE);
             s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
             Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().row());
+            // pinned carriers hide from the breakdown (the requests queued for them are unmounted, in no thread's samples)
+            double pinned = Levers.pinnedCarriers(k);
+            if (pinned >= Levers.PINNED_CARRIERS) {
+                s.append(String.format(Locale.ROOT, "; its %d carrier%s pinned %.0f%% of the hold (jfr-pinning)", Levers.carriers(k),
+                        Levers.carriers(k) == 1 ? "" : "s", 100 * Math.min(1, pinned)));
+            }
             List<Lever> fit = levers(b, k, user);
             // the variants run, by lever and value in the order they ran
             Map<String, List<Numbered>> ran = new LinkedHashMap<>();

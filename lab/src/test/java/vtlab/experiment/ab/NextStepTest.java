@@ -382,4 +382,73 @@ class NextStepTest {
         assertTrue(f.getFirst().startsWith("FAILED, no numbers: virtual as shipped, pool 20 (row 3)"), f.getFirst());
         assertTrue(f.stream().anyMatch(l -> l.contains("→ pool 20 (row 3): FAILED, no numbers") && l.contains("(pool 193 not tried: pool 20 — it failed)")), f.toString());
     }
+
+    // ---- the JDK: pinning on JDK 21-23
+
+    /** A planned row of the A/B moved to a JDK 21 (no process starts: the JDK's home is never used here). */
+    static Row onJdk21(Row planned) {
+        return planned.toBuilder().jdk(new vtlab.tier.tool.Jdk(java.nio.file.Path.of("/nonexistent/jdk-21"), 21, "21.0.8", "test")).build();
+    }
+
+    /** jfr-pinning's pinned time over the hold, with the carriers the JVM ran. */
+    static Map<String, String> pinned(Map<String, String> r, double pinnedMs, double holdS, int carriers) {
+        r.put("pinned_total_ms", Double.toString(pinnedMs));
+        r.put("pinned_events", "120");
+        r.put("duration_s", Double.toString(holdS));
+        r.put("jvm_vt_parallelism", Integer.toString(carriers));
+        return r;
+    }
+
+    @Test
+    void theJdkFitsAVirtualRowOnJdk21WhoseCarriersWerePinnedAndRunsItOnTheLabsJdk() throws UsageError {
+        Row base = onJdk21(planned().getFirst());
+        // the one carrier pinned 9 s of a 10 s hold: the others queued for it
+        Map<String, String> heavy = pinned(row(base, 1, 10, 9000, Cause.RUNQUEUE, 90, "ok"), 9000, 10, 1);
+        assertEquals(0.9, Levers.pinnedCarriers(known(List.of(), List.of(), heavy)), 1e-9);
+        // the carriers when the JVM did not report them: a tuned row's on its command line, else one per CPU of the SUT
+        Map<String, String> unreported = new LinkedHashMap<>(heavy);
+        unreported.remove("jvm_vt_parallelism");
+        unreported.put("app_cpus", "0-1");
+        assertEquals(2, Levers.carriers(known(List.of(), List.of(), unreported)));
+        assertEquals(4, Levers.carriers(known(List.of(), List.of("-Djdk.virtualThreadScheduler.parallelism=4"), unreported)));
+        assertEquals(0.225, Levers.pinnedCarriers(known(List.of(), List.of("-Djdk.virtualThreadScheduler.parallelism=4"), unreported)), 1e-9);
+        assertTrue(Levers.JDK.fits(known(List.of(), List.of(), heavy), "virtual", Cause.RUNQUEUE));
+        assertTrue(Levers.JDK.fits(known(List.of(), List.of(), heavy), "virtual", Cause.DOWNSTREAM), "whatever cause the pins made");
+        assertFalse(Levers.JDK.fits(known(List.of(), List.of(), heavy), "platform", Cause.RUNQUEUE), "platform threads do not pin");
+        // a pin now and then (1 s of two carriers' 10 s): not what limits
+        Map<String, String> light = pinned(row(base, 1, 900, 200, Cause.RUNQUEUE, 60, "ok"), 1000, 10, 2);
+        assertFalse(Levers.JDK.fits(known(List.of(), List.of(), light), "virtual", Cause.RUNQUEUE));
+        // the same pins on JDK 25 (a native frame pins there too): no newer JDK to try
+        Map<String, String> on25 = pinned(row(planned().getFirst(), 1, 10, 9000, Cause.RUNQUEUE, 90, "ok"), 9000, 10, 1);
+        assertFalse(Levers.JDK.fits(known(List.of(), List.of(), on25), "virtual", Cause.RUNQUEUE));
+        // no pinning probe: nothing known, no lever
+        assertFalse(Levers.JDK.fits(known(List.of(), List.of(), row(base, 1, 10, 9000, Cause.RUNQUEUE, 90, "ok")), "virtual", Cause.RUNQUEUE));
+        assertEquals("21", Levers.JDK.now(known(List.of(), List.of(), heavy)));
+
+        Row v = Levers.JDK.apply(base, Levers.JDK.values(known(List.of(), List.of(), heavy)).getFirst());
+        assertEquals(vtlab.tier.tool.Jdk.current().major(), v.jdk().major(), "the lab's own JDK");
+        assertEquals("jdk:" + vtlab.tier.tool.Jdk.current().major(), v.params().get("lever"));
+        assertEquals(base.appArgs(), v.appArgs(), "nothing else changes");
+        assertEquals(base.jvmArgs(), v.jvmArgs());
+        assertEquals(base.sutEnv(), v.sutEnv());
+    }
+
+    @Test
+    void theVerdictSetsTheLabsJdkAgainstTheRowsOnJdk21() throws UsageError {
+        List<Row> planned = planned().stream().map(NextStepTest::onJdk21).toList();
+        NextStep search = new NextStep(planned, SPRING, 2, 40);
+        List<Map<String, String>> ab = List.of(pinned(row(planned.get(0), 1, 10, 9000, Cause.RUNQUEUE, 90, "ok"), 9000, 10, 1),
+                pinned(row(planned.get(1), 2, 11, 8800, Cause.RUNQUEUE, 91, "ok"), 9100, 10, 1));
+        Row v = next(search, ab, List.of());
+        int lab = vtlab.tier.tool.Jdk.current().major();
+        assertEquals("jdk:" + lab, v.params().get("lever"));
+        assertEquals(lab, v.jdk().major());
+        List<Map<String, String>> matrix = new java.util.ArrayList<>(ab);
+        matrix.add(row(v, 1, 480, 420, Cause.POOL_WAIT, 70, "ok"));
+        matrix.add(row(v.toBuilder().rep(2).build(), 2, 500, 410, Cause.POOL_WAIT, 72, "ok"));
+        List<String> verdict = Verdict.of(vtlab.data.DataRow.numbered(matrix), java.nio.file.Path.of("/nonexistent/pinning.txt"), null, Map.of(), SPRING);
+        String line = verdict.stream().filter(l -> l.startsWith("next step")).findFirst().orElseThrow(() -> new AssertionError(verdict.toString()));
+        assertTrue(line.contains("; its 1 carrier pinned 90% of the hold (jfr-pinning) → JDK " + lab + " (rows 3, 4): +"), line);
+        assertTrue(line.contains("the largest cause is now waiting for a pooled connection"), line);
+    }
 }
