@@ -76,7 +76,7 @@ final class NextStep implements Search {
     }
 
     static final Opt NEXT_STEP = Opt.flag("next-step", "after the A/B, try the lever that answers each mode's largest cause of\n"
-            + "request time (a Spring Boot jar's pool or threads, the heap, a --lever) as\nrows of their own, and say what it bought (off by default: each try is\n"
+            + "request time (a Spring Boot jar's pool, threads or launch, the heap, the\nlab's JDK for carriers pinned on JDK 21-23, a --lever) as rows of their\nown, and say what it bought (off by default: each try is\n"
             + "a full row per rep; without it the verdict names the lever to try)");
     static final Opt LEVER = Opt.of("lever", null, "[CAUSE:]NAME=V1,V2: a lever of your own for --next-step (repeatable): NAME an\n"
             + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any")
