@@ -87,8 +87,7 @@ final class Levers {
             // CPU whose largest owner it is (PetClinic's virtual rows: requests queued for a CPU busy in the loader)
             if (where == Where.LAUNCH) return nestedJarLoaderIn(k.row(), cause);
             // the JDK answers pinning, whatever cause the pins made (requests queued for a carrier, or the pinned ones' own waits)
-            if (where == Where.JDK) return threadMode.equals(mode) && pinnedCarriers(k) >= PINNED_CARRIERS && k.row().num(Columns.JDK) < UNPINNED_JDK
-                    && Jdk.current().major() >= UNPINNED_JDK;
+            if (where == Where.JDK) return pinnedCarriers(k) >= PINNED_CARRIERS && k.row().num(Columns.JDK) < UNPINNED_JDK && Jdk.current().major() >= UNPINNED_JDK;
             if (answers != null && answers != cause) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));

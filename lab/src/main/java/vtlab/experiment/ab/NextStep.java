@@ -338,8 +338,9 @@ final class NextStep implements Search {
             // pinned carriers hide from the breakdown (the requests queued for them are unmounted, in no thread's samples)
             double pinned = Levers.pinnedCarriers(k);
             if (pinned >= Levers.PINNED_CARRIERS) {
-                s.append(String.format(Locale.ROOT, "; its %d carrier%s pinned %.0f%% of the hold (jfr-pinning)", Levers.carriers(k),
-                        Levers.carriers(k) == 1 ? "" : "s", 100 * Math.min(1, pinned)));
+                int carriers = Levers.carriers(k);
+                s.append(String.format(Locale.ROOT, "; its %d carrier%s pinned %.0f%% of the hold (jfr-pinning)", carriers, carriers == 1 ? "" : "s",
+                        100 * Math.min(1, pinned)));
             }
             List<Lever> fit = levers(b, k, user);
             // the variants run, by lever and value in the order they ran

@@ -43,8 +43,9 @@ public final class CapacityExperiment implements Experiment {
      * workloads are count and call, so a search of it keeps its own default instead of being refused).
      */
     static Map<String, String> baseDefaults(Experiment base) {
+        String workload = BASE_DEFAULTS.get("workloads");
         boolean sleeps = base.options().stream().filter(d -> d.name().equals("workloads"))
-                .allMatch(d -> d.choices().isEmpty() || d.choices().contains("sleep"));
+                .allMatch(d -> d.choices().isEmpty() || d.choices().contains(workload));
         if (sleeps) return BASE_DEFAULTS;
         Map<String, String> out = new java.util.HashMap<>(BASE_DEFAULTS);
         out.remove("workloads");
