@@ -185,6 +185,9 @@ public final class Columns {
     public static final Column TIME_TAIL = Column.text("time_tail", "what the slowest 1% of the profiled hold's requests waited on: waits of at least half its p99 (each enough alone), by cause with count, longest and what");
     public static final Column PROFILE_FLAME = Column.text("profile_flame", "a CPU flame graph of the SUT over the profiled hold in raw/ (interactive HTML; JFR's execution samples drawn by async-profiler's converter)");
     public static final Column PROFILE_JFR = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
+    public static final Column TIME_QUEUE = Column.text("time_queue_cause", "the bottleneck: the largest queue in front of the request's own work (runqueue, thread_wait, pool_wait, monitor, park or gc) when it is 10% of request time or more; empty: working, not waiting (profile probe)");
+    public static final Column TIME_QUEUE_EVIDENCE = Column.text("time_queue_evidence", "what the bottleneck queued for: the lock's class, the pool, the threads, the CPU's busy share, the pauses");
+    public static final Column TIME_OWN = Column.number("time_own_pct", "%", "the request's own work as a share of request time (cpu, db, downstream, sleep): the floor of its latency, not a bottleneck (profile probe)");
     public static final Column TIME_EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     public static final Column TIME_CPU_OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
 

@@ -12,25 +12,28 @@ import java.util.Map;
 public final class RequestTime {
     /** The causes a request's time is split into, in the order the columns and the report's bars show them. */
     public enum Cause {
-        CPU("cpu", "on CPU", "#4e79a7"),
-        RUNQUEUE("runqueue", "waiting to run", "#f28e2b"),
-        MONITOR("monitor", "blocked on a monitor", "#e15759"),
-        PARK("park", "parked on a lock or condition", "#ff9da7"),
-        THREAD_WAIT("thread_wait", "waiting for a free request thread", "#d37295"),
-        POOL_WAIT("pool_wait", "waiting for a pooled connection", "#b07aa1"),
-        DB("db", "in the database", "#76b7b2"),
-        DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f"),
-        SLEEP("sleep", "sleeping (the workload's own Thread.sleep)", "#edc948"),
-        GC("gc", "stopped by GC", "#9c755f"),
-        OTHER("other", "in other waits, not seen by the probe", "#bab0ac");
+        CPU("cpu", "on CPU", "#4e79a7", Kind.OWN),
+        RUNQUEUE("runqueue", "waiting to run", "#f28e2b", Kind.QUEUE),
+        MONITOR("monitor", "blocked on a monitor", "#e15759", Kind.QUEUE),
+        PARK("park", "parked on a lock or condition", "#ff9da7", Kind.QUEUE),
+        THREAD_WAIT("thread_wait", "waiting for a free request thread", "#d37295", Kind.QUEUE),
+        POOL_WAIT("pool_wait", "waiting for a pooled connection", "#b07aa1", Kind.QUEUE),
+        DB("db", "in the database", "#76b7b2", Kind.OWN),
+        DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f", Kind.OWN),
+        SLEEP("sleep", "sleeping (the workload's own Thread.sleep)", "#edc948", Kind.OWN),
+        GC("gc", "stopped by GC", "#9c755f", Kind.QUEUE),
+        OTHER("other", "in other waits, not seen by the probe", "#bab0ac", Kind.UNSEEN);
 
         public final String key, label, color;
+        /** The request's own work (its floor) or a queue in front of it (what a service could avoid), or unseen. */
+        public final Kind kind;
         private final Column share;
 
-        Cause(String key, String label, String color) {
+        Cause(String key, String label, String color, Kind kind) {
             this.key = key;
             this.label = label;
             this.color = color;
+            this.kind = kind;
             this.share = Column.number("time_" + key + "_pct", "%", "share of the hold's request time (throughput × mean latency × hold) "
                     + label + " (profile probe)");
         }
@@ -44,7 +47,23 @@ public final class RequestTime {
             for (Cause c : values()) if (c.key.equals(key)) return c;
             return null;
         }
+
+        /** A queue in front of the request's work: a bottleneck the service could avoid (more threads, a larger pool, a CPU of its own, less locking, a larger heap). */
+        public boolean queue() {
+            return kind == Kind.QUEUE;
+        }
     }
+
+    /**
+     * What a share of request time is to a performance engineer: the request's own work (its CPU, its sleep, its
+     * downstream call, the database's own time) is the floor of its latency, not a bottleneck; a queue in front of that
+     * work (for a free request thread, a pooled connection, the CPU or a carrier, a monitor, GC's pauses) is what the
+     * service could avoid, and the largest material one is the bottleneck.
+     */
+    public enum Kind { OWN, QUEUE, UNSEEN }
+
+    /** A queue is the bottleneck from this share of request time: below it the service is working, not waiting. */
+    public static final double MATERIAL_QUEUE_PCT = 10;
 
     /** Whether the row's largest cause dominates; a row written before the column existed: yes. */
     public static boolean dominant(DataRow row) {
@@ -68,13 +87,85 @@ public final class RequestTime {
         return out;
     }
 
+    /** Whether the row tells the request's own work from the queues (rows written before the split do not). */
+    public static boolean split(DataRow row) {
+        return !Double.isNaN(row.num(Columns.TIME_OWN));
+    }
+
+    /** The row's bottleneck: the largest material queue; null when it was working, not waiting, or before the split. */
+    public static Cause bottleneck(DataRow row) {
+        return Cause.of(row.text(Columns.TIME_QUEUE));
+    }
+
     /**
-     * "58% of request time waiting to run (200 request threads on 1 CPU), then 21% stopped by GC", or null without a
-     * breakdown.
+     * The cause a verdict acts on: the bottleneck; when the service was working, not waiting, its largest own work
+     * (the floor: a CPU spent in work a request does not need has a lever too); a row before the split, its largest share.
+     */
+    public static Cause cause(DataRow row) {
+        Cause top = Cause.of(row.text(Columns.TIME_TOP));
+        if (!split(row) || top == null) return top;
+        Cause queue = bottleneck(row);
+        if (queue != null) return queue;
+        Cause own = null;
+        for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {
+            if (e.getKey().kind == Kind.OWN && (own == null || e.getValue() > row.num(own.column()))) own = e.getKey();
+        }
+        return own == null ? top : own;
+    }
+
+    /** What {@link #cause}'s cause waited on or worked in: the bottleneck's evidence, or the largest share's. */
+    public static String evidence(DataRow row) {
+        if (!split(row)) return row.text(Columns.TIME_EVIDENCE);
+        Cause c = cause(row);
+        if (c != null && c == bottleneck(row) && !row.text(Columns.TIME_QUEUE_EVIDENCE).isBlank()) return row.text(Columns.TIME_QUEUE_EVIDENCE);
+        return c != null && c.key.equals(row.text(Columns.TIME_TOP)) ? row.text(Columns.TIME_EVIDENCE) : "";
+    }
+
+    /** The request's own work in words, largest first: "sleeping (the workload's own Thread.sleep) 50%, on CPU 3%". */
+    static String ownParts(DataRow row) {
+        List<String> parts = new ArrayList<>();
+        shares(row).entrySet().stream().filter(e -> e.getKey().kind == Kind.OWN && e.getValue() >= 1)
+                .sorted(Map.Entry.<Cause, Double>comparingByValue().reversed()).limit(3)
+                .forEach(e -> parts.add(String.format(Locale.ROOT, "%s %.0f%%", e.getKey().label, e.getValue())));
+        return String.join(", ", parts);
+    }
+
+    /**
+     * "bottleneck: 49% of request time waiting for a free request thread (400 connections on 200 request threads ...);
+     * the request's own work 50% (sleeping 50%): its floor", or "working, not waiting: 95% of request time the
+     * request's own work (on CPU 60%, ...); no queue of 10% or more"; null without a breakdown. A row written before
+     * the split: its largest share, as it was said then.
      */
     public static String line(DataRow row) {
         Cause top = Cause.of(row.text(Columns.TIME_TOP));
         if (top == null) return null;
+        if (!split(row)) return legacyLine(row, top);
+        Cause queue = bottleneck(row);
+        double own = row.num(Columns.TIME_OWN), unseen = row.num(Cause.OTHER.column());
+        String ownWork = ownParts(row);
+        String s;
+        if (queue != null) {
+            s = String.format(Locale.ROOT, "bottleneck: %.0f%% of request time %s", row.num(queue.column()), queue.label);
+            String ev = row.text(Columns.TIME_QUEUE_EVIDENCE);
+            if (!ev.isBlank()) s += " (" + ev + ")";
+            Cause next = null; // a second queue worth naming
+            for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {
+                if (e.getKey() != queue && e.getKey().queue() && e.getValue() >= MATERIAL_QUEUE_PCT && (next == null || e.getValue() > row.num(next.column()))) next = e.getKey();
+            }
+            if (next != null) s += String.format(Locale.ROOT, ", then %.0f%% %s", row.num(next.column()), next.label);
+            if (own >= 1) s += String.format(Locale.ROOT, "; the request's own work %.0f%% (%s): its floor, not a bottleneck", own, ownWork);
+        } else {
+            s = String.format(Locale.ROOT, "working, not waiting: %.0f%% of request time the request's own work%s; no queue of %.0f%% or more",
+                    own, ownWork.isEmpty() ? "" : " (" + ownWork + ")", MATERIAL_QUEUE_PCT);
+            String ev = row.text(Columns.TIME_EVIDENCE);
+            if (top.kind == Kind.OWN && !ev.isBlank()) s += " (" + top.label + ": " + ev + ")";
+        }
+        if (unseen >= 10) s += String.format(Locale.ROOT, "; %.0f%% not seen by the probe", unseen);
+        return s;
+    }
+
+    /** The line of a row written before own work and queues were told apart: its largest share. */
+    static String legacyLine(DataRow row, Cause top) {
         boolean dominant = dominant(row);
         String s = (dominant ? "" : "no single cause dominates: ") + String.format(Locale.ROOT, "%.0f%% of request time %s", row.num(top.column()), top.label);
         String ev = row.text(Columns.TIME_EVIDENCE);
@@ -90,6 +181,27 @@ public final class RequestTime {
         if (unseen >= 10) s += String.format(Locale.ROOT, "; %.0f%% not seen by the probe", unseen);
         return s;
     }
+
+    /**
+     * The closed model's own bound on a row: its connections over the request's own work (its floor), "400 connections ÷
+     * 50.1 ms = 7,984 req/s, 2.0× the row's: ...": no thread model passes it; a row at it
+     * (own work 80% of its latency or more) cannot show the thread model. Null in the open model or without a floor.
+     */
+    public static String loadBound(DataRow row) {
+        if (row.open() || !split(row)) return null;
+        double conc = row.num(Columns.CONCURRENCY), mean = row.num(Columns.MEAN_MS), own = row.num(Columns.TIME_OWN), rps = row.num(Columns.RPS);
+        if (!(conc > 0) || !(mean > 0) || !(own > 0) || !(rps > 0)) return null;
+        double floorMs = mean * own / 100, bound = conc * 1000 / floorMs;
+        String s = String.format(Locale.ROOT, "%,.0f connections ÷ %.1f ms = %,.0f req/s", conc, floorMs, bound);
+        if (own >= AT_THE_BOUND_PCT) {
+            return s + String.format(Locale.ROOT, ", and the row ran at %.0f%% of it: the load, not the thread model, sets its throughput"
+                    + " (a higher --conc is needed to see the thread model)", 100 * rps / bound);
+        }
+        return s + String.format(Locale.ROOT, ", %.1f× the row's: what taking the queues away could give at most", bound / rps);
+    }
+
+    /** A closed-model row whose own work is this much of its latency sits at the load's bound (connections ÷ floor). */
+    static final double AT_THE_BOUND_PCT = 80;
 
     /**
      * What the profiled hold the breakdown comes from cost against the measured one: "profiled hold 10 s: 5,340 req/s
@@ -111,20 +223,52 @@ public final class RequestTime {
      */
     public static String compare(List<Map.Entry<String, DataRow>> configs) {
         List<String> parts = new ArrayList<>();
-        List<String> tops = new ArrayList<>();
+        List<String> moves = new ArrayList<>();
+        boolean split = true;
         for (Map.Entry<String, DataRow> c : configs) {
             String line = line(c.getValue());
             if (line == null) continue;
             parts.add(c.getKey() + ": " + line);
-            tops.add(c.getKey().replaceFirst(" \\(row \\d+\\)$", "") + " " + Cause.of(c.getValue().text(Columns.TIME_TOP)).label);
+            DataRow r = c.getValue();
+            split &= split(r);
+            String name = c.getKey().replaceFirst(" \\(row \\d+\\)$", "");
+            Cause b = split(r) ? bottleneck(r) : Cause.of(r.text(Columns.TIME_TOP));
+            moves.add(name + " " + (b == null ? "none (working, not waiting)" : b.label));
         }
         if (parts.isEmpty()) return null;
         String s = String.join("; ", parts);
-        if (tops.size() > 1) {
-            boolean same = configs.stream().filter(c -> has(c.getValue())).map(c -> c.getValue().text(Columns.TIME_TOP)).distinct().count() == 1;
-            s += same ? ". The largest cause stayed the same" : ". The largest cause moved: " + String.join(" → ", tops);
+        if (moves.size() > 1) {
+            String what = split ? "bottleneck" : "largest cause";
+            boolean same = configs.stream().filter(c -> has(c.getValue())).map(c -> split(c.getValue()) ? c.getValue().text(Columns.TIME_QUEUE)
+                    : c.getValue().text(Columns.TIME_TOP)).distinct().count() == 1;
+            s += same ? ". The " + what + " stayed the same" : ". The " + what + " moved: " + String.join(" → ", moves);
         }
         return s;
+    }
+
+    /**
+     * The peak gauges of a row as evidence under its bottleneck: the pool's waiters (HikariCP's MBeans) and a full CPU
+     * (the app-cpu-bound flag); where a gauge points elsewhere than the time breakdown, both numbers, said so. Empty
+     * when no gauge fired or the row has no split breakdown (the verdict's own bottleneck lines speak for those).
+     */
+    public static String gauges(String config, DataRow row) {
+        if (!split(row)) return "";
+        List<String> out = new ArrayList<>();
+        Cause b = bottleneck(row);
+        double pending = row.num(Columns.HIKARI_PENDING_MAX), active = row.num(Columns.HIKARI_ACTIVE_MAX);
+        if (pending > 0) {
+            String peak = String.format(Locale.ROOT, "up to %,.0f requests waited for one of %,.0f busy pooled connections at the pool's peak", pending, active);
+            out.add(b == Cause.POOL_WAIT ? peak + " (the bottleneck's evidence)"
+                    : String.format(Locale.ROOT, "%s, yet waiting for a connection was %.0f%% of request time: a peak, not the bottleneck", peak,
+                    Math.max(0, row.num(Cause.POOL_WAIT.column()))));
+        }
+        if (row.flags().contains("app-cpu-bound")) {
+            double cpu = row.num(Columns.APP_CPU);
+            String full = String.format(Locale.ROOT, "the SUT's CPU full (%.0f%% app CPU)", cpu);
+            out.add(b == Cause.RUNQUEUE ? full + " (the bottleneck's evidence)"
+                    : String.format(Locale.ROOT, "%s, yet waiting to run was %.0f%% of request time", full, Math.max(0, row.num(Cause.RUNQUEUE.column()))));
+        }
+        return out.isEmpty() ? "" : config + ": " + String.join(", ", out);
     }
 
     /**
@@ -153,6 +297,13 @@ public final class RequestTime {
         scenarios.forEach((key, configs) -> {
             List<Map.Entry<String, DataRow>> named = new ArrayList<>();
             configs.forEach((c, r) -> named.add(Map.entry(c + " (row " + r.number() + ")", r)));
+            // the peak gauges are evidence under the cause, not verdicts of their own; and the load's own bound
+            String gauges = configs.entrySet().stream().map(e -> gauges(e.getKey(), e.getValue())).filter(g -> !g.isEmpty())
+                    .collect(java.util.stream.Collectors.joining("; "));
+            String bounds = configs.entrySet().stream().map(e -> {
+                String b = loadBound(e.getValue());
+                return b == null ? "" : e.getKey() + ": " + b;
+            }).filter(b -> !b.isEmpty()).collect(java.util.stream.Collectors.joining("; "));
             String pinned = configs.entrySet().stream().filter(e -> e.getValue().num(Columns.PINNED) > 0)
                     .map(e -> String.format(Locale.ROOT, "%s pinned virtual threads %,.0f times", e.getKey(), e.getValue().num(Columns.PINNED)))
                     .collect(java.util.stream.Collectors.joining("; "));
@@ -164,6 +315,8 @@ public final class RequestTime {
             String tails = configs.entrySet().stream().filter(e -> !e.getValue().text(Columns.TIME_TAIL).isBlank())
                     .map(e -> e.getKey() + ": " + e.getValue().text(Columns.TIME_TAIL)).collect(java.util.stream.Collectors.joining("; "));
             out.add(Finding.of("where request time goes, " + Grouping.comparisonLabel(key) + flagged + ": " + compare(named)
+                    + (gauges.isEmpty() ? "" : ". The gauges: " + gauges)
+                    + (bounds.isEmpty() ? "" : ". The load's own bound (connections ÷ the request's own work): " + bounds)
                     + (pinned.isEmpty() ? "" : " (" + pinned + ": see pinning)")
                     + (tails.isEmpty() ? "" : ". Why the tail is slow, " + tails)
                     + (cost.isEmpty() ? "" : " [explained from a profiled hold after each measured one, never during it; what profiling cost there: " + cost + "]"),

@@ -52,6 +52,9 @@ public final class ProfileProbe implements Probe {
 
     static final Column TOP = Columns.TIME_TOP;
     static final Column DOMINANT = Columns.TIME_DOMINANT;
+    static final Column QUEUE = Columns.TIME_QUEUE;
+    static final Column QUEUE_EVIDENCE = Columns.TIME_QUEUE_EVIDENCE;
+    static final Column OWN = Columns.TIME_OWN;
     static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
     static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
     static final Column TAIL = Columns.TIME_TAIL;
@@ -103,7 +106,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -398,6 +401,9 @@ public final class ProfileProbe implements Probe {
         });
         out.put(TOP, r.top().key);
         out.put(DOMINANT, r.dominant());
+        out.put(QUEUE, r.queue() == null ? "" : r.queue().key);
+        if (r.queue() != null) out.put(QUEUE_EVIDENCE, r.queueEvidence());
+        out.put(OWN, r.ownPct());
         String evidence = r.evidence();
         if (r.top() == Cause.DOWNSTREAM && !peers.isEmpty() && !evidence.contains("socket reads from")) {
             evidence += "; the service's connections: " + peers.entrySet().stream().map(e -> e.getKey() + " (" + e.getValue() + ")")
@@ -445,10 +451,15 @@ public final class ProfileProbe implements Probe {
         sb.append(String.format(Locale.ROOT, "request threads read from schedstat: %d (%s): on CPU %.2f s, run queue %.2f s%n", threads,
                 virtual ? "carriers" : "platform threads seen serving requests", cpuS, runqueueS));
         if (r.scaled()) sb.append("what was seen exceeded the request time (overlaps, sampling): the shares are scaled to 100%\n");
-        sb.append("largest: ").append(r.topLine()).append("\n\n");
+        sb.append("largest: ").append(r.topLine()).append('\n');
+        sb.append(r.queue() == null
+                ? String.format(Locale.ROOT, "bottleneck: none (no queue of %.0f%% or more): working, not waiting%n", vtlab.data.RequestTime.MATERIAL_QUEUE_PCT)
+                : String.format(Locale.ROOT, "bottleneck: %.0f%% of request time %s (%s)%n", r.pct().get(r.queue()), r.queue().label, r.queueEvidence()));
+        sb.append(String.format(Locale.ROOT, "the request's own work (its floor): %.0f%%%n%n", r.ownPct()));
         for (Cause c : Cause.values()) {
             Double v = r.pct().get(c);
-            sb.append(String.format(Locale.ROOT, "%-12s %6s%%  %s%n", c.key, v == null ? "-" : String.format(Locale.ROOT, "%.1f", v), c.label));
+            sb.append(String.format(Locale.ROOT, "%-12s %6s%%  %-6s %s%n", c.key, v == null ? "-" : String.format(Locale.ROOT, "%.1f", v),
+                    c.kind.name().toLowerCase(Locale.ROOT), c.label));
             seen.evidence().getOrDefault(c, Map.of()).entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(5)
                     .forEach(e -> sb.append(String.format(Locale.ROOT, "             %9.2f s  %s%n", e.getValue(), e.getKey())));
         }

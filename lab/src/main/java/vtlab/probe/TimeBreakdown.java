@@ -20,6 +20,7 @@ import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
+import vtlab.data.RequestTime;
 import vtlab.data.RequestTime.Cause;
 import vtlab.proc.Env;
 
@@ -439,13 +440,20 @@ public final class TimeBreakdown {
         double first = measured.isEmpty() ? 0 : measured.get(0).getValue(), second = measured.size() < 2 ? 0 : measured.get(1).getValue();
         // a cause dominates at half the request time, or at twice the next one and more than what no source saw
         boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
-        String ev = top == Cause.RUNQUEUE && queued > 0 ? queuedEvidence(queued, seen, threads, cpus, runqueueS, sut)
-                : top == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
-                        + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, poolBusy))
-                : evidence(top, seen, threads, cpus, cpuEstimated, holdS)
-                + (top == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
+        double queuedPct = queued, busyPool = poolBusy;
+        java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
+                : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
+                        + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
+                : evidence(c, seen, threads, cpus, cpuEstimated, holdS)
+                + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
-        return new Result(pct, top, dominant, runnerUp, ev, owners(seen), scale < 1);
+        // the bottleneck: the largest queue in front of the request's own work, when it is material
+        Cause queue = measured.stream().filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey)
+                .findFirst().orElse(null);
+        double own = round(pct.entrySet().stream().filter(e -> e.getKey().kind == RequestTime.Kind.OWN && e.getValue() != null)
+                .mapToDouble(Map.Entry::getValue).sum());
+        return new Result(pct, top, dominant, runnerUp, evidenceOf.apply(top), owners(seen), scale < 1, queue,
+                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own);
     }
 
     /**
@@ -466,7 +474,8 @@ public final class TimeBreakdown {
      * The breakdown: each cause's share of request time in percent (null: not measured), the largest measured one (never
      * "other"), whether it dominates, the next one, the largest one's evidence.
      */
-    public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled) {
+    public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled,
+                         Cause queue, String queueEvidence, double ownPct) {
         public String topLine() {
             if (!dominant) {
                 return String.format(Locale.ROOT, "no single cause dominates: %.0f%% of request time %s (%s)%s%s", pct.get(top), top.label, evidence,

@@ -10,6 +10,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import vtlab.data.RequestTime.Cause;
+
 class RequestTimeTest {
     static Map<String, String> row(String mode, String top, String evidence, Map<String, String> shares) {
         Map<String, String> r = new LinkedHashMap<>();
@@ -85,5 +87,69 @@ class RequestTimeTest {
     /** The findings' sentences over rows numbered as a matrix's, in this order. */
     static List<String> lines(List<Map<String, String>> rows) {
         return Finding.texts(RequestTime.findings(DataRow.numbered(rows), Grouping::variant));
+    }
+
+    static Map<String, String> split(String mode, String queue, String queueEvidence, double own, Map<String, String> shares) {
+        Map<String, String> r = row(mode, shares.entrySet().stream().max(java.util.Comparator.comparingDouble(e -> Double.parseDouble(e.getValue())))
+                .orElseThrow().getKey(), "Thread.sleep in x.Y.doGet, 100% of it", shares);
+        r.put("workload", "sleep");
+        r.put("concurrency", "400");
+        r.put("params", mode.equals("platform") ? "maxThreads=200" : "");
+        r.put("time_queue_cause", queue);
+        if (!queueEvidence.isEmpty()) r.put("time_queue_evidence", queueEvidence);
+        r.put("time_own_pct", Double.toString(own));
+        return r;
+    }
+
+    /**
+     * The issue's sleep A/B at 400 connections: platform's sleep is its floor and its queue for a thread the
+     * bottleneck; virtual is working, not waiting, at the load's own bound (400 connections over a 50 ms floor).
+     */
+    @Test
+    void theVerdictNamesTheQueueAsTheBottleneckAndTheOwnWorkAsTheFloor() {
+        Map<String, String> p = split("platform", "thread_wait", "400 connections on 200 request threads, busy 99% of the hold", 51,
+                Map.of("sleep", "50", "thread_wait", "49", "cpu", "1"));
+        p.put("mean_ms", "100");
+        p.put("throughput_rps", "4000");
+        Map<String, String> v = split("virtual", "", "", 98, Map.of("sleep", "95", "cpu", "3", "runqueue", "2"));
+        v.put("mean_ms", "52");
+        v.put("throughput_rps", "7600");
+        String pl = RequestTime.line(DataRow.of(p));
+        assertTrue(pl.startsWith("bottleneck: 49% of request time waiting for a free request thread (400 connections on 200 request threads"), pl);
+        assertTrue(pl.contains("the request's own work 51% (sleeping (the workload's own Thread.sleep) 50%, on CPU 1%): its floor, not a bottleneck"), pl);
+        assertEquals(Cause.THREAD_WAIT, RequestTime.cause(DataRow.of(p)));
+        assertTrue(RequestTime.evidence(DataRow.of(p)).startsWith("400 connections on 200"));
+        String vl = RequestTime.line(DataRow.of(v));
+        assertTrue(vl.startsWith("working, not waiting: 98% of request time the request's own work (sleeping"), vl);
+        assertTrue(vl.contains("no queue of 10% or more"), vl);
+        assertEquals(Cause.SLEEP, RequestTime.cause(DataRow.of(v)), "working: its largest own work");
+        String line = lines(List.of(p, v)).getFirst();
+        assertTrue(line.contains("The bottleneck moved: platform-200 waiting for a free request thread → virtual none (working, not waiting)"), line);
+        // the closed model's own bound: 400 connections over a floor of 51 ms (platform) and 50.96 ms (virtual)
+        assertTrue(line.contains("The load's own bound (connections ÷ the request's own work): platform-200: 400 connections ÷ 51.0 ms = 7,843 req/s,"
+                + " 2.0× the row's"), line);
+        assertTrue(line.contains("; virtual: 400 connections ÷ 51.0 ms = 7,849 req/s, and the row ran at 97% of it:"
+                + " the load, not the thread model, sets its throughput"), line);
+    }
+
+    /**
+     * The issue's Spring rig: the pool's gauge saw 168 waiters at its peak while the breakdown had the requests waiting
+     * mostly for their downstream and then to run: one verdict, the gauge under it with both numbers.
+     */
+    @Test
+    void aPeakGaugeIsEvidenceUnderTheBottleneckNotARivalVerdict() {
+        Map<String, String> v = split("virtual", "runqueue", "the SUT's CPU full: 97% busy on 1 CPU", 72, Map.of("downstream", "71", "runqueue", "23", "pool_wait", "3", "cpu", "1"));
+        v.put("hikari_pending_max", "168");
+        v.put("hikari_active_max", "10");
+        String g = RequestTime.gauges("virtual as shipped", DataRow.of(v));
+        assertEquals("virtual as shipped: up to 168 requests waited for one of 10 busy pooled connections at the pool's peak, yet waiting for a"
+                + " connection was 3% of request time: a peak, not the bottleneck", g);
+        v.put("time_queue_cause", "pool_wait");
+        assertTrue(RequestTime.gauges("v", DataRow.of(v)).endsWith("at the pool's peak (the bottleneck's evidence)"));
+        // a row before the split speaks as it did (the verdict's own gauge lines speak for it)
+        Map<String, String> old = row("virtual", "downstream", "socket reads", Map.of("downstream", "71", "runqueue", "23"));
+        old.put("hikari_pending_max", "168");
+        assertEquals("", RequestTime.gauges("v", DataRow.of(old)));
+        assertEquals(Cause.DOWNSTREAM, RequestTime.cause(DataRow.of(old)));
     }
 }

@@ -88,7 +88,8 @@ final class Levers {
             if (where == Where.LAUNCH) return nestedJarLoaderIn(k.row(), cause);
             // the JDK answers pinning, whatever cause the pins made (requests queued for a carrier, or the pinned ones' own waits)
             if (where == Where.JDK) return pinnedCarriers(k) >= PINNED_CARRIERS && k.row().num(Columns.JDK) < UNPINNED_JDK && Jdk.current().major() >= UNPINNED_JDK;
-            if (answers != null && answers != cause) return false;
+            // a full CPU and the queue for it are one cause to a user: a lever for either answers both
+            if (answers != null && answers != cause && !(cpuOrItsQueue(answers) && cpuOrItsQueue(cause))) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
             return !(where == Where.JVM && key.equals("-Xmx") && k.command() != null && k.command().contains("-Xmx"));
         }
@@ -180,7 +181,7 @@ final class Levers {
             k -> {
                 Long given = argValue(k.args(), THREADS_KEY);
                 if (given != null) return given;
-                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(k.row().text(Columns.TIME_EVIDENCE));
+                Matcher m = Pattern.compile("on (\\d+) request threads").matcher(vtlab.data.RequestTime.evidence(k.row()));
                 return m.find() ? Long.valueOf(m.group(1)) : 200L;
             }, null, "", null);
 
@@ -219,6 +220,10 @@ final class Levers {
                 double jdk = k.row().num(Columns.JDK);
                 return Double.isNaN(jdk) ? null : Long.valueOf((long) jdk);
             }, null, "", null);
+
+    static boolean cpuOrItsQueue(Cause c) {
+        return c == Cause.CPU || c == Cause.RUNQUEUE;
+    }
 
     /** The lab's own levers, in the order they are tried. */
     static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED, JDK);
@@ -264,7 +269,7 @@ final class Levers {
         m.put(Cause.POOL_WAIT, "a larger connection pool (the service's own pool-size setting: --lever NAME=V,V tries it) or less time holding a connection");
         m.put(Cause.DB, "the database's own time: the query (its plan, an index) or the database's CPU; a larger pool adds load there, not speed");
         m.put(Cause.DOWNSTREAM, "the downstream's own latency: a cache, calls in parallel, or a timeout; more threads would only wait longer");
-        m.put(Cause.SLEEP, "nothing to set: the service's own sleep");
+        m.put(Cause.SLEEP, "nothing to set: the request's own sleep is its floor, and nothing queues in front of it");
         m.put(Cause.GC, "a larger heap (-Xmx where the service sets it) or less allocation per request");
         m.put(Cause.OTHER, "nothing the probe saw");
         return java.util.Collections.unmodifiableMap(m);
@@ -304,7 +309,7 @@ final class Levers {
      */
     static boolean nestedJarLoaderIn(DataRow row, Cause cause) {
         // in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting
-        if (cause == Cause.MONITOR) return row.text(Columns.TIME_EVIDENCE).contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER);
+        if (cause == Cause.MONITOR) return vtlab.data.RequestTime.evidence(row).contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER);
         if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return false;
         return largestOwner(row.text(Columns.TIME_CPU_OWNERS)).equals(vtlab.probe.TimeBreakdown.Owner.LAUNCHER.label);
     }

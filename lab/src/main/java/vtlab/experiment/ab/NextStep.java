@@ -203,7 +203,7 @@ final class NextStep implements Search {
                 List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> n.row().ok()).toList();
                 List<Numbered> use = ok.isEmpty() ? all : ok;
                 Cause top = topCause(use);
-                Numbered first = use.stream().filter(n -> top.key.equals(n.row().text(Columns.TIME_TOP))).findFirst().orElse(use.getFirst());
+                Numbered first = use.stream().filter(n -> RequestTime.cause(n.row()) == top).findFirst().orElse(use.getFirst());
                 Numbered any = use.getFirst();
                 String scenario = any.row().text(Columns.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
                 out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(use, top), first));
@@ -212,13 +212,16 @@ final class NextStep implements Search {
         return out;
     }
 
-    /** The cause most of the rows name as their largest (the first row's on a tie). */
+    /**
+     * The cause most of the rows name (the first row's on a tie): each row's bottleneck, the largest queue in front of
+     * its work; a row working, not waiting, its largest own work (RequestTime.cause).
+     */
     static Cause topCause(List<Numbered> rows) {
-        Map<String, Long> votes = rows.stream().map(n -> n.row().text(Columns.TIME_TOP)).filter(t -> Cause.of(t) != null)
+        Map<Cause, Long> votes = rows.stream().map(n -> RequestTime.cause(n.row())).filter(java.util.Objects::nonNull)
                 .collect(Collectors.groupingBy(t -> t, LinkedHashMap::new, Collectors.counting()));
-        String best = null;
-        for (Map.Entry<String, Long> e : votes.entrySet()) if (best == null || e.getValue() > votes.get(best)) best = e.getKey();
-        return best == null ? Cause.CPU : Cause.of(best);
+        Cause best = null;
+        for (Map.Entry<Cause, Long> e : votes.entrySet()) if (best == null || e.getValue() > votes.get(best)) best = e.getKey();
+        return best == null ? Cause.CPU : best;
     }
 
     /** The cause's mean share of request time over the rows, percent. */
@@ -332,7 +335,10 @@ final class NextStep implements Search {
             List<vtlab.data.DataRow> evidence = new ArrayList<>(b.rows().stream().map(Numbered::row).toList());
             StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + rowsOf(b.rows()) + ")"
                     + (b.flagged() ? " (from flagged rows: not evidence)" : "") + ": ");
-            String ev = b.first().row().text(Columns.TIME_EVIDENCE);
+            String ev = RequestTime.evidence(b.first().row());
+            boolean working = RequestTime.split(b.first().row()) && !b.top().queue();
+            s.append(working ? "working, not waiting (no queue of " + Math.round(RequestTime.MATERIAL_QUEUE_PCT) + "% or more), its largest own work: "
+                    : RequestTime.split(b.first().row()) ? "bottleneck: " : "");
             s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
             Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().row());
             // pinned carriers hide from the breakdown (the requests queued for them are unmounted, in no thread's samples)
@@ -343,6 +349,13 @@ final class NextStep implements Search {
                         100 * Math.min(1, pinned)));
             }
             List<Lever> fit = levers(b, k, user);
+            // a user's lever that answers another cause is not run: said, with why
+            for (Lever l : user) {
+                if (!fit.contains(l) && l.answers() != null) {
+                    s.append(String.format(Locale.ROOT, " (--lever %s not run: it answers %s, and this configuration's %s is %s)", l.name(), l.answers().key,
+                            working ? "largest own work" : "bottleneck", b.top().key));
+                }
+            }
             // the variants run, by lever and value in the order they ran
             Map<String, List<Numbered>> ran = new LinkedHashMap<>();
             for (Numbered v : variants) {
@@ -382,11 +395,26 @@ final class NextStep implements Search {
                 s.append(fit.isEmpty() ? " → no lever the lab can turn for it" : "; no lever of the lab's answers it").append("; what would help: ")
                         .append(Levers.advice(b.top(), ev));
             }
+            if (b.top() == Cause.THREAD_WAIT) s.append(virtualAnswer(b, rows));
             String fixes = libraryFixes(b.top(), jar, jdks);
             if (!fixes.isEmpty()) s.append("; known library fix: ").append(fixes);
             out.add(vtlab.data.Finding.of(s.toString(), evidence));
         }
         return out;
+    }
+
+    /**
+     * Requests queued for a free platform thread: virtual threads are the answer the A/B itself measured, "; the A/B's
+     * own virtual rows answer it: virtual as shipped 7,620 req/s, 1.91× (rows 2, 4)"; "" when it has no virtual row here.
+     */
+    static String virtualAnswer(Base b, List<Numbered> rows) {
+        if (!b.threadMode().equals("platform")) return "";
+        List<Numbered> virtual = rows.stream().filter(n -> Levers.of(n.row()) == null && n.row().ok() && n.row().mode().equals("virtual")
+                && key(n).equals(key(b.first()))).toList();
+        double base = mean(b.rows(), Columns.RPS), v = mean(virtual, Columns.RPS);
+        if (virtual.isEmpty() || !(base > 0) || Double.isNaN(v)) return "";
+        return String.format(Locale.ROOT, "; the A/B's own virtual rows answer it: %s %,.0f req/s, %.2f× (%s)", virtual.getFirst().config(), v, v / base,
+                rowsOf(virtual));
     }
 
     /** " (pool 40 not tried: pool 20 moved the largest cause)", or "" when every value of the lever was run. */

@@ -274,11 +274,24 @@ final class Verdict {
         return out;
     }
 
-    /** Where the limit was in each row that counts: the SUT's CPU, the pool, the generator. */
+    /**
+     * Where the limit was in each row that counts, from the peak gauges: the SUT's CPU, the pool, the generator. A row
+     * whose request time was broken down into its own work and its queues has one verdict, the bottleneck of that
+     * breakdown, with these gauges as its evidence (RequestTime.gauges): no rival line here; the generator's is about
+     * the instrument, and stays.
+     */
     static void bottleneck(List<DataRow> rows, List<Finding> out) {
         Map<String, List<DataRow>> cpu = new LinkedHashMap<>(), pool = new LinkedHashMap<>();
         for (DataRow n : rows) {
             if (n.failed()) continue;
+            boolean explained = vtlab.data.RequestTime.split(n) && vtlab.data.RequestTime.has(n);
+            if (explained) {
+                if (n.flags().contains("generator-bound")) {
+                    out.add(Finding.of("bottleneck: the load generator saturated its cores (row " + n.number() + "): that row measures the generator, not the service",
+                            List.of(n)));
+                }
+                continue;
+            }
             if (n.flags().contains("app-cpu-bound")) cpu.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
             if (n.num(Columns.HIKARI_PENDING_MAX) > 0) pool.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
             if (n.flags().contains("generator-bound")) {
