@@ -108,6 +108,10 @@ public final class Columns {
     public static final Column GC_PAUSE_MAX = Column.number("gc_pause_max_ms", "ms", "longest GC pause in the hold");
     public static final Column STW_MAX = Column.number("stw_max_ms", "ms", "longest safepoint of any cause in the hold (all threads stopped)");
     public static final Column STW_CAUSE = Column.text("stw_max_cause", "the VM operation of the longest safepoint (e.g. SerialCollectForAllocation)");
+    public static final Column LIVE_SET = Column.number("live_set_mb", "MB", "heap in use after a full collection at the row's end (jcmd GC.run after the hold): the data the service keeps (live-set probe)");
+    public static final Column HEAP_IN_USE = Column.number("heap_in_use_mb", "MB", "heap in use at the row's end before that full collection: live data and garbage not yet collected (live-set probe)");
+    public static final Column HEAP_GROWN = Column.number("heap_grown_mb", "MB", "the heap the collector had grown to (committed) at the row's end (live-set probe)");
+    public static final Column GC_COLLECTOR = Column.text("gc_collector", "the SUT's garbage collector as GC.heap_info names it: Serial, Parallel, G1, ZGC (live-set probe)");
     public static final Column HEAP_AFTER_GC = Column.number("heap_after_gc_mb", "MB", "heap in use after the hold's last GC pause");
     public static final Column HEAP_AFTER_GC_SLOPE = Column.number("heap_after_gc_slope_mb_min", "MB/min",
             "least-squares slope of the heap after each GC pause over the hold (a soak's leak signal; empty under 3 pauses)");

@@ -52,7 +52,7 @@ public final class AbExperiment implements Experiment {
      */
     @Override
     public List<String> defaultProbes(List<String> labDefaults) {
-        return Experiment.withProbes(labDefaults, "profile");
+        return Experiment.withProbes(labDefaults, "profile", vtlab.probe.LiveSetProbe.NAME);
     }
 
     /**

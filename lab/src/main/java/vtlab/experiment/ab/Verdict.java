@@ -316,20 +316,61 @@ final class Verdict {
         out.addAll(vtlab.data.RequestTime.findings(rows, Verdict::config));
     }
 
-    /** Peak OS threads and RSS of each configuration. */
+    /**
+     * Peak OS threads and RSS of each configuration, and the data it keeps: its live set after a full collection at each
+     * row's end (the live-set probe) beside the heap its collector had grown to. RSS is mostly the heap a collector grew,
+     * and a one-CPU JVM's Serial collector grows it with garbage it has promoted and not yet collected: a configuration
+     * whose RSS is far higher than platform's while its live set is not says so, so that nobody reads "virtual threads
+     * use six times the memory" off a heap grown.
+     */
     static void memory(List<DataRow> rows, List<Finding> out) {
         Map<String, List<DataRow>> byConfig = new LinkedHashMap<>();
         for (DataRow n : rows) if (!n.failed()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
         List<String> parts = new ArrayList<>();
         List<DataRow> evidence = new ArrayList<>();
         byConfig.forEach((c, l) -> {
-            double threads = Rows.max(l, Columns.THREADS_MAX), rss = Rows.max(l, Columns.RSS_MAX);
-            if (Double.isNaN(threads) && Double.isNaN(rss)) return;
-            parts.add(String.format(Locale.ROOT, "%s %,.0f OS threads, %,.0f MB RSS (%s)", c, threads, rss, rowsOf(l)));
+            double threads = Rows.max(l, Columns.THREADS_MAX), rss = Rows.max(l, Columns.RSS_MAX), live = Rows.max(l, Columns.LIVE_SET);
+            if (Double.isNaN(threads) && Double.isNaN(rss) && Double.isNaN(live)) return;
+            String s = String.format(Locale.ROOT, "%s %,.0f OS threads, %,.0f MB RSS", c, threads, rss);
+            if (!Double.isNaN(live)) {
+                s += ", " + vtlab.probe.LiveSetProbe.words(live, Rows.max(l, Columns.HEAP_IN_USE), Rows.max(l, Columns.HEAP_GROWN),
+                        l.stream().map(n -> n.text(Columns.GC_COLLECTOR)).filter(x -> !x.isBlank()).findFirst().orElse(""));
+            }
+            parts.add(s + " (" + rowsOf(l) + ")");
             evidence.addAll(l);
         });
-        if (!parts.isEmpty()) out.add(Finding.of("memory and threads at peak: " + String.join("; ", parts), evidence));
+        if (parts.isEmpty()) return;
+        String line = "memory and threads at peak: " + String.join("; ", parts);
+        List<DataRow> platform = byConfig.get("platform");
+        if (platform != null) {
+            double pRss = Rows.max(platform, Columns.RSS_MAX), pLive = Rows.max(platform, Columns.LIVE_SET);
+            List<String> grown = new ArrayList<>(), kept = new ArrayList<>();
+            byConfig.forEach((c, l) -> {
+                if (c.equals("platform")) return;
+                double rss = Rows.max(l, Columns.RSS_MAX), live = Rows.max(l, Columns.LIVE_SET);
+                if (!(pLive > 0) || Double.isNaN(live)) return;
+                double liveRatio = live / pLive;
+                // the RSS apart and the live sets not: less than a quarter of the RSS between them is data kept
+                if (rss > MEMORY_APART * pRss && live - pLive < GROWN_SHARE * (rss - pRss)) {
+                    grown.add(String.format(Locale.ROOT, "%s's %.1f× platform's RSS is a heap its collector grew, not data it keeps: its live set is %.2f× platform's"
+                            + " (%,.0f MB against %,.0f MB)", c, rss / pRss, liveRatio, live, pLive));
+                } else {
+                    kept.add(String.format(Locale.ROOT, "%s's live set %.2f× platform's (%,.0f MB against %,.0f MB)", c, liveRatio, live, pLive));
+                }
+            });
+            if (!grown.isEmpty() || !kept.isEmpty()) {
+                List<String> all = new ArrayList<>(kept);
+                all.addAll(grown);
+                line += ". The data kept, compared: " + String.join("; ", all);
+            }
+        }
+        out.add(Finding.of(line, evidence));
     }
+
+    /** A configuration's RSS this many times another's is a difference worth explaining; a live set within it is the same data. */
+    static final double MEMORY_APART = 1.5;
+    /** A live set that explains less than this share of a difference in RSS leaves the rest to a heap grown. */
+    static final double GROWN_SHARE = 0.25;
 
     /** "row 3" or "rows 3, 4". */
     static String rowsOf(List<DataRow> l) {

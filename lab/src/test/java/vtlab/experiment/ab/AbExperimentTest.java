@@ -186,6 +186,30 @@ class AbExperimentTest {
     }
 
     /**
+     * The issue's sleep A/B at 400 connections: virtual as shipped had six times platform's RSS, its Serial collector
+     * having promoted garbage into an old generation it never collected; its live set after a full collection was 88 MB
+     * against platform's 52. The memory line compares the live sets and says the RSS is a heap grown, not data kept; a
+     * live set that is larger is said as such.
+     */
+    @Test
+    void theMemoryLineComparesLiveSetsAndNamesAHeapGrown() {
+        Map<String, String> p = row("platform", "as-shipped", 400, 4000, 120, "ok", ""), v = row("virtual", "as-shipped", 400, 7200, 60, "ok", "");
+        p.putAll(Map.of("rss_mb_max", "309", "live_set_mb", "52", "heap_in_use_mb", "60", "heap_grown_mb", "120", "gc_collector", "Serial"));
+        v.putAll(Map.of("rss_mb_max", "1774", "live_set_mb", "88", "heap_in_use_mb", "614", "heap_grown_mb", "1531", "gc_collector", "Serial"));
+        String line = Verdict.of(vtlab.data.DataRow.numbered(List.of(p, v)), dir.resolve("none.txt")).stream()
+                .filter(l -> l.startsWith("memory and threads at peak")).findFirst().orElseThrow();
+        assertTrue(line.contains("platform 220 OS threads, 309 MB RSS, 52 MB live after a full collection (Serial: 60 MB in use before it, grown to 120 MB) (row 1)"), line);
+        assertTrue(line.contains("virtual as shipped 30 OS threads, 1,774 MB RSS, 88 MB live after a full collection (Serial: 614 MB in use before it, grown to 1,531 MB)"), line);
+        assertTrue(line.contains("virtual as shipped's 5.7× platform's RSS is a heap its collector grew, not data it keeps: its live set is 1.69× platform's"), line);
+        // data it keeps: a live set apart as far as its RSS is said as a live set
+        v.put("live_set_mb", "900");
+        String kept = Verdict.of(vtlab.data.DataRow.numbered(List.of(p, v)), dir.resolve("none.txt")).stream()
+                .filter(l -> l.startsWith("memory and threads at peak")).findFirst().orElseThrow();
+        assertTrue(kept.contains("The data kept, compared: virtual as shipped's live set 17.31× platform's (900 MB against 52 MB)"), kept);
+        assertFalse(kept.contains("not data it keeps"), kept);
+    }
+
+    /**
      * Reps of one configuration far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s, the first rep
      * lower) are no settled ratio: the verdict says so with the reps and their interval; reps that agree say nothing
      * more, and one rep a configuration is a direction.
@@ -278,11 +302,12 @@ class AbExperimentTest {
 
     @Test
     void theProfileIsOnByDefaultAndMinusProfileTakesItAway() throws Exception {
-        assertTrue(probesOf().contains("profile"), probesOf().toString());
+        assertTrue(probesOf().containsAll(List.of("profile", vtlab.probe.LiveSetProbe.NAME)), probesOf().toString());
         assertTrue(probesOf("--probes", "+nmt").containsAll(List.of("profile", "nmt")), probesOf("--probes", "+nmt").toString());
         List<String> without = probesOf("--probes", "-profile");
         assertFalse(without.contains("profile"), "--probes -profile opts out of profiling: " + without);
         List<String> defaults = new java.util.ArrayList<>(vtlab.probe.Probes.DEFAULT);
+        defaults.add(vtlab.probe.LiveSetProbe.NAME); // ab's memory line compares live sets
         defaults.add(vtlab.probe.ServedProbe.NAME); // beside every set: what ran the requests
         assertEquals(defaults, without);
         assertEquals(List.of("cpu", vtlab.probe.ServedProbe.NAME), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
