@@ -189,15 +189,19 @@ public final class RequestTime {
      */
     public static String loadBound(DataRow row) {
         if (row.open() || !split(row)) return null;
-        double conc = row.num(Columns.CONCURRENCY), mean = row.num(Columns.MEAN_MS), own = row.num(Columns.TIME_OWN), rps = row.num(Columns.RPS);
-        if (!(conc > 0) || !(mean > 0) || !(own > 0) || !(rps > 0)) return null;
-        double floorMs = mean * own / 100, bound = conc * 1000 / floorMs;
+        // the shares are the profiled hold's: its own throughput gives the latency they split (Little's law, closed
+        // model: connections ÷ throughput), so the floor and the bound come from one window
+        double conc = row.num(Columns.CONCURRENCY), own = row.num(Columns.TIME_OWN), profiled = row.num(Columns.PROFILED_RPS);
+        double rps = profiled > 0 ? profiled : row.num(Columns.RPS);
+        if (!(conc > 0) || !(own > 0) || !(rps > 0)) return null;
+        double floorMs = 1000 * conc / rps * own / 100, bound = conc * 1000 / floorMs;
         String s = String.format(Locale.ROOT, "%,.0f connections ÷ %.1f ms = %,.0f req/s", conc, floorMs, bound);
         if (own >= AT_THE_BOUND_PCT) {
-            return s + String.format(Locale.ROOT, ", and the row ran at %.0f%% of it: the load, not the thread model, sets its throughput"
-                    + " (a higher --conc is needed to see the thread model)", 100 * rps / bound);
+            return s + String.format(Locale.ROOT, ", and the row ran at %.0f%% of it%s: the load, not the thread model, sets its throughput"
+                    + " (a higher --conc is needed to see the thread model)", 100 * rps / bound, profiled > 0 ? " in its profiled hold" : "");
         }
-        return s + String.format(Locale.ROOT, ", %.1f× the row's: what taking the queues away could give at most", bound / rps);
+        return s + String.format(Locale.ROOT, ", %.1f× the row's%s: what taking the queues away could give at most", bound / rps,
+                profiled > 0 ? " in its profiled hold" : "");
     }
 
     /** A closed-model row whose own work is this much of its latency sits at the load's bound (connections ÷ floor). */

@@ -413,7 +413,7 @@ public final class ProfileProbe implements Probe {
         if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
         out.put(EVIDENCE, evidence);
         Double p99 = number(row, Columns.P99);
-        String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual);
+        String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual, fromDumps);
         if (!tail.isEmpty()) out.put(TAIL, tail);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);

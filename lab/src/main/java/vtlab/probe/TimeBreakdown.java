@@ -497,6 +497,15 @@ public final class TimeBreakdown {
      * @param p99Ms the profiled hold's p99
      */
     public static String tail(Seen seen, double p99Ms, Result breakdown, boolean virtual) {
+        return tail(seen, p99Ms, breakdown, virtual, DumpSeen.NONE);
+    }
+
+    /**
+     * As above; where JFR recorded no long wait of a virtual row (its parks and blocked enters are no events), the thread
+     * dumps taken in the hold name the queue most virtual request threads were in: a monitor behind the virtual tail is
+     * named as it is for platform.
+     */
+    public static String tail(Seen seen, double p99Ms, Result breakdown, boolean virtual, DumpSeen dumps) {
         if (!(p99Ms > 0)) return "";
         double floorS = p99Ms / 2 / 1000;
         Map<Cause, List<Wait>> longWaits = new EnumMap<>(Cause.class);
@@ -504,6 +513,11 @@ public final class TimeBreakdown {
         for (Wait w : seen.waits()) if (w.seconds() >= floorS && w.cause() != Cause.OTHER) longWaits.computeIfAbsent(w.cause(), k -> new ArrayList<>()).add(w);
         String head = String.format(Locale.ROOT, "the slowest 1%% (p99 %.1f ms): ", p99Ms);
         if (longWaits.isEmpty()) {
+            String dumped = virtual ? dumpedQueue(dumps) : null;
+            if (dumped != null) {
+                return head + String.format(Locale.ROOT, "no single wait of %.1f ms or more in JFR (a virtual thread's park or blocked enter is no"
+                        + " JFR event); the thread dumps: %s", p99Ms / 2, dumped);
+            }
             return head + String.format(Locale.ROOT, "no single wait of %.1f ms or more seen: their time was queueing or many short waits"
                     + " (the breakdown's largest: %s)%s", p99Ms / 2, breakdown.top().label,
                     virtual ? "; a virtual thread's park or blocked enter is no JFR event" : "");
@@ -519,6 +533,22 @@ public final class TimeBreakdown {
                     parts.add(String.format(Locale.ROOT, "%s %,d (longest %.0f ms; %s)", e.getKey().label, l.size(), longest * 1000, most));
                 });
         return head + String.format(Locale.ROOT, "waits of %.1f ms or more, each enough alone: ", p99Ms / 2) + String.join("; ", parts);
+    }
+
+    /**
+     * The queue the dumps saw most virtual request threads in (a monitor, a lock, a pool; not the run queue, which is
+     * the breakdown's), "12 of 40 virtual request threads in 4 dumps blocked on a monitor (lock a.Ledger in a.S.doGet)";
+     * null when they saw none.
+     */
+    static String dumpedQueue(DumpSeen dumps) {
+        if (dumps == null || dumps.observations() == 0) return null;
+        return dumps.counts().entrySet().stream().filter(e -> e.getKey() != Cause.RUNQUEUE && e.getKey().queue() && e.getValue() > 0)
+                .max(Map.Entry.comparingByValue()).map(e -> {
+                    String what = dumps.evidence().getOrDefault(e.getKey(), Map.of()).entrySet().stream().max(Map.Entry.comparingByValue())
+                            .map(Map.Entry::getKey).orElse("");
+                    return String.format(Locale.ROOT, "%d of %d virtual request threads in %d dumps %s%s", e.getValue(), dumps.observations(),
+                            dumps.dumps(), e.getKey().label, what.isEmpty() ? "" : " (" + what + ")");
+                }).orElse(null);
     }
 
     /** Evidence for time that waited for a full CPU before a worker took the request. */

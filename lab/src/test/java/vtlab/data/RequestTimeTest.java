@@ -114,6 +114,7 @@ class RequestTimeTest {
         Map<String, String> v = split("virtual", "", "", 98, Map.of("sleep", "95", "cpu", "3", "runqueue", "2"));
         v.put("mean_ms", "52");
         v.put("throughput_rps", "7600");
+        v.put("profiled_rps", "7700"); // the shares' own window
         String pl = RequestTime.line(DataRow.of(p));
         assertTrue(pl.startsWith("bottleneck: 49% of request time waiting for a free request thread (400 connections on 200 request threads"), pl);
         assertTrue(pl.contains("the request's own work 51% (sleeping (the workload's own Thread.sleep) 50%, on CPU 1%): its floor, not a bottleneck"), pl);
@@ -125,10 +126,11 @@ class RequestTimeTest {
         assertEquals(Cause.SLEEP, RequestTime.cause(DataRow.of(v)), "working: its largest own work");
         String line = lines(List.of(p, v)).getFirst();
         assertTrue(line.contains("The bottleneck moved: platform-200 waiting for a free request thread → virtual none (working, not waiting)"), line);
-        // the closed model's own bound: 400 connections over a floor of 51 ms (platform) and 50.96 ms (virtual)
+        // the closed model's own bound: 400 connections over a floor of 51% of 100 ms (platform: 400 ÷ 4,000 req/s) and
+        // of 98% of 51.9 ms (virtual: 400 ÷ its profiled hold's 7,700 req/s)
         assertTrue(line.contains("The load's own bound (connections ÷ the request's own work): platform-200: 400 connections ÷ 51.0 ms = 7,843 req/s,"
                 + " 2.0× the row's"), line);
-        assertTrue(line.contains("; virtual: 400 connections ÷ 51.0 ms = 7,849 req/s, and the row ran at 97% of it:"
+        assertTrue(line.contains("; virtual: 400 connections ÷ 50.9 ms = 7,857 req/s, and the row ran at 98% of it in its profiled hold:"
                 + " the load, not the thread model, sets its throughput"), line);
     }
 

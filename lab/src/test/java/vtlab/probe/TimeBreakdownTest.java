@@ -388,9 +388,16 @@ class TimeBreakdownTest {
         assertTrue(tail.contains("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard"), tail);
         assertTrue(tail.contains("waiting for a downstream 1 (longest "), tail);
         assertFalse(tail.contains("on CPU"), "the spin is no wait: " + tail);
-        String none = TimeBreakdown.tail(platform, 1000, r, true);
+        String none = TimeBreakdown.tail(calm(platform), 1000, r, true);
         assertTrue(none.startsWith("the slowest 1% (p99 1000.0 ms): no single wait of 500.0 ms or more seen"), none);
         assertTrue(none.endsWith("a virtual thread's park or blocked enter is no JFR event"), none);
+        // a virtual row's monitor is in no JFR event: the thread dumps name it, as platform's recording does
+        TimeBreakdown.DumpSeen dumps = new TimeBreakdown.DumpSeen(3, 66, Map.of(Cause.MONITOR, 64, Cause.RUNQUEUE, 2),
+                Map.of(Cause.MONITOR, Map.of("lock a.Ledger in a.S.doGet", 64), Cause.RUNQUEUE, Map.of("virtual threads queued for a carrier (thread dumps)", 2)));
+        String dumped = TimeBreakdown.tail(calm(platform), 1000, r, true, dumps);
+        assertEquals("the slowest 1% (p99 1000.0 ms): no single wait of 500.0 ms or more in JFR (a virtual thread's park or blocked enter is no JFR"
+                + " event); the thread dumps: 64 of 66 virtual request threads in 3 dumps blocked on a monitor (lock a.Ledger in a.S.doGet)", dumped);
+        assertEquals(none, TimeBreakdown.tail(calm(platform), 1000, r, true, TimeBreakdown.DumpSeen.NONE), "no dumps: as before");
     }
 
     /**
