@@ -193,6 +193,7 @@ public final class Columns {
     public static final Column TIME_QUEUE_EVIDENCE = Column.text("time_queue_evidence", "what the bottleneck queued for: the lock's class, the pool, the threads, the CPU's busy share, the pauses");
     public static final Column TIME_OWN = Column.number("time_own_pct", "%", "the request's own work as a share of request time (cpu, db, downstream, sleep): the floor of its latency, not a bottleneck (profile probe)");
     public static final Column TIME_EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
+    public static final Column TIME_CPU_SAMPLES = Column.integer("time_cpu_samples", "samples", "execution samples of request threads that time_cpu_owners' shares stand on");
     public static final Column TIME_CPU_OWNERS = Column.text("time_cpu_owners", "request threads' execution samples by owner of their leaf-most frame outside the JDK (owner pct;...)");
 
     /** A tier's CPU column (app, load, pg, stub, toxiproxy), vtlab.probe.CpuProbe's. */

@@ -62,6 +62,11 @@ public final class RequestTime {
      */
     public enum Kind { OWN, QUEUE, UNSEEN }
 
+    /** Owners of CPU samples (the profile probe's) that are work a request does not need to answer. */
+    public static final String WRITING_LOGS = "writing logs or the console", LOADING_CLASSES = "loading classes or resources",
+            METRICS = "metrics and tracing";
+    static final java.util.Set<String> OVERHEAD = java.util.Set.of(WRITING_LOGS, LOADING_CLASSES, METRICS);
+
     /** A queue is the bottleneck from this share of request time: below it the service is working, not waiting. */
     public static final double MATERIAL_QUEUE_PCT = 10;
 
@@ -161,7 +166,50 @@ public final class RequestTime {
             if (top.kind == Kind.OWN && !ev.isBlank()) s += " (" + top.label + ": " + ev + ")";
         }
         if (unseen >= 10) s += String.format(Locale.ROOT, "; %.0f%% not seen by the probe", unseen);
+        // the CPU is the wall (queued for it, or all the work is on it): whose work it was, and what a request does not need
+        Cause c = cause(row);
+        if (c == Cause.RUNQUEUE || c == Cause.CPU) {
+            String owners = cpuOwners(row);
+            if (!owners.isEmpty()) s += "; " + owners;
+        }
         return s;
+    }
+
+    /**
+     * "the CPU's owners (139 execution samples): the JDBC driver, pool or ORM 42% (95% CI 34–50%), ...; writing logs or
+     * the console 12% (7–19%) is work a request does not need", from time_cpu_owners and time_cpu_samples; each share
+     * with its Wilson interval (a share of samples is a binomial proportion); "" without samples.
+     */
+    public static String cpuOwners(DataRow row) {
+        String owners = row.text(Columns.TIME_CPU_OWNERS);
+        double n = row.num(Columns.TIME_CPU_SAMPLES);
+        if (owners.isBlank() || !(n > 0)) return "";
+        List<String> parts = new ArrayList<>(), overhead = new ArrayList<>();
+        for (String o : owners.split(";")) {
+            int sp = o.strip().lastIndexOf(' ');
+            if (sp < 0 || !o.strip().endsWith("%")) continue;
+            String label = o.strip().substring(0, sp);
+            double pct;
+            try {
+                pct = Double.parseDouble(o.strip().substring(sp + 1, o.strip().length() - 1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            double[] ci = wilson(pct / 100, n);
+            String part = String.format(Locale.ROOT, "%s %.0f%% (95%% CI %.0f–%.0f%%)", label, pct, 100 * ci[0], 100 * ci[1]);
+            if (OVERHEAD.contains(label)) overhead.add(part);
+            else if (parts.size() < 3) parts.add(part);
+        }
+        String s = String.format(Locale.ROOT, "the CPU's owners (%,.0f execution samples): %s", n, String.join(", ", parts));
+        if (!overhead.isEmpty()) s += "; work a request does not need: " + String.join(", ", overhead);
+        return s;
+    }
+
+    /** The 95% Wilson score interval of a proportion p observed in n trials: {low, high}. */
+    static double[] wilson(double p, double n) {
+        double z = 1.959964, z2 = z * z;
+        double centre = (p + z2 / (2 * n)) / (1 + z2 / n), half = z * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
     }
 
     /** The line of a row written before own work and queues were told apart: its largest share. */

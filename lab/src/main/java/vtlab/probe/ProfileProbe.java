@@ -106,7 +106,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, Columns.TIME_CPU_SAMPLES, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -416,6 +416,7 @@ public final class ProfileProbe implements Probe {
         String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual, fromDumps);
         if (!tail.isEmpty()) out.put(TAIL, tail);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
+        out.put(Columns.TIME_CPU_SAMPLES, seen.samplesTotal());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
                 + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),

@@ -45,14 +45,37 @@ public final class TimeBreakdown {
     public enum Owner {
         SERVICE("the service's own code"), LAUNCHER("Spring Boot's nested-jar loader"), FRAMEWORK("the web framework"),
         DATA("the JDBC driver, pool or ORM"),
-        SERIALIZATION("serialization and templates"), LIBRARY("other libraries"), JDK("the JDK");
+        SERIALIZATION("serialization and templates"), LIBRARY("other libraries"), JDK("the JDK"),
+        LOGGING(RequestTime.WRITING_LOGS, true), CLASSLOADING(RequestTime.LOADING_CLASSES, true), METRICS(RequestTime.METRICS, true);
 
         public final String label;
+        /** Work a request does not need to answer: the first thing to look for in a CPU that is full. */
+        public final boolean overhead;
 
         Owner(String label) {
+            this(label, false);
+        }
+
+        Owner(String label, boolean overhead) {
             this.label = label;
+            this.overhead = overhead;
+        }
+
+        public static Owner ofLabel(String label) {
+            for (Owner o : values()) if (o.label.equals(label)) return o;
+            return null;
         }
     }
+
+    /** Logging libraries, and a SQL statement logger writing the ORM's queries out. */
+    static final List<String> LOGGING = List.of("org.apache.logging.", "org.apache.log4j.", "ch.qos.logback.", "org.slf4j.", "org.jboss.logging.",
+            "org.apache.commons.logging.", "org.hibernate.engine.jdbc.spi.SqlStatementLogger");
+    /** The JDK writing to the console (System.out) or through its own logging. */
+    static final List<String> JDK_LOGGING = List.of("java.io.PrintStream.", "java.util.logging.");
+    /** The JDK loading a class or looking a resource up (a class loaded, or a resource read, on a request's path). */
+    static final List<String> JDK_CLASSLOADING = List.of("java.lang.ClassLoader.loadClass", "java.lang.ClassLoader.defineClass",
+            "java.lang.ClassLoader.getResource", "java.lang.ClassLoader.findResource", "jdk.internal.loader.", "java.net.URLClassLoader.");
+    static final List<String> METRICS = List.of("io.micrometer.", "io.prometheus.", "io.opentelemetry.", "io.opentracing.", "brave.", "zipkin2.");
 
     /** Frames of a request being served whatever the service's own code: the servlet containers' request paths. */
     public static final List<String> SERVER_FRAMES = List.of("org.apache.coyote.", "jakarta.servlet.", "javax.servlet.",
@@ -132,9 +155,18 @@ public final class TimeBreakdown {
             return app;
         }
 
+        /**
+         * The owner of a sample: from the leaf outwards, work a request does not need (logging, class loading, metrics)
+         * the first time one of its frames is met, else the first frame outside the JDK by its package.
+         */
         Owner owner(List<RecordedFrame> frames) {
             for (RecordedFrame f : frames) {
                 String type = type(f);
+                String method = f.getMethod() == null ? "" : type + "." + f.getMethod().getName();
+                if (any(method, JDK_LOGGING) || any(method, LOGGING)) return Owner.LOGGING;
+                // loading through Spring Boot's nested-jar loader is its work, with a lever of its own (run the jar extracted)
+                if (any(method, JDK_CLASSLOADING)) return hasFrame(frames, LAUNCHER) ? Owner.LAUNCHER : Owner.CLASSLOADING;
+                if (any(type, METRICS)) return Owner.METRICS;
                 if (any(type, JDK)) continue;
                 if (any(type, appPackages)) return Owner.SERVICE;
                 if (any(type, LAUNCHER)) return Owner.LAUNCHER;
