@@ -47,8 +47,11 @@ public final class JfrRecording {
 
     /** The recording dumped to {@code file} and stopped: what a probe keeps of its hold. */
     public Path finish(Path file) throws IOException, InterruptedException {
-        dump(file);
-        stop();
+        try {
+            dump(file);
+        } finally {
+            stop(); // also when the dump failed: its sampling must not run on into the next hold in this JVM
+        }
         return file;
     }
 }

@@ -143,7 +143,14 @@ public final class RowRunner {
                     out.put(RowColumns.MODE_PROOF, modeCheck.proof());
                 }
             } finally {
-                if (modeCheck != null && sut.alive()) modeCheck.stop(row.jdk(), sut.process());
+                if (modeCheck != null && sut.alive()) {
+                    try {
+                        modeCheck.stop(row.jdk(), sut.process());
+                    } catch (RowFailed e) {
+                        // only after a failure before the verdict (conclude stops it): that failure is the row's, and a
+                        // failed row's SUT is stopped, its recording with it
+                    }
+                }
             }
             drain(planned, sut, steps, out);
             FaultSchedule faults = FaultSchedule.of(row, runTiers);

@@ -131,29 +131,35 @@ final class ThreadModeCheck {
      * After a slice's load: the JFR witness read so far (when the dumps caught nothing), and the verdict once either
      * witness saw a request. Throws when what was seen contradicts the row's mode.
      */
-    void afterSlice(Jdk jdk, TierProcess sut, Path raw, String stem) throws VerificationFailed, InterruptedException {
+    void afterSlice(Jdk jdk, TierProcess sut, Path raw, String stem) throws VerificationFailed, RowRunner.RowFailed, InterruptedException {
         if (concluded) return;
         if (!dumped.any() && recording != null) readJfr(jdk, sut, raw, stem);
         if (dumped.any() || sampled.any()) conclude(jdk, sut);
     }
 
     /** At the end of the whole warm-up: throws unless what the witnesses saw fits the row's mode; stops the recording. */
-    void conclude(Jdk jdk, TierProcess sut) throws VerificationFailed, InterruptedException {
+    void conclude(Jdk jdk, TierProcess sut) throws VerificationFailed, RowRunner.RowFailed, InterruptedException {
         if (concluded) return;
         concluded = true;
         stop(jdk, sut);
         verdict(mode, dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
     }
 
-    /** Stops the recording if it still runs (also when the row fails before a verdict). */
-    void stop(Jdk jdk, TierProcess sut) throws InterruptedException {
+    /**
+     * Stops the recording if it still runs (also when the row fails before a verdict). Throws when it cannot in a SUT
+     * that still runs (a jcmd that timed out): its samples every 10 ms would run on into the measured hold.
+     */
+    void stop(Jdk jdk, TierProcess sut) throws RowRunner.RowFailed, InterruptedException {
         if (recording == null) return;
         JfrRecording r = recording;
         recording = null;
         try {
             r.stop();
         } catch (IOException e) {
-            // the SUT exited: nothing records any more
+            if (!sut.alive()) return; // the SUT exited: nothing records any more
+            throw new RowRunner.RowFailed("the thread-mode check's JFR recording (samples every " + SAMPLE_PERIOD.toMillis()
+                    + " ms) could not be stopped in the SUT, which still runs, so it would sample on into the measured hold: "
+                    + e.getMessage().lines().findFirst().orElse(""));
         }
     }
 

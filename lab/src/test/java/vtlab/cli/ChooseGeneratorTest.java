@@ -31,6 +31,21 @@ class ChooseGeneratorTest {
         assertEquals("hey", chosen(List.of("--generator", "hey"), null, List.of(), false, false));
     }
 
+    /** docs/setup.md's licence table names as each load model's default the generator chosen here, no other. */
+    @Test
+    void theLicenceTableNamesTheDefaultsChosenHere() throws Exception {
+        List<String> rows = java.nio.file.Files.readAllLines(java.nio.file.Path.of(System.getProperty("vtlab.home", ".."), "docs/setup.md")).stream()
+                .filter(l -> l.startsWith("| `")).toList();
+        assertEquals(List.of(chosen(List.of(), null, List.of(), true, false)), toolsSaying(rows, "the open model's default"));
+        assertEquals(List.of(chosen(List.of(), null, List.of(), false, false)), toolsSaying(rows, "closed-model load (the default generator)"));
+    }
+
+    /** The tools (first cell) of the table rows whose use (third cell) says this. */
+    static List<String> toolsSaying(List<String> rows, String words) {
+        return rows.stream().map(l -> l.split("\\|")).filter(c -> c.length > 3 && c[3].contains(words))
+                .map(c -> c[1].strip().replace("`", "")).toList();
+    }
+
     @Test
     void aGeneratorThatCannotSendTheRowsLoadIsRefusedInOneLine() {
         UsageError closedOnly = assertThrows(UsageError.class, () -> chosen(List.of("--generator", "wrk"), null, List.of(), true, false));

@@ -2,6 +2,7 @@ package vtlab.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -53,6 +54,73 @@ class JfrRecordingTest {
         Path last = r.finish(dir.resolve("last.jfr"));
         assertTrue(sleeps(last) >= 3, "finish dumps first");
         assertFalse(recordings().contains("vtlab-test"), "finish stopped it");
+    }
+
+    /** A dump that fails (a jcmd timeout, say) still stops the recording: no sampling runs on into the next hold. */
+    @Test
+    void aFailedDumpStillStopsTheRecording() throws Exception {
+        JfrRecording r = JfrRecording.start(dumpFails(), Jdk.current(), "vtlab-test-failed-dump", dir.resolve("f.jfc"), SLEEPS);
+        try {
+            assertTrue(recordings().contains("vtlab-test-failed-dump"));
+            assertThrows(java.io.IOException.class, () -> r.finish(dir.resolve("last.jfr")));
+            assertFalse(recordings().contains("vtlab-test-failed-dump"), "the recording still runs after its dump failed");
+        } finally {
+            r.stop();
+        }
+    }
+
+    /** This JVM, whose JFR.dump fails as a jcmd that timed out does; every other jcmd runs. */
+    static TierProcess dumpFails() {
+        vtlab.tier.host.Site here = vtlab.tier.host.Site.here();
+        vtlab.tier.host.Site site = new vtlab.tier.host.Site() {
+            @Override
+            public String jcmd(Jdk jdk, long pid, List<String> command) throws java.io.IOException, InterruptedException {
+                if (command.getFirst().equals("JFR.dump")) throw new java.io.IOException("jcmd JFR.dump: no answer from " + pid + " within 60 s");
+                return here.jcmd(jdk, pid, command);
+            }
+
+            @Override
+            public String path(Path file) {
+                return here.path(file);
+            }
+
+            @Override
+            public String send(Path file) throws java.io.IOException, InterruptedException {
+                return here.send(file);
+            }
+
+            @Override
+            public void fetch(Path file) throws java.io.IOException, InterruptedException {
+                here.fetch(file);
+            }
+        };
+        TierProcess self = TierProcess.local(ProcessHandle.current());
+        return new TierProcess() {
+            @Override
+            public long pid() {
+                return self.pid();
+            }
+
+            @Override
+            public boolean alive() {
+                return true;
+            }
+
+            @Override
+            public java.util.Optional<ProcessHandle> local() {
+                return self.local();
+            }
+
+            @Override
+            public String proc(String file) throws java.io.IOException {
+                return self.proc(file);
+            }
+
+            @Override
+            public vtlab.tier.host.Site site() {
+                return site;
+            }
+        };
     }
 
     static String recordings() throws Exception {

@@ -131,6 +131,78 @@ class ThreadModeCheckTest {
         assertTrue(!ThreadModeCheck.mixed("platform", new ThreadModeCheck.Seen(0, 40)));
     }
 
+    /**
+     * A SUT whose every jcmd answers but JFR.stop, which times out: alive or exited, as given. Nothing runs; the
+     * recording is only as the check knows it.
+     */
+    static vtlab.tier.host.TierProcess stopTimesOut(boolean alive) {
+        vtlab.tier.host.Site site = new vtlab.tier.host.Site() {
+            @Override
+            public String jcmd(Jdk jdk, long pid, List<String> command) throws java.io.IOException {
+                if (command.getFirst().equals("JFR.stop")) throw new java.io.IOException("jcmd JFR.stop: no answer from " + pid + " within 60 s");
+                return "";
+            }
+
+            @Override
+            public String path(Path file) {
+                return file.toString();
+            }
+
+            @Override
+            public String send(Path file) {
+                return file.toString();
+            }
+
+            @Override
+            public void fetch(Path file) {}
+        };
+        return new vtlab.tier.host.TierProcess() {
+            @Override
+            public long pid() {
+                return 4242;
+            }
+
+            @Override
+            public boolean alive() {
+                return alive;
+            }
+
+            @Override
+            public java.util.Optional<ProcessHandle> local() {
+                return java.util.Optional.empty();
+            }
+
+            @Override
+            public String proc(String file) throws java.io.IOException {
+                throw new java.io.IOException("no /proc here");
+            }
+
+            @Override
+            public vtlab.tier.host.Site site() {
+                return site;
+            }
+        };
+    }
+
+    /**
+     * A recording the check cannot stop in a SUT that still runs would sample every 10 ms into the measured hold: the
+     * row fails and says so. A SUT that exited records nothing any more: its row fails on that, not here.
+     */
+    @Test
+    void aRecordingThatCannotBeStoppedInARunningSutFailsTheRow() throws Exception {
+        vtlab.tier.host.TierProcess running = stopTimesOut(true);
+        ThreadModeCheck check = new ThreadModeCheck("virtual", List.of("com.shop."));
+        check.begin(Jdk.current(), running, dir, "r1");
+        Exception e = assertThrows(Exception.class, () -> check.stop(Jdk.current(), running), "a running SUT's recording left on is ignored");
+        assertTrue(e instanceof RowRunner.RowFailed, e.toString());
+        assertTrue(e.getMessage().contains("could not be stopped") && e.getMessage().contains("no answer from 4242 within 60 s")
+                && e.getMessage().contains("measured hold"), e.getMessage());
+        vtlab.tier.host.TierProcess exited = stopTimesOut(false);
+        ThreadModeCheck gone = new ThreadModeCheck("virtual", List.of("com.shop."));
+        gone.begin(Jdk.current(), exited, dir, "r2");
+        gone.stop(Jdk.current(), exited);
+    }
+
     @Test
     void eachModeSeenAsItShouldPasses() throws Exception {
         ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(40, 0), NONE, tried(1));

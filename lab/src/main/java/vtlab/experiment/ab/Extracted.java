@@ -17,8 +17,10 @@ import vtlab.tier.tool.Jdk;
  * A Spring Boot jar run extracted, the launch lever's variant: {@code java -Djarmode=tools -jar APP.jar extract
  * --destination DIR} (Spring Boot 3.3+) into a folder of the lab's own, never beside the user's jar, then
  * {@code java -jar DIR/APP.jar}, whose classes load from plain jars instead of through the nested-jar class loader.
- * Done once per jar and run, the folder removed when the lab exits. An extraction that fails gives a stack whose start
- * prints why and exits, so the variant's row fails with that reason and the run goes on.
+ * It runs from the folder the jar as shipped runs from, so that a service reading ./config/ or ./application.properties
+ * there changes its launch only, not its configuration. Done once per jar and run, the folder removed when the lab
+ * exits. An extraction that fails gives a stack whose start prints why and exits, so the variant's row fails with that
+ * reason and the run goes on.
  */
 final class Extracted {
     private Extracted() {}
@@ -38,16 +40,16 @@ final class Extracted {
             throw new IllegalStateException(e.getMessage(), e);
         }
         String extractedName = name + "-extracted";
-        Path dir = null;
         String why;
         try {
-            dir = Files.createTempDirectory("vtlab-extracted-");
+            Path dir = Files.createTempDirectory("vtlab-extracted-");
             deleteOnExit(dir);
             Commands.Result r = Commands.attempt(List.of(jdk.java().toString(), "-Djarmode=tools", "-jar", s.jar().toString(), "extract",
                     "--destination", dir.toString()), Duration.ofMinutes(2));
             Path jar = dir.resolve(s.jar().getFileName());
             if (r.ok() && Files.isRegularFile(jar)) {
-                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", dir, jar, s.runtimeInfoPath(), s.settings(),
+                // the shipped jar's working folder, not the extraction's: the same ./config/ read
+                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", s.dir(), jar, s.runtimeInfoPath(), s.settings(),
                         s.tiers(), s.expect(), s.workloads(), s.data(), s.launch());
                 Stack.define(out);
                 return out;
@@ -62,7 +64,7 @@ final class Extracted {
         }
         // a start that says why and exits: the variant's row fails with it, the run goes on
         String say = "printf '%s\\n' '" + why.replace("'", "") + "' >&2; exit 3";
-        Stack out = new Stack(extractedName, s.description() + ", not extracted: " + why, dir == null ? s.dir() : dir, s.jar(), s.runtimeInfoPath(),
+        Stack out = new Stack(extractedName, s.description() + ", not extracted: " + why, s.dir(), s.jar(), s.runtimeInfoPath(),
                 s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), new Stack.Launch(say, s.launch().appPackages(), s.launch().startTimeout()));
         Stack.define(out);
         return out;

@@ -334,7 +334,9 @@ final class Levers {
     /**
      * A user's --lever: "[CAUSE:]NAME=V1,V2": NAME an environment variable, -DNAME a system property, -NAME or --NAME a
      * program argument (NAME=V); CAUSE one of the causes' keys (pool_wait, gc, ...), else it is tried whatever the
-     * largest cause. Refused in one line when it does not parse.
+     * largest cause. Refused in one line when it does not parse, when NAME is a lab lever's (its rows would be taken for
+     * that lever's and never run), when a -D name has a space or a quote (JAVA_TOOL_OPTIONS would split it into more JVM
+     * options) and when a value of the list is empty.
      */
     static Lever user(String spec) throws UsageError {
         String s = spec.strip();
@@ -351,12 +353,19 @@ final class Levers {
         }
         if (eq <= 0 || eq == s.length() - 1) throw new UsageError("--lever takes [CAUSE:]NAME=VALUE,VALUE (e.g. DB_POOL_SIZE=20,40), not '" + spec + "'");
         String name = s.substring(0, eq);
-        List<String> values = java.util.Arrays.stream(s.substring(eq + 1).split(",")).map(String::strip).filter(v -> !v.isEmpty()).toList();
-        if (values.isEmpty()) throw new UsageError("--lever " + spec + ": no value to try");
+        for (Lever l : ALL) {
+            if (l.name().equals(name)) throw new UsageError("--lever " + spec + ": '" + name + "' is a lab lever's name (" + String.join(", ",
+                    ALL.stream().map(Lever::name).toList()) + "): its rows would be taken for that lever's and never run (the next step turns the lab's own)");
+        }
+        List<String> values = java.util.Arrays.stream(s.substring(eq + 1).split(",", -1)).map(String::strip).toList();
+        if (values.contains("")) throw new UsageError("--lever " + spec + ": an empty value in the list (VALUE,VALUE, each a row)");
         for (String v : values) {
             if (v.contains(";") || v.chars().anyMatch(Character::isWhitespace)) throw new UsageError("--lever " + spec + ": a value has no ';' or space");
         }
         Where where;
+        if (name.startsWith("-D") && name.matches(".*[\\s'\"].*")) {
+            throw new UsageError("--lever " + spec + ": a -D property's name has no space or quote (JAVA_TOOL_OPTIONS would split it into more JVM options)");
+        }
         if (name.startsWith("-D") && name.length() > 2) where = Where.JVM;
         else if (name.matches("--?[A-Za-z0-9][A-Za-z0-9._-]*")) where = Where.ARG;
         else if (name.matches("[A-Za-z_][A-Za-z0-9_]*")) where = Where.ENV;

@@ -27,7 +27,8 @@ import vtlab.data.Rows;
  * A metric's value at a load point is the mean over its rows' reps; failed rows have no numbers and do not count, and
  * a threshold with no row to measure fails ("not measured"). A request name's percentile ({@link Rule#PER_REQUEST}: a
  * generator that measures a mix's requests apart, vegeta) is that of its reps' histograms merged (raw/, the
- * histogram_by_request column), its error rate its reps' errors over their attempts: exact, never a mean of percentiles.
+ * histogram_by_request column), its error rate its reps' errors over their attempts: exact, never a mean of percentiles;
+ * a load point where a rep's histogram is missing is not judged, and named so with why.
  *
  * The threshold's text is a rule of the lab's one language (vtlab.check.Rule, its scenario grammar: any numeric
  * column of matrix.csv, a mode and a request per term, a limit or a multiple of another term); what is here is how a
@@ -101,7 +102,8 @@ public record Threshold(Rule rule) {
 
     /**
      * @param measured  one per load point (and mode, without one); empty: nothing to measure
-     * @param notJudged the rows of its modes that are not valid evidence (flagged or failed), each named with why
+     * @param notJudged the rows of its modes that are not valid evidence (flagged or failed), and the load points whose
+     *                  request histogram a rep lacks (its reps cannot be merged exactly), each named with why
      */
     public record Outcome(Threshold threshold, List<Measured> measured, List<String> notJudged) {
         public Outcome {
@@ -155,15 +157,22 @@ public record Threshold(Rule rule) {
         for (var e : byPoint.entrySet()) {
             List<String> modes = mode() != null ? List.of(mode()) : e.getValue().stream().map(DataRow::mode).distinct().toList();
             for (String md : modes) {
-                Double v = value(e.getValue(), metric(), md, request(), raw);
-                if (v == null) continue;
-                Double limit = value();
-                if (factor() != null) {
-                    Double ref = value(e.getValue(), refMetric(), refMode(), refRequest(), raw);
-                    if (ref == null) continue;
-                    limit = factor() * ref;
+                String where = md + (request() == null ? "" : " " + request()) + " " + e.getKey();
+                Double v, limit = value();
+                try {
+                    v = value(e.getValue(), metric(), md, request(), raw);
+                    if (v == null) continue;
+                    if (factor() != null) {
+                        Double ref = value(e.getValue(), refMetric(), refMode(), refRequest(), raw);
+                        if (ref == null) continue;
+                        limit = factor() * ref;
+                    }
+                } catch (java.io.IOException x) {
+                    // not dropped silently: the other load points alone would pass the threshold
+                    notJudged.add(where + " without its histogram (" + x.getMessage() + "), so its reps cannot be merged");
+                    continue;
                 }
-                out.add(new Measured(md + (request() == null ? "" : " " + request()) + " " + e.getKey(), v, limit, holds(v, limit)));
+                out.add(new Measured(where, v, limit, holds(v, limit)));
             }
         }
         return new Outcome(this, out, notJudged);
@@ -188,16 +197,17 @@ public record Threshold(Rule rule) {
     }
 
     /** A metric of one mode's rows at a load point: the whole load's (a mean over reps), or a request name's. */
-    private static Double value(List<DataRow> rows, String metric, String mode, String request, java.nio.file.Path raw) {
+    private static Double value(List<DataRow> rows, String metric, String mode, String request, java.nio.file.Path raw) throws java.io.IOException {
         return request == null ? mean(rows, metric, mode) : ofRequest(rows, metric, mode, request, raw);
     }
 
     /**
      * A request name's metric over one mode's rows (its reps): a percentile of their histograms merged (raw/, the
      * histogram_by_request column; the mean of the rows' own values when raw is null), an error rate of their errors
-     * over their attempts; null when no row measured that request.
+     * over their attempts; null when no row measured that request. An IOException naming the rep and its file when a
+     * rep's histogram is missing: the reps cannot be merged exactly, so the load point is not judged.
      */
-    static Double ofRequest(List<DataRow> rows, String metric, String mode, String request, java.nio.file.Path raw) {
+    static Double ofRequest(List<DataRow> rows, String metric, String mode, String request, java.nio.file.Path raw) throws java.io.IOException {
         Column byRequest = Rule.PER_REQUEST.get(metric);
         List<DataRow> mine = rows.stream().filter(r -> mode.equals(r.mode())).filter(r -> r.byName(byRequest).containsKey(request)).toList();
         if (mine.isEmpty()) return null;
@@ -213,12 +223,12 @@ public record Threshold(Rule rule) {
         if (raw != null) {
             org.HdrHistogram.Histogram merged = vtlab.data.LatencyHistogram.empty();
             for (DataRow r : mine) {
-                String file = r.byName(Columns.HISTOGRAM_BY_REQUEST).get(request);
+                String file = r.byName(Columns.HISTOGRAM_BY_REQUEST).get(request), rep = r.text(Columns.REP).isBlank() ? "a rep" : "rep " + r.text(Columns.REP);
+                if (file == null) throw new java.io.IOException(rep + ": none named in " + Columns.HISTOGRAM_BY_REQUEST.name());
                 try {
-                    if (file == null) throw new java.io.IOException("no histogram");
                     merged.add(vtlab.data.LatencyHistogram.read(raw.resolve(file)));
                 } catch (java.io.IOException e) {
-                    return null; // a rep without its histogram: the reps cannot be merged exactly, so not measured
+                    throw new java.io.IOException(rep + ": " + file + (java.nio.file.Files.exists(raw.resolve(file)) ? " unreadable, " + e.getMessage() : " missing"), e);
                 }
             }
             return merged.getTotalCount() == 0 ? null : vtlab.data.LatencyHistogram.ms(merged, percentile);

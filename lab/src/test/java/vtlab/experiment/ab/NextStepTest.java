@@ -113,6 +113,29 @@ class NextStepTest {
         }
     }
 
+    /**
+     * Refused in one line when the run is planned, before any row starts: a user's lever named as a lab lever (it would
+     * share that lever's scenario and never run), a -D name with a space (JAVA_TOOL_OPTIONS would split it into more
+     * JVM options), and an empty value in the list.
+     */
+    @Test
+    void aUsersLeverThatWouldNeverRunOrRunOtherwiseIsRefusedAtPlanTime() {
+        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        for (Lever lab : Levers.ALL) cases.put(lab.name() + "=1,2", "is a lab lever's name");
+        cases.put("gc:heap=1", "is a lab lever's name");
+        cases.put("-Dmy prop=1", "has no space");
+        cases.put("-Da\tb=1", "has no space");
+        cases.put("X=1,,2", "an empty value");
+        cases.put("X=1,", "an empty value");
+        cases.put("X=,1", "an empty value");
+        cases.put("X=", "NAME=VALUE");
+        cases.forEach((spec, expected) -> {
+            UsageError e = assertThrows(UsageError.class, () -> AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x",
+                    "--next-step", "--lever", spec), spec);
+            assertTrue(e.getMessage().contains(expected) && e.getMessage().lines().count() == 1, spec + ": " + e.getMessage());
+        });
+    }
+
     @Test
     void aLeverIsRefusedWithoutTheNextStepAndTheNextStepWithAFault() {
         UsageError e = assertThrows(UsageError.class, () -> AbExperimentTest.plan("--app", AbExperimentTest.SPRING_JAR, "--url", "/x",

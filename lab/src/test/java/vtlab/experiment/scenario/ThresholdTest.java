@@ -155,4 +155,27 @@ class ThresholdTest {
         // a rep whose histogram is missing cannot be merged exactly: not measured
         assertFalse(Threshold.parse("p99_ms[virtual, home] <= 150", METRICS).evaluate(typed(rows), raw).passed());
     }
+
+    /**
+     * A load point whose request histogram a rep lacks cannot be merged exactly: it is not judged, and the threshold's
+     * line names it and why, as it names a flagged row, rather than passing on the other load points alone.
+     */
+    @Test
+    void aLoadPointWithoutItsRequestHistogramIsNamedNotJudged(@org.junit.jupiter.api.io.TempDir java.nio.file.Path raw) throws Exception {
+        org.HdrHistogram.Histogram fast = vtlab.data.LatencyHistogram.empty();
+        for (int i = 0; i < 100; i++) vtlab.data.LatencyHistogram.recordSeconds(fast, 0.010);
+        vtlab.data.LatencyHistogram.write(fast, raw.resolve("r1.vegeta.checkout.hlog"));
+        vtlab.data.LatencyHistogram.write(fast, raw.resolve("r2.vegeta.checkout.hlog"));
+        Map<String, String> at400 = new java.util.HashMap<>(mixRow("virtual", "checkout=900.000", "checkout=0", "checkout=100", "checkout=r3.vegeta.checkout.hlog"));
+        at400.put("target_rps", "400.0");
+        at400.put("rep", "1");
+        List<Map<String, String>> rows = List.of(
+                mixRow("virtual", "checkout=10.000", "checkout=0", "checkout=100", "checkout=r1.vegeta.checkout.hlog"),
+                mixRow("virtual", "checkout=10.000", "checkout=0", "checkout=100", "checkout=r2.vegeta.checkout.hlog"), at400);
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual, checkout] <= 150", METRICS).evaluate(typed(rows), raw);
+        assertEquals(1, o.measured().size(), o.detail());
+        assertEquals(List.of("virtual checkout rate=400.0 without its histogram (rep 1: r3.vegeta.checkout.hlog missing), so its reps"
+                + " cannot be merged"), o.notJudged(), o.detail());
+        assertTrue(o.detail().startsWith("virtual checkout rate=200.0 10.007 (limit 150); not judged"), o.detail());
+    }
 }
