@@ -1,6 +1,7 @@
 package vtlab.data;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -153,5 +154,25 @@ class RequestTimeTest {
         old.put("hikari_pending_max", "168");
         assertEquals("", RequestTime.gauges("v", DataRow.of(old)));
         assertEquals(Cause.DOWNSTREAM, RequestTime.cause(DataRow.of(old)));
+    }
+
+    /**
+     * The issue's REST service with its SQL logged: the CPU full, and what it spent on work a request does not need named
+     * apart, each share with the samples it stands on and its interval (Wilson: 42% of 139 samples is 34–50%).
+     */
+    @Test
+    void aFullCpuNamesItsOwnersWithTheirIntervalsAndTheWorkARequestDoesNotNeed() {
+        Map<String, String> r = split("platform", "runqueue", "the SUT's CPU full: 112% busy on 1 CPU", 30, Map.of("cpu", "30", "runqueue", "65"));
+        r.put("time_cpu_owners", "the JDBC driver, pool or ORM 42%;the web framework 37%;writing logs or the console 12%;the JDK 9%");
+        r.put("time_cpu_samples", "139");
+        String owners = RequestTime.cpuOwners(DataRow.of(r));
+        assertEquals("the CPU's owners (139 execution samples): the JDBC driver, pool or ORM 42% (95% CI 34–50%), the web framework 37% (95% CI 29–45%),"
+                + " the JDK 9% (95% CI 5–15%); work a request does not need: writing logs or the console 12% (95% CI 8–18%)", owners);
+        assertTrue(RequestTime.line(DataRow.of(r)).endsWith("; " + owners), RequestTime.line(DataRow.of(r)));
+        // a row queued for a pool says nothing of the CPU's owners
+        r.put("time_queue_cause", "pool_wait");
+        assertFalse(RequestTime.line(DataRow.of(r)).contains("the CPU's owners"));
+        r.remove("time_cpu_samples");
+        assertEquals("", RequestTime.cpuOwners(DataRow.of(r)), "no samples to stand on: no shares");
     }
 }

@@ -106,6 +106,7 @@ class TimeBreakdownTest {
             threads.start(Service::sleepAWhile).join();
             Thread.ofPlatform().start(() -> Service.main(new String[0])).join(); // an embedded server's main thread waiting: not a request
             threads.start(Service::spin).join();
+            threads.start(Service::writeToTheConsole).join();
             Instant to = Instant.now();
             r.stop();
             Path jfr = dir.resolve(name + ".jfr");
@@ -168,6 +169,13 @@ class TimeBreakdownTest {
             }
         }
 
+        /** A request writing log lines to the console (System.out, here a stream to nowhere) for 200 ms: work it does not need. */
+        static void writeToTheConsole() {
+            java.io.PrintStream console = new java.io.PrintStream(java.io.OutputStream.nullOutputStream(), true);
+            long end = System.nanoTime() + 200_000_000L;
+            for (int i = 0; System.nanoTime() < end; i++) console.println("GET /owners?lastName= 200 " + i);
+        }
+
         static void spin() {
             long end = System.nanoTime() + 500_000_000L;
             double x = 1;
@@ -221,6 +229,8 @@ class TimeBreakdownTest {
         assertTrue(platform.samples().getOrDefault(Owner.SERVICE, 0) > platform.samplesTotal() / 2, platform.samples().toString());
         String top = platform.topFrames().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
         assertEquals("vtlab.probe.TimeBreakdownTest$Service.spin", top);
+        // writing to the console is owned by that work, not by the service's code that called it
+        assertTrue(platform.samples().getOrDefault(Owner.LOGGING, 0) >= 1, platform.samples().toString());
         assertFalse(platform.platformTids().isEmpty());
         assertFalse(platform.virtualSeen());
     }

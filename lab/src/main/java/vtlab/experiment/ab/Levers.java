@@ -322,6 +322,43 @@ final class Levers {
         return sp < 0 ? first : first.substring(0, sp);
     }
 
+    /** A share of the CPU's samples from which work a request does not need is worth naming as the first thing to cut. */
+    static final double OVERHEAD_PCT = 5;
+
+    /**
+     * Where the CPU is the wall, the work a request does not need that its samples show (time_cpu_owners), each with what
+     * turns it down, "; first, work a request does not need: writing logs or the console 12% (--lever
+     * cpu:--logging.level.root=WARN tries it on a Spring Boot jar: a property like its pool)"; "" when none reaches
+     * {@link #OVERHEAD_PCT}.
+     */
+    static String overheadAdvice(Cause cause, DataRow row, boolean springBoot) {
+        if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return "";
+        List<String> out = new ArrayList<>();
+        for (String o : row.text(Columns.TIME_CPU_OWNERS).split(";")) {
+            String owner = o.strip();
+            int sp = owner.lastIndexOf(' ');
+            if (sp < 0 || !owner.endsWith("%")) continue;
+            String label = owner.substring(0, sp);
+            double pct;
+            try {
+                pct = Double.parseDouble(owner.substring(sp + 1, owner.length() - 1));
+            } catch (NumberFormatException e) {
+                continue;
+            }
+            if (pct < OVERHEAD_PCT) continue;
+            String how = switch (label) {
+                case vtlab.data.RequestTime.WRITING_LOGS -> springBoot
+                        ? "--lever cpu:--logging.level.root=WARN tries it on a Spring Boot jar, a property like its pool; and the service's own SQL or access logging off"
+                        : "a higher log level, or the service's SQL or access logging off (--lever cpu:NAME=V tries its setting)";
+                case vtlab.data.RequestTime.LOADING_CLASSES -> "a class or resource loaded on every request: cache it, or warm it up before the load";
+                case vtlab.data.RequestTime.METRICS -> "fewer metrics per request, or a lower tracing sample rate";
+                default -> null;
+            };
+            if (how != null) out.add(String.format(Locale.ROOT, "%s %.0f%% (%s)", label, pct, how));
+        }
+        return out.isEmpty() ? "" : "; first, work a request does not need: " + String.join(", ", out);
+    }
+
     /** What would help for this cause and its evidence. */
     static String advice(Cause cause, String evidence) {
         if (cause == Cause.MONITOR && evidence != null && evidence.contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER)) {

@@ -385,6 +385,62 @@ class NextStepTest {
         assertEquals("", Levers.largestOwner(""));
     }
 
+    /** A row with the breakdown's split: its bottleneck (a queue, or none: working) and its own work. */
+    static Map<String, String> split(Map<String, String> r, Cause queue, String queueEvidence, double own) {
+        r.put("time_queue_cause", queue == null ? "" : queue.key);
+        if (queue != null) r.put("time_queue_evidence", queueEvidence);
+        r.put("time_own_pct", Double.toString(own));
+        return r;
+    }
+
+    /**
+     * The issue's sleep A/B at 400 connections: platform sleeps 50% of request time (its floor) and queues 49% for a
+     * free thread (the bottleneck). The next step answers the queue, not the sleep: on a --cmd no lab lever sets its
+     * pool, so the A/B's own virtual rows are the evidence; virtual, working not waiting, has nothing to answer.
+     */
+    @Test
+    void theNextStepAnswersTheQueueNotTheRequestsOwnWork() throws UsageError {
+        List<Row> planned = AbExperimentTest.plan("--cmd", "java -jar s.jar", "--platform-env", "M=p", "--virtual-env", "M=v", "--url", "/sleep?ms=50",
+                "--conc", "400", "--reps", "1");
+        Row p = planned.stream().filter(r -> r.threadMode().equals("platform")).findFirst().orElseThrow();
+        Row v = planned.stream().filter(r -> r.threadMode().equals("virtual")).findFirst().orElseThrow();
+        Map<String, String> pr = split(row(p, 1, 3900, 260, Cause.SLEEP, 50, "ok"), Cause.THREAD_WAIT,
+                "400 connections on 200 request threads, busy 99% of the hold: the requests beyond the threads waited in the connector's queue for a free one", 51);
+        pr.put(Cause.THREAD_WAIT.column().name(), "49");
+        Map<String, String> vr = split(row(v, 1, 7500, 70, Cause.SLEEP, 95, "ok"), null, "", 98);
+        NextStep.Facts cmd = new NextStep.Facts(false, false, "java -jar s.jar", List.of(), Map.of(), List.of(), 24_000);
+        List<vtlab.data.Finding> found = NextStep.findings(numbered(List.of(pr, vr), 1), cmd, null);
+        String platform = found.get(0).text(), virtual = found.get(1).text();
+        assertTrue(platform.startsWith("next step, /sleep?ms=50 at 400 connections, platform (row 1): bottleneck: 49% of request time waiting for a free request thread"
+                + " (400 connections on 200 request threads"), platform);
+        assertTrue(platform.contains("what would help: more request threads"), platform);
+        assertTrue(platform.contains("; the A/B's own virtual rows answer it: virtual as shipped 7,500 req/s, 1.92× (row 2)"), platform);
+        assertFalse(platform.contains("the service's own sleep"), platform);
+        assertTrue(virtual.contains("(row 2): working, not waiting (no queue of 10% or more), its largest own work: 95% of request time sleeping"), virtual);
+        assertTrue(virtual.contains("nothing to set: the request's own sleep is its floor, and nothing queues in front of it"), virtual);
+    }
+
+    /**
+     * The issue's REST service: its CPU full, the user's lever named for cpu; a full CPU and its run queue are one cause
+     * to a user, so it runs; a lever for another cause is said not run, with why; the CPU's work a request does not
+     * need is named first, with how to turn it down.
+     */
+    @Test
+    void aUsersCpuLeverAnswersTheRunQueueAndALeverNotRunIsSaid() throws UsageError {
+        List<Row> planned = planned();
+        Map<String, String> full = split(row(planned.get(0), 1, 1357, 900, Cause.RUNQUEUE, 88, "ok"), Cause.RUNQUEUE, "the SUT's CPU full: 112% busy on 1 CPU", 10);
+        full.put("time_cpu_owners", "the JDBC driver, pool or ORM 42%;the web framework 37%;writing logs or the console 12%");
+        NextStep.Facts levers = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of("cpu:--logging.level.root=WARN", "gc:-Dx=1"), 24_000);
+        NextStep search = new NextStep(planned, levers, 1, 40);
+        Row first = next(search, List.of(full), List.of());
+        assertTrue(first != null && first.appArgs().contains("--logging.level.root=WARN"), "the cpu lever runs for a run queue: " + first);
+        assertNull(next(search, List.of(full), List.of(split(row(first, 1, 2000, 300, Cause.CPU, 60, "ok"), null, "", 70))), "gc's lever does not");
+        String line = NextStep.findings(numbered(List.of(full), 1), new NextStep.Facts(false, true, null, List.of(), Map.of(), List.of("gc:-Dx=1"), 24_000), null)
+                .getFirst().text();
+        assertTrue(line.contains("(--lever -Dx not run: it answers gc, and this configuration's bottleneck is runqueue)"), line);
+        assertTrue(line.contains("; first, work a request does not need: writing logs or the console 12% (--lever cpu:--logging.level.root=WARN tries it"), line);
+    }
+
     @Test
     void theVerdictSaysWhatEachVariantBoughtAndWhyTheNextValueWasNotTried() throws UsageError {
         List<Row> planned = planned();
