@@ -392,7 +392,11 @@ public final class ProfileProbe implements Probe {
                     .map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
             double coresBusy = coresStart == null || coresEnd == null || coresEnd[1] <= coresStart[1] ? Double.NaN
                     : (double) (coresEnd[0] - coresStart[0]) / (coresEnd[1] - coresStart[1]);
-            sut = new TimeBreakdown.SutCpu(window > 0 ? allCpuS / (window * cpus) : Double.NaN, coresBusy, othersRunqueueS, top);
+            // one window for both CPU figures: schedstat's deltas span start() to stop(), as /proc/stat's do, so their
+            // own wall time is the denominator (the hold as the generator counted it is shorter by its start and end:
+            // "its own threads 105% busy, every process 63%" came from dividing by it)
+            double schedWindow = from != null && to != null ? Duration.between(from, to).toNanos() / 1e9 : window;
+            sut = new TimeBreakdown.SutCpu(schedWindow > 0 ? Math.min(1.0, allCpuS / (schedWindow * cpus)) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
         TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
                 ctx.row().open() ? 0 : ctx.row().concurrency());
