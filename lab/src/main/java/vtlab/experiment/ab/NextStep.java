@@ -475,10 +475,11 @@ final class NextStep implements Search {
             for (Lever l : levers(b, k, user)) {
                 List<String> values = l.values(k);
                 for (int i = 0; i < values.size(); i++) {
-                    Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).build();
+                    // each rep of a variant is a fork: a fresh JVM, as the interval between forks it is judged by needs
+                    Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).fork(1).iteration(1).build();
                     List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.row().text(Columns.SCENARIO))).toList();
                     if (done.stream().anyMatch(n -> n.row().failed())) break; // a variant that failed: none of its reps or larger values
-                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
+                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).fork(done.size() + 1).build();
                     if (l.given() != null) continue; // the user's values, all of them
                     Judged j = judge(b, l.label(values.get(i)), done);
                     // moved the cause (the next bottleneck is found), or did not move the right way: more of it says no more

@@ -186,26 +186,26 @@ class AbExperimentTest {
     }
 
     /**
-     * Reps of one configuration far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s, the first rep
-     * lower) are no settled ratio: the verdict says so with the reps and their interval; reps that agree say nothing
-     * more, and one rep a configuration is a direction.
+     * Forks far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s) are no settled ratio: the verdict
+     * gives the ratio's interval between forks and says the forks disagree; rows of a run before forks are a fork each;
+     * forks that agree are settled; one fork a configuration is a direction.
      */
     @Test
-    void repsThatSpreadAreNotASettledRatio() {
+    void forksThatSpreadAreNotASettledRatio() {
         List<Map<String, String>> loose = List.of(row("platform", "as-shipped", 200, 46260, 16, "ok", ""), row("platform", "as-shipped", 200, 51922, 65, "ok", ""),
                 row("virtual", "as-shipped", 200, 30578, 26, "ok", ""), row("virtual", "as-shipped", 200, 39875, 11, "ok", ""));
         String gain = Verdict.of(vtlab.data.DataRow.numbered(loose), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(gain.contains("NOT SETTLED: platform's 2 reps spread 12% (46,260 / 51,922; 95% CI"), gain);
-        assertTrue(gain.contains("virtual as shipped's 2 reps spread 26% (30,578 / 39,875; 95% CI"), gain);
-        assertTrue(gain.contains("the first rep lowest: the service was still warming up"), gain);
-        assertTrue(gain.endsWith("the ratio is a direction, not a result (more reps, a longer --warmup)"), gain);
+        assertTrue(gain.contains("virtual as shipped 35,227 req/s (p99 18.5 ms) = 0.72× platform (95% CI 0.06–1.64×) (rows 3, 4)"), gain);
+        assertTrue(gain.contains("Virtual threads make no difference here (the interval holds 1.0)"), gain);
+        assertTrue(gain.endsWith("NOT SETTLED: virtual as shipped / platform 0.72× (95% CI 0.06–1.64×), ±110%, wider than ±10%: the forks disagree"
+                + " (more forks: --forks auto within --budget)"), gain);
         List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
                 row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
         String settled = Verdict.of(vtlab.data.DataRow.numbered(tight), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertFalse(settled.contains("NOT SETTLED") || settled.contains("direction"), settled);
+        assertTrue(settled.endsWith("; settled: every ratio's 95% interval within ±10% of it, from 2 forks or more a configuration"), settled);
         String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
                 dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(one.contains("One rep per configuration: a direction, not a result"), one);
+        assertTrue(one.contains("One fork per configuration: a direction, not a result"), one);
     }
 
     @Test
