@@ -20,7 +20,8 @@ import vtlab.plan.Search;
  * first: platform, virtual, platform, ...), while a ratio of a scenario is not settled ({@link Verdict.Ratio#settled})
  * and the next fork fits in what is left of --budget. A fork runs its iterations back to back, in its one JVM. The
  * budget is wall time from the A/B's first row on, so each fork's start and warm-up count; a fork that would not end
- * within it is not started. A configuration with a failed fork gets no more: its failure is the verdict's.
+ * within it is not started. A scenario with a failed fork gets no more (its failure is the verdict's to say, and no
+ * gain is claimed from the survivors), nor does one with a single configuration (no ratio to settle).
  */
 final class AbForks implements Search {
     /** Forks of a configuration at most: past this a ratio that still is not settled will not be by more of them. */
@@ -100,12 +101,11 @@ final class AbForks implements Search {
                 List<DataRow> ok = byConfig.get(c).stream().filter(DataRow::ok).toList();
                 if (!ok.isEmpty()) rows.put(Verdict.config(ok.getFirst()), ok);
             }
-            boolean open = s.getValue().getFirst().open();
-            if (Verdict.ratios(rows, open).stream().allMatch(Verdict.Ratio::settled) && !Verdict.ratios(rows, open).isEmpty()) continue;
-            for (Row c : s.getValue()) {
-                List<DataRow> done = byConfig.get(c);
-                if (done.stream().noneMatch(DataRow::failed) && forks(done) < MAX_FORKS) wanted.add(c);
-            }
+            // a failed fork is the verdict's to say, and no ratio (one configuration) has nothing to settle: no more forks
+            if (s.getValue().stream().anyMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::failed))) continue;
+            List<Verdict.Ratio> ratios = Verdict.ratios(rows, s.getValue().getFirst().open());
+            if (ratios.isEmpty() || ratios.stream().allMatch(Verdict.Ratio::settled)) continue;
+            for (Row c : s.getValue()) if (forks(byConfig.get(c)) < MAX_FORKS) wanted.add(c);
         }
         if (wanted.isEmpty()) {
             stopped = "every ratio settled (or no fork more can settle it)";

@@ -74,6 +74,32 @@ class AbExperimentTest {
         assertEquals(List.of("vtlab.sut.servlet."), Stack.load(rows.getFirst().stack()).launch().appPackages());
     }
 
+    @Test
+    void forksAreFreshJvmsInterleavedAndIterationsFollowInTheirFork() throws Exception {
+        List<Row> rows = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--variants", "as-shipped", "--forks", "2", "--iterations", "2");
+        assertEquals(List.of("platform 1.1", "platform 1.2", "virtual 1.1", "virtual 1.2", "platform 2.1", "platform 2.2", "virtual 2.1", "virtual 2.2"),
+                rows.stream().map(r -> r.threadMode() + " " + r.fork() + "." + r.iteration()).toList(), "platform, virtual, platform, virtual");
+        assertEquals(List.of(1, 2, 1, 2, 3, 4, 3, 4), rows.stream().map(Row::rep).toList(), "rep numbers a configuration's rows");
+        assertTrue(rows.get(0).startsFork() && rows.get(1).continuesFork() && rows.get(4).startsFork());
+        // --reps N, as scripts before forks wrote it: N forks of one iteration each, each a fresh JVM
+        List<Row> reps = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--modes", "platform", "--reps", "3");
+        assertEquals(List.of("1.1", "2.1", "3.1"), reps.stream().map(r -> r.fork() + "." + r.iteration()).toList());
+    }
+
+    @Test
+    void aBudgetMustHoldOneForkOfEachConfiguration() throws Exception {
+        // 3 configurations x (15 s start + 10 s warm-up + 20 s hold + 20 s explaining hold) = 3m15s
+        String small = refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "3m");
+        assertEquals("--budget 3m: 1 fork of each of the 3 configurations take about 3m15s (start 15s, warm-up 10s, 1 hold of 20s and its explaining hold each):"
+                + " give at least 3m15s, or fewer --conc, --url or --variants", small);
+        assertEquals(3, plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "4m").size(), "the first fork of each: the search adds the rest");
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "0s").contains("--budget must be longer than zero"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "-1m").contains("--budget takes a duration like 20s"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--reps", "2", "--forks", "3").startsWith("--reps N is N forks of one iteration each"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--forks", "many").contains("--forks"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--iterations", "0").contains("--iterations must be positive"));
+    }
+
     static String refusal(String... args) {
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args), System.out));
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
