@@ -168,7 +168,8 @@ public final class RowRunner {
             List<String> probeErrors = new ArrayList<>(probes.errors());
             probeErrors.addAll(explainers.errors());
             validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
-            if (suts.release(sut, config, planned.freshSut())) sut = null;
+            // a fork's JVM is kept for its next iteration even under --fresh-sut: the fork is already a JVM of its own
+            if (suts.release(sut, config, planned.freshSut() && row.fork() == 0)) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
             throw e;
