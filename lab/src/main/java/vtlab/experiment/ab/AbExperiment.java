@@ -158,9 +158,9 @@ public final class AbExperiment implements Experiment {
         if (f.auto()) {
             long first = configs.size() * f.forks() * forkSeconds(t, f.iterations());
             if (f.budget().toSeconds() < first) {
-                throw new UsageError(String.format(java.util.Locale.ROOT, "--budget %s: %d fork%s of each of the %d configurations take about %s (start %ds, warm-up %ds, %d hold%s of %ds"
+                throw new UsageError(String.format(java.util.Locale.ROOT, "--budget %s: %d fork%s of each of the %d configurations take%s about %s (start %ds, warm-up %ds, %d hold%s of %ds"
                         + " and its explaining hold each): give at least %s, or fewer --conc, --url or --variants", minutes(f.budget().toSeconds()), f.forks(),
-                        f.forks() == 1 ? "" : "s", configs.size(), minutes(first), FORK_START_S, t.warmup().toSeconds(), f.iterations(), f.iterations() == 1 ? "" : "s",
+                        f.forks() == 1 ? "" : "s", configs.size(), f.forks() == 1 ? "s" : "", minutes(first), FORK_START_S, t.warmup().toSeconds(), f.iterations(), f.iterations() == 1 ? "" : "s",
                         t.hold().toSeconds(), minutes(first)));
             }
         }

@@ -90,7 +90,7 @@ class AbExperimentTest {
     void aBudgetMustHoldOneForkOfEachConfiguration() throws Exception {
         // 3 configurations x (15 s start + 10 s warm-up + 20 s hold + 20 s explaining hold) = 3m15s
         String small = refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "3m");
-        assertEquals("--budget 3m: 1 fork of each of the 3 configurations take about 3m15s (start 15s, warm-up 10s, 1 hold of 20s and its explaining hold each):"
+        assertEquals("--budget 3m: 1 fork of each of the 3 configurations takes about 3m15s (start 15s, warm-up 10s, 1 hold of 20s and its explaining hold each):"
                 + " give at least 3m15s, or fewer --conc, --url or --variants", small);
         assertEquals(3, plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "4m").size(), "the first fork of each: the search adds the rest");
         assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "0s").contains("--budget must be longer than zero"));
