@@ -96,11 +96,7 @@ final class AbForks implements Search {
         Map<Row, List<DataRow>> byConfig = byConfig(all);
         List<Row> wanted = new ArrayList<>();
         for (Map.Entry<String, List<Row>> s : scenarios().entrySet()) {
-            Map<String, List<DataRow>> rows = new LinkedHashMap<>();
-            for (Row c : s.getValue()) {
-                List<DataRow> ok = byConfig.get(c).stream().filter(DataRow::ok).toList();
-                if (!ok.isEmpty()) rows.put(Verdict.config(ok.getFirst()), ok);
-            }
+            Map<String, List<DataRow>> rows = measured(s.getValue(), byConfig);
             // a failed fork is the verdict's to say, and no ratio (one configuration) has nothing to settle: no more forks
             if (s.getValue().stream().anyMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::failed))) continue;
             List<Verdict.Ratio> ratios = Verdict.ratios(rows, s.getValue().getFirst().open());
@@ -151,6 +147,21 @@ final class AbForks implements Search {
         return out;
     }
 
+    /**
+     * The rows each configuration of a scenario is measured by: its ok rows, or where a configuration has none its
+     * flagged ones (a busy machine): more forks may still bring ok ones, and the verdict, not this search, says what
+     * counts as evidence.
+     */
+    static Map<String, List<DataRow>> measured(List<Row> scenario, Map<Row, List<DataRow>> byConfig) {
+        Map<String, List<DataRow>> rows = new LinkedHashMap<>();
+        boolean allOk = scenario.stream().allMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::ok));
+        for (Row c : scenario) {
+            List<DataRow> use = byConfig.get(c).stream().filter(n -> allOk ? n.ok() : !n.failed()).toList();
+            if (!use.isEmpty()) rows.put(Verdict.config(use.getFirst()), use);
+        }
+        return rows;
+    }
+
     static int forks(List<DataRow> rows) {
         return (int) rows.stream().mapToDouble(n -> n.num(Columns.FORK)).filter(f -> !Double.isNaN(f)).distinct().count();
     }
@@ -171,11 +182,7 @@ final class AbForks implements Search {
         Map<Row, List<DataRow>> byConfig = byConfig(all);
         List<String> out = new ArrayList<>();
         for (List<Row> s : scenarios().values()) {
-            Map<String, List<DataRow>> rows = new LinkedHashMap<>();
-            for (Row c : s) {
-                List<DataRow> ok = byConfig.get(c).stream().filter(DataRow::ok).toList();
-                if (!ok.isEmpty()) rows.put(Verdict.config(ok.getFirst()), ok);
-            }
+            Map<String, List<DataRow>> rows = measured(s, byConfig);
             for (Verdict.Ratio r : Verdict.ratios(rows, s.getFirst().open())) {
                 out.add(String.format(Locale.ROOT, "%s c=%d: %s%s", s.getFirst().workload(), s.getFirst().concurrency(), r.text(), r.settled() ? " settled" : ""));
             }

@@ -85,6 +85,14 @@ class AbForksTest {
     }
 
     @Test
+    void flaggedRowsStillSteerTheForksOnABusyMachine() throws Exception {
+        List<Row> planned = planned();
+        Map<String, String> p = ran(planned.get(0), 1, 1, 1000, 0, "flagged"), v = ran(planned.get(1), 1, 1, 1800, 65, "flagged");
+        Row next = next(search(planned, 1, 130), List.of(p, v), List.of());
+        assertEquals("platform 2", next.threadMode() + " " + next.fork(), "no ok row yet: the flagged ones give the ratio to settle");
+    }
+
+    @Test
     void aScenarioWithAFailedForkOrWithoutARatioGetsNoMore() throws Exception {
         List<Row> planned = planned();
         List<Map<String, String>> ab = List.of(ran(planned.get(0), 1, 1, 1000, 0, "ok"), ran(planned.get(1), 1, 1, 0, 65, "failed"));
