@@ -39,6 +39,14 @@ public final class Stats {
             return !Double.isNaN(low) && low <= v && v <= high;
         }
 
+        /**
+         * The interval cut to the ratios that can be: a ratio of two positive quantities (throughputs, latencies) is
+         * not below 0, though Fieller's set may reach there when the denominator is loose.
+         */
+        public Interval positive() {
+            return low < 0 ? new Interval(n, mean, 0, high) : this;
+        }
+
         /** "1.80× (95% CI 1.72–1.88×)", "1.80× (95% CI unbounded)", a ratio alone when n is 1, "n/a" when 0. */
         public String renderRatio() {
             if (n == 0) return "n/a";

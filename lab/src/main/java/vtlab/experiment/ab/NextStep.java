@@ -269,8 +269,8 @@ final class NextStep implements Search {
             return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
                     label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, false, top);
         }
-        Stats.Interval tput = Stats.ratio95(forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS));
-        Stats.Interval p99 = Stats.ratio95(forkMeans(base.rows(), Columns.P99), forkMeans(ran, Columns.P99));
+        Stats.Interval tput = Stats.ratio95(forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS)).positive();
+        Stats.Interval p99 = Stats.ratio95(forkMeans(base.rows(), Columns.P99), forkMeans(ran, Columns.P99)).positive();
         Stats.Interval main = open ? p99 : tput;
         if (main.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
         String measured = open ? "p99 " + change(p99, "") : change(tput, " req/s") + (p99.n() == 0 ? "" : ", p99 " + change(p99, ""));

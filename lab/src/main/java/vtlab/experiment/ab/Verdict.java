@@ -209,7 +209,7 @@ final class Verdict {
 
     static Ratio ratio(String of, List<DataRow> rows, String against, List<DataRow> other, Column col, boolean open) {
         double[] mine = forkMeans(rows, col), theirs = forkMeans(other, col);
-        return new Ratio(of, against, open ? vtlab.data.Stats.ratio95(mine, theirs) : vtlab.data.Stats.ratio95(theirs, mine));
+        return new Ratio(of, against, (open ? vtlab.data.Stats.ratio95(mine, theirs) : vtlab.data.Stats.ratio95(theirs, mine)).positive());
     }
 
     static Ratio find(List<Ratio> ratios, String of, String against) {
