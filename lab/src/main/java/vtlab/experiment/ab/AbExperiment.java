@@ -33,15 +33,17 @@ public final class AbExperiment implements Experiment {
             + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only").typed(Opt.Type.STRINGS).inScenario("service")
             .withChoices(List.of(Service.AS_SHIPPED, Service.TUNED));
     static final Opt CONC = Opt.of("conc", "200,1000", "concurrent connections (200: Tomcat's default pool)");
+    // --reps as the other experiments declare it, said as what it is here: forks
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
-            "the warm-up also proves the thread mode (thread dumps): it cannot be 0");
+            "the warm-up also proves the thread mode (thread dumps): it cannot be 0").stream()
+            .map(t -> t.name().equals("reps") ? t.withHelp("N forks of one iteration each, as scripts before --forks wrote it\n(--quick: 1); not with --forks, --iterations or --budget") : t).toList();
     static final Opt FORKS = Opt.of("forks", "1", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
             + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto: forks are added, configurations\n"
             + "interleaved, until every ratio is settled or --budget is spent\n(--reps N is N forks of one iteration each)").inScenario("load");
     static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
             + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
     static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (implied by --budget): the wall time the A/B's forks may\n"
-            + "take, each fork's start and warm-up counted (10m: a coffee break; at the\ndefaults one fork of each configuration takes about a minute here)").inScenario("load");
+            + "take, each fork's start and warm-up counted (10m: a coffee break; a fork\ntakes about a minute at the defaults here: start, warm-up, hold, profiled hold)").inScenario("load");
     /** What a fork costs besides its warm-up and holds: the JVM's start, the verification, the drain (a Spring Boot jar here). */
     static final long FORK_START_S = 15;
 
