@@ -224,7 +224,8 @@ public final class AbExperiment implements Experiment {
         List<vtlab.plan.Search> out = new ArrayList<>();
         if (f.auto()) out.add(new AbForks(rows, f, forkSeconds(t, f.iterations())));
         if (!o.flag(NextStep.NEXT_STEP.name())) return out;
-        out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.forks(), perRow));
+        // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
+        out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow));
         return out;
     }
 
