@@ -47,13 +47,19 @@ import vtlab.tier.tool.Jdk;
  *                   ({@link #withBuild}; its spec is also its {@link #BUILD_PARAM} param), or null: the stack's own jar
  * @param ownProbes  the probes of this row where its own set replaces the run's --probes ({@link #withProbes}; also
  *                   its {@link #PROBES_PARAM} param), or null: the run's
+ * @param fork       which fresh JVM of its configuration the row is measured in (JMH's fork, 1 on): its first
+ *                   iteration starts a JVM of its own and warms it up; 0 (default): not forked, the row may reuse the
+ *                   JVM of the row before with the same configuration (--fresh-sut aside), as reps did before forks
+ * @param iteration  which hold of its fork the row is (JMH's iteration, 1 on): iterations after the first reuse the
+ *                   fork's JVM, warm already, and need no warm-up of their own; 1 (default) for a row not forked
  */
 public record Row(String experiment, String stack, String threadMode, String workload, int concurrency, int rep,
                   Integer hikariPool, String pathMode, String connMode, Jdk jdk,
                   Params params, Env sutEnv, Map<String, Object> expectInfo,
                   Double boundRps, String boundNote, List<String> tiers, Duration warmup, Duration hold,
                   List<String> jvmArgs, Double rate, List<String> appArgs, List<Fault> faults,
-                  ContainerLimits limits, RateProfile rateProfile, StackVariants.Variant build, List<String> ownProbes) {
+                  ContainerLimits limits, RateProfile rateProfile, StackVariants.Variant build, List<String> ownProbes,
+                  int fork, int iteration) {
     /** This row with the SUT's program arguments. */
     public Row withAppArgs(List<String> args) {
         return toBuilder().appArgs(List.copyOf(args)).build();
@@ -64,6 +70,17 @@ public record Row(String experiment, String stack, String threadMode, String wor
         faults = List.copyOf(faults);
         if (limits == null) limits = ContainerLimits.NONE;
         if (ownProbes != null) ownProbes = List.copyOf(ownProbes);
+        if (fork < 0 || iteration < 1) throw new IllegalArgumentException("a row's fork is 0 (not forked) or more, its iteration 1 or more");
+    }
+
+    /** Whether the row starts its fork: a fresh JVM, warmed up, whatever the row before ran. */
+    public boolean startsFork() {
+        return fork > 0 && iteration == 1;
+    }
+
+    /** Whether the row is a later hold of its fork: the JVM of the iteration before, warm, no warm-up of its own. */
+    public boolean continuesFork() {
+        return fork > 0 && iteration > 1;
     }
 
     /** Open model: requests sent at {@link #rate} whatever the server does. */
@@ -184,7 +201,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     }
 
     public String label() {
-        return scenario() + " rep " + rep;
+        return scenario() + (fork > 0 ? " fork " + fork + " iteration " + iteration : " rep " + rep);
     }
 
     /** A string safe for file names, unique within a run given the row number. */
@@ -244,6 +261,8 @@ public record Row(String experiment, String stack, String threadMode, String wor
         b.rateProfile = rateProfile;
         b.build = build;
         b.ownProbes = ownProbes;
+        b.fork = fork;
+        b.iteration = iteration;
         return b;
     }
 
@@ -256,6 +275,7 @@ public record Row(String experiment, String stack, String threadMode, String wor
     public static final class Builder {
         private String experiment, stack, threadMode, workload;
         private Integer concurrency, rep;
+        private int fork, iteration = 1;
         private Integer hikariPool;
         private String pathMode, connMode;
         private Jdk jdk;
@@ -417,13 +437,25 @@ public record Row(String experiment, String stack, String threadMode, String wor
             return this;
         }
 
+        /** 0 (default): not forked; see {@link Row#fork}. */
+        public Builder fork(int fork) {
+            this.fork = fork;
+            return this;
+        }
+
+        /** 1 (default); see {@link Row#iteration}. */
+        public Builder iteration(int iteration) {
+            this.iteration = iteration;
+            return this;
+        }
+
         /** The row; NullPointerException naming the first required component not given. */
         public Row build() {
             return new Row(required(experiment, "experiment"), required(stack, "stack"), required(threadMode, "threadMode"),
                     required(workload, "workload"), required(concurrency, "concurrency"), required(rep, "rep"), hikariPool,
                     pathMode, connMode, required(jdk, "jdk"), params, sutEnv, expectInfo, boundRps, boundNote, tiers,
                     required(warmup, "warmup"), required(hold, "hold"), jvmArgs, rate, appArgs, faults, limits, rateProfile, build,
-                    ownProbes);
+                    ownProbes, fork, iteration);
         }
 
         private static <T> T required(T value, String component) {

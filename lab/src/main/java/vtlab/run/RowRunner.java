@@ -120,7 +120,11 @@ public final class RowRunner {
 
             String failedBefore = startFailures.get(config);
             if (failedBefore != null) throw new RowFailed(failedBefore + " (an earlier row's start with the same configuration; not retried)");
-            SutReuse.Acquired got = suts.acquire(config, planned.freshSut(), steps, () -> vtlab.tier.ContainedSut.around(launcher, row.limits()).start(stack, row.jdk(),
+            // a fork's first iteration is a fresh JVM whatever ran before; its later ones are that JVM's or nothing
+            if (row.continuesFork() && !suts.keeps(config)) {
+                throw new RowFailed("fork " + row.fork() + "'s JVM is gone (its iteration before failed or it died): iteration " + row.iteration() + " has no warm JVM to run in");
+            }
+            SutReuse.Acquired got = suts.acquire(config, planned.freshSut() || row.startsFork(), steps, () -> vtlab.tier.ContainedSut.around(launcher, row.limits()).start(stack, row.jdk(),
                     jvmArgs, row.appArgs(), env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
             sut = got.sut();
             out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
@@ -132,12 +136,15 @@ public final class RowRunner {
 
             // a service without runtime-info proves its thread mode under the warm-up's load; its JFR witness starts
             // before the probes' recordings, so that its stack depth applies to them all
-            ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() ? null : new ThreadModeCheck(row.threadMode(), stack.launch().appPackages());
+            // a fork's later iteration runs in the JVM its first one warmed up and proved: no warm-up, no second proof
+            boolean warm = row.continuesFork();
+            ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() || warm ? null : new ThreadModeCheck(row.threadMode(), stack.launch().appPackages());
+            if (warm && !stack.reportsRuntimeInfo()) out.put(RowColumns.MODE_PROOF, "fork " + row.fork() + "'s JVM, proven in its iteration 1");
             if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
             if (modeCheck != null) modeCheck.begin(row.jdk(), sut.process(), raw, stem);
             try {
                 probes.beforeLoad(new ProbeContext(row, tiers(sut, null, runTiers), Map.of(), sut.base(), raw, stem));
-                if (!row.warmup().isZero()) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
+                if (!row.warmup().isZero() && !warm) warmUp(row, sut, url, w, raw, stem, steps, out, modeCheck);
                 if (modeCheck != null) {
                     modeCheck.conclude(row.jdk(), sut.process());
                     out.put(RowColumns.MODE_PROOF, modeCheck.proof());
@@ -168,7 +175,8 @@ public final class RowRunner {
             List<String> probeErrors = new ArrayList<>(probes.errors());
             probeErrors.addAll(explainers.errors());
             validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
-            if (suts.release(sut, config, planned.freshSut())) sut = null;
+            // a fork's JVM is kept for its next iteration even under --fresh-sut: the fork is already a JVM of its own
+            if (suts.release(sut, config, planned.freshSut() && row.fork() == 0)) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
             throw e;
@@ -389,6 +397,8 @@ public final class RowRunner {
                 .put(RowColumns.WORKLOAD, row.workload())
                 .put(RowColumns.CONCURRENCY, row.concurrency())
                 .put(RowColumns.REP, row.rep())
+                .put(RowColumns.FORK, row.fork() > 0 ? row.fork() : null)
+                .put(RowColumns.ITERATION, row.fork() > 0 ? row.iteration() : null)
                 .put(RowColumns.HIKARI_POOL, row.hikariPool())
                 .put(RowColumns.PATH_MODE, row.pathMode())
                 .put(RowColumns.CONN_MODE, row.connMode())

@@ -33,6 +33,11 @@ final class SutReuse {
         return new Acquired(start.start(), false);
     }
 
+    /** Whether the SUT kept from the row before fits this configuration and still runs (a fork's later iteration needs it). */
+    boolean keeps(String config) {
+        return kept != null && config.equals(keptConfig) && kept.alive();
+    }
+
     /** A row done with its SUT: kept for the next row unless the row wanted its own JVM; true if kept. */
     boolean release(SutHandle sut, String config, boolean fresh) {
         if (fresh) return false;

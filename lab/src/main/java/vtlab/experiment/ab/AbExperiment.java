@@ -33,8 +33,56 @@ public final class AbExperiment implements Experiment {
             + "knows matters on that server: Spring Boot's Tomcat processor-cache -1 and\n--carriers); a --cmd or a plain jar has as-shipped only").typed(Opt.Type.STRINGS).inScenario("service")
             .withChoices(List.of(Service.AS_SHIPPED, Service.TUNED));
     static final Opt CONC = Opt.of("conc", "200,1000", "concurrent connections (200: Tomcat's default pool)");
+    // --reps as the other experiments declare it, said as what it is here: forks
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
-            "the warm-up also proves the thread mode (thread dumps): it cannot be 0");
+            "the warm-up also proves the thread mode (thread dumps): it cannot be 0").stream()
+            .map(t -> t.name().equals("reps") ? t.withHelp("N forks of one iteration each, as scripts before --forks wrote it\n(--quick: 1); not with --forks, --iterations or --budget") : t).toList();
+    static final Opt FORKS = Opt.of("forks", "1", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
+            + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto: forks are added, configurations\n"
+            + "interleaved, until every ratio is settled or --budget is spent\n(--reps N is N forks of one iteration each)").inScenario("load");
+    static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
+            + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
+    static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (implied by --budget): the wall time the A/B's forks may\n"
+            + "take, each fork's start and warm-up counted (10m: a coffee break; a fork\ntakes about a minute at the defaults here: start, warm-up, hold, profiled hold)").inScenario("load");
+    /** What a fork costs besides its warm-up and holds: the JVM's start, the verification, the drain (a Spring Boot jar here). */
+    static final long FORK_START_S = 15;
+
+    /**
+     * How the configurations are measured: forks (fresh JVMs) of iterations (holds in one JVM) each; budget null for a
+     * fixed number of forks, else the wall time within which forks are added until every ratio is settled.
+     */
+    record Forks(int forks, int iterations, java.time.Duration budget) {
+        boolean auto() {
+            return budget != null;
+        }
+    }
+
+    /**
+     * --forks, --iterations, --budget, --reps: --reps N (scripts before forks) is N forks of one iteration, since a rep
+     * in a JVM of its own is what an interval between JVMs needs; --quick is one fork of one iteration.
+     */
+    static Forks forks(Options o, PlanContext.Timing t) throws UsageError {
+        boolean forksGiven = o.has(FORKS.name()), iterationsGiven = o.has(ITERATIONS.name()), budgetGiven = o.has(BUDGET.name());
+        if (o.has("reps") && (forksGiven || iterationsGiven || budgetGiven)) {
+            throw new UsageError("--reps N is N forks of one iteration each: give --reps or --forks/--iterations/--budget, not both");
+        }
+        if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return new Forks(t.reps(), 1, null);
+        String f = o.string(FORKS.name(), FORKS.dflt()).trim();
+        boolean auto = f.equals("auto") || budgetGiven;
+        int forks = f.equals("auto") ? 1 : o.positiveInt(FORKS.name(), 1);
+        int iterations = o.positiveInt(ITERATIONS.name(), 1);
+        java.time.Duration budget = auto ? o.duration(BUDGET.name(), java.time.Duration.ofMinutes(10), false) : null;
+        return new Forks(forks, iterations, budget);
+    }
+
+    /** A fork's wall time, estimated: start, warm-up, and each iteration's hold with its explaining hold (the profile's, at most 20 s). */
+    static long forkSeconds(PlanContext.Timing t, int iterations) {
+        return FORK_START_S + t.warmup().toSeconds() + iterations * (t.hold().toSeconds() + Math.min(t.hold().toSeconds(), 20));
+    }
+
+    static String minutes(long seconds) {
+        return seconds >= 60 ? seconds / 60 + "m" + (seconds % 60 == 0 ? "" : String.format(java.util.Locale.ROOT, "%02ds", seconds % 60)) : seconds + "s";
+    }
 
     @Override
     public String name() {
@@ -74,6 +122,7 @@ public final class AbExperiment implements Experiment {
         all.add(Dependencies.DEPENDENCY);
         all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER));
         all.addAll(TIMING);
+        all.addAll(List.of(FORKS, ITERATIONS, BUDGET));
         return all;
     }
 
@@ -101,16 +150,34 @@ public final class AbExperiment implements Experiment {
         if (t.warmup().isZero()) throw new UsageError("ab proves the thread mode with thread dumps under the warm-up's load: --warmup cannot be 0");
         List<String> jvm = jvmArgs(o);
         facts(o, s); // a --lever that does not parse, or one without --next-step, is refused here
-        List<Row> rows = new ArrayList<>();
+        Forks f = forks(o, t);
+        List<Row> configs = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
                 for (String variant : mode.equals("virtual") ? variants : List.of(Service.AS_SHIPPED))
                     for (String url : s.stack().workloads().keySet())
-                        for (int c : conc)
-                            for (int rep = 1; rep <= t.reps(); rep++) {
-                                rows.add(Dependencies.withDependencies(row(s, mode, variant, url, c, rep, jdk, t, jvm, ctx), deps));
-                            }
+                        for (int c : conc) configs.add(Dependencies.withDependencies(row(s, mode, variant, url, c, 1, jdk, t, jvm, ctx), deps));
+        if (f.auto()) {
+            long first = configs.size() * f.forks() * forkSeconds(t, f.iterations());
+            if (f.budget().toSeconds() < first) {
+                throw new UsageError(String.format(java.util.Locale.ROOT, "--budget %s: %d fork%s of each of the %d configurations take%s about %s (start %ds, warm-up %ds, %d hold%s of %ds"
+                        + " and its explaining hold each): give at least %s, or fewer --conc, --url or --variants", minutes(f.budget().toSeconds()), f.forks(),
+                        f.forks() == 1 ? "" : "s", configs.size(), f.forks() == 1 ? "s" : "", minutes(first), FORK_START_S, t.warmup().toSeconds(), f.iterations(), f.iterations() == 1 ? "" : "s",
+                        t.hold().toSeconds(), minutes(first)));
+            }
+        }
+        // forks interleaved (platform, virtual, platform, ...): a drift of the machine over the run falls on every
+        // configuration alike instead of on whichever ran last; a fork's iterations run back to back, in its one JVM
+        List<Row> rows = new ArrayList<>();
+        for (int fork = 1; fork <= f.forks(); fork++)
+            for (Row c : configs)
+                for (int it = 1; it <= f.iterations(); it++) rows.add(forkRow(c, fork, it, f.iterations()));
         return rows;
+    }
+
+    /** A configuration's row as the given fork's iteration; its rep numbers the rows of the configuration (file names, labels). */
+    static Row forkRow(Row config, int fork, int iteration, int iterations) {
+        return config.toBuilder().fork(fork).iteration(iteration).rep((fork - 1) * iterations + iteration).build();
     }
 
     /** --jvm-args as given: the service's own heap unless asked (the lab's stacks get -Xms512m -Xmx512m; a user's service has its own). */
@@ -137,20 +204,29 @@ public final class AbExperiment implements Experiment {
     }
 
     /**
-     * With --next-step, the search that runs it after the A/B's rows (made from the same rows as planned: under the
+     * With --forks auto, the search that adds forks until every ratio is settled ({@link AbForks}); with --next-step,
+     * the search that runs it after the A/B's rows (made from the same rows as planned: under the
      * load model and the limits, as the run makes them). Not with a fault or a rate profile: the next step explains a
      * steady state, as the explaining hold does.
      */
     @Override
     public List<vtlab.plan.Search> searches(Options o, PlanContext ctx) throws UsageError {
-        if (!o.flag(NextStep.NEXT_STEP.name())) return List.of();
-        if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError("--next-step explains a steady state: not with --fault (run them apart)");
-        if (ctx.rateProfile() != null) throw new UsageError("--next-step compares constant loads: not with --rate-profile (run them apart)");
+        boolean auto = forks(o, ctx.timing(o, TIMING)).auto();
+        if (!o.flag(NextStep.NEXT_STEP.name()) && !auto) return List.of();
+        String what = o.flag(NextStep.NEXT_STEP.name()) ? "--next-step" : "--forks auto (or --budget)";
+        if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError(what + " explains a steady state: not with --fault (run them apart)");
+        if (ctx.rateProfile() != null) throw new UsageError(what + " compares constant loads: not with --rate-profile (run them apart)");
         Service.Parsed s = Service.parse(o, o.positiveInt("port", 18080));
         List<Row> rows = vtlab.plan.LimitAxis.apply(ctx.underLoadModel(plan(ctx.forExperiments(o), ctx)), vtlab.plan.LimitAxis.parse(o), o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
-        long perRow = t.warmup().toSeconds() + t.hold().toSeconds() + Math.min(t.hold().toSeconds(), 20) + 15; // start, drain, explaining hold
-        return List.of(new NextStep(rows, facts(o, s), t.reps(), perRow));
+        Forks f = forks(o, t);
+        long perRow = forkSeconds(t, 1);
+        List<vtlab.plan.Search> out = new ArrayList<>();
+        if (f.auto()) out.add(new AbForks(rows, f, forkSeconds(t, f.iterations())));
+        if (!o.flag(NextStep.NEXT_STEP.name())) return out;
+        // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
+        out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow));
+        return out;
     }
 
     /** One row: the mode's and the variant's arguments and env, the run's env, the carriers for a tuned row only. */

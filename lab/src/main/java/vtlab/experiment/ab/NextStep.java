@@ -83,9 +83,9 @@ final class NextStep implements Search {
             .typed(Opt.Type.REPEATED);
 
     /**
-     * A variant always runs in a JVM of its own, and fresh JVMs of the same row differ here by up to ±15%
-     * (docs/results.md) while reps in one JVM agree far closer: a change is claimed as a gain only beyond both its
-     * reps' 95% interval and this.
+     * With one fork a side there is no interval between forks: a change is then claimed only beyond what fresh JVMs of
+     * the same row differ by on this machine, up to ±15% (docs/results.md). With two forks a side or more, the interval
+     * between fork means is that spread, measured on the run itself, and this floor no longer applies.
      */
     static final double BETWEEN_JVMS_PCT = 15;
 
@@ -245,9 +245,14 @@ final class NextStep implements Search {
     record Judged(String text, boolean gain, boolean direction, Cause top) {}
 
     /**
-     * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, rising errors
-     * as no gain, flagged rows as not evidence; else the change in throughput (closed model; p99 in the open model) with
-     * its 95% interval when both sides have reps, the change in p99, within the noise said so, and where the time went.
+     * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, and one with a
+     * failed fork says so and claims nothing from its other forks alone (the fork that failed may be the answer);
+     * rising errors as no gain, flagged rows as not evidence; else its throughput and its p99, each as a ratio to the
+     * base's with its 95% interval between fork means ({@link Stats#ratio95}). A gain is either beyond its interval:
+     * more throughput without a longer tail, or a shorter p99 tail without less throughput (a p99 cut that holds is a
+     * gain even when the throughput stays, as it does when the load is the clients'); the open model is judged on p99.
+     * Both at once the other way is a trade, not a gain. With one fork a side there is no interval: the change must
+     * then pass this machine's spread between fresh JVMs ({@link #BETWEEN_JVMS_PCT}).
      */
     static Judged judge(Base base, String label, List<Numbered> variant) {
         String rows = rowsOf(variant);
@@ -259,7 +264,6 @@ final class NextStep implements Search {
         List<Numbered> ok = ran.stream().filter(n -> n.row().ok()).toList();
         boolean open = base.first().row().open();
         Column col = open ? Columns.P99 : Columns.RPS;
-        double[] b = values(base.rows(), col), v = values(ran, col);
         double errBase = mean(base.rows(), Columns.ERROR_RATE), errVar = mean(ran, Columns.ERROR_RATE);
         List<Numbered> explained = ran.stream().filter(n -> RequestTime.has(n.row())).toList();
         Cause top = explained.isEmpty() ? null : topCause(explained);
@@ -268,29 +272,60 @@ final class NextStep implements Search {
             return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
                     label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, false, top);
         }
-        Stats.Interval change = Stats.changePct95(b, v);
-        if (change.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
-        double p99Change = Stats.changePct95(values(base.rows(), Columns.P99), values(ran, Columns.P99)).mean();
-        String p99 = open || Double.isNaN(p99Change) ? "" : ", p99 " + pct(p99Change);
-        String measured = (open ? "p99 " : "") + pct(change.mean()) + (open ? "" : " req/s")
-                + (Double.isNaN(change.low()) ? "" : String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(change.low()), pct(change.high()))) + p99;
-        // better: more throughput closed, less p99 open; the direction decides whether more of the lever is tried, a
-        // choice of what to run, not a claim: flagged rows (a busy machine) may steer it, never make a gain
-        double signed = open ? -change.mean() : change.mean();
+        Stats.Interval tput = Stats.ratio95(forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS)).positive();
+        Stats.Interval p99 = Stats.ratio95(forkMeans(base.rows(), Columns.P99), forkMeans(ran, Columns.P99)).positive();
+        Stats.Interval main = open ? p99 : tput;
+        if (main.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
+        String measured = open ? "p99 " + change(p99, "") : change(tput, " req/s") + (p99.n() == 0 ? "" : ", p99 " + change(p99, ""));
+        // the direction decides whether more of the lever is tried, a choice of what to run, not a claim: flagged rows
+        // (a busy machine) may steer it, never make a gain; closed, more throughput or a clearly shorter tail
+        double tputPct = 100 * (tput.mean() - 1), p99Pct = 100 * (p99.mean() - 1);
+        boolean direction = open ? -p99Pct >= 100 * Verdict.SAME : tputPct >= 100 * Verdict.SAME || -p99Pct >= 200 * Verdict.SAME;
+        if (!failed.isEmpty()) {
+            return new Judged(String.format(Locale.ROOT, "%s (%s): %d of %d forks FAILED (%s: %s): no gain claimed from the other%s alone (%s)%s", label, rows,
+                    failed.size(), variant.size(), rowsOf(failed), failed.getFirst().row().text(Columns.NOTE), ran.size() == 1 ? "" : "s", measured, where),
+                    false, false, top);
+        }
         if (ok.size() < ran.size() || base.flagged()) {
             String flags = java.util.stream.Stream.concat(ran.stream(), base.rows().stream()).filter(n -> n.row().flagged())
                     .flatMap(n -> n.row().flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
-            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false,
-                    signed >= 100 * Verdict.SAME, top);
+            return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, direction, top);
         }
-        boolean reps = !Double.isNaN(change.low());
-        boolean spans = reps && change.low() <= 0 && change.high() >= 0, small = Math.abs(change.mean()) < BETWEEN_JVMS_PCT;
-        boolean noise = spans || small;
-        String judged = spans ? ": within the noise of its reps, no gain shown"
-                : small ? (reps ? ": within this machine's ±15% between JVMs (a variant runs in a JVM of its own), no gain shown"
-                        : ": one rep a side, within this machine's ±15% between JVMs: no gain shown")
-                : signed > 0 ? "" : ": worse";
-        return new Judged(label + " (" + rows + "): " + measured + judged + where, !noise && signed > 0, signed >= 100 * Verdict.SAME, top);
+        boolean forks = !Double.isNaN(main.low());
+        // beyond the interval between forks, or with one fork a side beyond this machine's spread between fresh JVMs
+        boolean more = forks ? tput.low() > 1 : tputPct >= BETWEEN_JVMS_PCT, less = forks ? tput.high() < 1 : tputPct <= -BETWEEN_JVMS_PCT;
+        boolean shorter = forks ? p99.high() < 1 : p99Pct <= -BETWEEN_JVMS_PCT, longer = forks ? p99.low() > 1 : p99Pct >= BETWEEN_JVMS_PCT;
+        if (open) {
+            more = false;
+            less = false;
+        }
+        String judged;
+        boolean gain = false;
+        if ((more && longer) || (shorter && less)) {
+            judged = more ? ": more throughput for a longer p99 tail: a trade, not a gain" : ": a shorter p99 tail for less throughput: a trade, not a gain";
+        } else if (more || shorter) {
+            gain = true;
+            judged = more ? "" : open ? "" : ": a p99 cut that holds, throughput " + (Double.isNaN(tput.low()) || tput.contains(1.0) ? "the same" : "up");
+        } else if (less || longer) {
+            judged = ": worse";
+        } else {
+            judged = forks ? ": within the noise between forks, no gain shown"
+                    : ": one fork a side, within this machine's ±15% between fresh JVMs: no gain shown";
+        }
+        return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top);
+    }
+
+    /** A ratio as a change with its unit: "+80% req/s (95% CI +70% to +91%)", "+12% req/s" without an interval, "+3% req/s (95% CI unbounded)". */
+    static String change(Stats.Interval r, String unit) {
+        String m = pct(100 * (r.mean() - 1)) + unit;
+        if (Double.isNaN(r.low())) return m;
+        if (!r.bounded()) return m + " (95% CI unbounded)";
+        return m + String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(100 * (r.low() - 1)), pct(100 * (r.high() - 1)));
+    }
+
+    /** A side's values per fork (iterations averaged): the noise between fresh JVMs, as the A/B's verdict takes it. */
+    static double[] forkMeans(List<Numbered> rows, Column col) {
+        return Verdict.forkMeans(rows.stream().map(Numbered::row).toList(), col);
     }
 
     /** "; the largest cause is now on CPU (64%)" or "; the largest cause is still ... (45%, was 71%)". */
@@ -503,10 +538,11 @@ final class NextStep implements Search {
             for (Lever l : levers(b, k, user)) {
                 List<String> values = l.values(k);
                 for (int i = 0; i < values.size(); i++) {
-                    Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).build();
+                    // each rep of a variant is a fork: a fresh JVM, as the interval between forks it is judged by needs
+                    Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).fork(1).iteration(1).build();
                     List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.row().text(Columns.SCENARIO))).toList();
                     if (done.stream().anyMatch(n -> n.row().failed())) break; // a variant that failed: none of its reps or larger values
-                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).build();
+                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).fork(done.size() + 1).build();
                     if (l.given() != null) continue; // the user's values, all of them
                     Judged j = judge(b, l.label(values.get(i)), done);
                     // moved the cause (the next bottleneck is found), or did not move the right way: more of it says no more

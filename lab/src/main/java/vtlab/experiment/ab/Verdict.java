@@ -26,7 +26,10 @@ import vtlab.data.Rows;
  * evidence; the others are named as such.
  */
 final class Verdict {
-    /** Ratios this close to 1 are no difference on this lab's noisy machine (docs/results.md: ±15% between JVMs). */
+    /**
+     * Without an interval (one fork a side), ratios this close to 1 are said as no difference; with one, a ratio is no
+     * difference when its interval holds 1.0 ({@link Ratio#same}).
+     */
     static final double SAME = 0.05;
 
     private Verdict() {}
@@ -124,7 +127,10 @@ final class Verdict {
         }
     }
 
-    /** Throughput (closed) or p99 (open) of each configuration against platform, and what tuning adds to the flag. */
+    /**
+     * Throughput (closed) or p99 (open) of each configuration against platform, each ratio with its 95% interval between
+     * forks ({@link #ratios}), and what tuning adds to the flag; then whether the ratios are settled ({@link #settled}).
+     */
     static void gain(String scenario, List<DataRow> list, List<Finding> out) {
         Map<String, List<DataRow>> byConfig = new LinkedHashMap<>();
         for (DataRow n : list) if (n.ok()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
@@ -133,56 +139,135 @@ final class Verdict {
         Column col = open ? Columns.P99 : Columns.RPS;
         Map<String, Double> value = new LinkedHashMap<>();
         byConfig.forEach((c, l) -> value.put(c, l.stream().mapToDouble(n -> n.num(col)).average().orElse(Double.NaN)));
+        List<Ratio> ratios = ratios(byConfig, open);
         List<String> parts = new ArrayList<>();
-        Double platform = value.get("platform"), shipped = value.get("virtual as shipped"), tuned = value.get("virtual tuned");
         byConfig.forEach((c, l) -> {
             double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Columns.P99)).average().orElse(Double.NaN);
             String s = open ? String.format(Locale.ROOT, "%s p99 %.1f ms", c, v)
                     : String.format(Locale.ROOT, "%s %,.0f req/s (p99 %.1f ms)", c, v, p99);
-            if (platform != null && !c.equals("platform")) s += " = " + ratio(open ? platform / v : v / platform) + " platform";
+            Ratio r = find(ratios, c, "platform");
+            if (r != null) s += " = " + ratio(r.ci().mean()) + " platform" + interval(r.ci());
             parts.add(s + " (" + rowsOf(l) + ")");
         });
         String line = scenario + ": " + String.join("; ", parts);
-        if (shipped != null && tuned != null) {
-            double add = open ? shipped / tuned : tuned / shipped;
-            line += ". The flag alone gives " + (platform == null ? "?" : ratio(open ? platform / shipped : shipped / platform))
-                    + ", tuning adds " + ratio(add) + (Math.abs(add - 1) < SAME ? " (no difference here)" : "");
-        } else if (platform != null && shipped != null) {
-            double g = open ? platform / shipped : shipped / platform;
-            line += Math.abs(g - 1) < SAME ? ". Virtual threads make no difference here" : g > 1 ? ". Virtual threads gain " + ratio(g)
+        Ratio flag = find(ratios, "virtual as shipped", "platform"), tuning = find(ratios, "virtual tuned", "virtual as shipped");
+        if (tuning != null) {
+            line += ". The flag alone gives " + (flag == null ? "?" : ratio(flag.ci().mean())) + ", tuning adds " + ratio(tuning.ci().mean())
+                    + (tuning.same() ? " (no difference here" + (Double.isNaN(tuning.ci().low()) ? "" : ": the interval holds 1.0") + ")" : "");
+        } else if (flag != null) {
+            double g = flag.ci().mean();
+            line += flag.same() ? ". Virtual threads make no difference here" + (Double.isNaN(flag.ci().low()) ? "" : " (the interval holds 1.0)") : g > 1 ? ". Virtual threads gain " + ratio(g)
                     : ". Virtual threads lose: " + ratio(g);
         }
-        String settled = settled(byConfig, col);
-        out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled,
+        out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col),
                 byConfig.values().stream().flatMap(List::stream).toList()));
     }
 
-    /** Reps of one configuration further apart than this (range over mean) are not a settled figure. */
+    /**
+     * A ratio is settled when its 95% interval lies within ±10% of it: the smallest change this verdict treats as worth
+     * a decision (a 10% gain is the least a switch of thread model is made for), and about what 3 to 5 forks a side
+     * reach on this 2-core machine, whose fresh JVMs differ by some ±5-15% (docs/results.md): a tighter width would
+     * leave most runs of a coffee break's --budget unsettled, a wider one call "settled" what a rerun may reverse.
+     */
+    static final double SETTLED_HALF_WIDTH = 0.10;
+
+    /** Iterations of one fork further apart than this (range over mean) are a fork that did not hold steady. */
     static final double UNSETTLED_SPREAD = 0.10;
 
     /**
-     * Whether each configuration's reps agree: "; not settled: ..." naming the configurations whose reps spread more
-     * than {@link #UNSETTLED_SPREAD} (a first rep lower than the rest: the JIT was not done; say so), or "; one rep per
-     * configuration: a direction, not a result"; empty when every configuration's reps agree.
+     * One ratio of a scenario, better above 1 (closed: the row's throughput over the other's; open: the other's p99 over
+     * the row's), with its 95% interval between the fork means of the two configurations ({@link vtlab.data.Stats#ratio95}).
      */
-    static String settled(Map<String, List<DataRow>> byConfig, Column col) {
-        List<String> loose = new ArrayList<>();
-        boolean single = true;
-        for (Map.Entry<String, List<DataRow>> e : byConfig.entrySet()) {
-            double[] v = e.getValue().stream().mapToDouble(n -> n.num(col)).filter(x -> !Double.isNaN(x)).toArray();
-            if (v.length > 1) single = false;
-            if (v.length < 2) continue;
+    record Ratio(String of, String against, vtlab.data.Stats.Interval ci) {
+        /** Two forks a side at least, and the interval within ±{@link #SETTLED_HALF_WIDTH} of the ratio. */
+        boolean settled() {
+            return ci.n() >= 2 && ci.relativeHalfWidth() <= SETTLED_HALF_WIDTH;
+        }
+
+        /** No difference: the interval holds 1.0; with one fork a side (no interval), a ratio within {@link #SAME} of 1. */
+        boolean same() {
+            return Double.isNaN(ci.low()) ? Math.abs(ci.mean() - 1) < SAME : ci.contains(1.0);
+        }
+
+        String text() {
+            return of + " / " + against + " " + ci.renderRatio();
+        }
+    }
+
+    /** The scenario's ratios: each configuration against platform, tuned against as shipped. */
+    static List<Ratio> ratios(Map<String, List<DataRow>> byConfig, boolean open) {
+        Column col = open ? Columns.P99 : Columns.RPS;
+        List<Ratio> out = new ArrayList<>();
+        List<DataRow> platform = byConfig.get("platform");
+        byConfig.forEach((c, l) -> {
+            if (platform != null && !c.equals("platform")) out.add(ratio(c, l, "platform", platform, col, open));
+        });
+        List<DataRow> shipped = byConfig.get("virtual as shipped"), tuned = byConfig.get("virtual tuned");
+        if (shipped != null && tuned != null) out.add(ratio("virtual tuned", tuned, "virtual as shipped", shipped, col, open));
+        return out;
+    }
+
+    static Ratio ratio(String of, List<DataRow> rows, String against, List<DataRow> other, Column col, boolean open) {
+        double[] mine = forkMeans(rows, col), theirs = forkMeans(other, col);
+        return new Ratio(of, against, (open ? vtlab.data.Stats.ratio95(mine, theirs) : vtlab.data.Stats.ratio95(theirs, mine)).positive());
+    }
+
+    static Ratio find(List<Ratio> ratios, String of, String against) {
+        return ratios.stream().filter(r -> r.of().equals(of) && r.against().equals(against)).findFirst().orElse(null);
+    }
+
+    /**
+     * A configuration's values per fork (its iterations, in the order run): the unit of noise is the fork, a fresh
+     * JVM, so iterations of one JVM are averaged into one value rather than counted as if each were a JVM of its own.
+     * A row without a fork (a run before forks) is a fork of its own.
+     */
+    static Map<String, double[]> byFork(List<DataRow> rows, Column col) {
+        Map<String, List<Double>> by = new LinkedHashMap<>();
+        for (DataRow n : rows) {
+            double v = n.num(col), f = n.num(Columns.FORK);
+            if (!Double.isNaN(v)) by.computeIfAbsent(Double.isNaN(f) ? "row " + n.number() : "fork " + (long) f, k -> new ArrayList<>()).add(v);
+        }
+        Map<String, double[]> out = new LinkedHashMap<>();
+        by.forEach((k, l) -> out.put(k, l.stream().mapToDouble(Double::doubleValue).toArray()));
+        return out;
+    }
+
+    static double[] forkMeans(List<DataRow> rows, Column col) {
+        return byFork(rows, col).values().stream().mapToDouble(v -> java.util.Arrays.stream(v).average().orElseThrow()).toArray();
+    }
+
+    /**
+     * Whether the scenario's ratios are settled: "; settled: ..." when every ratio's interval is within
+     * ±{@link #SETTLED_HALF_WIDTH} of it; ". NOT SETTLED: ..." naming the ratios whose interval is wider ("the forks
+     * disagree"); ". One fork per configuration: a direction, not a result" without an interval. Forks whose
+     * iterations spread more than {@link #UNSETTLED_SPREAD} are named: the JVM was not steady in its holds.
+     */
+    static String settled(List<Ratio> ratios, Map<String, List<DataRow>> byConfig, Column col) {
+        List<String> unsteady = new ArrayList<>();
+        byConfig.forEach((c, l) -> byFork(l, col).forEach((fork, v) -> {
+            if (v.length < 2 || !fork.startsWith("fork")) return;
             double min = java.util.Arrays.stream(v).min().orElseThrow(), max = java.util.Arrays.stream(v).max().orElseThrow();
             double mean = java.util.Arrays.stream(v).average().orElseThrow();
-            if (!(mean > 0) || (max - min) / mean <= UNSETTLED_SPREAD) continue;
-            vtlab.data.Stats.Interval ci = vtlab.data.Stats.mean95(v);
-            boolean firstLow = col.equals(Columns.RPS) && v[0] == min;
-            loose.add(String.format(Locale.ROOT, "%s's %d reps spread %.0f%% (%s; 95%% CI %,.0f to %,.0f)%s", e.getKey(), v.length, 100 * (max - min) / mean,
-                    java.util.Arrays.stream(v).mapToObj(x -> String.format(Locale.ROOT, "%,.0f", x)).collect(Collectors.joining(" / ")), ci.low(), ci.high(),
-                    firstLow ? ", the first rep lowest: the service was still warming up" : ""));
+            if (mean > 0 && (max - min) / mean > UNSETTLED_SPREAD) {
+                unsteady.add(String.format(Locale.ROOT, "%s's %s moved %.0f%% over its %d iterations (%s)%s", c, fork, 100 * (max - min) / mean, v.length,
+                        java.util.Arrays.stream(v).mapToObj(x -> String.format(Locale.ROOT, "%,.0f", x)).collect(Collectors.joining(" / ")),
+                        col.equals(Columns.RPS) && v[0] == min ? ", the first lowest: still warming up (a longer --warmup)" : ""));
+            }
+        }));
+        String steady = unsteady.isEmpty() ? "" : "; not steady within a fork: " + String.join("; ", unsteady);
+        if (ratios.isEmpty()) return steady.isEmpty() ? "" : "." + steady.substring(1);
+        if (ratios.stream().anyMatch(r -> r.ci().n() < 2)) {
+            return ". One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval)" + steady;
         }
-        if (!loose.isEmpty()) return ". NOT SETTLED: " + String.join("; ", loose) + ": the ratio is a direction, not a result (more reps, a longer --warmup)";
-        return single ? ". One rep per configuration: a direction, not a result" : "";
+        List<Ratio> loose = ratios.stream().filter(r -> !r.settled()).toList();
+        int forks = ratios.stream().mapToInt(r -> r.ci().n()).min().orElse(0);
+        if (loose.isEmpty()) {
+            return String.format(Locale.ROOT, "; settled: every ratio's 95%% interval within ±%.0f%% of it, from %d forks or more a configuration",
+                    100 * SETTLED_HALF_WIDTH, forks) + steady;
+        }
+        return ". NOT SETTLED: " + loose.stream().map(r -> r.text() + (r.ci().bounded() ? String.format(Locale.ROOT, ", ±%.0f%%", 100 * r.ci().relativeHalfWidth()) : ""))
+                .collect(Collectors.joining("; ")) + String.format(Locale.ROOT, ", wider than ±%.0f%%: the forks disagree (more forks: --forks auto within --budget)",
+                100 * SETTLED_HALF_WIDTH) + steady;
     }
 
     /** The kinds of failed request a generator counts, each in its column. */
@@ -375,6 +460,13 @@ final class Verdict {
     /** "row 3" or "rows 3, 4". */
     static String rowsOf(List<DataRow> l) {
         return (l.size() == 1 ? "row " : "rows ") + l.stream().map(n -> Integer.toString(n.number())).collect(Collectors.joining(", "));
+    }
+
+    /** " (95% CI 1.72–1.88×)", " (95% CI unbounded)", or "" without an interval (one fork a side). */
+    static String interval(vtlab.data.Stats.Interval ci) {
+        String r = ci.renderRatio();
+        int at = r.indexOf(" (95% CI");
+        return at < 0 ? "" : r.substring(at);
     }
 
     static String ratio(double r) {

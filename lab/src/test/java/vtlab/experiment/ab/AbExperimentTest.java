@@ -74,6 +74,32 @@ class AbExperimentTest {
         assertEquals(List.of("vtlab.sut.servlet."), Stack.load(rows.getFirst().stack()).launch().appPackages());
     }
 
+    @Test
+    void forksAreFreshJvmsInterleavedAndIterationsFollowInTheirFork() throws Exception {
+        List<Row> rows = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--variants", "as-shipped", "--forks", "2", "--iterations", "2");
+        assertEquals(List.of("platform 1.1", "platform 1.2", "virtual 1.1", "virtual 1.2", "platform 2.1", "platform 2.2", "virtual 2.1", "virtual 2.2"),
+                rows.stream().map(r -> r.threadMode() + " " + r.fork() + "." + r.iteration()).toList(), "platform, virtual, platform, virtual");
+        assertEquals(List.of(1, 2, 1, 2, 3, 4, 3, 4), rows.stream().map(Row::rep).toList(), "rep numbers a configuration's rows");
+        assertTrue(rows.get(0).startsFork() && rows.get(1).continuesFork() && rows.get(4).startsFork());
+        // --reps N, as scripts before forks wrote it: N forks of one iteration each, each a fresh JVM
+        List<Row> reps = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--modes", "platform", "--reps", "3");
+        assertEquals(List.of("1.1", "2.1", "3.1"), reps.stream().map(r -> r.fork() + "." + r.iteration()).toList());
+    }
+
+    @Test
+    void aBudgetMustHoldOneForkOfEachConfiguration() throws Exception {
+        // 3 configurations x (15 s start + 10 s warm-up + 20 s hold + 20 s explaining hold) = 3m15s
+        String small = refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "3m");
+        assertEquals("--budget 3m: 1 fork of each of the 3 configurations takes about 3m15s (start 15s, warm-up 10s, 1 hold of 20s and its explaining hold each):"
+                + " give at least 3m15s, or fewer --conc, --url or --variants", small);
+        assertEquals(3, plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "4m").size(), "the first fork of each: the search adds the rest");
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "0s").contains("--budget must be longer than zero"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "-1m").contains("--budget takes a duration like 20s"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--reps", "2", "--forks", "3").startsWith("--reps N is N forks of one iteration each"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--forks", "many").contains("--forks"));
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--iterations", "0").contains("--iterations must be positive"));
+    }
+
     static String refusal(String... args) {
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args), System.out));
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
@@ -210,26 +236,26 @@ class AbExperimentTest {
     }
 
     /**
-     * Reps of one configuration far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s, the first rep
-     * lower) are no settled ratio: the verdict says so with the reps and their interval; reps that agree say nothing
-     * more, and one rep a configuration is a direction.
+     * Forks far apart (the /hello rows of a quiet 2-core VM: 30,578 and 39,875 req/s) are no settled ratio: the verdict
+     * gives the ratio's interval between forks and says the forks disagree; rows of a run before forks are a fork each;
+     * forks that agree are settled; one fork a configuration is a direction.
      */
     @Test
-    void repsThatSpreadAreNotASettledRatio() {
+    void forksThatSpreadAreNotASettledRatio() {
         List<Map<String, String>> loose = List.of(row("platform", "as-shipped", 200, 46260, 16, "ok", ""), row("platform", "as-shipped", 200, 51922, 65, "ok", ""),
                 row("virtual", "as-shipped", 200, 30578, 26, "ok", ""), row("virtual", "as-shipped", 200, 39875, 11, "ok", ""));
         String gain = Verdict.of(vtlab.data.DataRow.numbered(loose), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(gain.contains("NOT SETTLED: platform's 2 reps spread 12% (46,260 / 51,922; 95% CI"), gain);
-        assertTrue(gain.contains("virtual as shipped's 2 reps spread 26% (30,578 / 39,875; 95% CI"), gain);
-        assertTrue(gain.contains("the first rep lowest: the service was still warming up"), gain);
-        assertTrue(gain.endsWith("the ratio is a direction, not a result (more reps, a longer --warmup)"), gain);
+        assertTrue(gain.contains("virtual as shipped 35,227 req/s (p99 18.5 ms) = 0.72× platform (95% CI 0.06–1.64×) (rows 3, 4)"), gain);
+        assertTrue(gain.contains("Virtual threads make no difference here (the interval holds 1.0)"), gain);
+        assertTrue(gain.endsWith("NOT SETTLED: virtual as shipped / platform 0.72× (95% CI 0.06–1.64×), ±110%, wider than ±10%: the forks disagree"
+                + " (more forks: --forks auto within --budget)"), gain);
         List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
                 row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
         String settled = Verdict.of(vtlab.data.DataRow.numbered(tight), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertFalse(settled.contains("NOT SETTLED") || settled.contains("direction"), settled);
+        assertTrue(settled.endsWith("; settled: every ratio's 95% interval within ±10% of it, from 2 forks or more a configuration"), settled);
         String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
                 dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(one.contains("One rep per configuration: a direction, not a result"), one);
+        assertTrue(one.contains("One fork per configuration: a direction, not a result"), one);
     }
 
     @Test

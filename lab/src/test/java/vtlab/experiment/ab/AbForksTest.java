@@ -1,0 +1,103 @@
+package vtlab.experiment.ab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.data.DataRow;
+import vtlab.plan.Row;
+
+/** --forks auto: forks added, configurations interleaved, until the ratios settle or the budget is spent. */
+class AbForksTest {
+    static final Instant START = Instant.parse("2026-11-28T12:00:00Z");
+
+    static List<Row> planned(String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200", "--variants", "as-shipped", "--budget", "10m"));
+        args.addAll(List.of(more));
+        return AbExperimentTest.plan(args.toArray(String[]::new));
+    }
+
+    /** A row as matrix.csv holds it: the planned row's identity, its fork and iteration, a throughput, when it started. */
+    static Map<String, String> ran(Row r, int fork, int iteration, double rps, long startedS, String status) {
+        Map<String, String> m = AbExperimentTest.row(r.threadMode(), "as-shipped", 200, rps, 20, status, "");
+        m.put("workload", r.workload());
+        m.put("scenario", r.scenario());
+        m.put("fork", Integer.toString(fork));
+        m.put("iteration", Integer.toString(iteration));
+        m.put("ts_iso", START.plusSeconds(startedS).toString());
+        return m;
+    }
+
+    static Row next(AbForks s, List<Map<String, String>> before, List<Map<String, String>> measured) {
+        return s.next(DataRow.numbered(before), measured.stream().map(DataRow::of).toList());
+    }
+
+    static AbForks search(List<Row> planned, int iterations, long nowS) {
+        return new AbForks(planned, new AbExperiment.Forks(1, iterations, Duration.ofMinutes(10)), 65, () -> START.plusSeconds(nowS).toEpochMilli());
+    }
+
+    @Test
+    void forksAreAddedInterleavedUntilTheRatioSettles() throws Exception {
+        List<Row> planned = planned();
+        Row platform = planned.get(0), virtual = planned.get(1);
+        List<Map<String, String>> ab = List.of(ran(platform, 1, 1, 1000, 0, "ok"), ran(virtual, 1, 1, 1800, 65, "ok"));
+        AbForks s = search(planned, 1, 130);
+        Row second = next(s, ab, List.of());
+        assertEquals("platform", second.threadMode());
+        assertEquals(2, second.fork());
+        assertTrue(second.startsFork(), "a fresh JVM");
+        List<Map<String, String>> more = new ArrayList<>(List.of(ran(second, 2, 1, 1060, 130, "ok")));
+        Row third = next(s, ab, more);
+        assertEquals("virtual 2", third.threadMode() + " " + third.fork(), "interleaved: platform, virtual, platform, ...");
+        more.add(ran(third, 2, 1, 1880, 195, "ok"));
+        String status = s.status(more.stream().map(DataRow::of).toList());
+        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (95% CI") && status.endsWith("; --budget 7m50s left"), status);
+        assertEquals("platform", next(search(planned, 1, 260), ab, more).threadMode(), "two forks a side: ±16%, not settled yet");
+        // a third fork each, agreeing: every ratio within ±10%, no more forks
+        more.add(ran(platform, 3, 1, 1030, 260, "ok"));
+        more.add(ran(virtual, 3, 1, 1840, 325, "ok"));
+        assertNull(next(search(planned, 1, 390), ab, more), "settled");
+    }
+
+    @Test
+    void aForksIterationsRunBackToBackAndTheBudgetCountsFromTheFirstRow() throws Exception {
+        List<Row> planned = planned("--iterations", "2");
+        Row platform = planned.get(0), virtual = planned.get(2);
+        List<Map<String, String>> ab = List.of(ran(platform, 1, 1, 1000, 0, "ok"), ran(platform, 1, 2, 1400, 40, "ok"),
+                ran(virtual, 1, 1, 1000, 70, "ok"), ran(virtual, 1, 2, 1700, 110, "ok"));
+        AbForks s = search(planned, 2, 140);
+        Row first = next(s, ab, List.of());
+        assertEquals("platform 2.1", first.threadMode() + " " + first.fork() + "." + first.iteration());
+        Row second = next(s, ab, List.of(ran(first, 2, 1, 1000, 140, "ok")));
+        assertEquals("platform 2.2", second.threadMode() + " " + second.fork() + "." + second.iteration(), "its fork's next iteration, in its JVM");
+        // 9m20s gone of 10m: a fork of about 65 s does not fit, so none is started though nothing is settled
+        AbForks late = search(planned, 2, 560);
+        assertNull(next(late, ab, List.of()));
+        assertTrue(late.status(List.of()).endsWith("--budget 10m spent (40s left, a fork takes about 65s): not every ratio is settled"), late.status(List.of()));
+    }
+
+    @Test
+    void flaggedRowsStillSteerTheForksOnABusyMachine() throws Exception {
+        List<Row> planned = planned();
+        Map<String, String> p = ran(planned.get(0), 1, 1, 1000, 0, "flagged"), v = ran(planned.get(1), 1, 1, 1800, 65, "flagged");
+        Row next = next(search(planned, 1, 130), List.of(p, v), List.of());
+        assertEquals("platform 2", next.threadMode() + " " + next.fork(), "no ok row yet: the flagged ones give the ratio to settle");
+    }
+
+    @Test
+    void aScenarioWithAFailedForkOrWithoutARatioGetsNoMore() throws Exception {
+        List<Row> planned = planned();
+        List<Map<String, String>> ab = List.of(ran(planned.get(0), 1, 1, 1000, 0, "ok"), ran(planned.get(1), 1, 1, 0, 65, "failed"));
+        assertNull(next(search(planned, 1, 130), ab, List.of()), "the failure is the verdict's: no fork of platform alone settles anything");
+        List<Row> platformOnly = planned("--modes", "platform");
+        assertNull(next(search(platformOnly, 1, 65), List.of(ran(platformOnly.getFirst(), 1, 1, 1000, 0, "ok")), List.of()), "no ratio to settle");
+    }
+}

@@ -1,0 +1,79 @@
+package vtlab.experiment.ab;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.data.DataRow;
+import vtlab.data.Stats;
+
+/** The A/B's gain over forks and iterations: intervals between fork means, settled or not, steadiness within a fork. */
+class VerdictTest {
+    static Map<String, String> row(String mode, int fork, int iteration, double rps) {
+        Map<String, String> r = AbExperimentTest.row(mode, "as-shipped", 200, rps, 20, "ok", "");
+        r.put("fork", Integer.toString(fork));
+        r.put("iteration", Integer.toString(iteration));
+        return r;
+    }
+
+    static String gain(List<Map<String, String>> rows) {
+        return Verdict.of(DataRow.numbered(rows), Path.of("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections"))
+                .findFirst().orElseThrow();
+    }
+
+    /** Platform 1,000 / 1,010 / 990 and virtual 1,800 / 1,820 / 1,780 per fork, each fork two iterations around its mean. */
+    static List<Map<String, String>> threeForks() {
+        List<Map<String, String>> rows = new ArrayList<>();
+        double[] p = {1000, 1010, 990}, v = {1800, 1820, 1780};
+        for (int f = 1; f <= 3; f++) {
+            rows.add(row("platform", f, 1, p[f - 1] - 5));
+            rows.add(row("platform", f, 2, p[f - 1] + 5));
+            rows.add(row("virtual", f, 1, v[f - 1] - 5));
+            rows.add(row("virtual", f, 2, v[f - 1] + 5));
+        }
+        return rows;
+    }
+
+    @Test
+    void aRatioIsBetweenForkMeansNotBetweenIterations() {
+        List<DataRow> rows = DataRow.numbered(threeForks());
+        assertEquals(List.of(1000.0, 1010.0, 990.0), java.util.Arrays.stream(Verdict.forkMeans(rows.stream().filter(n -> n.mode().equals("platform")).toList(),
+                vtlab.data.Columns.RPS)).boxed().toList(), "one value a fork: its iterations averaged");
+        // Fieller over 3 fork means a side (not 6 rows): 1.80× with the interval of {1000, 1010, 990} against {1800, 1820, 1780}
+        Stats.Interval ci = Stats.ratio95(new double[] {1000, 1010, 990}, new double[] {1800, 1820, 1780});
+        String g = gain(threeForks());
+        assertTrue(g.contains(String.format(java.util.Locale.ROOT, "virtual as shipped 1,800 req/s (p99 20.0 ms) = 1.80× platform (95%% CI %.2f–%.2f×)",
+                ci.low(), ci.high())), g);
+        assertTrue(g.contains("Virtual threads gain 1.80×"), g);
+        assertTrue(g.endsWith("; settled: every ratio's 95% interval within ±10% of it, from 3 forks or more a configuration"), g);
+    }
+
+    @Test
+    void forksThatDisagreeAreNotSettledAndAnUnsteadyForkIsNamed() {
+        List<Map<String, String>> rows = new ArrayList<>(List.of(row("platform", 1, 1, 1000), row("platform", 2, 1, 1400),
+                row("virtual", 1, 1, 1500), row("virtual", 2, 1, 1900)));
+        String g = gain(rows);
+        assertTrue(g.contains(". NOT SETTLED: virtual as shipped / platform 1.42× (95% CI"), g);
+        assertTrue(g.contains("the forks disagree"), g);
+        List<Map<String, String>> warming = new ArrayList<>(threeForks());
+        warming.set(0, row("platform", 1, 1, 800)); // fork 1's first iteration: 800, then 1,005
+        String w = gain(warming);
+        assertTrue(w.contains("not steady within a fork: platform's fork 1 moved 23% over its 2 iterations (800 / 1,005), the first lowest: still warming up"), w);
+    }
+
+    @Test
+    void aRatioWhoseIntervalHoldsOneIsNoDifference() {
+        List<Map<String, String>> rows = List.of(row("platform", 1, 1, 1000), row("platform", 2, 1, 1100), row("platform", 3, 1, 900),
+                row("virtual", 1, 1, 1080), row("virtual", 2, 1, 980), row("virtual", 3, 1, 1180));
+        String g = gain(rows);
+        assertTrue(g.contains("Virtual threads make no difference here (the interval holds 1.0)"), g);
+        assertFalse(g.contains("gain"), g);
+    }
+}
