@@ -39,8 +39,75 @@ class AbIT {
         return ab(out, args);
     }
 
+    /**
+     * The article's sleep A/B as a user runs it: forks added, platform and virtual interleaved, until the ratio is
+     * settled or a small budget is spent. What must hold on whatever rows came: every fork a fresh JVM, interleaved;
+     * the run ends within its budget plus one fork; the verdict's ratio carries its interval between forks and says
+     * settled (then the interval is within ±10% of the ratio) or why not; and platform's bottleneck at 400 connections
+     * on 200 threads is the queue for a free thread, its sleep the floor (a property of every row's breakdown, flagged
+     * ones too: the requests beyond the threads wait whatever the machine does).
+     */
+    @Test
+    void theSleepAbAddsForksUntilSettledWithinItsBudgetAndNamesTheThreadQueue() throws Exception {
+        long budgetS = 120;
+        List<String> all = new ArrayList<>(List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", out.toString(),
+                "--cmd", "java -jar " + SERVLET_JAR, "--platform-env", "THREAD_MODE=platform", "--virtual-env", "THREAD_MODE=virtual",
+                "--url", "/sleep?ms=50", "--conc", "400", "--warmup", "3s", "--warmup-max", "3s", "--hold", "4s", "--jvm-args", "-Xmx256m",
+                "--budget", budgetS + "s"));
+        Path console = Files.createTempFile(out, "console", ".txt");
+        long t0 = System.nanoTime();
+        Process lab = Lab.cli(all).redirectErrorStream(true).redirectOutput(console.toFile()).start();
+        assertTrue(lab.waitFor(budgetS + 180, TimeUnit.SECONDS), "ab finished: " + Files.readString(console));
+        long took = (System.nanoTime() - t0) / 1_000_000_000;
+        String text = Files.readString(console);
+        System.out.println("vtlab IT: AbIT sleep A/B with --budget " + budgetS + "s took " + took + " s");
+        assertEquals(0, lab.exitValue(), text);
+        Path run = Lab.onlyRun(out);
+        List<Map<String, String>> rows = Lab.rows(run);
+        // fresh JVMs, interleaved: fork k of platform, then fork k of virtual
+        for (Map<String, String> r : rows) assertEquals("fresh", r.get("sut_jvm"), "each fork a JVM of its own: " + r);
+        List<String> order = rows.stream().map(r -> r.get("thread_mode") + " " + r.get("fork")).toList();
+        for (int i = 0; i + 1 < order.size(); i += 2) {
+            assertTrue(order.get(i).startsWith("platform") && order.get(i + 1).startsWith("virtual") && order.get(i).split(" ")[1].equals(order.get(i + 1).split(" ")[1]),
+                    "interleaved: " + order);
+        }
+        // within the budget plus one fork (its start, 3-6 s of warm-up, the hold and its profiled hold, the live set)
+        long lastFork = 45;
+        assertTrue(took <= budgetS + lastFork + 30, "the budget holds: " + took + " s for " + budgetS + " s (" + rows.size() + " rows)");
+        String gain = finding(run, "/sleep?ms=50 at 400 connections");
+        System.out.println("vtlab IT: sleep A/B: " + gain);
+        long okPlatform = rows.stream().filter(r -> r.get("thread_mode").equals("platform") && "ok".equals(r.get("status"))).count();
+        long okVirtual = rows.stream().filter(r -> r.get("thread_mode").equals("virtual") && "ok".equals(r.get("status"))).count();
+        if (okPlatform >= 2 && okVirtual >= 2) {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("= (\\d+\\.\\d+)× platform \\(95% CI (\\d+\\.\\d+)–(\\d+\\.\\d+)×\\)").matcher(gain);
+            assertTrue(m.find(), "the ratio with its interval between forks: " + gain);
+            double ratio = Double.parseDouble(m.group(1)), low = Double.parseDouble(m.group(2)), high = Double.parseDouble(m.group(3));
+            assertTrue(low <= ratio && ratio <= high, gain);
+            if (gain.contains("; settled:")) assertTrue(high - low <= 0.2 * ratio + 0.02, "settled means within ±10%: " + gain);
+            else assertTrue(gain.contains("NOT SETTLED") && gain.contains("the forks disagree"), "not settled, said why: " + gain);
+        } else {
+            // too few ok forks on a busy machine: the lab claims no interval
+            assertFalse(gain.contains("; settled:"), "no settled claim without two ok forks a side: " + gain);
+        }
+        for (Map<String, String> r : rows) {
+            if (!r.get("thread_mode").equals("platform") || r.get("time_queue_cause") == null || "failed".equals(r.get("status"))) continue;
+            assertEquals("thread_wait", r.get("time_queue_cause"), "platform's bottleneck is the queue for a thread: " + r);
+            assertTrue(Lab.num(r, "time_sleep_pct") > 20, "its sleep is the floor: " + r);
+        }
+        String time = finding(run, "where request time goes");
+        assertTrue(time.contains("bottleneck: ") && time.contains("waiting for a free request thread") && time.contains("its floor, not a bottleneck"), time);
+    }
+
+    /** The ab verdict's line that starts so. */
+    static String finding(Path run, String prefix) throws Exception {
+        List<String> all = vtlab.data.Findings.read(run).of("ab").lines();
+        return all.stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError("no line " + prefix + " in " + all));
+    }
+
     Ran ab(Path results, List<String> args) throws Exception {
         List<String> all = new ArrayList<>(List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", results.toString()));
+        // a test's rows are the ones it asks for: one fork unless it says otherwise (ab's default adds forks until settled)
+        if (args.stream().noneMatch(a -> List.of("--reps", "--forks", "--budget", "--quick").contains(a))) all.addAll(List.of("--forks", "1"));
         all.addAll(args);
         Path console = Files.createTempFile(out, "console", ".txt");
         Process lab = Lab.cli(all).redirectErrorStream(true).redirectOutput(console.toFile()).start();

@@ -37,12 +37,12 @@ public final class AbExperiment implements Experiment {
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 1,
             "the warm-up also proves the thread mode (thread dumps): it cannot be 0").stream()
             .map(t -> t.name().equals("reps") ? t.withHelp("N forks of one iteration each, as scripts before --forks wrote it\n(--quick: 1); not with --forks, --iterations or --budget") : t).toList();
-    static final Opt FORKS = Opt.of("forks", "1", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
-            + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto: forks are added, configurations\n"
-            + "interleaved, until every ratio is settled or --budget is spent\n(--reps N is N forks of one iteration each)").inScenario("load");
+    static final Opt FORKS = Opt.of("forks", "auto", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
+            + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto (the default): forks are added,\n"
+            + "configurations interleaved, until every ratio is settled or --budget is\nspent; a number: that many, no more (--reps N is N forks of one iteration\neach; --quick one)").inScenario("load");
     static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
             + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
-    static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (implied by --budget): the wall time the A/B's forks may\n"
+    static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (the default): the wall time the A/B's forks may\n"
             + "take, each fork's start and warm-up counted (10m: a coffee break; a fork\ntakes about a minute at the defaults here: start, warm-up, hold, profiled hold)").inScenario("load");
     /** What a fork costs besides its warm-up and holds: the JVM's start, the verification, the drain (a Spring Boot jar here). */
     static final long FORK_START_S = 15;
@@ -68,6 +68,10 @@ public final class AbExperiment implements Experiment {
         }
         if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return new Forks(t.reps(), 1, null);
         String f = o.string(FORKS.name(), FORKS.dflt()).trim();
+        // a fault or a rate profile is no steady state to settle a ratio on: the default takes one fork there (asked
+        // for by name, --forks auto or --budget is refused with them, see searches)
+        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile");
+        if (!forksGiven && !budgetGiven && unsteady) return new Forks(1, o.positiveInt(ITERATIONS.name(), 1), null);
         boolean auto = f.equals("auto") || budgetGiven;
         int forks = f.equals("auto") ? 1 : o.positiveInt(FORKS.name(), 1);
         int iterations = o.positiveInt(ITERATIONS.name(), 1);

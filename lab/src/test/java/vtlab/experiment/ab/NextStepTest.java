@@ -150,11 +150,16 @@ class NextStepTest {
 
     @Test
     void theNextStepIsOffByDefaultAndASearchOfTheAbsRowsWithIt() throws UsageError {
-        assertEquals(List.of(), searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x"));
-        List<vtlab.plan.Search> on = searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200", "--next-step");
+        // by default the A/B adds forks until settled (AbForks), and no next step
+        assertEquals(List.of(AbForks.class), searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x").stream().map(Object::getClass).toList());
+        assertEquals(List.of(), searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--forks", "2"), "a number of forks: no more");
+        List<vtlab.plan.Search> on = searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--conc", "200", "--next-step", "--reps", "1");
         assertEquals(1, on.size());
         assertEquals("closed", on.getFirst().template().loadModel());
         assertEquals("/x", on.getFirst().template().workload());
+        // with a fault the default is one fork, no search of forks (no steady state to settle on)
+        assertEquals(List.of(), searches("--app", AbExperimentTest.SPRING_JAR, "--url", "/x", "--fault", "downstream:latency=10ms@1s-2s",
+                "--dependency", "downstream=127.0.0.1:9"));
     }
 
     static List<vtlab.plan.Search> searches(String... args) throws UsageError {
