@@ -45,6 +45,23 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
             return new Stat(i.mean(), i.low(), i.high(), List.copyOf(reps), spread);
         }
 
+        /**
+         * Over forks: a fork's iterations share one JVM, so they are one sample of the noise between JVMs, not several;
+         * the mean, CI and spread are over each fork's mean (a row without a fork, from a run before forks, is a fork of
+         * its own), the reps are every row's value.
+         */
+        static Stat ofForks(List<Double> values, List<String> forks) {
+            Map<String, List<Double>> byFork = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < values.size(); i++) {
+                String f = forks.get(i);
+                byFork.computeIfAbsent(f == null || f.isBlank() ? "row " + i : f, k -> new ArrayList<>()).add(values.get(i));
+            }
+            List<Double> means = byFork.values().stream().map(l -> l.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).average()
+                    .orElse(Double.NaN)).toList();
+            Stat s = of(means);
+            return new Stat(s.mean(), s.low(), s.high(), List.copyOf(values), s.spreadPct());
+        }
+
         /** Half the CI in % of the mean, NaN without a CI. */
         public double ciPct() {
             return (high - low) / 2 / mean * 100;
@@ -111,7 +128,7 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
                     int ok = (int) vRows.stream().filter(DataRow::ok).count(), fl = (int) vRows.stream().filter(DataRow::flagged).count();
                     int fa = (int) vRows.stream().filter(DataRow::failed).count();
                     // every rep failed: a line without numbers (compare shows it as failed; summary.txt lists the rows)
-                    Stat rps = Stat.of(m.stream().map(r -> r.num(Columns.RPS)).toList());
+                    Stat rps = Stat.ofForks(m.stream().map(r -> r.num(Columns.RPS)).toList(), m.stream().map(r -> r.text(Columns.FORK)).toList());
                     DataRow first = vRows.getFirst();
                     List<String> flags = vRows.stream().flatMap(r -> r.flags().stream()).distinct().toList();
                     List<String> broke = vRows.stream().flatMap(r -> breaches.getOrDefault(index.get(r), List.of()).stream()).distinct().toList();

@@ -52,8 +52,8 @@ public final class Summary {
                 if (f.experiment().equals(exp)) sb.append("FAILED ").append(f.scenario()).append(" rep ").append(f.rep()).append(": ").append(f.note()).append('\n');
             }
         }
-        sb.append("\nreq/s: mean over the reps with status ok (the flagged ones when none is ok); 95%CI±: half the 95% confidence")
-                .append(" interval of that mean (Student's t over the reps), in % of it; ±%: spread (max-min)/mean of reps;")
+        sb.append("\nreq/s: mean over the reps with status ok (the flagged ones when none is ok), each fork's iterations as one; 95%CI±: half the 95% confidence")
+                .append(" interval of that mean (Student's t over the fork means: a fork is one JVM), in % of it; ±%: spread (max-min)/mean of those;")
                 .append(" threads: SUT OS threads (max); bound: closed-model ceiling; ratio: achieved/bound; vs plat: against the platform variant.\n");
         if (anyMerged) sb.append("p50/p99 ").append(MERGED).append(": percentiles of the reps' merged latency histogram (raw/*.hlog)")
                 .append(anyMean ? "; unmarked: mean of the reps' own p50/p99 (a rep has no histogram).\n" : ".\n");

@@ -67,4 +67,19 @@ class RunSummaryTest {
         assertTrue(txt.contains("FAILED"), txt);
         assertFalse(Files.readString(f.dir.resolve("summary.json")).contains("NaN"), "JSON has no NaN");
     }
+
+    /** A fork's iterations share one JVM: one sample of the noise between JVMs, however many holds it ran. */
+    @org.junit.jupiter.api.Test
+    void theThroughputsIntervalIsOverForkMeans() {
+        RunSummary.Stat s = RunSummary.Stat.ofForks(java.util.List.of(100.0, 102.0, 200.0, 198.0), java.util.List.of("1", "1", "2", "2"));
+        org.junit.jupiter.api.Assertions.assertEquals(150.0, s.mean(), 1e-9);
+        org.junit.jupiter.api.Assertions.assertEquals(4, s.reps().size(), "every row's value is kept");
+        org.junit.jupiter.api.Assertions.assertEquals(98.0 / 150 * 100, s.spreadPct(), 1e-9, "the spread of the fork means, not of the rows");
+        // Student's t with 1 degree of freedom over the two fork means: 150 ± 12.706 × 49 (their standard error)
+        org.junit.jupiter.api.Assertions.assertEquals(150 - 12.706 * 49, s.low(), 0.1);
+        // rows of a run before forks: each its own
+        RunSummary.Stat old = RunSummary.Stat.ofForks(java.util.List.of(100.0, 102.0), java.util.Arrays.asList("", null));
+        org.junit.jupiter.api.Assertions.assertEquals(101.0, old.mean(), 1e-9);
+        org.junit.jupiter.api.Assertions.assertEquals(2.0 / 101 * 100, old.spreadPct(), 1e-9);
+    }
 }
