@@ -109,4 +109,25 @@ class EvidenceTest {
         }, rows -> Evidence.of(rows).judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", List.of(3))));
         assertEquals(List.of(1), attempts);
     }
+
+    /** NextStepIT's reading of a next-step line: a gain claimed (with or without its interval), or taken back. */
+    @Test
+    void aVariantsWordsClaimAGainOnlyWhenNothingTakesItBack() {
+        String line = "next step, /api at 200 connections, virtual as shipped (row 2): 71% of request time waiting for a pooled connection"
+                + " → pool 20 (rows 3, 4): +93% req/s (95% CI +80% to +106%), p99 −50%; the largest cause is now on CPU (64%) → pool 40 (rows 5, 6): +1% req/s";
+        String words = NextStepIT.variant(line, "pool 20 (rows 3, 4)");
+        assertEquals("+93% req/s (95% CI +80% to +106%), p99 −50%; the largest cause is now on CPU (64%)", words);
+        assertTrue(NextStepIT.gainShown(words, true));
+        assertFalse(NextStepIT.gainShown(words, false), "an interval where none was expected is a different claim");
+        assertTrue(NextStepIT.gainShown("+60% req/s, p99 −40%; the largest cause is now on CPU (64%)", false), "the narrower claim: no interval");
+        for (String back : List.of("+9% req/s, p99 −1%: one rep a side, within this machine's ±15% between JVMs: no gain shown",
+                "+30% req/s (95% CI −5% to +65%), p99 −10%: within the noise of its reps, no gain shown",
+                "+93% req/s (95% CI +80% to +106%), p99 −50%, not evidence (flagged busy-machine); the largest cause is now on CPU (64%)",
+                "−20% req/s, p99 +30%: worse")) {
+            assertFalse(NextStepIT.gainShown(back, true) || NextStepIT.gainShown(back, false), back);
+        }
+        assertTrue(NextStepIT.refused(line, "+93% req/s, not evidence (flagged littles-law)"));
+        assertTrue(NextStepIT.refused("next step, /x (row 1) (from flagged rows: not evidence): …", "+93% req/s"));
+        assertFalse(NextStepIT.refused(line, words));
+    }
 }
