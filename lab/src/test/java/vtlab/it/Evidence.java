@@ -38,6 +38,11 @@ final class Evidence {
         return rows.get(n - 1);
     }
 
+    /** How many rows the run has. */
+    int rows() {
+        return rows.size();
+    }
+
     /** The numbers of every row, 1.. */
     List<Integer> all() {
         return rows.stream().map(DataRow::number).toList();
