@@ -110,7 +110,10 @@ class NextStepIT {
         String before = sha256(AbIT.SPRING_JAR);
         List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
                 "--modes", "virtual", "--variants", "as-shipped", "--conc", "200", "--reps", "2",
-                "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--next-step",
+                // warmed until steady (up to 12 s): after a fixed 3 s each configuration's first rep ran on a cold JIT
+                // (203 and 357 req/s; docs/ab.md), two reps left an interval wider than a doubling, and a control that
+                // must show its gain could not
+                "--warmup", "3s", "--warmup-max", "12s", "--hold", "5s", "--next-step",
                 "--env", "CONN_MODE=held", "--env", "HIKARI_MAX_POOL=10", "--env", "DOWNSTREAM_DELAY_MS=" + DOWNSTREAM_MS));
         shared.pg().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
         shared.stub().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v)));
