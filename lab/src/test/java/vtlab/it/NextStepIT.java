@@ -194,10 +194,11 @@ class NextStepIT {
     static final int DOWNSTREAM_MS = 20;
 
     /**
-     * One CPU full: the Spring rig's /api/runtime-info (read from live objects, written as JSON: no sleep, no query) at
-     * 200 connections on platform threads (as many Tomcat threads as connections: none waits for a thread, none takes a
-     * pooled connection), its one core busy with Spring MVC's own request path. Not /sleep?ms=0: with the core full,
-     * Thread.sleep(0) waits to run again inside JFR's sleep event, and the breakdown named half of request time sleep. A Spring Boot jar, so every lever of the lab's is asked whether it fits (the pool, the threads, the
+     * One CPU full: the Spring rig's /cpu?ms=1 (1 ms computed in the controller: no sleep, no query, no call) at 200
+     * connections on platform threads (as many Tomcat threads as connections: none waits for a thread, none takes a
+     * pooled connection), its one core full of the service's own work. Not /sleep?ms=0: with the core full,
+     * Thread.sleep(0) waits to run again inside JFR's sleep event, and the breakdown named half of request time sleep;
+     * nor /api/runtime-info, which asks the stub what it negotiated (downstream). A Spring Boot jar, so every lever of the lab's is asked whether it fits (the pool, the threads, the
      * launch, the heap, the JDK): none answers a full CPU, so none is run (the launch only if the rows' execution
      * samples name Spring Boot's nested-jar loader the CPU's largest owner: then it fits, by the rows), and the verdict
      * names what would help instead. A lever of the user's that the service never reads (an environment variable) is
@@ -206,7 +207,7 @@ class NextStepIT {
      */
     @Test
     void aFullCpuHasNoLeverAndALeverThatDoesNothingIsNoGain(SharedTiers shared) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/api/runtime-info", "--modes", "platform",
+        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/cpu?ms=1", "--modes", "platform",
                 "--conc", "200", "--reps", "2", "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--next-step",
                 "--lever", "NOT_READ_BY_THE_SERVICE=1"));
         shared.pg().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as AbIT passes it
@@ -229,7 +230,7 @@ class NextStepIT {
                     "no lab lever answers a full CPU (" + lever + " was run): " + read.stream().map(n -> e.row(n).text(vtlab.data.Columns.TIME_CPU_OWNERS)).toList());
         }
         assertTrue(by.containsKey("NOT_READ_BY_THE_SERVICE:1"), "the user's lever is run when asked: " + by.keySet());
-        String line = vtlabFinding(run, "next step, /api/runtime-info at 200 connections, platform");
+        String line = vtlabFinding(run, "next step, /cpu?ms=1 at 200 connections, platform");
         System.out.println("vtlab IT: no-lever control: " + line);
         String words = variant(line, "NOT_READ_BY_THE_SERVICE=1 (" + Evidence.rowsOf(user) + ")");
         assertFalse(gainShown(words, false) || gainShown(words, true), "a lever that does nothing is not claimed as a gain: " + words);
