@@ -33,7 +33,8 @@ class AbIT {
     @TempDir
     Path out;
 
-    record Ran(int exit, String console) {}
+    /** A run of ab: its exit code, console, and the --out folder its run is in. */
+    record Ran(int exit, String console, Path results) {}
 
     Ran ab(List<String> args) throws Exception {
         return ab(out, args);
@@ -112,7 +113,7 @@ class AbIT {
         Path console = Files.createTempFile(out, "console", ".txt");
         Process lab = Lab.cli(all).redirectErrorStream(true).redirectOutput(console.toFile()).start();
         assertTrue(lab.waitFor(170, TimeUnit.SECONDS), "ab finished: " + Files.readString(console));
-        return new Ran(lab.exitValue(), Files.readString(console));
+        return new Ran(lab.exitValue(), Files.readString(console), results);
     }
 
     static String sutLog(Path run, Map<String, String> row) throws IOException {
@@ -125,10 +126,11 @@ class AbIT {
         List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/sleep?ms=20"));
         args.addAll(QUICK);
         pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as a user passes it
-        Ran r = ab(args);
+        // "tuning adds" sets the tuned row against the shipped one, ok rows only: run once more when either is not evidence
+        Ran r = Evidence.rerunOnce("Spring Boot A/B", n -> ab(Files.createDirectories(out.resolve("attempt-" + n)), args), AbIT::tuningClaim);
         assertEquals(0, r.exit(), r.console());
 
-        Path run = Lab.onlyRun(out);
+        Path run = Lab.onlyRun(r.results());
         List<Map<String, String>> rows = Lab.rows(run);
         assertEquals(List.of("platform as-shipped", "virtual as-shipped", "virtual tuned"),
                 rows.stream().map(x -> x.get("thread_mode") + " " + vtlab.data.DataRow.of(x).param("tuning")).toList());
@@ -151,11 +153,35 @@ class AbIT {
             assertEquals(3, raw.filter(p -> p.getFileName().toString().matches("00\\d-ab-.*\\.mode-check-1\\.threads\\.json")).count());
         }
         String findings = Files.readString(run.resolve("findings.json"));
-        assertTrue(findings.contains("virtual as shipped") && findings.contains("tuning adds") && findings.contains("(row 1)"), findings);
         String report = Files.readString(run.resolve("report.html"));
-        assertTrue(report.indexOf("tuning adds") < report.indexOf("id=\"row-1\""), "the verdict is at the top of the report");
-        assertTrue(report.contains("href=\"#row-3\""), "a claim links its rows");
-        assertTrue(r.console().contains("tuning adds"), "the verdict ends the terminal output");
+        Evidence e = Evidence.of(rows);
+        Evidence.Judged tuning = tuningClaim(r);
+        // platform is set against the others from its own row when it is evidence; when not, the lab says so and why
+        assertTrue(e.row(1).ok() ? findings.contains("(row 1)") : findings.contains("not evidence (flagged "), findings);
+        if (tuning.call() == Evidence.Call.CLAIM) {
+            assertTrue(findings.contains("virtual as shipped") && findings.contains("tuning adds"), findings);
+            assertTrue(report.indexOf("tuning adds") < report.indexOf("id=\"row-1\""), "the verdict is at the top of the report");
+            assertTrue(report.contains("href=\"#row-3\""), "a claim links its rows");
+            assertTrue(r.console().contains("tuning adds"), "the verdict ends the terminal output");
+        } else {
+            // ran twice and a row the claim needs is still not evidence: the lab claims nothing of tuning and says which rows
+            System.out.println("vtlab IT: Spring Boot A/B: tuning is not judged on this machine (" + tuning.why() + "); asserting the lab's refusal");
+            assertFalse(findings.contains("tuning adds"), findings);
+            int flagged = e.notEvidence(List.of(2, 3)).getFirst();
+            assertTrue(findings.contains("not evidence (flagged ") && report.contains("href=\"#row-" + flagged + "\""), findings);
+            assertTrue(report.indexOf("not evidence") < report.indexOf("id=\"row-1\""), "the verdict is at the top of the report");
+        }
+    }
+
+    /** "tuning adds" rests on the shipped row (2) and the tuned one (3), each one rep. */
+    static Evidence.Judged tuningClaim(Ran r) throws RuntimeException {
+        try {
+            Evidence e = Evidence.of(Lab.rows(Lab.onlyRun(r.results())));
+            return e.rows() < 3 ? e.judge(Evidence.Part.variant("rows", List.of())) : e.judge(Evidence.Part.variant("virtual as shipped", List.of(2)),
+                    Evidence.Part.variant("virtual tuned", List.of(3)));
+        } catch (java.io.IOException x) {
+            throw new java.io.UncheckedIOException(x);
+        }
     }
 
     /**
@@ -192,6 +218,13 @@ class AbIT {
         assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
         // one rep a side: a gain only beyond this machine's noise between JVMs, which the pinned carrier's ~10 req/s is
         assertTrue(findings.contains("→ JDK " + lab + " (row 2): +"), findings);
+        // the gain claimed when both rows are evidence; the pinned row is often flagged littles-law (its queue outlasts
+        // the hold: docs/results.md), and then the lab must say the gain is not evidence, whatever its size
+        String line = NextStepIT.vtlabFinding(run, "next step, ");
+        String words = NextStepIT.variant(line, "JDK " + lab + " (row 2)");
+        Evidence.Judged jdk = Evidence.of(rows).judge(Evidence.Part.base("ab", List.of(1)), Evidence.Part.variant("jdk", List.of(2)));
+        System.out.println("vtlab IT: JDK lever: " + jdk + ": " + line);
+        assertTrue(jdk.call() == Evidence.Call.CLAIM ? NextStepIT.gainShown(words, false) : NextStepIT.refused(line, words), jdk + ": " + line);
         assertTrue(Lab.num(rows.get(1), "throughput_rps") > 2 * Lab.num(rows.getFirst(), "throughput_rps"), rows.toString());
     }
 
@@ -206,7 +239,8 @@ class AbIT {
         List<Map<String, String>> rows = Lab.rows(run);
         assertEquals(2, rows.size());
         Map<String, String> platform = rows.getFirst(), virtual = rows.get(1);
-        assertEquals("ok", platform.get("status"), platform.toString());
+        // the platform row ran (ok, or flagged by the machine's noise: its status is not this test's claim)
+        assertFalse(vtlab.data.DataRow.of(platform).failed() || platform.get("throughput_rps").isEmpty(), platform.toString());
         assertEquals("failed", virtual.get("status"));
         assertTrue(virtual.get("note").startsWith("virtual threads not in effect: 0 request(s) on virtual threads"), virtual.get("note"));
         assertTrue(virtual.get("throughput_rps").isEmpty(), "never numbers");
@@ -279,7 +313,8 @@ class AbIT {
             assertEquals(0, r.exit(), generator + ": " + r.console());
             Path dir = Lab.onlyRun(run);
             Map<String, String> row = Lab.rows(dir).getFirst();
-            assertEquals("ok", row.get("status"), row.toString());
+            // the body reached the service under load whatever the row's status (a busy machine may flag it)
+            assertFalse(vtlab.data.DataRow.of(row).failed(), row.toString());
             assertTrue(Lab.whole(row, "http_reqs") > 0, row.toString());
             assertEquals("0", row.get("errors_status"), generator + " sent the body and the header under load: " + row);
             try (Stream<Path> files = Files.walk(dir)) {

@@ -102,7 +102,18 @@ final class Lab {
      */
     static LabRun retriedOnce(Path out, java.util.function.Predicate<LabRun> valid, RunInto attempt) throws Exception {
         int[] n = {0};
-        return validOrRetriedOnce(() -> attempt.run(Files.createDirectories(out.resolve("attempt-" + ++n[0]))), valid);
+        // say why it runs again: the rows the lab did not take as evidence, with the flags that voided them
+        java.util.function.Predicate<LabRun> said = t -> {
+            boolean ok = valid.test(t);
+            if (!ok) {
+                Evidence e = Evidence.of(t.rows());
+                String why = e.why(e.all());
+                System.err.println("vtlab IT: attempt " + n[0] + " (" + t.run().getFileName() + "): exit " + t.code() + "; "
+                        + (why.isEmpty() ? "the rows are evidence, but not what the test's claim needs" : why));
+            }
+            return ok;
+        };
+        return validOrRetriedOnce(() -> attempt.run(Files.createDirectories(out.resolve("attempt-" + ++n[0]))), said);
     }
 
     /** ./vtlab ARGS through the CLI's Main in this JVM, on a free port, into dir. */

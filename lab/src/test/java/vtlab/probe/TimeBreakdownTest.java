@@ -492,17 +492,27 @@ class TimeBreakdownTest {
         assertEquals(40.0, TimeBreakdown.behindGc(80.0, 1.0, 1.0));
     }
 
-    /** Whatever the inputs, the largest cause named is one a source measured. */
+    /**
+     * Whatever the inputs, the shares account for the request time (what no source saw included: they add up to 100%),
+     * and a cause is never called dominant while the time no source saw is larger than its own share.
+     */
     @Test
-    void otherIsNeverTheLargestCause() {
+    void theSharesAddUpAndUnseenTimeLargerThanTheTopOneRulesOutDominance() {
         java.util.Random rnd = new java.util.Random(7);
+        int unseenLarger = 0;
         for (int i = 0; i < 200; i++) {
             double request = 0.1 + 20 * rnd.nextDouble(), busy = rnd.nextDouble();
             TimeBreakdown.Result r = TimeBreakdown.compute(rnd.nextBoolean() ? platform : virtual, request, 1 + 9 * rnd.nextDouble(),
                     rnd.nextDouble(), rnd.nextDouble(), 4, 1, 0.02, new TimeBreakdown.SutCpu(busy, rnd.nextBoolean() ? Double.NaN : busy, rnd.nextDouble(), "x 1.0 s"));
-            assertNotEquals(Cause.OTHER, r.top(), r.pct().toString());
+            double sum = r.pct().values().stream().filter(java.util.Objects::nonNull).mapToDouble(Double::doubleValue).sum();
+            assertEquals(100, sum, 1.0, "the shares account for the request time: " + r.pct());
+            if (r.pct().get(Cause.OTHER) > r.pct().get(r.top())) {
+                unseenLarger++;
+                assertFalse(r.dominant(), "not dominant while more time went unseen: " + r.pct());
+            }
             if (busy >= TimeBreakdown.FULL_CPU) assertEquals(0.0, r.pct().get(Cause.OTHER), "a full CPU leaves nothing unseen: " + r.pct());
         }
+        assertTrue(unseenLarger > 0, "the inputs include runs where most time went unseen, or the dominance check tests nothing");
     }
 
     @Test
@@ -525,7 +535,11 @@ class TimeBreakdownTest {
         ten.configure(Map.of("period", "10ms"));
         assertTrue(ProfileProbe.settings(ten.threshold(), ten.period(), true).contains("<setting name=\"period\">10 ms</setting>"));
         assertTrue(ProfileProbe.settings(p.threshold()).contains("<setting name=\"period\">20 ms</setting>"), "one sampler, JFR's, at 20 ms by default");
-        assertTrue(new ProfileProbe().explains(), "the profiler never runs in the measured hold");
+        // the profiler is the one probe kept out of the measured hold (RowRunner runs it in a hold of its own): every
+        // other probe the lab knows by name measures the row's own hold
+        Probes.all().forEach((name, probe) -> {
+            if (!name.startsWith("test-")) assertEquals(name.equals("profile"), probe.get().explains(), name);
+        });
         List<String> plus = Probes.resolve(List.of("+profile"), Probes.DEFAULT);
         assertEquals(Probes.DEFAULT.size() + 1, plus.size());
         assertEquals("profile", plus.getLast());

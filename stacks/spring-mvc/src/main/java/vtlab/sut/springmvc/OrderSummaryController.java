@@ -74,6 +74,22 @@ public class OrderSummaryController {
         return "slept " + ms + " ms on " + Thread.currentThread();
     }
 
+    static volatile double sink;
+
+    /**
+     * Computes for ms milliseconds in the service's own code and answers: no sleep, no query, no call, so at enough
+     * connections the one core is full of this work (the next step's full-CPU control, NextStepIT).
+     */
+    @GetMapping("/cpu")
+    public ResponseEntity<String> cpu(@RequestParam(name = "ms", defaultValue = "1") long ms) {
+        if (ms < 0 || ms > 1_000) return ResponseEntity.badRequest().body("ms must be between 0 and 1000");
+        long end = System.nanoTime() + ms * 1_000_000;
+        double x = 1;
+        while (System.nanoTime() < end) x += Math.sqrt(x);
+        sink = x;
+        return ResponseEntity.ok("computed " + ms + " ms");
+    }
+
     /** HikariCP's live counters and their maxima since the last reset, read by the lab's hikari probe. */
     @GetMapping("/api/pool")
     public Map<String, Object> pool(@RequestParam(name = "reset", defaultValue = "false") boolean reset) {

@@ -1,0 +1,133 @@
+package vtlab.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import vtlab.it.Evidence.Call;
+import vtlab.it.Evidence.Part;
+
+/**
+ * The end-to-end controls' judge of a run's rows: which claim the lab may make from them, and when a control runs the
+ * lab again. The case CI met on a brand-new machine: the A/B's first row flagged littles-law after a short warm-up.
+ */
+class EvidenceTest {
+    static Map<String, String> row(String status, String flags, String lever) {
+        Map<String, String> r = new LinkedHashMap<>();
+        r.put("thread_mode", "virtual");
+        r.put("status", status);
+        r.put("flags", flags);
+        r.put("params", lever == null ? "tuning=as-shipped" : "tuning=as-shipped;lever=" + lever);
+        r.put("note", status.equals("failed") ? "the SUT did not start" : "");
+        return r;
+    }
+
+    static final Map<String, String> OK = row("ok", "", null), OK_POOL = row("ok", "", "pool:20");
+
+    @Test
+    void everyRowOkIsTheClaimInFull() {
+        Evidence e = Evidence.of(List.of(OK, OK, OK_POOL, OK_POOL));
+        Evidence.Judged j = e.judge(Part.base("ab", e.withParam("lever", null)), Part.variant("pool:20", e.withParam("lever", "pool:20")));
+        assertEquals(Call.CLAIM, j.call(), j.toString());
+        assertFalse(j.rerun());
+        assertEquals("", j.why());
+        assertEquals(List.of(1, 2), e.withParam("lever", null));
+        assertEquals(List.of(3, 4), e.withParam("lever", "pool:20"));
+    }
+
+    @Test
+    void aFlaggedBaseRowLeavesTheNarrowerClaimFromTheOtherAndNoRerun() {
+        // CI's case: row 1 flagged littles-law (and warmup-not-steady, which voids nothing), row 2 ok
+        Evidence e = Evidence.of(List.of(row("flagged", "warmup-not-steady;littles-law", null), OK, OK_POOL, OK_POOL));
+        Evidence.Judged j = e.judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", List.of(3, 4)));
+        assertEquals(Call.NARROWER, j.call(), j.toString());
+        assertFalse(j.rerun(), "the lab judges from row 2 alone: a claim to assert, not a run to repeat");
+        assertEquals(List.of(2), j.okRows(e, "ab"));
+        assertEquals("row 2", Evidence.rowsOf(j.okRows(e, "ab")));
+        assertEquals("row 1 flagged (littles-law)", j.why(), "the voiding flag, not the caveat");
+    }
+
+    @Test
+    void aFlaggedVariantRowIsARefusalAndARerun() {
+        Evidence e = Evidence.of(List.of(OK, OK, OK_POOL, row("flagged", "busy-machine", "pool:20")));
+        Evidence.Judged j = e.judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", List.of(3, 4)));
+        assertEquals(Call.REFUSED, j.call(), "the lab claims nothing from a variant with a flagged rep: " + j);
+        assertTrue(j.rerun());
+        assertEquals("row 4 flagged (busy-machine)", j.why());
+    }
+
+    @Test
+    void aBaseWithNoOkRowIsARefusalAndARerun() {
+        Evidence e = Evidence.of(List.of(row("flagged", "littles-law", null), row("failed", "", null), OK_POOL, OK_POOL));
+        Evidence.Judged j = e.judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", List.of(3, 4)));
+        assertEquals(Call.REFUSED, j.call(), j.toString());
+        assertTrue(j.rerun());
+        assertEquals("row 1 flagged (littles-law); row 2 failed (the SUT did not start)", j.why());
+    }
+
+    @Test
+    void aPartWithoutRowsIsNothingToClaim() {
+        Evidence e = Evidence.of(List.of(OK, OK));
+        Evidence.Judged j = e.judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", e.withParam("lever", "pool:20")));
+        assertEquals(Call.REFUSED, j.call());
+        assertEquals("pool:20: no rows", j.why());
+    }
+
+    @Test
+    void theControlRunsTheLabAgainOnlyWhenItsClaimWasRefusedAndSaysWhy() throws Exception {
+        List<Integer> attempts = new ArrayList<>();
+        List<List<Map<String, String>>> runs = List.of(List.of(OK, row("flagged", "littles-law", "pool:20")), List.of(OK, OK_POOL));
+        java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream was = System.out;
+        List<Map<String, String>> got;
+        try {
+            System.setOut(new java.io.PrintStream(buf, true));
+            got = Evidence.rerunOnce("pool control", n -> {
+                attempts.add(n);
+                return runs.get(n - 1);
+            }, rows -> Evidence.of(rows).judge(Part.base("ab", List.of(1)), Part.variant("pool:20", List.of(2))));
+        } finally {
+            System.setOut(was);
+        }
+        assertEquals(List.of(1, 2), attempts);
+        assertEquals(runs.get(1), got);
+        assertTrue(buf.toString().contains("vtlab IT: pool control: ran the lab again: the rows its claim needs are not evidence (row 2 flagged (littles-law))"),
+                buf.toString());
+
+        // a narrower claim is asserted as it is: one run
+        attempts.clear();
+        Evidence.rerunOnce("pool control", n -> {
+            attempts.add(n);
+            return List.of(row("flagged", "littles-law", null), OK, OK_POOL);
+        }, rows -> Evidence.of(rows).judge(Part.base("ab", List.of(1, 2)), Part.variant("pool:20", List.of(3))));
+        assertEquals(List.of(1), attempts);
+    }
+
+    /** NextStepIT's reading of a next-step line: a gain claimed (with or without its interval), or taken back. */
+    @Test
+    void aVariantsWordsClaimAGainOnlyWhenNothingTakesItBack() {
+        String line = "next step, /api at 200 connections, virtual as shipped (row 2): 71% of request time waiting for a pooled connection"
+                + " → pool 20 (rows 3, 4): +93% req/s (95% CI +80% to +106%), p99 −50%; the largest cause is now on CPU (64%) → pool 40 (rows 5, 6): +1% req/s";
+        String words = NextStepIT.variant(line, "pool 20 (rows 3, 4)");
+        assertEquals("+93% req/s (95% CI +80% to +106%), p99 −50%; the largest cause is now on CPU (64%)", words);
+        assertTrue(NextStepIT.gainShown(words, true));
+        assertFalse(NextStepIT.gainShown(words, false), "an interval where none was expected is a different claim");
+        assertTrue(NextStepIT.gainShown("+60% req/s, p99 −40%; the largest cause is now on CPU (64%)", false), "the narrower claim: no interval");
+        for (String back : List.of("+9% req/s, p99 −1%: one rep a side, within this machine's ±15% between JVMs: no gain shown",
+                "+30% req/s (95% CI −5% to +65%), p99 −10%: within the noise of its reps, no gain shown",
+                "+93% req/s (95% CI +80% to +106%), p99 −50%, not evidence (flagged busy-machine); the largest cause is now on CPU (64%)",
+                "−20% req/s, p99 +30%: worse")) {
+            assertFalse(NextStepIT.gainShown(back, true) || NextStepIT.gainShown(back, false), back);
+        }
+        assertTrue(NextStepIT.refused(line, "+93% req/s, not evidence (flagged littles-law)"));
+        assertTrue(NextStepIT.refused("next step, /x (row 1) (from flagged rows: not evidence): …", "+93% req/s"));
+        assertFalse(NextStepIT.refused(line, words));
+    }
+}
