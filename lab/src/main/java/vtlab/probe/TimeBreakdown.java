@@ -449,7 +449,9 @@ public final class TimeBreakdown {
         // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue)
         double busyS = s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
         double poolBusy = threads > 0 && holdS > 0 ? busyS / (threads * holdS) : 0;
-        if (!seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && unseen > 0) {
+        // not on a full CPU: there the threads the probe saw are those that got the CPU, fewer than the pool (Spring's
+        // /cpu at 200 connections on Tomcat's 200 threads), and what the requests beyond them waited for is the CPU
+        if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && unseen > 0) {
             threadWait = round(Math.min(unseen, 100.0 * (connections - threads) / connections));
             unseen = round(unseen - threadWait);
         }

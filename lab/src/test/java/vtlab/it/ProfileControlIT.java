@@ -263,11 +263,11 @@ class ProfileControlIT {
         // so; one of each and the lab speaks of the ok one alone (a flagged row is not set against a measured one)
         Evidence e = Evidence.of(rows);
         if (e.allOk(e.all()) || e.ok(e.all()).isEmpty()) {
-            assertTrue(summary.contains("The largest cause stayed the same"), summary);
+            assertTrue(summary.contains("The bottleneck stayed the same"), summary);
         } else {
             System.out.println("vtlab IT: monitor control: one mode's row is not evidence (" + e.why(e.all()) + "): the lab names the other's alone");
             String line = summary.lines().filter(l -> l.contains("where request time goes, monitor c=20")).findFirst().orElseThrow();
-            assertTrue(!line.contains("The largest cause") && !line.contains("(from rows flagged"), line);
+            assertTrue(!line.contains("The bottleneck") && !line.contains("(from rows flagged"), line);
         }
         // why the tail is slow, per mode, from the profiled hold's own p99
         assertTrue(summary.contains("Why the tail is slow, ") && summary.contains("the slowest 1% (p99 "), summary);

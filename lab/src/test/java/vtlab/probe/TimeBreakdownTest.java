@@ -429,6 +429,10 @@ class TimeBreakdownTest {
         TimeBreakdown.Seen idle = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(1L, 2L), false, 0, List.of());
         TimeBreakdown.Result notSaturated = TimeBreakdown.compute(idle, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.1, 0.1, 0, ""), 4);
         assertEquals(0.0, notSaturated.pct().get(Cause.THREAD_WAIT), notSaturated.pct().toString());
+        // a full CPU: the threads seen are those that got it, and the requests beyond them waited for the CPU, not a thread
+        TimeBreakdown.Result cpuFull = TimeBreakdown.compute(asleep, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.97, 0.98, 0, ""), 4);
+        assertEquals(0.0, cpuFull.pct().get(Cause.THREAD_WAIT), cpuFull.pct().toString());
+        assertEquals(Cause.RUNQUEUE, cpuFull.queue(), cpuFull.pct().toString());
         // virtual threads have no pool to wait for
         TimeBreakdown.Seen virtualAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.9), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
         assertEquals(0.0, TimeBreakdown.compute(virtualAsleep, 4.0, 1.0, 0.0, 0.0, 2, 1, 0.02, TimeBreakdown.SutCpu.UNKNOWN, 4).pct().get(Cause.THREAD_WAIT));
