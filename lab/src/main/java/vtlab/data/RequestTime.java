@@ -181,20 +181,12 @@ public final class RequestTime {
      * with its Wilson interval (a share of samples is a binomial proportion); "" without samples.
      */
     public static String cpuOwners(DataRow row) {
-        String owners = row.text(Columns.TIME_CPU_OWNERS);
         double n = row.num(Columns.TIME_CPU_SAMPLES);
-        if (owners.isBlank() || !(n > 0)) return "";
+        if (row.text(Columns.TIME_CPU_OWNERS).isBlank() || !(n > 0)) return "";
         List<String> parts = new ArrayList<>(), overhead = new ArrayList<>();
-        for (String o : owners.split(";")) {
-            int sp = o.strip().lastIndexOf(' ');
-            if (sp < 0 || !o.strip().endsWith("%")) continue;
-            String label = o.strip().substring(0, sp);
-            double pct;
-            try {
-                pct = Double.parseDouble(o.strip().substring(sp + 1, o.strip().length() - 1));
-            } catch (NumberFormatException e) {
-                continue;
-            }
+        for (Map.Entry<String, Double> o : ownerShares(row).entrySet()) {
+            String label = o.getKey();
+            double pct = o.getValue();
             double[] ci = wilson(pct / 100, n);
             String part = String.format(Locale.ROOT, "%s %.0f%% (95%% CI %.0f–%.0f%%)", label, pct, 100 * ci[0], 100 * ci[1]);
             if (OVERHEAD.contains(label)) overhead.add(part);
@@ -203,6 +195,22 @@ public final class RequestTime {
         String s = String.format(Locale.ROOT, "the CPU's owners (%,.0f execution samples): %s", n, String.join(", ", parts));
         if (!overhead.isEmpty()) s += "; work a request does not need: " + String.join(", ", overhead);
         return s;
+    }
+
+    /** time_cpu_owners read back: each owner's share of the samples in %, largest first as the probe writes them. */
+    public static Map<String, Double> ownerShares(DataRow row) {
+        Map<String, Double> out = new java.util.LinkedHashMap<>();
+        for (String o : row.text(Columns.TIME_CPU_OWNERS).split(";")) {
+            String owner = o.strip();
+            int sp = owner.lastIndexOf(' ');
+            if (sp < 0 || !owner.endsWith("%")) continue;
+            try {
+                out.put(owner.substring(0, sp), Double.parseDouble(owner.substring(sp + 1, owner.length() - 1)));
+            } catch (NumberFormatException e) {
+                // not a share: left out
+            }
+        }
+        return out;
     }
 
     /** The 95% Wilson score interval of a proportion p observed in n trials: {low, high}. */

@@ -334,17 +334,9 @@ final class Levers {
     static String overheadAdvice(Cause cause, DataRow row, boolean springBoot) {
         if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return "";
         List<String> out = new ArrayList<>();
-        for (String o : row.text(Columns.TIME_CPU_OWNERS).split(";")) {
-            String owner = o.strip();
-            int sp = owner.lastIndexOf(' ');
-            if (sp < 0 || !owner.endsWith("%")) continue;
-            String label = owner.substring(0, sp);
-            double pct;
-            try {
-                pct = Double.parseDouble(owner.substring(sp + 1, owner.length() - 1));
-            } catch (NumberFormatException e) {
-                continue;
-            }
+        for (Map.Entry<String, Double> o : vtlab.data.RequestTime.ownerShares(row).entrySet()) {
+            String label = o.getKey();
+            double pct = o.getValue();
             if (pct < OVERHEAD_PCT) continue;
             String how = switch (label) {
                 case vtlab.data.RequestTime.WRITING_LOGS -> springBoot
