@@ -120,6 +120,10 @@ class EvidenceTest {
         assertTrue(NextStepIT.gainShown(words, true));
         assertFalse(NextStepIT.gainShown(words, false), "an interval where none was expected is a different claim");
         assertTrue(NextStepIT.gainShown("+60% req/s, p99 −40%; the largest cause is now on CPU (64%)", false), "the narrower claim: no interval");
+        // the wording of a claim between forks: the p99's change with its own interval (CI's fresh clone, 2026-11-28)
+        assertTrue(NextStepIT.gainShown("+179% req/s (95% CI +116% to +292%), p99 −66% (95% CI −84% to +1303%); the largest cause is now waiting to run (94%)", true));
+        assertFalse(NextStepIT.gainShown("+30% req/s (95% CI +10% to +50%), p99 +90% (95% CI +20% to +160%): more throughput for a longer p99 tail: a trade, not a gain", true),
+                "a trade is no gain");
         for (String back : List.of("+9% req/s, p99 −1%: one rep a side, within this machine's ±15% between JVMs: no gain shown",
                 "+30% req/s (95% CI −5% to +65%), p99 −10%: within the noise of its reps, no gain shown",
                 "+93% req/s (95% CI +80% to +106%), p99 −50%, not evidence (flagged busy-machine); the largest cause is now on CPU (64%)",

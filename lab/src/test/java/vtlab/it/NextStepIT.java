@@ -68,7 +68,9 @@ class NextStepIT {
      * (no "no gain shown", "worse", "not evidence"); the interval when its reps give one.
      */
     static boolean gainShown(String words, boolean interval) {
-        return words.matches("\\+\\d+% req/s" + (interval ? " \\(95% CI \\+\\d+% to \\+\\d+%\\)" : "") + "(, p99 [+−]\\d+%)?(;.*)?");
+        // the p99 carries its own interval between forks where there is one: "p99 −66% (95% CI −84% to +1303%)"
+        return words.matches("\\+\\d+% req/s" + (interval ? " \\(95% CI \\+\\d+% to \\+\\d+%\\)" : "")
+                + "(, p99 [+−]\\d+%( \\(95% CI [+−]\\d+% to [+−]\\d+%\\))?)?(;.*)?");
     }
 
     /** The lab's refusal of a claim from rows that are not evidence, on the variant's own words or its base line. */
