@@ -150,13 +150,18 @@ public final class RequestTime {
         String ownWork = ownParts(row);
         String s;
         if (queue != null) {
-            s = String.format(Locale.ROOT, "bottleneck: %.0f%% of request time %s", row.num(queue.column()), queue.label);
-            String ev = row.text(Columns.TIME_QUEUE_EVIDENCE);
-            if (!ev.isBlank()) s += " (" + ev + ")";
             Cause next = null; // a second queue worth naming
             for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {
                 if (e.getKey() != queue && e.getKey().queue() && e.getValue() >= MATERIAL_QUEUE_PCT && (next == null || e.getValue() > row.num(next.column()))) next = e.getKey();
             }
+            // one queue is the bottleneck when it dominates the others (half the request time, or twice the next queue);
+            // queues of like size are said as such (the mixed workload's park and run queue)
+            double q = row.num(queue.column());
+            boolean dominates = next == null || q >= 50 || q >= 2 * row.num(next.column());
+            s = String.format(Locale.ROOT, dominates ? "bottleneck: %.0f%% of request time %s" : "no single cause dominates: the largest queue %.0f%% of request time %s",
+                    q, queue.label);
+            String ev = row.text(Columns.TIME_QUEUE_EVIDENCE);
+            if (!ev.isBlank()) s += " (" + ev + ")";
             if (next != null) s += String.format(Locale.ROOT, ", then %.0f%% %s", row.num(next.column()), next.label);
             if (own >= 1) s += String.format(Locale.ROOT, "; the request's own work %.0f%% (%s): its floor, not a bottleneck", own, ownWork);
         } else {
