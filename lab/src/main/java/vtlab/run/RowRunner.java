@@ -167,8 +167,12 @@ public final class RowRunner {
             if (window != null) window.into(out, row, series, r);
             List<String> probeErrors = new ArrayList<>(probes.errors());
             probeErrors.addAll(explainers.errors());
+            // a probe's recording left running would sample into the next row's hold: this row's numbers were taken
+            // before it, the next row's are taken in a fresh JVM
+            boolean clean = probes.sutClean() && explainers.sutClean();
+            if (!clean) probeErrors.add("the SUT was not kept for the next row: a probe could not stop what it started in it");
             validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
-            if (suts.release(sut, config, planned.freshSut())) sut = null;
+            if (suts.release(sut, config, planned.freshSut() || !clean)) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
             throw e;
