@@ -38,11 +38,19 @@ public final class JfrRecording {
         return file;
     }
 
-    /** Stops the recording if it still runs; its data is gone unless dumped first. */
+    /**
+     * Stops the recording if it still runs; its data is gone unless dumped first. Throws {@link SutNotClean} when the
+     * JFR.stop fails (a jcmd timeout) in a JVM that still runs: the recording may sample on.
+     */
     public void stop() throws IOException, InterruptedException {
         if (!running) return;
         running = false;
-        jvm.site().jcmd(jdk, jvm.pid(), List.of("JFR.stop", "name=" + name));
+        try {
+            jvm.site().jcmd(jdk, jvm.pid(), List.of("JFR.stop", "name=" + name));
+        } catch (IOException e) {
+            if (!jvm.alive()) throw e; // the JVM exited: nothing records any more
+            throw new SutNotClean("JFR recording " + name + " could not be stopped: " + e.getMessage().lines().findFirst().orElse(""), e);
+        }
     }
 
     /** The recording dumped to {@code file} and stopped: what a probe keeps of its hold. */

@@ -6,6 +6,7 @@ import java.util.List;
 import vtlab.probe.Measurements;
 import vtlab.probe.Probe;
 import vtlab.probe.ProbeContext;
+import vtlab.probe.SutNotClean;
 
 /**
  * One row's probes through their calls. Every call is guarded: a probe that throws costs its own columns, not the
@@ -15,6 +16,7 @@ final class ProbeSession {
     private final List<Probe> probes;
     private final Measurements measurements = new Measurements();
     private final List<String> errors = new ArrayList<>();
+    private boolean sutClean = true;
 
     ProbeSession(List<Probe> probes) {
         this.probes = probes;
@@ -61,6 +63,11 @@ final class ProbeSession {
         return List.copyOf(errors);
     }
 
+    /** False once a probe could not undo what it started in the SUT ({@link SutNotClean}): no later row may use it. */
+    boolean sutClean() {
+        return sutClean;
+    }
+
     private interface Call {
         void run() throws Exception;
     }
@@ -69,6 +76,7 @@ final class ProbeSession {
         try {
             call.run();
         } catch (Exception e) {
+            if (e instanceof SutNotClean) sutClean = false;
             String msg = p.name() + ": " + e.getMessage();
             if (!errors.contains(msg)) errors.add(msg);
         }

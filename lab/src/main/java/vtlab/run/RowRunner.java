@@ -174,9 +174,14 @@ public final class RowRunner {
             if (window != null) window.into(out, row, series, r);
             List<String> probeErrors = new ArrayList<>(probes.errors());
             probeErrors.addAll(explainers.errors());
+            // a probe's recording left running would sample into the next row's hold: this row's numbers were taken
+            // before it, the next row's are taken in a fresh JVM
+            boolean clean = probes.sutClean() && explainers.sutClean();
+            if (!clean) probeErrors.add("the SUT was not kept for the next row: a probe could not stop what it started in it");
             validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
-            // a fork's JVM is kept for its next iteration even under --fresh-sut: the fork is already a JVM of its own
-            if (suts.release(sut, config, planned.freshSut() && row.fork() == 0)) sut = null;
+            // a fork's JVM is kept for its next iteration even under --fresh-sut (the fork is already a JVM of its own),
+            // never one a probe left unclean (its next row or iteration then starts afresh, or fails saying why)
+            if (suts.release(sut, config, planned.freshSut() && row.fork() == 0 || !clean)) sut = null;
             return new Result(out, series);
         } catch (InterruptedException e) {
             throw e;

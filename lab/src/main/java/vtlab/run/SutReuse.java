@@ -38,7 +38,7 @@ final class SutReuse {
         return kept != null && config.equals(keptConfig) && kept.alive();
     }
 
-    /** A row done with its SUT: kept for the next row unless the row wanted its own JVM; true if kept. */
+    /** A row done with its SUT: kept for the next row unless the row wanted its own JVM or left it unclean; true if kept. */
     boolean release(SutHandle sut, String config, boolean fresh) {
         if (fresh) return false;
         kept = sut;

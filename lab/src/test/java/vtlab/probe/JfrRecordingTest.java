@@ -69,13 +69,42 @@ class JfrRecordingTest {
         }
     }
 
+    /**
+     * A JFR.stop that fails in a JVM that still runs leaves the recording sampling: a {@link SutNotClean}, so the
+     * runner keeps that SUT from the next row. In a JVM that exited nothing records: a plain error.
+     */
+    @Test
+    void aStopThatFailsInARunningJvmSaysTheSutIsNotClean() throws Exception {
+        JfrRecording r = JfrRecording.start(failing("JFR.stop", true), Jdk.current(), "vtlab-test-failed-stop", dir.resolve("s.jfc"), SLEEPS);
+        try {
+            java.io.IOException e = assertThrows(java.io.IOException.class, () -> r.finish(dir.resolve("s.jfr")));
+            assertTrue(e instanceof SutNotClean, e.toString());
+            assertTrue(e.getMessage().contains("vtlab-test-failed-stop") && e.getMessage().contains("no answer from"), e.getMessage());
+            assertTrue(recordings().contains("vtlab-test-failed-stop"), "it does record on");
+        } finally {
+            Jcmd.run(Jdk.current(), ProcessHandle.current().pid(), "JFR.stop", "name=vtlab-test-failed-stop");
+        }
+        JfrRecording gone = JfrRecording.start(failing("JFR.stop", false), Jdk.current(), "vtlab-test-exited", dir.resolve("x.jfc"), SLEEPS);
+        try {
+            java.io.IOException e = assertThrows(java.io.IOException.class, gone::stop);
+            assertFalse(e instanceof SutNotClean, "an exited JVM records nothing: " + e);
+        } finally {
+            Jcmd.run(Jdk.current(), ProcessHandle.current().pid(), "JFR.stop", "name=vtlab-test-exited");
+        }
+    }
+
     /** This JVM, whose JFR.dump fails as a jcmd that timed out does; every other jcmd runs. */
     static TierProcess dumpFails() {
+        return failing("JFR.dump", true);
+    }
+
+    /** This JVM, whose {@code failed} jcmd fails as one that timed out does, every other one runs; alive as given. */
+    static TierProcess failing(String failed, boolean alive) {
         vtlab.tier.host.Site here = vtlab.tier.host.Site.here();
         vtlab.tier.host.Site site = new vtlab.tier.host.Site() {
             @Override
             public String jcmd(Jdk jdk, long pid, List<String> command) throws java.io.IOException, InterruptedException {
-                if (command.getFirst().equals("JFR.dump")) throw new java.io.IOException("jcmd JFR.dump: no answer from " + pid + " within 60 s");
+                if (command.getFirst().equals(failed)) throw new java.io.IOException("jcmd " + failed + ": no answer from " + pid + " within 60 s");
                 return here.jcmd(jdk, pid, command);
             }
 
@@ -103,7 +132,7 @@ class JfrRecordingTest {
 
             @Override
             public boolean alive() {
-                return true;
+                return alive;
             }
 
             @Override

@@ -47,6 +47,8 @@ class RowRunnerTest {
     Runnable duringHold = () -> {};
     /** What the fake's load agents did (none: one generator). */
     List<vtlab.data.AgentLoad> agents = List.of();
+    /** The fake SUT's JVM as the probes reach it (this test's own, unless a test gives one whose jcmd fails). */
+    vtlab.tier.host.TierProcess sutProcess = vtlab.tier.host.TierProcess.local(ProcessHandle.current());
 
     static ProcessHandle finished;
     /** The running test's events, for the probes the registry makes. */
@@ -72,7 +74,7 @@ class RowRunnerTest {
 
         @Override
         public vtlab.tier.host.TierProcess process() {
-            return vtlab.tier.host.TierProcess.local(ProcessHandle.current());
+            return sutProcess;
         }
 
         @Override
@@ -393,6 +395,33 @@ class RowRunnerTest {
         assertEquals("probe errors: test-throws: boom", res.values().get("note"));
         assertEquals(1000.0, res.values().get("throughput_rps"));
         assertTrue(res.series() != null);
+    }
+
+    /**
+     * The pinning probe's JFR recording whose JFR.stop times out in a SUT that still runs would sample on into the next
+     * row's measured hold: that SUT is not kept, the next row of the same configuration gets a fresh JVM, and the row
+     * says so. Its own numbers were taken before the stop: it stays valid. Any other probe error keeps the SUT.
+     */
+    @Test
+    void aProbeWhoseRecordingCannotBeStoppedKeepsItsSutFromTheNextRow() throws Exception {
+        sutProcess = ThreadModeCheckTest.stopTimesOut(true);
+        RowRunner r = runner();
+        RowRunner.Result first = run(r, PlannedRow.of(row("virtual", 1), List.of("jfr-pinning")), 1);
+        RowRunner.Result second = run(r, PlannedRow.of(row("virtual", 2), List.of()), 2);
+        assertEquals("ok", first.values().get("status"), String.valueOf(first.values().get("note")));
+        String note = String.valueOf(first.values().get("note"));
+        assertTrue(note.contains("jfr-pinning: ") && note.contains("no answer from 4242 within 60 s") && note.contains("not kept for the next row"), note);
+        assertEquals(2, started.size(), "the next row was measured in the JVM whose recording still ran: " + events);
+        assertTrue(!started.getFirst().alive, "the SUT left recording is stopped");
+        assertEquals("fresh", second.values().get("sut_jvm"));
+        r.close();
+
+        started.clear();
+        RowRunner kept = runner();
+        run(kept, PlannedRow.of(row("virtual", 1), List.of("test-throws")), 1);
+        assertEquals("reused", run(kept, PlannedRow.of(row("virtual", 2), List.of()), 2).values().get("sut_jvm"), "another probe error keeps the SUT");
+        assertEquals(1, started.size());
+        kept.close();
     }
 
     @Test
