@@ -37,6 +37,8 @@ public final class Columns {
     public static final Column PARAMS = Column.text("params", "the experiment's own axes (k=v;...)");
     public static final Column SCENARIO = Column.text("scenario", "the row's identity without the rep");
     public static final Column SUT_JVM = Column.text("sut_jvm", "fresh (started for this row) or reused (kept from the row before)");
+    public static final Column SUT_LAUNCH = Column.text("sut_launch", "how the SUT's JVM started: jar (as shipped), aot-cache (a JDK 25 AOT cache "
+            + "trained once per build: start-up not measured), command (--cmd), or jar (no AOT cache: why)");
     public static final Column FORK = Column.integer("fork", "", "which fresh JVM of its configuration the row ran in (JMH's fork; empty: not forked, reps may share a JVM)");
     public static final Column ITERATION = Column.integer("iteration", "", "which hold of its fork the row is (JMH's iteration: after the first, the fork's warm JVM without a warm-up of its own)");
     public static final Column SUT_LOG = Column.text("sut_log", "the SUT's log in raw/");

@@ -32,6 +32,7 @@ public final class RowColumns {
     public static final Column PARAMS = Columns.PARAMS;
     public static final Column SCENARIO = Columns.SCENARIO;
     public static final Column SUT_JVM = Columns.SUT_JVM;
+    public static final Column SUT_LAUNCH = Columns.SUT_LAUNCH;
     public static final Column FORK = Columns.FORK;
     public static final Column ITERATION = Columns.ITERATION;
     public static final Column SUT_LOG = Columns.SUT_LOG;
@@ -45,5 +46,5 @@ public final class RowColumns {
 
     public static final List<Column> ALL = List.of(TS, EXPERIMENT, STACK, THREAD_MODE, WORKLOAD, CONCURRENCY, REP,
             HIKARI_POOL, PATH_MODE, CONN_MODE, JDK, CARRIERS, GENERATOR, LOAD_MODEL, TARGET_RPS, ACHIEVED_RPS, BOUND_RPS, BOUND_NOTE, APP_CPUS,
-            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, FORK, ITERATION, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_RPS, WARMUP_JIT_PCT, MODE_PROOF);
+            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, SUT_LAUNCH, FORK, ITERATION, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_RPS, WARMUP_JIT_PCT, MODE_PROOF);
 }

@@ -128,6 +128,7 @@ public final class RowRunner {
                     jvmArgs, row.appArgs(), env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
             sut = got.sut();
             out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
+            out.put(RowColumns.SUT_LAUNCH, sut.launch());
             out.put(RowColumns.SUT_LOG, sut.log().getFileName().toString());
 
             steps.step("verifying");

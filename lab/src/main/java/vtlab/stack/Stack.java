@@ -35,7 +35,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
                     Map<String, Workload> workloads, Optional<StackData> data, Launch launch) {
     public static final String MODE = "mode";
     /** The lab's own stacks: their classes are under vtlab., and a JVM that is not up in 90 s is broken. */
-    static final Launch OWN = new Launch(null, List.of("vtlab."), Duration.ofSeconds(90));
+    static final Launch OWN = new Launch(null, List.of("vtlab."), Duration.ofSeconds(90), false);
 
     /**
      * How the SUT starts besides {@link #jar}, and what the lab knows of its code.
@@ -43,8 +43,18 @@ public record Stack(String name, String description, Path dir, Path jar, String 
      * @param command      a command line run by sh, instead of java -jar (a service the lab did not build); null: the jar
      * @param appPackages  the service's own packages: pinning stacks are trimmed to their frames
      * @param startTimeout how long start-up may take before the row fails
+     * @param aotCache     whether its jar starts from a JDK 25 AOT cache trained once per build (vtlab.tier.AotCache):
+     *                     stack.json's launch.aotCache, or ab's --aot-cache
      */
-    public record Launch(String command, List<String> appPackages, Duration startTimeout) {}
+    public record Launch(String command, List<String> appPackages, Duration startTimeout, boolean aotCache) {
+        public Launch(String command, List<String> appPackages, Duration startTimeout) {
+            this(command, appPackages, startTimeout, false);
+        }
+
+        public Launch withAotCache(boolean on) {
+            return new Launch(command, appPackages, startTimeout, on);
+        }
+    }
 
     /**
      * Whether the SUT reports its configuration at {@link #runtimeInfoPath}. A service from the command line does
@@ -290,7 +300,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
                 strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")),
-                OWN);
+                OWN.withAotCache(n.path("launch").path("aotCache").asBoolean(false)));
     }
 
     /** A workload's request: its method, and its "body" text (UTF-8) as application/octet-stream when it has one. */

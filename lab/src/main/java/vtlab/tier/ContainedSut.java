@@ -42,6 +42,11 @@ public final class ContainedSut implements SutHandle {
         };
     }
 
+    @Override
+    public String launch() {
+        return sut.launch();
+    }
+
     public Cgroups.Group group() {
         return group;
     }

@@ -31,6 +31,11 @@ public interface SutHandle extends AutoCloseable {
     /** The last lines of the SUT's log, for failure reasons. */
     String tail(int n);
 
+    /** How its JVM was started, the row's sut_launch (jar, aot-cache, command); empty where the lab cannot say. */
+    default String launch() {
+        return "";
+    }
+
     /** Why the SUT is gone, for the failed row's note ("during warm-up"): the last lines of its log unless it knows better. */
     default String died(String when) {
         return "SUT died " + when + ": " + tail(5);

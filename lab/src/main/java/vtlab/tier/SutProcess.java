@@ -23,9 +23,12 @@ public final class SutProcess implements SutHandle {
     private final String runtimeInfoPath;
     private final String drainPath;
     private final int port;
+    /** How its JVM started, for the row's sut_launch: jar, aot-cache, command. */
+    private final String launch;
 
-    private SutProcess(Process process, int port, Path log, Stack stack) {
+    private SutProcess(Process process, int port, Path log, Stack stack, String launch) {
         this.process = process;
+        this.launch = launch;
         this.port = port;
         this.base = URI.create("http://127.0.0.1:" + port);
         this.log = log;
@@ -40,12 +43,28 @@ public final class SutProcess implements SutHandle {
      */
     public static SutProcess start(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Env env,
                                    String cpus, int port, Path log) throws IOException {
-        return start(java.util.function.UnaryOperator.identity(), stack, jdk, jvmArgs, appArgs, env, cpus, port, log);
+        if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
+        AotCache.Use use;
+        try { // trained on first use, on this row's CPUs and port, before the row's own JVM starts there
+            use = AotCache.forStart(stack, jdk, appArgs, env, cpus, port, log);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while training the AOT cache", e);
+        }
+        return start(java.util.function.UnaryOperator.identity(), stack, use, jdk, jvmArgs, appArgs, env, cpus, port, log);
     }
 
-    /** As {@link #start(Stack, Jdk, List, List, Env, String, int, Path)}, the command wrapped (started in a cgroup: {@link ContainedSut}). */
+    /**
+     * As {@link #start(Stack, Jdk, List, List, Env, String, int, Path)}, the command wrapped (started in a cgroup:
+     * {@link ContainedSut}), from the jar as shipped: a container row measures memory, which a mapped cache would change.
+     */
     static SutProcess start(java.util.function.UnaryOperator<List<String>> wrap, Stack stack, Jdk jdk, List<String> jvmArgs,
                             List<String> appArgs, Env env, String cpus, int port, Path log) throws IOException {
+        return start(wrap, stack, AotCache.Use.jar(stack, null), jdk, jvmArgs, appArgs, env, cpus, port, log);
+    }
+
+    private static SutProcess start(java.util.function.UnaryOperator<List<String>> wrap, Stack stack, AotCache.Use use, Jdk jdk,
+                                    List<String> jvmArgs, List<String> appArgs, Env env, String cpus, int port, Path log) throws IOException {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
         List<String> cmd = new ArrayList<>(List.of("taskset", "-c", cpus));
         Env fullEnv = env;
@@ -53,8 +72,7 @@ public final class SutProcess implements SutHandle {
         if (command == null) {
             cmd.add(jdk.java().toString());
             cmd.addAll(jvmArgs);
-            cmd.add("-jar");
-            cmd.add(stack.jar().toString());
+            cmd.addAll(use.javaArgs());
         } else {
             // exec: the shell becomes the command, so stopping the process stops the service ("$@": the mode's args)
             cmd.addAll(List.of("sh", "-c", "exec " + command + " \"$@\"", "sh"));
@@ -74,7 +92,7 @@ public final class SutProcess implements SutHandle {
         pb.environment().put("SERVER_PORT", Integer.toString(port));
         pb.environment().put("VTLAB_PARENT_PID", Long.toString(ProcessHandle.current().pid()));
         Process p = Children.track(pb.start());
-        return new SutProcess(p, port, log, stack);
+        return new SutProcess(p, port, log, stack, command == null ? use.launch() : "command");
     }
 
     /**
@@ -121,6 +139,19 @@ public final class SutProcess implements SutHandle {
     @Override
     public String tail(int n) {
         return LogTail.of(log, n);
+    }
+
+    /** SIGTERM, then up to max for the JVM to finish exiting (writing an AOT cache: {@link AotCache}); stopped either way. */
+    boolean stopAndAwait(Duration max) throws InterruptedException {
+        process.destroy();
+        boolean done = process.waitFor(max.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        close();
+        return done;
+    }
+
+    @Override
+    public String launch() {
+        return launch;
     }
 
     @Override

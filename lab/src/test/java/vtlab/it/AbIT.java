@@ -50,7 +50,7 @@ class AbIT {
      */
     @Test
     void theSleepAbAddsForksUntilSettledWithinItsBudgetAndNamesTheThreadQueue() throws Exception {
-        long budgetS = 120;
+        long budgetS = 80;
         List<String> all = new ArrayList<>(List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", out.toString(),
                 "--cmd", "java -jar " + SERVLET_JAR, "--platform-env", "THREAD_MODE=platform", "--virtual-env", "THREAD_MODE=virtual",
                 "--url", "/sleep?ms=50", "--conc", "400", "--warmup", "3s", "--warmup-max", "3s", "--hold", "4s", "--jvm-args", "-Xmx256m",
@@ -123,7 +123,7 @@ class AbIT {
     @Test
     void aSpringBootJarRunsBothModesAndTunedWithTheModeProvenAndAVerdict(SharedTiers shared) throws Exception {
         PostgresTier pg = shared.pg();
-        List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--url", "/sleep?ms=20"));
+        List<String> args = new ArrayList<>(List.of("--app", SPRING_JAR.toString(), "--aot-cache", "--url", "/sleep?ms=20"));
         args.addAll(QUICK);
         pg.sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as a user passes it
         // "tuning adds" sets the tuned row against the shipped one, ok rows only: run once more when either is not evidence
@@ -137,6 +137,7 @@ class AbIT {
         for (Map<String, String> row : rows) {
             assertFalse("failed".equals(row.get("status")), row.toString());
             assertEquals("vtlab-spring-mvc", row.get("stack"));
+            assertEquals("aot-cache", row.get("sut_launch"), "--aot-cache: every fork from the cache trained once");
             assertTrue(Lab.num(row, "throughput_rps") > 0, row.toString());
             // its HikariCP pool read over the attach API (the /sleep path never takes a connection)
             assertEquals("0", row.get("hikari_active_max"), row.get("note"));

@@ -161,7 +161,7 @@ class FaultRowsIT {
         String fault = "downstream:latency=1500ms@6s-10s"; // 4 healthy seconds before it to judge the row on
         Env stubEnv = shared.stub().sutEnv();
         URI stub = URI.create(stubEnv.get("STUB_URL"));
-        List<String> args = new ArrayList<>(List.of("ab", "--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
+        List<String> args = new ArrayList<>(List.of("ab", "--app", AbIT.SPRING_JAR.toString(), "--aot-cache", "--url", "/api/order-summary/random",
                 "--modes", "virtual", "--variants", "as-shipped", "--load-model", "open", "--rates", Integer.toString(RATE), "--generator", "vegeta",
                 "--max-in-flight", "500", "--warmup", "4s", "--warmup-max", "0s", "--hold", "14s", "--probes", "cpu,jvm,hikari",
                 "--env", "CONCURRENCY_LIMIT=" + limit, "--dependency", "downstream=" + stub.getHost() + ":" + stub.getPort(), "--fault", fault));

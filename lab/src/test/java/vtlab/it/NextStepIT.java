@@ -110,7 +110,7 @@ class NextStepIT {
     @Test
     void thePoolLeverBuysThroughputAndMovesTheCauseOffThePool(SharedTiers shared) throws Exception {
         String before = sha256(AbIT.SPRING_JAR);
-        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/api/order-summary/random",
+        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--aot-cache", "--url", "/api/order-summary/random",
                 "--modes", "virtual", "--variants", "as-shipped", "--conc", "200", "--reps", "2",
                 // warmed until steady (up to 12 s): after a fixed 3 s each configuration's first rep ran on a cold JIT
                 // (203 and 357 req/s; docs/ab.md), two reps left an interval wider than a doubling, and a control that
@@ -210,7 +210,7 @@ class NextStepIT {
      */
     @Test
     void aFullCpuHasNoLeverAndALeverThatDoesNothingIsNoGain(SharedTiers shared) throws Exception {
-        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--url", "/cpu?ms=1", "--modes", "platform",
+        List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--aot-cache", "--url", "/cpu?ms=1", "--modes", "platform",
                 "--conc", "8", "--reps", "2", "--warmup", "3s", "--warmup-max", "0s", "--hold", "5s", "--next-step",
                 "--lever", "NOT_READ_BY_THE_SERVICE=1"));
         shared.pg().sutEnv().forEach((k, v) -> args.addAll(List.of("--env", k + "=" + v))); // the service's database, as AbIT passes it

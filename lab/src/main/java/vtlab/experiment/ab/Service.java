@@ -49,8 +49,10 @@ final class Service {
     static final Opt APP_PACKAGE = Opt.of("app-package", null, "the service's own package(s), to trim pinning stacks to\n"
             + "(default: Start-Class's package of a Spring Boot jar)").typed(Opt.Type.REPEATED).inScenario("service");
     static final Opt START_TIMEOUT = Opt.of("start-timeout", "120s", "how long start-up may take until the port opens").inScenario("service");
+    static final Opt AOT_CACHE = Opt.flag("aot-cache", "start --app's every fork from a JDK 25 AOT cache, trained once (a Spring\n"
+            + "Boot jar extracted first): forks start in seconds, so more fit the budget;\nstart-up is then not the service's as shipped (JDK 25+ rows only)").inScenario("service");
     static final List<Opt> OPTIONS = List.of(APP, CMD, URL, METHOD, HEADER, BODY, EXPECT_STATUS, EXPECT_BODY, ENV, PLATFORM_ARGS, VIRTUAL_ARGS,
-            PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT);
+            PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT, AOT_CACHE);
 
     /**
      * @param springBoot  whether the jar's manifest names Spring-Boot-Version: the lab then switches it itself
@@ -83,8 +85,17 @@ final class Service {
         } else {
             command = CMD.string(o).strip();
             if (command.isEmpty()) throw new UsageError("--cmd is empty");
+            if (o.flag(AOT_CACHE.name())) throw new UsageError("--aot-cache takes --app: a --cmd starts its JVM itself");
         }
         boolean boot = version != null;
+        if (app && o.flag(AOT_CACHE.name())) {
+            for (String spec : o.every(vtlab.plan.RunOptions.JDK.name())) {
+                if (vtlab.tier.tool.Jdk.resolve(spec).major() < vtlab.tier.AotCache.MIN_JDK) {
+                    throw new UsageError("--aot-cache with --jdk " + spec + ": a JDK before " + vtlab.tier.AotCache.MIN_JDK
+                            + " starts from the jar, and its rows would be set against rows that started warm from the cache");
+                }
+            }
+        }
         List<String> platformArgs = words(o, PLATFORM_ARGS), virtualArgs = words(o, VIRTUAL_ARGS);
         Env platformEnv = env(o, PLATFORM_ENV), virtualEnv = env(o, VIRTUAL_ENV), shared = env(o, ENV);
         if (!boot && virtualArgs.isEmpty() && virtualEnv.isEmpty() && platformArgs.isEmpty() && platformEnv.isEmpty()) {
@@ -134,7 +145,7 @@ final class Service {
         Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
         Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
                 dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
-                new Stack.Launch(command, packages, timeout));
+                new Stack.Launch(command, packages, timeout, app && o.flag(AOT_CACHE.name())));
         return new Parsed(stack, boot, startClass, shared, Map.copyOf(modeArgs));
     }
 

@@ -100,6 +100,20 @@ class AbExperimentTest {
         assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--iterations", "0").contains("--iterations must be positive"));
     }
 
+    @Test
+    void anAotCacheIsTheAppsOnlyAndJdk25sOnly() throws Exception {
+        Row cached = plan("--app", SPRING_JAR, "--aot-cache", "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertTrue(vtlab.stack.Stack.load(cached.stack()).launch().aotCache(), "--aot-cache reaches the stack's launch");
+        Row plain = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertFalse(vtlab.stack.Stack.load(plain.stack()).launch().aotCache(), "off unless asked: the jar as shipped");
+        assertTrue(refusal("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--aot-cache", "--url", "/x")
+                .startsWith("--aot-cache takes --app"));
+        java.util.Optional<vtlab.tier.tool.Jdk> old = vtlab.tier.tool.Jdk.discover().stream().filter(j -> j.major() < vtlab.tier.AotCache.MIN_JDK).findFirst();
+        org.junit.jupiter.api.Assumptions.assumeTrue(old.isPresent(), "no JDK before 25 on this machine");
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--aot-cache", "--url", "/x", "--jdk", old.get().home().toString())
+                .startsWith("--aot-cache with --jdk "));
+    }
+
     static String refusal(String... args) {
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of(args), System.out));
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());

@@ -1,0 +1,176 @@
+package vtlab.tier;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.jar.JarFile;
+
+import vtlab.core.LabHome;
+import vtlab.proc.Commands;
+import vtlab.proc.Env;
+import vtlab.stack.Stack;
+import vtlab.tier.tool.Jdk;
+
+/**
+ * A jar started from a JDK 25 AOT cache (JEP 483, 514, 515: its classes loaded and linked ahead of time, with the
+ * method profiles of a training start), so that a Spring Boot service on one core answers in ~2 s instead of ~7.
+ * Used where the row measures neither start-up nor footprint: the lab's own Spring stacks in a run (stack.json's
+ * {@code launch.aotCache}) and ab's {@code --aot-cache}; never in a container row (its memory is the measurement), on
+ * a JDK before 25, or for a command the lab does not launch itself.
+ * <p>
+ * The cache is trained once per jar build and JDK, on first use, with the row's own environment (the tiers are up):
+ * the service is started with {@code -XX:AOTCacheOutput}, waited for until it answers, and stopped; the JVM writes the
+ * cache as it exits. A Spring Boot jar is extracted first ({@code java -Djarmode=tools -jar APP.jar extract}), as a
+ * nested jar's classes cannot be cached. It lives in .vtlab/aot/, never beside the user's jar, and is found again by
+ * the jar's path, size and time and the JDK. A training that fails leaves the row started from the jar as shipped,
+ * saying why in {@code sut_launch}; it is not tried again in that run.
+ */
+public final class AotCache {
+    public static final int MIN_JDK = 25;
+    /** The JVM writes the cache as it exits: ~5-10 s for a Spring Boot service on one core. */
+    private static final Duration WRITE_MAX = Duration.ofMinutes(2);
+    private static final Map<String, String> FAILED = new ConcurrentHashMap<>();
+
+    private AotCache() {}
+
+    /**
+     * How the JVM is told to run the jar: its arguments up to the program's own, and what the row's sut_launch says.
+     *
+     * @param javaArgs {@code -XX:AOTCache=… -jar app/APP.jar}, or {@code -jar APP.jar}
+     */
+    public record Use(List<String> javaArgs, String launch) {
+        static Use jar(Stack stack, String why) {
+            return new Use(List.of("-jar", stack.jar().toString()), why == null ? "jar" : "jar (no AOT cache: " + why + ")");
+        }
+    }
+
+    /** Whether this stack's start on this JDK takes the cache at all (before anything is trained). */
+    static boolean applies(Stack stack, Jdk jdk) {
+        return stack.launch().command() == null && stack.launch().aotCache() && jdk.major() >= MIN_JDK;
+    }
+
+    /**
+     * The cached launch of the stack's jar, trained now if this jar and JDK have none (on the row's CPUs, port and
+     * environment, the training's output beside the row's log).
+     */
+    static Use forStart(Stack stack, Jdk jdk, List<String> appArgs, Env env, String cpus, int port, Path log) throws InterruptedException {
+        if (!applies(stack, jdk)) return Use.jar(stack, null);
+        Path dir = dir(stack, jdk);
+        String key = dir.toString();
+        String failed = FAILED.get(key);
+        if (failed != null) return Use.jar(stack, failed);
+        Path aot = dir.resolve("app.aot");
+        try {
+            Path jar = runnable(stack, jdk, dir);
+            if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, appArgs, env, cpus, port, log, aot);
+            return new Use(List.of("-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
+        } catch (IOException e) {
+            String why = e.getMessage().lines().findFirst().orElse("training failed");
+            FAILED.put(key, why);
+            return Use.jar(stack, why);
+        }
+    }
+
+    /**
+     * .vtlab/aot/JAR-jdkN-HASH: a new build of the jar (its size or time) or another JDK is another cache; the same jar
+     * run as a stack of the lab's and by ab --app shares one.
+     */
+    static Path dir(Stack stack, Jdk jdk) {
+        String id;
+        try {
+            id = stack.jar().toAbsolutePath() + "|" + Files.size(stack.jar()) + "|" + Files.getLastModifiedTime(stack.jar()).toMillis()
+                    + "|" + jdk.home() + "|" + jdk.version();
+        } catch (IOException e) {
+            id = stack.jar().toAbsolutePath() + "|" + jdk.home();
+        }
+        String hash = Integer.toHexString(id.hashCode()) + Integer.toHexString(new StringBuilder(id).reverse().toString().hashCode());
+        return LabHome.get().resolve(".vtlab").resolve("aot").resolve(stack.jar().getFileName().toString().replaceFirst("\\.jar$", "")
+                + "-jdk" + jdk.major() + "-" + hash);
+    }
+
+    /** The jar the cache is trained for: a Spring Boot jar extracted into dir/app (once), any other jar as it is. */
+    private static Path runnable(Stack stack, Jdk jdk, Path dir) throws IOException, InterruptedException {
+        if (!springBoot(stack.jar())) return stack.jar();
+        Path app = dir.resolve("app"), jar = app.resolve(stack.jar().getFileName());
+        if (Files.isRegularFile(jar)) return jar;
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempDirectory(dir, "extract-");
+        Commands.Result r = Commands.attempt(List.of(jdk.java().toString(), "-Djarmode=tools", "-jar", stack.jar().toString(), "extract",
+                "--destination", tmp.toString()), Duration.ofMinutes(2));
+        if (!r.ok() || !Files.isRegularFile(tmp.resolve(stack.jar().getFileName()))) {
+            throw new IOException("java -Djarmode=tools -jar " + stack.jar().getFileName() + " extract failed (exit " + r.code() + "): "
+                    + r.output().strip().lines().reduce((a, b) -> b).orElse("no output"));
+        }
+        Files.move(tmp, app, StandardCopyOption.ATOMIC_MOVE); // a half-extracted folder is never taken for a whole one
+        return jar;
+    }
+
+    static boolean springBoot(Path jar) {
+        try (JarFile j = new JarFile(jar.toFile())) {
+            return j.getManifest() != null && j.getManifest().getMainAttributes().getValue("Spring-Boot-Version") != null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Starts the service with -XX:AOTCacheOutput, waits until it answers, stops it (SIGTERM: the JVM writes the cache
+     * as it exits) and keeps the cache only once it is whole.
+     */
+    private static void train(Stack extracted, Jdk jdk, List<String> appArgs, Env env, String cpus, int port, Path log, Path aot)
+            throws IOException, InterruptedException {
+        Path tmp = aot.resolveSibling("training.aot");
+        Files.deleteIfExists(tmp);
+        Path trainingLog = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + ".aot-training.log");
+        Stack plain = new Stack(extracted.name(), extracted.description(), extracted.dir(), extracted.jar(), extracted.runtimeInfoPath(),
+                extracted.settings(), extracted.tiers(), extracted.expect(), extracted.workloads(), extracted.data(), extracted.launch().withAotCache(false));
+        SutProcess p = SutProcess.start(plain, jdk, List.of("-XX:AOTCacheOutput=" + tmp), appArgs, env, cpus, port, trainingLog);
+        try {
+            p.awaitReady(extracted.launch().startTimeout());
+        } catch (IOException e) {
+            p.close();
+            throw new IOException("the training start did not answer: " + e.getMessage() + " (" + trainingLog + ")");
+        }
+        exercise(p, extracted.runtimeInfoPath());
+        if (!p.stopAndAwait(WRITE_MAX)) {
+            throw new IOException("the training JVM did not write its cache within " + WRITE_MAX.toSeconds() + " s (" + trainingLog + ")");
+        }
+        if (!Files.isRegularFile(tmp) || Files.size(tmp) == 0) {
+            throw new IOException("the training JVM wrote no cache: " + lastAotLine(trainingLog));
+        }
+        Files.move(tmp, aot, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Requests the training answers, so that the request path (the server's, the framework's dispatch) gets a profile. */
+    static final int TRAINING_REQUESTS = 300;
+
+    /** Its runtime-info, {@link #TRAINING_REQUESTS} times (a service without one: none; the classes of its start-up only). */
+    private static void exercise(SutProcess p, String runtimeInfoPath) throws InterruptedException {
+        if (runtimeInfoPath == null) return;
+        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(p.base().resolve(runtimeInfoPath)).timeout(Duration.ofSeconds(5)).build();
+        for (int i = 0; i < TRAINING_REQUESTS; i++) {
+            try {
+                http.send(get, java.net.http.HttpResponse.BodyHandlers.discarding());
+            } catch (IOException e) {
+                return; // a profile of fewer requests is still a cache
+            }
+        }
+    }
+
+    private static String lastAotLine(Path log) {
+        try {
+            List<String> aotLines = new ArrayList<>(Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> l.contains("aot") || l.contains("AOT")).toList());
+            return aotLines.isEmpty() ? "no AOT line in " + log : aotLines.getLast();
+        } catch (IOException e) {
+            return e.getMessage();
+        }
+    }
+}
