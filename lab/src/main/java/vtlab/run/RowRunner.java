@@ -128,12 +128,12 @@ public final class RowRunner {
                     jvmArgs, row.appArgs(), env, cores.of(CoreMap.APP), port, raw.resolve(stem + ".sut.log")));
             sut = got.sut();
             out.put(RowColumns.SUT_JVM, got.reused() ? "reused" : "fresh");
-            out.put(RowColumns.SUT_LAUNCH, sut.launch());
             out.put(RowColumns.SUT_LOG, sut.log().getFileName().toString());
 
             steps.step("verifying");
             URI url = sut.base().resolve(w.pathFor(row.params()));
             JsonNode runtime = verify(planned, stack, sut, config, url, w, raw, stem, runTiers, steps);
+            out.put(RowColumns.SUT_LAUNCH, sut.launch()); // once it answers: a cache the JVM refused is in its log by then
 
             // a service without runtime-info proves its thread mode under the warm-up's load; its JFR witness starts
             // before the probes' recordings, so that its stack depth applies to them all

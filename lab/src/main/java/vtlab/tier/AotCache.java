@@ -60,16 +60,17 @@ public final class AotCache {
      * The cached launch of the stack's jar, trained now if this jar and JDK have none (on the row's CPUs, port and
      * environment, the training's output beside the row's log).
      */
-    static Use forStart(Stack stack, Jdk jdk, List<String> appArgs, Env env, String cpus, int port, Path log) throws InterruptedException {
+    static Use forStart(Stack stack, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Env env, String cpus, int port, Path log)
+            throws InterruptedException {
         if (!applies(stack, jdk)) return Use.jar(stack, null);
-        Path dir = dir(stack, jdk);
+        Path dir = dir(stack, jdk, jvmArgs);
         String key = dir.toString();
         String failed = FAILED.get(key);
         if (failed != null) return Use.jar(stack, failed);
         Path aot = dir.resolve("app.aot");
         try {
             Path jar = runnable(stack, jdk, dir);
-            if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, appArgs, env, cpus, port, log, aot);
+            if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, jvmArgs, appArgs, env, cpus, port, log, aot);
             return new Use(List.of("-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
         } catch (IOException e) {
             String why = e.getMessage().lines().findFirst().orElse("training failed");
@@ -82,17 +83,35 @@ public final class AotCache {
      * .vtlab/aot/JAR-jdkN-HASH: a new build of the jar (its size or time) or another JDK is another cache; the same jar
      * run as a stack of the lab's and by ab --app shares one.
      */
-    static Path dir(Stack stack, Jdk jdk) {
-        String id;
+    static Path dir(Stack stack, Jdk jdk, List<String> jvmArgs) {
+        String id = stack.jar().toAbsolutePath() + "|" + jdk.home() + "|" + jdk.version() + "|" + shape(jvmArgs);
         try {
-            id = stack.jar().toAbsolutePath() + "|" + Files.size(stack.jar()) + "|" + Files.getLastModifiedTime(stack.jar()).toMillis()
-                    + "|" + jdk.home() + "|" + jdk.version();
+            id += "|" + Files.size(stack.jar()) + "|" + Files.getLastModifiedTime(stack.jar()).toMillis();
         } catch (IOException e) {
-            id = stack.jar().toAbsolutePath() + "|" + jdk.home();
+            // a jar that cannot be read fails its start anyway
         }
         String hash = Integer.toHexString(id.hashCode()) + Integer.toHexString(new StringBuilder(id).reverse().toString().hashCode());
         return LabHome.get().resolve(".vtlab").resolve("aot").resolve(stack.jar().getFileName().toString().replaceFirst("\\.jar$", "")
                 + "-jdk" + jdk.major() + "-" + hash);
+    }
+
+    /**
+     * The JVM options a cache must be trained with to be taken: the JVM refuses a cache whose module graph differs (a
+     * JFR option adds jdk.jfr), so the training runs with the row's options and rows with other ones get a cache of
+     * their own; heap and stack sizes, system properties and logging change nothing the cache holds.
+     */
+    static String shape(List<String> jvmArgs) {
+        return String.join(" ", jvmArgs.stream().filter(a -> !a.matches("-Xm[sx].*|-Xss.*|-D.*|-Xlog.*")).toList());
+    }
+
+    /** The JVM's own words when it refused a cache at start ("[error][aot] Mismatched values …"), or null. */
+    static String refusal(Path sutLog) {
+        try (var lines = Files.lines(sutLog, StandardCharsets.UTF_8)) {
+            return lines.limit(200).filter(l -> l.contains("][error][aot]") && !l.contains("Run with -Xlog:aot"))
+                    .map(l -> l.replaceFirst("^\\[[^]]*]\\[error]\\[aot] ?", "")).findFirst().orElse(null);
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return null;
+        }
     }
 
     /** The jar the cache is trained for: a Spring Boot jar extracted into dir/app (once), any other jar as it is. */
@@ -124,14 +143,16 @@ public final class AotCache {
      * Starts the service with -XX:AOTCacheOutput, waits until it answers, stops it (SIGTERM: the JVM writes the cache
      * as it exits) and keeps the cache only once it is whole.
      */
-    private static void train(Stack extracted, Jdk jdk, List<String> appArgs, Env env, String cpus, int port, Path log, Path aot)
+    private static void train(Stack extracted, Jdk jdk, List<String> jvmArgs, List<String> appArgs, Env env, String cpus, int port, Path log, Path aot)
             throws IOException, InterruptedException {
         Path tmp = aot.resolveSibling("training.aot");
         Files.deleteIfExists(tmp);
         Path trainingLog = log.resolveSibling(log.getFileName().toString().replaceFirst("\\.log$", "") + ".aot-training.log");
         Stack plain = new Stack(extracted.name(), extracted.description(), extracted.dir(), extracted.jar(), extracted.runtimeInfoPath(),
                 extracted.settings(), extracted.tiers(), extracted.expect(), extracted.workloads(), extracted.data(), extracted.launch().withAotCache(false));
-        SutProcess p = SutProcess.start(plain, jdk, List.of("-XX:AOTCacheOutput=" + tmp), appArgs, env, cpus, port, trainingLog);
+        List<String> training = new ArrayList<>(jvmArgs);
+        training.add("-XX:AOTCacheOutput=" + tmp);
+        SutProcess p = SutProcess.start(plain, jdk, training, appArgs, env, cpus, port, trainingLog);
         try {
             p.awaitReady(extracted.launch().startTimeout());
         } catch (IOException e) {

@@ -46,7 +46,7 @@ public final class SutProcess implements SutHandle {
         if (!stack.built()) throw new IOException("stack " + stack.name() + " is not built: " + stack.jar() + " missing");
         AotCache.Use use;
         try { // trained on first use, on this row's CPUs and port, before the row's own JVM starts there
-            use = AotCache.forStart(stack, jdk, appArgs, env, cpus, port, log);
+            use = AotCache.forStart(stack, jdk, jvmArgs, appArgs, env, cpus, port, log);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while training the AOT cache", e);
@@ -149,9 +149,12 @@ public final class SutProcess implements SutHandle {
         return done;
     }
 
+    /** How it started; a cache the JVM refused (it then loads every class from the jar) is said with the JVM's reason. */
     @Override
     public String launch() {
-        return launch;
+        if (!launch.equals("aot-cache")) return launch;
+        String refused = AotCache.refusal(log);
+        return refused == null ? launch : "jar (the JVM refused the AOT cache: " + refused + ")";
     }
 
     @Override

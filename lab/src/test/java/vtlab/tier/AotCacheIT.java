@@ -46,7 +46,7 @@ class AotCacheIT {
             sut.awaitReady(Duration.ofSeconds(90));
             assertEquals("aot-cache", sut.launch(), Files.readString(tmp.resolve("webflux.sut.log")));
         }
-        assertTrue(Files.isRegularFile(AotCache.dir(webflux, jdk).resolve("app.aot")));
+        assertTrue(Files.isRegularFile(AotCache.dir(webflux, jdk, List.of()).resolve("app.aot")));
         List<String> own = Files.readAllLines(classes).stream().filter(l -> l.contains(" vtlab.sut.webflux.")).toList();
         assertFalse(own.isEmpty(), "the service's classes were loaded");
         assertTrue(own.stream().allMatch(l -> l.contains("source: shared objects file")), "every class of the service from the cache: " + own);
@@ -60,10 +60,10 @@ class AotCacheIT {
         Stack s = Stack.load("servlet").withJar(jar);
         Stack noMain = new Stack("aot-no-main", "a jar without Main-Class", s.dir(), jar, s.runtimeInfoPath(), s.settings(), s.tiers(), s.expect(),
                 s.workloads(), s.data(), s.launch().withAotCache(true));
-        AotCache.Use first = AotCache.forStart(noMain, jdk, List.of(), Env.NONE, "1", freePort(), tmp.resolve("a.sut.log"));
+        AotCache.Use first = AotCache.forStart(noMain, jdk, List.of(), List.of(), Env.NONE, "1", freePort(), tmp.resolve("a.sut.log"));
         assertEquals(List.of("-jar", jar.toString()), first.javaArgs());
         assertTrue(first.launch().startsWith("jar (no AOT cache: the training start did not answer"), first.launch());
-        AotCache.Use again = AotCache.forStart(noMain, jdk, List.of(), Env.NONE, "1", freePort(), tmp.resolve("b.sut.log"));
+        AotCache.Use again = AotCache.forStart(noMain, jdk, List.of(), List.of(), Env.NONE, "1", freePort(), tmp.resolve("b.sut.log"));
         assertEquals(first, again);
         assertFalse(Files.exists(tmp.resolve("b.sut.aot-training.log")), "not trained again in this run");
     }

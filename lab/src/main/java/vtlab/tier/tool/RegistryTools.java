@@ -89,6 +89,32 @@ public final class RegistryTools {
                 "--version", version, "--locked", "--root", bin().getParent().toString()), Env.NONE);
     }
 
+    /**
+     * The binary of a build the launcher started before the lab was built (./vtlab test starts oha's first: BINARY-build.pid
+     * beside its log), once that build has ended; null when there is none, or it left no binary (this build then runs
+     * and says why).
+     */
+    static Path awaitEarlierBuild(String binary, String what, Path log) throws IOException {
+        Path pidFile = bin().getParent().resolve(binary + "-build.pid");
+        if (!Files.isRegularFile(pidFile)) return null;
+        try {
+            java.util.Optional<ProcessHandle> running = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                    .filter(h -> h.info().command().map(c -> c.endsWith("cargo") || c.endsWith("go")).orElse(false));
+            if (running.isPresent()) {
+                System.err.println("vtlab: waiting for the build of " + what + " started before the lab's (log: " + log + ")");
+                running.get().onExit().get(BUILD_MAX.toMinutes(), java.util.concurrent.TimeUnit.MINUTES);
+            }
+        } catch (NumberFormatException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // a pid file that names nothing, or a build that never ended: this one runs
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for the build of " + what);
+        } finally {
+            Files.deleteIfExists(pidFile);
+        }
+        return built(binary);
+    }
+
     /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */
     public static Path goInstall(String module, String version, String binary) throws IOException {
         return goInstall(module, version, binary, binary);
@@ -124,6 +150,8 @@ public final class RegistryTools {
     private static Path build(String binary, String what, List<String> cmd, Env env) throws IOException {
         Files.createDirectories(bin());
         Path log = bin().getParent().resolve(binary + "-build.log");
+        Path earlier = awaitEarlierBuild(binary, what, log);
+        if (earlier != null) return earlier;
         System.err.println("vtlab: building " + what + " into " + bin() + " (log: " + log + ")");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env.asMap());

@@ -1,0 +1,36 @@
+package vtlab.tier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What keys a cache, and a refusal read from the JVM's own words (a real JDK 25 log). */
+class AotCacheTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void optionsThatChangeTheModuleGraphKeyTheCacheAndSizesDoNot() {
+        assertEquals(AotCache.shape(List.of("-XX:FlightRecorderOptions:stackdepth=512")),
+                AotCache.shape(List.of("-Xms2g", "-Xmx2g", "-XX:FlightRecorderOptions:stackdepth=512", "-Djdk.virtualThreadScheduler.parallelism=2", "-Xlog:gc")));
+        assertEquals("", AotCache.shape(List.of("-Xmx256m", "-Xss512k")));
+    }
+
+    @Test
+    void aCacheTheJvmRefusedIsReadFromItsLog() throws Exception {
+        Path log = Files.writeString(tmp.resolve("sut.log"), """
+                # taskset -c 0 java -XX:AOTCache=/x/app.aot -jar /x/app/app.jar
+                [0.113s][error][aot] An error has occurred while processing the AOT cache. Run with -Xlog:aot for details.
+                [0.113s][error][aot] Mismatched values for property jdk.module.addmods: jdk.jfr specified during runtime but not during dump time
+                [0.116s][error][aot] Unable to map shared spaces
+                """);
+        assertEquals("Mismatched values for property jdk.module.addmods: jdk.jfr specified during runtime but not during dump time", AotCache.refusal(log));
+        assertNull(AotCache.refusal(Files.writeString(tmp.resolve("ok.log"), "# java -XX:AOTCache=/x/app.aot\nStarted in 2.1 s\n")));
+    }
+}

@@ -1,0 +1,43 @@
+package vtlab.tier.tool;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A build the launcher started before the lab (./vtlab test starts oha's first) is waited for, not started again:
+ * setup returns its binary once that process has ended, and forgets the pid file.
+ */
+class EarlierBuildTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void setupWaitsForTheBuildStartedBeforeItAndTakesItsBinary() throws Exception {
+        String before = System.getProperty("vtlab.home");
+        System.setProperty("vtlab.home", home.toString());
+        try {
+            Path tools = Files.createDirectories(home.resolve(".vtlab/tools/bin")).getParent();
+            assertNull(RegistryTools.awaitEarlierBuild("fakeoha", "fakeoha", tools.resolve("fakeoha-build.log")), "no pid file: no earlier build");
+            // a "cargo" that runs for a second and leaves the binary, as cargo install does at its end
+            Path cargo = Files.copy(Path.of("/bin/sh"), home.resolve("cargo"), StandardCopyOption.COPY_ATTRIBUTES);
+            Path binary = tools.resolve("bin/fakeoha");
+            Process p = new ProcessBuilder(cargo.toString(), "-c", "sleep 1; printf '#!/bin/sh\\n' > " + binary + "; chmod +x " + binary).start();
+            Files.writeString(tools.resolve("fakeoha-build.pid"), Long.toString(p.pid()));
+            Path got = RegistryTools.awaitEarlierBuild("fakeoha", "fakeoha", tools.resolve("fakeoha-build.log"));
+            assertFalse(p.isAlive(), "returned once that build ended");
+            assertEquals(binary, got);
+            assertFalse(Files.exists(tools.resolve("fakeoha-build.pid")), "the pid file is forgotten");
+        } finally {
+            if (before == null) System.clearProperty("vtlab.home");
+            else System.setProperty("vtlab.home", before);
+        }
+    }
+}
