@@ -311,15 +311,8 @@ final class Levers {
         // in a monitor's evidence: the cause has a fix Spring Boot documents, not a setting
         if (cause == Cause.MONITOR) return vtlab.data.RequestTime.evidence(row).contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER);
         if (cause != Cause.CPU && cause != Cause.RUNQUEUE) return false;
-        return largestOwner(row.text(Columns.TIME_CPU_OWNERS)).equals(vtlab.probe.TimeBreakdown.Owner.LAUNCHER.label);
-    }
-
-    /** The first owner of "owner pct;owner pct" (largest first, as the probe writes them), or "". */
-    static String largestOwner(String owners) {
-        if (owners == null || owners.isBlank()) return "";
-        String first = owners.split(";")[0].strip();
-        int sp = first.lastIndexOf(' ');
-        return sp < 0 ? first : first.substring(0, sp);
+        // the owners as the breakdown reads them back, largest first
+        return vtlab.data.RequestTime.ownerShares(row).keySet().stream().findFirst().orElse("").equals(vtlab.probe.TimeBreakdown.Owner.LAUNCHER.label);
     }
 
     /** A share of the CPU's samples from which work a request does not need is worth naming as the first thing to cut. */
@@ -356,6 +349,11 @@ final class Levers {
         if (cause == Cause.MONITOR && evidence != null && evidence.contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER)) {
             return "the monitors of Spring Boot's nested-jar class loader: run the jar extracted (java -Djarmode=tools -jar APP.jar extract,"
                     + " then java -jar the extracted APP.jar), as Spring Boot advises for production (the lab's launch lever, for a Spring Boot jar)";
+        }
+        // a queue for a carrier while the CPU had room is not a full CPU: carriers are held (pinned, or in native code)
+        if (cause == Cause.RUNQUEUE && evidence != null && !evidence.contains("CPU full") && evidence.contains("queued for")) {
+            return "virtual threads queued for a carrier while the CPU had room: something holds the carriers (a pinned virtual thread, "
+                    + "a blocking call in native code: the thread dumps' carriers show which), or more carriers (-D" + vtlab.plan.PlanContext.CARRIERS_PROPERTY + ")";
         }
         return ADVICE.getOrDefault(cause, "");
     }

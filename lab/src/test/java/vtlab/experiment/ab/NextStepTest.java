@@ -421,8 +421,14 @@ class NextStepTest {
         busyOwn.put("time_cpu_owners", "the web framework 70%;Spring Boot's nested-jar loader 20%");
         String cpuOwn = NextStep.findings(numbered(List.of(busyOwn), 1), off, null).getFirst().text();
         assertTrue(cpuOwn.contains("→ no lever the lab can turn for it"), cpuOwn);
-        assertEquals("Spring Boot's nested-jar loader", Levers.largestOwner("Spring Boot's nested-jar loader 61%;the web framework 23%"));
-        assertEquals("", Levers.largestOwner(""));
+    }
+
+    @Test
+    void aQueueForACarrierWithRoomOnTheCpuIsNotAFullCpu() {
+        assertTrue(Levers.advice(Cause.RUNQUEUE, "the SUT's CPU full: 100% busy on 1 CPU; 23% of request time queued before a worker took the request")
+                .startsWith("the CPU was full"));
+        String carriers = Levers.advice(Cause.RUNQUEUE, "virtual threads queued for one of 2 carriers on 1 CPU (thread dumps)");
+        assertTrue(carriers.startsWith("virtual threads queued for a carrier while the CPU had room") && carriers.contains("jdk.virtualThreadScheduler.parallelism"), carriers);
     }
 
     /** A row with the breakdown's split: its bottleneck (a queue, or none: working) and its own work. */
