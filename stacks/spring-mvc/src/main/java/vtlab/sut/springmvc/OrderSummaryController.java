@@ -1,6 +1,5 @@
 package vtlab.sut.springmvc;
 
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -132,7 +131,8 @@ public class OrderSummaryController {
         m.put("downstream_delay_ms", settings.downstreamDelayMs());
         m.put("concurrency_limit", gate.limit());
         m.put("requests_mbean", Requests.NAME);
-        m.put("requests_by_thread", gate.requests().byThread()); // requests since start by the kind of thread that ran them
+        m.put("requests_by_path", gate.requests().byPath()); // requests since start by path
+        m.put("requests_by_thread", gate.requests().byThread()); // and by the kind of thread that ran them
         m.putAll(downstream.describe());
         m.put("order_query", OrderSummaryService.ORDER_QUERY);
         m.put("orders_max_id", warmup.maxOrderId());
@@ -140,16 +140,7 @@ public class OrderSummaryController {
         m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
         m.put("pgjdbc_version", Versions.pgjdbc());
         m.put("hikari_version", Versions.hikari());
-        m.put("jdk_version", Runtime.version().toString());
-        m.put("jdk_major", Runtime.version().feature());
-        m.put("java_vendor", System.getProperty("java.vendor"));
-        m.put("available_processors", Runtime.getRuntime().availableProcessors());
-        // the virtual-thread scheduler's parallelism: its system property if set, else one carrier per processor
-        m.put("vt_carriers", Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
-        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        m.put("pid", ProcessHandle.current().pid());
-        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
-        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
+        m.putAll(vtlab.sut.kit.RuntimeInfo.jvm()); // the JVM, as every stack reports it
         return m;
     }
 }
