@@ -1,5 +1,7 @@
 package vtlab.check;
 
+import vtlab.stack.ThreadMode;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -267,8 +269,17 @@ public final class Validity {
      * @param proof      the row's thread_mode_proof (null or empty: none)
      */
     public static CheckResult threadMode(String mode, Long onPlatform, Long onVirtual, String proof) {
-        boolean virtual = mode != null && mode.startsWith("virtual");
-        if (onPlatform != null && onVirtual != null) {
+        return threadMode(mode, mode != null && mode.startsWith("virtual") ? ThreadMode.Threads.VIRTUAL : ThreadMode.Threads.PLATFORM,
+                onPlatform, onVirtual, proof);
+    }
+
+    /**
+     * The same, against what the stack declares runs the mode's requests (stack.json "modes"): an event loop's count
+     * is not checked (the loop accepts every request, whatever runs its handler).
+     */
+    public static CheckResult threadMode(String mode, ThreadMode.Threads runsOn, Long onPlatform, Long onVirtual, String proof) {
+        boolean virtual = runsOn.virtual();
+        if (runsOn.checked() && onPlatform != null && onVirtual != null) {
             long other = virtual ? onPlatform : onVirtual, all = onPlatform + onVirtual;
             if (other > 0) {
                 return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(THREAD_MODE_MIXED + ": " + other + " of the hold's " + all + " requests ran on "
