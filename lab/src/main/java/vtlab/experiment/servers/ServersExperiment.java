@@ -49,8 +49,9 @@ public final class ServersExperiment implements Experiment {
 
     static final Opt SERVERS_OPT = Opt.of("servers", String.join(",", SERVERS), "stacks to compare: servlet = Tomcat 11, jetty = Jetty 12.1, helidon = Helidon SE 4.5,\n"
             + "webflux = Reactor Netty (any stack with hello and sleep workloads)");
-    static final Opt MODES = Opt.of("modes", null, "thread modes (default: every mode each server declares); a mode is refused for a\n"
-            + "server that does not declare it (helidon has no platform mode)");
+    static final Opt MODES = Opt.of("modes", null, "thread modes (default: every mode each server declares): MODE for every server,\n"
+            + "SERVER:MODE for one (jetty:virtual-pool); a mode a server does not declare is refused\n"
+            + "(helidon has no platform mode)");
     static final Opt WORKLOADS_OPT = Opt.of("workloads", String.join(",", WORKLOADS), "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms)\n"
             + "(webflux's reactive mode: Mono.delay)").withChoices(WORKLOADS);
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)").quick("1000");
@@ -70,18 +71,30 @@ public final class ServersExperiment implements Experiment {
     /** One server in one of its modes, with the settings the run gives it by role. */
     record Target(Stack stack, ThreadMode mode) {}
 
-    /** The servers and modes chosen: --modes must name modes every chosen server declares (refused in one line naming its own). */
+    /**
+     * The servers and modes chosen. A --modes word applies to every server, SERVER:MODE to that server alone; a server
+     * no word applies to runs every mode it declares. A mode a server does not declare is refused in one line naming
+     * the modes it has.
+     */
     static List<Target> targets(Options o) throws UsageError {
         List<Target> out = new ArrayList<>();
-        List<String> modes = MODES.given(o) ? MODES.list(o) : null;
-        for (String name : SERVERS_OPT.list(o)) {
+        List<String> servers = SERVERS_OPT.list(o), given = MODES.given(o) ? MODES.list(o) : List.of();
+        for (String g : given) {
+            int colon = g.indexOf(':');
+            if (colon >= 0 && !servers.contains(g.substring(0, colon))) {
+                throw new UsageError("--modes " + g + ": " + g.substring(0, colon) + " is not among --servers " + String.join(",", servers));
+            }
+        }
+        for (String name : servers) {
             Stack stack = Stack.load(name);
             for (String w : WORKLOADS) stack.workload(w);
-            if (modes == null) {
-                for (ThreadMode m : stack.modes().values()) out.add(new Target(stack, m));
-            } else {
-                for (String m : modes) out.add(new Target(stack, stack.threadMode(m)));
+            List<String> modes = new ArrayList<>();
+            for (String g : given) {
+                if (!g.contains(":")) modes.add(g);
+                else if (g.startsWith(name + ":")) modes.add(g.substring(name.length() + 1));
             }
+            if (modes.isEmpty()) modes.addAll(stack.modes().keySet());
+            for (String m : modes) out.add(new Target(stack, stack.threadMode(m)));
         }
         return out;
     }

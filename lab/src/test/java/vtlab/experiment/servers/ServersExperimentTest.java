@@ -71,6 +71,15 @@ class ServersExperimentTest {
         assertEquals("stack helidon has no thread mode 'platform' (it has virtual)", e.getMessage());
     }
 
+    @Test
+    void aModeCanBeGivenForOneServer() throws Exception {
+        List<String> targets = plan("--quick", "--workloads", "sleep", "--servers", "jetty,helidon", "--modes", "jetty:virtual-pool").stream()
+                .map(r -> r.stack() + " " + r.threadMode()).toList();
+        assertEquals(List.of("jetty virtual-pool", "helidon virtual"), targets);
+        UsageError e = assertThrows(UsageError.class, () -> plan("--servers", "jetty", "--modes", "helidon:virtual"));
+        assertEquals("--modes helidon:virtual: helidon is not among --servers jetty", e.getMessage());
+    }
+
     static DataRow row(String stack, String mode, double rps, String bound) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put("experiment", "servers");
