@@ -86,10 +86,14 @@ public final class CpuByThreadProbe implements Probe {
         return 0;
     }
 
-    /** The group a JVM thread belongs to, by the names Tomcat, Reactor Netty and HotSpot give their threads. */
+    /**
+     * The group a JVM thread belongs to, by the names Tomcat, Jetty (the jetty stack's queued pool: its selectors,
+     * acceptor and, on platform threads, the requests), Reactor Netty and HotSpot give their threads; virtual threads
+     * (Helidon's, Jetty's virtual modes) run on the carriers.
+     */
     static String group(String name) {
         if (name.endsWith("-Poller") || name.endsWith("-Acceptor") || name.contains("ClientPoller")) return "connector";
-        if (name.contains("-exec-") || name.startsWith("ForkJoinPool-") || name.startsWith("reactor-http-")
+        if (name.contains("-exec-") || name.startsWith("ForkJoinPool-") || name.startsWith("reactor-http-") || name.startsWith("jetty-qtp-")
                 || name.startsWith("parallel-") || name.startsWith("boundedElastic-")) return "requests";
         if (name.startsWith("C1 CompilerThread") || name.startsWith("C2 CompilerThread")) return "jit";
         if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM ") || name.startsWith("ZGC")

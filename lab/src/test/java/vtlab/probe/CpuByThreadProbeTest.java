@@ -41,6 +41,7 @@ class CpuByThreadProbeTest {
         assertEquals("requests", CpuByThreadProbe.group("http-nio-18080-exec-7"), "Spring's Tomcat pool");
         assertEquals("requests", CpuByThreadProbe.group("http-exec-12"), "the servlet SUT's pool");
         assertEquals("requests", CpuByThreadProbe.group("ForkJoinPool-1-worker-1"), "virtual-thread carriers");
+        assertEquals("requests", CpuByThreadProbe.group("jetty-qtp-41"), "the jetty stack's queued pool");
         assertEquals("requests", CpuByThreadProbe.group("reactor-http-epoll-1"));
         assertEquals("jit", CpuByThreadProbe.group("C2 CompilerThread0"));
         assertEquals("gc-vm", CpuByThreadProbe.group("GC Thread#0"));
