@@ -264,18 +264,11 @@ public final class Validity {
      * the other kind of thread, from the SUT's own count in the hold (runtime-info's requests_by_thread) or, for a
      * service without runtime-info, from the thread-mode proof that begins with the flag (ThreadModeCheck's witnesses).
      *
+     * @param runsOn     what the stack declares runs the mode's requests (stack.json "modes"), not the mode's name; an
+     *                   event loop's count is not checked (the loop accepts every request, whatever runs its handler)
      * @param onPlatform requests the SUT ran on platform threads in the hold (null: not counted)
      * @param onVirtual  requests it ran on virtual threads (null: not counted)
      * @param proof      the row's thread_mode_proof (null or empty: none)
-     */
-    public static CheckResult threadMode(String mode, Long onPlatform, Long onVirtual, String proof) {
-        return threadMode(mode, mode != null && mode.startsWith("virtual") ? ThreadMode.Threads.VIRTUAL : ThreadMode.Threads.PLATFORM,
-                onPlatform, onVirtual, proof);
-    }
-
-    /**
-     * The same, against what the stack declares runs the mode's requests (stack.json "modes"): an event loop's count
-     * is not checked (the loop accepts every request, whatever runs its handler).
      */
     public static CheckResult threadMode(String mode, ThreadMode.Threads runsOn, Long onPlatform, Long onVirtual, String proof) {
         boolean virtual = runsOn.virtual();

@@ -20,27 +20,10 @@ public final class Bounds {
         return n != null ? Math.min(n, cap) : cap;
     }
 
-    /**
-     * The same for a rig whose pool is sized outside a stack's declaration: maxThreads, where given, is a pool of that
-     * many platform threads in a platform row (the declaration {@link ThreadMode.Bound#POOL}); else only connections.
-     */
-    public static int inFlight(String threadMode, Integer maxThreads, int connections, int maxConnections) {
-        return inFlight(pool(threadMode, maxThreads), connections, maxConnections);
-    }
-
-    private static ThreadMode.RequestBound pool(String threadMode, Integer maxThreads) {
-        return "platform".equals(threadMode) && maxThreads != null ? new ThreadMode.RequestBound(ThreadMode.Bound.POOL, maxThreads)
-                : new ThreadMode.RequestBound(ThreadMode.Bound.NONE, null);
-    }
-
     /** Closed model, fixed service time: in-flight requests / service time. */
     public static double closedModelRps(int inFlight, double serviceMs) {
         if (serviceMs <= 0) throw new IllegalArgumentException("service time must be positive");
         return inFlight * 1000.0 / serviceMs;
-    }
-
-    public static String note(String threadMode, Integer maxThreads, int connections, int maxConnections, double serviceMs) {
-        return note(pool(threadMode, maxThreads), connections, maxConnections, serviceMs);
     }
 
     /** The bound in words: what caps the requests in flight ("200 pool threads", "1000 connections") over the service time. */

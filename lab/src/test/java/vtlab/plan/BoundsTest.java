@@ -8,27 +8,31 @@ import org.junit.jupiter.api.Test;
 import vtlab.stack.ThreadMode;
 
 class BoundsTest {
+    /** Tomcat's modes as stacks/servlet/stack.json declares them: a pool of 200 platform threads, no pool. */
+    static final ThreadMode.RequestBound POOL_200 = new ThreadMode.RequestBound(ThreadMode.Bound.POOL, 200),
+            NO_POOL = new ThreadMode.RequestBound(ThreadMode.Bound.NONE, null);
+
     @Test
     void platformIsCappedByItsPool() {
         // the article: 200 threads, 50 ms sleep -> 4,000 req/s whatever the connection count
-        assertEquals(4000.0, Bounds.closedModelRps(Bounds.inFlight("platform", 200, 400, 8192), 50), 1e-9);
-        assertEquals(4000.0, Bounds.closedModelRps(Bounds.inFlight("platform", 200, 1000, 8192), 50), 1e-9);
+        assertEquals(4000.0, Bounds.closedModelRps(Bounds.inFlight(POOL_200, 400, 8192), 50), 1e-9);
+        assertEquals(4000.0, Bounds.closedModelRps(Bounds.inFlight(POOL_200, 1000, 8192), 50), 1e-9);
         // fewer connections than threads: the connections are the cap
-        assertEquals(2000.0, Bounds.closedModelRps(Bounds.inFlight("platform", 200, 100, 8192), 50), 1e-9);
+        assertEquals(2000.0, Bounds.closedModelRps(Bounds.inFlight(POOL_200, 100, 8192), 50), 1e-9);
     }
 
     @Test
     void virtualIsCappedByConnectionsThenMaxConnections() {
-        assertEquals(8000.0, Bounds.closedModelRps(Bounds.inFlight("virtual", null, 400, 8192), 50), 1e-9);
-        assertEquals(20000.0, Bounds.closedModelRps(Bounds.inFlight("virtual", null, 1000, 8192), 50), 1e-9);
-        assertEquals(8192 * 20.0, Bounds.closedModelRps(Bounds.inFlight("virtual", null, 10000, 8192), 50), 1e-9);
+        assertEquals(8000.0, Bounds.closedModelRps(Bounds.inFlight(NO_POOL, 400, 8192), 50), 1e-9);
+        assertEquals(20000.0, Bounds.closedModelRps(Bounds.inFlight(NO_POOL, 1000, 8192), 50), 1e-9);
+        assertEquals(8192 * 20.0, Bounds.closedModelRps(Bounds.inFlight(NO_POOL, 10000, 8192), 50), 1e-9);
     }
 
     @Test
     void notesSayWhereTheBoundComesFrom() {
-        assertEquals("200 pool threads / 50 ms", Bounds.note("platform", 200, 1000, 8192, 50));
-        assertEquals("1000 connections / 50 ms", Bounds.note("virtual", null, 1000, 8192, 50));
-        assertEquals("8192 (maxConnections) / 100 ms", Bounds.note("virtual", null, 10000, 8192, 100));
+        assertEquals("200 pool threads / 50 ms", Bounds.note(POOL_200, 1000, 8192, 50));
+        assertEquals("1000 connections / 50 ms", Bounds.note(NO_POOL, 1000, 8192, 50));
+        assertEquals("8192 (maxConnections) / 100 ms", Bounds.note(NO_POOL, 10000, 8192, 100));
     }
 
     @Test

@@ -31,6 +31,7 @@ import vtlab.plan.VerificationFailed;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode;
 import vtlab.stack.StackData;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
@@ -116,6 +117,15 @@ final class SpringRig {
             return new Sut(mode, maxThreads, maxConnections, pool, connMode, p, delayMs, client, http);
         }
 
+        /** What bounds this configuration's requests, as stacks/spring-mvc/stack.json declares its mode (a pool of maxThreads, or none). */
+        ThreadMode.RequestBound bound() {
+            try {
+                return Stack.load(STACK).threadMode(mode).bound(settings());
+            } catch (UsageError e) {
+                throw new IllegalStateException(e.getMessage(), e); // a mode configure() took is declared
+            }
+        }
+
         /** The axis values of stack.json's settings. */
         Settings settings() {
             return Settings.NONE.with("maxThreads", Integer.toString(maxThreads))
@@ -190,8 +200,7 @@ final class SpringRig {
         Params params = !workload.equals("order-summary") ? Params.NONE : Params.NONE.with("orderId", ORDER_ID)
                 .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
         params = params.merge(extraParams);
-        boolean platform = s.mode().equals("platform");
-        if (platform) params = params.with("maxThreads", Integer.toString(s.maxThreads()));
+        if (s.bound().cap() != null) params = params.with("maxThreads", Integer.toString(s.bound().cap()));
 
         Stack.Config cfg = stack.configure(s.mode(), workload, s.settings().merge(extraSettings), jdk.major());
         boolean orders = workload.equals("order-summary");
@@ -208,7 +217,7 @@ final class SpringRig {
      * mode and by the connector's limit; in held mode also by the pool, since each holds a connection across it.
      */
     static int inFlight(Sut s, int concurrency) {
-        int n = Bounds.inFlight(s.mode(), s.mode().equals("platform") ? s.maxThreads() : null, concurrency, s.maxConnections());
+        int n = Bounds.inFlight(s.bound(), concurrency, s.maxConnections());
         return s.connMode().equals("held") ? Math.min(n, s.pool()) : n;
     }
 
@@ -219,11 +228,11 @@ final class SpringRig {
 
     static String orderSummaryBoundNote(Sut s, int concurrency) {
         int n = inFlight(s, concurrency);
-        boolean platform = s.mode().equals("platform");
+        Integer threads = s.bound().cap(); // the pool's size where the declared mode is bounded by one
         String what;
-        if (s.connMode().equals("held") && n == s.pool() && (!platform || s.pool() <= s.maxThreads()) && s.pool() < concurrency) {
+        if (s.connMode().equals("held") && n == s.pool() && (threads == null || s.pool() <= threads) && s.pool() < concurrency) {
             what = n + " pooled connections held across the call";
-        } else if (platform && n == s.maxThreads() && s.maxThreads() < concurrency) {
+        } else if (threads != null && n == threads && threads < concurrency) {
             what = n + " Tomcat threads";
         } else if (n == s.maxConnections() && concurrency > s.maxConnections()) {
             what = n + " (maxConnections)";

@@ -101,9 +101,8 @@ public final class SpringSleepExperiment implements Experiment {
                             SpringRig.Sut sut = new SpringRig.Sut(mode, threads == 0 ? d.maxThreads() : threads, d.maxConnections(), POOL,
                                     d.connMode(), d.pathMode(), d.delayMs(), d.client(), d.http());
                             Params params = Params.NONE.with("variant", v.name()).with("sleepMs", Integer.toString(v.sleepMs()));
-                            Integer inFlightThreads = threads == 0 ? null : threads;
-                            double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, sut.maxConnections()), v.sleepMs());
-                            String note = Bounds.note(mode, inFlightThreads, c, sut.maxConnections(), v.sleepMs());
+                            double bound = Bounds.closedModelRps(Bounds.inFlight(sut.bound(), c, sut.maxConnections()), v.sleepMs());
+                            String note = Bounds.note(sut.bound(), c, sut.maxConnections(), v.sleepMs());
                             rows.add(SpringRig.row(name(), stack, jdk, sut, "sleep", c, rep, false, params, bound, note, t, s.jvmArgs()));
                         }
             }
