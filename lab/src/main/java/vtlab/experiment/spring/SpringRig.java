@@ -43,6 +43,17 @@ import vtlab.tier.RunTier;
  */
 final class SpringRig {
     static final String STACK = "spring-mvc";
+    /** The same application with spring-boot-starter-tomcat swapped for spring-boot-starter-jetty (stacks/spring-jetty). */
+    static final String JETTY_STACK = "spring-jetty";
+    /** The web server under the Spring rig: the starter swap a team would make. */
+    static final Opt SERVER = Opt.of("server", "tomcat", "the web server Spring Boot runs on: tomcat (spring-boot-starter-tomcat, stack spring-mvc)\n"
+            + "or jetty (the starter swapped for spring-boot-starter-jetty, stack spring-jetty: platform a\n"
+            + "QueuedThreadPool, virtual a VirtualThreadPool capped at server.jetty.threads.max)").withChoices(List.of("tomcat", "jetty"));
+
+    /** The rig's stack for --server. */
+    static Stack stack(Options o) throws UsageError {
+        return Stack.load(SERVER.choice(o).equals("jetty") ? JETTY_STACK : STACK);
+    }
     /** The workload's order id: the SUT draws a uniform id over every seeded order per request (see stack.json). */
     static final String ORDER_ID = "random";
     /** Requests of the verification burst, each of which must show up as one call of the order query. */
@@ -120,10 +131,15 @@ final class SpringRig {
         /** What bounds this configuration's requests, as stacks/spring-mvc/stack.json declares its mode (a pool of maxThreads, or none). */
         ThreadMode.RequestBound bound() {
             try {
-                return Stack.load(STACK).threadMode(mode).bound(settings());
+                return bound(Stack.load(STACK));
             } catch (UsageError e) {
-                throw new IllegalStateException(e.getMessage(), e); // a mode configure() took is declared
+                throw new IllegalStateException(e.getMessage(), e); // the rig's own stack
             }
+        }
+
+        /** The same on the stack given (spring-jetty: its virtual mode is capped at maxThreads too). */
+        ThreadMode.RequestBound bound(Stack stack) throws UsageError {
+            return stack.threadMode(mode).bound(settings());
         }
 
         /** The axis values of stack.json's settings. */
@@ -200,11 +216,12 @@ final class SpringRig {
         Params params = !workload.equals("order-summary") ? Params.NONE : Params.NONE.with("orderId", ORDER_ID)
                 .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
         params = params.merge(extraParams);
-        if (s.bound().cap() != null) params = params.with("maxThreads", Integer.toString(s.bound().cap()));
+        Integer cap = s.bound(stack).cap();
+        if (cap != null) params = params.with("maxThreads", Integer.toString(cap));
 
         Stack.Config cfg = stack.configure(s.mode(), workload, s.settings().merge(extraSettings), jdk.major());
         boolean orders = workload.equals("order-summary");
-        return Row.builder().experiment(experiment).stack(STACK).threadMode(s.mode()).workload(workload).concurrency(concurrency)
+        return Row.builder().experiment(experiment).stack(stack.name()).threadMode(s.mode()).workload(workload).concurrency(concurrency)
                 .rep(rep).hikariPool(poolIsAxis || orders ? s.pool() : null).pathMode(orders ? s.pathMode() : null)
                 .connMode(orders ? s.connMode() : null).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
                 .boundRps(bound).boundNote(boundNote).tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(jvmArgs).build();
