@@ -183,9 +183,10 @@ public final class ServersExperiment implements Experiment {
         sb.append("best ").append(best.getKey()).append(' ').append(render(rps(best.getValue())));
         if (ranked.size() > 1) {
             var second = ranked.get(1);
-            Stats.Interval lead = Stats.ratio95(values(second.getValue()), values(best.getValue())).positive();
+            double[] a = values(second.getValue()), b = values(best.getValue());
+            Stats.Interval lead = Stats.ratio95(a, b).positive();
             sb.append(", ahead of ").append(second.getKey()).append(" by ").append(lead.renderRatio())
-                    .append(Stats.differ(values(second.getValue()), values(best.getValue())) ? "" : " (not told apart by the reps)");
+                    .append(a.length < 2 || b.length < 2 ? " (one rep: no interval)" : Stats.differ(a, b) ? "" : " (not told apart by the reps)");
         }
         List<String> each = new ArrayList<>();
         for (var e : ranked) each.add(e.getKey() + " " + render(rps(e.getValue())) + ": " + limit(e.getValue()));
@@ -206,17 +207,22 @@ public final class ServersExperiment implements Experiment {
         return RowStats.n0(i.mean()) + " req/s (95% CI " + RowStats.n0(i.low()) + "–" + RowStats.n0(i.high()) + ")";
     }
 
-    /** Where a server's limit is: at its declared bound (its pool, its virtual-thread cap, the connections), its CPU, or neither. */
+    /**
+     * Where a server's limit is: at its declared bound (its pool, its virtual-thread cap, the connections), its CPU
+     * (the lab flagged the row app-cpu-bound), or below both, with how busy its CPU was.
+     */
     static String limit(List<DataRow> rows) {
         DataRow r = rows.getFirst();
-        double bound = r.num(Columns.BOUND_RPS), x = rps(rows).mean();
+        double bound = r.num(Columns.BOUND_RPS), x = rps(rows).mean(), cpu = vtlab.data.Rows.mean(rows, Columns.APP_CPU);
         String what = r.text(Columns.BOUND_NOTE);
+        boolean cpuBound = rows.stream().anyMatch(x1 -> x1.flags().contains("app-cpu-bound"));
+        String busy = Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, ", its CPU %.0f%% of a core", cpu);
         if (!Double.isNaN(bound) && bound > 0) {
             double pct = 100 * x / bound;
             if (pct >= 90) return String.format(Locale.ROOT, "at its bound (%.0f%% of %s req/s: %s)", pct, RowStats.n0(bound), what);
-            String cpu = rows.stream().anyMatch(x1 -> x1.flags().contains("app-cpu-bound")) ? ", its CPU ran out first" : "";
-            return String.format(Locale.ROOT, "%.0f%% of its bound %s req/s (%s)%s", pct, RowStats.n0(bound), what, cpu);
+            return String.format(Locale.ROOT, "%.0f%% of its bound %s req/s (%s)%s", pct, RowStats.n0(bound), what,
+                    cpuBound ? ", its CPU ran out first (app-cpu-bound)" : busy);
         }
-        return rows.stream().anyMatch(x1 -> x1.flags().contains("app-cpu-bound")) ? "its CPU (app-cpu-bound)" : "no bound derived (" + what + ")";
+        return cpuBound ? "its CPU (app-cpu-bound)" : "no bound derived (" + what + ")" + busy;
     }
 }
