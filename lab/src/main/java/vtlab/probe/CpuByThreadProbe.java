@@ -87,13 +87,17 @@ public final class CpuByThreadProbe implements Probe {
     }
 
     /**
-     * The group a JVM thread belongs to, by the names Tomcat, Jetty (the jetty stack's queued pool: its selectors,
-     * acceptor and, on platform threads, the requests), Reactor Netty and HotSpot give their threads; virtual threads
-     * (Helidon's, Jetty's virtual modes) run on the carriers.
+     * The group a JVM thread belongs to, by the names the servers and HotSpot give their threads: connector (Tomcat's
+     * poller and acceptor, Jetty's acceptor, Helidon's listener), requests (Tomcat's request pools, the virtual-thread
+     * carriers that run Helidon's and every virtual mode's requests, Reactor Netty's event loops), jetty-pool (the jetty
+     * stack's QueuedThreadPool: its selectors, and on platform threads the requests too; in front of virtual threads,
+     * the selectors alone).
      */
     static String group(String name) {
-        if (name.endsWith("-Poller") || name.endsWith("-Acceptor") || name.contains("ClientPoller")) return "connector";
-        if (name.contains("-exec-") || name.startsWith("ForkJoinPool-") || name.startsWith("reactor-http-") || name.startsWith("jetty-qtp-")
+        if (name.endsWith("-Poller") || name.endsWith("-Acceptor") || name.contains("ClientPoller") || name.contains("-acceptor-")
+                || name.startsWith("server-@") && name.endsWith("-listener")) return "connector";
+        if (name.startsWith("jetty-qtp-")) return "jetty-pool";
+        if (name.contains("-exec-") || name.startsWith("ForkJoinPool-") || name.startsWith("reactor-http-")
                 || name.startsWith("parallel-") || name.startsWith("boundedElastic-")) return "requests";
         if (name.startsWith("C1 CompilerThread") || name.startsWith("C2 CompilerThread")) return "jit";
         if (name.startsWith("GC Thread") || name.startsWith("G1 ") || name.startsWith("VM ") || name.startsWith("ZGC")
