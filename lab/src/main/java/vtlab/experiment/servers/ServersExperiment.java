@@ -216,7 +216,11 @@ public final class ServersExperiment implements Experiment {
         double bound = r.num(Columns.BOUND_RPS), x = rps(rows).mean(), cpu = vtlab.data.Rows.mean(rows, Columns.APP_CPU);
         String what = r.text(Columns.BOUND_NOTE);
         boolean cpuBound = rows.stream().anyMatch(x1 -> x1.flags().contains("app-cpu-bound"));
-        String busy = Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, ", its CPU %.0f%% of a core", cpu);
+        double carriers = vtlab.data.Rows.mean(rows, Columns.CARRIERS);
+        // on virtual threads the carriers run the requests: how many there were says how much CPU they could use
+        String on = Stack.threadsOf(r.text(Columns.STACK), r.mode()).virtual() && !Double.isNaN(carriers)
+                ? String.format(Locale.ROOT, " (%.0f carriers)", carriers) : "";
+        String busy = Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, ", its CPU %.0f%% of a core%s", cpu, on);
         if (!Double.isNaN(bound) && bound > 0) {
             double pct = 100 * x / bound;
             if (pct >= 90) return String.format(Locale.ROOT, "at its bound (%.0f%% of %s req/s: %s)", pct, RowStats.n0(bound), what);

@@ -92,6 +92,7 @@ class ServersExperimentTest {
         m.put("bound_rps", bound);
         m.put("bound_note", "n / 50 ms");
         m.put("app_cpu_pct", "80");
+        m.put("carriers", "2");
         return DataRow.of(m);
     }
 
@@ -105,7 +106,7 @@ class ServersExperimentTest {
         assertTrue(virtual.contains("best helidon virtual 15,200 req/s (95% CI"), virtual);
         assertTrue(virtual.contains("ahead of jetty virtual-pool by 3.87× (95% CI"), virtual);
         assertTrue(virtual.contains("jetty virtual-pool 3,925 req/s") && virtual.contains("at its bound (98% of 4,000 req/s"), virtual);
-        assertTrue(virtual.contains("76% of its bound 20,000 req/s (n / 50 ms), its CPU 80% of a core"), virtual);
+        assertTrue(virtual.contains("76% of its bound 20,000 req/s (n / 50 ms), its CPU 80% of a core (2 carriers)"), virtual);
         String platform = lines.stream().filter(l -> l.startsWith("sleep at 1000 connections, platform threads")).findFirst().orElseThrow();
         assertTrue(platform.contains("best servlet platform"), platform);
         List<String> one = Finding.texts(new ServersExperiment().findings(null, List.of(row("jetty", "virtual", 11700, "20000"), row("helidon", "virtual", 12900, "20000"))));
