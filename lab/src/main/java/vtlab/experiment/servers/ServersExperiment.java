@@ -59,7 +59,9 @@ public final class ServersExperiment implements Experiment {
     static final Opt POOL = Opt.of("pool-size", null, "the request pool's size on every server that has one (its stack.json role requestPool:\n"
             + "Tomcat's and Jetty's maxThreads; default each server's own, 200)");
     static final Opt MAX_CONNECTIONS = Opt.of("max-connections", null, "the connection cap on every server that has one (role connectionCap; default 8192)");
-    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3, "defaults: about 40 rows of 30 s; --quick: one rep at 1,000 connections");
+    static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3,
+            "defaults: 9 servers and modes x 2 workloads x 2 concurrencies x 3 reps = 108 rows of about 30 s\n"
+            + "(about an hour); --quick: one rep at 1,000 connections, 18 rows, about 5 min");
 
     @Override
     public List<Opt> options() {
