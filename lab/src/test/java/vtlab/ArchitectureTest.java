@@ -66,6 +66,7 @@ class ArchitectureTest {
             Map.entry("experiment.reactive", 2),
             Map.entry("experiment.scenario", 2),
             Map.entry("experiment.servlet", 2),
+            Map.entry("experiment.servers", 2),
             Map.entry("experiment.spring", 2),
             Map.entry("experiment.registry", 3));  // the registry and the findings, on top of the families
 

@@ -122,7 +122,7 @@ public final class RowValidity {
      */
     private static void conclude(RowValues out, Row row, List<String> checked, List<String> checkNotes, Context ctx) {
         List<String> flags = new ArrayList<>(checked);
-        Validity.CheckResult mode = Validity.threadMode(row.threadMode(), whole(out.get(Columns.SUT_REQUESTS_PLATFORM)),
+        Validity.CheckResult mode = Validity.threadMode(row.threadMode(), vtlab.stack.Stack.threadsOf(row.stack(), row.threadMode()), whole(out.get(Columns.SUT_REQUESTS_PLATFORM)),
                 whole(out.get(Columns.SUT_REQUESTS_VIRTUAL)), out.get(Columns.MODE_PROOF) instanceof String s ? s : null);
         flags.addAll(mode.flags());
         checkNotes = new ArrayList<>(checkNotes);

@@ -1,5 +1,7 @@
 package vtlab.check;
 
+import vtlab.stack.ThreadMode;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -262,13 +264,15 @@ public final class Validity {
      * the other kind of thread, from the SUT's own count in the hold (runtime-info's requests_by_thread) or, for a
      * service without runtime-info, from the thread-mode proof that begins with the flag (ThreadModeCheck's witnesses).
      *
+     * @param runsOn     what the stack declares runs the mode's requests (stack.json "modes"), not the mode's name; an
+     *                   event loop's count is not checked (the loop accepts every request, whatever runs its handler)
      * @param onPlatform requests the SUT ran on platform threads in the hold (null: not counted)
      * @param onVirtual  requests it ran on virtual threads (null: not counted)
      * @param proof      the row's thread_mode_proof (null or empty: none)
      */
-    public static CheckResult threadMode(String mode, Long onPlatform, Long onVirtual, String proof) {
-        boolean virtual = mode != null && mode.startsWith("virtual");
-        if (onPlatform != null && onVirtual != null) {
+    public static CheckResult threadMode(String mode, ThreadMode.Threads runsOn, Long onPlatform, Long onVirtual, String proof) {
+        boolean virtual = runsOn.virtual();
+        if (runsOn.checked() && onPlatform != null && onVirtual != null) {
             long other = virtual ? onPlatform : onVirtual, all = onPlatform + onVirtual;
             if (other > 0) {
                 return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(THREAD_MODE_MIXED + ": " + other + " of the hold's " + all + " requests ran on "

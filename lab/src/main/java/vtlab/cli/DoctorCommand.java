@@ -53,7 +53,8 @@ final class DoctorCommand implements Command {
         }
         sb.append(SetupCommand.doctorLines());
         sb.append("taskset       ").append(OsPackages.which("taskset").map(Path::toString).orElse("MISSING (util-linux)")).append('\n');
-        Stack.all().forEach((n, s) -> sb.append("stack         ").append(String.format("%-12s", n)).append(s.built() ? "built" : "not built (./vtlab build)").append('\n'));
+        int nameWidth = Stack.all().keySet().stream().mapToInt(String::length).max().orElse(10) + 2; // the longest stack name, then two spaces
+        Stack.all().forEach((n, s) -> sb.append("stack         ").append(String.format("%-" + nameWidth + "s", n)).append(s.built() ? "built" : "not built (./vtlab build)").append('\n'));
         return sb.toString();
     }
 }

@@ -12,6 +12,7 @@ import vtlab.plan.Experiment;
 import vtlab.probe.Probe;
 import vtlab.probe.Probes;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode;
 
 /** ./vtlab list [columns]: experiments with their options, stacks, probes, generators; or matrix.csv's columns. */
 final class ListCommand implements Command {
@@ -44,8 +45,11 @@ final class ListCommand implements Command {
             for (String a : e.axes()) sb.append("      ").append(a).append('\n');
         }
         sb.append("\nStacks (stacks/NAME/stack.json):\n");
-        Stack.all().forEach((n, s) -> sb.append("  ").append(String.format("%-12s", n)).append(s.description())
-                .append(s.built() ? "" : "  [not built]").append("\n      workloads: ").append(String.join(", ", s.workloads().keySet())).append('\n'));
+        int nameWidth = Stack.all().keySet().stream().mapToInt(String::length).max().orElse(10) + 2; // the longest stack name, then two spaces
+        Stack.all().forEach((n, s) -> sb.append("  ").append(String.format("%-" + nameWidth + "s", n)).append(s.description())
+                .append(s.built() ? "" : "  [not built]").append("\n      workloads: ").append(String.join(", ", s.workloads().keySet()))
+                .append(s.modes().isEmpty() ? "" : "\n      modes: " + String.join("; ", s.modes().values().stream().map(ThreadMode::describe).toList()))
+                .append('\n'));
         sb.append("\nProbes (--probes a,b):\n");
         Probes.all().forEach((n, p) -> {
             Probe probe = p.get();

@@ -1,5 +1,7 @@
 package vtlab.plan;
 
+import vtlab.stack.ThreadMode;
+
 /**
  * Theoretical throughput ceilings for a closed load model (each connection sends its next request when the previous
  * one returns): with N requests in flight at most and a fixed service time S, throughput cannot exceed N / S.
@@ -8,12 +10,14 @@ public final class Bounds {
     private Bounds() {}
 
     /**
-     * Requests that can be in service at once: the pool's threads in platform mode, the connections in virtual mode,
-     * both capped by the connector's connection limit (beyond it Tomcat stops accepting).
+     * Requests that can be in service at once, as the stack declares its mode (stack.json "modes"): N where N bounds
+     * them (a pool of N threads, at most N virtual threads), else the connections; both capped by the connector's
+     * connection limit (beyond it the server stops accepting).
      */
-    public static int inFlight(String threadMode, Integer maxThreads, int connections, int maxConnections) {
+    public static int inFlight(ThreadMode.RequestBound bound, int connections, int maxConnections) {
         int cap = Math.min(connections, maxConnections);
-        return "platform".equals(threadMode) && maxThreads != null ? Math.min(maxThreads, cap) : cap;
+        Integer n = bound.cap();
+        return n != null ? Math.min(n, cap) : cap;
     }
 
     /** Closed model, fixed service time: in-flight requests / service time. */
@@ -22,9 +26,11 @@ public final class Bounds {
         return inFlight * 1000.0 / serviceMs;
     }
 
-    public static String note(String threadMode, Integer maxThreads, int connections, int maxConnections, double serviceMs) {
-        int n = inFlight(threadMode, maxThreads, connections, maxConnections);
-        String what = "platform".equals(threadMode) && maxThreads != null && n == maxThreads ? n + " pool threads"
+    /** The bound in words: what caps the requests in flight ("200 pool threads", "1000 connections") over the service time. */
+    public static String note(ThreadMode.RequestBound bound, int connections, int maxConnections, double serviceMs) {
+        int n = inFlight(bound, connections, maxConnections);
+        Integer cap = bound.cap();
+        String what = cap != null && n == cap ? n + (bound.kind() == ThreadMode.Bound.POOL ? " pool threads" : " virtual threads at most")
                 : n == maxConnections && connections > maxConnections ? n + " (maxConnections)" : n + " connections";
         return what + " / " + fmt(serviceMs) + " ms";
     }

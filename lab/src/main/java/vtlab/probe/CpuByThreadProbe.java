@@ -86,9 +86,17 @@ public final class CpuByThreadProbe implements Probe {
         return 0;
     }
 
-    /** The group a JVM thread belongs to, by the names Tomcat, Reactor Netty and HotSpot give their threads. */
+    /**
+     * The group a JVM thread belongs to, by the names the servers and HotSpot give their threads: connector (Tomcat's
+     * poller and acceptor, Jetty's acceptor, Helidon's listener), requests (Tomcat's request pools, the virtual-thread
+     * carriers that run Helidon's and every virtual mode's requests, Reactor Netty's event loops), jetty-pool (the jetty
+     * stack's QueuedThreadPool: its selectors, and on platform threads the requests too; in front of virtual threads,
+     * the selectors alone).
+     */
     static String group(String name) {
-        if (name.endsWith("-Poller") || name.endsWith("-Acceptor") || name.contains("ClientPoller")) return "connector";
+        if (name.endsWith("-Poller") || name.endsWith("-Acceptor") || name.contains("ClientPoller") || name.contains("-acceptor-")
+                || name.startsWith("server-@") && name.endsWith("-listener")) return "connector";
+        if (name.startsWith("jetty-qtp-")) return "jetty-pool";
         if (name.contains("-exec-") || name.startsWith("ForkJoinPool-") || name.startsWith("reactor-http-")
                 || name.startsWith("parallel-") || name.startsWith("boundedElastic-")) return "requests";
         if (name.startsWith("C1 CompilerThread") || name.startsWith("C2 CompilerThread")) return "jit";

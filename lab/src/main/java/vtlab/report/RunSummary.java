@@ -119,8 +119,11 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
             Map<String, List<DataRow>> groups = expRows.stream()
                     .collect(Collectors.groupingBy(Grouping::comparison, LinkedHashMap::new, Collectors.toList()));
             groups.forEach((g, gRows) -> {
+                // the same mode on several stacks (servers: jetty virtual, helidon virtual) is a variant per stack
+                boolean sharedNames = gRows.stream().collect(Collectors.groupingBy(Grouping::variant,
+                        Collectors.mapping(r -> r.text(Columns.STACK), Collectors.toSet()))).values().stream().anyMatch(st -> st.size() > 1);
                 Map<String, List<DataRow>> variants = gRows.stream()
-                        .collect(Collectors.groupingBy(Grouping::variant, LinkedHashMap::new, Collectors.toList()));
+                        .collect(Collectors.groupingBy(r -> Grouping.variant(r, sharedNames), LinkedHashMap::new, Collectors.toList()));
                 double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
                         .map(e -> Rows.mean(measured(e.getValue()), Columns.RPS)).filter(d -> !Double.isNaN(d)).findFirst().orElse(Double.NaN);
                 variants.forEach((v, vRows) -> {

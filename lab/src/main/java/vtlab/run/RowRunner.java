@@ -139,7 +139,7 @@ public final class RowRunner {
             // before the probes' recordings, so that its stack depth applies to them all
             // a fork's later iteration runs in the JVM its first one warmed up and proved: no warm-up, no second proof
             boolean warm = row.continuesFork();
-            ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() || warm ? null : new ThreadModeCheck(row.threadMode(), stack.launch().appPackages());
+            ThreadModeCheck modeCheck = stack.reportsRuntimeInfo() || warm ? null : new ThreadModeCheck(Stack.threadsOf(row.stack(), row.threadMode()), stack.launch().appPackages());
             if (warm && !stack.reportsRuntimeInfo()) out.put(RowColumns.MODE_PROOF, "fork " + row.fork() + "'s JVM, proven in its iteration 1");
             if (modeCheck != null && row.warmup().isZero()) throw new RowFailed("a service without runtime-info needs a warm-up to prove its thread mode");
             if (modeCheck != null) modeCheck.begin(row.jdk(), sut.process(), raw, stem);

@@ -84,8 +84,9 @@ final class ThreadModeCheck {
     private boolean concluded, jfrRead;
 
     /** @param appPackages the service's own packages: a thread in their frames serves a request too */
-    ThreadModeCheck(String mode, List<String> appPackages) {
-        this.mode = mode;
+    ThreadModeCheck(vtlab.stack.ThreadMode.Threads runsOn, List<String> appPackages) {
+        // what the stack declares runs the mode's requests, not the mode's name, decides what the witnesses must see
+        this.mode = runsOn.virtual() ? "virtual" : "platform";
         List<String> f = new ArrayList<>(SERVER_FRAMES);
         f.addAll(appPackages);
         this.frames = List.copyOf(f);

@@ -29,11 +29,51 @@ import vtlab.proc.Env;
  * @param settings by name; "mode" is the thread mode (no default: every row names one)
  * @param tiers    tiers every row of this stack needs (e.g. pg: spring-mvc opens its pool at start-up)
  * @param expect   runtime-info fields with a fixed expected value (e.g. stack=servlet)
+ * @param modes    the thread modes it declares (stack.json "modes"), by name: what runs a request and what bounds them
+ * @param roles    its settings by role ({@link #REQUEST_POOL}, {@link #CONNECTION_CAP}): an experiment sets "the request
+ *                 pool" and each stack names its own setting for it
  */
 public record Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
                     Map<String, Setting> settings, List<String> tiers, Map<String, Object> expect,
-                    Map<String, Workload> workloads, Optional<StackData> data, Launch launch) {
+                    Map<String, Workload> workloads, Optional<StackData> data, Launch launch,
+                    Map<String, ThreadMode> modes, Map<String, String> roles) {
     public static final String MODE = "mode";
+    /** The role of the setting that sizes the pool running requests (Tomcat's maxThreads, Jetty's maxThreads). */
+    public static final String REQUEST_POOL = "requestPool";
+    /** The role of the setting that caps the connections a server accepts (Tomcat's maxConnections). */
+    public static final String CONNECTION_CAP = "connectionCap";
+
+    /** A stack that declares no modes (a service from the command line): its mode setting's values, read as words. */
+    public Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,
+                 Map<String, Setting> settings, List<String> tiers, Map<String, Object> expect,
+                 Map<String, Workload> workloads, Optional<StackData> data, Launch launch) {
+        this(name, description, dir, jar, runtimeInfoPath, settings, tiers, expect, workloads, data, launch,
+                ThreadMode.undeclared(settings), Map.of());
+    }
+
+    /** The declared thread mode of that name; a mode the stack does not declare is refused naming those it has. */
+    public ThreadMode threadMode(String mode) throws UsageError {
+        return ThreadMode.of(name, modes, mode);
+    }
+
+    /**
+     * What runs the requests of a row's mode, as its stack declares it; a stack or mode the lab cannot read (a mode an
+     * experiment names itself, e.g. faults' virtual-limit) is read from its name: virtual... on virtual threads.
+     */
+    public static ThreadMode.Threads threadsOf(String stack, String mode) {
+        try {
+            ThreadMode m = load(stack).modes().get(mode);
+            if (m != null) return m.threads();
+        } catch (UsageError e) {
+            // not a stack of this lab: read from the name below
+        }
+        return mode != null && mode.startsWith("virtual") ? ThreadMode.Threads.VIRTUAL : ThreadMode.Threads.PLATFORM;
+    }
+
+    /** The setting that plays a role ({@link #REQUEST_POOL}, {@link #CONNECTION_CAP}), or null where the stack has none. */
+    public String role(String role) {
+        return roles.get(role);
+    }
     /** The lab's own stacks: their classes are under vtlab., and a JVM that is not up in 90 s is broken. */
     static final Launch OWN = new Launch(null, List.of("vtlab."), Duration.ofSeconds(90), false);
 
@@ -258,7 +298,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
 
     /** This stack run from another jar of its own (a build with other library versions, see vtlab.tier.StackVariants). */
     public Stack withJar(Path other) {
-        return new Stack(name, description, dir, other, runtimeInfoPath, settings, tiers, expect, workloads, data, launch);
+        return new Stack(name, description, dir, other, runtimeInfoPath, settings, tiers, expect, workloads, data, launch, modes, roles);
     }
 
     public boolean built() {
@@ -297,10 +337,26 @@ public record Stack(String name, String description, Path dir, Path jar, String 
                     request(w),
                     w.hasNonNull("bodyBytes") ? w.get("bodyBytes").asText() : null, strings(w.path("tiers"))));
         });
+        Map<String, ThreadMode> modes = n.has("modes") ? ThreadMode.parse(n.get("modes")) : ThreadMode.undeclared(settings);
+        Setting mode = settings.get(MODE);
+        if (n.has("modes") && (mode == null || !mode.values().equals(ThreadMode.names(modes)))) {
+            throw new IllegalArgumentException("\"modes\" must declare each value of the mode setting, in its order: "
+                    + (mode == null ? "there is no mode setting" : mode.values() + " vs " + ThreadMode.names(modes)));
+        }
+        for (ThreadMode m : modes.values()) {
+            if (m.size() != null && !settings.containsKey(m.size())) {
+                throw new IllegalArgumentException("mode " + m.name() + " is sized by " + m.size() + ", which is no setting");
+            }
+        }
+        Map<String, String> roles = new LinkedHashMap<>();
+        n.path("roles").properties().forEach(e -> roles.put(e.getKey(), e.getValue().asText()));
+        for (var r : roles.entrySet()) {
+            if (!settings.containsKey(r.getValue())) throw new IllegalArgumentException("role " + r.getKey() + " names " + r.getValue() + ", which is no setting");
+        }
         return new Stack(n.path("name").asText(dir.getFileName().toString()), n.path("description").asText(""), dir,
                 dir.resolve(n.path("launch").path("jar").asText()), n.path("runtimeInfo").asText("/runtime-info"), settings,
                 strings(n.path("tiers")), expect, workloads, StackData.parse(n.path("name").asText(dir.getFileName().toString()), dir, n.path("data")),
-                OWN.withAotCache(n.path("launch").path("aotCache").asBoolean(false)));
+                OWN.withAotCache(n.path("launch").path("aotCache").asBoolean(false)), java.util.Collections.unmodifiableMap(modes), Map.copyOf(roles));
     }
 
     /** A workload's request: its method, and its "body" text (UTF-8) as application/octet-stream when it has one. */

@@ -226,7 +226,7 @@ public final class StackVariants {
 
     /**
      * What a variant is built from: the stack's folder (but target/), the parent pom and the lab modules the stack's
-     * pom depends on (vtlab-pin-control: stacks/pin-control).
+     * pom depends on (vtlab-pin-control: stacks/pin-control; vtlab-sut-kit: stacks/sut-kit).
      */
     static List<Path> sources(Stack stack) throws UsageError {
         Path dir = stack.dir().toAbsolutePath().normalize();

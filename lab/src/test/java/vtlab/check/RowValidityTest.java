@@ -114,9 +114,13 @@ class RowValidityTest {
     /** A platform row's requests on virtual threads are mixed too; a service without runtime-info is flagged from its proof. */
     @Test
     void theOtherWayRoundAndAProofThatSaysMixedAreFlaggedToo() {
-        assertEquals(List.of(Validity.THREAD_MODE_MIXED), Validity.threadMode("platform", 100L, 3L, null).flags());
-        assertEquals(List.of(), Validity.threadMode("platform", 100L, 0L, null).flags());
-        assertEquals(List.of(), Validity.threadMode("virtual", null, null, null).flags(), "not counted: nothing to say");
+        var platform = vtlab.stack.ThreadMode.Threads.PLATFORM;
+        assertEquals(List.of(Validity.THREAD_MODE_MIXED), Validity.threadMode("platform", platform, 100L, 3L, null).flags());
+        assertEquals(List.of(), Validity.threadMode("platform", platform, 100L, 0L, null).flags());
+        assertEquals(List.of(), Validity.threadMode("virtual", vtlab.stack.ThreadMode.Threads.VIRTUAL, null, null, null).flags(), "not counted: nothing to say");
+        // the declaration decides, not the name: Jetty's virtual-pool is virtual; an event loop's count is the loop's, never mixed
+        assertEquals(List.of(Validity.THREAD_MODE_MIXED), Validity.threadMode("virtual-pool", vtlab.stack.ThreadMode.Threads.VIRTUAL, 5L, 100L, null).flags());
+        assertEquals(List.of(), Validity.threadMode("virtual-netty", vtlab.stack.ThreadMode.Threads.EVENT_LOOP, 100L, 0L, null).flags());
         RowValues out = new RowValues();
         out.put(vtlab.run.RowColumns.MODE_PROOF, Validity.THREAD_MODE_MIXED + ": 4 request(s) on virtual threads, 2 on platform threads in 1 thread dump(s)");
         RowValidity.judge(out, row(200, 4000.0, null), closed(3950, 50.5), HERE);

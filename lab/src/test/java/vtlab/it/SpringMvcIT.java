@@ -165,6 +165,47 @@ class SpringMvcIT {
         assertTrue(after.get("active_max").asInt() >= (c.conn().equals("held") ? 3 : 1), after.toString());
     }
 
+    /**
+     * The same application with the Jetty starter (stack spring-jetty), in both modes at once: runtime-info reads
+     * Jetty's live pool, a QueuedThreadPool of server.jetty.threads.max, or with virtual threads the VirtualThreadPool
+     * Spring Boot 4.1 makes, capped at that same setting (the bound spring-jetty's stack.json declares for its virtual
+     * mode), and the requests run on the kind of thread the mode says.
+     */
+    @Test
+    void theJettyStarterRunsTheSameApplicationOnJettysPools(@TempDir Path logs) throws Exception {
+        Stack stack = Stack.load("spring-jetty");
+        List<SutProcess> suts = new ArrayList<>();
+        try {
+            for (boolean virtual : new boolean[] {false, true}) {
+                Env env = pg.sutEnv().merge(stub.sutEnv()).with("VT_ENABLED", Boolean.toString(virtual))
+                        .with("HIKARI_MAX_POOL", "2").with("JETTY_MAX_THREADS", "16");
+                suts.add(SutProcess.start(stack, Jdk.current(), List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), List.of(), env, "0-1",
+                        Lab.freePort(), logs.resolve("sut-jetty-" + virtual + ".log")));
+            }
+            for (int i = 0; i < 2; i++) {
+                boolean virtual = i == 1;
+                SutProcess sut = suts.get(i);
+                JsonNode info = JSON.readTree(sut.awaitReady(Duration.ofSeconds(120)));
+                String what = (virtual ? "virtual" : "platform") + ": " + info;
+                assertEquals("spring-jetty", info.get("stack").asText(), what);
+                assertTrue(info.get("server").asText().startsWith("jetty 12.1."), what);
+                assertEquals(virtual ? "virtual" : "platform", info.get("thread_mode").asText(), what);
+                assertEquals(virtual ? "org.eclipse.jetty.util.thread.VirtualThreadPool" : "org.eclipse.jetty.util.thread.QueuedThreadPool",
+                        info.get("executor_class").asText(), what);
+                assertEquals(16, info.get("max_threads").asInt(), "a bound in both modes: " + what);
+                assertEquals(16384, info.get("max_connections").asInt(), what);
+                assertTrue(info.get("tomcat_version") == null, "no Tomcat in this jar: " + what);
+                HttpResponse<String> sleep = get(sut.base().resolve("/sleep?ms=5"));
+                assertEquals(virtual, sleep.body().contains("on VirtualThread["), sleep.body());
+                JsonNode after = JSON.readTree(sut.awaitReady(Duration.ofSeconds(10)));
+                assertEquals(1, after.at(virtual ? "/requests_by_thread/virtual" : "/requests_by_thread/platform").asInt(), after.toString());
+                assertEquals(0, after.at(virtual ? "/requests_by_thread/platform" : "/requests_by_thread/virtual").asInt(), after.toString());
+            }
+        } finally {
+            suts.forEach(SutProcess::close);
+        }
+    }
+
     @Test
     void aShortOrderSummaryRunFillsTheRigsColumns(@TempDir Path out) throws Exception {
         Path runState = stateDir(); // its own cluster: the run starts and stops its tiers itself

@@ -41,6 +41,9 @@ class CpuByThreadProbeTest {
         assertEquals("requests", CpuByThreadProbe.group("http-nio-18080-exec-7"), "Spring's Tomcat pool");
         assertEquals("requests", CpuByThreadProbe.group("http-exec-12"), "the servlet SUT's pool");
         assertEquals("requests", CpuByThreadProbe.group("ForkJoinPool-1-worker-1"), "virtual-thread carriers");
+        assertEquals("jetty-pool", CpuByThreadProbe.group("jetty-qtp-41"), "the jetty stack's queued pool: selectors, and platform requests");
+        assertEquals("connector", CpuByThreadProbe.group("jetty-qtp-24-acceptor-0@75c8f372-oejs.ServerConnector@7b0f13bb{HTTP/1.1, (http/1.1)}{127.0.0.1:18394}"));
+        assertEquals("connector", CpuByThreadProbe.group("server-@default-listener"), "Helidon's acceptor");
         assertEquals("requests", CpuByThreadProbe.group("reactor-http-epoll-1"));
         assertEquals("jit", CpuByThreadProbe.group("C2 CompilerThread0"));
         assertEquals("gc-vm", CpuByThreadProbe.group("GC Thread#0"));

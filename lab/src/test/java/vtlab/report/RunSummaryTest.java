@@ -20,6 +20,19 @@ class RunSummaryTest {
     Path tmp;
 
     @Test
+    void theSameModeOnTwoStacksIsAVariantPerStack() throws Exception {
+        RunFixture f = new RunFixture(tmp.resolve("servers"));
+        f.row("servers", "virtual", 1000, null, 1, 2000, 100).put("stack", "jetty");
+        f.row("servers", "virtual", 1000, null, 1, 12000, 100).put("stack", "helidon");
+        f.row("servers", "virtual-pool", 1000, null, 1, 3900, 100).put("stack", "jetty");
+        f.write();
+        RunData d = RunData.load(f.dir);
+        List<String> variants = RunSummary.of(d.rows(), d.histograms(), d.environment(), null, Map.of()).entries().stream()
+                .map(RunSummary.Entry::variant).toList();
+        assertEquals(List.of("jetty virtual", "helidon virtual", "jetty virtual-pool"), variants, "not one 'virtual' mixing two servers");
+    }
+
+    @Test
     void everyLineHasItsMeanIntervalRepsAndMergedPercentiles() throws Exception {
         RunFixture f = new RunFixture(tmp.resolve("run"));
         f.histogram(f.row("servlet", "virtual", 1000, null, 1, 10000, 0), "v1", 99, 50, 1, 900);

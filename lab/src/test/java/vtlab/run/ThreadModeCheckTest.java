@@ -191,14 +191,14 @@ class ThreadModeCheckTest {
     @Test
     void aRecordingThatCannotBeStoppedInARunningSutFailsTheRow() throws Exception {
         vtlab.tier.host.TierProcess running = stopTimesOut(true);
-        ThreadModeCheck check = new ThreadModeCheck("virtual", List.of("com.shop."));
+        ThreadModeCheck check = new ThreadModeCheck(vtlab.stack.ThreadMode.Threads.VIRTUAL, List.of("com.shop."));
         check.begin(Jdk.current(), running, dir, "r1");
         Exception e = assertThrows(Exception.class, () -> check.stop(Jdk.current(), running), "a running SUT's recording left on is ignored");
         assertTrue(e instanceof RowRunner.RowFailed, e.toString());
         assertTrue(e.getMessage().contains("could not be stopped") && e.getMessage().contains("no answer from 4242 within 60 s")
                 && e.getMessage().contains("measured hold"), e.getMessage());
         vtlab.tier.host.TierProcess exited = stopTimesOut(false);
-        ThreadModeCheck gone = new ThreadModeCheck("virtual", List.of("com.shop."));
+        ThreadModeCheck gone = new ThreadModeCheck(vtlab.stack.ThreadMode.Threads.VIRTUAL, List.of("com.shop."));
         gone.begin(Jdk.current(), exited, dir, "r2");
         gone.stop(Jdk.current(), exited);
     }

@@ -75,7 +75,8 @@ class StackVariantsTest {
         assertTrue(sources.contains(stack.dir().toAbsolutePath().normalize()), sources.toString());
         assertTrue(sources.contains(home.resolve("pom.xml")), sources.toString());
         assertTrue(sources.contains(home.resolve("stacks/pin-control")), "a dependency of the stack's own: " + sources);
-        assertEquals(3, sources.size(), sources.toString());
+        assertTrue(sources.contains(home.resolve("stacks/sut-kit")), "the kit every stack carries: " + sources);
+        assertEquals(4, sources.size(), sources.toString());
     }
 
     @Test

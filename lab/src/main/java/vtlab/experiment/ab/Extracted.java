@@ -50,7 +50,7 @@ final class Extracted {
             if (r.ok() && Files.isRegularFile(jar)) {
                 // the shipped jar's working folder, not the extraction's: the same ./config/ read
                 Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", s.dir(), jar, s.runtimeInfoPath(), s.settings(),
-                        s.tiers(), s.expect(), s.workloads(), s.data(), s.launch());
+                        s.tiers(), s.expect(), s.workloads(), s.data(), s.launch(), s.modes(), s.roles());
                 Stack.define(out);
                 return out;
             }
@@ -65,7 +65,8 @@ final class Extracted {
         // a start that says why and exits: the variant's row fails with it, the run goes on
         String say = "printf '%s\\n' '" + why.replace("'", "") + "' >&2; exit 3";
         Stack out = new Stack(extractedName, s.description() + ", not extracted: " + why, s.dir(), s.jar(), s.runtimeInfoPath(),
-                s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), new Stack.Launch(say, s.launch().appPackages(), s.launch().startTimeout()));
+                s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), new Stack.Launch(say, s.launch().appPackages(), s.launch().startTimeout()),
+                s.modes(), s.roles());
         Stack.define(out);
         return out;
     }

@@ -143,8 +143,10 @@ public final class ReactiveExperiment implements Experiment {
         Stack.Config cfg = stack.configure(mode, "sleep", axes, jdk.major());
         // Reactor Netty sets no connection limit
         int maxConnections = cfg.values().containsKey("maxConnections") ? cfg.intValue("maxConnections") : Integer.MAX_VALUE;
-        double bound = Bounds.closedModelRps(Bounds.inFlight(v.threadMode(), v.maxThreads(), c, maxConnections), sleepMs);
-        String note = Bounds.note(v.threadMode(), v.maxThreads(), c, maxConnections, sleepMs);
+        // what bounds the requests, as the stack declares the mode: MVC's pool of maxThreads, or none; Netty's event loop
+        vtlab.stack.ThreadMode.RequestBound declared = stack.threadMode(mode).bound(cfg.values());
+        double bound = Bounds.closedModelRps(Bounds.inFlight(declared, c, maxConnections), sleepMs);
+        String note = Bounds.note(declared, c, maxConnections, sleepMs);
         return Row.builder().experiment(name()).stack(v.stack()).threadMode(v.threadMode()).workload("sleep").concurrency(c).rep(rep)
                 .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
                 .tiers(cfg.tiers()).warmup(warmup).hold(t.hold()).jvmArgs(ctx.jvmArgs()).build();

@@ -24,7 +24,7 @@ public final class Experiments {
                 new vtlab.experiment.reactive.ReactiveExperiment(), new vtlab.experiment.servlet.ServletIoExperiment(),
                 new vtlab.experiment.servlet.ResponseSizeExperiment(), new vtlab.experiment.capacity.CapacityExperiment(Experiments::all),
                 new vtlab.experiment.spring.FaultsExperiment(), new vtlab.experiment.spring.LibrariesExperiment(),
-                new vtlab.experiment.spring.ContainersExperiment(),
+                new vtlab.experiment.spring.ContainersExperiment(), new vtlab.experiment.servers.ServersExperiment(),
                 new vtlab.experiment.seeds.SeedsSuite(), new vtlab.experiment.ab.AbExperiment(),
                 new vtlab.experiment.scenario.ScenarioExperiment())) ALL.put(e.name(), e);
     }

@@ -141,7 +141,7 @@ public final class ScenarioExperiment implements Experiment {
         Map<String, Stack.Workload> w = new LinkedHashMap<>(base.workloads());
         w.put(workload, new Stack.Workload(workload, "/", 2, "", null, Request.of("GET"), null, List.of(), mix));
         Stack s = new Stack(base.name(), base.description(), base.dir(), base.jar(), base.runtimeInfoPath(), base.settings(), base.tiers(),
-                base.expect(), w, base.data(), base.launch());
+                base.expect(), w, base.data(), base.launch(), base.modes(), base.roles());
         Stack.define(s);
         return s;
     }

@@ -10,6 +10,7 @@ import vtlab.plan.Row;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -36,11 +37,13 @@ final class ServletRig {
         vtlab.experiment.ThreadModes.Variant variant = vtlab.experiment.ThreadModes.variant(modeName);
         String mode = variant.threadMode();
         Stack.Config cfg = stack.configure(mode, workload, variant.settings(stack, tomcat), jdk.major());
-        int maxThreads = cfg.intValue("maxThreads"), maxConnections = cfg.intValue("maxConnections");
+        int maxThreads = cfg.intValue("maxThreads"), maxConnections = cfg.intValue(stack.role(Stack.CONNECTION_CAP));
         if (cfg.intValue("minSpareThreads") > maxThreads) {
             throw new UsageError("--min-spare-threads " + cfg.intValue("minSpareThreads") + " exceeds --max-threads " + maxThreads);
         }
-        Params p = mode.equals("platform") ? params.with("maxThreads", Integer.toString(maxThreads)) : params;
+        // what bounds the mode's requests, as stack.json declares it (a pool of maxThreads, or none)
+        ThreadMode.RequestBound declared = stack.threadMode(mode).bound(cfg.values());
+        Params p = declared.cap() != null ? params.with("maxThreads", Integer.toString(declared.cap())) : params;
         // a cache off the variant's own default is part of the scenario (the summary must not pool it with the default's rows)
         if (!cfg.values().get("processorCache").equals(variant.baseline(stack, "processorCache"))) {
             p = p.with("processorCache", cfg.values().get("processorCache"));
@@ -51,11 +54,11 @@ final class ServletRig {
         Double bound = null;
         String note = (workload.equals("hello") ? "CPU-bound" : "CPU/IO-bound") + " workload: no closed-form bound";
         if (waitMs != null) {
-            Integer threads = mode.equals("platform") && !async ? maxThreads : null;
-            String held = threads == null ? "virtual" : "platform";
-            bound = Bounds.closedModelRps(Bounds.inFlight(held, threads, c, maxConnections), waitMs);
-            note = Bounds.note(held, threads, c, maxConnections, waitMs)
-                    + (async && mode.equals("platform") ? " (async: no pool thread held while waiting)" : "");
+            // an async request holds no thread while it waits: only the connections cap it
+            ThreadMode.RequestBound held = async ? new ThreadMode.RequestBound(ThreadMode.Bound.NONE, null) : declared;
+            bound = Bounds.closedModelRps(Bounds.inFlight(held, c, maxConnections), waitMs);
+            note = Bounds.note(held, c, maxConnections, waitMs)
+                    + (async && declared.cap() != null ? " (async: no pool thread held while waiting)" : "");
         }
         return Row.builder().experiment(experiment).stack(STACK).threadMode(mode).workload(workload).concurrency(c).rep(rep)
                 .jdk(jdk).params(p).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)

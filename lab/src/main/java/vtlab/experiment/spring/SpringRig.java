@@ -31,6 +31,7 @@ import vtlab.plan.VerificationFailed;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode;
 import vtlab.stack.StackData;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
@@ -42,6 +43,17 @@ import vtlab.tier.RunTier;
  */
 final class SpringRig {
     static final String STACK = "spring-mvc";
+    /** The same application with spring-boot-starter-tomcat swapped for spring-boot-starter-jetty (stacks/spring-jetty). */
+    static final String JETTY_STACK = "spring-jetty";
+    /** The web server under the Spring rig: the starter swap a team would make. */
+    static final Opt SERVER = Opt.of("server", "tomcat", "the web server Spring Boot runs on: tomcat (spring-boot-starter-tomcat, stack spring-mvc)\n"
+            + "or jetty (the starter swapped for spring-boot-starter-jetty, stack spring-jetty: platform a\n"
+            + "QueuedThreadPool, virtual a VirtualThreadPool capped at server.jetty.threads.max)").withChoices(List.of("tomcat", "jetty"));
+
+    /** The rig's stack for --server. */
+    static Stack stack(Options o) throws UsageError {
+        return Stack.load(SERVER.choice(o).equals("jetty") ? JETTY_STACK : STACK);
+    }
     /** The workload's order id: the SUT draws a uniform id over every seeded order per request (see stack.json). */
     static final String ORDER_ID = "random";
     /** Requests of the verification burst, each of which must show up as one call of the order query. */
@@ -114,6 +126,20 @@ final class SpringRig {
 
         Sut withPathMode(String p) {
             return new Sut(mode, maxThreads, maxConnections, pool, connMode, p, delayMs, client, http);
+        }
+
+        /** What bounds this configuration's requests, as stacks/spring-mvc/stack.json declares its mode (a pool of maxThreads, or none). */
+        ThreadMode.RequestBound bound() {
+            try {
+                return bound(Stack.load(STACK));
+            } catch (UsageError e) {
+                throw new IllegalStateException(e.getMessage(), e); // the rig's own stack
+            }
+        }
+
+        /** The same on the stack given (spring-jetty: its virtual mode is capped at maxThreads too). */
+        ThreadMode.RequestBound bound(Stack stack) throws UsageError {
+            return stack.threadMode(mode).bound(settings());
         }
 
         /** The axis values of stack.json's settings. */
@@ -190,12 +216,12 @@ final class SpringRig {
         Params params = !workload.equals("order-summary") ? Params.NONE : Params.NONE.with("orderId", ORDER_ID)
                 .with("delayMs", Integer.toString(s.delayMs())).with("client", s.client()).with("http", s.http());
         params = params.merge(extraParams);
-        boolean platform = s.mode().equals("platform");
-        if (platform) params = params.with("maxThreads", Integer.toString(s.maxThreads()));
+        Integer cap = s.bound(stack).cap();
+        if (cap != null) params = params.with("maxThreads", Integer.toString(cap));
 
         Stack.Config cfg = stack.configure(s.mode(), workload, s.settings().merge(extraSettings), jdk.major());
         boolean orders = workload.equals("order-summary");
-        return Row.builder().experiment(experiment).stack(STACK).threadMode(s.mode()).workload(workload).concurrency(concurrency)
+        return Row.builder().experiment(experiment).stack(stack.name()).threadMode(s.mode()).workload(workload).concurrency(concurrency)
                 .rep(rep).hikariPool(poolIsAxis || orders ? s.pool() : null).pathMode(orders ? s.pathMode() : null)
                 .connMode(orders ? s.connMode() : null).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
                 .boundRps(bound).boundNote(boundNote).tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(jvmArgs).build();
@@ -208,7 +234,7 @@ final class SpringRig {
      * mode and by the connector's limit; in held mode also by the pool, since each holds a connection across it.
      */
     static int inFlight(Sut s, int concurrency) {
-        int n = Bounds.inFlight(s.mode(), s.mode().equals("platform") ? s.maxThreads() : null, concurrency, s.maxConnections());
+        int n = Bounds.inFlight(s.bound(), concurrency, s.maxConnections());
         return s.connMode().equals("held") ? Math.min(n, s.pool()) : n;
     }
 
@@ -219,11 +245,11 @@ final class SpringRig {
 
     static String orderSummaryBoundNote(Sut s, int concurrency) {
         int n = inFlight(s, concurrency);
-        boolean platform = s.mode().equals("platform");
+        Integer threads = s.bound().cap(); // the pool's size where the declared mode is bounded by one
         String what;
-        if (s.connMode().equals("held") && n == s.pool() && (!platform || s.pool() <= s.maxThreads()) && s.pool() < concurrency) {
+        if (s.connMode().equals("held") && n == s.pool() && (threads == null || s.pool() <= threads) && s.pool() < concurrency) {
             what = n + " pooled connections held across the call";
-        } else if (platform && n == s.maxThreads() && s.maxThreads() < concurrency) {
+        } else if (threads != null && n == threads && threads < concurrency) {
             what = n + " Tomcat threads";
         } else if (n == s.maxConnections() && concurrency > s.maxConnections()) {
             what = n + " (maxConnections)";

@@ -33,7 +33,8 @@ import vtlab.tier.RunTier;
 /**
  * The Spring variants of the sleep experiment, on the spring-mvc SUT's /sleep controller (Thread.sleep):
  * the article's (seed 000: 50 ms, spring.threads.virtual.enabled off/on, 400 and 1,000 connections) and the talk's
- * (seed 004: 100 ms, platform 200 threads vs platform 2,000 threads vs virtual, 2,000 connections).
+ * (seed 004: 100 ms, platform 200 threads vs platform 2,000 threads vs virtual, 2,000 connections). --server jetty runs
+ * them on the same application with the Jetty starter (stack spring-jetty), each mode bounded as that stack declares.
  */
 public final class SpringSleepExperiment implements Experiment {
     static final List<String> VARIANTS = List.of("article", "talk");
@@ -68,7 +69,7 @@ public final class SpringSleepExperiment implements Experiment {
 
     @Override
     public List<Opt> options() {
-        return SpringRig.options(List.of(), List.of(VARIANTS_OPT, CONC), SpringRig.TIMING);
+        return SpringRig.options(List.of(SpringRig.SERVER), List.of(VARIANTS_OPT, CONC), SpringRig.TIMING);
     }
 
     /** The options parsed once; conc null: each variant's own. */
@@ -81,7 +82,7 @@ public final class SpringSleepExperiment implements Experiment {
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        Stack stack = Stack.load(SpringRig.STACK);
+        Stack stack = SpringRig.stack(o);
         Spec s = Spec.parse(o, ctx);
         PlanContext.Timing t = s.timing();
         List<Row> rows = new ArrayList<>();
@@ -101,9 +102,8 @@ public final class SpringSleepExperiment implements Experiment {
                             SpringRig.Sut sut = new SpringRig.Sut(mode, threads == 0 ? d.maxThreads() : threads, d.maxConnections(), POOL,
                                     d.connMode(), d.pathMode(), d.delayMs(), d.client(), d.http());
                             Params params = Params.NONE.with("variant", v.name()).with("sleepMs", Integer.toString(v.sleepMs()));
-                            Integer inFlightThreads = threads == 0 ? null : threads;
-                            double bound = Bounds.closedModelRps(Bounds.inFlight(mode, inFlightThreads, c, sut.maxConnections()), v.sleepMs());
-                            String note = Bounds.note(mode, inFlightThreads, c, sut.maxConnections(), v.sleepMs());
+                            double bound = Bounds.closedModelRps(Bounds.inFlight(sut.bound(stack), c, sut.maxConnections()), v.sleepMs());
+                            String note = Bounds.note(sut.bound(stack), c, sut.maxConnections(), v.sleepMs());
                             rows.add(SpringRig.row(name(), stack, jdk, sut, "sleep", c, rep, false, params, bound, note, t, s.jvmArgs()));
                         }
             }
@@ -140,14 +140,15 @@ public final class SpringSleepExperiment implements Experiment {
                 series.put(cfg, SpringRig.meanBy(rows, f, Columns.CONCURRENCY, Columns.RPS));
                 bounds.put(cfg, SpringRig.meanBy(rows, f, Columns.CONCURRENCY, Columns.BOUND_RPS));
             });
-            TreeMap<Integer, Double> base = series.get("platform-200");
+            String platform200 = series.keySet().stream().filter(k -> k.endsWith("platform-200")).findFirst().orElse("platform-200");
+            TreeMap<Integer, Double> base = series.get(platform200);
             for (var e : series.entrySet()) {
                 for (var c : e.getValue().entrySet()) {
                     double bound = bounds.get(e.getKey()).getOrDefault(c.getKey(), Double.NaN);
                     String s = String.format(Locale.ROOT, "%s, c=%d: %s %s (%.0f%% of its bound %s)", variant, c.getKey(), e.getKey(),
                             SpringRig.rps(c.getValue()), c.getValue() / bound * 100, SpringRig.rps(bound));
-                    if (base != null && !e.getKey().equals("platform-200") && base.containsKey(c.getKey())) {
-                        s += " = " + SpringRig.times(c.getValue() / base.get(c.getKey())) + " platform-200";
+                    if (base != null && !e.getKey().equals(platform200) && base.containsKey(c.getKey())) {
+                        s += " = " + SpringRig.times(c.getValue() / base.get(c.getKey())) + " " + platform200;
                     }
                     String sat = SpringRig.saturation(rows.stream().filter(DataRow::ok).filter(inVariant)
                             .filter(r -> config(r).equals(e.getKey()) && (int) r.num(Columns.CONCURRENCY) == c.getKey()).toList());
@@ -162,8 +163,10 @@ public final class SpringSleepExperiment implements Experiment {
         return out;
     }
 
+    /** platform-N or virtual, on Jetty (--server jetty) "jetty platform-N", "jetty virtual". */
     static String config(DataRow r) {
         String t = r.param("maxThreads");
-        return "platform".equals(r.mode()) && t != null ? "platform-" + t : r.mode();
+        String server = SpringRig.JETTY_STACK.equals(r.text(Columns.STACK)) ? "jetty " : "";
+        return server + ("platform".equals(r.mode()) && t != null ? "platform-" + t : r.mode());
     }
 }

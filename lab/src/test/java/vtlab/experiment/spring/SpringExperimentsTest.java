@@ -143,6 +143,21 @@ class SpringExperimentsTest {
     }
 
     @Test
+    void springSleepOnJettyIsTheStarterSwapWithItsOwnBounds() throws Exception {
+        List<Row> rows = plan(new SpringSleepExperiment(), "--reps", "1", "--server", "jetty", "--variants", "talk");
+        assertTrue(rows.stream().allMatch(r -> r.stack().equals("spring-jetty")), rows.toString());
+        Row virtual = find(rows, "virtual", 2000);
+        // Boot 4.1's Jetty runs virtual threads on a VirtualThreadPool capped at server.jetty.threads.max (200):
+        // 200 / 100 ms, where Tomcat's virtual threads are bounded only by the 2,000 connections
+        assertEquals(2000.0, virtual.boundRps(), 1e-9);
+        assertEquals("200", virtual.sutEnv().get("JETTY_MAX_THREADS"));
+        assertEquals(200, virtual.expectInfo().get("max_threads"));
+        assertEquals("spring-jetty", virtual.expectInfo().get("stack"));
+        assertEquals(20000.0, find(plan(new SpringSleepExperiment(), "--reps", "1", "--variants", "talk"), "virtual", 2000).boundRps(), 1e-9);
+        assertEquals(List.of("tomcat", "jetty"), SpringRig.SERVER.choices());
+    }
+
+    @Test
     void theRowsExpectationsMatchWhatTheSutReports() throws Exception {
         Row v = find(plan(new OrderSummaryExperiment(), "--quick"), "virtual", 100);
         Map<String, Object> info = new LinkedHashMap<>(v.expectInfo());

@@ -1,10 +1,6 @@
 package vtlab.sut.servlet;
 
 import java.io.IOException;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
 
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -13,57 +9,29 @@ import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 
-import org.apache.catalina.Context;
-import org.apache.tomcat.util.descriptor.web.FilterDef;
-import org.apache.tomcat.util.descriptor.web.FilterMap;
+import vtlab.sut.kit.RequestCounter;
 
 /**
- * Requests received per path (the query left out), since start: runtime-info's requests_by_path, so the lab can count
- * a scenario's mix at the SUT itself (the generator's word is not the evidence). runtime-info's own requests are not
- * counted. One LongAdder per path: no lock on the request path. Each request is also counted by the kind of thread
- * that runs it (runtime-info's requests_by_thread: virtual, platform), so that a virtual row whose requests were also
- * served on platform threads is seen, not assumed away.
+ * The kit's request counting as a servlet filter on /*, for any servlet container (Tomcat here, Jetty's ee10 too):
+ * each request by path, by the kind of thread that runs it and in flight while the chain runs (runtime-info's
+ * requests_by_path, requests_by_thread, in_flight_peak). Plain jakarta.servlet: no container class, so another
+ * container can register it.
  */
-final class PathCounter implements Filter {
-    static final String RUNTIME_INFO = "/runtime-info";
-    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
-    private final LongAdder onVirtual = new LongAdder(), onPlatform = new LongAdder();
+public final class PathCounter implements Filter {
+    public static final String NAME = "vtlab-path-counter";
+    private final RequestCounter counter = RequestCounter.standard();
 
-    static PathCounter addTo(Context ctx) {
-        PathCounter c = new PathCounter();
-        FilterDef def = new FilterDef();
-        def.setFilterName("vtlab-path-counter");
-        def.setFilter(c);
-        ctx.addFilterDef(def);
-        FilterMap map = new FilterMap();
-        map.setFilterName("vtlab-path-counter");
-        map.addURLPatternDecoded("/*");
-        ctx.addFilterMap(map);
-        return c;
+    public RequestCounter counter() {
+        return counter;
     }
 
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
-        String path = ((HttpServletRequest) req).getRequestURI();
-        if (!RUNTIME_INFO.equals(path)) {
-            counts.computeIfAbsent(path, p -> new LongAdder()).increment();
-            (Thread.currentThread().isVirtual() ? onVirtual : onPlatform).increment();
+        boolean counted = counter.enter(((HttpServletRequest) req).getRequestURI());
+        try {
+            chain.doFilter(req, res);
+        } finally {
+            if (counted) counter.leave();
         }
-        chain.doFilter(req, res);
-    }
-
-    /** Requests since start by the kind of thread that ran them: virtual, platform. */
-    Map<String, Long> byThread() {
-        Map<String, Long> out = new TreeMap<>();
-        out.put("platform", onPlatform.sum());
-        out.put("virtual", onVirtual.sum());
-        return out;
-    }
-
-    /** The counts by path, sorted. */
-    Map<String, Long> snapshot() {
-        Map<String, Long> out = new TreeMap<>();
-        counts.forEach((p, n) -> out.put(p, n.sum()));
-        return out;
     }
 }

@@ -1,12 +1,9 @@
 package vtlab.sut.servlet;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import org.apache.catalina.Context;
 import org.apache.catalina.Executor;
@@ -16,6 +13,12 @@ import org.apache.catalina.core.StandardThreadExecutor;
 import org.apache.catalina.core.StandardVirtualThreadExecutor;
 import org.apache.catalina.startup.Tomcat;
 import org.apache.coyote.AbstractProtocol;
+import org.apache.tomcat.util.descriptor.web.FilterDef;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
+
+import vtlab.sut.kit.EnvSettings;
+import vtlab.sut.kit.ParentWatch;
+import vtlab.sut.kit.RuntimeInfo;
 
 /**
  * The article's Tomcat rig as one embedded server: the same connector and servlets in both modes, only the
@@ -60,7 +63,7 @@ public final class ServletMain {
         tomcat.setConnector(connector);
 
         Context ctx = tomcat.addContext("", null);
-        PathCounter paths = PathCounter.addTo(ctx);
+        PathCounter paths = countRequests(ctx);
         Tomcat.addServlet(ctx, "hello", new HelloServlet());
         ctx.addServletMappingDecoded("/hello", "hello");
         Tomcat.addServlet(ctx, "sleep", new SleepServlet(s.defaultSleepMs()));
@@ -79,6 +82,20 @@ public final class ServletMain {
 
         tomcat.start();
         return tomcat;
+    }
+
+    /** The kit's request counting on every path (runtime-info's own left out). */
+    static PathCounter countRequests(Context ctx) {
+        PathCounter c = new PathCounter();
+        FilterDef def = new FilterDef();
+        def.setFilterName(PathCounter.NAME);
+        def.setFilter(c);
+        ctx.addFilterDef(def);
+        FilterMap map = new FilterMap();
+        map.setFilterName(PathCounter.NAME);
+        map.addURLPatternDecoded("/*");
+        ctx.addFilterMap(map);
+        return c;
     }
 
     static void deleteTree(Path root) {
@@ -106,9 +123,8 @@ public final class ServletMain {
 
     /** What the server really runs with, read back from the live objects (not from the settings). */
     static Map<String, Object> runtimeInfo(Settings s, Executor executor, Connector connector, PathCounter paths) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("stack", "servlet");
-        m.put("thread_mode", executor instanceof StandardVirtualThreadExecutor ? "virtual" : "platform");
+        Map<String, Object> m = RuntimeInfo.of("servlet", executor instanceof StandardVirtualThreadExecutor ? "virtual" : "platform");
+        m.put("server", "tomcat " + org.apache.catalina.util.ServerInfo.getServerNumber());
         m.put("executor_class", executor.getClass().getName());
         if (executor instanceof StandardThreadExecutor pool) {
             m.put("max_threads", pool.getMaxThreads());
@@ -127,24 +143,9 @@ public final class ServletMain {
         m.put("sleep_ms_default", s.defaultSleepMs());
         m.put("downstream", Downstream.describe(s.stubUrl()));
         m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
-        m.put("jdk_version", Runtime.version().toString());
-        m.put("jdk_major", Runtime.version().feature());
-        m.put("java_vendor", System.getProperty("java.vendor"));
-        m.put("available_processors", Runtime.getRuntime().availableProcessors());
-        m.put("vt_carriers", vtCarriers());
-        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        m.put("heap_init_mb", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getInit() / (1024 * 1024));
-        m.put("pid", ProcessHandle.current().pid());
-        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
-        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
-        m.put("requests_by_path", paths.snapshot()); // requests received per path since start (a scenario's mix, counted here)
-        m.put("requests_by_thread", paths.byThread()); // the same requests by the kind of thread that ran them
+        // requests received per path since start (a scenario's mix, counted here), by the kind of thread that ran them, the peak in flight
+        RuntimeInfo.requests(m, paths.counter());
         return m;
-    }
-
-    /** The virtual-thread scheduler's parallelism: its system property if set, else one carrier per processor. */
-    static int vtCarriers() {
-        return Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors());
     }
 
     /** Start-up switches; Tomcat's own defaults where the variable is absent. */
@@ -155,33 +156,18 @@ public final class ServletMain {
             if (!mode.equals("platform") && !mode.equals("virtual")) {
                 throw new IllegalArgumentException("THREAD_MODE must be platform or virtual, not " + mode);
             }
+            EnvSettings e = new EnvSettings(env);
             return new Settings(
-                    intEnv(env, "PORT", 8080),
+                    e.integer("PORT", 8080),
                     mode.equals("virtual"),
-                    intEnv(env, "MAX_THREADS", 200),
-                    intEnv(env, "MIN_SPARE_THREADS", 25),
-                    intEnv(env, "MAX_CONNECTIONS", 8192),
-                    intEnv(env, "ACCEPT_COUNT", 100),
-                    intEnv(env, "PROCESSOR_CACHE", 200),
-                    intEnv(env, "SLEEP_MS", 50),
+                    e.integer("MAX_THREADS", 200),
+                    e.integer("MIN_SPARE_THREADS", 25),
+                    e.integer("MAX_CONNECTIONS", 8192),
+                    e.integer("ACCEPT_COUNT", 100),
+                    e.integer("PROCESSOR_CACHE", 200),
+                    e.integer("SLEEP_MS", 50),
                     env.get("STUB_URL"),
-                    env.getOrDefault("ADDRESS", "127.0.0.1"));
-        }
-
-        private static int intEnv(Map<String, String> env, String key, int dflt) {
-            String v = env.get(key);
-            return v == null || v.isBlank() ? dflt : Integer.parseInt(v.trim());
-        }
-    }
-
-    /** Ends this server if the lab that started it is gone (e.g. killed with SIGKILL), so no JVM is orphaned. */
-    static final class ParentWatch {
-        static void exitWhenParentDies() {
-            String pid = System.getenv("VTLAB_PARENT_PID");
-            if (pid == null) return;
-            ProcessHandle.of(Long.parseLong(pid)).ifPresentOrElse(
-                    parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
-                    () -> Runtime.getRuntime().halt(3));
+                    e.text("ADDRESS", "127.0.0.1"));
         }
     }
 }

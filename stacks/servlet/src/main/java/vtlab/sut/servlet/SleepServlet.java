@@ -6,6 +6,8 @@ import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import vtlab.sut.kit.Article;
+
 /** The article's blocking servlet: Thread.sleep(ms) on the request thread, then a short text. */
 public class SleepServlet extends HttpServlet {
     private final long defaultMs;
@@ -16,28 +18,20 @@ public class SleepServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
-        Long ms = millis(req, resp, defaultMs, 60_000);
+        Long ms = millis(req, resp, defaultMs, Article.MAX_SLEEP_MS);
         if (ms == null || !sleep(ms, resp)) return;
         resp.setContentType("text/plain");
-        resp.getWriter().print("slept " + ms + " ms\n");
+        resp.getWriter().print(Article.slept(ms));
     }
 
     /** The request's ms parameter (dflt without one), or null once a 400 is sent for a bad one. */
     static Long millis(HttpServletRequest req, HttpServletResponse resp, long dflt, long max) throws IOException {
-        String p = req.getParameter("ms");
-        if (p == null) return dflt;
-        long ms;
         try {
-            ms = Long.parseLong(p);
-        } catch (NumberFormatException e) {
-            resp.sendError(400, "ms must be a whole number of milliseconds");
+            return Article.millis(req.getParameter("ms"), dflt, max);
+        } catch (IllegalArgumentException e) {
+            resp.sendError(400, e.getMessage());
             return null;
         }
-        if (ms < 0 || ms > max) {
-            resp.sendError(400, "ms must be between 0 and " + max);
-            return null;
-        }
-        return ms;
     }
 
     /** Thread.sleep(ms); false once a 503 is sent for an interrupt. */

@@ -117,6 +117,6 @@ class ServletMainTest {
         var m = new java.util.LinkedHashMap<String, Object>();
         m.put("a", "x\"y\n");
         m.put("b", java.util.Arrays.asList(1, null));
-        assertEquals("{\"a\":\"x\\\"y\\n\",\"b\":[1,null]}", JsonServlet.toJson(m));
+        assertEquals("{\"a\":\"x\\\"y\\n\",\"b\":[1,null]}", vtlab.sut.kit.Json.write(m));
     }
 }

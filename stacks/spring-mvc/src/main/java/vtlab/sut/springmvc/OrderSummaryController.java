@@ -1,15 +1,12 @@
 package vtlab.sut.springmvc;
 
-import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import javax.sql.DataSource;
 
-import org.apache.catalina.connector.Connector;
 import org.springframework.boot.SpringBootVersion;
-import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
 import org.springframework.core.env.Environment;
@@ -96,28 +93,14 @@ public class OrderSummaryController {
         return sampler.read(reset);
     }
 
-    /** What the server really runs with, read back from the live Tomcat, Hikari and client objects. */
+    /** What the server really runs with, read back from the live web server (Tomcat or Jetty), Hikari and client objects. */
     @GetMapping("/api/runtime-info")
     public Map<String, Object> runtimeInfo() {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("stack", "spring-mvc");
-        Connector connector = ((TomcatWebServer) ((WebServerApplicationContext) context).getWebServer()).getTomcat().getConnector();
-        java.util.concurrent.Executor executor = connector.getProtocolHandler().getExecutor();
-        boolean virtual = executor != null && executor.getClass().getSimpleName().contains("VirtualThread");
-        m.put("thread_mode", virtual ? "virtual" : "platform");
+        org.springframework.boot.web.server.WebServer server = ((WebServerApplicationContext) context).getWebServer();
+        m.put("stack", WebServerInfo.stack(server));
         m.put("vt_enabled", env.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
-        m.put("executor_class", executor == null ? null : executor.getClass().getName());
-        // Tomcat's platform pool is its own ThreadPoolExecutor (not java.util.concurrent's); virtual: no pool
-        if (executor instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor tpe) {
-            m.put("max_threads", tpe.getMaximumPoolSize());
-            m.put("pool_size", tpe.getPoolSize());
-        } else {
-            m.put("max_threads", null);
-        }
-        m.put("tomcat_max_threads_setting", env.getProperty("server.tomcat.threads.max", Integer.class));
-        m.put("max_connections", Integer.parseInt(String.valueOf(connector.getProperty("maxConnections"))));
-        m.put("accept_count", Integer.parseInt(String.valueOf(connector.getProperty("acceptCount"))));
-        m.put("processor_cache", Integer.parseInt(String.valueOf(connector.getProperty("processorCache"))));
+        m.putAll(WebServerInfo.of(server, env)); // thread_mode, the request pool, the connection cap, the server's version
         HikariDataSource h = (HikariDataSource) dataSource;
         m.put("hikari_pool", h.getMaximumPoolSize());
         m.put("hikari_min_idle", h.getMinimumIdle());
@@ -132,24 +115,15 @@ public class OrderSummaryController {
         m.put("downstream_delay_ms", settings.downstreamDelayMs());
         m.put("concurrency_limit", gate.limit());
         m.put("requests_mbean", Requests.NAME);
-        m.put("requests_by_thread", gate.requests().byThread()); // requests since start by the kind of thread that ran them
+        m.put("requests_by_path", gate.requests().byPath()); // requests since start by path
+        m.put("requests_by_thread", gate.requests().byThread()); // and by the kind of thread that ran them
         m.putAll(downstream.describe());
         m.put("order_query", OrderSummaryService.ORDER_QUERY);
         m.put("orders_max_id", warmup.maxOrderId());
         m.put("spring_boot_version", SpringBootVersion.getVersion());
-        m.put("tomcat_version", org.apache.catalina.util.ServerInfo.getServerNumber());
         m.put("pgjdbc_version", Versions.pgjdbc());
         m.put("hikari_version", Versions.hikari());
-        m.put("jdk_version", Runtime.version().toString());
-        m.put("jdk_major", Runtime.version().feature());
-        m.put("java_vendor", System.getProperty("java.vendor"));
-        m.put("available_processors", Runtime.getRuntime().availableProcessors());
-        // the virtual-thread scheduler's parallelism: its system property if set, else one carrier per processor
-        m.put("vt_carriers", Integer.getInteger("jdk.virtualThreadScheduler.parallelism", Runtime.getRuntime().availableProcessors()));
-        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        m.put("pid", ProcessHandle.current().pid());
-        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
-        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
+        m.putAll(vtlab.sut.kit.RuntimeInfo.jvm()); // the JVM, as every stack reports it
         return m;
     }
 }

@@ -49,11 +49,12 @@ public final class RequestGate implements Filter {
     @Override
     public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain) throws IOException, ServletException {
         HttpServletRequest http = (HttpServletRequest) req;
-        if (LAB_PATHS.contains(http.getRequestURI().substring(http.getContextPath().length()))) {
+        String path = http.getRequestURI().substring(http.getContextPath().length());
+        if (LAB_PATHS.contains(path)) {
             chain.doFilter(req, res);
             return;
         }
-        requests.ranOn(Thread.currentThread()); // what ran it: a virtual row's request on a platform thread is seen
+        requests.reached(path); // what ran it: a virtual row's request on a platform thread is seen
         if (permits != null && !permits.tryAcquire()) {
             // turned away: counted as rejected, never as in flight (the peak is of requests the limit let in)
             requests.rejected();

@@ -8,6 +8,8 @@ import javax.management.JMException;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
+import vtlab.sut.kit.RequestCounter;
+
 /**
  * The counters behind {@link RequestsMBean}, kept by {@link RequestGate}: a request is in flight from the moment the
  * gate lets it through (after its permit, when there is a limit) until it leaves the handlers; a request the limit
@@ -21,16 +23,22 @@ public final class Requests implements RequestsMBean {
     private final AtomicInteger inFlightMax = new AtomicInteger();
     private final LongAdder rejected = new LongAdder();
     private final LongAdder completed = new LongAdder();
-    private final LongAdder onVirtual = new LongAdder(), onPlatform = new LongAdder();
+    /** The kit's counts of the requests that reached the gate: by path and by the kind of thread that ran them. */
+    private final RequestCounter counted = new RequestCounter(RequestGate.LAB_PATHS);
 
     /** A request that reached the gate (let through or turned away), on the thread that runs it. */
-    void ranOn(Thread t) {
-        (t.isVirtual() ? onVirtual : onPlatform).increment();
+    void reached(String path) {
+        counted.count(path);
     }
 
     /** Requests that reached the gate since start by the kind of thread that ran them (runtime-info's requests_by_thread). */
     public java.util.Map<String, Long> byThread() {
-        return new java.util.TreeMap<>(java.util.Map.of("platform", onPlatform.sum(), "virtual", onVirtual.sum()));
+        return counted.byThread();
+    }
+
+    /** Requests that reached the gate since start by path (runtime-info's requests_by_path). */
+    public java.util.Map<String, Long> byPath() {
+        return counted.byPath();
     }
 
     /** A request let through the gate: in flight until {@link #left()}. */

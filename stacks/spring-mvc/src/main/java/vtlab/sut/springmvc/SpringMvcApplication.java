@@ -11,16 +11,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 public class SpringMvcApplication {
 
     public static void main(String[] args) {
-        exitWhenParentDies();
+        vtlab.sut.kit.ParentWatch.exitWhenParentDies();
         SpringApplication.run(SpringMvcApplication.class, args);
-    }
-
-    /** Ends this server if the lab that started it is gone (e.g. killed with SIGKILL), so no JVM is orphaned. */
-    static void exitWhenParentDies() {
-        String pid = System.getenv("VTLAB_PARENT_PID");
-        if (pid == null) return;
-        ProcessHandle.of(Long.parseLong(pid)).ifPresentOrElse(
-                parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
-                () -> Runtime.getRuntime().halt(3));
     }
 }

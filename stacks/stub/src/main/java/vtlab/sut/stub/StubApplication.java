@@ -1,6 +1,5 @@
 package vtlab.sut.stub;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -33,7 +32,7 @@ public class StubApplication {
     private final AtomicLong served = new AtomicLong();
 
     public static void main(String[] args) {
-        exitWhenParentDies();
+        vtlab.sut.kit.ParentWatch.exitWhenParentDies();
         SpringApplication.run(StubApplication.class, args);
     }
 
@@ -69,26 +68,12 @@ public class StubApplication {
         m.put("h2_max_concurrent_streams", MAX_CONCURRENT_STREAMS);
         m.put("served", served.get());
         m.put("spring_boot_version", org.springframework.boot.SpringBootVersion.getVersion());
-        m.put("jdk_version", Runtime.version().toString());
-        m.put("jdk_major", Runtime.version().feature());
-        m.put("available_processors", Runtime.getRuntime().availableProcessors());
-        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        m.put("pid", ProcessHandle.current().pid());
-        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
+        m.putAll(vtlab.sut.kit.RuntimeInfo.jvm());
         return m;
     }
 
     private static long longEnv(String key, long dflt) {
         String v = System.getenv(key);
         return v == null || v.isBlank() ? dflt : Long.parseLong(v.trim());
-    }
-
-    /** Ends the stub if the lab that started it is gone (e.g. killed with SIGKILL), so no JVM is orphaned. */
-    static void exitWhenParentDies() {
-        String pid = System.getenv("VTLAB_PARENT_PID");
-        if (pid == null) return;
-        ProcessHandle.of(Long.parseLong(pid)).ifPresentOrElse(
-                parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
-                () -> Runtime.getRuntime().halt(3));
     }
 }

@@ -14,6 +14,12 @@ import reactor.core.publisher.Mono;
 @RestController
 public class ReactiveController {
 
+    /** The article's hello page (the kit's, the bytes every server sends), answered on the event loop. */
+    @GetMapping(path = "/hello", produces = "text/html;charset=UTF-8")
+    public Mono<String> hello() {
+        return Mono.just(vtlab.sut.kit.Article.HELLO_PAGE);
+    }
+
     @GetMapping("/delay")
     public Mono<String> delay(@RequestParam(name = "ms", defaultValue = "100") long ms) {
         checkMs(ms);

@@ -1,7 +1,5 @@
 package vtlab.sut.webflux;
 
-import java.lang.management.ManagementFactory;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -11,6 +9,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import reactor.core.publisher.Mono;
+import vtlab.sut.kit.RuntimeInfo;
 import reactor.netty.resources.LoopResources;
 
 /**
@@ -28,15 +27,17 @@ public class WebfluxApplication {
     private final Mode mode;
     private final VirtualNettyConfig virtualNetty;
     private final SleepRoute sleepRoute;
+    private final CountRequests requests;
 
-    WebfluxApplication(Mode mode, VirtualNettyConfig virtualNetty, SleepRoute sleepRoute) {
+    WebfluxApplication(Mode mode, VirtualNettyConfig virtualNetty, SleepRoute sleepRoute, CountRequests requests) {
+        this.requests = requests;
         this.mode = mode;
         this.virtualNetty = virtualNetty;
         this.sleepRoute = sleepRoute;
     }
 
     public static void main(String[] args) {
-        exitWhenParentDies();
+        vtlab.sut.kit.ParentWatch.exitWhenParentDies();
         SpringApplication.run(WebfluxApplication.class, args);
     }
 
@@ -47,39 +48,18 @@ public class WebfluxApplication {
     }
 
     Map<String, Object> info() {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("stack", "webflux");
-        m.put("thread_mode", mode.name());
+        Map<String, Object> m = RuntimeInfo.of("webflux", mode.name());
         m.put("server", "reactor-netty");
         m.put("sleep_handler", sleepRoute.target());
         m.put("transport", LoopResources.hasNativeSupport() ? "native" : "nio");
         // Reactor Netty's default worker count: max(available processors, 4); the loops start with the first connection.
         m.put("event_loop_threads", LoopResources.DEFAULT_IO_WORKER_COUNT);
-        m.put("event_loop_threads_live", liveThreads("reactor-http-"));
+        m.put("event_loop_threads_live", RuntimeInfo.liveThreads("reactor-http-"));
         m.put("blocking_executor", virtualNetty.executorName());
         m.put("max_threads", null); // nothing caps the requests in flight: no request holds a thread while it waits
         m.put("spring_boot_version", org.springframework.boot.SpringBootVersion.getVersion());
         m.put("kotlin_version", kotlin.KotlinVersion.CURRENT.toString());
-        m.put("jdk_version", Runtime.version().toString());
-        m.put("jdk_major", Runtime.version().feature());
-        m.put("available_processors", Runtime.getRuntime().availableProcessors());
-        m.put("heap_max_mb", Runtime.getRuntime().maxMemory() / (1024 * 1024));
-        m.put("pid", ProcessHandle.current().pid());
-        m.put("jvm_args", ManagementFactory.getRuntimeMXBean().getInputArguments());
-        m.put("uptime_ms", ManagementFactory.getRuntimeMXBean().getUptime());
-        return m;
-    }
-
-    static long liveThreads(String namePrefix) {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith(namePrefix)).count();
-    }
-
-    /** Ends this server if the lab that started it is gone (e.g. killed with SIGKILL), so no JVM is orphaned. */
-    static void exitWhenParentDies() {
-        String pid = System.getenv("VTLAB_PARENT_PID");
-        if (pid == null) return;
-        ProcessHandle.of(Long.parseLong(pid)).ifPresentOrElse(
-                parent -> parent.onExit().thenRun(() -> Runtime.getRuntime().halt(3)),
-                () -> Runtime.getRuntime().halt(3));
+        // requests as they reach the server (on its event loops: the thread that runs a virtual-netty handler is not the one counted)
+        return RuntimeInfo.requests(m, requests.counter());
     }
 }

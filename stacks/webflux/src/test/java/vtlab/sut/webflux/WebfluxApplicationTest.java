@@ -108,6 +108,7 @@ class WebfluxApplicationTest {
     void sleepIsTheModesOwnHandler() throws Exception {
         assertEquals("slept 120 ms on a virtual thread\n", get(virtualNetty, "/sleep?ms=120").body());
         assertEquals("mono delayed 120 ms\n", get(reactive, "/sleep?ms=120").body());
+        assertTrue(get(reactive, "/hello").body().contains("<h1>Hello World!</h1>"), "the article's page, as every server sends it");
         assertEquals("coroutine delayed 120 ms\n", get(coroutine, "/sleep?ms=120").body());
         assertTrue(get(coroutine, "/runtime-info").body().contains("\"sleep_handler\":\"/co/delay\""));
         // the explicit endpoints stay where they are
