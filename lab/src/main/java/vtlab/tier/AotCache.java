@@ -47,6 +47,7 @@ public final class AotCache {
      */
     public record Use(List<String> javaArgs, String launch) {
         static Use jar(Stack stack, String why) {
+            if (stack.jar() == null) return new Use(List.of(), "command"); // a --cmd: its command starts the JVM
             return new Use(List.of("-jar", stack.jar().toString()), why == null ? "jar" : "jar (no AOT cache: " + why + ")");
         }
     }

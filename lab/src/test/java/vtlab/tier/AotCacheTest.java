@@ -23,6 +23,15 @@ class AotCacheTest {
     }
 
     @Test
+    void aCommandIsStartedByItsCommandNotByTheLabsJavaArguments() throws Exception {
+        vtlab.stack.Stack s = vtlab.stack.Stack.load("servlet");
+        vtlab.stack.Stack cmd = new vtlab.stack.Stack("cmd", "a command", s.dir(), null, null, s.settings(), s.tiers(), s.expect(), s.workloads(),
+                s.data(), new vtlab.stack.Stack.Launch("java -jar x.jar", List.of(), java.time.Duration.ofSeconds(5)));
+        AotCache.Use use = AotCache.forStart(cmd, vtlab.tier.tool.Jdk.current(), List.of(), List.of(), vtlab.proc.Env.NONE, "0", 1, tmp.resolve("c.sut.log"));
+        assertEquals(new AotCache.Use(List.of(), "command"), use);
+    }
+
+    @Test
     void aCacheTheJvmRefusedIsReadFromItsLog() throws Exception {
         Path log = Files.writeString(tmp.resolve("sut.log"), """
                 # taskset -c 0 java -XX:AOTCache=/x/app.aot -jar /x/app/app.jar
