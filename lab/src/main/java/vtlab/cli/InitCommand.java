@@ -28,10 +28,19 @@ import vtlab.experiment.scenario.ScenarioWriter;
  * file written is read back as ./vtlab run reads it, so init never leaves a file that run refuses.
  */
 final class InitCommand implements Command {
-    static final String USAGE = "./vtlab init --app JAR | --cmd \"...\" | --stack NAME [--out scenario.toml] [--port N] [--url PATH ...]";
+    static final String USAGE = "./vtlab init --app JAR | --cmd \"...\" | --stack NAME [--out scenario.toml] [--port N] [--url PATH ... | --from-log FILE]";
     static final Opt STACK = vtlab.experiment.scenario.ScenarioExperiment.STACK.withHelp("the service: one of the lab's stacks (./vtlab list)");
     static final Opt OUT = Opt.of("out", "scenario.toml", "the file to write (refused when it exists)");
     static final Opt PORT = vtlab.plan.RunOptions.PORT.withHelp("the port the service listens on, on 127.0.0.1");
+    static final Opt FROM_LOG = Opt.of("from-log", null, "an access log (NCSA common or combined, Tomcat's or Spring Boot's default pattern, or\n"
+            + "JSON lines: time, method, path, status, duration_ms) whose traffic the file replays: its requests as\n"
+            + "templates with their shares and the values seen (CSV files beside the file), its arrival rate as the\n"
+            + "open model's rate profile, its peak in flight (where durations are logged) as the closed model's conc");
+    static final Opt LOG_FORMAT = Opt.of("log-format", null, "with --from-log: " + String.join(", ", vtlab.experiment.scenario.accesslog.LogFormat.NAMES)
+            + " (tomcat, spring-boot: their default pattern, common; default: detected)");
+    static final Opt SPEEDUP = Opt.of("speedup", "1", "with --from-log: the log's pace compressed N times (2: its hour in 30 minutes)");
+    static final Opt REPLAY_WRITES = Opt.of("replay-writes", null, "with --from-log: the methods beside GET and HEAD replayed, e.g. POST,DELETE (sent without a body)")
+            .typed(Opt.Type.STRINGS);
     static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
     static final Set<String> REQUEST = Set.of("url", "method", "header", "body", "expect-status", "expect-body");
@@ -54,6 +63,7 @@ final class InitCommand implements Command {
         all.add(JVM_ARGS);
         all.add(PORT);
         all.add(OUT);
+        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES));
         return all;
     }
 
@@ -65,6 +75,10 @@ final class InitCommand implements Command {
                   service and writes each into the file: --port, --env and the modes' --virtual-args/--virtual-env and
                   their platform twins, --dependency ... as [service] keys; each --url as a request of the mix, with
                   the --method, --header, --body and --expect-status/--expect-body given.
+                  --from-log FILE writes the traffic of an access log instead (docs/scenarios.md, "From an access
+                  log"): its requests as templates with their shares (GET and HEAD; --replay-writes POST,... for
+                  others), the values seen in CSV files beside the file, its arrival rate as an open-model rate
+                  profile (--speedup N compresses it) and, where it logs durations, its peak in flight as --conc.
 
                 Options:
                 """);
@@ -88,9 +102,77 @@ final class InitCommand implements Command {
         if (given != 1) throw new UsageError("init needs the service, one of them: " + USAGE);
         Path file = Path.of(o.string("out", "scenario.toml"));
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
-        Scenario sc = Scenario.of(file.getFileName().toString().replaceFirst("\\.toml$", ""), options(o, service(o)), mixOf(o), List.of(), Map.of());
+        String name = file.getFileName().toString().replaceFirst("\\.toml$", "");
+        if (o.has("from-log")) return fromLog(o, file, name, out);
+        for (String k : List.of("log-format", "speedup", "replay-writes")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
+        Scenario sc = Scenario.of(name, options(o, service(o)), mixOf(o), List.of(), Map.of());
         write(file, sc, List.of("A vtlab scenario (docs/scenarios.md): ./vtlab run " + file.getFileName()), out);
         out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
+        return 0;
+    }
+
+    /**
+     * --from-log: the log's traffic as the file's requests, values (a CSV file beside it per request with values), rate
+     * profile and concurrency, with the service options given; nothing written when the log is refused or a file it
+     * would write exists.
+     */
+    int fromLog(Options o, Path file, String name, PrintStream out) throws Exception {
+        if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
+        if (o.has("url")) throw new UsageError("--url and --from-log: the log says the requests; give one of them");
+        double speedup;
+        try {
+            speedup = Double.parseDouble(o.string("speedup", "1"));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--speedup takes a number above 0, not '" + o.string("speedup", "") + "'");
+        }
+        Map<String, List<String>> service = service(o);
+        var log = vtlab.experiment.scenario.accesslog.LogImport.read(Path.of(o.string("from-log", "")), o.string("log-format", null), speedup,
+                new LinkedHashSet<>(o.has("replay-writes") ? List.of(o.string("replay-writes", "").split(",")) : List.of()), name);
+        if (log.requests() == null) throw new UsageError("--from-log " + o.string("from-log", "") + ": no request to replay (" + String.join("; ", log.notes()) + ")");
+        Path dir = file.toAbsolutePath().getParent();
+        for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
+        Map<String, List<String>> options = new LinkedHashMap<>(service);
+        options.put("load-model", List.of("open"));
+        options.put("rate-profile", List.of(log.rateProfile()));
+        options.put("warmup", List.of("0s"));
+        options.put("hold", List.of(log.holdSeconds() + "s"));
+        options.put("reps", List.of("1"));
+        options.put("modes", List.of("platform,virtual"));
+        Map<String, Path> csvFiles = new LinkedHashMap<>();
+        vtlab.stack.Mix mix = log.requests();
+        Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof vtlab.stack.Mix.Column c) {
+                Path at = dir.resolve(c.file());
+                csvFiles.put(c.file().toString(), at);
+                values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
+            } else values.put(v.getKey(), v.getValue());
+        }
+        Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles);
+        List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(o.string("from-log", "")).toAbsolutePath().normalize()
+                + ": ./vtlab run " + file.getFileName()));
+        log.notes().forEach(n -> header.add("  " + n));
+        header.add("  weights: each template's share of the requests replayed, in hundredths of a percent; {name}: the values seen, from the CSV beside");
+        header.add("  the open model at the log's rate" + (log.conc() > 0 ? "; the closed model: ./vtlab run " + file.getFileName() + " --conc " + log.conc() : ""));
+        List<Path> written = new ArrayList<>();
+        try {
+            Files.createDirectories(dir);
+            for (var c : log.csv().entrySet()) {
+                Path at = dir.resolve(c.getKey());
+                StringBuilder text = new StringBuilder();
+                for (List<String> row : c.getValue()) text.append(String.join(",", row.stream().map(vtlab.data.Dataset::csv).toList())).append('\n');
+                Files.writeString(at, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                written.add(at);
+            }
+            write(file, sc, header, out);
+        } catch (UsageError | IOException | RuntimeException e) {
+            for (Path p : written) Files.deleteIfExists(p);
+            throw e;
+        }
+        out.println("vtlab: wrote " + file + " (" + mix.entries().size() + " requests" + (log.csv().isEmpty() ? "" : ", " + log.csv().size() + " CSV files beside it")
+                + ") from " + o.string("from-log", "") + ": " + log.notes().getFirst());
+        for (String n : log.notes().subList(1, log.notes().size())) out.println("vtlab:   " + n);
+        out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
         return 0;
     }
 
