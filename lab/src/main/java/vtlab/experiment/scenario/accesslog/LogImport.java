@@ -33,9 +33,9 @@ import vtlab.stack.Mix;
  */
 public final class LogImport {
     /** The most requests of a template whose values are kept (a uniform sample of them all: reservoir sampling). */
-    static final int SAMPLE = 10_000;
+    static final int SAMPLE = 2_000;
     /** The most templates told apart; a request of a template beyond them counts in the log's total only. */
-    static final int MAX_TRACKED = 20_000;
+    static final int MAX_TRACKED = 500;
     /** The most templates written; the rest folded into the largest. */
     static final int MAX_TEMPLATES = 30;
     /** The least share written as a template of its own. */
