@@ -110,8 +110,9 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
             values.put(e.getKey(), new ArrayList<>(e.getValue()));
         }
         if (!given.has("generator") && !sc.options().containsKey("generator")) {
-            boolean open = has(sc, given, "rates") || has(sc, given, "rate-profile")
-                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(sc, "load-model"));
+            // the model the run takes: the file's keys left after the model given beside it dropped the other's
+            boolean open = given.has("rates") || given.has("rate-profile") || values.containsKey("rates") || values.containsKey("rate-profile")
+                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(values, "load-model"));
             values.put("generator", new ArrayList<>(List.of(open ? "vegeta" : "wrk")));
         }
         values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
@@ -119,12 +120,8 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         return Options.of(values);
     }
 
-    private static boolean has(Scenario sc, Options given, String name) {
-        return given.has(name) || sc.options().containsKey(name);
-    }
-
-    private static String first(Scenario sc, String name) {
-        List<String> v = sc.options().get(name);
+    private static String first(Map<String, List<String>> values, String name) {
+        List<String> v = values.get(name);
         return v == null ? null : v.getFirst();
     }
 
