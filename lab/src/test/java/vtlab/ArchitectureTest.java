@@ -65,6 +65,7 @@ class ArchitectureTest {
             Map.entry("experiment.jmh", 2),
             Map.entry("experiment.reactive", 2),
             Map.entry("experiment.scenario", 2),
+            Map.entry("experiment.scenario.accesslog", 1), // an access log read into its traffic, which init writes as a scenario
             Map.entry("experiment.servlet", 2),
             Map.entry("experiment.servers", 2),
             Map.entry("experiment.spring", 2),

@@ -33,7 +33,8 @@ final class HelpCommand implements Command {
               ./vtlab run FILE.toml [--junit F]       a scenario file: a service under a weighted mix of requests, with
                                                       thresholds (exit code 99 when one fails; docs/scenarios.md)
               ./vtlab init --app JAR | --cmd "..." | --stack NAME   writes a commented starting scenario file,
-                                                      with ab's service options given (--port, --url, --env, ...)
+                                                      with ab's service options given (--port, --url, --env, ...);
+                                                      --from-log ACCESS.LOG: the traffic of a service's access log
               ./vtlab COMMAND --help                  that command's own usage and options
               ./vtlab run capacity [--of EXP] --slo "p99<100ms,errors<0.1%"
                                                       per thread mode, the highest constant rate meeting the SLO

@@ -18,6 +18,7 @@ import vtlab.core.UsageError;
 import vtlab.experiment.ab.AbExperiment;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
+import vtlab.experiment.scenario.ScenarioWriter;
 
 /**
  * ./vtlab init --app JAR | --cmd "..." | --stack NAME [--out FILE] [ab's service options]: writes a commented starting
@@ -27,10 +28,19 @@ import vtlab.experiment.scenario.ScenarioExperiment;
  * file written is read back as ./vtlab run reads it, so init never leaves a file that run refuses.
  */
 final class InitCommand implements Command {
-    static final String USAGE = "./vtlab init --app JAR | --cmd \"...\" | --stack NAME [--out scenario.toml] [--port N] [--url PATH ...]";
+    static final String USAGE = "./vtlab init --app JAR | --cmd \"...\" | --stack NAME [--out scenario.toml] [--port N] [--url PATH ... | --from-log FILE]";
     static final Opt STACK = vtlab.experiment.scenario.ScenarioExperiment.STACK.withHelp("the service: one of the lab's stacks (./vtlab list)");
     static final Opt OUT = Opt.of("out", "scenario.toml", "the file to write (refused when it exists)");
     static final Opt PORT = vtlab.plan.RunOptions.PORT.withHelp("the port the service listens on, on 127.0.0.1");
+    static final Opt FROM_LOG = Opt.of("from-log", null, "an access log (NCSA common or combined, Tomcat's or Spring Boot's default pattern, or\n"
+            + "JSON lines: time, method, path, status, duration_ms) whose traffic the file replays: its requests as\n"
+            + "templates with their shares and the values seen (CSV files beside the file), its arrival rate as the\n"
+            + "open model's rate profile, its peak in flight (where durations are logged) as the closed model's conc");
+    static final Opt LOG_FORMAT = Opt.of("log-format", null, "with --from-log: " + String.join(", ", vtlab.experiment.scenario.accesslog.LogFormat.NAMES)
+            + " (tomcat, spring-boot: their default pattern, common; default: detected)");
+    static final Opt SPEEDUP = Opt.of("speedup", "1", "with --from-log: the log's pace compressed N times (2: its hour in 30 minutes)");
+    static final Opt REPLAY_WRITES = Opt.of("replay-writes", null, "with --from-log: the methods beside GET and HEAD replayed, e.g. POST,DELETE (sent without a body)")
+            .typed(Opt.Type.STRINGS);
     static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
     static final Set<String> REQUEST = Set.of("url", "method", "header", "body", "expect-status", "expect-body");
@@ -53,6 +63,7 @@ final class InitCommand implements Command {
         all.add(JVM_ARGS);
         all.add(PORT);
         all.add(OUT);
+        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES));
         return all;
     }
 
@@ -64,6 +75,10 @@ final class InitCommand implements Command {
                   service and writes each into the file: --port, --env and the modes' --virtual-args/--virtual-env and
                   their platform twins, --dependency ... as [service] keys; each --url as a request of the mix, with
                   the --method, --header, --body and --expect-status/--expect-body given.
+                  --from-log FILE writes the traffic of an access log instead (docs/scenarios.md, "From an access
+                  log"): its requests as templates with their shares (GET and HEAD; --replay-writes POST,... for
+                  others), the values seen in CSV files beside the file, its arrival rate as an open-model rate
+                  profile (--speedup N compresses it) and, where it logs durations, its peak in flight as --conc.
 
                 Options:
                 """);
@@ -87,122 +102,176 @@ final class InitCommand implements Command {
         if (given != 1) throw new UsageError("init needs the service, one of them: " + USAGE);
         Path file = Path.of(o.string("out", "scenario.toml"));
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
-        String path = "/";
-        StringBuilder service = new StringBuilder();
-        boolean switched = o.has("virtual-args") || o.has("virtual-env") || o.has("platform-args") || o.has("platform-env");
-        if (o.has("app")) {
-            Path jar = Path.of(o.string("app", "")).toAbsolutePath().normalize();
-            if (!Files.isRegularFile(jar)) throw new UsageError("--app " + jar + ": no such file");
-            service.append("app = ").append(quote(jar.toString())).append("     # a runnable jar; a Spring Boot jar is switched by the lab itself\n");
-            if (!switched) service.append("# virtual-args = \"--my.virtual=true\"   # how a plain jar is switched (or platform-args, virtual-env, platform-env)\n");
-        } else if (o.has("cmd")) {
-            service.append("cmd = ").append(quote(o.string("cmd", ""))).append('\n');
-            if (!switched) {
-                service.append("virtual-env = { VIRTUAL = \"true\" }      # how its thread mode is switched: env or args per mode\n")
-                        .append("platform-env = { VIRTUAL = \"false\" }\n");
+        String name = file.getFileName().toString().replaceFirst("\\.toml$", "");
+        if (o.has("from-log")) return fromLog(o, file, name, out);
+        for (String k : List.of("log-format", "speedup", "replay-writes")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
+        Scenario sc = Scenario.of(name, options(o, service(o)), mixOf(o), List.of(), Map.of());
+        write(file, sc, List.of("A vtlab scenario (docs/scenarios.md): ./vtlab run " + file.getFileName()), out);
+        out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
+        return 0;
+    }
+
+    /**
+     * --from-log: the log's traffic as the file's requests, values (a CSV file beside it per request with values), rate
+     * profile and concurrency, with the service options given; nothing written when the log is refused or a file it
+     * would write exists.
+     */
+    int fromLog(Options o, Path file, String name, PrintStream out) throws Exception {
+        if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
+        if (o.has("url")) throw new UsageError("--url and --from-log: the log says the requests; give one of them");
+        double speedup;
+        try {
+            speedup = Double.parseDouble(o.string("speedup", "1"));
+        } catch (NumberFormatException e) {
+            throw new UsageError("--speedup takes a number above 0, not '" + o.string("speedup", "") + "'");
+        }
+        Map<String, List<String>> service = service(o);
+        var log = vtlab.experiment.scenario.accesslog.LogImport.read(Path.of(o.string("from-log", "")), o.string("log-format", null), speedup,
+                new LinkedHashSet<>(o.has("replay-writes") ? List.of(o.string("replay-writes", "").split(",")) : List.of()), name);
+        if (log.requests() == null) throw new UsageError("--from-log " + o.string("from-log", "") + ": no request to replay (" + String.join("; ", log.notes()) + ")");
+        Path dir = file.toAbsolutePath().getParent();
+        for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
+        Map<String, List<String>> options = new LinkedHashMap<>(service);
+        options.put("load-model", List.of("open"));
+        options.put("rate-profile", List.of(log.rateProfile()));
+        options.put("warmup", List.of("0s"));
+        options.put("hold", List.of(log.holdSeconds() + "s"));
+        options.put("reps", List.of("1"));
+        options.put("modes", List.of("platform,virtual"));
+        Map<String, Path> csvFiles = new LinkedHashMap<>();
+        vtlab.stack.Mix mix = log.requests();
+        Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof vtlab.stack.Mix.Column c) {
+                Path at = dir.resolve(c.file());
+                csvFiles.put(c.file().toString(), at);
+                values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
+            } else values.put(v.getKey(), v.getValue());
+        }
+        Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles);
+        List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(o.string("from-log", "")).toAbsolutePath().normalize()
+                + ": ./vtlab run " + file.getFileName()));
+        log.notes().forEach(n -> header.add("  " + n));
+        header.add("  weights: each template's share of the requests replayed, in hundredths of a percent; {name}: the values seen, from the CSV beside");
+        header.add("  the open model at the log's rate" + (log.conc() > 0 ? "; the closed model: ./vtlab run " + file.getFileName() + " --conc " + log.conc() : ""));
+        List<Path> written = new ArrayList<>();
+        try {
+            Files.createDirectories(dir);
+            for (var c : log.csv().entrySet()) {
+                Path at = dir.resolve(c.getKey());
+                StringBuilder text = new StringBuilder();
+                for (List<String> row : c.getValue()) text.append(String.join(",", row.stream().map(vtlab.data.Dataset::csv).toList())).append('\n');
+                Files.writeString(at, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
+                written.add(at);
             }
-        } else {
-            vtlab.stack.Stack stack = vtlab.stack.Stack.load(o.string("stack", "")); // refused here when it is no stack of the lab
-            // its first endpoint without placeholders (a path the stack answers), else its first one's
-            path = stack.workloads().values().stream().map(vtlab.stack.Stack.Workload::path).filter(x -> !x.contains("{")).findFirst().orElse("/");
-            service.append("stack = ").append(quote(o.string("stack", ""))).append("     # one of the lab's stacks (./vtlab list)\n");
+            write(file, sc, header, out);
+        } catch (UsageError | IOException | RuntimeException e) {
+            for (Path p : written) Files.deleteIfExists(p);
+            throw e;
         }
-        for (String key : SERVICE_KEYS) {
-            if (o.has(key)) service.append(key).append(" = ").append(value(o, key)).append('\n');
-        }
-        if (!o.has("env")) service.append("# env = { SPRING_PROFILES_ACTIVE = \"bench\" }  # the service's own settings, both modes\n");
-        if (!o.has("start-timeout")) service.append("# start-timeout = \"120s\"\n");
-        if (!o.has("port")) service.append("# port = 18080\n");
-        String text = """
-                # A vtlab scenario (docs/scenarios.md): ./vtlab run %s
-                # Every key of [service], [load], [run] and [slo] is the command-line option of the same name, with its
-                # default; an option given on the command line beside the file overrides the file's.
-                name = %s
+        out.println("vtlab: wrote " + file + " (" + mix.entries().size() + " requests" + (log.csv().isEmpty() ? "" : ", " + log.csv().size() + " CSV files beside it")
+                + ") from " + o.string("from-log", "") + ": " + log.notes().getFirst());
+        for (String n : log.notes().subList(1, log.notes().size())) out.println("vtlab:   " + n);
+        out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
+        return 0;
+    }
 
-                [service]
-                %s
-                [load]
-                conc = [50]              # closed model: connections (or load-model = "open" with rates = [200])
-                warmup = "10s"
-                hold = "20s"
-                reps = 1
-                # generator = "wrk"      # wrk (closed) or vegeta (open, rate profiles): both send the mix (k6 too, opt-in); oha and hey cannot
-
-                [run]
-                modes = ["platform", "virtual"]
-                # jdk = ["25"]
-
-                [slo]
-                thresholds = [
-                  # "p99_ms[virtual] <= 100",
-                  # "error_rate < 0.1%%",
-                  # "throughput_rps[virtual] >= 1.2 * throughput_rps[platform]",
-                ]
-
-                # The requests, sent as one weighted mix within each load.
-                %s
-                # [[requests]]
-                # name = "owner"
-                # path = "/owners/{id}"   # {id}: drawn per request from [values]
-                # weight = 3
-                #
-                # [values]
-                # id = { from = 1, to = 10 }                     # or { csv = "owners.csv", column = "id" }
-                """.formatted(file.getFileName(), quote(file.getFileName().toString().replaceFirst("\\.toml$", "")), service, requests(o, path));
+    /**
+     * The file written by the scenario's writer, then read back as ./vtlab run reads it (removed and refused when it
+     * does not read); never over a file that exists.
+     */
+    static void write(Path file, Scenario sc, List<String> header, PrintStream out) throws IOException, UsageError {
+        if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
         if (file.toAbsolutePath().getParent() != null) Files.createDirectories(file.toAbsolutePath().getParent());
-        Files.writeString(file, text);
+        Files.writeString(file, ScenarioWriter.text(sc, header, null, sc.csvNames()), java.nio.file.StandardOpenOption.CREATE_NEW,
+                java.nio.file.StandardOpenOption.WRITE);
         try {
             Scenario.read(file, ScenarioExperiment.metrics());
         } catch (UsageError e) {
             Files.deleteIfExists(file);
             throw new UsageError("init: the file would not read back, not written: " + e.getMessage());
         }
-        out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
-        return 0;
     }
 
-    /** A [service] key's value as TOML, from the option of the same name (checked as ab checks it). */
-    static String value(Options o, String key) throws UsageError {
+    /**
+     * The [service] options of the file from the service options given (checked as ab checks them): the service, each
+     * [service] key given, and how a command's thread mode is switched when none is given.
+     */
+    static Map<String, List<String>> service(Options o) throws UsageError {
+        Map<String, List<String>> service = new LinkedHashMap<>();
+        boolean switched = o.has("virtual-args") || o.has("virtual-env") || o.has("platform-args") || o.has("platform-env");
+        if (o.has("app")) {
+            Path jar = Path.of(o.string("app", "")).toAbsolutePath().normalize();
+            if (!Files.isRegularFile(jar)) throw new UsageError("--app " + jar + ": no such file");
+            service.put("app", List.of(jar.toString()));
+        } else if (o.has("cmd")) {
+            service.put("cmd", List.of(o.string("cmd", "")));
+            if (!switched) {
+                service.put("virtual-env", List.of("VIRTUAL=true"));
+                service.put("platform-env", List.of("VIRTUAL=false"));
+            }
+        } else {
+            vtlab.stack.Stack.load(o.string("stack", "")); // refused here when it is no stack of the lab
+            service.put("stack", List.of(o.string("stack", "")));
+        }
+        for (String key : SERVICE_KEYS) if (o.has(key)) service.put(key, values(o, key));
+        return service;
+    }
+
+    /** The file's options: the service's, then init's starting load (50 connections, 10 s warmup, 20 s hold) and both modes. */
+    static Map<String, List<String>> options(Options o, Map<String, List<String>> service) {
+        Map<String, List<String>> all = new LinkedHashMap<>(service);
+        all.put("conc", List.of("50"));
+        all.put("warmup", List.of("10s"));
+        all.put("hold", List.of("20s"));
+        all.put("reps", List.of("1"));
+        all.put("modes", List.of("platform,virtual"));
+        return all;
+    }
+
+    /** The path a stack answers without placeholders (its first endpoint's otherwise), "/" for a jar or a command. */
+    static String firstPath(Options o) throws UsageError {
+        if (!o.has("stack")) return "/";
+        vtlab.stack.Stack stack = vtlab.stack.Stack.load(o.string("stack", ""));
+        return stack.workloads().values().stream().map(vtlab.stack.Stack.Workload::path).filter(x -> !x.contains("{")).findFirst().orElse("/");
+    }
+
+    /** A [service] key's values as the file's reader gives them, from the option of the same name (checked as ab checks it). */
+    static List<String> values(Options o, String key) throws UsageError {
         if (key.equals("port")) {
             int port = o.positiveInt("port", 18080);
             if (port > 65535) throw new UsageError("--port takes 1 to 65535, not " + port);
-            return Integer.toString(port);
+            return List.of(Integer.toString(port));
         }
         if (key.equals("start-timeout")) {
             o.duration(key, null, false);
-            return quote(o.string(key, ""));
+            return List.of(o.string(key, ""));
         }
         Opt declared = declared().stream().filter(d -> d.name().equals(key)).findFirst().orElseThrow();
         Opt.Type type = declared.type();
         if (type == Opt.Type.ENV) {
-            Map<String, String> env = new LinkedHashMap<>();
-            for (String kv : o.every(key)) {
-                int eq = kv.indexOf('=');
-                if (eq <= 0) throw new UsageError("--" + key + " takes K=V, not '" + kv + "'");
-                env.put(kv.substring(0, eq), kv.substring(eq + 1));
-            }
-            return table(env);
+            for (String kv : o.every(key)) if (kv.indexOf('=') <= 0) throw new UsageError("--" + key + " takes K=V, not '" + kv + "'");
+            return o.every(key);
         }
-        if (type == Opt.Type.STRINGS || type == Opt.Type.REPEATED) { // a list: one word each, or one comma list (--variants: of its choices)
-            return list(declared.choices().isEmpty() ? o.every(key) : declared.chosen(o));
-        }
-        return quote(o.string(key, ""));
+        if (type == Opt.Type.REPEATED) return o.every(key);
+        if (type == Opt.Type.STRINGS) return List.of(String.join(",", declared.choices().isEmpty() ? o.every(key) : declared.chosen(o)));
+        return List.of(o.string(key, ""));
     }
 
-    /** One [[requests]] per --url (ab's request options on each), else one request of the path given. */
-    static String requests(Options o, String path) throws UsageError {
+    /** The mix: one request per --url (ab's request options on each), else one of the first path the service answers. */
+    static vtlab.stack.Mix mixOf(Options o) throws UsageError {
         List<String> urls = o.every("url");
         boolean anyRequestOption = REQUEST.stream().anyMatch(o::has);
         if (urls.isEmpty() && anyRequestOption) throw new UsageError("--method, --header, --body, --expect-status and --expect-body describe a --url: give one");
         if (urls.isEmpty()) {
-            return "[[requests]]\nname = \"home\"\nmethod = \"GET\"\npath = " + quote(path) + "\nexpect-status = 200\nweight = 1\n";
+            return new vtlab.stack.Mix(List.of(new vtlab.stack.Mix.Entry("home", "GET", firstPath(o), List.of(), null, 200, "", 1)), Map.of());
         }
         String method = o.string("method", "GET").toUpperCase(java.util.Locale.ROOT);
-        Map<String, String> headers = new LinkedHashMap<>();
+        List<vtlab.stack.Request.Header> headers = new ArrayList<>();
         for (String h : o.every("header")) {
             int colon = h.indexOf(':');
             if (colon <= 0) throw new UsageError("--header takes \"Name: value\", not '" + vtlab.core.Secrets.header(h) + "'");
-            headers.put(h.substring(0, colon).strip(), h.substring(colon + 1).strip());
+            headers.add(new vtlab.stack.Request.Header(h.substring(0, colon).strip(), h.substring(colon + 1).strip()));
         }
         String body = null;
         if (o.has("body")) {
@@ -222,7 +291,7 @@ final class InitCommand implements Command {
         if (!status.equalsIgnoreCase("2xx") && !status.matches("[1-5]\\d\\d")) {
             throw new UsageError("--expect-status takes a status code from 100 to 599 or 2xx, not '" + status + "'");
         }
-        StringBuilder sb = new StringBuilder();
+        List<vtlab.stack.Mix.Entry> entries = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         for (String url : urls) {
             if (!url.startsWith("/")) throw new UsageError("--url takes a path on the service, e.g. /api/orders/1, not '" + url + "'");
@@ -230,41 +299,10 @@ final class InitCommand implements Command {
             String base = url.replaceFirst("\\?.*", "").replaceAll("[^A-Za-z0-9]+", "-").replaceAll("^-|-$", "").toLowerCase(java.util.Locale.ROOT);
             String name = base.isEmpty() ? "home" : base;
             for (int i = 2; !names.add(name); i++) name = (base.isEmpty() ? "home" : base) + "-" + i;
-            sb.append(sb.isEmpty() ? "" : "\n").append("[[requests]]\nname = ").append(quote(name)).append("\nmethod = ").append(quote(method))
-                    .append("\npath = ").append(quote(url)).append('\n');
-            if (!headers.isEmpty()) sb.append("headers = ").append(table(headers)).append('\n');
-            if (body != null) sb.append("body = ").append(quote(body)).append('\n');
-            sb.append("expect-status = ").append(status.equalsIgnoreCase("2xx") ? "\"2xx\"" : status).append('\n');
-            if (o.has("expect-body")) sb.append("expect-body = ").append(quote(o.string("expect-body", ""))).append('\n');
-            sb.append("weight = 1\n");
+            entries.add(new vtlab.stack.Mix.Entry(name, method, url, headers, body, status.equalsIgnoreCase("2xx") ? 2 : Integer.parseInt(status),
+                    o.string("expect-body", ""), 1));
         }
-        return sb.toString();
+        return new vtlab.stack.Mix(entries, Map.of());
     }
 
-    /** A TOML inline table of strings; keys quoted unless bare. */
-    static String table(Map<String, String> entries) {
-        List<String> parts = new ArrayList<>();
-        entries.forEach((k, v) -> parts.add((k.matches("[A-Za-z0-9_-]+") ? k : quote(k)) + " = " + quote(v)));
-        return "{ " + String.join(", ", parts) + " }";
-    }
-
-    static String list(List<String> items) {
-        return "[" + String.join(", ", items.stream().map(InitCommand::quote).toList()) + "]";
-    }
-
-    /** A TOML basic string. */
-    static String quote(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char c : s.toCharArray()) {
-            switch (c) {
-                case '\\' -> sb.append("\\\\");
-                case '"' -> sb.append("\\\"");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> sb.append(c < 0x20 || c == 0x7f ? String.format("\\u%04x", (int) c) : String.valueOf(c));
-            }
-        }
-        return sb.append('"').toString();
-    }
 }

@@ -17,6 +17,7 @@ import vtlab.data.Dataset;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioReport;
+import vtlab.experiment.scenario.ScenarioWriter;
 import vtlab.experiment.scenario.Threshold;
 import vtlab.load.generator.Generators;
 
@@ -109,8 +110,9 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
             values.put(e.getKey(), new ArrayList<>(e.getValue()));
         }
         if (!given.has("generator") && !sc.options().containsKey("generator")) {
-            boolean open = has(sc, given, "rates") || has(sc, given, "rate-profile")
-                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(sc, "load-model"));
+            // the model the run takes: the file's keys left after the model given beside it dropped the other's
+            boolean open = given.has("rates") || given.has("rate-profile") || values.containsKey("rates") || values.containsKey("rate-profile")
+                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(values, "load-model"));
             values.put("generator", new ArrayList<>(List.of(open ? "vegeta" : "wrk")));
         }
         values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
@@ -118,46 +120,32 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         return Options.of(values);
     }
 
-    private static boolean has(Scenario sc, Options given, String name) {
-        return given.has(name) || sc.options().containsKey(name);
-    }
-
-    private static String first(Scenario sc, String name) {
-        List<String> v = sc.options().get(name);
+    private static String first(Map<String, List<String>> values, String name) {
+        List<String> v = values.get(name);
         return v == null ? null : v.getFirst();
     }
 
     /**
-     * The file that repeats this run, in the run folder: the scenario as written, the options given beside it as its
-     * [overrides], and its CSV files beside it (a path outside the scenario's folder: the folder it was read from, as
-     * base).
+     * The file that repeats this run, in the run folder, written by the scenario's writer: the scenario read, with the
+     * options given beside it in its tables (an option of no table in [overrides]), and its CSV files beside it (a
+     * path outside the scenario's folder: the folder it was read from, as base).
      */
     static void save(Scenario sc, Options given, Path dir) throws IOException {
-        StringBuilder text = new StringBuilder();
         boolean inside = sc.csvFiles().keySet().stream().allMatch(p -> !Path.of(p).isAbsolute() && !Path.of(p).normalize().startsWith(".."));
-        boolean ownBase = sc.text().lines().anyMatch(l -> l.matches("^\\s*base\\s*=.*"));
-        text.append("# saved by ./vtlab run from ").append(sc.file().toAbsolutePath().normalize()).append(": ./vtlab run ")
-                .append(dir.resolve("scenario.toml")).append(" repeats the run\n");
-        if (!inside && !ownBase) text.append("base = \"").append(sc.base().toString().replace("\\", "\\\\").replace("\"", "\\\"")).append("\"\n");
-        text.append(sc.text());
-        if (!sc.text().endsWith("\n")) text.append('\n');
-        List<String> overrides = new ArrayList<>();
+        Map<String, List<String>> options = new java.util.LinkedHashMap<>(sc.options());
+        List<String> beside = new ArrayList<>();
         for (var e : given.asMap().entrySet()) {
             if (NOT_SAVED.contains(e.getKey())) continue;
-            List<String> quoted = e.getValue().stream().map(v -> "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"").toList();
-            overrides.add(e.getKey() + " = " + (quoted.size() == 1 ? quoted.getFirst() : "[" + String.join(", ", quoted) + "]"));
+            options.put(e.getKey(), e.getValue());
+            beside.add("--" + e.getKey() + " " + String.join(" ", e.getValue()));
         }
-        if (!overrides.isEmpty()) {
-            if (sc.text().lines().anyMatch(l -> l.strip().equals("[overrides]"))) {
-                text.append("# given beside the file as well: ").append(String.join(", ", overrides)).append('\n');
-            } else {
-                text.append("\n[overrides] # given on the command line beside the file\n");
-                overrides.forEach(l -> text.append(l).append('\n'));
-            }
-        }
+        Scenario saved = Scenario.of(sc.name(), options, sc.mix(), sc.thresholds(), sc.csvFiles());
+        List<String> header = new ArrayList<>(List.of("saved by ./vtlab run from " + sc.file().toAbsolutePath().normalize() + ": ./vtlab run "
+                + dir.resolve("scenario.toml") + " repeats the run"));
+        if (!beside.isEmpty()) header.add("given on the command line beside the file, written in its tables: " + String.join(", ", beside));
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve("scenario.toml"), text.toString());
-        if (inside && !ownBase) {
+        Files.writeString(dir.resolve("scenario.toml"), ScenarioWriter.text(saved, header, inside ? null : sc.base(), sc.csvNames()));
+        if (inside) {
             for (var e : sc.csvFiles().entrySet()) {
                 Path to = dir.resolve(e.getKey()).normalize();
                 Files.createDirectories(to.getParent());

@@ -69,7 +69,8 @@ public final class Dataset implements AutoCloseable {
         return v.toString();
     }
 
-    static String csv(String s) {
+    /** A CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+    public static String csv(String s) {
         if (s.contains(",") || s.contains("\"") || s.contains("\n")) return "\"" + s.replace("\"", "\"\"") + "\"";
         return s;
     }

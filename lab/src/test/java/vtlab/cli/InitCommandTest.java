@@ -90,4 +90,45 @@ class InitCommandTest {
         assertTrue(unknown.getMessage().contains("--hold"), unknown.getMessage());
         assertFalse(Files.exists(f));
     }
+
+    /** --from-log: the log's traffic written as a scenario and its CSV files, read back as run reads it; bad input: exit 2, nothing written. */
+    @Test
+    void anAccessLogBecomesAScenarioAndBadLogsWriteNothing() throws Exception {
+        Path log = dir.resolve("access.log");
+        List<String> lines = new java.util.ArrayList<>();
+        for (int s = 0; s < 30; s++) {
+            for (int i = 0; i < 5; i++) lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /owners/%d HTTP/1.1\" 200 12".formatted(s, s * 5 + i));
+            lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /hello HTTP/1.1\" 200 12".formatted(s));
+        }
+        Files.write(log, lines);
+        Path f = dir.resolve("out/s.toml");
+        assertEquals(0, init("--stack", "servlet", "--from-log", log.toString(), "--speedup", "2", "--out", f.toString()));
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertEquals("owners:8333+hello:1667", sc.mix().spec());
+        assertEquals(List.of("12@0s"), sc.options().get("rate-profile"));
+        assertEquals(List.of("15s"), sc.options().get("hold"));
+        assertEquals(150, ((Mix.Column) sc.mix().values().get("owners_id")).cells().size());
+        assertTrue(Files.exists(dir.resolve("out/s-owners.csv")));
+        String before = Files.readString(f);
+        assertThrows(UsageError.class, () -> init("--stack", "servlet", "--from-log", log.toString(), "--out", f.toString()));
+        assertEquals(before, Files.readString(f), "an existing file is never overwritten");
+
+        Path empty = dir.resolve("empty.log");
+        Files.writeString(empty, "");
+        Path junk = dir.resolve("junk.log");
+        Files.writeString(junk, "a\nb\n");
+        List<List<String>> bad = List.of(List.of("--from-log", empty.toString()), List.of("--from-log", junk.toString()),
+                List.of("--from-log", junk.toString(), "--log-format", "combined"), List.of("--from-log", log.toString(), "--speedup", "0"),
+                List.of("--from-log", log.toString(), "--log-format", "nginx"));
+        for (List<String> b : bad) {
+            Path g = dir.resolve("bad/g.toml");
+            List<String> args = new java.util.ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
+            args.addAll(b);
+            // a UsageError: one line and exit code 2 (Main.main)
+            UsageError e = assertThrows(UsageError.class, () -> init(args.toArray(String[]::new)), b.toString());
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            assertFalse(Files.exists(g), b.toString());
+            assertFalse(Files.exists(dir.resolve("bad/g-owners.csv")), b.toString());
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package vtlab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +51,18 @@ class ScenarioRunTest {
         assertEquals(List.of("50", "200"), o.all("conc"));
         assertEquals("wrk", o.string("generator", null), "a closed load's mix: wrk");
         assertEquals(sc.file().toAbsolutePath().normalize().toString(), o.string("scenario", null));
+    }
+
+    /** A file of the open model (an imported access log's) run with --conc beside it: the closed model's generator, wrk. */
+    @Test
+    void anOpenFileRunClosedGoesToWrk() throws Exception {
+        Path f = dir.resolve("open.toml");
+        Files.writeString(f, FILE.replace("conc = [50, 200]", "load-model = \"open\"\nrate-profile = \"100@0s,200@2s\""));
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of())).string("generator", null));
+        Options closed = ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20")));
+        assertEquals("wrk", closed.string("generator", null));
+        assertFalse(closed.has("rate-profile"));
     }
 
     @Test

@@ -109,7 +109,9 @@ class ScenarioIT {
         Files.createDirectories(dir.resolve("data"));
         Files.writeString(dir.resolve("data/sizes.csv"), "n,label\n10,ten\n100,hundred\n1000,thousand\n");
         Path file = dir.resolve("mix.toml");
-        Files.writeString(file, FILE);
+        Path logs = dir.resolve("logs");
+        // the servlet stack writes its access log (Tomcat's AccessLogValve, common): imported below
+        Files.writeString(file, FILE.replace("stack = \"servlet\"\n", "stack = \"servlet\"\nenv = { ACCESS_LOG = \"" + logs + "\" }\n"));
         // the thresholds judge ok rows only: when the row is not evidence the lab runs once more, and if it is still
         // not, each threshold must say it was not measured (the row named with why) rather than pass or breach
         Ran first = Evidence.rerunOnce("weighted mix", n -> run(List.of(file.toString(), "--out", dir.resolve("out1-" + n).toString(),
@@ -144,6 +146,22 @@ class ScenarioIT {
             notMeasured(first, xml);
         }
         assertTrue(first.console().contains("hello 50.0% (weight 50.0%)") || first.console().contains("the mix at the SUT"), first.console());
+
+        // the log the service wrote, imported: the three templates at the mix's weights within 1 percentage point
+        Path log;
+        try (var files = Files.list(logs)) {
+            log = files.filter(f -> f.getFileName().toString().startsWith("access_log")).findFirst().orElseThrow();
+        }
+        Path imported = dir.resolve("imported/from-log.toml");
+        assertEquals(0, vtlab.cli.Main.run(List.of("init", "--stack", "servlet", "--from-log", log.toString(), "--out", imported.toString()),
+                new java.io.PrintStream(new java.io.ByteArrayOutputStream())));
+        var fromLog = vtlab.experiment.scenario.Scenario.read(imported, vtlab.experiment.scenario.ScenarioExperiment.metrics());
+        Map<String, Integer> importedWeights = new java.util.HashMap<>();
+        fromLog.mix().entries().forEach(e -> importedWeights.put(e.name(), e.weight()));
+        for (var w : Map.of("hello", 5000, "sleep", 3000, "bytes", 2000).entrySet()) {
+            assertTrue(Math.abs(importedWeights.getOrDefault(w.getKey(), 0) - w.getValue()) <= 100, w.getKey() + ": " + importedWeights);
+        }
+        assertEquals("/sleep?ms={ms}", fromLog.mix().pathsByName().get("sleep"));
 
         // the run folder's file repeats the run: the same rows with the same parameters; without the failing threshold, exit 0
         Path saved = run.resolve("scenario.toml");

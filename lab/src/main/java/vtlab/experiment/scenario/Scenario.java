@@ -35,15 +35,18 @@ import vtlab.stack.Request;
  * turned into command-line words),
  * under the ones given beside it on the command line. Everything wrong in it is refused here, before anything starts,
  * in one line: the file, the line and the key (an unknown key, a wrong type, a weight of 0, a CSV without the column a
- * path names, a threshold on a metric that does not exist).
+ * path names, a threshold on a metric that does not exist). The scenario is a typed value: the reader fills it,
+ * ./vtlab init and the importer of an access log build it ({@link #of}), and {@link ScenarioWriter} alone writes it
+ * as a file (a run folder's copy too); read, written and read again it is the same scenario.
  *
+ * @param file       the file it was read from (null: built, not read)
  * @param options    the options the file sets, by name, each its values as the option takes them (hold: ["20s"];
  *                   conc: ["50,200"]; fault: one value each), in file order
  * @param mix        the requests and their values
  * @param thresholds what must hold for the run to pass (exit code 99 when one does not)
  * @param csvFiles   the CSV files the values come from, as written in the file (relative to {@link #base}) and resolved
  */
-public record Scenario(Path file, String text, String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds,
+public record Scenario(Path file, String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds,
                        Path base, Map<String, Path> csvFiles) {
     /**
      * The tables of the file and their keys: each the option of the same name, with the type it declares; derived from
@@ -93,6 +96,30 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
         return new Reader(file, text, metrics).scenario();
     }
 
+    /**
+     * A scenario built, not read (./vtlab init, the importer of an access log): no file yet, its CSV files named as
+     * the writer writes them, relative to the folder it is written in.
+     */
+    public static Scenario of(String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds, Map<String, Path> csvFiles) {
+        return new Scenario(null, name, options, mix, List.copyOf(thresholds), null, csvFiles);
+    }
+
+    /** The file's text as read again (a refusal's line), "" when it has none or cannot be read now. */
+    private String fileText() {
+        try {
+            return file == null ? "" : Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** Each CSV file's name as this scenario writes it, by the path its values were read from. */
+    public Map<Path, String> csvNames() {
+        Map<Path, String> out = new LinkedHashMap<>();
+        csvFiles.forEach((name, path) -> out.put(path, name));
+        return out;
+    }
+
     /** The file's options as defaults of single values (a repeatable option's values comma-joined where it takes a list). */
     public Map<String, String> defaults() {
         Map<String, String> out = new LinkedHashMap<>();
@@ -117,7 +144,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
      * would never be measured), naming the modes it has.
      */
     public void refuseModes(java.util.Collection<String> modes) throws UsageError {
-        TomlLines lines = new TomlLines(text);
+        TomlLines lines = new TomlLines(fileText());
         for (Threshold t : thresholds) {
             for (String m : java.util.Arrays.asList(t.mode(), t.refMode())) {
                 if (m == null || modes.contains(m)) continue;
@@ -224,7 +251,7 @@ public record Scenario(Path file, String text, String name, Map<String, List<Str
                     }
                 }
             }
-            return new Scenario(file, text, name, words, mix, List.copyOf(thresholds), base, csvFiles);
+            return new Scenario(file, name, words, mix, List.copyOf(thresholds), base, csvFiles);
         }
 
         String string(String key, JsonNode n) throws UsageError {

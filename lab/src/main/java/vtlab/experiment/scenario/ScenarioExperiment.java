@@ -110,8 +110,14 @@ public final class ScenarioExperiment implements Experiment {
                     for (int rep = 1; rep <= t.reps(); rep++) {
                         Stack.Config cfg = s.configure(mode, MIX, Settings.NONE, jdk.major());
                         Params params = Params.NONE.with(MIX_PARAM, mix.spec());
+                        // the file's env (a stack's own settings, ACCESS_LOG=DIR for the servlet stack's access log) under the mode's
+                        vtlab.proc.Env env = cfg.env();
+                        for (String kv : o.every("env")) {
+                            int eq = kv.indexOf('=');
+                            if (eq > 0 && env.get(kv.substring(0, eq)) == null) env = env.with(kv.substring(0, eq), kv.substring(eq + 1));
+                        }
                         rows.add(Row.builder().experiment(NAME).stack(s.name()).threadMode(mode).workload(MIX).concurrency(c).rep(rep)
-                                .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo())
+                                .jdk(jdk).params(params).sutEnv(env).expectInfo(cfg.expectInfo())
                                 .boundNote("a scenario's mix: no closed-form bound").tiers(cfg.tiers()).warmup(t.warmup())
                                 .hold(t.hold()).jvmArgs(ctx.jvmArgs()).build());
                     }

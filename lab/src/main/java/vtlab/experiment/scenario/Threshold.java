@@ -40,7 +40,7 @@ public record Threshold(Rule rule) {
      * wrong: a metric that is no column, a '%' on one that is not a ratio (app_cpu_pct is in % already: 50% of it would
      * be 0.5).
      */
-    static Threshold parse(String text, Map<String, String> metrics) {
+    public static Threshold parse(String text, Map<String, String> metrics) {
         return new Threshold(Rule.parse(text, Rule.Grammar.scenario(metrics)));
     }
 

@@ -281,6 +281,40 @@ class ScenarioTest {
         assertTrue(refusal(GOOD.replace("stack = \"servlet\"", "stack = \"servlet\"\napp = \"x.jar\"")).startsWith("3: service: say the service"));
     }
 
+    /** Read, written by the one writer, read again: the same scenario (name, options, requests, values, thresholds). */
+    @Test
+    void aScenarioWrittenReadsBackTheSame() throws Exception {
+        String text = GOOD.replace("[service]\nstack = \"servlet\"", "[service]\nstack = \"servlet\"\nenv = { A = \"1\", B = \"x=y\" }\nport = 9090")
+                .replace("hold = \"5s\"", "hold = \"5s\"\nrate-profile = \"0-10s:100,10s-20s:400\"")
+                .replace("[[requests]]\nname = \"size\"", "[[requests]]\nname = \"size\"\nexpect-body = \"ok\\\\d+\"")
+                + "\n[overrides]\nsomething = \"odd\"\n";
+        Scenario s = read(text);
+        assertEquals(List.of("A=1", "B=x=y"), s.options().get("env"));
+        assertEquals(List.of("odd"), s.options().get("something"));
+        assertEquals("ok\\d+", s.mix().entries().get(1).expectBody());
+        String written = ScenarioWriter.text(s, List.of("a header"), null, s.csvNames());
+        Path again = dir.resolve("again.toml");
+        Files.writeString(again, written);
+        Scenario t = Scenario.read(again, ScenarioExperiment.metrics());
+        assertEquals(s.name(), t.name());
+        assertEquals(s.options(), t.options(), written);
+        assertEquals(s.mix(), t.mix(), written);
+        assertEquals(s.thresholds().stream().map(Threshold::text).toList(), t.thresholds().stream().map(Threshold::text).toList());
+        assertEquals(s.csvFiles(), t.csvFiles());
+        assertEquals(written, ScenarioWriter.text(t, List.of("a header"), null, t.csvNames()), "written again: the same text");
+        assertTrue(written.startsWith("# a header\n"), written);
+        // the docs' example files too
+        Path docs = Path.of(System.getProperty("vtlab.home", "..")).resolve("docs/scenarios");
+        for (String f : List.of("servlet-mix.toml", "spring-boot.toml", "command.toml")) {
+            Scenario d = Scenario.read(docs.resolve(f), ScenarioExperiment.metrics());
+            Files.writeString(dir.resolve(f), ScenarioWriter.text(d, List.of(), d.base(), d.csvNames()));
+            Scenario e = Scenario.read(dir.resolve(f), ScenarioExperiment.metrics());
+            assertEquals(d.options(), e.options(), f);
+            assertEquals(d.mix(), e.mix(), f);
+            assertEquals(d.thresholds().stream().map(Threshold::text).toList(), e.thresholds().stream().map(Threshold::text).toList(), f);
+        }
+    }
+
     @Test
     void aNoSuchFileIsRefusedInOneLine() {
         UsageError e = assertThrows(UsageError.class, () -> Scenario.read(dir.resolve("none.toml"), ScenarioExperiment.metrics()));

@@ -80,6 +80,9 @@ public final class ServletMain {
         Tomcat.addServlet(ctx, "echo", new EchoServlet());
         ctx.addServletMappingDecoded("/echo", "echo");
 
+        String accessLog = System.getenv("ACCESS_LOG");
+        if (accessLog != null && !accessLog.isBlank()) tomcat.getHost().getPipeline().addValve(accessLog(Path.of(accessLog)));
+
         tomcat.start();
         return tomcat;
     }
@@ -96,6 +99,21 @@ public final class ServletMain {
         map.addURLPatternDecoded("/*");
         ctx.addFilterMap(map);
         return c;
+    }
+
+    /**
+     * ACCESS_LOG=DIR: Tomcat's AccessLogValve with its default pattern, common (%h %l %u %t "%r" %s %b), into
+     * DIR/access_log.YYYY-MM-DD.txt, unbuffered (a line a request, whole when the server is stopped by a signal).
+     */
+    static org.apache.catalina.valves.AccessLogValve accessLog(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        org.apache.catalina.valves.AccessLogValve v = new org.apache.catalina.valves.AccessLogValve();
+        v.setDirectory(dir.toAbsolutePath().toString());
+        v.setPrefix("access_log");
+        v.setSuffix(".txt");
+        v.setPattern("common");
+        v.setBuffered(false);
+        return v;
     }
 
     static void deleteTree(Path root) {
