@@ -157,8 +157,17 @@ class NextStepIT {
                     "the lab's base is the A/B's ok rows, " + Evidence.rowsOf(okBase) + ": " + line);
             // in full (both sides two ok reps) with its interval; narrower (one ok A/B row) a gain without one
             boolean full = claim.call() == Evidence.Call.CLAIM;
-            assertTrue(gainShown(words, full), claimed + "'s gain is claimed" + (full ? " with its 95% interval" : " from " + Evidence.rowsOf(okBase)
-                    + " (" + claim.why() + ")") + ": " + words);
+            // two forks a side leave one degree of freedom: a 1.6x gain whose forks spread can still hold 1.0 in its
+            // interval, and then "no gain shown" is the lab's right answer on these rows, not a failure
+            vtlab.data.Stats.Interval between = vtlab.data.Stats.ratio95(okBase.stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray(),
+                    e.ok(claim.parts().getLast().rows()).stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray());
+            if (full && !(between.low() > 1)) {
+                System.out.println("vtlab IT: pool control: the forks' interval " + between + " holds 1.0; asserting the lab's 'within the noise'");
+                assertTrue(words.contains("(95% CI ") && words.contains("within the noise between forks, no gain shown"), claimed + ": " + words);
+            } else {
+                assertTrue(gainShown(words, full), claimed + "'s gain is claimed" + (full ? " with its 95% interval" : " from " + Evidence.rowsOf(okBase)
+                        + " (" + claim.why() + ")") + ": " + words);
+            }
         }
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (" + Evidence.rowsOf(doubled) + ")"));
         String report = Files.readString(run.resolve("report.html"));
