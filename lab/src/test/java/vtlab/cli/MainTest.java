@@ -19,9 +19,20 @@ import vtlab.plan.Row;
 /** Bad input is refused with one clear line before anything starts. */
 class MainTest {
 
+    /** A free port on the loopback: the default 18080 may be held on a developer's machine, which is not what a refusal tests. */
+    static String freePort() {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return Integer.toString(s.getLocalPort());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     static String refusal(String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of(args));
+        if (all.getFirst().equals("run") && !all.contains("--port")) all.addAll(List.of("--port", freePort()));
         UsageError e = assertThrows(UsageError.class, () -> {
-            Options o = vtlab.cli.Main.parse(List.of(args));
+            Options o = vtlab.cli.Main.parse(all);
             RunCommand.prepare(o, o.positional().subList(1, o.positional().size()));
         });
         assertEquals(1, e.getMessage().lines().count(), "one line: " + e.getMessage());
@@ -226,7 +237,7 @@ class MainTest {
      */
     @Test
     void theDemoRunsVirtualThreadsTunedAndAsShipped() throws Exception {
-        RunCommand.Prepared p = RunCommand.prepare(vtlab.cli.Main.parse(List.of("run")), List.of());
+        RunCommand.Prepared p = RunCommand.prepare(vtlab.cli.Main.parse(List.of("run", "--port", freePort())), List.of());
         assertEquals(List.of("platform", "virtual", "virtual-as-shipped"), p.rows().stream()
                 .map(r -> r.threadMode() + (r.params().containsKey("tuning") ? "-" + r.params().get("tuning") : "")).distinct().toList());
         Row tuned = p.rows().stream().filter(r -> r.threadMode().equals("virtual") && !r.params().containsKey("tuning")).findFirst().orElseThrow();
