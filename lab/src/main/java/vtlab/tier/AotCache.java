@@ -10,10 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.jar.JarFile;
 
 import vtlab.core.LabHome;
-import vtlab.proc.Commands;
 import vtlab.proc.Env;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
@@ -117,27 +115,14 @@ public final class AotCache {
 
     /** The jar the cache is trained for: a Spring Boot jar extracted into dir/app (once), any other jar as it is. */
     private static Path runnable(Stack stack, Jdk jdk, Path dir) throws IOException, InterruptedException {
-        if (!springBoot(stack.jar())) return stack.jar();
+        if (!BootJar.is(stack.jar())) return stack.jar();
         Path app = dir.resolve("app"), jar = app.resolve(stack.jar().getFileName());
         if (Files.isRegularFile(jar)) return jar;
         Files.createDirectories(dir);
         Path tmp = Files.createTempDirectory(dir, "extract-");
-        Commands.Result r = Commands.attempt(List.of(jdk.java().toString(), "-Djarmode=tools", "-jar", stack.jar().toString(), "extract",
-                "--destination", tmp.toString()), Duration.ofMinutes(2));
-        if (!r.ok() || !Files.isRegularFile(tmp.resolve(stack.jar().getFileName()))) {
-            throw new IOException("java -Djarmode=tools -jar " + stack.jar().getFileName() + " extract failed (exit " + r.code() + "): "
-                    + r.output().strip().lines().reduce((a, b) -> b).orElse("no output"));
-        }
+        BootJar.extract(jdk, stack.jar(), tmp);
         Files.move(tmp, app, StandardCopyOption.ATOMIC_MOVE); // a half-extracted folder is never taken for a whole one
         return jar;
-    }
-
-    static boolean springBoot(Path jar) {
-        try (JarFile j = new JarFile(jar.toFile())) {
-            return j.getManifest() != null && j.getManifest().getMainAttributes().getValue("Spring-Boot-Version") != null;
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     /**
@@ -189,7 +174,7 @@ public final class AotCache {
 
     private static String lastAotLine(Path log) {
         try {
-            List<String> aotLines = new ArrayList<>(Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> l.contains("aot") || l.contains("AOT")).toList());
+            List<String> aotLines = Files.readAllLines(log, StandardCharsets.UTF_8).stream().filter(l -> l.contains("aot") || l.contains("AOT")).toList();
             return aotLines.isEmpty() ? "no AOT line in " + log : aotLines.getLast();
         } catch (IOException e) {
             return e.getMessage();

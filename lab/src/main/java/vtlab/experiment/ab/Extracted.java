@@ -3,13 +3,10 @@ package vtlab.experiment.ab;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import vtlab.core.UsageError;
-import vtlab.proc.Commands;
 import vtlab.stack.Stack;
 import vtlab.tier.tool.Jdk;
 
@@ -44,18 +41,15 @@ final class Extracted {
         try {
             Path dir = Files.createTempDirectory("vtlab-extracted-");
             deleteOnExit(dir);
-            Commands.Result r = Commands.attempt(List.of(jdk.java().toString(), "-Djarmode=tools", "-jar", s.jar().toString(), "extract",
-                    "--destination", dir.toString()), Duration.ofMinutes(2));
-            Path jar = dir.resolve(s.jar().getFileName());
-            if (r.ok() && Files.isRegularFile(jar)) {
+            try {
                 // the shipped jar's working folder, not the extraction's: the same ./config/ read
-                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", s.dir(), jar, s.runtimeInfoPath(), s.settings(),
-                        s.tiers(), s.expect(), s.workloads(), s.data(), s.launch(), s.modes(), s.roles());
+                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", s.dir(), vtlab.tier.BootJar.extract(jdk, s.jar(), dir),
+                        s.runtimeInfoPath(), s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), s.launch(), s.modes(), s.roles());
                 Stack.define(out);
                 return out;
+            } catch (IOException e) {
+                why = e.getMessage(); // the tool's own words: "java -Djarmode=tools -jar … extract failed (exit N): …"
             }
-            why = "java -Djarmode=tools -jar " + s.jar().getFileName() + " extract failed (exit " + r.code() + "): "
-                    + r.output().strip().lines().reduce((a, b) -> b).orElse("no output");
         } catch (IOException e) {
             why = "extract failed: " + e.getMessage();
         } catch (InterruptedException e) {
