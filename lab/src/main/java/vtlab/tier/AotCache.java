@@ -95,13 +95,29 @@ public final class AotCache {
     }
 
     /**
-     * The JVM options a cache must be trained with to be taken: the JVM refuses a cache whose module graph differs (a
-     * JFR option adds jdk.jfr), so the training runs with the row's options and rows with other ones get a cache of
-     * their own; heap and stack sizes, system properties and logging change nothing the cache holds.
+     * What of the JVM options a cache must be trained with to be taken: the module graph. The JVM refuses a cache whose
+     * graph differs ("Mismatched values for property jdk.module.addmods: jdk.jfr specified during runtime but not
+     * during dump time"): any JFR option adds jdk.jfr, and the module options (--add-opens, --add-modules, ...,
+     * -Djdk.module.*) are the graph itself. Heap, stack, GC, compiler and NMT options were measured not to matter
+     * (docs/results.md, "AOT cache"), so rows that differ only in those share one training.
      */
     static String shape(List<String> jvmArgs) {
-        return String.join(" ", jvmArgs.stream().filter(a -> !a.matches("-Xm[sx].*|-Xss.*|-D.*|-Xlog.*")).toList());
+        List<String> graph = new ArrayList<>();
+        if (jvmArgs.stream().anyMatch(a -> a.matches("-XX:(StartFlightRecording|FlightRecorderOptions)([:=].*)?|-XX:\\+FlightRecorder"))) {
+            graph.add("+jdk.jfr");
+        }
+        for (int i = 0; i < jvmArgs.size(); i++) {
+            String a = jvmArgs.get(i);
+            if (a.startsWith("-Djdk.module.")) graph.add(a);
+            else if (MODULE_OPTIONS.contains(a) && i + 1 < jvmArgs.size()) graph.add(a + " " + jvmArgs.get(++i)); // its value is the next word
+            else if (MODULE_OPTIONS.stream().anyMatch(o -> a.startsWith(o + "="))) graph.add(a);
+        }
+        return String.join(" ", graph);
     }
+
+    /** The launcher's options that set the module graph (java --help: "--add-opens <module>/<package>=..."). */
+    static final List<String> MODULE_OPTIONS = List.of("--add-opens", "--add-exports", "--add-modules", "--add-reads", "--limit-modules",
+            "--module-path", "-p", "--upgrade-module-path", "--patch-module", "--enable-native-access");
 
     /** The JVM's own words when it refused a cache at start ("[error][aot] Mismatched values …"), or null. */
     static String refusal(Path sutLog) {
