@@ -110,7 +110,7 @@ public final class ServersExperiment implements Experiment {
         int sleepMs = SLEEP_MS.integer(o);
         Integer pool = POOL.given(o) ? POOL.integer(o) : null, maxConnections = MAX_CONNECTIONS.given(o) ? MAX_CONNECTIONS.integer(o) : null;
         List<Row> rows = new ArrayList<>();
-        // rows of one server, mode and workload are consecutive: they share one warm JVM
+        // rows of one server, mode and workload are consecutive: with one rep they share one warm JVM
         for (Jdk jdk : ctx.jdks())
             for (String workload : workloads)
                 for (Target target : targets)
@@ -144,8 +144,10 @@ public final class ServersExperiment implements Experiment {
             bound = Bounds.closedModelRps(Bounds.inFlight(declared, c, cap), waitMs);
             note = Bounds.note(declared, c, cap, waitMs) + " (" + declared.describe() + ")";
         }
+        // with reps, each rep a fork (a JVM of its own, warmed up): the findings' interval is between JVMs, which differ
+        // by more than the holds of one JVM do (±15% on this VM); one rep may share the row before's warm JVM
         return Row.builder().experiment("servers").stack(stack.name()).threadMode(mode).workload(workload).concurrency(c).rep(rep)
-                .jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
+                .fork(t.reps() > 1 ? rep : 0).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
                 .tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(ctx.jvmArgs()).build();
     }
 

@@ -41,6 +41,15 @@ class ServersExperimentTest {
     }
 
     @Test
+    void repsAreForksSoTheIntervalIsBetweenJvms() throws Exception {
+        List<Row> rows = plan("--workloads", "sleep", "--conc", "1000", "--reps", "2", "--servers", "helidon");
+        assertEquals(List.of(1, 2), rows.stream().map(Row::fork).toList(), "each rep a JVM of its own");
+        assertTrue(rows.stream().allMatch(Row::startsFork), "each warmed up in its own JVM");
+        assertTrue(plan("--workloads", "sleep", "--conc", "1000", "--reps", "1", "--servers", "helidon").stream().allMatch(r -> r.fork() == 0),
+                "one rep may share the row before's warm JVM");
+    }
+
+    @Test
     void eachRowIsBoundedAsItsServerDeclaresItsMode() throws Exception {
         Map<String, Row> sleep = new LinkedHashMap<>();
         for (Row r : plan("--workloads", "sleep", "--conc", "1000", "--reps", "1")) sleep.put(r.stack() + " " + r.threadMode(), r);
