@@ -34,6 +34,8 @@ import vtlab.load.generator.Generators;
 record ScenarioRun(Scenario scenario, Options given, Options options) {
     /** Options of a run that do not change what is measured: not kept in the saved file's [overrides]. */
     static final Set<String> NOT_SAVED = Set.of("out", "port", "junit", "help", "scenario");
+    /** A scenario's generator in both models unless the file or the command line names one: see {@link #options}. */
+    static final String DEFAULT_GENERATOR = "vegeta";
 
     /** Whether run's words name a scenario file. */
     static boolean isScenario(List<String> names) {
@@ -46,11 +48,11 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Path file = Path.of(names.getFirst());
         Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
         Options merged = options(sc, o);
-        String gen = merged.string("generator", "wrk");
+        String gen = merged.string("generator", DEFAULT_GENERATOR);
         if (!Generators.byName(gen).sendsMix()) {
             List<String> can = Generators.sendingMixes();
             throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
-                    + " can: wrk through its Lua request() hook, vegeta an attacker per request, k6 through its script); use --generator "
+                    + " can: wrk through its Lua request() hook, vegeta an attacker per request or, closed, one fed the mix's cycle, k6 through its script); use --generator "
                     + String.join(" or ", can));
         }
         if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
@@ -97,7 +99,9 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
     /**
      * The file's options, by name as the file typed them (never turned into command-line words), an option given beside
      * it replacing the file's, then those given beside it; the scenario file itself, and the generator that sends the
-     * mix by default (vegeta for an open load, wrk for a closed one).
+     * mix by default: vegeta in both models (closed: -rate=0 with a worker per connection), the one that measures each
+     * request of the mix apart, so that a threshold of one request is judged in either model (wrk, by choice, costs
+     * less CPU a request and measures the whole only).
      */
     static Options options(Scenario sc, Options given) throws UsageError {
         Map<String, List<String>> values = new java.util.LinkedHashMap<>();
@@ -109,20 +113,10 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
             if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
             values.put(e.getKey(), new ArrayList<>(e.getValue()));
         }
-        if (!given.has("generator") && !sc.options().containsKey("generator")) {
-            // the model the run takes: the file's keys left after the model given beside it dropped the other's
-            boolean open = given.has("rates") || given.has("rate-profile") || values.containsKey("rates") || values.containsKey("rate-profile")
-                    || "open".equals(given.has("load-model") ? given.string("load-model", "") : first(values, "load-model"));
-            values.put("generator", new ArrayList<>(List.of(open ? "vegeta" : "wrk")));
-        }
+        if (!given.has("generator") && !sc.options().containsKey("generator")) values.put("generator", new ArrayList<>(List.of(DEFAULT_GENERATOR)));
         values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
         for (var e : given.asMap().entrySet()) values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
         return Options.of(values);
-    }
-
-    private static String first(Map<String, List<String>> values, String name) {
-        List<String> v = values.get(name);
-        return v == null ? null : v.getFirst();
     }
 
     /**

@@ -49,20 +49,24 @@ class ScenarioRunTest {
         assertEquals("9s", o.string("hold", null));
         assertEquals(List.of("platform"), o.all("modes"));
         assertEquals(List.of("50", "200"), o.all("conc"));
-        assertEquals("wrk", o.string("generator", null), "a closed load's mix: wrk");
+        assertEquals("vegeta", o.string("generator", null), "a closed load's mix: vegeta, each request measured apart");
         assertEquals(sc.file().toAbsolutePath().normalize().toString(), o.string("scenario", null));
     }
 
-    /** A file of the open model (an imported access log's) run with --conc beside it: the closed model's generator, wrk. */
+    /**
+     * A file of the open model (an imported access log's) run with --conc beside it: closed, still vegeta (each request
+     * measured apart in both models); wrk when named.
+     */
     @Test
-    void anOpenFileRunClosedGoesToWrk() throws Exception {
+    void anOpenFileRunClosedStaysWithVegetaUnlessWrkIsNamed() throws Exception {
         Path f = dir.resolve("open.toml");
         Files.writeString(f, FILE.replace("conc = [50, 200]", "load-model = \"open\"\nrate-profile = \"100@0s,200@2s\""));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
         assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of())).string("generator", null));
         Options closed = ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20")));
-        assertEquals("wrk", closed.string("generator", null));
+        assertEquals("vegeta", closed.string("generator", null));
         assertFalse(closed.has("rate-profile"));
+        assertEquals("wrk", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20", "--generator", "wrk"))).string("generator", null));
     }
 
     @Test
@@ -76,7 +80,7 @@ class ScenarioRunTest {
         Path f = file();
         UsageError e = assertThrows(UsageError.class, () -> Main.run(List.of("run", f.toString(), "--generator", "oha"), new PrintStream(new ByteArrayOutputStream())));
         assertEquals(f + ": generator oha cannot send a weighted mix of requests (wrk and vegeta and k6 can: wrk through its Lua request() hook,"
-                + " vegeta an attacker per request, k6 through its script); use --generator wrk or vegeta or k6", e.getMessage());
+                + " vegeta an attacker per request or, closed, one fed the mix's cycle, k6 through its script); use --generator wrk or vegeta or k6", e.getMessage());
     }
 
     @Test

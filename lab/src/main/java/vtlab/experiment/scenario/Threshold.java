@@ -158,6 +158,15 @@ public record Threshold(Rule rule) {
             List<String> modes = mode() != null ? List.of(mode()) : e.getValue().stream().map(DataRow::mode).distinct().toList();
             for (String md : modes) {
                 String where = md + (request() == null ? "" : " " + request()) + " " + e.getKey();
+                // a rep without the request's own numbers (its generator measures the whole only) leaves the point
+                // unjudged, named with why: its other reps alone are not the point's numbers, and nothing is dropped silently
+                List<String> notApart = new ArrayList<>();
+                if (request() != null) notApart.addAll(notApart(e.getValue(), md, request(), metric()));
+                if (refRequest() != null && factor() != null) notApart.addAll(notApart(e.getValue(), refMode(), refRequest(), refMetric()));
+                if (!notApart.isEmpty()) {
+                    notJudged.addAll(notApart);
+                    continue;
+                }
                 Double v, limit = value();
                 try {
                     v = value(e.getValue(), metric(), md, request(), raw);
@@ -176,6 +185,23 @@ public record Threshold(Rule rule) {
             }
         }
         return new Outcome(this, out, notJudged);
+    }
+
+    /**
+     * The rows of a mode at a load point without a request's own numbers of the metric, each named with its generator, e.g. "virtual
+     * hello c=16 rep 1 not measured apart (generator wrk measures the whole load only; vegeta measures each request, in
+     * both models)"; empty when every row has them.
+     */
+    static List<String> notApart(List<DataRow> rows, String mode, String request, String metric) {
+        List<String> out = new ArrayList<>();
+        Column byRequest = Rule.PER_REQUEST.get(metric);
+        for (DataRow r : rows) {
+            if (!r.mode().equals(mode) || r.byName(byRequest).containsKey(request)) continue;
+            String rep = r.text(Columns.REP), gen = r.text(Columns.GENERATOR);
+            out.add(mode + " " + request + " " + point(r) + (rep.isBlank() ? "" : " rep " + rep) + " not measured apart (generator "
+                    + (gen.isBlank() ? "unknown" : gen) + " measures the whole load only; vegeta measures each request, in both models)");
+        }
+        return out;
     }
 
     /** A row that is no evidence, e.g. "virtual c=50 rep 2 flagged (littles-law-low)" or "platform rate=200 failed". */

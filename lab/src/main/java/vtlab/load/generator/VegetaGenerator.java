@@ -73,6 +73,18 @@ import vtlab.load.ToolRun;
  * <li><b>Errors by kind</b> from each result's status and error text ({@link #outcome}), the per-second series and
  * the histogram from the per-request results that {@code vegeta encode --to json} prints (raw/STEM.vegeta.N.bin,
  * vegeta's own format, kept).</li>
+ * <li><b>Closed model: one attacker, {@code -rate=0 -workers=N -max-workers=N}</b> ({@link #closed}). With no pacing
+ * (vegeta's attack refuses -rate=0 without -max-workers) each of the N workers, all started up front, takes the next
+ * target as soon as its answer arrives: N requests in flight, each connection's next sent when its answer is in, as
+ * wrk's connections do. A mix is one targets file in the smooth weighted round robin's order ({@link #cycleTargets}:
+ * whole cycles of the total weight, values drawn per line), read in turn by every worker through vegeta's one shared
+ * targeter, so the sends hold the weights exactly whatever each request's latency; each target's URL carries its
+ * request's index as a fragment ({@code #r2}), which Go's client never sends (a request line holds the path and query
+ * only) and vegeta copies into every result ({@code url}), so the results split by request exactly ({@link #requestOf}),
+ * two requests on one path and query too. One attacker per request with workers in proportion to the weights would
+ * not hold the mix in a closed model: each attacker's throughput is its workers over its own latency, so a slow
+ * request would get fewer sends than its weight. Latency is vegeta's own, from the send (a closed model has no
+ * schedule to be late to; wrk's histogram, unlike it, adds wrk's coordinated-omission correction).</li>
  * </ul>
  */
 public final class VegetaGenerator implements Generator {
@@ -85,6 +97,10 @@ public final class VegetaGenerator implements Generator {
     static final int MAX_TARGETS = 20_000;
     /** Attackers of one load at most (layers x requests of the mix): each is a process on the load CPUs. */
     static final int MAX_ATTACKERS = 64;
+    /** The entry of the closed model's one attacker of a mix: every request of the mix, in its cycle's order. */
+    static final int CYCLE = -2;
+    /** A closed-model mix target's URL ends with this and its request's index: a fragment, never sent. */
+    static final String FRAGMENT = "#r";
     /** A send later than this after its scheduled time is counted as late in raw/STEM.vegeta.txt. */
     static final long LATE_NS = 10_000_000L;
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -98,12 +114,14 @@ public final class VegetaGenerator implements Generator {
     @Override
     public String description() {
         return "vegeta " + VERSION + " (Go, MIT), open model: --rates, --rate-profile (superposed attackers) and scenario mixes (an"
-                + " attacker per request); latency from the scheduled send, errors by kind per second; built by the lab on first use (go install)";
+                + " attacker per request); latency from the scheduled send, errors by kind per second; closed model (-rate=0, --conc"
+                + " workers): a mix's requests apart by their targets' marks; built by the lab on first use (go install)";
     }
 
+    /** Open (constant rates, profiles), and closed: -rate=0 with --conc workers ({@link #closed}). */
     @Override
     public Set<LoadModel> models() {
-        return EnumSet.of(LoadModel.OPEN);
+        return EnumSet.of(LoadModel.OPEN, LoadModel.CLOSED);
     }
 
     @Override
@@ -122,7 +140,10 @@ public final class VegetaGenerator implements Generator {
         return EnumSet.allOf(LoadSeries.Kind.class);
     }
 
-    /** A mix's requests apart too: each request is its own attacker, so its results are its own (LoadResult.ByRequest). */
+    /**
+     * A mix's requests apart too (LoadResult.ByRequest): open, each request is its own attacker, so its results are its
+     * own; closed, each result's URL names its request ({@link #requestOf}).
+     */
     @Override
     public List<vtlab.data.Column> columns() {
         List<vtlab.data.Column> all = new ArrayList<>(LoadResult.COLUMNS);
@@ -161,9 +182,18 @@ public final class VegetaGenerator implements Generator {
      * front.
      */
     record Attacker(int index, String name, int entry, double rate, long fromMs, long lengthMs, int maxWorkers, int workers) {
-        /** vegeta's -rate: whole requests per second, or per 1000 s when the rate has a fraction (vegeta takes a whole frequency). */
+        /**
+         * vegeta's -rate: whole requests per second, or per 1000 s when the rate has a fraction (vegeta takes a whole
+         * frequency); 0 for the closed model (no pacing: each worker sends when its answer is in).
+         */
         String rateFlag() {
+            if (closed()) return "0";
             return whole() ? (long) rate + "/1s" : Math.round(rate * 1000) + "/1000s";
+        }
+
+        /** The closed model's attacker: no rate, its workers its connections. */
+        boolean closed() {
+            return rate == 0;
         }
 
         private boolean whole() {
@@ -175,9 +205,9 @@ public final class VegetaGenerator implements Generator {
             return whole() ? 1_000_000_000L / (long) rate : 1_000_000_000_000L / Math.round(rate * 1000);
         }
 
-        /** Hits the pacer schedules within the attack's duration: n + 1 intervals after its start, up to its end. */
+        /** Hits the pacer schedules within the attack's duration: n + 1 intervals after its start, up to its end (closed: none due). */
         long due() {
-            return lengthMs * 1_000_000L / intervalNs();
+            return closed() ? 0 : lengthMs * 1_000_000L / intervalNs();
         }
     }
 
@@ -289,6 +319,70 @@ public final class VegetaGenerator implements Generator {
     }
 
     /**
+     * The closed model's one attacker: the load's request, or every request of its mix in the cycle's order
+     * ({@link #CYCLE}), over the whole hold with the connections as its workers, all started up front (-workers = -max-workers).
+     */
+    static Attacker closed(LoadSpec s) {
+        int n = Math.max(1, s.connections());
+        return new Attacker(0, s.mix() == null ? "load" : "mix", s.mix() == null ? -1 : CYCLE, 0, 0, s.duration().toMillis(), n, n);
+    }
+
+    /**
+     * One cycle of the smooth weighted round robin (nginx's, as the wrk and k6 scripts choose: every entry gains its
+     * weight, the one ahead is sent and loses the total): the entries' indexes in sending order, each as often as its
+     * weight.
+     */
+    static int[] cycle(Mix mix) {
+        int total = mix.totalWeight(), n = mix.entries().size();
+        int[] current = new int[n], out = new int[total];
+        for (int k = 0; k < total; k++) {
+            int best = 0;
+            for (int i = 0; i < n; i++) {
+                current[i] += mix.entries().get(i).weight();
+                if (current[i] > current[best]) best = i;
+            }
+            current[best] -= total;
+            out[k] = best;
+        }
+        return out;
+    }
+
+    /**
+     * The closed model's targets file of a mix: whole cycles ({@link #cycle}) up to {@link #MAX_TARGETS} lines (one
+     * cycle when the mix has no placeholder, or when a cycle is longer), each request with its values drawn and its
+     * index as the URL's fragment ({@link #FRAGMENT}), which vegeta keeps in the result and Go's client never sends.
+     */
+    static String cycleTargets(LoadSpec s, Random random, boolean mask) {
+        Mix mix = s.mix();
+        int[] cycle = cycle(mix);
+        boolean drawn = mix.entries().stream().anyMatch(e -> !e.placeholders().isEmpty());
+        long cycles = drawn ? Math.max(1, MAX_TARGETS / cycle.length) : 1;
+        String base = K6Generator.base(s.url());
+        StringBuilder out = new StringBuilder();
+        for (long c = 0; c < cycles; c++) {
+            for (int i : cycle) {
+                Mix.Entry e = mix.entries().get(i);
+                Params values = draw(mix, random);
+                String body = e.bodyWith(values);
+                out.append(target(e.method(), base + e.pathWith(values) + FRAGMENT + i, e.headers(),
+                        body == null ? null : body.getBytes(StandardCharsets.UTF_8), mask)).append('\n');
+            }
+        }
+        return out.toString();
+    }
+
+    /** The request index a closed-model mix result's URL names (its fragment); -1 when it names none. */
+    static int requestOf(String url) {
+        int at = url == null ? -1 : url.lastIndexOf(FRAGMENT);
+        if (at < 0) return -1;
+        try {
+            return Integer.parseInt(url.substring(at + FRAGMENT.length()));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
      * A request as a line of vegeta's JSON targets format: method, URL, headers (a secret one's value masked where the
      * file is kept in raw/) and the body in base64.
      */
@@ -372,7 +466,7 @@ public final class VegetaGenerator implements Generator {
 
     /** Where attacker i's targets file is: its request's (one file per request of the mix, shared by its layers). */
     static Path targetsFile(LoadSpec s, Attacker a) {
-        return s.rawDir().resolve(s.stem() + ".vegeta." + (a.entry() < 0 ? "load" : "r" + a.entry()) + ".targets.json");
+        return s.rawDir().resolve(s.stem() + ".vegeta." + (a.entry() == CYCLE ? "mix" : a.entry() < 0 ? "load" : "r" + a.entry()) + ".targets.json");
     }
 
     static Path output(LoadSpec s, Attacker a) {
@@ -392,11 +486,12 @@ public final class VegetaGenerator implements Generator {
             Attacker first = attackers.stream().filter(a -> a.entry() == e.getKey()).findFirst().orElseThrow();
             Path kept = targetsFile(s, first);
             long seed = random.nextLong();
-            Files.writeString(kept, targets(s, e.getKey(), e.getValue(), new Random(seed), true));
+            boolean cycle = e.getKey() == CYCLE;
+            Files.writeString(kept, cycle ? cycleTargets(s, new Random(seed), true) : targets(s, e.getKey(), e.getValue(), new Random(seed), true));
             Path used = kept;
             if (!s.secretHeaderEnv().isEmpty()) {
                 used = privateDir.resolve(kept.getFileName());
-                Files.writeString(used, targets(s, e.getKey(), e.getValue(), new Random(seed), false));
+                Files.writeString(used, cycle ? cycleTargets(s, new Random(seed), false) : targets(s, e.getKey(), e.getValue(), new Random(seed), false));
             }
             byEntry.put(e.getKey(), used);
         }
@@ -405,14 +500,14 @@ public final class VegetaGenerator implements Generator {
 
     @Override
     public RunningLoad start(LoadSpec s) throws IOException {
-        if (s.model() != LoadModel.OPEN) throw new IOException("vegeta runs the open model only here (closed: wrk, hey, k6)");
         Files.createDirectories(s.rawDir());
         List<Attacker> attackers;
         try {
-            attackers = attackers(s);
+            attackers = s.model() == LoadModel.CLOSED ? List.of(closed(s)) : attackers(s);
         } catch (IllegalArgumentException e) {
             throw new IOException(e.getMessage());
         }
+        List<String> names = s.mix() == null ? null : s.mix().entries().stream().map(Mix.Entry::name).toList();
         Path privateDir = s.secretHeaderEnv().isEmpty() ? null : Files.createTempDirectory("vtlab-vegeta-",
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         Map<Integer, Path> targets = writeTargets(s, attackers, privateDir);
@@ -430,7 +525,7 @@ public final class VegetaGenerator implements Generator {
         Path bin = vegeta;
         return new ToolRun("vegeta", cmd, s.rawDir(), s.stem(), (text, raw) -> {
             try {
-                return parse(bin, text, raw, attackers, outputs, hlog, s.duration().toMillis() / 1000.0, startMs);
+                return parse(bin, text, raw, attackers, outputs, hlog, s.duration().toMillis() / 1000.0, startMs, names);
             } finally {
                 if (privateDir != null) {
                     for (Path t : targets.values()) try {
@@ -465,8 +560,15 @@ public final class VegetaGenerator implements Generator {
         return Outcome.READ;
     }
 
-    /** One result as vegeta encodes it: seq, when it was sent (epoch ns), latency (ns), status, error, bytes of the answer. */
-    record Hit(long seq, long sentNs, long latencyNs, int code, String error, long bytes) {}
+    /**
+     * One result as vegeta encodes it: seq, when it was sent (epoch ns), latency (ns), status, error, bytes of the
+     * answer, and its target's URL (a closed-model mix's names its request: {@link #requestOf}).
+     */
+    record Hit(long seq, long sentNs, long latencyNs, int code, String error, long bytes, String url) {
+        Hit(long seq, long sentNs, long latencyNs, int code, String error, long bytes) {
+            this(seq, sentNs, latencyNs, code, error, bytes, "");
+        }
+    }
 
     /** Every result of one attacker's output file, read through `vegeta encode --to json` (a JSON object a line). */
     static List<Hit> read(Path vegeta, Path bin) throws LoadException {
@@ -502,7 +604,7 @@ public final class VegetaGenerator implements Generator {
             }
         }
         return new Hit(n.path("seq").asLong(), t.getEpochSecond() * 1_000_000_000L + t.getNano(), n.path("latency").asLong(),
-                n.path("code").asInt(0), n.path("error").asText(""), bytes);
+                n.path("code").asInt(0), n.path("error").asText(""), bytes, n.path("url").asText(""));
     }
 
     /**
@@ -536,14 +638,30 @@ public final class VegetaGenerator implements Generator {
      */
     static LoadResult parse(Path vegeta, String text, Path raw, List<Attacker> attackers, List<Path> outputs, Path hlog, double holdS,
                             long startMs) throws LoadException {
-        List<List<Hit>> hits = new ArrayList<>();
-        for (Attacker a : attackers) hits.add(read(vegeta, outputs.get(a.index())));
-        return parse(text, raw, attackers, hits, outputs, hlog, holdS, startMs);
+        return parse(vegeta, text, raw, attackers, outputs, hlog, holdS, startMs, null);
     }
 
-    /** As above, from each attacker's results already read. */
+    /** As above; names: the mix's request names by index, which a closed-model mix's results name (null: no mix). */
+    static LoadResult parse(Path vegeta, String text, Path raw, List<Attacker> attackers, List<Path> outputs, Path hlog, double holdS,
+                            long startMs, List<String> names) throws LoadException {
+        List<List<Hit>> hits = new ArrayList<>();
+        for (Attacker a : attackers) hits.add(read(vegeta, outputs.get(a.index())));
+        return parse(text, raw, attackers, hits, outputs, hlog, holdS, startMs, names);
+    }
+
+    /** As above, from each attacker's results already read (an open load's; no closed-model mix). */
     static LoadResult parse(String text, Path raw, List<Attacker> attackers, List<List<Hit>> results, List<Path> outputs, Path hlog,
                             double holdS, long startMs) throws LoadException {
+        return parse(text, raw, attackers, results, outputs, hlog, holdS, startMs, null);
+    }
+
+    /**
+     * As above, from each attacker's results already read; names: the mix's request names by index. An open load's
+     * results are split by attacker (each its request's), a closed-model mix's ({@link #CYCLE}) by the request its
+     * URL names: a result naming no request of the mix fails the load, as a split that mixed requests up would be wrong.
+     */
+    static LoadResult parse(String text, Path raw, List<Attacker> attackers, List<List<Hit>> results, List<Path> outputs, Path hlog,
+                            double holdS, long startMs, List<String> names) throws LoadException {
         Histogram h = LatencyHistogram.empty();
         LoadSeries.Builder perSecond = new LoadSeries.Builder(EnumSet.allOf(LoadSeries.Kind.class), holdS);
         long answered = 0, status = 0, timeout = 0, connect = 0, write = 0, read = 0, bytes = 0, dropped = 0;
@@ -553,16 +671,34 @@ public final class VegetaGenerator implements Generator {
         // a mix's requests apart, by attacker name: [attempted, errors] and the answers' histogram
         Map<String, long[]> counts = new LinkedHashMap<>();
         Map<String, Histogram> byName = new LinkedHashMap<>();
-        boolean mix = attackers.stream().anyMatch(a -> a.entry() >= 0);
+        boolean mix = attackers.stream().anyMatch(a -> a.entry() >= 0 || a.entry() == CYCLE);
+        if (attackers.stream().anyMatch(a -> a.entry() == CYCLE)) {
+            if (names == null) throw new LoadException("a closed-model mix's results without the mix's request names");
+            for (String n : names) { // every request of the mix in the columns, in the file's order, one that got nothing too
+                counts.computeIfAbsent(n, k -> new long[2]);
+                byName.computeIfAbsent(n, k -> LatencyHistogram.empty());
+            }
+        }
         for (Attacker a : attackers) {
-            long[] nameCounts = counts.computeIfAbsent(a.name(), k -> new long[2]);
-            Histogram nameHistogram = byName.computeIfAbsent(a.name(), k -> LatencyHistogram.empty());
+            // a closed-model mix's attacker sent every request of the mix: each result counts under the request its URL names
+            boolean cycle = a.entry() == CYCLE;
+            long[] nameCounts = cycle ? null : counts.computeIfAbsent(a.name(), k -> new long[2]);
+            Histogram nameHistogram = cycle ? null : byName.computeIfAbsent(a.name(), k -> LatencyHistogram.empty());
             List<Hit> hits = results.get(a.index());
-            long interval = a.intervalNs();
-            Long origin = scheduleOrigin(hits, interval);
+            long interval = a.closed() ? 0 : a.intervalNs();
+            Long origin = a.closed() ? null : scheduleOrigin(hits, interval);
             long late = 0, maxLateNs = 0;
             for (Hit x : hits) {
-                long delay = Math.max(0, x.sentNs() - origin - (x.seq() + 1) * interval);
+                long delay = a.closed() ? 0 : Math.max(0, x.sentNs() - origin - (x.seq() + 1) * interval);
+                if (cycle) {
+                    int r = requestOf(x.url());
+                    if (r < 0 || r >= names.size()) {
+                        throw new LoadException("vegeta result " + x.seq() + " of " + outputs.get(a.index()).getFileName() + " names no request of the mix: "
+                                + x.url());
+                    }
+                    nameCounts = counts.get(names.get(r));
+                    nameHistogram = byName.get(names.get(r));
+                }
                 if (delay > LATE_NS) late++;
                 maxLateNs = Math.max(maxLateNs, delay);
                 Outcome o = outcome(x.code(), x.error());
@@ -588,6 +724,11 @@ public final class VegetaGenerator implements Generator {
                     case READ -> read++;
                 }
             }
+            if (a.closed()) {
+                said.append(String.format(Locale.ROOT, "# attacker %d %s: closed model, %d workers (-rate=0 -max-workers=%d) for %.3f s: %d sent, raw %s%n",
+                        a.index(), a.name(), a.maxWorkers(), a.maxWorkers(), a.lengthMs() / 1000.0, hits.size(), outputs.get(a.index()).getFileName()));
+                continue;
+            }
             long due = a.due(), never = dropped(due, hits.size(), a.rate());
             dropped += never;
             said.append(String.format(Locale.ROOT, "# attacker %d %s: rate %s from %.3f s for %.3f s, at most %d in flight: %d due, %d sent,"
@@ -601,7 +742,8 @@ public final class VegetaGenerator implements Generator {
         } catch (IOException e) {
             throw new LoadException("cannot write " + raw + ": " + e.getMessage());
         }
-        LoadResult r = LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw, dropped,
+        boolean closed = attackers.stream().allMatch(Attacker::closed);
+        LoadResult r = LoadResult.fromHistogram(h, hlog, answered, holdS, connect, read, write, timeout, status, bytes, raw, closed ? null : dropped,
                 perSecond.build());
         if (!mix) return r;
         List<LoadResult.ByRequest> each = new ArrayList<>();

@@ -305,7 +305,7 @@ class ScenarioTest {
         assertTrue(written.startsWith("# a header\n"), written);
         // the docs' example files too
         Path docs = Path.of(System.getProperty("vtlab.home", "..")).resolve("docs/scenarios");
-        for (String f : List.of("servlet-mix.toml", "spring-boot.toml", "command.toml")) {
+        for (String f : List.of("servlet-mix.toml", "servlet-mix-fast.toml", "spring-boot.toml", "command.toml")) {
             Scenario d = Scenario.read(docs.resolve(f), ScenarioExperiment.metrics());
             Files.writeString(dir.resolve(f), ScenarioWriter.text(d, List.of(), d.base(), d.csvNames()));
             Scenario e = Scenario.read(dir.resolve(f), ScenarioExperiment.metrics());
@@ -324,7 +324,7 @@ class ScenarioTest {
     @Test
     void theExampleFilesOfTheDocsRead() throws Exception {
         Path docs = Path.of(System.getProperty("vtlab.home", "..")).resolve("docs/scenarios");
-        for (String f : List.of("servlet-mix.toml", "spring-boot.toml", "command.toml")) {
+        for (String f : List.of("servlet-mix.toml", "servlet-mix-fast.toml", "spring-boot.toml", "command.toml")) {
             Scenario s = Scenario.read(docs.resolve(f), ScenarioExperiment.metrics());
             assertTrue(s.mix().entries().size() >= 2, f);
         }

@@ -157,6 +157,34 @@ class ThresholdTest {
     }
 
     /**
+     * A closed-model point measured by wrk (the whole load only) beside one measured by vegeta: wrk's row is named not
+     * judged with its generator, never dropped silently, and vegeta's point is judged; with wrk's rows alone the
+     * threshold is not measured and fails.
+     */
+    @Test
+    void aRowWithoutTheRequestsOwnNumbersIsNamedNotJudgedWithItsGenerator(@org.junit.jupiter.api.io.TempDir java.nio.file.Path raw) throws Exception {
+        org.HdrHistogram.Histogram fast = vtlab.data.LatencyHistogram.empty();
+        for (int i = 0; i < 100; i++) vtlab.data.LatencyHistogram.recordSeconds(fast, 0.010);
+        vtlab.data.LatencyHistogram.write(fast, raw.resolve("r1.vegeta.checkout.hlog"));
+        Map<String, String> vegeta = new java.util.HashMap<>(mixRow("virtual", "checkout=10.000", "checkout=0", "checkout=100", "checkout=r1.vegeta.checkout.hlog"));
+        vegeta.remove("target_rps");
+        vegeta.put("concurrency", "16");
+        vegeta.put("generator", "vegeta");
+        Map<String, String> wrk = Map.of("thread_mode", "virtual", "concurrency", "50", "rep", "1", "status", "ok", "p99_ms", "12.0", "generator", "wrk");
+        Threshold t = Threshold.parse("p99_ms[virtual, checkout] <= 150", METRICS);
+        Threshold.Outcome o = t.evaluate(typed(List.of(vegeta, wrk)), raw);
+        assertEquals(1, o.measured().size(), o.detail());
+        assertEquals("virtual checkout c=16", o.measured().getFirst().where());
+        assertEquals(List.of("virtual checkout c=50 rep 1 not measured apart (generator wrk measures the whole load only; vegeta measures each request,"
+                + " in both models)"), o.notJudged(), o.detail());
+        Threshold.Outcome only = t.evaluate(typed(List.of(wrk)), raw);
+        assertFalse(only.passed());
+        assertTrue(only.detail().startsWith("not measured: ") && only.detail().contains("not measured apart (generator wrk"), only.detail());
+        Threshold.Outcome errors = Threshold.parse("error_rate[virtual, checkout] < 1%", METRICS).evaluate(typed(List.of(vegeta, wrk)), raw);
+        assertEquals(1, errors.notJudged().size(), errors.detail());
+    }
+
+    /**
      * A load point whose request histogram a rep lacks cannot be merged exactly: it is not judged, and the threshold's
      * line names it and why, as it names a flagged row, rather than passing on the other load points alone.
      */

@@ -345,11 +345,178 @@ class VegetaGeneratorTest {
     }
 
     @Test
-    void vegetaSendsAMixAndFollowsProfilesOpenModelOnly() {
+    void vegetaSendsAMixAndFollowsProfilesInBothModels() {
         VegetaGenerator g = new VegetaGenerator();
         assertTrue(g.sendsMix());
         assertTrue(g.followsRateProfile());
-        assertEquals(java.util.EnumSet.of(LoadModel.OPEN), g.models());
-        assertThrows(java.io.IOException.class, () -> g.start(K6GeneratorTest.closed(5, Duration.ofSeconds(1))));
+        assertEquals(java.util.EnumSet.of(LoadModel.OPEN, LoadModel.CLOSED), g.models());
+        assertTrue(g.columns().containsAll(LoadResult.BY_REQUEST_COLUMNS), "the same declared per-request columns in both models");
+    }
+
+    /** The mix hello, sleep, bytes at 5:3:2, as a scenario writes it. */
+    static final Mix MIX_532 = new Mix(List.of(new Mix.Entry("hello", "GET", "/hello", List.of(), null, 200, "", 5),
+            new Mix.Entry("sleep", "GET", "/sleep?ms={ms}", List.of(), null, 200, "", 3),
+            new Mix.Entry("bytes", "GET", "/bytes?n={n}", List.of(), null, 200, "", 2)),
+            Map.of("ms", new Mix.Range(1, 3), "n", new Mix.Range(100, 400)));
+
+    /**
+     * Closed model: one attacker with no rate and a worker per connection, all started up front (-rate=0 -workers=N
+     * -max-workers=N: vegeta refuses -rate=0 without -max-workers), over the whole hold.
+     */
+    @Test
+    void theClosedModelIsOneUnpacedAttackerWithAWorkerPerConnection() {
+        LoadSpec s = new LoadSpec(URL, Request.of("GET"), 16, 1, Duration.ofSeconds(3), Duration.ofSeconds(5), "1", tmp, "row").withMix(MIX_532);
+        VegetaGenerator.Attacker a = VegetaGenerator.closed(s);
+        assertTrue(a.closed());
+        assertEquals(VegetaGenerator.CYCLE, a.entry());
+        assertEquals(0, a.due(), "nothing is due in a closed model");
+        String sh = VegetaGenerator.script("vegeta", s, List.of(a), i -> "t.json", i -> "o.bin");
+        assertTrue(sh.contains("'-rate=0' '-duration=3000ms' '-timeout=5000ms' '-workers=16' '-max-workers=16'"), sh);
+        assertEquals(tmp.resolve("row.vegeta.mix.targets.json"), VegetaGenerator.targetsFile(s, a));
+        assertEquals(-1, VegetaGenerator.closed(new LoadSpec(URL, Request.of("GET"), 4, 1, Duration.ofSeconds(1), Duration.ofSeconds(5), "1", tmp, "one"))
+                .entry(), "one request: no mix, no marks");
+    }
+
+    /**
+     * The closed model's targets: whole cycles of the smooth weighted round robin (5:3:2 in every 10 lines, never a run
+     * of one request longer than the weights need), each target's URL marked with its request's index as a fragment.
+     */
+    @Test
+    void aClosedMixIsWholeCyclesOfTheWeightsEachTargetMarkedWithItsRequest() throws Exception {
+        int[] cycle = VegetaGenerator.cycle(MIX_532);
+        assertEquals(List.of(0, 1, 2, 0, 0, 1, 0, 2, 1, 0), java.util.Arrays.stream(cycle).boxed().toList(), "nginx's smooth order for 5:3:2");
+        LoadSpec s = new LoadSpec(URL, Request.of("GET"), 16, 1, Duration.ofSeconds(3), Duration.ofSeconds(5), "1", tmp, "row").withMix(MIX_532);
+        List<String> lines = VegetaGenerator.cycleTargets(s, new java.util.Random(1), true).lines().toList();
+        assertEquals(VegetaGenerator.MAX_TARGETS, lines.size(), "whole cycles up to the cap: the values drawn per line");
+        var json = new ObjectMapper();
+        int[] seen = new int[3];
+        for (int i = 0; i < lines.size(); i++) {
+            String url = json.readTree(lines.get(i)).path("url").asText();
+            int r = VegetaGenerator.requestOf(url);
+            assertEquals(cycle[i % 10], r, "line " + i + ": " + url);
+            seen[r]++;
+            String path = url.substring("http://127.0.0.1:18411".length(), url.indexOf('#'));
+            assertTrue(path.matches(List.of("/hello", "/sleep\\?ms=[123]", "/bytes\\?n=\\d{3}").get(r)), url);
+        }
+        assertEquals(List.of(10_000, 6_000, 4_000), List.of(seen[0], seen[1], seen[2]));
+        // no placeholder: one cycle is every request there is to send
+        Mix plain = new Mix(List.of(new Mix.Entry("a", "GET", "/a", List.of(), null, 200, "", 2), new Mix.Entry("b", "GET", "/b", List.of(), null, 200, "", 1)),
+                Map.of());
+        assertEquals(3, VegetaGenerator.cycleTargets(s.withMix(plain), new java.util.Random(1), true).lines().count());
+        assertEquals(-1, VegetaGenerator.requestOf("http://h/a"));
+        assertEquals(12, VegetaGenerator.requestOf("http://h/a#x#r12"));
+    }
+
+    /**
+     * A closed-model mix's results split by the request each URL names: hello answered in 1 ms, sleep in 30 ms, bytes
+     * in 5 ms, a bytes 503 and a refused sleep; each request's own histogram holds its own latencies only (a split that
+     * mixed them up, or one histogram for all, would give every request the same p99), its errors its own, and the
+     * columns in the mix's order. A result that names no request fails the load.
+     */
+    @Test
+    void aClosedMixsResultsSplitByTheRequestTheirUrlNames() throws Exception {
+        long t0 = 1_800_000_000_000_000_000L, ms = 1_000_000L;
+        String base = "http://127.0.0.1:18411";
+        List<VegetaGenerator.Hit> hits = new ArrayList<>();
+        int seq = 0;
+        for (int i = 0; i < 100; i++) {
+            long at = t0 + i * 10 * ms;
+            hits.add(new VegetaGenerator.Hit(seq++, at, ms, 200, "", 11, base + "/hello#r0"));
+            hits.add(new VegetaGenerator.Hit(seq++, at, 30 * ms, 200, "", 2, base + "/sleep?ms=2#r1"));
+            hits.add(new VegetaGenerator.Hit(seq++, at, 5 * ms, i == 7 ? 503 : 200, i == 7 ? "503 Service Unavailable" : "", 300, base + "/bytes?n=300#r2"));
+        }
+        hits.add(new VegetaGenerator.Hit(seq++, t0 + 5 * ms, 0, 0, "dial tcp: connect: connection refused", 0, base + "/sleep?ms=1#r1"));
+        LoadSpec s = new LoadSpec(URI.create(base + "/"), Request.of("GET"), 3, 1, Duration.ofSeconds(1), Duration.ofSeconds(5), "1", tmp, "c").withMix(MIX_532);
+        VegetaGenerator.Attacker a = VegetaGenerator.closed(s);
+        List<String> names = List.of("hello", "sleep", "bytes");
+        LoadResult r = VegetaGenerator.parse("", tmp.resolve("c.vegeta.txt"), List.of(a), List.of(hits), List.of(tmp.resolve("c.vegeta.0.bin")),
+                tmp.resolve("c.vegeta.hlog"), 1.0, t0 / ms, names);
+        assertEquals(300, r.requests(), "answers, the 503 among them");
+        assertEquals(1, r.errStatus());
+        assertEquals(1, r.errConnect());
+        assertEquals(null, r.dropped(), "a closed model drops nothing: nothing is due");
+        assertEquals(names, r.byRequest().stream().map(LoadResult.ByRequest::name).toList());
+        LoadResult.ByRequest hello = r.byRequest().get(0), sleep = r.byRequest().get(1), bytes = r.byRequest().get(2);
+        assertEquals(1.0, hello.p99Ms(), 0.01);
+        assertEquals(30.0, sleep.p99Ms(), 0.05);
+        assertEquals(5.0, bytes.p99Ms(), 0.01);
+        assertEquals(5.0, bytes.p50Ms(), 0.01);
+        assertEquals(List.of(100L, 100L, 100L), List.of(hello.requests(), sleep.requests(), bytes.requests()));
+        assertEquals(List.of(100L, 101L, 100L), List.of(hello.attempted(), sleep.attempted(), bytes.attempted()), "the refused one is sleep's");
+        assertEquals(List.of(0L, 1L, 1L), List.of(hello.errors(), sleep.errors(), bytes.errors()));
+        for (LoadResult.ByRequest b : r.byRequest()) {
+            assertEquals(tmp.resolve("c.vegeta." + b.name() + ".hlog"), b.histogram());
+            Histogram h = LatencyHistogram.read(b.histogram());
+            assertEquals(b.requests(), h.getTotalCount(), b.name());
+            assertEquals(b.p99Ms(), LatencyHistogram.ms(h, 99), 1e-9, b.name());
+        }
+        Histogram whole = LatencyHistogram.read(r.histogram());
+        assertEquals(300, whole.getTotalCount());
+        assertEquals(30.0, whole.getMaxValue() / 1000.0, 0.05);
+        var cells = r.values().asText();
+        assertEquals(String.format(java.util.Locale.ROOT, "hello=%.3f;sleep=%.3f;bytes=%.3f", hello.p99Ms(), sleep.p99Ms(), bytes.p99Ms()),
+                cells.get(LoadResult.P99_BY_REQUEST.name()));
+        assertEquals("hello=0;sleep=1;bytes=1", cells.get(LoadResult.ERRORS_BY_REQUEST.name()));
+        assertTrue(Files.readString(tmp.resolve("c.vegeta.txt")).contains("# attacker 0 mix: closed model, 3 workers (-rate=0 -max-workers=3) for 1.000 s: 301 sent"));
+        // a request of the mix that got nothing still has its columns' cells; a result naming none fails the load
+        List<VegetaGenerator.Hit> unmarked = List.of(new VegetaGenerator.Hit(0, t0, ms, 200, "", 1, base + "/hello"));
+        var e = assertThrows(vtlab.load.Generator.LoadException.class, () -> VegetaGenerator.parse("", tmp.resolve("u.vegeta.txt"), List.of(a), List.of(unmarked),
+                List.of(tmp.resolve("u.vegeta.0.bin")), tmp.resolve("u.vegeta.hlog"), 1.0, t0 / ms, names));
+        assertTrue(e.getMessage().contains("names no request of the mix: " + base + "/hello"), e.getMessage());
+    }
+
+    /**
+     * The real vegeta in the closed model against a server that answers /slow in 20 ms and /fast at once, 3:1: the sends
+     * hold the weights by the server's own count (workers in proportion to the weights would send /fast far more
+     * often), each request's answers are the server's count of its path, the fragment never reaches the server, and
+     * no more than the connections are ever in flight.
+     */
+    @Test
+    void realVegetaRunsAClosedMixAtItsWeightsEachRequestApart() throws Exception {
+        VegetaGenerator g = new VegetaGenerator();
+        g.ensureAvailable();
+        Map<String, AtomicLong> byPath = new ConcurrentHashMap<>();
+        AtomicLong inFlight = new AtomicLong(), most = new AtomicLong(), fragments = new AtomicLong();
+        HttpServer server = HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 100);
+        server.setExecutor(java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+        server.createContext("/", x -> {
+            long now = inFlight.incrementAndGet();
+            most.accumulateAndGet(now, Math::max);
+            if (x.getRequestURI().getRawFragment() != null || x.getRequestURI().toString().contains("#")) fragments.incrementAndGet();
+            byPath.computeIfAbsent(x.getRequestURI().getPath(), k -> new AtomicLong()).incrementAndGet();
+            try {
+                if (x.getRequestURI().getPath().equals("/slow")) Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            byte[] body = "ok".getBytes();
+            inFlight.decrementAndGet();
+            x.sendResponseHeaders(200, body.length);
+            x.getResponseBody().write(body);
+            x.close();
+        });
+        server.start();
+        try {
+            Mix mix = new Mix(List.of(new Mix.Entry("slow", "GET", "/slow?id={id}", List.of(), null, 200, "", 3),
+                    new Mix.Entry("fast", "GET", "/fast", List.of(), null, 200, "", 1)), Map.of("id", new Mix.Range(1, 9)));
+            LoadSpec s = new LoadSpec(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), Request.of("GET"), 4, 1, Duration.ofSeconds(2),
+                    Duration.ofSeconds(5), CPUS, tmp, "closed").withMix(mix);
+            LoadResult r = g.start(s).await();
+            long slow = byPath.getOrDefault("/slow", new AtomicLong()).get(), fast = byPath.getOrDefault("/fast", new AtomicLong()).get();
+            assertTrue(slow + fast > 100, slow + " slow, " + fast + " fast");
+            // the cycle is shared by the workers: the sends hold 3:1 within the few in flight at the end
+            assertEquals(0.75, slow / (double) (slow + fast), 0.02, slow + " slow, " + fast + " fast");
+            assertEquals(0, fragments.get(), "the marks stay with vegeta");
+            assertTrue(most.get() <= 4, "at most the connections in flight: " + most.get());
+            assertEquals(null, r.dropped());
+            assertEquals(List.of("slow", "fast"), r.byRequest().stream().map(LoadResult.ByRequest::name).toList());
+            assertEquals(slow, r.byRequest().get(0).requests());
+            assertEquals(fast, r.byRequest().get(1).requests());
+            assertTrue(r.byRequest().get(0).p50Ms() >= 19, "slow sleeps 20 ms: " + r.byRequest().get(0));
+            assertTrue(r.byRequest().get(1).p50Ms() < r.byRequest().get(0).p50Ms(), "fast's own, not slow's: " + r.byRequest());
+            assertEquals(slow + fast, r.requests());
+        } finally {
+            server.stop(0);
+        }
     }
 }
