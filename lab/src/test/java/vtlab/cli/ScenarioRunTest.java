@@ -49,24 +49,29 @@ class ScenarioRunTest {
         assertEquals("9s", o.string("hold", null));
         assertEquals(List.of("platform"), o.all("modes"));
         assertEquals(List.of("50", "200"), o.all("conc"));
-        assertEquals("vegeta", o.string("generator", null), "a closed load's mix: vegeta, each request measured apart");
+        assertEquals("wrk", o.string("generator", null), "a closed load's mix with no threshold of one request: wrk, the cheapest a request");
         assertEquals(sc.file().toAbsolutePath().normalize().toString(), o.string("scenario", null));
     }
 
     /**
-     * A file of the open model (an imported access log's) run with --conc beside it: closed, still vegeta (each request
-     * measured apart in both models); wrk when named.
+     * A file of the open model (an imported access log's) run with --conc beside it: closed, so wrk, unless a threshold
+     * names a request (only vegeta measures it apart); a generator named is kept.
      */
     @Test
-    void anOpenFileRunClosedStaysWithVegetaUnlessWrkIsNamed() throws Exception {
+    void anOpenFileRunClosedTakesWrkUnlessAThresholdNamesARequest() throws Exception {
         Path f = dir.resolve("open.toml");
         Files.writeString(f, FILE.replace("conc = [50, 200]", "load-model = \"open\"\nrate-profile = \"100@0s,200@2s\""));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
         assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of())).string("generator", null));
         Options closed = ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20")));
-        assertEquals("vegeta", closed.string("generator", null));
+        assertEquals("wrk", closed.string("generator", null));
         assertFalse(closed.has("rate-profile"));
-        assertEquals("wrk", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20", "--generator", "wrk"))).string("generator", null));
+        assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20", "--generator", "vegeta"))).string("generator", null));
+        Path named = dir.resolve("named.toml");
+        Files.writeString(named, Files.readString(f).replace("[[requests]]\npath = \"/hello\"", "[slo]\nthresholds = [\"p99_ms[virtual, hello] <= 100\"]\n[[requests]]\nname = \"hello\"\npath = \"/hello\""));
+        Scenario withThreshold = Scenario.read(named, ScenarioExperiment.metrics());
+        assertEquals("vegeta", ScenarioRun.options(withThreshold, vtlab.cli.Main.parse(List.of("--conc", "20"))).string("generator", null),
+                "a threshold of one request: vegeta, which measures it apart");
     }
 
     @Test

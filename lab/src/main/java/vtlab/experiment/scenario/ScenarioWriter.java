@@ -28,7 +28,7 @@ public final class ScenarioWriter {
         HINTS.put("start-timeout", "start-timeout = \"120s\"");
         HINTS.put("port", "port = 18080");
         HINTS.put("load-model", "load-model = \"open\"     # with rates = [200]: the open model (conc: the closed model's connections)");
-        HINTS.put("generator", "generator = \"vegeta\"   # vegeta (the default, both models: each request's own p99) or wrk (closed, less CPU, the whole only); k6 too, opt-in; oha and hey cannot");
+        HINTS.put("generator", "generator = \"vegeta\"   # vegeta (each request's own p99: open loads, and closed ones whose thresholds name a request) or wrk (closed, less CPU, the whole only); k6 too, opt-in; oha and hey cannot");
         HINTS.put("jdk", "jdk = [\"25\"]");
     }
 
