@@ -122,6 +122,10 @@ class EvidenceTest {
         assertTrue(NextStepIT.gainShown("+60% req/s, p99 −40%; the largest cause is now on CPU (64%)", false), "the narrower claim: no interval");
         // the wording of a claim between forks: the p99's change with its own interval (CI's fresh clone, 2026-11-28)
         assertTrue(NextStepIT.gainShown("+179% req/s (95% CI +116% to +292%), p99 −66% (95% CI −84% to +1303%); the largest cause is now waiting to run (94%)", true));
+        // the p99's interval unbounded (two forks, one with a far tail): the fresh clone of 2026-11-28 23:00, whose test
+        // knew only a bounded one and failed on a claim the lab made rightly
+        assertTrue(NextStepIT.gainShown("+100% req/s (95% CI +84% to +115%), p99 −47% (95% CI unbounded); the largest cause is still waiting for a pooled connection (87%, was 94%)", true));
+        assertFalse(NextStepIT.gainShown("+287% req/s (95% CI −4% to +579%), p99 −74% (95% CI unbounded): within the noise between forks, no gain shown; the largest cause is now waiting to run (86%)", true));
         assertFalse(NextStepIT.gainShown("+30% req/s (95% CI +10% to +50%), p99 +90% (95% CI +20% to +160%): more throughput for a longer p99 tail: a trade, not a gain", true),
                 "a trade is no gain");
         for (String back : List.of("+9% req/s, p99 −1%: one rep a side, within this machine's ±15% between JVMs: no gain shown",

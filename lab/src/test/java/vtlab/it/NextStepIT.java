@@ -64,13 +64,15 @@ class NextStepIT {
     }
 
     /**
-     * Whether the variant's words claim a gain: its throughput up, with nothing after it that takes the claim back
-     * (no "no gain shown", "worse", "not evidence"); the interval when its reps give one.
+     * Whether the variant's words claim a gain: its throughput up, the interval when its reps give one, and nothing
+     * before the cause's clause (after ";") that takes the claim back ("no gain shown", "not a gain", "not evidence",
+     * "worse"). The p99's own change is read as the lab words it, whatever its interval ("(95% CI −84% to +1303%)",
+     * "(95% CI unbounded)"): only the throughput's claim is asserted here.
      */
     static boolean gainShown(String words, boolean interval) {
-        // the p99 carries its own interval between forks where there is one: "p99 −66% (95% CI −84% to +1303%)"
-        return words.matches("\\+\\d+% req/s" + (interval ? " \\(95% CI \\+\\d+% to \\+\\d+%\\)" : "")
-                + "(, p99 [+−]\\d+%( \\(95% CI [+−]\\d+% to [+−]\\d+%\\))?)?(;.*)?");
+        String claim = words.split(";", 2)[0];
+        if (java.util.stream.Stream.of("no gain shown", "not a gain", "not evidence", "worse").anyMatch(claim::contains)) return false;
+        return claim.matches("\\+\\d+% req/s" + (interval ? " \\(95% CI \\+\\d+% to \\+\\d+%\\)" : "") + "(, p99 [+−]\\d+%.*)?");
     }
 
     /** The lab's refusal of a claim from rows that are not evidence, on the variant's own words or its base line. */

@@ -205,10 +205,13 @@ public final class ServersExperiment implements Experiment {
         return Stats.mean95(values(rows));
     }
 
-    /** "12,340 req/s (95% CI 11,900–12,780)", the mean alone with one rep. */
+    /**
+     * "12,340 req/s (95% CI 11,900–12,780)", the mean alone with one rep; a throughput is never below zero, so an interval
+     * that two forks far apart stretch past it starts at 0 (Student's t with one degree of freedom is 12.7).
+     */
     static String render(Stats.Interval i) {
         if (!i.bounded()) return RowStats.n0(i.mean()) + " req/s";
-        return RowStats.n0(i.mean()) + " req/s (95% CI " + RowStats.n0(i.low()) + "–" + RowStats.n0(i.high()) + ")";
+        return RowStats.n0(i.mean()) + " req/s (95% CI " + RowStats.n0(Math.max(0, i.low())) + "–" + RowStats.n0(i.high()) + ")";
     }
 
     /**
