@@ -127,7 +127,18 @@ public final class RowValidity {
         flags.addAll(mode.flags());
         checkNotes = new ArrayList<>(checkNotes);
         checkNotes.addAll(mode.notes());
+        Long dropped = whole(out.get(Columns.LISTEN_OVERFLOWS));
+        if (dropped != null && dropped > 0) {
+            flags.add("accept-queue");
+            checkNotes.add(acceptQueueNote(dropped, flags.contains("littles-law")));
+        }
         if (Boolean.FALSE.equals(ctx.warmupSteady())) flags.add("warmup-not-steady");
+        double jit = out.get(Columns.APP_CPU_BY_THREAD) instanceof String byThread ? vtlab.data.Rows.cpuGroupPct(byThread, "jit") : 0;
+        if (jit >= Validity.JIT_BUSY_PCT) {
+            flags.add("jit-busy");
+            checkNotes.add(String.format(java.util.Locale.ROOT, "jit-busy: the JIT compiler used %.0f%% of a core in the hold, so the server was"
+                    + " still compiling: its numbers are not its steady state (a longer --warmup, or --warmup-max, lets it settle)", jit));
+        }
         String shared = ctx.sharedCpu(); // allowed by --allow-shared-cpus, else refused before the run
         if (shared != null) flags.add("shared-cpu");
         Double others = number(out.get(Columns.OTHERS_CPU));
@@ -144,6 +155,18 @@ public final class RowValidity {
                 + " (a build, a browser, another run): the tiers' CPUs were not theirs alone", others));
         if (!ctx.probeErrors().isEmpty()) notes.add("probe errors: " + String.join("; ", ctx.probeErrors()));
         out.put(Validity.NOTE, String.join(" | ", notes));
+    }
+
+    /**
+     * A caveat, not a fault of the number by itself: the connections the kernel dropped at the hold's start began a
+     * second or more late (its retry), so a closed row counts less than the server could do; where Little's law then
+     * fails (connections idle) this is why.
+     */
+    static String acceptQueueNote(long dropped, boolean littles) {
+        return "accept-queue: " + dropped + " connection handshake(s) dropped by a full accept queue in the hold (ListenOverflows):"
+                + " those connections began a second or more late" + (littles
+                ? ", which is why the connections sat idle (littles-law): the server's accept queue is its first limit here"
+                : "") + "; a larger accept queue (Tomcat acceptCount, Jetty acceptQueueSize, Helidon backlog; servers: --accept-queue) removes it";
     }
 
     private static Long whole(Object o) {

@@ -71,6 +71,12 @@ public final class Validity {
         return cpuPct != null && cores > 0 && cpuPct >= SATURATED * 100 * cores;
     }
 
+    /**
+     * The JIT's share of a core in a hold above which the row says the server was still compiling (a settled warm-up
+     * leaves it at 2% or less, WarmUp's own test; a 3 s warm-up left Spring WebFlux's at 26-43% on one core).
+     */
+    public static final double JIT_BUSY_PCT = 10;
+
     /** Flags to attach to a finished row; an empty list means the row's numbers stand. */
     public static List<String> flags(Inputs in) {
         List<String> f = new ArrayList<>();

@@ -464,8 +464,9 @@ public final class RunCommand implements Command {
         }
         List<String> probes = r.probes(runProbes);
         if (e != null) probes = e.probes(probes);
-        // what ran the requests (a virtual row's on platform threads flag it): beside any probe set, none with --no-probes
-        if (!probes.isEmpty()) probes = vtlab.probe.ServedProbe.with(probes);
+        // what ran the requests (a virtual row's on platform threads flag it) and the handshakes a full accept queue
+        // dropped (connections that began late): beside any probe set, none with --no-probes
+        if (!probes.isEmpty()) probes = vtlab.probe.ListenQueueProbe.with(vtlab.probe.ServedProbe.with(probes));
         if (!r.limits().none()) probes = vtlab.probe.ContainerProbe.with(probes); // what the limits did, what the JVM saw
         if (pinThreshold != null) probes = Probes.withOption(probes, "jfr-pinning", "threshold", pinThreshold);
         Probes.validate(probes);

@@ -107,6 +107,9 @@ public final class Columns {
             "requests the SUT ran on platform threads in the hold (runtime-info's requests_by_thread; empty: not counted)");
     public static final Column SUT_REQUESTS_VIRTUAL = Column.integer("sut_requests_virtual", "requests",
             "requests the SUT ran on virtual threads in the hold (runtime-info's requests_by_thread; empty: not counted)");
+    public static final Column LISTEN_OVERFLOWS = Column.integer("listen_overflows", "handshakes",
+            "connection handshakes the kernel dropped in the hold because a listening socket's accept queue was full (TcpExt"
+            + " ListenOverflows of the SUT's network namespace, every listener in it): each such connection began a second or more late");
     public static final Column GC_PAUSES = Column.integer("gc_pauses", "pauses", "GC pauses in the hold (the JVM's gc log)");
     public static final Column GC_PAUSE_TOTAL = Column.number("gc_pause_total_ms", "ms", "time the SUT spent in GC pauses in the hold");
     public static final Column GC_PAUSE_MAX = Column.number("gc_pause_max_ms", "ms", "longest GC pause in the hold");

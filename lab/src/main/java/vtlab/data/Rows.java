@@ -24,7 +24,25 @@ public final class Rows {
     public static boolean voids(String flag) {
         return !flag.equals("app-cpu-bound") && !flag.equals("below-bound") && !flag.equals("warmup-not-steady")
                 && !flag.equals("overloaded") // an open rate above capacity: the growing latency is the finding
-                && !flag.equals("shared-cpu");
+                && !flag.equals("shared-cpu")
+                && !flag.equals("accept-queue") // connections began late: a caveat; littles-law voids when it mattered
+                && !flag.equals("jit-busy"); // the compiler still ran in the hold: a caveat on the number
+    }
+
+    /** One group's share from an app_cpu_by_thread value ("requests 61.2;jit 18.9"): 0 when the group used nothing. */
+    public static double cpuGroupPct(String byThread, String group) {
+        if (byThread == null) return 0;
+        for (String part : byThread.split(";")) {
+            int sp = part.lastIndexOf(' ');
+            if (sp > 0 && part.substring(0, sp).equals(group)) {
+                try {
+                    return Double.parseDouble(part.substring(sp + 1));
+                } catch (NumberFormatException e) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
     }
 
     // --- over typed rows ---

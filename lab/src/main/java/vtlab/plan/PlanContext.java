@@ -44,7 +44,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         if (jdks.isEmpty()) jdks.add(Jdk.current());
         String args = o.string("jvm-args", "-Xms512m -Xmx512m");
         List<String> jvmArgs = args.isBlank() ? List.of() : List.of(args.trim().split("\\s+"));
-        int appCpus = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP);
+        int appCpus = appCpus(o);
         int carriers = carriers(RunOptions.CARRIERS.string(o), appCpus);
         if (jvmArgs.stream().anyMatch(a -> a.startsWith("-D" + CARRIERS_PROPERTY + "="))) {
             throw new UsageError("set the carrier count with --carriers, not with -D" + CARRIERS_PROPERTY + " in --jvm-args");
@@ -63,6 +63,11 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         if (!open && RATES.given(o)) throw new UsageError("--rates is the open model's axis: add --load-model open, or use --conc");
         if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates or --rate-profile (and --max-in-flight)");
         return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, MAX_IN_FLIGHT.integer(o), profile);
+    }
+
+    /** The CPUs the SUT is pinned to (the core map this machine and the options give). */
+    public static int appCpus(Options o) throws UsageError {
+        return CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o).count(CoreMap.APP);
     }
 
     /** --rate-profile parsed (refused in one line if it does not), or null without it. */

@@ -79,11 +79,7 @@ public final class CpuByThreadProbe implements Probe {
 
     /** One group's share from an app_cpu_by_thread value (as {@link #render} writes it): 0 when the group used nothing. */
     public static double groupPct(String byThread, String group) {
-        for (String part : byThread.split(";")) {
-            int sp = part.lastIndexOf(' ');
-            if (sp > 0 && part.substring(0, sp).equals(group)) return Double.parseDouble(part.substring(sp + 1));
-        }
-        return 0;
+        return vtlab.data.Rows.cpuGroupPct(byThread, group);
     }
 
     /**

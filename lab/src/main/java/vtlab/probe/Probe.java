@@ -64,6 +64,12 @@ public interface Probe {
     /** The SUT is up and verified, no load sent yet: for idle readings (e.g. footprint before load). */
     default void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {}
 
+    /**
+     * The measured (or profiled) hold's load is about to start: a probe whose window must hold the load's first
+     * connections (a kernel counter their set-up moves) opens it here; the context has no load tier yet.
+     */
+    default void beforeHold(ProbeContext ctx) throws Exception {}
+
     default void start(ProbeContext ctx) throws Exception {}
 
     default void sample(ProbeContext ctx, double second, Measurements out) throws Exception {}

@@ -31,6 +31,7 @@ public final class Probes {
         ALL.put(ContainerProbe.NAME, ContainerProbe::new);
         ALL.put(PathsProbe.NAME, PathsProbe::new);
         ALL.put(ServedProbe.NAME, ServedProbe::new);
+        ALL.put(ListenQueueProbe.NAME, ListenQueueProbe::new);
         ALL.put(LiveSetProbe.NAME, LiveSetProbe::new);
     }
 

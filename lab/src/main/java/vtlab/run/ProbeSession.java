@@ -36,6 +36,10 @@ final class ProbeSession {
         for (Probe p : probes) guard(p, () -> p.beforeLoad(ctx, measurements));
     }
 
+    void beforeHold(ProbeContext ctx) {
+        for (Probe p : probes) guard(p, () -> p.beforeHold(ctx));
+    }
+
     void start(ProbeContext ctx) {
         for (Probe p : probes) guard(p, () -> p.start(ctx));
     }

@@ -315,11 +315,14 @@ public final class RowRunner {
         steps.step("measuring " + hold.toSeconds() + "s" + (faults.any() ? ", fault " + faults.spec() : ""));
         // the hold follows the row's rate profile, if any; warm-up slices run at its mean, so their rates can settle
         // (an explaining hold shorter than the row's runs at the profile's mean: the profile's seconds are the row's)
+        // the probes see the hold they run in (a profiled hold may be shorter than the row's: at most 20 s)
+        Row held = hold.equals(row.hold()) ? row : row.withHold(hold);
+        Map<String, TierProcess> before = tiers(sut, null, runTiers);
+        probes.beforeHold(new ProbeContext(held, before, before.keySet().stream().collect(Collectors.toMap(t -> t, cores::count)), sut.base(), raw, stem));
         Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));
         Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
         Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
-        // the probes see the hold they run in (a profiled hold may be shorter than the row's: at most 20 s)
-        ProbeContext ctx = new ProbeContext(hold.equals(row.hold()) ? row : row.withHold(hold), tiers, tierCpus, sut.base(), raw, stem);
+        ProbeContext ctx = new ProbeContext(held, tiers, tierCpus, sut.base(), raw, stem);
         probes.start(ctx);
         long t0 = System.nanoTime();
         LoadResult r;

@@ -42,6 +42,13 @@ public record Stack(String name, String description, Path dir, Path jar, String 
     public static final String REQUEST_POOL = "requestPool";
     /** The role of the setting that caps the connections a server accepts (Tomcat's maxConnections). */
     public static final String CONNECTION_CAP = "connectionCap";
+    /**
+     * The role of the setting that sizes the listening socket's backlog (Tomcat's acceptCount, Jetty's acceptQueueSize,
+     * Helidon's backlog): connections past it wait for the kernel's retry, a second.
+     */
+    public static final String ACCEPT_QUEUE = "acceptQueue";
+    /** The role of the setting that sizes an event-loop server's loops (Reactor Netty's ioWorkerCount). */
+    public static final String EVENT_LOOPS = "eventLoops";
 
     /** A stack that declares no modes (a service from the command line): its mode setting's values, read as words. */
     public Stack(String name, String description, Path dir, Path jar, String runtimeInfoPath,

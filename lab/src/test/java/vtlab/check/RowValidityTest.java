@@ -58,6 +58,48 @@ class RowValidityTest {
         assertTrue(((String) busy.get(Validity.NOTE)).contains("other processes used 61% of a core during the hold"), String.valueOf(busy.get(Validity.NOTE)));
     }
 
+    /**
+     * Handshakes a full accept queue dropped are a caveat that names itself, and the cause in the note when the
+     * connections then sat idle (run 20261128T224239Z-servers: Tomcat's backlog of 100 at 1,000 connections, ratio 0.87).
+     */
+    @Test
+    void handshakesAFullAcceptQueueDroppedAreNamedAndExplainIdleConnections() {
+        RowValues some = new RowValues();
+        some.put(vtlab.data.Columns.LISTEN_OVERFLOWS, 40L);
+        RowValidity.judge(some, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", some.get(Validity.STATUS), "a caveat: Little's law held");
+        assertEquals("accept-queue", some.get(Validity.FLAGS));
+        String note = (String) some.get(Validity.NOTE);
+        assertTrue(note.contains("accept-queue: 40 connection handshake(s) dropped by a full accept queue") && !note.contains("littles-law"), note);
+
+        RowValues idle = new RowValues();
+        idle.put(vtlab.data.Columns.LISTEN_OVERFLOWS, 2130L);
+        RowValidity.judge(idle, row(1000, 4000.0, null), closed(3796, 229.3), HERE); // ratio 0.87
+        assertEquals("flagged", idle.get(Validity.STATUS));
+        assertEquals("littles-law;accept-queue", idle.get(Validity.FLAGS));
+        assertTrue(((String) idle.get(Validity.NOTE)).contains("which is why the connections sat idle (littles-law)"), String.valueOf(idle.get(Validity.NOTE)));
+
+        RowValues none = new RowValues();
+        none.put(vtlab.data.Columns.LISTEN_OVERFLOWS, 0L);
+        RowValidity.judge(none, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("", none.get(Validity.FLAGS));
+    }
+
+    /** A hold in which the JIT still took a tenth of a core or more is named, a caveat: the server was not warm. */
+    @Test
+    void aHoldWhileTheJitStillCompilesIsACaveatThatSaysHowMuch() {
+        RowValues busy = new RowValues();
+        busy.put(vtlab.data.Columns.APP_CPU_BY_THREAD, "requests 30.3;jit 28.3;gc-vm 0.3"); // WebFlux after a 3 s warm-up
+        RowValidity.judge(busy, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", busy.get(Validity.STATUS));
+        assertEquals("jit-busy", busy.get(Validity.FLAGS));
+        assertTrue(((String) busy.get(Validity.NOTE)).contains("jit-busy: the JIT compiler used 28% of a core in the hold"), String.valueOf(busy.get(Validity.NOTE)));
+        RowValues warm = new RowValues();
+        warm.put(vtlab.data.Columns.APP_CPU_BY_THREAD, "requests 80.1;jit 1.2");
+        RowValidity.judge(warm, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("", warm.get(Validity.FLAGS));
+    }
+
     @Test
     void connectionsSittingIdleVoidAClosedRow() {
         RowValues out = new RowValues();

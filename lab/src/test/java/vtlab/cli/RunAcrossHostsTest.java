@@ -68,7 +68,7 @@ class RunAcrossHostsTest {
         assertTrue(few.startsWith("--hosts: 2 load agents need at least 2 connections, row ") && few.endsWith(" has 1"), few);
         String probe = refusal(two, "run", "servlet", "--probes", "cpu,jfr-pinning,jvm");
         assertEquals("--hosts: probe jvm reads the SUT through this machine (JMX by the local attach API, or its /proc directly): not across hosts yet,"
-                + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc, profile, paths, served, live-set are)", probe);
+                + " remote JMX is not built (cpu, rss, threads, cpu-threads, nmt, jfr-pinning, vtdump, gc, profile, paths, served, listen, live-set are)", probe);
         assertEquals("--hosts: sut is local, which is the lab without --hosts: give it a host (sut = \"user@host\")",
                 refusal(topology("sut = \"local\"\nload = [\"root@127.0.0.1:2\"]\n"), "run", "servlet"));
     }

@@ -59,13 +59,20 @@ public final class ServersExperiment implements Experiment {
     static final Opt POOL = Opt.of("pool-size", null, "the request pool's size on every server that has one (its stack.json role requestPool:\n"
             + "Tomcat's and Jetty's maxThreads; default each server's own, 200)");
     static final Opt MAX_CONNECTIONS = Opt.of("max-connections", null, "the connection cap on every server that has one (role connectionCap; default 8192)");
+    static final Opt ACCEPT_QUEUE = Opt.of("accept-queue", null, "the listening socket's backlog on every server that has one (role acceptQueue:\n"
+            + "Tomcat's acceptCount, Jetty's acceptQueueSize, Helidon's backlog); default: the largest --conc where\n"
+            + "a server's own is smaller (Tomcat 100, Jetty 50), so no connection of the load waits a second for the\n"
+            + "kernel's retry (the listen probe counts the handshakes a full queue dropped)");
+    static final Opt EVENT_LOOPS = Opt.of("event-loops", null, "event loops on every event-loop server (role eventLoops: Reactor Netty's ioWorkerCount);\n"
+            + "default: one per SUT CPU, as Reactor Netty sizes them on 4 CPUs or more (its own max(CPUs, 4) runs\n"
+            + "four loops on a one-CPU SUT: 2-5x fewer hello requests here, docs/results.md)");
     static final List<Opt> TIMING = PlanContext.timingOptions("10s", "20s", 3,
             "defaults: 9 servers and modes x 2 workloads x 2 concurrencies x 3 reps = 108 rows of about 30 s\n"
             + "(about an hour); --quick: one rep at 1,000 connections, 18 rows, about 5 min");
 
     @Override
     public List<Opt> options() {
-        List<Opt> all = new ArrayList<>(List.of(SERVERS_OPT, MODES, WORKLOADS_OPT, CONC, SLEEP_MS, POOL, MAX_CONNECTIONS));
+        List<Opt> all = new ArrayList<>(List.of(SERVERS_OPT, MODES, WORKLOADS_OPT, CONC, SLEEP_MS, POOL, MAX_CONNECTIONS, ACCEPT_QUEUE, EVENT_LOOPS));
         all.addAll(TIMING);
         return all;
     }
@@ -109,6 +116,8 @@ public final class ServersExperiment implements Experiment {
         PlanContext.Timing t = ctx.timing(o, TIMING);
         int sleepMs = SLEEP_MS.integer(o);
         Integer pool = POOL.given(o) ? POOL.integer(o) : null, maxConnections = MAX_CONNECTIONS.given(o) ? MAX_CONNECTIONS.integer(o) : null;
+        int acceptQueue = ACCEPT_QUEUE.given(o) ? ACCEPT_QUEUE.integer(o) : conc.stream().mapToInt(Integer::intValue).max().orElse(0);
+        int eventLoops = EVENT_LOOPS.given(o) ? EVENT_LOOPS.integer(o) : PlanContext.appCpus(o);
         List<Row> rows = new ArrayList<>();
         // rows of one server, mode and workload are consecutive: with one rep they share one warm JVM
         for (Jdk jdk : ctx.jdks())
@@ -116,7 +125,7 @@ public final class ServersExperiment implements Experiment {
                 for (Target target : targets)
                     for (int c : conc)
                         for (int rep = 1; rep <= t.reps(); rep++) {
-                            rows.add(row(target, workload, c, rep, jdk, sleepMs, pool, maxConnections, t, ctx));
+                            rows.add(row(target, workload, c, rep, jdk, sleepMs, pool, maxConnections, acceptQueue, eventLoops, t, ctx));
                         }
         return rows;
     }
@@ -128,10 +137,11 @@ public final class ServersExperiment implements Experiment {
     }
 
     static Row row(Target target, String workload, int c, int rep, Jdk jdk, int sleepMs, Integer pool, Integer maxConnections,
-                   PlanContext.Timing t, PlanContext ctx) throws UsageError {
+                   int acceptQueue, int eventLoops, PlanContext.Timing t, PlanContext ctx) throws UsageError {
         Stack stack = target.stack();
         String mode = target.mode().name();
         Settings axes = byRole(stack, byRole(stack, Settings.NONE, Stack.REQUEST_POOL, pool), Stack.CONNECTION_CAP, maxConnections);
+        axes = byRole(stack, byRole(stack, axes, Stack.ACCEPT_QUEUE, acceptQueueFor(stack, mode, workload, jdk, acceptQueue)), Stack.EVENT_LOOPS, eventLoops);
         Params params = workload.equals("sleep") ? Params.NONE.with("sleepMs", Integer.toString(sleepMs)) : Params.NONE;
         Stack.Config cfg = stack.configure(mode, workload, axes, jdk.major());
         ThreadMode.RequestBound declared = target.mode().bound(cfg.values());
@@ -149,6 +159,17 @@ public final class ServersExperiment implements Experiment {
         return Row.builder().experiment("servers").stack(stack.name()).threadMode(mode).workload(workload).concurrency(c).rep(rep)
                 .fork(t.reps() > 1 ? rep : 0).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
                 .tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(ctx.jvmArgs()).build();
+    }
+
+    /**
+     * The backlog a server gets: the one given where its own is smaller (a server whose own is larger, Helidon's 1,024,
+     * keeps it: the comparison is of the servers, not of a backlog the lab lowered), none where it has no such role.
+     */
+    static Integer acceptQueueFor(Stack stack, String mode, String workload, Jdk jdk, int wanted) throws UsageError {
+        String setting = stack.role(Stack.ACCEPT_QUEUE);
+        if (wanted <= 0 || setting == null) return null;
+        int own = stack.configure(mode, workload, Settings.NONE, jdk.major()).intValue(setting);
+        return own >= wanted ? null : wanted;
     }
 
     /**
@@ -227,7 +248,10 @@ public final class ServersExperiment implements Experiment {
         // on virtual threads the carriers run the requests: how many there were says how much CPU they could use
         String on = Stack.threadsOf(r.text(Columns.STACK), r.mode()).virtual() && !Double.isNaN(carriers)
                 ? String.format(Locale.ROOT, " (%.0f carriers)", carriers) : "";
-        String busy = Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, ", its CPU %.0f%% of a core%s", cpu, on);
+        // a hold in which the compiler still ran measured a server not yet warm (the jit-busy caveat): say how much of its CPU that was
+        double jit = rows.stream().mapToDouble(x1 -> vtlab.data.Rows.cpuGroupPct(x1.text(Columns.APP_CPU_BY_THREAD), "jit")).average().orElse(0);
+        String compiling = jit >= vtlab.check.Validity.JIT_BUSY_PCT ? String.format(Locale.ROOT, ", %.0f%% of a core the JIT: not yet warm", jit) : "";
+        String busy = Double.isNaN(cpu) ? "" : String.format(Locale.ROOT, ", its CPU %.0f%% of a core%s%s", cpu, on, compiling);
         if (!Double.isNaN(bound) && bound > 0) {
             double pct = 100 * x / bound;
             if (pct >= 90) return String.format(Locale.ROOT, "at its bound (%.0f%% of %s req/s: %s)", pct, RowStats.n0(bound), what);

@@ -349,8 +349,9 @@ class AbExperimentTest {
         List<String> defaults = new java.util.ArrayList<>(vtlab.probe.Probes.DEFAULT);
         defaults.add(vtlab.probe.LiveSetProbe.NAME); // ab's memory line compares live sets
         defaults.add(vtlab.probe.ServedProbe.NAME); // beside every set: what ran the requests
+        defaults.add(vtlab.probe.ListenQueueProbe.NAME); // and the handshakes a full accept queue dropped
         assertEquals(defaults, without);
-        assertEquals(List.of("cpu", vtlab.probe.ServedProbe.NAME), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
+        assertEquals(List.of("cpu", vtlab.probe.ServedProbe.NAME, vtlab.probe.ListenQueueProbe.NAME), probesOf("--probes", "cpu"), "--probes a,b replaces the set");
         assertEquals(List.of(), probesOf("--no-probes"), "none at all");
     }
 

@@ -82,6 +82,34 @@ class ServersExperimentTest {
         }
     }
 
+    /**
+     * wrk opens its 1,000 connections at once: a backlog shorter than that (Tomcat's 100, Jetty's JDK 50) dropped
+     * ~2,000 handshakes per hold here and left the pool-bound rows at a Little's law ratio of 0.84–0.88. Every server
+     * whose own backlog is shorter than the largest --conc gets that, by role; Helidon keeps its own 1,024.
+     */
+    @Test
+    void theAcceptQueueHoldsTheLargestConcurrencyWhereAServersOwnIsShorter() throws Exception {
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (Row r : plan("--workloads", "sleep", "--conc", "400,1000", "--reps", "1", "--servers", "servlet,jetty,helidon,webflux")) {
+            rows.put(r.stack() + " " + r.threadMode() + " " + r.concurrency(), r);
+        }
+        assertEquals("1000", rows.get("servlet platform 400").sutEnv().get("ACCEPT_COUNT"), "the sweep's largest, on every row of it");
+        assertEquals(1000, rows.get("servlet virtual 1000").expectInfo().get("accept_count"), "runtime-info proves it");
+        assertEquals("1000", rows.get("jetty virtual-pool 1000").sutEnv().get("ACCEPT_QUEUE_SIZE"));
+        assertEquals(1000, rows.get("jetty platform 1000").expectInfo().get("accept_queue_size"));
+        assertEquals("1024", rows.get("helidon virtual 1000").sutEnv().get("BACKLOG"), "Helidon's own 1,024 is larger: kept");
+        assertEquals(1024, rows.get("helidon virtual 1000").expectInfo().get("backlog"));
+        assertTrue(rows.get("webflux reactive 1000").sutEnv().names().stream().noneMatch(k -> k.contains("ACCEPT") || k.contains("BACKLOG")),
+                "no acceptQueue role (Netty's backlog is the kernel's somaxconn)");
+
+        assertEquals("100", plan("--workloads", "sleep", "--conc", "1000", "--reps", "1", "--servers", "servlet", "--modes", "platform",
+                "--accept-queue", "50").getFirst().sutEnv().get("ACCEPT_COUNT"), "a server's own where it is larger than the one given");
+        assertEquals("4096", plan("--workloads", "sleep", "--conc", "1000", "--reps", "1", "--servers", "servlet", "--accept-queue", "4096")
+                .getFirst().sutEnv().get("ACCEPT_COUNT"));
+        UsageError e = assertThrows(UsageError.class, () -> plan("--servers", "servlet", "--accept-queue", "0"));
+        assertTrue(e.getMessage().startsWith("--accept-queue must be positive"), e.getMessage());
+    }
+
     @Test
     void aModeAServerDoesNotDeclareIsRefusedNamingItsModes() {
         UsageError e = assertThrows(UsageError.class, () -> plan("--modes", "platform", "--servers", "servlet,helidon"));
@@ -128,5 +156,11 @@ class ServersExperimentTest {
         assertTrue(platform.contains("best servlet platform"), platform);
         List<String> one = Finding.texts(new ServersExperiment().findings(null, List.of(row("jetty", "virtual", 11700, "20000"), row("helidon", "virtual", 12900, "20000"))));
         assertTrue(one.getFirst().contains("ahead of jetty virtual by 1.10× (one rep: no interval)"), one.getFirst());
+        // a server whose hold still had the JIT busy is named not yet warm, with how much of its CPU that was
+        Map<String, String> cold = new LinkedHashMap<>(row("webflux", "reactive", 2592, "").cells());
+        cold.put("workload", "hello");
+        cold.put("app_cpu_by_thread", "requests 29.3;jit 25.7;gc-vm 0.5");
+        String hello = Finding.texts(new ServersExperiment().findings(null, List.of(DataRow.of(cold)))).getFirst();
+        assertTrue(hello.contains("its CPU 80% of a core, 26% of a core the JIT: not yet warm"), hello);
     }
 }

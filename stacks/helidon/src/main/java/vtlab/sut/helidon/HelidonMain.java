@@ -41,6 +41,7 @@ public final class HelidonMain {
                 .host(s.address())
                 .port(s.port())
                 .maxTcpConnections(s.maxConnections())
+                .backlog(s.backlog())
                 .routing(r -> r
                         // the kit's counting around every handler: by path, by the thread that runs it, in flight
                         .addFilter((chain, req, res) -> {
@@ -88,6 +89,7 @@ public final class HelidonMain {
         m.put("max_threads", null); // no pool: a virtual thread per connection
         m.put("max_connections", listener.maxTcpConnections());
         m.put("max_concurrent_requests", listener.maxConcurrentRequests());
+        m.put("backlog", listener.backlog());
         m.put("address", listener.host());
         m.put("port", server.port());
         RuntimeInfo.requests(m, counter);
@@ -95,12 +97,12 @@ public final class HelidonMain {
     }
 
     /** Start-up switches. MAX_CONNECTIONS: the lab's 8192 (as Tomcat's and Jetty's), where Helidon's own is unlimited (-1). */
-    public record Settings(int port, String address, int maxConnections, long defaultSleepMs) {
+    public record Settings(int port, String address, int maxConnections, int backlog, long defaultSleepMs) {
         public static Settings fromEnv(Map<String, String> env) {
             EnvSettings e = new EnvSettings(env);
             e.choice("THREAD_MODE", MODES, "virtual"); // a mode Helidon does not have is refused at start
             return new Settings(e.integer("PORT", 8080), e.text("ADDRESS", "127.0.0.1"), e.integer("MAX_CONNECTIONS", 8192),
-                    e.integer("SLEEP_MS", 50));
+                    e.integer("BACKLOG", 1024), e.integer("SLEEP_MS", 50));
         }
     }
 }

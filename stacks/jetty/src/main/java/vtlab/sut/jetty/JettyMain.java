@@ -55,6 +55,7 @@ public final class JettyMain {
         ServerConnector connector = new ServerConnector(server);
         connector.setHost(s.address());
         connector.setPort(s.port());
+        connector.setAcceptQueueSize(s.acceptQueueSize()); // the listening socket's backlog (0: the JDK's 50)
         server.addConnector(connector);
         // the connection cap: past it Jetty stops accepting until one closes (Tomcat's maxConnections)
         server.addBean(new NetworkConnectionLimit(s.maxConnections(), connector));
@@ -101,6 +102,7 @@ public final class JettyMain {
         }
         NetworkConnectionLimit limit = server.getBean(NetworkConnectionLimit.class);
         m.put("max_connections", limit == null ? null : limit.getMaxNetworkConnectionCount());
+        m.put("accept_queue_size", connector.getAcceptQueueSize());
         m.put("acceptors", connector.getAcceptors());
         m.put("selectors", connector.getSelectorManager().getSelectorCount());
         m.put("address", connector.getHost());
@@ -111,12 +113,12 @@ public final class JettyMain {
 
     /** Start-up switches; Jetty's own defaults where the variable is absent (200 threads, at least 8). */
     public record Settings(int port, String address, String mode, int maxThreads, int minThreads, int maxConnections,
-                           long defaultSleepMs) {
+                           int acceptQueueSize, long defaultSleepMs) {
         public static Settings fromEnv(Map<String, String> env) {
             EnvSettings e = new EnvSettings(env);
             return new Settings(e.integer("PORT", 8080), e.text("ADDRESS", "127.0.0.1"), e.choice("THREAD_MODE", MODES, "platform"),
                     e.integer("MAX_THREADS", 200), e.integer("MIN_THREADS", 8), e.integer("MAX_CONNECTIONS", 8192),
-                    e.integer("SLEEP_MS", 50));
+                    e.integer("ACCEPT_QUEUE_SIZE", 0), e.integer("SLEEP_MS", 50));
         }
     }
 }

@@ -38,7 +38,25 @@ public class WebfluxApplication {
 
     public static void main(String[] args) {
         vtlab.sut.kit.ParentWatch.exitWhenParentDies();
+        eventLoops(System.getenv("EVENT_LOOPS"));
         SpringApplication.run(WebfluxApplication.class, args);
+    }
+
+    /**
+     * EVENT_LOOPS: Reactor Netty's event loops (reactor.netty.ioWorkerCount, read once when LoopResources loads, so
+     * set before Spring starts). Its own default is max(CPUs, 4): four loops on a one-CPU server, where one loop served
+     * 2–5x the hello requests (docs/results.md). Absent: Reactor Netty's default.
+     */
+    static void eventLoops(String value) {
+        if (value == null || value.isBlank()) return;
+        int n;
+        try {
+            n = Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("EVENT_LOOPS must be a whole number, not '" + value + "'");
+        }
+        if (n < 1) throw new IllegalArgumentException("EVENT_LOOPS must be 1 or more, not " + n);
+        System.setProperty("reactor.netty.ioWorkerCount", Integer.toString(n));
     }
 
     /** Runs on the event loop (a Mono, so the blocking-execution predicate never applies to it). */
@@ -52,7 +70,7 @@ public class WebfluxApplication {
         m.put("server", "reactor-netty");
         m.put("sleep_handler", sleepRoute.target());
         m.put("transport", LoopResources.hasNativeSupport() ? "native" : "nio");
-        // Reactor Netty's default worker count: max(available processors, 4); the loops start with the first connection.
+        // Reactor Netty's worker count (default max(available processors, 4), or EVENT_LOOPS); the loops start with the first connection
         m.put("event_loop_threads", LoopResources.DEFAULT_IO_WORKER_COUNT);
         m.put("event_loop_threads_live", RuntimeInfo.liveThreads("reactor-http-"));
         m.put("blocking_executor", virtualNetty.executorName());
