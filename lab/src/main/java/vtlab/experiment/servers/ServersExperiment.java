@@ -97,7 +97,8 @@ public final class ServersExperiment implements Experiment {
         for (String name : servers) {
             Stack stack = Stack.load(name);
             for (String w : WORKLOADS) stack.workload(w);
-            List<String> modes = new ArrayList<>();
+            // a mode given twice (platform,servlet:platform) runs once
+            java.util.Set<String> modes = new java.util.LinkedHashSet<>();
             for (String g : given) {
                 if (!g.contains(":")) modes.add(g);
                 else if (g.startsWith(name + ":")) modes.add(g.substring(name.length() + 1));

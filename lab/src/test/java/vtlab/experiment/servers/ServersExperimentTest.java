@@ -121,6 +121,9 @@ class ServersExperimentTest {
         List<String> targets = plan("--quick", "--workloads", "sleep", "--servers", "jetty,helidon", "--modes", "jetty:virtual-pool").stream()
                 .map(r -> r.stack() + " " + r.threadMode()).toList();
         assertEquals(List.of("jetty virtual-pool", "helidon virtual"), targets);
+        assertEquals(List.of("servlet platform", "jetty platform", "jetty virtual-pool"),
+                plan("--quick", "--workloads", "sleep", "--servers", "servlet,jetty", "--modes", "platform,jetty:virtual-pool,servlet:platform").stream()
+                        .map(r -> r.stack() + " " + r.threadMode()).toList(), "a mode given twice runs once");
         UsageError e = assertThrows(UsageError.class, () -> plan("--servers", "jetty", "--modes", "helidon:virtual"));
         assertEquals("--modes helidon:virtual: helidon is not among --servers jetty", e.getMessage());
     }
