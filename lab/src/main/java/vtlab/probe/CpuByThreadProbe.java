@@ -77,11 +77,6 @@ public final class CpuByThreadProbe implements Probe {
                 .collect(Collectors.joining(";"));
     }
 
-    /** One group's share from an app_cpu_by_thread value (as {@link #render} writes it): 0 when the group used nothing. */
-    public static double groupPct(String byThread, String group) {
-        return vtlab.data.Rows.cpuGroupPct(byThread, group);
-    }
-
     /**
      * The group a JVM thread belongs to, by the names the servers and HotSpot give their threads: connector (Tomcat's
      * poller and acceptor, Jetty's acceptor, Helidon's listener), requests (Tomcat's request pools, the virtual-thread

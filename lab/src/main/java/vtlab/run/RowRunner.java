@@ -317,12 +317,9 @@ public final class RowRunner {
         // (an explaining hold shorter than the row's runs at the profile's mean: the profile's seconds are the row's)
         // the probes see the hold they run in (a profiled hold may be shorter than the row's: at most 20 s)
         Row held = hold.equals(row.hold()) ? row : row.withHold(hold);
-        Map<String, TierProcess> before = tiers(sut, null, runTiers);
-        probes.beforeHold(new ProbeContext(held, before, before.keySet().stream().collect(Collectors.toMap(t -> t, cores::count)), sut.base(), raw, stem));
+        probes.beforeHold(probeContext(held, tiers(sut, null, runTiers), sut, raw, stem));
         Generator.RunningLoad load = generator.start(spec(row, url, w, hold, raw, stem).withProfile(hold.equals(row.hold()) ? row.rateProfile() : null));
-        Map<String, TierProcess> tiers = tiers(sut, load.process(), runTiers);
-        Map<String, Integer> tierCpus = tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count));
-        ProbeContext ctx = new ProbeContext(held, tiers, tierCpus, sut.base(), raw, stem);
+        ProbeContext ctx = probeContext(held, tiers(sut, load.process(), runTiers), sut, raw, stem);
         probes.start(ctx);
         long t0 = System.nanoTime();
         LoadResult r;
@@ -342,6 +339,11 @@ public final class RowRunner {
         probes.finish(ctx);
         if (!sut.alive()) throw new RowFailed(sut.died("while probes read it"));
         return r;
+    }
+
+    /** The probes' view of a hold: its tiers' processes and the CPUs each is pinned to. */
+    private ProbeContext probeContext(Row held, Map<String, TierProcess> tiers, SutHandle sut, Path raw, String stem) {
+        return new ProbeContext(held, tiers, tiers.keySet().stream().collect(Collectors.toMap(t -> t, cores::count)), sut.base(), raw, stem);
     }
 
     /** How often the probes sample in the hold, and how often the load's end is looked for meanwhile. */

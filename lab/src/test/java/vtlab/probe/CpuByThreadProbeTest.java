@@ -61,8 +61,8 @@ class CpuByThreadProbeTest {
         // 20 s of hold at 100 ticks/s = 2,000 ticks per core
         String rendered = CpuByThreadProbe.render(ticks, 20);
         assertEquals("requests 75.0;connector 19.0;jit 1.0", rendered);
-        assertEquals(19.0, CpuByThreadProbe.groupPct(rendered, "connector"), "read back as written");
-        assertEquals(0.0, CpuByThreadProbe.groupPct(rendered, "jfr"), "a group that used nothing is absent");
+        assertEquals(19.0, vtlab.data.Rows.cpuGroupPct(rendered, "connector"), "read back as written");
+        assertEquals(0.0, vtlab.data.Rows.cpuGroupPct(rendered, "jfr"), "a group that used nothing is absent");
     }
 
     @Test

@@ -142,7 +142,7 @@ public final class ServersExperiment implements Experiment {
         Stack stack = target.stack();
         String mode = target.mode().name();
         Settings axes = byRole(stack, byRole(stack, Settings.NONE, Stack.REQUEST_POOL, pool), Stack.CONNECTION_CAP, maxConnections);
-        axes = byRole(stack, byRole(stack, axes, Stack.ACCEPT_QUEUE, acceptQueueFor(stack, mode, workload, jdk, acceptQueue)), Stack.EVENT_LOOPS, eventLoops);
+        axes = byRole(stack, byRole(stack, axes, Stack.ACCEPT_QUEUE, acceptQueueFor(stack, acceptQueue)), Stack.EVENT_LOOPS, eventLoops);
         Params params = workload.equals("sleep") ? Params.NONE.with("sleepMs", Integer.toString(sleepMs)) : Params.NONE;
         Stack.Config cfg = stack.configure(mode, workload, axes, jdk.major());
         ThreadMode.RequestBound declared = target.mode().bound(cfg.values());
@@ -166,11 +166,10 @@ public final class ServersExperiment implements Experiment {
      * The backlog a server gets: the one given where its own is smaller (a server whose own is larger, Helidon's 1,024,
      * keeps it: the comparison is of the servers, not of a backlog the lab lowered), none where it has no such role.
      */
-    static Integer acceptQueueFor(Stack stack, String mode, String workload, Jdk jdk, int wanted) throws UsageError {
+    static Integer acceptQueueFor(Stack stack, int wanted) throws UsageError {
         String setting = stack.role(Stack.ACCEPT_QUEUE);
         if (wanted <= 0 || setting == null) return null;
-        int own = stack.configure(mode, workload, Settings.NONE, jdk.major()).intValue(setting);
-        return own >= wanted ? null : wanted;
+        return Integer.parseInt(stack.dflt(setting)) >= wanted ? null : wanted;
     }
 
     /**

@@ -20,7 +20,6 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
-import vtlab.probe.CpuByThreadProbe;
 import vtlab.probe.Probes;
 
 /**
@@ -132,7 +131,7 @@ public final class ProbeCostExperiment extends ServletWithDefaults {
     /** A group's share of the SUT's CPU in a row (cpu-threads probe), NaN when the row has no such reading. */
     static double threadGroupPct(DataRow row, String group) {
         String v = row.text(Columns.APP_CPU_BY_THREAD);
-        return v.isEmpty() ? Double.NaN : CpuByThreadProbe.groupPct(v, group);
+        return v.isEmpty() ? Double.NaN : Rows.cpuGroupPct(v, group);
     }
 
     /** Rows at >= 90% of their bound: their throughput is held there, a cost can only show in CPU per request. */
