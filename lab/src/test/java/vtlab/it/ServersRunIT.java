@@ -27,7 +27,7 @@ class ServersRunIT {
     @Test
     void eachServerRunsInItsDeclaredModeAndWithinItsDeclaredBound() throws Exception {
         Lab.LabRun a = Lab.runMain(out, List.of("run", "servers", "--quick", "--servers", "jetty,helidon", "--modes", "jetty:virtual-pool",
-                "--workloads", "sleep", "--probes", "cpu,threads"));
+                "--workloads", "sleep", "--probes", "cpu,threads,cpu-threads")); // cpu-threads: the JIT's share of the hold
         String console = a.console();
         assertEquals(0, a.code(), console);
         List<Map<String, String>> rows = a.rows();
@@ -51,9 +51,11 @@ class ServersRunIT {
         // Jetty's cap holds whatever the machine: no row answers faster than 200 sleeping tasks allow
         if (!jetty.get("status").equals("failed")) {
             assertTrue(Lab.num(jetty, "bound_ratio") <= Validity.BOUND_HIGH, Lab.describe(jetty));
-            // and on a row the lab took as evidence it is held at the cap, unless its core ran out (the lab's own rule)
+            // and on a row the lab took as evidence it is held at the cap, unless its core ran out or the JIT still
+            // compiled in the hold (the lab's own caveats: --quick's 3 s warm-up left it 34% of the core, 88% of the cap)
             if (jetty.get("status").equals("ok")) {
-                assertTrue(Lab.num(jetty, "bound_ratio") >= Validity.BOUND_LOW || jetty.get("flags").contains("app-cpu-bound"), Lab.describe(jetty));
+                assertTrue(Lab.num(jetty, "bound_ratio") >= Validity.BOUND_LOW || jetty.get("flags").contains("app-cpu-bound")
+                        || jetty.get("flags").contains("jit-busy"), Lab.describe(jetty));
             }
         }
 
