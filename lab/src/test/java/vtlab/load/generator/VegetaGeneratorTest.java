@@ -311,10 +311,14 @@ class VegetaGeneratorTest {
             LoadResult r = run(g, s, c);
             List<Long> seen = new ArrayList<>();
             for (long sec = 0; sec < 3; sec++) seen.add(c.count(c.bySecond, sec));
-            // each attacker is a process of its own, started a few ms apart (on a busy shared machine up to ~0.1 s, and its
-            // pacer may fall behind: seen 70, 231, 49 and 138, 163, 49): the spike's second holds more than either side
-            assertTrue(seen.get(1) >= seen.get(0) + 50 && seen.get(1) >= seen.get(2) + 100, seen.toString());
-            assertTrue(seen.get(0) <= 150 && seen.get(2) <= 150, seen.toString());
+            // each attacker is a process of its own, started a few ms apart (on a busy shared machine up to ~0.1 s), and its
+            // pacer falls behind while cargo builds oha beside the unit tests: what it owes the spike's second arrives in
+            // the next (seen 70, 231, 49 and, in CI, 51, 196, 103). A generator that ignored the profile (117 a second)
+            // fails both: the spike's second holds clearly more than the one before, more than the one after, and
+            // with the one after at least the spike's 250
+            assertTrue(seen.get(1) >= seen.get(0) + 50 && seen.get(1) > seen.get(2), seen.toString());
+            assertTrue(seen.get(1) + seen.get(2) >= 250, seen.toString());
+            assertTrue(seen.get(0) <= 150, seen.toString());
             // every arrival due is sent or counted as never sent (a few at the end of each attack on a busy machine)
             assertEquals(350, r.requests() + r.dropped(), 4, r.requests() + " sent, " + r.dropped() + " never sent");
             assertTrue(r.requests() >= 250, r.requests() + " sent");
