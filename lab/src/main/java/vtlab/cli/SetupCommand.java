@@ -44,6 +44,9 @@ final class SetupCommand implements Command {
         for (String a : args) tools.add(Tools.named(a));
         boolean defaults = tools.isEmpty();
         if (defaults) tools.addAll(Tools.defaults().values());
+        // a tool whose build runs elsewhere (oha, at idle priority beside ./vtlab test) is waited for last: every other
+        // tool is then installed at once, not after that build, while the end-to-end tests that need none of it run
+        tools.sort(java.util.Comparator.comparing(Tool::buildingElsewhere));
         int missing = 0;
         for (int i = 0; i < tools.size(); i++) {
             Tool t = tools.get(i);

@@ -33,11 +33,19 @@ public final class CpuProbe implements Probe {
      * on this machine.
      */
     public static final Column OTHERS = vtlab.data.Columns.OTHERS_CPU;
+    /**
+     * What processes at a lower priority than the lab's used (the "nice" jiffies of /proc/stat): a build run at nice 19
+     * and idle priority (./vtlab test builds oha so beside the end-to-end tests that need none) runs only on time no
+     * tier wants, so it is shown, not counted as others'. Where the lab itself runs niced, its tiers' time is in those
+     * jiffies too: it then counts as busy, as before, and nothing is background.
+     */
+    public static final Column BACKGROUND = vtlab.data.Columns.BACKGROUND_CPU;
 
     @Override
     public java.util.List<Column> columns() {
         List<Column> all = new java.util.ArrayList<>(TIER_COLUMNS.values());
         all.add(OTHERS);
+        all.add(BACKGROUND);
         return all;
     }
 
@@ -93,30 +101,38 @@ public final class CpuProbe implements Probe {
                 .map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
     }
 
-    /** {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks}; null when /proc/stat cannot be read. */
+    /**
+     * {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks, background jiffies}; null when /proc/stat
+     * cannot be read.
+     */
     private long[] machine(Map<String, Long> tierTicks) {
         try {
-            long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
+            long self = ProcessHandle.current().pid();
+            long[] busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")), Proc.nice(self) > 0);
             // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
             // reading, which is taken while every tier is alive
-            long self = Proc.cpuTicks(ProcessHandle.current().pid());
+            long own = Proc.cpuTicks(self);
             long served = servers.stream().mapToLong(Proc::treeTicks).sum();
-            return busy < 0 || self < 0 ? null : new long[] {busy, self, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served};
+            return busy == null || own < 0 ? null : new long[] {busy[0], own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, busy[1]};
         } catch (java.io.IOException e) {
             return null;
         }
     }
 
     /**
-     * user + nice + system jiffies of the machine ("cpu" line of /proc/stat): the time processes ran. Interrupts and
-     * softirqs (the loopback traffic's own work) are left out: no process stands for them.
+     * {busy, background} jiffies of the machine ("cpu" line of /proc/stat: user nice system ...): busy is user +
+     * system, the time processes ran, and nice too where the lab itself runs niced (its tiers then do); background is
+     * nice otherwise (see {@link #BACKGROUND}). Interrupts and softirqs (the loopback traffic's own work) are left out:
+     * no process stands for them. Null without a "cpu" line.
      */
-    static long busyJiffies(String procStat) {
+    static long[] busyJiffies(String procStat, boolean labNiced) {
         for (String line : procStat.split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (f[0].equals("cpu") && f.length > 3) return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
+            if (!f[0].equals("cpu") || f.length <= 3) continue;
+            long user = Long.parseLong(f[1]), nice = Long.parseLong(f[2]), system = Long.parseLong(f[3]);
+            return labNiced ? new long[] {user + nice + system, 0} : new long[] {user + system, nice};
         }
-        return -1;
+        return null;
     }
 
     /** Others' CPU in % of a core between two machine readings over seconds; null without both. */
@@ -160,8 +176,10 @@ public final class CpuProbe implements Probe {
             Column c = TIER_COLUMNS.get(tier);
             if (c != null && s != null && secs > 0) out.put(c, round1(pct(t - s, secs)));
         });
-        Double others = others(machineStart, machineLast, (machineLastNanos - startNanos) / 1e9);
+        double machineSecs = (machineLastNanos - startNanos) / 1e9;
+        Double others = others(machineStart, machineLast, machineSecs);
         if (others != null) out.put(OTHERS, others);
+        if (machineStart != null && machineLast != null && machineSecs > 0) out.put(BACKGROUND, round1(pct(machineLast[3] - machineStart[3], machineSecs)));
     }
 
     /** Ticks over a stretch of seconds as % of one core. */

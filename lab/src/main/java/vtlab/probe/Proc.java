@@ -61,6 +61,15 @@ public final class Proc {
         return stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
     }
 
+    /** The nice value of a process (stat field 19): above 0 it runs at a lower priority than the default; 0 when unread. */
+    public static int nice(long pid) {
+        try {
+            return Integer.parseInt(fieldsAfterName(Files.readString(Path.of("/proc", Long.toString(pid), "stat")))[16]);
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
     /** CPU ticks of a process and all its live descendants (PostgreSQL serves each connection in a child). */
     public static long treeTicks(ProcessHandle p) {
         long sum = Math.max(0, cpuTicks(p.pid()));

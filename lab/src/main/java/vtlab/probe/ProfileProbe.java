@@ -299,14 +299,20 @@ public final class ProfileProbe implements Probe {
             String allowed = Files.readAllLines(Path.of("/proc", Long.toString(ctx.app().pid()), "status")).stream()
                     .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(null);
             if (allowed == null) return null;
-            return coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64));
+            // a SUT at the default priority: a lower-priority process's time on its CPUs (a build at nice 19) was free
+            // for it; a niced SUT's own time is in those jiffies
+            return coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64),
+                    Proc.nice(ctx.app().pid()) <= 0);
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
-    /** {busy, total} jiffies of these CPUs from /proc/stat's "cpuN user nice system idle iowait irq softirq steal" lines. */
-    static long[] coreJiffies(String procStat, int[] cpus) {
+    /**
+     * {busy, total} jiffies of these CPUs from /proc/stat's "cpuN user nice system idle iowait irq softirq steal" lines;
+     * with niceIsBackground the nice jiffies (processes at a lower priority, which yield to the SUT) are not busy.
+     */
+    static long[] coreJiffies(String procStat, int[] cpus, boolean niceIsBackground) {
         Set<String> wanted = new java.util.HashSet<>();
         for (int c : cpus) wanted.add("cpu" + c);
         long busy = 0, total = 0;
@@ -317,7 +323,7 @@ public final class ProfileProbe implements Probe {
             for (int i = 1; i < Math.min(f.length, 9); i++) {
                 long v = Long.parseLong(f[i]);
                 all += v;
-                if (i == 4 || i == 5) idle += v; // idle, iowait
+                if (i == 4 || i == 5 || i == 2 && niceIsBackground) idle += v; // idle, iowait (and nice)
             }
             busy += all - idle;
             total += all;

@@ -23,6 +23,7 @@ import vtlab.tier.PostgresTier;
  * Spring Boot jar in both modes and tuned, its thread mode proven by thread dumps, a verdict naming its rows; a
  * command whose virtual switch does nothing; and services that never give a number (exit 2, nothing left running).
  */
+@org.junit.jupiter.api.Tag("oha") // open-model rows with the default generator: ./vtlab test runs these once oha is built
 @org.junit.jupiter.api.extension.ExtendWith(SharedTiers.Resolver.class)
 class AbIT {
     static final Path SPRING_JAR = Lab.home().resolve("stacks/spring-mvc/target/vtlab-spring-mvc.jar");

@@ -23,6 +23,7 @@ import vtlab.cli.Main;
  * The doubling is capped at --max-rate 120 (above the bound, so the cap is a failing step): 50, 100, 120, 110, 105, five
  * steps of ~13 s each instead of eight (200, 150, 125, 113, 107, 104 under the default cap) for the same loop.
  */
+@org.junit.jupiter.api.Tag("oha") // open-model rows with the default generator: ./vtlab test runs these once oha is built
 class CapacityRunIT {
     static final double FROM = 50, MAX_RATE = 120;
 

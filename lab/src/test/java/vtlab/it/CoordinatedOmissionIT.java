@@ -33,6 +33,7 @@ import vtlab.data.LatencyHistogram;
  * samples at the per-connection interval), which would put a similar tail into the closed row and blur the contrast
  * this test is about.
  */
+@org.junit.jupiter.api.Tag("oha") // open-model rows with the default generator: ./vtlab test runs these once oha is built
 class CoordinatedOmissionIT {
     static final int PAUSE_MS = 1000;
     /** Into the hold before the pause, so the pause is mid-hold and the SUT has 5 s to catch up before the end. */

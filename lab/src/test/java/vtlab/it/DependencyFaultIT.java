@@ -30,6 +30,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * twelve: here platform-200's p99 after the fault went 369, 164, 496, 153, 137, 160 ms against 177 ms before,
  * "recovered 3 s after the fault ended", which the 14 s hold could not have seen.
  */
+@org.junit.jupiter.api.Tag("oha") // open-model rows with the default generator: ./vtlab test runs these once oha is built
 class DependencyFaultIT {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String FAULT = "stub:latency=900ms@4s-9s";

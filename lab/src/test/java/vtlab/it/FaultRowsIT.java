@@ -34,6 +34,7 @@ import vtlab.proc.Env;
  * lab reports — the rows' status, their fault columns, their per-second series, what the generator's own records say —
  * and only bounds a slower machine keeps (a lock stalls longer, requests pile up more, never fewer).
  */
+@org.junit.jupiter.api.Tag("oha") // open-model rows with the default generator: ./vtlab test runs these once oha is built
 @ExtendWith(SharedTiers.Resolver.class)
 class FaultRowsIT {
     static final ObjectMapper JSON = new ObjectMapper();

@@ -363,9 +363,11 @@ class TimeBreakdownTest {
 
     @Test
     void theSutsCoresAreReadFromProcStat() {
-        String stat = "cpu  10 0 10 80 0 0 0 0 0 0\ncpu0 5 0 5 10 0 0 0 0 0 0\ncpu1 5 0 5 70 0 0 0 0 0 0\nintr 1 2 3\n";
-        assertArrayEquals(new long[] {10, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}));
-        assertArrayEquals(new long[] {20, 100}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}));
+        String stat = "cpu  10 4 10 76 0 0 0 0 0 0\ncpu0 5 4 5 6 0 0 0 0 0 0\ncpu1 5 0 5 70 0 0 0 0 0 0\nintr 1 2 3\n";
+        assertArrayEquals(new long[] {14, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}, false));
+        assertArrayEquals(new long[] {24, 100}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}, false));
+        // a lower priority's time (a build at nice 19 on cpu0) was the SUT's for the asking: not busy
+        assertArrayEquals(new long[] {10, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}, true));
     }
 
     /** The service's own outgoing connections, from /proc/PID/net/tcp and tcp6: the load's and the database's left out. */

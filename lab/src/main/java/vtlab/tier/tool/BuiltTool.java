@@ -55,6 +55,11 @@ record BuiltTool(String name, String binary, String pinned, String source, Funct
     }
 
     @Override
+    public boolean buildingElsewhere() {
+        return RegistryTools.earlierBuildInFlight(binary);
+    }
+
+    @Override
     public String versionAt(Path found) {
         return version.apply(found);
     }

@@ -95,11 +95,10 @@ public final class RegistryTools {
      * and says why).
      */
     static Path awaitEarlierBuild(String binary, String what, Path log) throws IOException {
-        Path pidFile = bin().getParent().resolve(binary + "-build.pid");
+        Path pidFile = earlierBuildPidFile(binary);
         if (!Files.isRegularFile(pidFile)) return null;
         try {
-            java.util.Optional<ProcessHandle> running = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
-                    .filter(h -> h.info().command().map(c -> c.endsWith("cargo") || c.endsWith("go")).orElse(false));
+            java.util.Optional<ProcessHandle> running = earlierBuild(pidFile);
             if (running.isPresent()) {
                 System.err.println("vtlab: waiting for the build of " + what + " started before the lab's (log: " + log + ")");
                 running.get().onExit().get(BUILD_MAX.toMinutes(), java.util.concurrent.TimeUnit.MINUTES);
@@ -113,6 +112,26 @@ public final class RegistryTools {
             Files.deleteIfExists(pidFile);
         }
         return built(binary);
+    }
+
+    /** Whether the build of BINARY the launcher started before the lab (its pid file) is still running. */
+    static boolean earlierBuildInFlight(String binary) {
+        try {
+            return earlierBuild(earlierBuildPidFile(binary)).isPresent();
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static Path earlierBuildPidFile(String binary) {
+        return bin().getParent().resolve(binary + "-build.pid");
+    }
+
+    /** The cargo or go process a pid file names, while it runs (a reused pid names another command). */
+    private static java.util.Optional<ProcessHandle> earlierBuild(Path pidFile) throws IOException {
+        if (!Files.isRegularFile(pidFile)) return java.util.Optional.empty();
+        return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                .filter(h -> h.info().command().map(c -> c.endsWith("cargo") || c.endsWith("go")).orElse(false));
     }
 
     /** go install MODULE@VERSION into .vtlab/tools/bin; the binary, or why not. */

@@ -27,6 +27,14 @@ public interface Tool {
         return null;
     }
 
+    /**
+     * A build of it is under way elsewhere (./vtlab test starts oha's first, at idle priority): setup installs every
+     * other tool before it waits for that build.
+     */
+    default boolean buildingElsewhere() {
+        return false;
+    }
+
     /** The installed tool (at its pinned version, where pinned) without installing anything. */
     Optional<Path> find();
 

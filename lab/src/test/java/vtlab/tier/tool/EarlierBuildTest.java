@@ -3,6 +3,7 @@ package vtlab.tier.tool;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,10 +32,13 @@ class EarlierBuildTest {
             Path binary = tools.resolve("bin/fakeoha");
             Process p = new ProcessBuilder(cargo.toString(), "-c", "sleep 1; printf '#!/bin/sh\\n' > " + binary + "; chmod +x " + binary).start();
             Files.writeString(tools.resolve("fakeoha-build.pid"), Long.toString(p.pid()));
+            assertTrue(RegistryTools.earlierBuildInFlight("fakeoha"), "in flight while it runs: setup waits for it last");
+            assertFalse(RegistryTools.earlierBuildInFlight("wrk"), "no pid file, no build elsewhere");
             Path got = RegistryTools.awaitEarlierBuild("fakeoha", "fakeoha", tools.resolve("fakeoha-build.log"));
             assertFalse(p.isAlive(), "returned once that build ended");
             assertEquals(binary, got);
             assertFalse(Files.exists(tools.resolve("fakeoha-build.pid")), "the pid file is forgotten");
+            assertFalse(RegistryTools.earlierBuildInFlight("fakeoha"), "ended");
         } finally {
             if (before == null) System.clearProperty("vtlab.home");
             else System.setProperty("vtlab.home", before);
