@@ -34,10 +34,10 @@ public final class CpuProbe implements Probe {
      */
     public static final Column OTHERS = vtlab.data.Columns.OTHERS_CPU;
     /**
-     * What processes at a lower priority than the lab's used (the "nice" jiffies of /proc/stat): a build run at nice 19
-     * and idle priority (./vtlab test builds oha so beside the end-to-end tests that need none) runs only on time no
-     * tier wants, so it is shown, not counted as others'. Where the lab itself runs niced, its tiers' time is in those
-     * jiffies too: it then counts as busy, as before, and nothing is background.
+     * What processes at a lower priority than the lab's used (their nice above its): a build at nice 19 and idle
+     * priority (./vtlab test builds oha so beside the end-to-end tests that need none) runs only on time no tier wants,
+     * so it is shown, not counted as others'. Read per process, its system time and its reaped compilers' too: its
+     * system time alone reached half a core in a C build (docs/results.md) and flagged a row busy-machine.
      */
     public static final Column BACKGROUND = vtlab.data.Columns.BACKGROUND_CPU;
 
@@ -57,10 +57,23 @@ public final class CpuProbe implements Probe {
     private long[] machineStart, machineLast;
     private long machineLastNanos;
     private List<ProcessHandle> servers = List.of();
+    /** The tiers' processes and the lab's: never another's, whatever their priority. */
+    private Set<Long> rowPids = Set.of();
 
     @Override
     public String name() {
         return "cpu";
+    }
+
+    /** The local tiers' processes with their descendants, and the lab's own. */
+    private static Set<Long> rowPids(ProbeContext ctx) {
+        Set<Long> pids = new java.util.HashSet<>();
+        ctx.tiers().values().forEach(t -> t.local().ifPresent(h -> {
+            pids.add(h.pid());
+            h.descendants().forEach(d -> pids.add(d.pid()));
+        }));
+        pids.add(ProcessHandle.current().pid());
+        return pids;
     }
 
     /** /proc stat of each tier's process, read where it runs. */
@@ -83,62 +96,57 @@ public final class CpuProbe implements Probe {
             lastTicks.put(tier, t);
         });
         boolean allHere = !ctx.tiers().isEmpty() && ctx.tiers().values().stream().allMatch(p -> p.local().isPresent());
+        rowPids = rowPids(ctx);
         servers = allHere ? servers(ctx) : List.of();
+        servers.forEach(h -> rowPids.add(h.pid())); // counted with the tiers, never as lower-priority work too
         machineStart = allHere ? machine(startTicks) : null;
     }
 
     /** The local processes serving the SUT (LocalServers) that are no tier of the row: their CPU is the system's too. */
-    private static List<ProcessHandle> servers(ProbeContext ctx) {
+    private List<ProcessHandle> servers(ProbeContext ctx) {
         vtlab.tier.host.TierProcess app = ctx.tiers().get(vtlab.proc.CoreMap.APP);
         if (app == null || app.local().isEmpty()) return List.of();
-        Set<Long> tiers = new java.util.HashSet<>();
-        ctx.tiers().values().forEach(t -> t.local().ifPresent(h -> {
-            tiers.add(h.pid());
-            h.descendants().forEach(d -> tiers.add(d.pid()));
-        }));
-        tiers.add(ProcessHandle.current().pid());
+        Set<Long> tiers = rowPids;
         return LocalServers.of(app.local().get().pid()).stream().filter(pid -> !tiers.contains(pid))
                 .map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
     }
 
     /**
-     * {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks, background jiffies}; null when /proc/stat
-     * cannot be read.
+     * {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks, lower-priority processes' ticks}; null when
+     * /proc/stat cannot be read.
      */
     private long[] machine(Map<String, Long> tierTicks) {
         try {
+            long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
             long self = ProcessHandle.current().pid();
-            long[] busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")), Proc.nice(self) > 0);
             // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
             // reading, which is taken while every tier is alive
             long own = Proc.cpuTicks(self);
             long served = servers.stream().mapToLong(Proc::treeTicks).sum();
-            return busy == null || own < 0 ? null : new long[] {busy[0], own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, busy[1]};
+            long[] lower = Proc.lowerPriorityTicks(Proc.nice(self), rowPids);
+            return busy < 0 || own < 0 ? null : new long[] {busy, own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served,
+                    lower[0] + lower[1]};
         } catch (java.io.IOException e) {
             return null;
         }
     }
 
     /**
-     * {busy, background} jiffies of the machine ("cpu" line of /proc/stat: user nice system ...): busy is user +
-     * system, the time processes ran, and nice too where the lab itself runs niced (its tiers then do); background is
-     * nice otherwise (see {@link #BACKGROUND}). Interrupts and softirqs (the loopback traffic's own work) are left out:
-     * no process stands for them. Null without a "cpu" line.
+     * user + nice + system jiffies of the machine ("cpu" line of /proc/stat): the time processes ran. Interrupts and
+     * softirqs (the loopback traffic's own work) are left out: no process stands for them.
      */
-    static long[] busyJiffies(String procStat, boolean labNiced) {
+    static long busyJiffies(String procStat) {
         for (String line : procStat.split("\n")) {
             String[] f = line.trim().split("\\s+");
-            if (!f[0].equals("cpu") || f.length <= 3) continue;
-            long user = Long.parseLong(f[1]), nice = Long.parseLong(f[2]), system = Long.parseLong(f[3]);
-            return labNiced ? new long[] {user + nice + system, 0} : new long[] {user + system, nice};
+            if (f[0].equals("cpu") && f.length > 3) return Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]);
         }
-        return null;
+        return -1;
     }
 
-    /** Others' CPU in % of a core between two machine readings over seconds; null without both. */
+    /** Others' CPU in % of a core between two machine readings over seconds (lower-priority processes not); null without both. */
     static Double others(long[] from, long[] to, double seconds) {
         if (from == null || to == null || !(seconds > 0)) return null;
-        long others = (to[0] - from[0]) - (to[1] - from[1]) - (to[2] - from[2]);
+        long others = (to[0] - from[0]) - (to[1] - from[1]) - (to[2] - from[2]) - (to.length > 3 ? to[3] - from[3] : 0);
         return round1(Math.max(0, pct(others, seconds)));
     }
 

@@ -70,6 +70,32 @@ public final class Proc {
         }
     }
 
+    /**
+     * {user, system} ticks of every process at a lower priority than nice (its own nice above it) but those named, each
+     * with the children it reaped: a build at nice 19 whole, its system time too (a C build's many short compilers: up
+     * to half a core), its finished compilers through the make or cargo that waited for them. One pass over /proc.
+     */
+    public static long[] lowerPriorityTicks(int nice, java.util.Set<Long> except) {
+        long user = 0, system = 0;
+        try (Stream<Path> all = Files.list(Path.of("/proc"))) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                String pid = p.getFileName().toString();
+                if (pid.isEmpty() || !Character.isDigit(pid.charAt(0)) || except.contains(Long.parseLong(pid))) continue;
+                try {
+                    String[] f = fieldsAfterName(Files.readString(p.resolve("stat")));
+                    if (Integer.parseInt(f[16]) <= nice) continue;
+                    user += Long.parseLong(f[11]) + Long.parseLong(f[13]);
+                    system += Long.parseLong(f[12]) + Long.parseLong(f[14]);
+                } catch (IOException | RuntimeException e) {
+                    // it ended between the listing and the read: its parent has its ticks now
+                }
+            }
+        } catch (IOException e) {
+            // no /proc: nothing seen
+        }
+        return new long[] {user, system};
+    }
+
     /** CPU ticks of a process and all its live descendants (PostgreSQL serves each connection in a child). */
     public static long treeTicks(ProcessHandle p) {
         long sum = Math.max(0, cpuTicks(p.pid()));

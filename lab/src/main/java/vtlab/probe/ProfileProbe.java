@@ -56,7 +56,7 @@ public final class ProfileProbe implements Probe {
     static final Column QUEUE_EVIDENCE = Columns.TIME_QUEUE_EVIDENCE;
     static final Column OWN = Columns.TIME_OWN;
     static final Column SUT_BUSY = Column.number("time_sut_cpu_pct", "%", "the SUT's CPUs busy over the profiled hold, all its threads (schedstat): at 90% or more, request time no source saw is time queued for the CPU");
-    static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process (/proc/stat): the SUT's own share is time_sut_cpu_pct, the rest another process's");
+    static final Column CORES_BUSY = Column.number("time_sut_cores_busy_pct", "%", "the SUT's CPUs busy over the profiled hold by every process at its priority or above (/proc/stat; a lower-priority build's time was the SUT's for the asking): the SUT's own share is time_sut_cpu_pct, the rest another process's");
     static final Column TAIL = Columns.TIME_TAIL;
     static final Column EVIDENCE = Columns.TIME_EVIDENCE;
     static final Column OWNERS = vtlab.data.Columns.TIME_CPU_OWNERS;
@@ -292,43 +292,63 @@ public final class ProfileProbe implements Probe {
         return "[" + host + "]:" + port;
     }
 
-    /** Busy and total jiffies of the CPUs the SUT may run on, by every process (/proc/stat); null where it cannot be read. */
+    /**
+     * Jiffies of the CPUs the SUT may run on (/proc/stat) and what lower-priority processes had of them: {busy by every
+     * process, total, nice on them, nice on every CPU, lower-priority processes' system ticks}; null where it cannot be
+     * read. For a niced SUT its own time is in the nice jiffies: then nothing is taken for lower-priority work.
+     */
     private static long[] cores(ProbeContext ctx) {
         if (ctx.app() == null || ctx.app().local().isEmpty()) return null;
         try {
-            String allowed = Files.readAllLines(Path.of("/proc", Long.toString(ctx.app().pid()), "status")).stream()
+            long pid = ctx.app().pid();
+            String allowed = Files.readAllLines(Path.of("/proc", Long.toString(pid), "status")).stream()
                     .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(null);
             if (allowed == null) return null;
-            // a SUT at the default priority: a lower-priority process's time on its CPUs (a build at nice 19) was free
-            // for it; a niced SUT's own time is in those jiffies
-            return coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64),
-                    Proc.nice(ctx.app().pid()) <= 0);
+            long[] c = coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64));
+            int nice = Proc.nice(pid);
+            if (nice > 0) return new long[] {c[0], c[1], 0, 0, 0};
+            return new long[] {c[0], c[1], c[2], c[3], Proc.lowerPriorityTicks(nice, java.util.Set.of(pid))[1]};
         } catch (IOException | RuntimeException e) {
             return null;
         }
     }
 
     /**
-     * {busy, total} jiffies of these CPUs from /proc/stat's "cpuN user nice system idle iowait irq softirq steal" lines;
-     * with niceIsBackground the nice jiffies (processes at a lower priority, which yield to the SUT) are not busy.
+     * {busy, total, nice} jiffies of these CPUs and the nice jiffies of every CPU, from /proc/stat's "cpuN user nice
+     * system idle iowait irq softirq steal" lines and its "cpu" line.
      */
-    static long[] coreJiffies(String procStat, int[] cpus, boolean niceIsBackground) {
+    static long[] coreJiffies(String procStat, int[] cpus) {
         Set<String> wanted = new java.util.HashSet<>();
         for (int c : cpus) wanted.add("cpu" + c);
-        long busy = 0, total = 0;
+        long busy = 0, total = 0, nice = 0, niceAll = 0;
         for (String line : procStat.split("\n")) {
             String[] f = line.trim().split("\\s+");
+            if (f[0].equals("cpu") && f.length > 2) niceAll = Long.parseLong(f[2]);
             if (!wanted.contains(f[0]) || f.length < 5) continue;
             long idle = 0, all = 0;
             for (int i = 1; i < Math.min(f.length, 9); i++) {
                 long v = Long.parseLong(f[i]);
                 all += v;
-                if (i == 4 || i == 5 || i == 2 && niceIsBackground) idle += v; // idle, iowait (and nice)
+                if (i == 4 || i == 5) idle += v; // idle, iowait
             }
             busy += all - idle;
             total += all;
+            nice += Long.parseLong(f[2]);
         }
-        return new long[] {busy, total};
+        return new long[] {busy, total, nice, niceAll};
+    }
+
+    /**
+     * The share of the SUT's CPUs busy between two {@link #cores} readings with work at its priority or above. A
+     * lower-priority process (a build at nice 19 and idle priority) runs only on time the SUT leaves, so its time there
+     * was the SUT's for the asking: its user time on them (their nice jiffies) and its system time in the same
+     * proportion (the kernel does not say on which CPU a process's system time was spent). NaN without both.
+     */
+    static double busyShare(long[] from, long[] to) {
+        if (from == null || to == null || to[1] <= from[1]) return Double.NaN;
+        double niceHere = to[2] - from[2], niceAll = to[3] - from[3], lowerSystem = to[4] - from[4];
+        double lower = niceHere + (niceAll > 0 ? lowerSystem * niceHere / niceAll : 0);
+        return Math.max(0, (to[0] - from[0]) - lower) / (to[1] - from[1]);
     }
 
     @Override
@@ -396,8 +416,7 @@ public final class ProfileProbe implements Probe {
             if (threads == 0) cpuS = runqueueS = Double.NaN;
             String top = others.entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed()).limit(2)
                     .map(e -> String.format(Locale.ROOT, "%s %.1f s", e.getKey(), e.getValue())).collect(java.util.stream.Collectors.joining(", "));
-            double coresBusy = coresStart == null || coresEnd == null || coresEnd[1] <= coresStart[1] ? Double.NaN
-                    : (double) (coresEnd[0] - coresStart[0]) / (coresEnd[1] - coresStart[1]);
+            double coresBusy = busyShare(coresStart, coresEnd);
             // one window for both CPU figures: schedstat's deltas span start() to stop(), as /proc/stat's do, so their
             // own wall time is the denominator (the hold as the generator counted it is shorter by its start and end:
             // "its own threads 105% busy, every process 63%" came from dividing by it)

@@ -68,7 +68,9 @@ final class Lab {
         Path m = run.resolve("matrix.csv");
         List<Map<String, String>> rows = Files.exists(m) ? Dataset.read(m) : List.of();
         // where each row's wall time went, in the test's output: what the suite's time is made of
-        rows.forEach(r -> System.out.println("vtlab IT phases: " + describe(r) + ": " + r.get("row_s") + " s: " + r.get("row_phases_s")));
+        // with how the SUT was launched (a Spring start from its AOT cache or not) and what else ran beside the hold
+        rows.forEach(r -> System.out.println("vtlab IT phases: " + describe(r) + ": " + r.get("row_s") + " s: " + r.get("row_phases_s")
+                + " | launch " + r.get("sut_launch") + "; others " + r.get("others_cpu_pct") + "% and background " + r.get("background_cpu_pct") + "% of a core"));
         return rows;
     }
 

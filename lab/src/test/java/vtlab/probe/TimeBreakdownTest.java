@@ -364,10 +364,21 @@ class TimeBreakdownTest {
     @Test
     void theSutsCoresAreReadFromProcStat() {
         String stat = "cpu  10 4 10 76 0 0 0 0 0 0\ncpu0 5 4 5 6 0 0 0 0 0 0\ncpu1 5 0 5 70 0 0 0 0 0 0\nintr 1 2 3\n";
-        assertArrayEquals(new long[] {14, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}, false));
-        assertArrayEquals(new long[] {24, 100}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}, false));
-        // a lower priority's time (a build at nice 19 on cpu0) was the SUT's for the asking: not busy
-        assertArrayEquals(new long[] {10, 20}, ProfileProbe.coreJiffies(stat, new int[] {0}, true));
+        assertArrayEquals(new long[] {14, 20, 4, 4}, ProfileProbe.coreJiffies(stat, new int[] {0}));
+        assertArrayEquals(new long[] {24, 100, 4, 4}, ProfileProbe.coreJiffies(stat, new int[] {0, 1}));
+    }
+
+    /**
+     * A lower-priority build's time on the SUT's CPUs was the SUT's for the asking: its user time there (nice) and its
+     * system time in the same proportion are not busy; a niced SUT's readings carry no such share (all busy).
+     */
+    @Test
+    void aLowerPriorityBuildsTimeOnTheSutsCpusIsNotBusy() {
+        // 100 jiffies of the SUT's CPU: 50 busy, of which 30 a build's user time (nice) there, of 60 on every CPU; the
+        // build's system time 20 in all, so 10 of it here: 50 - 30 - 10 = 10 busy
+        assertEquals(0.10, ProfileProbe.busyShare(new long[] {0, 0, 0, 0, 0}, new long[] {50, 100, 30, 60, 20}), 1e-9);
+        assertEquals(0.50, ProfileProbe.busyShare(new long[] {0, 0, 0, 0, 0}, new long[] {50, 100, 0, 0, 0}), 1e-9);
+        assertTrue(Double.isNaN(ProfileProbe.busyShare(null, new long[] {50, 100, 0, 0, 0})));
     }
 
     /** The service's own outgoing connections, from /proc/PID/net/tcp and tcp6: the load's and the database's left out. */
