@@ -105,9 +105,10 @@ final class HelpCommand implements Command {
     static {
         LAUNCHER.put("test", """
                     Usage: ./vtlab test [MAVEN OPTIONS...]
-                      builds what changed, installs every tool (./vtlab setup), then the whole suite: unit tests, then the
-                      end-to-end tests against the packaged stacks (Maven verify; what CI runs: .ci/run); its closing lines
-                      name the counts and every skipped or failed test with its reason.
+                      builds what changed and installs every tool (./vtlab setup; oha's build at idle priority) beside the
+                      unit tests, then the end-to-end tests against the packaged stacks: those that need no oha while it may
+                      still build, then those that do (Maven verify; what CI runs: .ci/run); its closing lines name the
+                      counts and every skipped or failed test with its reason.
                     Usage: ./vtlab test --repeat N [--only CLASS[#method]...]
                       the flake finder: the end-to-end tests (lab/src/test/java/vtlab/it; all without --only) N times on one
                       build, no unit test; a table of each test's passes of N, its first failure's reason and each run's

@@ -153,14 +153,17 @@ class LauncherTest {
         }
         List<String> calls = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(0, lastExit, Files.readString(home.resolve("out.log")));
+        // setup runs beside the unit tests and the end-to-end tests that need no oha (when it starts among them is the
+        // scheduler's): those that need oha only once it is done
         int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"), units = indexOf(calls, " verify -DskipITs"),
-                endToEnd = indexOf(calls, "-Dtest=NONE"), report = indexOf(calls, "vtlab.cli.SuiteReport");
-        assertTrue(build >= 0 && build < setup && build < units && setup < endToEnd && units < endToEnd && endToEnd < report, calls.toString());
-        assertTrue(calls.get(endToEnd).contains(" verify"), calls.toString());
+                withoutOha = indexOf(calls, "-DexcludedGroups=oha"), withOha = indexOf(calls, "-Dgroups=oha"), report = indexOf(calls, "vtlab.cli.SuiteReport");
+        assertTrue(build >= 0 && build < setup && build < units && units < withoutOha && withoutOha < withOha && setup < withOha && withOha < report,
+                calls.toString());
+        assertTrue(calls.get(withoutOha).contains(" verify -Dtest=NONE") && calls.get(withOha).contains(" verify -Dtest=NONE"), calls.toString());
         // fresh now: the next suite goes straight to setup (seconds when all is there) and Maven
         List<String> again = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(-1, indexOf(again, " package"), again.toString());
-        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, "-Dtest=NONE"), again.toString());
+        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, "-Dgroups=oha"), again.toString());
     }
 
     /** A JDK whose java and javac only record their calls, so the launcher's order shows. */

@@ -110,13 +110,16 @@ public final class HostProcess {
         if (pid > 0) return pid;
         long deadline = System.nanoTime() + PID_WAIT.toNanos();
         while (System.nanoTime() < deadline) {
+            // whether it had ended before the read: a process that wrote its pid file and ended at once is read, not
+            // taken for one that never started (seen: HostRunTest's agent that exits 255 at once)
+            boolean ended = !client.isAlive();
             try {
                 String text = files.read(pidFile).strip();
                 if (text.matches("\\d+")) return pid = Long.parseLong(text);
             } catch (java.nio.file.NoSuchFileException e) {
                 // not written yet
             }
-            if (!client.isAlive()) throw new IOException(host.name() + ": " + name + " ended (" + client.exitValue() + ") before it started");
+            if (ended) throw new IOException(host.name() + ": " + name + " ended (" + client.exitValue() + ") before it started");
             Thread.sleep(20);
         }
         throw new IOException(host.name() + ": " + name + " wrote no pid file " + pidFile + " in " + PID_WAIT.toSeconds() + " s");
