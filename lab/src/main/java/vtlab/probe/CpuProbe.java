@@ -106,8 +106,7 @@ public final class CpuProbe implements Probe {
     private List<ProcessHandle> servers(ProbeContext ctx) {
         vtlab.tier.host.TierProcess app = ctx.tiers().get(vtlab.proc.CoreMap.APP);
         if (app == null || app.local().isEmpty()) return List.of();
-        Set<Long> tiers = rowPids;
-        return LocalServers.of(app.local().get().pid()).stream().filter(pid -> !tiers.contains(pid))
+        return LocalServers.of(app.local().get().pid()).stream().filter(pid -> !rowPids.contains(pid))
                 .map(ProcessHandle::of).flatMap(java.util.Optional::stream).toList();
     }
 
@@ -146,7 +145,7 @@ public final class CpuProbe implements Probe {
     /** Others' CPU in % of a core between two machine readings over seconds (lower-priority processes not); null without both. */
     static Double others(long[] from, long[] to, double seconds) {
         if (from == null || to == null || !(seconds > 0)) return null;
-        long others = (to[0] - from[0]) - (to[1] - from[1]) - (to[2] - from[2]) - (to.length > 3 ? to[3] - from[3] : 0);
+        long others = (to[0] - from[0]) - (to[1] - from[1]) - (to[2] - from[2]) - (to[3] - from[3]);
         return round1(Math.max(0, pct(others, seconds)));
     }
 

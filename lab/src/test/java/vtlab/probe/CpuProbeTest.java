@@ -54,10 +54,10 @@ class CpuProbeTest {
      */
     @Test
     void othersAreWhatNeitherTheTiersNorTheLabNorLowerPriorityWorkRan() {
-        assertEquals(40.0, CpuProbe.others(new long[] {1000, 100, 500}, new long[] {1250, 120, 690}, 1.0));
-        assertEquals(4.0, CpuProbe.others(new long[] {1000, 100, 500}, new long[] {1250, 120, 690}, 10.0));
-        assertEquals(0.0, CpuProbe.others(new long[] {1000, 100, 500}, new long[] {1100, 120, 690}, 1.0));
-        assertNull(CpuProbe.others(new long[] {1000, 100, 500}, null, 1.0), "no sample with every tier alive: no reading");
+        assertEquals(40.0, CpuProbe.others(new long[] {1000, 100, 500, 7}, new long[] {1250, 120, 690, 7}, 1.0));
+        assertEquals(4.0, CpuProbe.others(new long[] {1000, 100, 500, 7}, new long[] {1250, 120, 690, 7}, 10.0));
+        assertEquals(0.0, CpuProbe.others(new long[] {1000, 100, 500, 7}, new long[] {1100, 120, 690, 7}, 1.0));
+        assertNull(CpuProbe.others(new long[] {1000, 100, 500, 7}, null, 1.0), "no sample with every tier alive: no reading");
         // a build at nice 19 ran 30 of the 40 ticks: 10% of a core is others'
         assertEquals(10.0, CpuProbe.others(new long[] {1000, 100, 500, 7}, new long[] {1250, 120, 690, 37}, 1.0));
     }
