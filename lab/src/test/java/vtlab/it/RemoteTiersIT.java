@@ -113,5 +113,7 @@ class RemoteTiersIT {
         // nothing left: every namespace holds only its sshd, no work folder of this JVM's runs (cluster, JDK copy) remains
         for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, Duration.ofSeconds(10)), TestHosts.namespace(i) + " runs more than its sshd");
         assertEquals(List.of(), HostsFixture.workFoldersLeft());
+        // the run's shared ssh connections ended with it: no session of its left on any host
+        for (int i = 1; i <= 3; i++) assertEquals(List.of(), hosts.besidesSshd(i, java.time.Duration.ofSeconds(5)), TestHosts.namespace(i) + " runs more than its sshd");
     }
 }

@@ -36,6 +36,9 @@ public interface Host {
         return null;
     }
 
+    /** Ends what the lab keeps open to the host between commands (ssh's shared connection); nothing for this machine. */
+    default void closeConnection() throws InterruptedException {}
+
     /** Copies a file of this machine to path on the host (parent folders must exist there, as for scp). */
     void copyTo(Path file, String path, Duration timeout) throws IOException, InterruptedException;
 

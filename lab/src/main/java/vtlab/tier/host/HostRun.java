@@ -358,6 +358,7 @@ public final class HostRun implements AutoCloseable {
             }
         }
         sessions.values().forEach(FileSession::close);
+        for (Host h : hosts.values()) h.closeConnection(); // no ssh session of the run's left on its hosts
         return left;
     }
 

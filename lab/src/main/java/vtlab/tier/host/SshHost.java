@@ -47,11 +47,35 @@ public final class SshHost implements Host {
     }
 
     private List<String> options(int connectS) {
+        return options(connectS, SshMux.options(muxKey(), target()));
+    }
+
+    private List<String> options(int connectS, List<String> mux) {
         List<String> o = new ArrayList<>(List.of("-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=" + connectS,
                 "-o", "ServerAliveInterval=" + ALIVE_INTERVAL_S, "-o", "ServerAliveCountMax=" + ALIVE_COUNT));
+        o.addAll(mux);
         if (spec.knownHosts() != null) o.addAll(List.of("-o", "UserKnownHostsFile=" + spec.knownHosts()));
         if (spec.identity() != null) o.addAll(List.of("-i", spec.identity().toString()));
         return o;
+    }
+
+    /** [-p PORT] user@host: where a command goes (what ssh -O exit names its master by, with the socket). */
+    private List<String> target() {
+        List<String> t = new ArrayList<>();
+        if (spec.destination().port() != Destination.DEFAULT_PORT) t.addAll(List.of("-p", Integer.toString(spec.destination().port())));
+        t.add(spec.destination().sshTarget());
+        return t;
+    }
+
+    /** What one connection may serve: the same destination, reached with the same key and known hosts. */
+    private String muxKey() {
+        return spec.destination().sshTarget() + "|" + spec.destination().port() + "|" + spec.identity() + "|" + spec.knownHosts();
+    }
+
+    /** Ends this host's shared connection, if one is open (the end of a run across hosts). */
+    @Override
+    public void closeConnection() throws InterruptedException {
+        SshMux.close(List.of(muxKey()));
     }
 
     /** ssh OPTIONS [-p PORT] user@host -- 'quoted' 'argv': the remote shell gets back exactly cmd's words. */
@@ -61,10 +85,13 @@ public final class SshHost implements Host {
     }
 
     List<String> command(List<String> cmd, int connectS) {
+        return command(cmd, options(connectS));
+    }
+
+    private List<String> command(List<String> cmd, List<String> options) {
         List<String> c = new ArrayList<>(List.of("ssh"));
-        c.addAll(options(connectS));
-        if (spec.destination().port() != Destination.DEFAULT_PORT) c.addAll(List.of("-p", Integer.toString(spec.destination().port())));
-        c.add(spec.destination().sshTarget());
+        c.addAll(options);
+        c.addAll(target());
         c.add("--");
         c.add(String.join(" ", cmd.stream().map(SshHost::quote).toList()));
         return c;
@@ -77,7 +104,8 @@ public final class SshHost implements Host {
     @Override
     public String unreachable() throws InterruptedException {
         try {
-            Commands.Result r = Commands.attempt(command(List.of("true"), CHECK_CONNECT_S), Duration.ofSeconds(15));
+            // a connection of its own: a shared one to a host just lost would answer for it until ssh gives it up
+            Commands.Result r = Commands.attempt(command(List.of("true"), options(CHECK_CONNECT_S, SshMux.bypass())), Duration.ofSeconds(15));
             if (r.code() != 255) return null; // ssh got through: whatever true said, the host answers
             return r.output().strip().lines().filter(l -> !l.isBlank()).findFirst().orElse("ssh failed (255)");
         } catch (IOException e) {

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 import vtlab.core.UsageError;
@@ -29,6 +31,8 @@ public final class TestHosts {
     public static final int MAX = 50;
     private static final Pattern OURS = Pattern.compile("vtlab-h\\d+");
     private static final Duration SHORT = Duration.ofSeconds(20);
+    /** How long the hosts' processes (all at once) get to end on SIGTERM before they are killed. */
+    private static final Duration STOP_GRACE = Duration.ofSeconds(3);
 
     private final Path dir;
 
@@ -150,21 +154,29 @@ public final class TestHosts {
      */
     public List<String> down() throws IOException, InterruptedException {
         List<String> removed = new ArrayList<>();
+        // every namespace's processes told to stop before any is waited for: an sshd takes about 2 s to act on SIGTERM,
+        // and three hosts waited for one after the other took 6 s of every test's teardown
+        Map<String, List<ProcessHandle>> byNamespace = new LinkedHashMap<>();
         for (String ns : namespaces()) {
             List<ProcessHandle> procs = new ArrayList<>();
             for (String pid : Commands.attempt(List.of("ip", "netns", "pids", ns), SHORT).output().split("\\s+")) {
                 if (pid.matches("\\d+")) ProcessHandle.of(Long.parseLong(pid)).ifPresent(procs::add);
             }
             procs.forEach(ProcessHandle::destroy);
+            byNamespace.put(ns, procs);
+        }
+        long deadline = System.nanoTime() + STOP_GRACE.toNanos();
+        for (var e : byNamespace.entrySet()) {
+            List<ProcessHandle> procs = e.getValue();
             for (ProcessHandle p : procs) {
                 try {
-                    p.onExit().get(3, java.util.concurrent.TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                    p.onExit().get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
                     p.destroyForcibly();
                 }
             }
-            Commands.run(List.of("ip", "netns", "del", ns), SHORT);
-            removed.add(ns + (procs.isEmpty() ? "" : " (" + procs.size() + " process" + (procs.size() == 1 ? "" : "es") + " stopped)"));
+            Commands.run(List.of("ip", "netns", "del", e.getKey()), SHORT);
+            removed.add(e.getKey() + (procs.isEmpty() ? "" : " (" + procs.size() + " process" + (procs.size() == 1 ? "" : "es") + " stopped)"));
         }
         for (String line : Commands.run(List.of("ip", "-o", "link", "show"), SHORT).lines().toList()) {
             // "7: vtlab-v1@if6: <...>": a veth whose namespace went without it

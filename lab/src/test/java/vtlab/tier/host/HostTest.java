@@ -1,6 +1,7 @@
 package vtlab.tier.host;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -30,11 +31,11 @@ class HostTest {
         assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
                 "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
                 "-o", "UserKnownHostsFile=/k/known", "-i", "/k/id", "-p", "2222", "root@10.77.0.11", "--",
-                "cat -- /proc/1/stat 'a b' 'it'\\''s'"), h.command(List.of("cat", "--", "/proc/1/stat", "a b", "it's")));
+                "cat -- /proc/1/stat 'a b' 'it'\\''s'"), withoutMux(h.command(List.of("cat", "--", "/proc/1/stat", "a b", "it's"))));
         SshHost plain = new SshHost(spec("bench-box", null, null));
         assertEquals(List.of("ssh", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
                 "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
-                "bench-box", "--", "uname -r"), plain.command(List.of("uname", "-r")));
+                "bench-box", "--", "uname -r"), withoutMux(plain.command(List.of("uname", "-r"))));
         assertEquals("bench-box", plain.name());
         assertEquals("root@10.77.0.11:2222", h.name());
     }
@@ -44,8 +45,48 @@ class HostTest {
         SshHost h = new SshHost(spec("me@[fd00::1]:2200", Path.of("/k/id"), null));
         assertEquals(List.of("scp", "-q", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=accept-new", "-o", "ConnectTimeout=10",
                 "-o", "ServerAliveInterval=2", "-o", "ServerAliveCountMax=3",
-                "-i", "/k/id", "-P", "2200", "/tmp/app.jar", "me@[fd00::1]:/opt/vtlab/app.jar"), h.scp("/tmp/app.jar", h.remote("/opt/vtlab/app.jar")));
+                "-i", "/k/id", "-P", "2200", "/tmp/app.jar", "me@[fd00::1]:/opt/vtlab/app.jar"), withoutMux(h.scp("/tmp/app.jar", h.remote("/opt/vtlab/app.jar"))));
         assertEquals("me@fd00::1", h.command(List.of("true")).get(h.command(List.of("true")).size() - 3));
+    }
+
+    /** The command without the options of the shared connection (asserted on their own below). */
+    static List<String> withoutMux(List<String> cmd) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < cmd.size(); i++) {
+            if (cmd.get(i).equals("-o") && cmd.get(i + 1).matches("Control(Master|Path|Persist)=.*")) i++;
+            else out.add(cmd.get(i));
+        }
+        return out;
+    }
+
+    static String option(List<String> cmd, String name) {
+        for (int i = 0; i + 1 < cmd.size(); i++) {
+            if (cmd.get(i).equals("-o") && cmd.get(i + 1).startsWith(name + "=")) return cmd.get(i + 1).substring(name.length() + 1);
+        }
+        return null;
+    }
+
+    /**
+     * Every command to a host rides one connection (ControlMaster), named by the destination, the key and the known
+     * hosts, in a folder of this JVM's own: another key never rides on a connection it did not open.
+     */
+    @Test
+    void commandsToAHostShareOneConnectionPerKey() throws Exception {
+        SshHost a = new SshHost(spec("root@10.77.0.11", Path.of("/k/id"), Path.of("/k/known")));
+        SshHost again = new SshHost(spec("root@10.77.0.11", Path.of("/k/id"), Path.of("/k/known")));
+        SshHost stranger = new SshHost(spec("root@10.77.0.11", Path.of("/k/other"), Path.of("/k/known")));
+        SshHost port = new SshHost(spec("root@10.77.0.11:2222", Path.of("/k/id"), Path.of("/k/known")));
+        List<String> cmd = a.command(List.of("true"));
+        assertEquals("auto", option(cmd, "ControlMaster"));
+        assertEquals("15", option(cmd, "ControlPersist"));
+        String path = option(cmd, "ControlPath");
+        assertTrue(path.matches("/tmp/vtlab-ssh-" + ProcessHandle.current().pid() + "/[0-9a-f]{24}"), path);
+        assertTrue(java.nio.file.Files.isDirectory(Path.of(path).getParent()), "the sockets' folder is made");
+        assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(Path.of(path).getParent())));
+        assertEquals(path, option(again.command(List.of("uname")), "ControlPath"), "one connection per host and key");
+        assertEquals(path, option(a.scp("/tmp/x", a.remote("/tmp/y")), "ControlPath"), "scp rides it too");
+        assertFalse(path.equals(option(stranger.command(List.of("true")), "ControlPath")), "another key opens its own");
+        assertFalse(path.equals(option(port.command(List.of("true")), "ControlPath")), "another port is another host");
     }
 
     /** What the remote shell does with ssh's command string, done by this machine's sh: the same words come back. */
