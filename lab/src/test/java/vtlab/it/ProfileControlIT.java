@@ -222,7 +222,7 @@ class ProfileControlIT {
     void theMonitorIsNamedAsTheLargestCauseWithItsLock() throws Exception {
         Lab.LabRun a = Lab.retriedOnce(out, ProfileControlIT::validByTheLab,
                 dir -> Lab.runMain(dir, List.of("run", "servlet", "--workloads", "monitor", "--lock-ms", "1", "--modes", "platform,virtual",
-                        "--conc", "20", "--warmup", "3s", "--warmup-max", "8s", "--hold", "8s", "--reps", "1", "--probes", "cpu,threads,profile")));
+                        "--conc", "20", "--warmup", "3s", "--warmup-max", "6s", "--hold", "5s", "--reps", "1", "--probes", "cpu,threads,profile")));
         String console = a.console();
         List<Map<String, String>> rows = a.rows();
         assertEquals(2, rows.size(), console);
