@@ -249,6 +249,9 @@ class SpringMvcIT {
             }
             assertTrue(Files.readString(run.resolve("summary.txt")).contains("Findings, order-summary"), console);
             assertTrue(Files.exists(run.resolve("raw").resolve("pg.log")), "the database's log is kept with the run");
+            // the stub, a tier never measured, starts from its AOT cache (trained by the first run that needed it)
+            String stubLog = Files.readString(run.resolve("raw").resolve("stub.log"));
+            assertTrue(stubLog.lines().limit(2).anyMatch(l -> l.equals("# launch: aot-cache")) && stubLog.contains("-XX:AOTCache="), stubLog.lines().limit(2).toList().toString());
             // the run stopped what it started: its database, its stub and its SUTs (the shared tiers stay up)
             assertTrue(Files.notExists(runState.resolve("pg/data/postmaster.pid")), "the run's PostgreSQL is stopped");
             List<String> live = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive)
