@@ -172,10 +172,7 @@ public final class RegistryTools {
         Path earlier = awaitEarlierBuild(binary, what, log);
         if (earlier != null) return earlier;
         System.err.println("vtlab: building " + what + " into " + bin() + " (log: " + log + ")");
-        // at nice 19: a build beside the lab's own work (./vtlab test's Maven build and unit tests) takes only the CPU
-        // that work leaves; alone, it runs as fast as before
-        List<String> niced = OsPackages.which("nice").isPresent() ? java.util.stream.Stream.concat(java.util.stream.Stream.of("nice", "-n", "19"), cmd.stream()).toList() : cmd;
-        ProcessBuilder pb = new ProcessBuilder(niced).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         pb.environment().putAll(env.asMap());
         try {
             Process p = Children.track(pb.start());
