@@ -75,7 +75,7 @@ public final class SshHost implements Host {
     /** Ends this host's shared connection, if one is open (the end of a run across hosts). */
     @Override
     public void closeConnection() throws InterruptedException {
-        SshMux.close(List.of(muxKey()));
+        SshMux.close(muxKey());
     }
 
     /** ssh OPTIONS [-p PORT] user@host -- 'quoted' 'argv': the remote shell gets back exactly cmd's words. */

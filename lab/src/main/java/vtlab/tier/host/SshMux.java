@@ -18,8 +18,8 @@ import vtlab.proc.Commands;
 
 /**
  * One ssh connection per host for all of a process's commands and copies (OpenSSH's ControlMaster), instead of a
- * handshake each: a run across hosts makes ~55 short ssh calls per row's setup and teardown (checks, folders, files,
- * jcmd), each ~0.35 s of key exchange on a test host and more over a real network; through a master each is a few ms.
+ * handshake each: a run across hosts made 67 ssh calls for one row (checks, folders, files, jcmd, its
+ * teardown), each 0.3-0.5 s, most of it the key exchange on a test host and more over a real network; through a master each is a few ms.
  * <p>
  * The control socket is named by the destination and the identity and known-hosts files (not ssh's %C, which ignores the
  * key): a command with another key never rides on a connection that key did not open. It lives in a folder of this JVM's
@@ -49,12 +49,10 @@ final class SshMux {
         return List.of("-o", "ControlMaster=no", "-o", "ControlPath=none");
     }
 
-    /** Ends the masters of these keys (a run's hosts); nothing when none runs. */
-    static void close(List<String> keys) throws InterruptedException {
-        for (String key : keys) {
-            Path socket = socket(key);
-            if (socket != null) exit(socket);
-        }
+    /** Ends the master of this key (a run's host at its end); nothing when none runs. */
+    static void close(String key) throws InterruptedException {
+        Path socket = socket(key);
+        if (socket != null) exit(socket);
     }
 
     /** Ends every master this JVM opened (its exit). */
