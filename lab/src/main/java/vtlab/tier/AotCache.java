@@ -70,7 +70,7 @@ public final class AotCache {
         try {
             Path jar = runnable(stack, jdk, dir);
             if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, jvmArgs, appArgs, env, cpus, port, log, aot);
-            return new Use(List.of("-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
+            return new Use(List.of(JFR_MODULE, "-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
         } catch (IOException e) {
             String why = e.getMessage().lines().findFirst().orElse("training failed");
             FAILED.put(key, why);
@@ -79,11 +79,21 @@ public final class AotCache {
     }
 
     /**
+     * jdk.jfr in the module graph of every cached start and of its training, whether the row records or not: the JVM
+     * takes a cache only with the graph it was trained with, and a JFR option adds jdk.jfr to it. So one training
+     * serves the rows with JFR (the profile, the pinning probe) and those without, where two had to (about 20 s each on
+     * one core). Tried on JDK 25: trained with it, a start with it, with it and -XX:StartFlightRecording, or with the
+     * JFR option alone takes the cache (its classes all shared); a start with neither is refused ("Mismatched values
+     * for property jdk.module.addmods"). The module is resolved, not started: nothing records unless a row asks.
+     */
+    static final String JFR_MODULE = "--add-modules=jdk.jfr";
+
+    /**
      * .vtlab/aot/JAR-jdkN-HASH: a new build of the jar (its size or time) or another JDK is another cache; the same jar
      * run as a stack of the lab's and by ab --app shares one.
      */
     static Path dir(Stack stack, Jdk jdk, List<String> jvmArgs) {
-        String id = stack.jar().toAbsolutePath() + "|" + jdk.home() + "|" + jdk.version() + "|" + shape(jvmArgs);
+        String id = stack.jar().toAbsolutePath() + "|" + jdk.home() + "|" + jdk.version() + "|" + JFR_MODULE + "|" + shape(jvmArgs);
         try {
             id += "|" + Files.size(stack.jar()) + "|" + Files.getLastModifiedTime(stack.jar()).toMillis();
         } catch (IOException e) {
@@ -97,15 +107,12 @@ public final class AotCache {
     /**
      * What of the JVM options a cache must be trained with to be taken: the module graph. The JVM refuses a cache whose
      * graph differs ("Mismatched values for property jdk.module.addmods: jdk.jfr specified during runtime but not
-     * during dump time"): any JFR option adds jdk.jfr, and the module options (--add-opens, --add-modules, ...,
-     * -Djdk.module.*) are the graph itself. Heap, stack, GC, compiler and NMT options were measured not to matter
+     * during dump time"): the module options (--add-opens, --add-modules, ..., -Djdk.module.*) are the graph itself. A
+     * JFR option adds jdk.jfr, which every cached start has anyway ({@link #JFR_MODULE}): not a graph of its own. Heap, stack, GC, compiler and NMT options were measured not to matter
      * (docs/results.md, "AOT cache"), so rows that differ only in those share one training.
      */
     static String shape(List<String> jvmArgs) {
         List<String> graph = new ArrayList<>();
-        if (jvmArgs.stream().anyMatch(a -> a.matches("-XX:(StartFlightRecording|FlightRecorderOptions)([:=].*)?|-XX:\\+FlightRecorder"))) {
-            graph.add("+jdk.jfr");
-        }
         for (int i = 0; i < jvmArgs.size(); i++) {
             String a = jvmArgs.get(i);
             if (a.startsWith("-Djdk.module.")) graph.add(a);
@@ -153,6 +160,7 @@ public final class AotCache {
         Stack plain = new Stack(extracted.name(), extracted.description(), extracted.dir(), extracted.jar(), extracted.runtimeInfoPath(),
                 extracted.settings(), extracted.tiers(), extracted.expect(), extracted.workloads(), extracted.data(), extracted.launch().withAotCache(false));
         List<String> training = new ArrayList<>(jvmArgs);
+        training.add(JFR_MODULE);
         training.add("-XX:AOTCacheOutput=" + tmp);
         SutProcess p = SutProcess.start(plain, jdk, training, appArgs, env, cpus, port, trainingLog);
         try {

@@ -50,6 +50,20 @@ class AotCacheIT {
         List<String> own = Files.readAllLines(classes).stream().filter(l -> l.contains(" vtlab.sut.webflux.")).toList();
         assertFalse(own.isEmpty(), "the service's classes were loaded");
         assertTrue(own.stream().allMatch(l -> l.contains("source: shared objects file")), "every class of the service from the cache: " + own);
+        // a row that records (the profile's JFR options) takes the same cache: no training of its own, its classes shared
+        Path recorded = tmp.resolve("classes-jfr.log");
+        List<String> jfr = List.of("-XX:StartFlightRecording=filename=" + tmp.resolve("x.jfr"), "-Xlog:class+load=info:file=" + recorded);
+        assertEquals(AotCache.dir(webflux, jdk, List.of()), AotCache.dir(webflux, jdk, jfr), "one cache with JFR and without");
+        try (SutProcess sut = SutProcess.start(webflux, jdk, jfr, List.of(), Env.NONE, "1", freePort(), tmp.resolve("webflux-jfr.sut.log"))) {
+            sut.awaitReady(Duration.ofSeconds(90));
+            String log = Files.readString(tmp.resolve("webflux-jfr.sut.log"));
+            assertEquals("aot-cache", sut.launch(), log);
+            assertEquals(null, AotCache.refusal(tmp.resolve("webflux-jfr.sut.log")), log);
+        }
+        assertFalse(Files.exists(tmp.resolve("webflux-jfr.sut.aot-training.log")), "not trained again for JFR");
+        List<String> ownJfr = Files.readAllLines(recorded).stream().filter(l -> l.contains(" vtlab.sut.webflux.")).toList();
+        assertFalse(ownJfr.isEmpty(), "the service's classes were loaded");
+        assertTrue(ownJfr.stream().allMatch(l -> l.contains("source: shared objects file")), "with JFR too, every class of the service from the cache: " + ownJfr);
     }
 
     @Test
