@@ -100,9 +100,12 @@ class NextStepIT {
     }
 
     /**
-     * The seeds' story, one step on: virtual threads at 200 connections, each request holding one of 10 pooled
-     * connections across a short downstream call, wait mostly for the pool. The next step doubles it (then, while that
-     * gains with the pool still the largest cause, sizes it for what the load asked for). Judged as the lab judges its
+     * The seeds' story, one step on: virtual threads at 24 connections, each request holding one of 10 pooled
+     * connections across a short downstream call, wait mostly for the pool (14 of the 24 queue for it). The next step
+     * doubles it (then, while that gains with the pool still the largest cause, would size it for what the load asked
+     * for): at 24 connections the doubled pool leaves 4 queued, and the downstream call, not the pool, is the largest
+     * cause, so the step ends there. At 200 connections the doubled pool still queued 180, and the next step went on to
+     * pool 200, two rows more whose 200 PostgreSQL connections took 11.5 s to open at each start. Judged as the lab judges its
      * rows ({@link Evidence}): with the A/B's rows and the doubled pool's ok, the throughput grows by 1.5x or more, the
      * largest cause (matrix.csv's time_top_cause) leaves the pool, and the verdict claims the gain with its interval;
      * with an A/B row flagged, the lab's narrower claim from the other (its row, a gain, no interval); when the rows
@@ -113,7 +116,7 @@ class NextStepIT {
     void thePoolLeverBuysThroughputAndMovesTheCauseOffThePool(SharedTiers shared) throws Exception {
         String before = sha256(AbIT.SPRING_JAR);
         List<String> args = new ArrayList<>(List.of("--app", AbIT.SPRING_JAR.toString(), "--aot-cache", "--url", "/api/order-summary/random",
-                "--modes", "virtual", "--variants", "as-shipped", "--conc", "200", "--reps", "2",
+                "--modes", "virtual", "--variants", "as-shipped", "--conc", Integer.toString(POOL_CONC), "--reps", "2",
                 // warmed until steady: after a fixed 3 s each configuration's first rep ran on a cold JIT (203 and 357
                 // req/s; docs/ab.md), two reps left an interval wider than a doubling, and a control that must show its
                 // gain could not. C1 only: C2 on the service's one core never settled within 12 s (every row flagged
@@ -138,7 +141,7 @@ class NextStepIT {
             assertFalse(e.row(n).failed(), e.row(n).toString());
             assertTrue(Files.readString(run.resolve("raw").resolve(e.row(n).cell("sut_log"))).contains("--spring.datasource.hikari.maximum-pool-size=20"));
         }
-        String line = vtlabFinding(run, "next step, /api/order-summary/random at 200 connections, virtual as shipped");
+        String line = vtlabFinding(run, "next step, /api/order-summary/random at " + POOL_CONC + " connections, virtual as shipped");
         System.out.println("vtlab IT: pool control: " + line);
         String words = variant(line, claimed.replace(":", " ") + " (" + Evidence.rowsOf(claim.parts().getLast().rows()) + ")");
         if (claim.call() == Evidence.Call.REFUSED) {
@@ -207,6 +210,9 @@ class NextStepIT {
      * leaves the SUT's one CPU or the tiers' as the wall.
      */
     static final int DOWNSTREAM_MS = 20;
+
+    /** The pool control's connections: more than twice the pool of 10, fewer than the doubled pool's 20 plus a few. */
+    static final int POOL_CONC = 24;
 
     /**
      * One CPU full: the Spring rig's /cpu?ms=1 (1 ms computed in the controller: no sleep, no query, no call) at 8
