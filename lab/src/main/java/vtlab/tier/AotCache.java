@@ -68,6 +68,7 @@ public final class AotCache {
         if (failed != null) return Use.jar(stack, failed);
         Path aot = dir.resolve("app.aot");
         try {
+            if (!Files.isRegularFile(aot)) prune(dir, stack.jar());
             Path jar = runnable(stack, jdk, dir);
             if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, jvmArgs, appArgs, env, cpus, port, log, aot);
             return new Use(List.of(JFR_MODULE, "-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
@@ -93,15 +94,72 @@ public final class AotCache {
      * run as a stack of the lab's and by ab --app shares one.
      */
     static Path dir(Stack stack, Jdk jdk, List<String> jvmArgs) {
-        String id = stack.jar().toAbsolutePath() + "|" + jdk.home() + "|" + jdk.version() + "|" + JFR_MODULE + "|" + shape(jvmArgs);
-        try {
-            id += "|" + Files.size(stack.jar()) + "|" + Files.getLastModifiedTime(stack.jar()).toMillis();
-        } catch (IOException e) {
-            // a jar that cannot be read fails its start anyway
-        }
+        String id = stack.jar().toAbsolutePath() + "|" + jdk.home() + "|" + jdk.version() + "|" + JFR_MODULE + "|" + shape(jvmArgs) + "|" + build(stack.jar());
         String hash = Integer.toHexString(id.hashCode()) + Integer.toHexString(new StringBuilder(id).reverse().toString().hashCode());
         return LabHome.get().resolve(".vtlab").resolve("aot").resolve(stack.jar().getFileName().toString().replaceFirst("\\.jar$", "")
                 + "-jdk" + jdk.major() + "-" + hash);
+    }
+
+    /** A jar's build, as a cache is keyed by it: its size and time ("" when it cannot be read: its start fails anyway). */
+    static String build(Path jar) {
+        try {
+            return Files.size(jar) + "|" + Files.getLastModifiedTime(jar).toMillis();
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** What a cache's folder was made for: the jar's path and its build (so that a later build's training can remove it). */
+    static final String SOURCE = "source.txt";
+
+    /**
+     * Before a training into dir: removes the caches of the same jar's earlier builds (folders of its name and JDK whose
+     * source.txt names this jar with another build, or that have none: a lab before it, whose keys this one never takes),
+     * as none of them is taken again and each is 70-110 MB; then records what dir is for. Kept: another jar of the same
+     * name elsewhere, this build's caches for other module options, and a cache a running JVM still maps (a service
+     * started from it before its jar was rebuilt). Returns the folders removed.
+     */
+    static List<Path> prune(Path dir, Path jar) throws IOException {
+        String path = "jar=" + jar.toAbsolutePath(), build = "build=" + build(jar);
+        String prefix = dir.getFileName().toString().replaceFirst("[0-9a-f]+$", "");
+        List<Path> removed = new ArrayList<>();
+        if (Files.isDirectory(dir.getParent())) {
+            List<Path> siblings;
+            try (var s = Files.list(dir.getParent())) {
+                siblings = s.filter(d -> !d.equals(dir) && Files.isDirectory(d) && d.getFileName().toString().startsWith(prefix)
+                        && d.getFileName().toString().substring(prefix.length()).matches("[0-9a-f]+")).toList();
+            }
+            for (Path d : siblings) {
+                Path source = d.resolve(SOURCE);
+                if (Files.isRegularFile(source)) {
+                    List<String> was = Files.readAllLines(source, StandardCharsets.UTF_8);
+                    if (!was.contains(path) || was.contains(build)) continue;
+                }
+                if (mapped(d.resolve("app.aot"))) continue;
+                vtlab.core.Folders.deleteTree(d);
+                removed.add(d);
+            }
+        }
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve(SOURCE), path + "\n" + build + "\n", StandardCharsets.UTF_8);
+        return removed;
+    }
+
+    /** Whether a process of this machine maps the file (a JVM started from the cache maps it while it runs). */
+    static boolean mapped(Path file) {
+        String name = file.toAbsolutePath().toString();
+        try (var procs = Files.list(Path.of("/proc"))) {
+            for (Path p : procs.filter(q -> q.getFileName().toString().matches("\\d+")).toList()) {
+                try (var lines = Files.lines(p.resolve("maps"))) {
+                    if (lines.anyMatch(l -> l.endsWith(" " + name))) return true;
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    // gone, or not ours to read
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
     }
 
     /**

@@ -14,7 +14,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import vtlab.proc.Children;
 import vtlab.proc.Commands;
@@ -77,7 +75,7 @@ final class PostgresCluster implements PgServer {
         stopLeftover();
         if (reseed && Files.exists(data)) {
             note("reseed: removing " + data);
-            deleteTree(data);
+            vtlab.core.Folders.deleteTree(data);
         }
         Path passwordFile = dir.resolve("password");
         if (Files.isRegularFile(data.resolve("PG_VERSION")) && Files.isRegularFile(passwordFile)) {
@@ -286,7 +284,7 @@ final class PostgresCluster implements PgServer {
 
     private void initdb(Path passwordFile) throws IOException, InterruptedException {
         note("creating the PostgreSQL cluster in " + data);
-        if (Files.exists(data)) deleteTree(data);
+        if (Files.exists(data)) vtlab.core.Folders.deleteTree(data);
         List<String> cmd = new ArrayList<>(asUser);
         cmd.addAll(initdbCommand(bin.toString(), data.toString(), passwordFile.toString()));
         String out = Commands.run(cmd, Duration.ofMinutes(3));
@@ -314,10 +312,4 @@ final class PostgresCluster implements PgServer {
         System.err.println("vtlab: pg: " + s);
     }
 
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(f);
-        }
-    }
 }

@@ -7,7 +7,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -160,7 +159,7 @@ public final class StackVariants {
                 exit = maven(home, stack, v, out, log, false);
             }
             if (exit != 0) {
-                deleteTree(out);
+                vtlab.core.Folders.deleteTree(out);
                 throw new UsageError("stack " + stack.name() + " could not be built with " + v.words() + ": " + reason(log) + " (" + log + ")");
             }
             Path built = out.resolve(stack.jar().getFileName());
@@ -168,7 +167,7 @@ public final class StackVariants {
             Path tmp = dir().resolve(v.fileName() + ".tmp");
             Files.copy(built, tmp, StandardCopyOption.REPLACE_EXISTING);
             Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            deleteTree(out);
+            vtlab.core.Folders.deleteTree(out);
             try (Stream<Path> left = Files.list(out.getParent())) {
                 if (left.findAny().isEmpty()) Files.delete(out.getParent());
             }
@@ -273,10 +272,4 @@ public final class StackVariants {
         return false;
     }
 
-    private static void deleteTree(Path p) throws IOException {
-        if (!Files.exists(p)) return;
-        try (Stream<Path> s = Files.walk(p)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) Files.delete(f);
-        }
-    }
 }

@@ -3,6 +3,7 @@ package vtlab.tier;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,38 @@ class AotCacheTest {
         assertNotEquals(AotCache.shape(List.of("--add-opens", "java.base/java.lang=ALL-UNNAMED")), AotCache.shape(List.of("--add-opens", "java.base/java.io=ALL-UNNAMED")));
         assertEquals(AotCache.shape(List.of("--add-opens=java.base/java.lang=ALL-UNNAMED")), "--add-opens=java.base/java.lang=ALL-UNNAMED");
         assertNotEquals("", AotCache.shape(List.of("-Djdk.module.addmods=jdk.jfr")), "a system property of the module graph is the graph");
+    }
+
+    /** A cache folder as a training leaves it: source.txt with the jar and its build. */
+    private static Path cache(Path aot, String name, String jar, String build) throws Exception {
+        Path d = Files.createDirectories(aot.resolve(name));
+        Files.writeString(d.resolve(AotCache.SOURCE), jar + "\n" + build + "\n");
+        Files.write(d.resolve("app.aot"), new byte[4096]);
+        return d;
+    }
+
+    @Test
+    void aNewBuildsTrainingRemovesTheCachesOfThatJarsEarlierBuildsOnly() throws Exception {
+        Path jar = Files.writeString(tmp.resolve("app.jar"), "build 2");
+        Path other = Files.writeString(Files.createDirectories(tmp.resolve("elsewhere")).resolve("app.jar"), "another app of the same name");
+        String self = "jar=" + jar.toAbsolutePath(), now = "build=" + AotCache.build(jar);
+        Path aot = Files.createDirectories(tmp.resolve("aot"));
+        Path older = cache(aot, "app-jdk25-0a1b", self, "build=1|1");
+        Path beforeSource = Files.createDirectories(aot.resolve("app-jdk25-0a1e")); // a lab before source.txt: its keys are never taken
+        Path otherOptions = cache(aot, "app-jdk25-0a1c", self, now); // this build with other module options
+        Path elsewhere = cache(aot, "app-jdk25-0a1d", "jar=" + other.toAbsolutePath(), "build=1|1");
+        Path otherJdk = cache(aot, "app-jdk21-0a1f", self, "build=1|1");
+        Path otherName = cache(aot, "app-tools-jdk25-0a20", "jar=" + tmp.resolve("app-tools.jar"), "build=1|1");
+        Path running = cache(aot, "app-jdk25-0a21", self, "build=1|1"); // an earlier build a JVM still runs from
+        Path dir = aot.resolve("app-jdk25-0b00");
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(running.resolve("app.aot"), java.nio.file.StandardOpenOption.READ)) {
+            java.nio.MappedByteBuffer mapped = ch.map(java.nio.channels.FileChannel.MapMode.READ_ONLY, 0, 4096);
+            assertEquals(0, mapped.get(0));
+            assertEquals(java.util.Set.of(older, beforeSource), java.util.Set.copyOf(AotCache.prune(dir, jar)));
+        }
+        for (Path kept : List.of(otherOptions, elsewhere, otherJdk, otherName, running)) assertTrue(Files.isDirectory(kept), kept + " kept");
+        assertEquals(List.of(self, now), Files.readAllLines(dir.resolve(AotCache.SOURCE)), "what the new folder is for");
+        assertEquals(List.of(), AotCache.prune(dir, jar), "nothing left to remove for this build");
     }
 
     @Test
