@@ -68,9 +68,10 @@ public final class AotCache {
         if (failed != null) return Use.jar(stack, failed);
         Path aot = dir.resolve("app.aot");
         try {
-            if (!Files.isRegularFile(aot)) prune(dir, stack.jar());
+            boolean trained = Files.isRegularFile(aot);
+            if (!trained) prune(dir, stack.jar());
             Path jar = runnable(stack, jdk, dir);
-            if (!Files.isRegularFile(aot)) train(stack.withJar(jar), jdk, jvmArgs, appArgs, env, cpus, port, log, aot);
+            if (!trained) train(stack.withJar(jar), jdk, jvmArgs, appArgs, env, cpus, port, log, aot);
             return new Use(List.of(JFR_MODULE, "-XX:AOTCache=" + aot, "-jar", jar.toString()), "aot-cache");
         } catch (IOException e) {
             String why = e.getMessage().lines().findFirst().orElse("training failed");
@@ -166,8 +167,9 @@ public final class AotCache {
      * What of the JVM options a cache must be trained with to be taken: the module graph. The JVM refuses a cache whose
      * graph differs ("Mismatched values for property jdk.module.addmods: jdk.jfr specified during runtime but not
      * during dump time"): the module options (--add-opens, --add-modules, ..., -Djdk.module.*) are the graph itself. A
-     * JFR option adds jdk.jfr, which every cached start has anyway ({@link #JFR_MODULE}): not a graph of its own. Heap, stack, GC, compiler and NMT options were measured not to matter
-     * (docs/results.md, "AOT cache"), so rows that differ only in those share one training.
+     * JFR option adds jdk.jfr, which every cached start has anyway ({@link #JFR_MODULE}): not a graph of its own. Heap,
+     * stack, GC, compiler and NMT options were measured not to matter (docs/results.md, "AOT cache"), so rows that
+     * differ only in those share one training.
      */
     static String shape(List<String> jvmArgs) {
         List<String> graph = new ArrayList<>();

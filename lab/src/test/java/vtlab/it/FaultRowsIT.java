@@ -56,10 +56,7 @@ class FaultRowsIT {
 
     /** The values of a series whose points' seconds pass the test. */
     static List<Double> values(JsonNode series, String name, DoublePredicate second) {
-        List<Double> out = new ArrayList<>();
-        assertTrue(series.has(name), "series " + name + " in " + series.fieldNames());
-        for (JsonNode pt : series.get(name)) if (second.test(pt.get(0).asDouble())) out.add(pt.get(1).asDouble());
-        return out;
+        return bySecond(series, name).entrySet().stream().filter(p -> second.test(p.getKey())).map(Map.Entry::getValue).toList();
     }
 
     /** A series' points by their second. */
