@@ -106,8 +106,8 @@ final class HelpCommand implements Command {
         LAUNCHER.put("test", """
                     Usage: ./vtlab test [MAVEN OPTIONS...]
                       builds what changed and installs every tool (./vtlab setup; oha's build at idle priority) beside the
-                      unit tests, then the end-to-end tests against the packaged stacks: those that need no oha while it may
-                      still build, then those that do (Maven verify; what CI runs: .ci/run); its closing lines name the
+                      unit tests, then the end-to-end tests against the packaged stacks in one Maven verify, those that
+                      need oha last (it may still build until then; what CI runs: .ci/run); its closing lines name the
                       counts and every skipped or failed test with its reason.
                     Usage: ./vtlab test --repeat N [--only CLASS[#method]...]
                       the flake finder: the end-to-end tests (lab/src/test/java/vtlab/it; all without --only) N times on one

@@ -153,17 +153,17 @@ class LauncherTest {
         }
         List<String> calls = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(0, lastExit, Files.readString(home.resolve("out.log")));
-        // setup runs beside the unit tests and the end-to-end tests that need no oha (when it starts among them is the
-        // scheduler's): those that need oha only once it is done
+        // setup runs beside the unit tests and the end-to-end tests (when it starts among them is the scheduler's): one
+        // Maven run of every end-to-end class, those that need oha last (failsafe's orderer), then the closing lines
         int build = indexOf(calls, " package"), setup = indexOf(calls, "vtlab.cli.Main setup"), units = indexOf(calls, " verify -DskipITs"),
-                withoutOha = indexOf(calls, "-DexcludedGroups=oha"), withOha = indexOf(calls, "-Dgroups=oha"), report = indexOf(calls, "vtlab.cli.SuiteReport");
-        assertTrue(build >= 0 && build < setup && build < units && units < withoutOha && withoutOha < withOha && setup < withOha && withOha < report,
-                calls.toString());
-        assertTrue(calls.get(withoutOha).contains(" verify -Dtest=NONE") && calls.get(withOha).contains(" verify -Dtest=NONE"), calls.toString());
+                e2e = indexOf(calls, " verify -Dtest=NONE"), report = indexOf(calls, "vtlab.cli.SuiteReport");
+        assertTrue(build >= 0 && build < setup && build < units && units < e2e && e2e < report, calls.toString());
+        assertEquals(1, calls.stream().filter(c -> c.contains(" verify -Dtest=NONE")).count(), "one end-to-end run: " + calls);
+        assertFalse(calls.get(e2e).contains("groups=oha"), "no split by tag: " + calls.get(e2e));
         // fresh now: the next suite goes straight to setup (seconds when all is there) and Maven
         List<String> again = vtlab(Map.of("JAVA_HOME", jdk.toString()), "test");
         assertEquals(-1, indexOf(again, " package"), again.toString());
-        assertTrue(indexOf(again, "vtlab.cli.Main setup") < indexOf(again, "-Dgroups=oha"), again.toString());
+        assertTrue(indexOf(again, "vtlab.cli.Main setup") >= 0 && indexOf(again, " verify -Dtest=NONE") >= 0, again.toString());
     }
 
     /** A JDK whose java and javac only record their calls, so the launcher's order shows. */
