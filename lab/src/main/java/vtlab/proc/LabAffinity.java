@@ -35,7 +35,7 @@ public final class LabAffinity {
     }
 
     /** The CPU list this JVM was allowed before the lab pinned it, as the kernel writes it. */
-    static String originalCpuList() {
+    public static String originalCpuList() {
         return Original.LIST;
     }
 

@@ -65,6 +65,27 @@ class AotCacheTest {
         assertEquals(List.of(), AotCache.prune(dir, jar), "nothing left to remove for this build");
     }
 
+    /** A training on every CPU the lab may use, told the row's count; on the row's own where that is not more. */
+    @Test
+    void aTrainingRunsOnEveryCpuToldTheRowsProcessorCount() {
+        String all = vtlab.proc.LabAffinity.originalCpuList();
+        org.junit.jupiter.api.Assumptions.assumeTrue(vtlab.proc.CoreMap.parse(all, vtlab.proc.LabAffinity.machineCpus()).length >= 2,
+                "one CPU here (" + all + "): nothing more to train on");
+        String first = Integer.toString(vtlab.proc.CoreMap.parse(all, vtlab.proc.LabAffinity.machineCpus())[0]);
+        List<String> training = new java.util.ArrayList<>(List.of("-XX:AOTCacheOutput=x"));
+        assertEquals(all, AotCache.trainingCpus(first, List.of("-Xmx256m"), training));
+        assertEquals(List.of("-XX:AOTCacheOutput=x", "-XX:ActiveProcessorCount=1"), training);
+        // the service's own count is the one the row starts with: trained on the row's CPUs, nothing added
+        List<String> own = new java.util.ArrayList<>(List.of("-XX:ActiveProcessorCount=4"));
+        assertEquals(first, AotCache.trainingCpus(first, List.of("-XX:ActiveProcessorCount=4"), own));
+        assertEquals(List.of("-XX:ActiveProcessorCount=4"), own);
+        // a row on every CPU already, or on a list the lab cannot read: where the row runs
+        List<String> none = new java.util.ArrayList<>();
+        assertEquals(all, AotCache.trainingCpus(all, List.of(), none));
+        assertEquals("x", AotCache.trainingCpus("x", List.of(), none));
+        assertEquals(List.of(), none);
+    }
+
     @Test
     void aCommandIsStartedByItsCommandNotByTheLabsJavaArguments() throws Exception {
         vtlab.stack.Stack s = vtlab.stack.Stack.load("servlet");
