@@ -34,10 +34,15 @@ public final class ExplainingHold {
 
     private ExplainingHold() {}
 
-    /** The row's warm-up and hold, and its profiled hold when one of its probes explains: what the row should take. */
+    /**
+     * The row's warm-up and hold, and its profiled hold when one of its probes explains and it is not a later fork or
+     * iteration of its configuration (those are explained by its first, when that is ok: RowRunner): what the row
+     * should take.
+     */
     public static long plannedSeconds(vtlab.plan.PlannedRow p) {
         boolean explains = vtlab.probe.Probes.create(p.probes()).stream().anyMatch(vtlab.probe.Probe::explains);
-        return p.row().plannedSeconds() + (explains ? length(p.row()).toSeconds() : 0);
+        boolean first = p.row().fork() == 0 || p.row().fork() == 1 && p.row().iteration() == 1;
+        return p.row().plannedSeconds() + (explains && first ? length(p.row()).toSeconds() : 0);
     }
 
     /** The profiled hold's length: the row's, at most {@link #MAX}. */

@@ -71,6 +71,8 @@ public final class RowRunner {
     private final SutReuse suts = new SutReuse();
     /** Why a SUT configuration did not start: its later rows fail at once instead of waiting out the start-up again. */
     private final Map<String, String> startFailures = new java.util.HashMap<>();
+    /** The forked configurations (scenarios) an ok row's explaining hold explained: see {@link #explainsAgain}. */
+    private final java.util.Set<String> explained = new java.util.HashSet<>();
 
     public RowRunner(Generator generator, CoreMap cores, int port, Duration warmupMax) {
         this(generator, cores, port, warmupMax, SutProcess::start);
@@ -168,7 +170,9 @@ public final class RowRunner {
             out.putAll(r.values());
             probes.afterLoad(out);
             out.putAll(probes.measurements().columns());
-            if (!explainers.none()) explain(planned, sut, url, w, raw, stem, runTiers, explainers, steps, out, r);
+            boolean explaining = !explainers.none() && explainsAgain(row);
+            if (explaining) explain(planned, sut, url, w, raw, stem, runTiers, explainers, steps, out, r);
+            else if (!explainers.none()) steps.step("no profiled hold: an earlier fork of this configuration explained it");
             Map<String, List<double[]>> series = series(probes.measurements().series(), r);
             faults.into(out);
             HoldWindow window = HoldWindow.of(faults, row);
@@ -180,6 +184,8 @@ public final class RowRunner {
             boolean clean = probes.sutClean() && explainers.sutClean();
             if (!clean) probeErrors.add("the SUT was not kept for the next row: a probe could not stop what it started in it");
             validity(out, row, r, runtime, probeErrors, window == null ? null : window.faultFromS());
+            // explained: an ok row whose explaining probes measured without an error
+            if (explaining && row.fork() > 0 && "ok".equals(out.get(Validity.STATUS)) && explainers.errors().isEmpty()) explained.add(row.scenario());
             // a fork's JVM is kept for its next iteration even under --fresh-sut (the fork is already a JVM of its own),
             // never one a probe left unclean (its next row or iteration then starts afresh, or fails saying why)
             if (suts.release(sut, config, planned.freshSut() && row.fork() == 0 || !clean)) sut = null;
@@ -287,6 +293,18 @@ public final class RowRunner {
         for (Drain d : planned.drains()) {
             if (!d.await(sut.base(), DRAIN_MAX)) steps.step(d.what() + " did not go idle in " + DRAIN_MAX.toSeconds() + " s; measuring anyway");
         }
+    }
+
+    /**
+     * Whether the row gets a profiled hold: every row but a fork of a configuration that an earlier fork's ok row has
+     * explained. Forks are one configuration run again in fresh JVMs for the interval between them; where a request's
+     * time goes is the configuration's, and read from one ok row (the verdict and the next step name it), so each
+     * further fork costs its start, warm-up and hold, not a profiled hold too (up to 20 s: within a --budget, more forks).
+     * The profile's JVM options stay on every fork, so that the forks are one configuration. A flagged first fork's
+     * breakdown does not count: the next fork is profiled, until one is ok.
+     */
+    boolean explainsAgain(Row row) {
+        return row.fork() == 0 || !explained.contains(row.scenario());
     }
 
     /**

@@ -91,8 +91,19 @@ class AbIT {
             // too few ok forks on a busy machine: the lab claims no interval
             assertFalse(gain.contains("; settled:"), "no settled claim without two ok forks a side: " + gain);
         }
+        // each configuration explained by its first ok fork's profiled hold, its later forks by none of their own
+        for (String mode : List.of("platform", "virtual")) {
+            List<Map<String, String>> forks = rows.stream().filter(r -> r.get("thread_mode").equals(mode)).toList();
+            int first = java.util.stream.IntStream.range(0, forks.size())
+                    .filter(i -> "ok".equals(forks.get(i).get("status")) && !forks.get(i).getOrDefault("time_top_cause", "").isBlank()).findFirst().orElse(-1);
+            if (first < 0) continue; // no ok fork explained (a busy machine): every fork was profiled
+            for (Map<String, String> later : forks.subList(first + 1, forks.size())) {
+                assertTrue(later.getOrDefault("time_top_cause", "").isBlank() && later.getOrDefault("profiled_hold_s", "").isBlank(),
+                        mode + ": a fork after the one that explained its configuration runs no profiled hold: " + later);
+            }
+        }
         for (Map<String, String> r : rows) {
-            if (!r.get("thread_mode").equals("platform") || r.get("time_queue_cause") == null || "failed".equals(r.get("status"))) continue;
+            if (!r.get("thread_mode").equals("platform") || r.getOrDefault("time_top_cause", "").isBlank() || "failed".equals(r.get("status"))) continue;
             assertEquals("thread_wait", r.get("time_queue_cause"), "platform's bottleneck is the queue for a thread: " + r);
             assertTrue(Lab.num(r, "time_sleep_pct") > 20, "its sleep is the floor: " + r);
         }

@@ -207,9 +207,16 @@ class RowRunnerTest {
             current.add("explainer starts with " + ctx.stem() + (ctx.row().hold().equals(Duration.ofSeconds(1)) ? "" : " for " + ctx.row().hold().toSeconds() + " s"));
         }
 
+        /** Set by a test: the next finish fails, as a profile whose recording could not be read. */
+        static volatile boolean failNext;
+
         @Override
-        public void finish(ProbeContext ctx, Measurements out) {
+        public void finish(ProbeContext ctx, Measurements out) throws Exception {
             current.add("explainer finishes");
+            if (failNext) {
+                failNext = false;
+                throw new java.io.IOException("the recording could not be read");
+            }
         }
 
         @Override
@@ -298,6 +305,37 @@ class RowRunnerTest {
         events.clear();
         run(runner(), PlannedRow.of(row("virtual", 1), List.of("cpu")), 2);
         assertEquals(1, events.stream().filter(e -> e.startsWith("load")).count(), events.toString());
+    }
+
+    /**
+     * Forks are one configuration: its first fork whose row is ok and explained (no explaining probe failed) is its
+     * profiled hold; its later forks run the measured hold only. A fork whose explanation failed leaves the next fork
+     * to explain it; unforked rows (reps) and another configuration's forks are explained each.
+     */
+    @Test
+    void aConfigurationIsExplainedByOneOkForkAndItsLaterForksRunNoProfiledHold() throws Exception {
+        RowRunner r = runner();
+        java.util.function.BiFunction<String, Integer, Row> fork = (mode, f) -> row(mode, f).toBuilder().fork(f).iteration(1).build();
+        java.util.function.Function<Integer, Long> profiledHolds = n -> events.stream().filter(e -> e.startsWith("load") && e.endsWith(".profiled")).count();
+        ExplainingProbe.failNext = true;
+        RowRunner.Result first = run(r, PlannedRow.of(fork.apply("virtual", 1), List.of("test-explains")), 1);
+        assertEquals(1L, profiledHolds.apply(1), "fork 1 is profiled: " + events);
+        assertTrue(String.valueOf(first.values().get("note")).contains("the recording could not be read") || !"ok".equals(first.values().get("status")),
+                "its explanation failed: " + first.values().get("note"));
+        run(r, PlannedRow.of(fork.apply("virtual", 2), List.of("test-explains")), 2);
+        assertEquals(2L, profiledHolds.apply(2), "a failed explanation leaves the next fork to explain the configuration: " + events);
+        RowRunner.Result third = run(r, PlannedRow.of(fork.apply("virtual", 3), List.of("test-explains")), 3);
+        assertEquals(2L, profiledHolds.apply(3), "fork 2 explained it: fork 3 runs no profiled hold: " + events);
+        assertEquals("ok", third.values().get("status"), String.valueOf(third.values().get("note")));
+        assertEquals(null, third.values().get("profiled_hold_s"), "no profiled hold's columns");
+        assertEquals(1000.0, ((Number) third.values().get("achieved_rps")).doubleValue(), 1e-9, "its measured hold as any fork's");
+        run(r, PlannedRow.of(fork.apply("platform", 2), List.of("test-explains")), 4);
+        assertEquals(3L, profiledHolds.apply(4), "another configuration is explained on its own: " + events);
+        // reps are not forks: each is explained
+        run(r, PlannedRow.of(row("virtual", 1), List.of("test-explains")), 5);
+        run(r, PlannedRow.of(row("virtual", 2), List.of("test-explains")), 6);
+        assertEquals(5L, profiledHolds.apply(6), events.toString());
+        r.close();
     }
 
     @Test

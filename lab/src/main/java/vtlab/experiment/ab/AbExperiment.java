@@ -43,7 +43,7 @@ public final class AbExperiment implements Experiment {
     static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
             + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
     static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (the default): the wall time the A/B's forks may\n"
-            + "take, each fork's start and warm-up counted (10m: a coffee break; a fork\ntakes about a minute at the defaults here: start, warm-up, hold, profiled hold)").inScenario("load");
+            + "take, each fork's start and warm-up counted (10m: a coffee break; a\nconfiguration's first fork takes about a minute at the defaults here: start,\nwarm-up, hold, profiled hold; a later fork about 45 s: no profiled hold)").inScenario("load");
     /** What a fork costs besides its warm-up and holds: the JVM's start, the verification, the drain (a Spring Boot jar here). */
     static final long FORK_START_S = 15;
 
@@ -79,9 +79,17 @@ public final class AbExperiment implements Experiment {
         return new Forks(forks, iterations, budget);
     }
 
-    /** A fork's wall time, estimated: start, warm-up, and each iteration's hold with its explaining hold (the profile's, at most 20 s). */
+    /** A configuration's first fork's wall time, estimated: start, warm-up, each iteration's hold and one explaining hold. */
     static long forkSeconds(PlanContext.Timing t, int iterations) {
-        return FORK_START_S + t.warmup().toSeconds() + iterations * (t.hold().toSeconds() + Math.min(t.hold().toSeconds(), 20));
+        return laterForkSeconds(t, iterations) + Math.min(t.hold().toSeconds(), 20);
+    }
+
+    /**
+     * A later fork's: start, warm-up and each iteration's hold; no explaining hold (the profile's, at most 20 s), which
+     * the configuration's first ok fork ran (RowRunner.explainsAgain).
+     */
+    static long laterForkSeconds(PlanContext.Timing t, int iterations) {
+        return FORK_START_S + t.warmup().toSeconds() + iterations * t.hold().toSeconds();
     }
 
     static String minutes(long seconds) {
@@ -162,10 +170,10 @@ public final class AbExperiment implements Experiment {
                     for (String url : s.stack().workloads().keySet())
                         for (int c : conc) configs.add(Dependencies.withDependencies(row(s, mode, variant, url, c, 1, jdk, t, jvm, ctx), deps));
         if (f.auto()) {
-            long first = configs.size() * f.forks() * forkSeconds(t, f.iterations());
+            long first = configs.size() * (forkSeconds(t, f.iterations()) + (f.forks() - 1L) * laterForkSeconds(t, f.iterations()));
             if (f.budget().toSeconds() < first) {
                 throw new UsageError(String.format(java.util.Locale.ROOT, "--budget %s: %d fork%s of each of the %d configurations take%s about %s (start %ds, warm-up %ds, %d hold%s of %ds"
-                        + " and its explaining hold each): give at least %s, or fewer --conc, --url or --variants", minutes(f.budget().toSeconds()), f.forks(),
+                        + " each, and one explaining hold a configuration): give at least %s, or fewer --conc, --url or --variants", minutes(f.budget().toSeconds()), f.forks(),
                         f.forks() == 1 ? "" : "s", configs.size(), f.forks() == 1 ? "s" : "", minutes(first), FORK_START_S, t.warmup().toSeconds(), f.iterations(), f.iterations() == 1 ? "" : "s",
                         t.hold().toSeconds(), minutes(first)));
             }
@@ -226,7 +234,8 @@ public final class AbExperiment implements Experiment {
         Forks f = forks(o, t);
         long perRow = forkSeconds(t, 1);
         List<vtlab.plan.Search> out = new ArrayList<>();
-        if (f.auto()) out.add(new AbForks(rows, f, forkSeconds(t, f.iterations())));
+        // the forks it adds are later forks: no explaining hold of their own
+        if (f.auto()) out.add(new AbForks(rows, f, laterForkSeconds(t, f.iterations())));
         if (!o.flag(NextStep.NEXT_STEP.name())) return out;
         // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
         out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow));

@@ -38,7 +38,8 @@ final class AbForks implements Search {
 
     /**
      * @param planned     the A/B's rows as planned (its first forks)
-     * @param forkSeconds a fork's estimated wall time: start, warm-up, holds (see {@link AbExperiment#forkSeconds})
+     * @param forkSeconds a fork's estimated wall time: start, warm-up, holds; a fork added here is a later fork, with no
+     *                    explaining hold (see {@link AbExperiment#laterForkSeconds})
      */
     AbForks(List<Row> planned, AbExperiment.Forks f, long forkSeconds) {
         this(planned, f, forkSeconds, System::currentTimeMillis);

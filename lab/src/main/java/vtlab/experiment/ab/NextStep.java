@@ -184,29 +184,36 @@ final class NextStep implements Search {
 
     /**
      * The configurations to start from, per scenario: platform and one virtual (tuned, else as shipped), each with a
-     * breakdown of its request time; A/B rows only (not a variant's).
+     * breakdown of its request time; A/B rows only (not a variant's). Its rows (the throughput a variant is set
+     * against) are all its forks, its cause the rows with a breakdown: a later fork has no profiled hold of its own
+     * once an ok fork explained the configuration (RowRunner.explainsAgain).
      */
     static List<Base> bases(List<Numbered> rows) {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
         Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.row()) != null || n.row().failed() || !RequestTime.has(n.row())) continue;
+            if (Levers.of(n.row()) != null || n.row().failed()) continue;
             byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
         }
         List<Base> out = new ArrayList<>();
-        byScenario.forEach((key, configs) -> {
+        byScenario.forEach((key, all) -> {
+            Map<String, List<Numbered>> configs = new LinkedHashMap<>(all);
+            configs.values().removeIf(l -> l.stream().noneMatch(n -> RequestTime.has(n.row()))); // no breakdown: nothing to start from
             List<String> chosen = new ArrayList<>();
             if (configs.containsKey("platform")) chosen.add("platform");
             if (configs.containsKey("virtual tuned")) chosen.add("virtual tuned");
             else if (configs.containsKey("virtual as shipped")) chosen.add("virtual as shipped");
             for (String c : chosen) {
-                List<Numbered> all = configs.get(c), ok = all.stream().filter(n -> n.row().ok()).toList();
-                List<Numbered> use = ok.isEmpty() ? all : ok;
-                Cause top = topCause(use);
-                Numbered first = use.stream().filter(n -> RequestTime.cause(n.row()) == top).findFirst().orElse(use.getFirst());
+                List<Numbered> forks = configs.get(c), ok = forks.stream().filter(n -> n.row().ok()).toList();
+                List<Numbered> use = ok.isEmpty() ? forks : ok;
+                // the cause from the rows explained among those used, else from any explained one (a flagged fork's)
+                List<Numbered> why = use.stream().filter(n -> RequestTime.has(n.row())).toList();
+                if (why.isEmpty()) why = forks.stream().filter(n -> RequestTime.has(n.row())).toList();
+                Cause top = topCause(why);
+                Numbered first = why.stream().filter(n -> RequestTime.cause(n.row()) == top).findFirst().orElse(why.getFirst());
                 Numbered any = use.getFirst();
                 String scenario = any.row().text(Columns.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
-                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(use, top), first));
+                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(why, top), first));
             }
         });
         return out;

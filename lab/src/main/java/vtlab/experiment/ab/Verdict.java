@@ -363,13 +363,16 @@ final class Verdict {
      * Where the limit was in each row that counts, from the peak gauges: the SUT's CPU, the pool, the generator. A row
      * whose request time was broken down into its own work and its queues has one verdict, the bottleneck of that
      * breakdown, with these gauges as its evidence (RequestTime.gauges): no rival line here; the generator's is about
-     * the instrument, and stays.
+     * the instrument, and stays. So is a later fork of a configuration one of whose forks was broken down: it had no
+     * profiled hold of its own (RowRunner.explainsAgain), and the configuration's verdict is that breakdown's.
      */
     static void bottleneck(List<DataRow> rows, List<Finding> out) {
         Map<String, List<DataRow>> cpu = new LinkedHashMap<>(), pool = new LinkedHashMap<>();
+        java.util.Set<String> brokenDown = new java.util.HashSet<>();
+        for (DataRow n : rows) if (!n.failed() && vtlab.data.RequestTime.split(n) && vtlab.data.RequestTime.has(n)) brokenDown.add(n.text(Columns.SCENARIO));
         for (DataRow n : rows) {
             if (n.failed()) continue;
-            boolean explained = vtlab.data.RequestTime.split(n) && vtlab.data.RequestTime.has(n);
+            boolean explained = brokenDown.contains(n.text(Columns.SCENARIO));
             if (explained) {
                 if (n.flags().contains("generator-bound")) {
                     out.add(Finding.of("bottleneck: the load generator saturated its cores (row " + n.number() + "): that row measures the generator, not the service",

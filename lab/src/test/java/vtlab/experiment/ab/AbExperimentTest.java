@@ -90,8 +90,12 @@ class AbExperimentTest {
     void aBudgetMustHoldOneForkOfEachConfiguration() throws Exception {
         // 3 configurations x (15 s start + 10 s warm-up + 20 s hold + 20 s explaining hold) = 3m15s
         String small = refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "3m");
-        assertEquals("--budget 3m: 1 fork of each of the 3 configurations takes about 3m15s (start 15s, warm-up 10s, 1 hold of 20s and its explaining hold each):"
-                + " give at least 3m15s, or fewer --conc, --url or --variants", small);
+        assertEquals("--budget 3m: 1 fork of each of the 3 configurations takes about 3m15s (start 15s, warm-up 10s, 1 hold of 20s each, and one explaining"
+                + " hold a configuration): give at least 3m15s, or fewer --conc, --url or --variants", small);
+        // a later fork runs no explaining hold (its configuration's first ok fork explained it): 3 x (65 s + 45 s) = 5m30s
+        assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "2", "--budget", "5m")
+                .startsWith("--budget 5m: 2 forks of each of the 3 configurations take about 5m30s"));
+        assertEquals(6, plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "2", "--budget", "330s").size());
         assertEquals(3, plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--budget", "4m").size(), "the first fork of each: the search adds the rest");
         assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "0s").contains("--budget must be longer than zero"));
         assertTrue(refusal("ab", "--app", SPRING_JAR, "--url", "/x", "--budget", "-1m").contains("--budget takes a duration like 20s"));
@@ -270,6 +274,31 @@ class AbExperimentTest {
         String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
                 dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertTrue(one.contains("One fork per configuration: a direction, not a result"), one);
+    }
+
+    /**
+     * A later fork has no profiled hold of its own once a fork of its configuration was explained: its CPU-bound flag
+     * is no rival bottleneck line beside that breakdown's (one answer a configuration); a configuration no fork of
+     * which was explained still gets the gauges' line.
+     */
+    @Test
+    void aForkWithoutAProfileOfItsOwnIsExplainedByItsConfigurationsBreakdown() {
+        List<Map<String, String>> rows = new java.util.ArrayList<>();
+        for (String mode : List.of("platform", "virtual")) {
+            for (int fork = 1; fork <= 2; fork++) {
+                Map<String, String> r = row(mode, "as-shipped", 40, mode.equals("platform") ? 3000 + fork : 3100 + fork, 20, "ok", "");
+                r.put("scenario", "ab " + mode + " /cpu c=40");
+                r.put("fork", Integer.toString(fork));
+                r.put("flags", "app-cpu-bound");
+                r.put("app_cpu_pct", "99");
+                if (fork == 1 && mode.equals("virtual")) r.putAll(Map.of("time_top_cause", "cpu", "time_cpu_pct", "90", "time_own_pct", "92"));
+                rows.add(r);
+            }
+        }
+        List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"));
+        List<String> cpu = v.stream().filter(l -> l.startsWith("bottleneck: the SUT's CPU was full")).toList();
+        assertEquals(1, cpu.size(), v.toString());
+        assertTrue(cpu.getFirst().contains("for platform (rows 1, 2"), "platform had no breakdown: its gauges say it: " + cpu);
     }
 
     @Test

@@ -307,6 +307,27 @@ class NextStepTest {
         assertTrue(still.text().endsWith("; the largest cause is still waiting for a pooled connection (51%, was 72%)"), still.text());
     }
 
+    /**
+     * A later fork has no profiled hold of its own (its configuration's first ok fork explained it): the base's
+     * throughput is both forks' (the interval between them), its cause the explained fork's; the same for the variant.
+     */
+    @Test
+    void aBaseIsEveryForkItsCauseTheExplainedOnes() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        List<Numbered> ab = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"), row(planned.get(1), 2, 510, 410, null, 0, "ok")), 1);
+        NextStep.Base b = base(ab);
+        assertEquals(2, b.rows().size(), "both forks: " + b.rows());
+        assertEquals(Cause.POOL_WAIT, b.top());
+        assertEquals(71, b.share(), 1e-9, "the explained fork's share, not a mean with a fork that has none");
+        assertEquals(1, b.first().n());
+        NextStep.Judged j = NextStep.judge(b, "pool 20", numbered(List.of(row(v, 1, 900, 200, Cause.RUNQUEUE, 62, "ok"), row(v, 2, 920, 180, null, 0, "ok")), 3));
+        assertTrue(j.gain() && j.text().startsWith("pool 20 (rows 3, 4): +80% req/s (95% CI +"), "the interval between both forks a side: " + j.text());
+        assertTrue(j.text().endsWith("; the largest cause is now waiting to run (62%)"), j.text());
+        // no fork explained: no base to start from
+        assertTrue(NextStep.bases(numbered(List.of(row(planned.get(0), 1, 500, 420, null, 0, "ok"), row(planned.get(1), 2, 510, 410, null, 0, "ok")), 1)).isEmpty());
+    }
+
     @Test
     void aChangeWithinTheNoiseIsSaidAsSuchWithRepsAndWithOne() throws UsageError {
         List<Row> planned = planned();
