@@ -77,6 +77,19 @@ public final class Proc {
      */
     public static long[] lowerPriorityTicks(int nice, java.util.Set<Long> except) {
         long user = 0, system = 0;
+        for (long[] p : lowerPriorityProcesses(nice, except).values()) {
+            user += p[0];
+            system += p[1];
+        }
+        return new long[] {user, system};
+    }
+
+    /**
+     * Each process at a lower priority than nice but those named, by pid: {user ticks, system ticks (each with the
+     * children it reaped), its parent's pid}. One pass over /proc.
+     */
+    public static java.util.Map<Long, long[]> lowerPriorityProcesses(int nice, java.util.Set<Long> except) {
+        java.util.Map<Long, long[]> out = new java.util.HashMap<>();
         try (Stream<Path> all = Files.list(Path.of("/proc"))) {
             for (Path p : (Iterable<Path>) all::iterator) {
                 String pid = p.getFileName().toString();
@@ -84,8 +97,8 @@ public final class Proc {
                 try {
                     String[] f = fieldsAfterName(Files.readString(p.resolve("stat")));
                     if (Integer.parseInt(f[16]) <= nice) continue;
-                    user += Long.parseLong(f[11]) + Long.parseLong(f[13]);
-                    system += Long.parseLong(f[12]) + Long.parseLong(f[14]);
+                    out.put(Long.parseLong(pid), new long[] {Long.parseLong(f[11]) + Long.parseLong(f[13]), Long.parseLong(f[12]) + Long.parseLong(f[14]),
+                            Long.parseLong(f[1])});
                 } catch (IOException | RuntimeException e) {
                     // it ended between the listing and the read: its parent has its ticks now
                 }
@@ -93,7 +106,7 @@ public final class Proc {
         } catch (IOException e) {
             // no /proc: nothing seen
         }
-        return new long[] {user, system};
+        return out;
     }
 
     /** CPU ticks of a process and all its live descendants (PostgreSQL serves each connection in a child). */
