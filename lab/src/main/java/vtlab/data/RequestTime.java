@@ -20,7 +20,7 @@ public final class RequestTime {
         POOL_WAIT("pool_wait", "waiting for a pooled connection", "#b07aa1", Kind.QUEUE),
         DB("db", "in the database", "#76b7b2", Kind.OWN),
         DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f", Kind.OWN),
-        SLEEP("sleep", "sleeping (the workload's own Thread.sleep)", "#edc948", Kind.OWN),
+        SLEEP("sleep", "sleeping (Thread.sleep, or a park to its own timeout)", "#edc948", Kind.OWN),
         GC("gc", "stopped by GC", "#9c755f", Kind.QUEUE),
         OTHER("other", "in other waits, not seen by the probe", "#bab0ac", Kind.UNSEEN);
 
@@ -126,7 +126,7 @@ public final class RequestTime {
         return c != null && c.key.equals(row.text(Columns.TIME_TOP)) ? row.text(Columns.TIME_EVIDENCE) : "";
     }
 
-    /** The request's own work in words, largest first: "sleeping (the workload's own Thread.sleep) 50%, on CPU 3%". */
+    /** The request's own work in words, largest first: "sleeping (Thread.sleep, or a park to its own timeout) 50%, on CPU 3%". */
     static String ownParts(DataRow row) {
         List<String> parts = new ArrayList<>();
         shares(row).entrySet().stream().filter(e -> e.getKey().kind == Kind.OWN && e.getValue() >= 1)
@@ -155,7 +155,7 @@ public final class RequestTime {
                 if (e.getKey() != queue && e.getKey().queue() && e.getValue() >= MATERIAL_QUEUE_PCT && (next == null || e.getValue() > row.num(next.column()))) next = e.getKey();
             }
             // one queue is the bottleneck when it dominates the others (half the request time, or twice the next queue);
-            // queues of like size are said as such (the mixed workload's park and run queue)
+            // queues of like size are said as such (a lock's park and the run queue)
             double q = row.num(queue.column());
             boolean dominates = next == null || q >= 50 || q >= 2 * row.num(next.column());
             s = String.format(Locale.ROOT, dominates ? "bottleneck: %.0f%% of request time %s" : "no single cause dominates: the largest queue %.0f%% of request time %s",

@@ -122,8 +122,8 @@ public final class CpuProbe implements Probe {
             // reading, which is taken while every tier is alive
             long own = Proc.cpuTicks(self);
             long served = servers.stream().mapToLong(Proc::treeTicks).sum();
-            long lower = background.read(Proc.lowerPriorityProcesses(Proc.nice(self), rowPids));
-            return busy < 0 || own < 0 ? null : new long[] {busy, own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, lower};
+            long[] lower = background.read(Proc.lowerPriorityProcesses(Proc.nice(self), rowPids));
+            return busy < 0 || own < 0 ? null : new long[] {busy, own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, lower[0] + lower[1]};
         } catch (java.io.IOException e) {
             return null;
         }
@@ -141,28 +141,7 @@ public final class CpuProbe implements Probe {
         return -1;
     }
 
-    private final Background background = new Background();
-
-    /**
-     * Lower-priority processes' ticks across readings, kept whole when one of them ends. A process's ticks hold those of
-     * the children it reaped, so a compiler's end moves its ticks into its cargo or make; but a build's top process,
-     * reaped by one that is not lower priority (oha's cargo, by ./vtlab test's shell), takes all of its ticks out of
-     * the sum: read as a sum alone, its end in a hold once made others' CPU 10,326% of a core and background -10,275%,
-     * and voided a row as busy-machine. Such a process counts as last read.
-     */
-    static final class Background {
-        private java.util.Map<Long, long[]> last = java.util.Map.of();
-        private long ended;
-
-        /** The ticks so far: those of the processes now, and of the ended ones whose reaper is not among them. */
-        long read(java.util.Map<Long, long[]> now) {
-            for (Map.Entry<Long, long[]> p : last.entrySet()) {
-                if (!now.containsKey(p.getKey()) && !now.containsKey(p.getValue()[2])) ended += p.getValue()[0] + p.getValue()[1];
-            }
-            last = now;
-            return ended + now.values().stream().mapToLong(p -> p[0] + p[1]).sum();
-        }
-    }
+    private final LowerPriorityTicks background = new LowerPriorityTicks();
 
     /** Others' CPU in % of a core between two machine readings over seconds (lower-priority processes not); null without both. */
     static Double others(long[] from, long[] to, double seconds) {

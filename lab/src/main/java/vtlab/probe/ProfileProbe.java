@@ -81,6 +81,10 @@ public final class ProfileProbe implements Probe {
     private Map<Long, long[]> schedStart, schedEnd;
     /** /proc/stat of the SUT's CPUs (busy, total jiffies, every process) at the hold's start and end; null elsewhere. */
     private long[] coresStart, coresEnd;
+    /** Lower-priority processes' ticks through the hold, read at every sample so a build ending in it keeps its ticks. */
+    private LowerPriorityTicks lower;
+    /** The processes at a lower priority than the SUT's (pid), by pid {user, system, parent}: from /proc. */
+    java.util.function.LongFunction<Map<Long, long[]>> lowerPriorityProcesses = pid -> Proc.lowerPriorityProcesses(Proc.nice(pid), java.util.Set.of(pid));
     /** The SUT's established outgoing TCP connections at the hold's end, "host:port" with their count. */
     private Map<String, Integer> peers = Map.of();
     private Map<Long, String> names = Map.of();
@@ -221,6 +225,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public void start(ProbeContext ctx) throws Exception {
         schedStart = schedstat(ctx);
+        lower = new LowerPriorityTicks();
         coresStart = cores(ctx);
         from = Instant.now();
     }
@@ -228,6 +233,7 @@ public final class ProfileProbe implements Probe {
     /** On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none). */
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
+        lowerPriority(ctx);
         if (dumps == 0 || dumpError != null || !ctx.row().threadMode().contains("virtual") || dumpFiles.size() >= dumps) return;
         double every = ctx.row().hold().toMillis() / 1000.0 / (dumps + 1);
         if (second < every * (dumpFiles.size() + 1)) return;
@@ -297,7 +303,7 @@ public final class ProfileProbe implements Probe {
      * process, total, nice on them, nice on every CPU, lower-priority processes' system ticks}; null where it cannot be
      * read. For a niced SUT its own time is in the nice jiffies: then nothing is taken for lower-priority work.
      */
-    private static long[] cores(ProbeContext ctx) {
+    private long[] cores(ProbeContext ctx) {
         if (ctx.app() == null || ctx.app().local().isEmpty()) return null;
         try {
             long pid = ctx.app().pid();
@@ -305,12 +311,23 @@ public final class ProfileProbe implements Probe {
                     .filter(l -> l.startsWith("Cpus_allowed_list:")).map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse(null);
             if (allowed == null) return null;
             long[] c = coreJiffies(Files.readString(Path.of("/proc/stat")), vtlab.proc.CoreMap.parse(allowed, Runtime.getRuntime().availableProcessors() * 64));
-            int nice = Proc.nice(pid);
-            if (nice > 0) return new long[] {c[0], c[1], 0, 0, 0};
-            return new long[] {c[0], c[1], c[2], c[3], Proc.lowerPriorityTicks(nice, java.util.Set.of(pid))[1]};
+            if (Proc.nice(pid) > 0) return new long[] {c[0], c[1], 0, 0, 0};
+            long[] lowerNow = lowerPriority(ctx);
+            return lowerNow == null ? null : new long[] {c[0], c[1], c[2], c[3], lowerNow[1]};
         } catch (IOException | RuntimeException e) {
             return null;
         }
+    }
+
+    /** Lower-priority processes' {user, system} ticks so far, the SUT's own left out; null without a local SUT. */
+    private long[] lowerPriority(ProbeContext ctx) {
+        if (lower == null || ctx.app() == null || ctx.app().local().isEmpty()) return null;
+        return lower.read(lowerPriorityProcesses.apply(ctx.app().pid()));
+    }
+
+    /** Lower-priority processes' system ticks over the hold, as the SUT's busy share takes them out; null unread. */
+    Long lowerSystemTicks() {
+        return coresStart == null || coresEnd == null ? null : coresEnd[4] - coresStart[4];
     }
 
     /**

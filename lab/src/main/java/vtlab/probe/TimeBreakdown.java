@@ -179,6 +179,26 @@ public final class TimeBreakdown {
         }
     }
 
+    /**
+     * A park or Object.wait that ended at its own timeout, not because another thread let it go: nothing it waited for was
+     * held or owed by anyone (LockSupport.parkNanos, a poll that found nothing), so it is the request's own wait, as a
+     * sleep is, not a queue. JFR writes the park's timeout (ns) or deadline (epoch ms), Long.MIN_VALUE when it had none,
+     * and whether a wait timed out. A pool's or an HTTP client's wait stays theirs: those are asked first.
+     */
+    static boolean ranToItsOwnTimeout(RecordedEvent e, String type) {
+        if (type.equals("jdk.JavaMonitorWait")) return e.hasField("timedOut") && e.getBoolean("timedOut");
+        if (e.hasField("timeout")) {
+            long t = e.getLong("timeout");
+            // JFR's clock and the park's may differ by a hair: 1% short is still its own timeout
+            if (t > 0 && e.getDuration().toNanos() >= t - t / 100) return true;
+        }
+        if (e.hasField("until")) {
+            long until = e.getLong("until");
+            return until > 0 && !e.getEndTime().isBefore(Instant.ofEpochMilli(until));
+        }
+        return false;
+    }
+
     public static Seen read(Path jfr, Instant from, Instant to, Classifier c) throws IOException {
         Map<Cause, Double> wait = new EnumMap<>(Cause.class);
         Map<Cause, Map<String, Double>> evidence = new EnumMap<>(Cause.class);
@@ -250,6 +270,9 @@ public final class TimeBreakdown {
                         } else if (hasFrame(frames, HTTP_CLIENTS)) {
                             cause = Cause.DOWNSTREAM;
                             what = "an HTTP client: " + firstOf(frames, HTTP_CLIENTS, "?");
+                        } else if (ranToItsOwnTimeout(e, type)) {
+                            cause = Cause.SLEEP;
+                            what = "a park to its own timeout (" + on + ") in " + leafOutsideJdk(frames);
                         } else {
                             cause = Cause.PARK;
                             what = on + " in " + leafOutsideJdk(frames);

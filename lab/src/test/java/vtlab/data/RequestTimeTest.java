@@ -118,18 +118,18 @@ class RequestTimeTest {
         v.put("profiled_rps", "7700"); // the shares' own window
         String pl = RequestTime.line(DataRow.of(p));
         assertTrue(pl.startsWith("bottleneck: 49% of request time waiting for a free request thread (400 connections on 200 request threads"), pl);
-        assertTrue(pl.contains("the request's own work 51% (sleeping (the workload's own Thread.sleep) 50%, on CPU 1%): its floor, not a bottleneck"), pl);
+        assertTrue(pl.contains("the request's own work 51% (sleeping (Thread.sleep, or a park to its own timeout) 50%, on CPU 1%): its floor, not a bottleneck"), pl);
         assertEquals(Cause.THREAD_WAIT, RequestTime.cause(DataRow.of(p)));
         assertTrue(RequestTime.evidence(DataRow.of(p)).startsWith("400 connections on 200"));
         String vl = RequestTime.line(DataRow.of(v));
         assertTrue(vl.startsWith("working, not waiting: 98% of request time the request's own work (sleeping"), vl);
         assertTrue(vl.contains("no queue of 10% or more"), vl);
         assertEquals(Cause.SLEEP, RequestTime.cause(DataRow.of(v)), "working: its largest own work");
-        // queues of like size: none is named the bottleneck alone (the mixed workload: a park of 26%, a run queue of 19%)
-        Map<String, String> mixed = split("platform", "park", "java.lang.Class in x.MixedServlet.park, 100% of it", 55,
+        // queues of like size: none is named the bottleneck alone (a lock's park of 26%, a run queue of 19%)
+        Map<String, String> mixed = split("platform", "park", "java.util.concurrent.locks.ReentrantLock$NonfairSync in x.Ledger.post, 100% of it", 55,
                 Map.of("cpu", "29", "sleep", "26", "park", "26", "runqueue", "19"));
         assertTrue(RequestTime.line(DataRow.of(mixed)).startsWith("no single cause dominates: the largest queue 26% of request time parked on a lock or condition"
-                + " (java.lang.Class in x.MixedServlet.park, 100% of it), then 19% waiting to run"), RequestTime.line(DataRow.of(mixed)));
+                + " (java.util.concurrent.locks.ReentrantLock$NonfairSync in x.Ledger.post, 100% of it), then 19% waiting to run"), RequestTime.line(DataRow.of(mixed)));
         String line = lines(List.of(p, v)).getFirst();
         assertTrue(line.contains("The bottleneck moved: platform-200 waiting for a free request thread → virtual none (working, not waiting)"), line);
         // the closed model's own bound: 400 connections over a floor of 51% of 100 ms (platform: 400 ÷ 4,000 req/s) and

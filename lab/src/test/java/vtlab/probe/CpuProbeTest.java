@@ -10,25 +10,6 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class CpuProbeTest {
-    /**
-     * A lower-priority build whose top process ends in a hold, reaped by a shell that is not lower priority (oha's
-     * cargo under ./vtlab test): its ticks stay counted as last read, not taken out of the sum (others' CPU once read
-     * 10,326% of a core there); a compiler reaped by the cargo moves into the cargo's ticks, counted once.
-     */
-    @Test
-    void aLowerPriorityBuildThatEndsInAHoldKeepsItsTicks() {
-        CpuProbe.Background b = new CpuProbe.Background();
-        long shell = 1, cargo = 100, rustc = 101;
-        long start = b.read(java.util.Map.of(cargo, new long[] {50_000, 2_000, shell}, rustc, new long[] {300, 20, cargo}));
-        // the compiler ends and is reaped by cargo: its 330 ticks (10 more since) now in cargo's
-        long mid = b.read(java.util.Map.of(cargo, new long[] {50_320, 2_030, shell}));
-        assertEquals(30, mid - start, "the compiler's last 10 ticks and cargo's 20, its earlier ticks not again");
-        // cargo ends, reaped by the shell: its ticks leave /proc, not the sum
-        long end = b.read(java.util.Map.of());
-        assertEquals(mid, end, "an ended build is counted as last read, never as minus its lifetime");
-        assertEquals(5, b.read(java.util.Map.of(200L, new long[] {4, 1, shell})) - end, "a new lower-priority process: its ticks");
-    }
-
     /** The machine's process time: user, nice and system of the "cpu" line; interrupts, softirqs and idle are not. */
     @Test
     void theMachinesBusyTimeIsUserNiceAndSystem() {

@@ -4,9 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import vtlab.tier.host.TierProcess;
 
 /** The request time the breakdown divides by. */
 class ProfileProbeTest {
@@ -30,5 +38,33 @@ class ProfileProbeTest {
         List<String> args = new ProfileProbe().jvmArgs();
         assertTrue(args.indexOf("-XX:+UnlockDiagnosticVMOptions") >= 0 && args.indexOf("-XX:+UnlockDiagnosticVMOptions") < args.indexOf("-XX:+DebugNonSafepoints"), args.toString());
         assertTrue(args.contains("-XX:FlightRecorderOptions:stackdepth=512"), args.toString());
+    }
+
+    @TempDir
+    Path tmp;
+
+    /**
+     * A lower-priority build's top process (cargo, at nice 19) that ends in the profiled hold, reaped by a shell that
+     * is not lower priority: its ticks leave /proc. Read as a sum at the hold's two ends, its system time came out as
+     * minus its lifetime and the SUT's CPUs read busier than they were (time_sut_cores_busy_pct); the hold keeps it as
+     * last read at the probe's samples, so only what the build did in the hold is taken out.
+     */
+    @Test
+    void aBuildEndingInTheProfiledHoldTakesOutOnlyItsTicksInTheHold() throws Exception {
+        long shell = 1, cargo = 100;
+        Iterator<Map<Long, long[]>> readings = List.<Map<Long, long[]>>of(
+                Map.of(cargo, new long[] {50_000, 5_000, shell}), // the hold's start
+                Map.of(cargo, new long[] {50_090, 5_010, shell}), // a sample
+                Map.of()).iterator(); // the hold's end: cargo has ended
+        ProfileProbe probe = new ProfileProbe();
+        probe.lowerPriorityProcesses = pid -> readings.next();
+        ProbeContext ctx = new ProbeContext(ProbesOnAHostTest.row().withHold(Duration.ofSeconds(1)), Map.of("app", TierProcess.local(ProcessHandle.current())),
+                Map.of("app", 1), URI.create("http://127.0.0.1:1"), tmp, "001");
+        probe.start(ctx);
+        probe.sample(ctx, 0, new Measurements()); // before the first thread dump's second
+        probe.stop(ctx);
+        // a niced SUT's own time is in the nice jiffies: then no lower-priority work is taken out
+        long expected = Proc.nice(ProcessHandle.current().pid()) > 0 ? 0 : 10;
+        assertEquals(expected, probe.lowerSystemTicks(), "cargo's 10 system ticks in the hold, not minus its 5,000");
     }
 }

@@ -161,6 +161,24 @@ class TimeBreakdownTest {
             sleepAWhile();
         }
 
+        /** Parked for ms (a spurious wake-up parks again), with no one to unpark it: the mixed workload's park. */
+        static void parkToItsOwnTimeout(long ms) {
+            long end = System.nanoTime() + ms * 1_000_000;
+            for (long left; (left = end - System.nanoTime()) > 0; ) java.util.concurrent.locks.LockSupport.parkNanos(Service.class, left);
+        }
+
+        /** Object.wait(ms) with no one to notify it. */
+        static void waitToItsOwnTimeout(long ms) {
+            Object nobody = new Object();
+            synchronized (nobody) {
+                try {
+                    nobody.wait(ms);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
         static void sleepAWhile() {
             try {
                 Thread.sleep(WAIT_MS);
@@ -237,6 +255,35 @@ class TimeBreakdownTest {
         assertTrue(platform.samples().getOrDefault(Owner.LOGGING, 0) >= 1, platform.samples().toString());
         assertFalse(platform.platformTids().isEmpty());
         assertFalse(platform.virtualSeen());
+    }
+
+    /**
+     * A park or an Object.wait that ends at its own timeout waited for nothing another thread held: the request's own
+     * wait, as a sleep is, never a queue (the mixed workload parks 5 ms a request; read as a lock's queue, at one
+     * connection the verdict named it the bottleneck). A park another thread ends (the lock above) stays a park.
+     */
+    @Test
+    void aParkOrWaitToItsOwnTimeoutIsTheRequestsOwnWaitNotAQueue() throws Exception {
+        Configuration config = Configuration.create(new StringReader(ProfileProbe.settings(java.time.Duration.ofMillis(1))));
+        Path jfr = dir.resolve("timed.jfr");
+        Instant from, to;
+        try (Recording r = new Recording(config)) {
+            r.start();
+            from = Instant.now();
+            Thread.ofPlatform().start(() -> Service.parkToItsOwnTimeout(WAIT_MS)).join();
+            Thread.ofPlatform().start(() -> Service.waitToItsOwnTimeout(WAIT_MS)).join();
+            to = Instant.now();
+            r.stop();
+            r.dump(jfr);
+        }
+        TimeBreakdown.Seen seen = TimeBreakdown.read(jfr, from, to, CLASSIFIER);
+        double wait = WAIT_MS / 1000.0;
+        assertEquals(0.0, seconds(seen, Cause.PARK), seen.toString());
+        assertTrue(seconds(seen, Cause.SLEEP) > 2 * 0.7 * wait && seconds(seen, Cause.SLEEP) < 2 * 2 * wait, seen.toString());
+        assertTrue(evidence(seen, Cause.SLEEP).contains("a park to its own timeout (java.lang.Class) in vtlab.probe.TimeBreakdownTest$Service.parkToItsOwnTimeout"),
+                evidence(seen, Cause.SLEEP));
+        assertTrue(evidence(seen, Cause.SLEEP).contains("a park to its own timeout (Object.wait on java.lang.Object) in vtlab.probe.TimeBreakdownTest$Service.waitToItsOwnTimeout"),
+                evidence(seen, Cause.SLEEP));
     }
 
     @Test

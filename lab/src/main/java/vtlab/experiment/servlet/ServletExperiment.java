@@ -41,7 +41,7 @@ public final class ServletExperiment implements Experiment {
     static final Opt WORKLOADS = Opt.of("workloads", "hello,sleep", "hello = ~390 B page (CPU-bound); sleep = Thread.sleep(--sleep-ms);\n"
             + "monitor = one synchronized lock held --lock-ms per request (a positive control: requests queue on it);\n"
             + "alloc = --alloc-kb of 1 KB arrays per request kept in an 8 MB ring (the CPU control; the GC control on a small heap);\n"
-            + "mixed = computes, sleeps and parks --mixed-ms each per request (the negative control: no single cause dominates)")
+            + "mixed = computes, sleeps and parks --mixed-ms each per request (the negative control: the request's own work, no queue of its own)")
             // the stack's other workloads (count, bytes, call...) need the servlet-io / response-size experiments' params
             .withChoices(List.of("hello", "sleep", "monitor", "alloc", "mixed"));
     static final Opt CONC = Opt.of("conc", "400,1000", "concurrent connections (closed model)");

@@ -9,9 +9,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The profile probe's negative control: no single cause dominates. Every request computes for ms milliseconds in the
- * service's own code, sleeps ms, then parks ms: at one connection about a third of its time each on CPU, sleeping and
- * parked, so a breakdown that names one of them as dominant is wrong.
+ * The profile probe's negative control: all of it the request's own work. Every request computes for ms milliseconds
+ * in the service's own code, sleeps ms, then parks ms with no one to unpark it (the park ends at its own timeout): at one
+ * connection about a third of its time each on CPU, sleeping and parked, and nothing queued for anything another thread
+ * holds, so a breakdown that names the park a lock's queue, or any part of it a bottleneck, is wrong.
  */
 public class MixedServlet extends HttpServlet {
     static volatile double sink;
