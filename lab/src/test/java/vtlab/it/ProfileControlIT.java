@@ -160,8 +160,10 @@ class ProfileControlIT {
         assertTrue(Lab.num(r, "time_cpu_pct") > 15, "cpu: " + shares(r));
         assertTrue(Lab.num(r, "time_sleep_pct") > 30, "the sleep and the park to its own timeout: " + shares(r));
         assertTrue(Lab.num(r, "time_park_pct") < RequestTime.MATERIAL_QUEUE_PCT, "a park to its own timeout is no queue: " + shares(r));
-        String queue = Lab.cell(r, "time_queue_cause");
-        assertTrue(queue.isEmpty() || queue.equals("runqueue") || queue.equals("gc"), "only a queue for the core may be named: " + queue + " " + shares(r));
+        // empty where no queue is material (working, not waiting): on a quiet machine the run queue stays under 10%
+        assertTrue(r.containsKey("time_queue_cause"), "the breakdown writes its bottleneck column: " + r.keySet());
+        String queue = r.get("time_queue_cause");
+        assertTrue(queue.isBlank() || queue.equals("runqueue") || queue.equals("gc"), "only a queue for the core may be named: " + queue + " " + shares(r));
         String summary = Files.readString(run.dir().resolve("summary.txt"));
         assertTrue(summary.contains("the request's own work"), summary);
         assertFalse(summary.contains("parked on a lock or condition"), summary);
