@@ -71,22 +71,10 @@ public final class Proc {
     }
 
     /**
-     * {user, system} ticks of every process at a lower priority than nice (its own nice above it) but those named, each
-     * with the children it reaped: a build at nice 19 whole, its system time too (a C build's many short compilers: up
-     * to half a core), its finished compilers through the make or cargo that waited for them. One pass over /proc.
-     */
-    public static long[] lowerPriorityTicks(int nice, java.util.Set<Long> except) {
-        long user = 0, system = 0;
-        for (long[] p : lowerPriorityProcesses(nice, except).values()) {
-            user += p[0];
-            system += p[1];
-        }
-        return new long[] {user, system};
-    }
-
-    /**
-     * Each process at a lower priority than nice but those named, by pid: {user ticks, system ticks (each with the
-     * children it reaped), its parent's pid}. One pass over /proc.
+     * Each process at a lower priority than nice (its own nice above it) but those named, by pid: {user ticks, system
+     * ticks, its parent's pid}, each with the children it reaped: a build at nice 19 whole, its system time too (a C
+     * build's many short compilers: up to half a core), its finished compilers through the make or cargo that waited
+     * for them. One pass over /proc; {@link LowerPriorityTicks} keeps them across readings.
      */
     public static java.util.Map<Long, long[]> lowerPriorityProcesses(int nice, java.util.Set<Long> except) {
         java.util.Map<Long, long[]> out = new java.util.HashMap<>();

@@ -30,7 +30,8 @@ class CpuProbeTest {
     @Test
     void aBuildAtNice19IsLowerPriorityWorkWithItsSystemTimeAndItsReapedChildren() throws Exception {
         long self = ProcessHandle.current().pid();
-        long[] before = Proc.lowerPriorityTicks(Proc.nice(self), java.util.Set.of(self));
+        LowerPriorityTicks lower = new LowerPriorityTicks(); // as the probes read them, across readings
+        long[] before = lower.read(Proc.lowerPriorityProcesses(Proc.nice(self), java.util.Set.of(self)));
         // a shell that runs 20 short children, each burning CPU mostly in system time (dd of /dev/zero), reaps them and
         // lives on, as cargo does (once it has exited, its own parent, the test, has its ticks); a fixed amount of work,
         // however long a busy machine makes it take
@@ -39,12 +40,12 @@ class CpuProbeTest {
         Process p = new ProcessBuilder("nice", "-n", "19", "chrt", "-i", "0", "sh", "-c",
                 "for i in $(seq 20); do dd if=/dev/zero of=/dev/null bs=64k count=20000 2>/dev/null; done; touch " + done + "; exec sleep 60").start();
         for (int i = 0; i < 600 && !java.nio.file.Files.exists(done); i++) Thread.sleep(100);
-        long[] after = Proc.lowerPriorityTicks(Proc.nice(self), java.util.Set.of(self));
+        long[] after = lower.read(Proc.lowerPriorityProcesses(Proc.nice(self), java.util.Set.of(self)));
         p.destroy();
         java.nio.file.Files.deleteIfExists(done);
         // 20 copies of 1.3 GB: about 0.8 s of system time here
         assertTrue(after[1] - before[1] >= 20, "dd's copies are system time: " + (after[0] - before[0]) + " user, " + (after[1] - before[1]) + " system ticks");
-        long[] none = Proc.lowerPriorityTicks(99, java.util.Set.of());
+        long[] none = new LowerPriorityTicks().read(Proc.lowerPriorityProcesses(99, java.util.Set.of()));
         assertArrayEquals(new long[] {0, 0}, none, "nothing runs at a lower priority than the lowest");
     }
 
