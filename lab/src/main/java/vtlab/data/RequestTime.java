@@ -219,7 +219,7 @@ public final class RequestTime {
     }
 
     /** The 95% Wilson score interval of a proportion p observed in n trials: {low, high}. */
-    static double[] wilson(double p, double n) {
+    public static double[] wilson(double p, double n) {
         double z = 1.959964, z2 = z * z;
         double centre = (p + z2 / (2 * n)) / (1 + z2 / n), half = z * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
         return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};

@@ -381,10 +381,19 @@ public final class TimeBreakdown {
         seen.evidence().forEach((c, m) -> evidence.put(c, new HashMap<>(m)));
         dumps.counts().forEach((c, n) -> wait.merge(c, requestS * n / dumps.observations(), Double::sum));
         dumps.evidence().forEach((c, m) -> m.forEach((what, n) -> evidence.computeIfAbsent(c, k -> new HashMap<>())
-                .merge(what + " [" + n + " of " + dumps.observations() + " virtual threads in " + dumps.dumps() + " dumps]",
-                        requestS * n / dumps.observations(), Double::sum)));
+                .merge(what + " " + observed(n, dumps), requestS * n / dumps.observations(), Double::sum)));
         return new Seen(wait, evidence, seen.samples(), seen.topFrames(), seen.gcPauseS(), seen.gcPauses(), seen.platformTids(),
                 seen.virtualSeen(), seen.samplesTotal(), seen.waits());
+    }
+
+    /**
+     * "[3 of 5 virtual threads in 1 dumps, 95% CI 23–88%]": a share read from a handful of instants is a direction, and
+     * its interval says how wide (at one connection a dump sees one request thread at most).
+     */
+    static String observed(int n, DumpSeen dumps) {
+        double[] ci = vtlab.data.RequestTime.wilson((double) n / dumps.observations(), dumps.observations());
+        return String.format(Locale.ROOT, "[%d of %d virtual threads in %d dumps, 95%% CI %.0f–%.0f%%]", n, dumps.observations(), dumps.dumps(),
+                100 * ci[0], 100 * ci[1]);
     }
 
     /**
@@ -451,8 +460,13 @@ public final class TimeBreakdown {
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
         s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
+        // a virtual thread queued for a carrier (the dumps) whose carrier itself waits for the CPU (schedstat) is one wait
+        // seen twice: the larger sizes it, not the sum (summed, a computing request at one connection on one core read
+        // its run queue over its CPU: 54% against 41%)
+        double dumpedQueueS = seen.waitS().getOrDefault(Cause.RUNQUEUE, 0.0);
+        boolean queueFromDumps = seen.waitS().containsKey(Cause.RUNQUEUE) && (Double.isNaN(runqueueS) || dumpedQueueS > runqueueS);
         if (!Double.isNaN(runqueueS) || seen.waitS().containsKey(Cause.RUNQUEUE)) {
-            s.put(Cause.RUNQUEUE, (Double.isNaN(runqueueS) ? 0 : runqueueS) + seen.waitS().getOrDefault(Cause.RUNQUEUE, 0.0));
+            s.put(Cause.RUNQUEUE, queueFromDumps ? dumpedQueueS : runqueueS);
         }
         for (Cause c : List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP)) {
             s.put(c, seen.waitS().getOrDefault(c, 0.0));
@@ -501,6 +515,7 @@ public final class TimeBreakdown {
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
+                : c == Cause.RUNQUEUE && !queueFromDumps ? String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s")
                 : evidence(c, seen, threads, cpus, cpuEstimated, holdS)
                 + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
@@ -643,7 +658,9 @@ public final class TimeBreakdown {
                 yield owner + frame + (cpuEstimated ? "; CPU time estimated from the samples" : "");
             }
             case RUNQUEUE -> seen.evidence().containsKey(Cause.RUNQUEUE)
-                    ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)", threads, cpus, cpus == 1 ? "" : "s")
+                    ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)%s", threads, cpus, cpus == 1 ? "" : "s",
+                            seen.evidence().get(Cause.RUNQUEUE).keySet().stream().filter(k -> k.contains(" [")).findFirst()
+                                    .map(k -> k.substring(k.indexOf(" ["))).orElse(""))
                     : String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
             case GC -> String.format(Locale.ROOT, "%d pauses, %.0f ms of the %.0f s hold", seen.gcPauses(), seen.gcPauseS() * 1000, holdS);
             case OTHER -> seen.virtualSeen()

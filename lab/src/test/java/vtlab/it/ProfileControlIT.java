@@ -262,7 +262,7 @@ class ProfileControlIT {
         assertEquals("monitor", virtual.get("time_top_cause"), virtual.toString());
         assertTrue(Lab.num(virtual, "time_monitor_pct") > 50, virtual.get("time_monitor_pct"));
         assertTrue(virtual.get("time_top_evidence").matches("lock vtlab\\.sut\\.servlet\\.MonitorServlet\\$Ledger in vtlab\\.sut\\.servlet\\.MonitorServlet\\.doGet"
-                + " \\[\\d+ of \\d+ virtual threads in 4 dumps\\], .*"), virtual.get("time_top_evidence"));
+                + " \\[\\d+ of \\d+ virtual threads in 4 dumps, 95% CI \\d+–\\d+%\\], .*"), virtual.get("time_top_evidence"));
         assertTrue(Files.exists(a.run().resolve("raw").resolve(virtual.get("profile_jfr").replace(".profile.jfr", ".profile-dump-4.json"))));
         // the verdict and the report say it
         String summary = Files.readString(a.run().resolve("summary.txt"));

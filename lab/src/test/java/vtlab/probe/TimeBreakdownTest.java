@@ -358,7 +358,7 @@ class TimeBreakdownTest {
         assertEquals(6.0, with.waitS().get(Cause.MONITOR), 1e-9);
         TimeBreakdown.Result r = TimeBreakdown.compute(with, 10.0, 10.0, 0.5, 0.0, 2, 1, 0.01);
         assertEquals(Cause.MONITOR, r.top());
-        assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps]"), r.evidence());
+        assertTrue(r.evidence().startsWith("lock vtlab.probe.TimeBreakdownTest$Guard in vtlab.probe.TimeBreakdownTest$Service.enterGuard [3 of 5 virtual threads in 1 dumps, 95% CI 23–88%]"), r.evidence());
 
         // a virtual row's recording has no sleep events: its dumps count the sleeper, where it sleeps
         TimeBreakdown.DumpSeen sleeps = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER, true);
@@ -367,6 +367,40 @@ class TimeBreakdownTest {
         assertEquals(3, sleeps.counts().get(Cause.MONITOR), sleeps.toString());
         assertTrue(!ProfileProbe.settings(java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(20), false).contains("jdk.ThreadSleep"));
         assertTrue(ProfileProbe.settings(java.time.Duration.ofMillis(1)).contains("jdk.ThreadSleep"));
+    }
+
+    /**
+     * The CPU control's virtual row (8 MB written a request, one connection, 2 carriers on one core): the carriers were
+     * on the CPU 4.61 s and in its run queue 2.47 s of a 5.1 s hold's request time (schedstat, a run here), and 4 of the
+     * 7 virtual request threads the dumps saw were queued for a carrier. A thread queued for a carrier that itself waits
+     * for the CPU is one wait seen from two sides: summed, the run queue (4.61 against 2.47 + 2.91 s) was named over the
+     * request's own CPU, as a fresh clone read it (54% against 41%); the larger of the two sizes it.
+     */
+    @Test
+    void aVirtualThreadQueuedForACarrierThatWaitsForTheCpuIsOneWait() {
+        TimeBreakdown.Seen computing = new TimeBreakdown.Seen(Map.of(), Map.of(), Map.of(Owner.SERVICE, 180), Map.of("a.Alloc.doGet", 180),
+                0, 0, Set.of(), true, 190, List.of());
+        TimeBreakdown.DumpSeen dumps = new TimeBreakdown.DumpSeen(4, 7, Map.of(Cause.RUNQUEUE, 4),
+                Map.of(Cause.RUNQUEUE, Map.of("virtual threads queued for a carrier (thread dumps)", 4)));
+        TimeBreakdown.Seen seen = TimeBreakdown.withDumps(computing, dumps, 5.1);
+        TimeBreakdown.SutCpu full = new TimeBreakdown.SutCpu(0.97, 0.98, 0.3, "VM Thread 0.2 s");
+        TimeBreakdown.Result r = TimeBreakdown.compute(seen, 5.1, 5.0, 4.61, 2.47, 2, 1, 0.02, full, 1);
+        assertEquals(Cause.CPU, r.top(), r.pct().toString());
+        // 4.61 s on the CPU, 2.91 s queued (the dumps' 4 of 7, larger than schedstat's 2.47 s): scaled to 5.1 s
+        assertEquals(100 * 4.61 / (4.61 + 2.91), r.pct().get(Cause.CPU), 0.2, r.pct().toString());
+        assertEquals(100 * 2.91 / (4.61 + 2.91), r.pct().get(Cause.RUNQUEUE), 0.2, r.pct().toString());
+        assertEquals(Cause.RUNQUEUE, r.queue(), "the queue is still named, beside the work: " + r.pct());
+        assertTrue(r.queueEvidence().startsWith("virtual threads queued for one of 2 carriers on 1 CPU (thread dumps) [4 of 7 virtual threads in 4 dumps,"
+                + " 95% CI 25–84%]"), r.queueEvidence());
+        // the dumps saw fewer: the carriers' own run queue sizes it, and is the evidence
+        TimeBreakdown.Seen few = TimeBreakdown.withDumps(computing, new TimeBreakdown.DumpSeen(4, 7, Map.of(Cause.RUNQUEUE, 1),
+                Map.of(Cause.RUNQUEUE, Map.of("virtual threads queued for a carrier (thread dumps)", 1))), 5.1);
+        TimeBreakdown.Result less = TimeBreakdown.compute(few, 5.1, 5.0, 4.61, 2.47, 2, 1, 0.02, full, 1);
+        assertEquals(100 * 2.47 / (4.61 + 2.47), less.pct().get(Cause.RUNQUEUE), 0.2, less.pct().toString());
+        assertEquals("2 request threads on 1 CPU", less.queueEvidence());
+        // no schedstat (another host): the dumps alone, against the CPU the 190 samples estimate (3.8 s)
+        TimeBreakdown.Result remote = TimeBreakdown.compute(seen, 5.1, 5.0, Double.NaN, Double.NaN, 2, 1, 0.02);
+        assertEquals(100 * 2.91 / (3.8 + 2.91), remote.pct().get(Cause.RUNQUEUE), 0.2, remote.pct().toString());
     }
 
     /**
