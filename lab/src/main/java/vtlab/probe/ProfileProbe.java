@@ -230,7 +230,10 @@ public final class ProfileProbe implements Probe {
         from = Instant.now();
     }
 
-    /** On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none). */
+    /**
+     * On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none); one a call
+     * at most, and the runner calls once a second, so a 5 s hold takes 4 however many are asked.
+     */
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
         lowerPriority(ctx);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Every process the lab starts is registered here, so that a normal end, Ctrl-C, SIGTERM or a crash of a row
@@ -48,9 +47,9 @@ public final class Children {
         long deadline = System.currentTimeMillis() + graceMillis;
         for (ProcessHandle h : tree) {
             try {
-                long left = Math.max(1, deadline - System.currentTimeMillis());
-                h.onExit().get(left, TimeUnit.MILLISECONDS);
-            } catch (Exception e) {
+                if (!Exits.await(h, java.time.Duration.ofMillis(Math.max(1, deadline - System.currentTimeMillis())))) h.destroyForcibly();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
                 h.destroyForcibly();
             }
         }

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.HdrHistogram.Histogram;
@@ -87,7 +86,7 @@ class CoordinatedOmissionIT {
         // the watcher's clock is the run itself: it waits for the SUT and the generator as long as the run lasts (a tool
         // install or a slow start-up can no longer outlast it), and gives up only when the run has ended
         java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-        CompletableFuture<Boolean> paused = CompletableFuture.supplyAsync(() -> pauseSutUnder(tool, running));
+        java.util.concurrent.Future<Boolean> paused = Lab.watcher("pause-sut", () -> pauseSutUnder(tool, running));
         List<String> args = new ArrayList<>(List.of("run", "servlet", "--workloads", "sleep", "--sleep-ms", "5", "--modes", "virtual",
                 "--warmup", "0s", "--warmup-max", "0s", "--hold", "10s", "--reps", "1", "--no-probes",
                 "--port", Integer.toString(Lab.freePort()), "--out", dir.toString()));

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -102,7 +101,7 @@ class FaultsIT {
     @Test
     void aSutDyingMidRowFailsThatRowAndTheRunGoesOn() throws Exception {
         // kill -9 the first SUT while it is under load; the second row must still be measured
-        CompletableFuture<Boolean> killed = CompletableFuture.supplyAsync(() -> {
+        java.util.concurrent.Future<Boolean> killed = Lab.watcher("kill-sut", () -> {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (System.nanoTime() < deadline) {
                 var sut = ProcessHandle.current().descendants().filter(FaultsIT::isSut).findFirst();

@@ -19,6 +19,16 @@ final class Lab {
         return Path.of(System.getProperty("vtlab.home")).toAbsolutePath();
     }
 
+    /**
+     * A test's watcher (pause or kill the SUT once it is under load) on a thread of its own: a loop that blocks on the
+     * common pool, whose one worker on 2 CPUs it holds, starved the lab's async work in the same JVM for 20 minutes.
+     */
+    static <T> java.util.concurrent.Future<T> watcher(String name, java.util.concurrent.Callable<T> task) {
+        java.util.concurrent.FutureTask<T> f = new java.util.concurrent.FutureTask<>(task);
+        Thread.ofPlatform().daemon().name(name).start(f);
+        return f;
+    }
+
     static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();

@@ -169,11 +169,7 @@ public final class TestHosts {
         for (var e : byNamespace.entrySet()) {
             List<ProcessHandle> procs = e.getValue();
             for (ProcessHandle p : procs) {
-                try {
-                    p.onExit().get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException ex) {
-                    p.destroyForcibly();
-                }
+                if (!vtlab.proc.Exits.await(p, java.time.Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) p.destroyForcibly();
             }
             Commands.run(List.of("ip", "netns", "del", e.getKey()), SHORT);
             removed.add(e.getKey() + (procs.isEmpty() ? "" : " (" + procs.size() + " process" + (procs.size() == 1 ? "" : "es") + " stopped)"));

@@ -101,10 +101,10 @@ public final class RegistryTools {
             java.util.Optional<ProcessHandle> running = earlierBuild(pidFile);
             if (running.isPresent()) {
                 System.err.println("vtlab: waiting for the build of " + what + " started before the lab's (log: " + log + ")");
-                running.get().onExit().get(BUILD_MAX.toMinutes(), java.util.concurrent.TimeUnit.MINUTES);
+                vtlab.proc.Exits.await(running.get(), BUILD_MAX); // a build that never ends: this one runs
             }
-        } catch (NumberFormatException | java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // a pid file that names nothing, or a build that never ended: this one runs
+        } catch (NumberFormatException e) {
+            // a pid file that names nothing: this one runs
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while waiting for the build of " + what);

@@ -44,4 +44,46 @@ class EarlierBuildTest {
             else System.setProperty("vtlab.home", before);
         }
     }
+
+    /**
+     * The wait ends with the build though a blocking task holds the JVM's common pool (one worker on 2 CPUs): an
+     * end-to-end test's watcher loop held it on a busy machine, and the lab, waiting through onExit() (completed on that
+     * pool), sat 20 minutes on a build long ended.
+     */
+    @Test
+    void theWaitEndsWithTheBuildWhileABlockingTaskHoldsTheCommonPool() throws Exception {
+        String before = System.getProperty("vtlab.home");
+        System.setProperty("vtlab.home", home.toString());
+        java.util.concurrent.atomic.AtomicBoolean hold = new java.util.concurrent.atomic.AtomicBoolean(true);
+        int workers = java.util.concurrent.ForkJoinPool.getCommonPoolParallelism();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(workers);
+        try {
+            for (int i = 0; i < workers; i++) {
+                java.util.concurrent.CompletableFuture.runAsync(() -> {
+                    held.countDown();
+                    while (hold.get()) {
+                        try {
+                            Thread.sleep(20); // not a managed block: the pool cannot tell it waits
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                });
+            }
+            assertTrue(held.await(10, java.util.concurrent.TimeUnit.SECONDS), "every worker of the common pool held");
+            Path tools = Files.createDirectories(home.resolve(".vtlab/tools/bin")).getParent();
+            Path cargo = Files.copy(Path.of("/bin/sh"), home.resolve("cargo"), StandardCopyOption.COPY_ATTRIBUTES);
+            Path binary = tools.resolve("bin/fakeoha");
+            Process p = new ProcessBuilder(cargo.toString(), "-c", "sleep 1; printf '#!/bin/sh\\n' > " + binary + "; chmod +x " + binary).start();
+            Files.writeString(tools.resolve("fakeoha-build.pid"), Long.toString(p.pid()));
+            Path got = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(15),
+                    () -> RegistryTools.awaitEarlierBuild("fakeoha", "fakeoha", tools.resolve("fakeoha-build.log")),
+                    "the wait must end with the build, not with its 20-minute limit");
+            assertEquals(binary, got);
+        } finally {
+            hold.set(false);
+            if (before == null) System.clearProperty("vtlab.home");
+            else System.setProperty("vtlab.home", before);
+        }
+    }
 }
