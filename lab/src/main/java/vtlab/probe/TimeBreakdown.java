@@ -515,8 +515,7 @@ public final class TimeBreakdown {
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
-                : c == Cause.RUNQUEUE && !queueFromDumps ? String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s")
-                : evidence(c, seen, threads, cpus, cpuEstimated, holdS)
+                : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
                 + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
         // the bottleneck: the largest queue in front of the request's own work, when it is material
@@ -647,7 +646,8 @@ public final class TimeBreakdown {
                 .collect(Collectors.joining(";"));
     }
 
-    static String evidence(Cause top, Seen seen, int threads, int cpus, boolean cpuEstimated, double holdS) {
+    /** @param queueFromDumps the run queue was sized by the thread dumps (larger than the carriers' own wait for the CPU) */
+    static String evidence(Cause top, Seen seen, boolean queueFromDumps, int threads, int cpus, boolean cpuEstimated, double holdS) {
         return switch (top) {
             case CPU -> {
                 String owner = seen.samples().entrySet().stream().max(Map.Entry.comparingByValue())
@@ -657,9 +657,9 @@ public final class TimeBreakdown {
                         .map(e -> "; top frame " + e.getKey() + " (" + e.getValue() + " samples)").orElse("");
                 yield owner + frame + (cpuEstimated ? "; CPU time estimated from the samples" : "");
             }
-            case RUNQUEUE -> seen.evidence().containsKey(Cause.RUNQUEUE)
+            case RUNQUEUE -> queueFromDumps
                     ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)%s", threads, cpus, cpus == 1 ? "" : "s",
-                            seen.evidence().get(Cause.RUNQUEUE).keySet().stream().filter(k -> k.contains(" [")).findFirst()
+                            seen.evidence().getOrDefault(Cause.RUNQUEUE, Map.of()).keySet().stream().filter(k -> k.contains(" [")).findFirst()
                                     .map(k -> k.substring(k.indexOf(" ["))).orElse(""))
                     : String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
             case GC -> String.format(Locale.ROOT, "%d pauses, %.0f ms of the %.0f s hold", seen.gcPauses(), seen.gcPauseS() * 1000, holdS);
