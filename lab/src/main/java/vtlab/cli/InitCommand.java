@@ -33,13 +33,23 @@ final class InitCommand implements Command {
     static final Opt OUT = Opt.of("out", "scenario.toml", "the file to write (refused when it exists)");
     static final Opt PORT = vtlab.plan.RunOptions.PORT.withHelp("the port the service listens on, on 127.0.0.1");
     static final Opt FROM_LOG = Opt.of("from-log", null, "an access log (NCSA common or combined, Tomcat's or Spring Boot's default pattern, or\n"
-            + "JSON lines: time, method, path, status, duration_ms) whose traffic the file replays: its requests as\n"
+            + "JSON lines: the lab's, nginx's, Envoy's or Logback's access fields) whose traffic the file replays: its requests as\n"
             + "templates with their shares and the values seen (CSV files beside the file), its arrival rate as the\n"
             + "open model's rate profile, its peak in flight (where durations are logged) as the closed model's conc");
     static final Opt LOG_FORMAT = Opt.of("log-format", null, "with --from-log: " + String.join(", ", vtlab.experiment.scenario.accesslog.LogFormat.NAMES)
             + " (tomcat, spring-boot: their default pattern, common; default: detected)");
     static final Opt SPEEDUP = Opt.of("speedup", "1", "with --from-log: the log's pace compressed N times (2: its hour in 30 minutes)");
     static final Opt REPLAY_WRITES = Opt.of("replay-writes", null, "with --from-log: the methods beside GET and HEAD replayed, e.g. POST,DELETE (sent without a body)")
+            .typed(Opt.Type.STRINGS);
+    static final Opt KEEP = Opt.of("keep", null, "with --from-log: a query key, the path word before a segment or a placeholder name whose values\n"
+            + "are never masked (repeatable, or a comma list), e.g. --keep q")
+            .typed(Opt.Type.STRINGS);
+    static final Opt MASK = Opt.of("mask", null, "with --from-log: a key (as --keep) whose values are always masked: sent from an\n"
+            + "environment variable (VTLAB_SECRET_NAME), never written (repeatable, or a comma list)")
+            .typed(Opt.Type.STRINGS);
+    static final Opt FIELD = Opt.of("field", null, "with --from-log, JSON lines: the name a field of the request has in the log, FIELD=NAME[:UNIT],\n"
+            + "FIELD one of " + String.join(", ", vtlab.experiment.scenario.accesslog.LogImport.FIELDS) + " (UNIT s, ms, us, ns; a dotted NAME reads a nested\n"
+            + "object), e.g. --field time=ts,path=req.uri,duration=took:s (default: the common shapes' names)")
             .typed(Opt.Type.STRINGS);
     static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
@@ -63,7 +73,7 @@ final class InitCommand implements Command {
         all.add(JVM_ARGS);
         all.add(PORT);
         all.add(OUT);
-        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES));
+        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES, KEEP, MASK, FIELD));
         return all;
     }
 
@@ -79,6 +89,11 @@ final class InitCommand implements Command {
                   log"): its requests as templates with their shares (GET and HEAD; --replay-writes POST,... for
                   others), the values seen in CSV files beside the file, its arrival rate as an open-model rate
                   profile (--speedup N compresses it) and, where it logs durations, its peak in flight as --conc.
+                  Secret and personal values (tokens, JWTs, API keys, e-mail addresses, card numbers; keys such as
+                  token, code, otp, session, password, signature), in a query or a path, are masked: said with their
+                  counts, never written, sent from an environment variable the file names (VTLAB_SECRET_NAME); --keep
+                  and --mask decide a key. Bytes that are not UTF-8 are read with replacement, JSON lines of nginx's,
+                  Envoy's and Logback's access shapes (or --field's) read, far-off times left out; each said.
 
                 Options:
                 """);
@@ -104,7 +119,7 @@ final class InitCommand implements Command {
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
         String name = file.getFileName().toString().replaceFirst("\\.toml$", "");
         if (o.has("from-log")) return fromLog(o, file, name, out);
-        for (String k : List.of("log-format", "speedup", "replay-writes")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
+        for (String k : List.of("log-format", "speedup", "replay-writes", "keep", "mask", "field")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
         Scenario sc = Scenario.of(name, options(o, service(o)), mixOf(o), List.of(), Map.of());
         write(file, sc, List.of("A vtlab scenario (docs/scenarios.md): ./vtlab run " + file.getFileName()), out);
         out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
@@ -126,8 +141,9 @@ final class InitCommand implements Command {
             throw new UsageError("--speedup takes a number above 0, not '" + o.string("speedup", "") + "'");
         }
         Map<String, List<String>> service = service(o);
+        var choices = new vtlab.experiment.scenario.accesslog.LogImport.Choices(o.every("keep"), o.every("mask"), o.every("field"));
         var log = vtlab.experiment.scenario.accesslog.LogImport.read(Path.of(o.string("from-log", "")), o.string("log-format", null), speedup,
-                new LinkedHashSet<>(o.has("replay-writes") ? List.of(o.string("replay-writes", "").split(",")) : List.of()), name);
+                new LinkedHashSet<>(o.has("replay-writes") ? List.of(o.string("replay-writes", "").split(",")) : List.of()), name, choices);
         if (log.requests() == null) throw new UsageError("--from-log " + o.string("from-log", "") + ": no request to replay (" + String.join("; ", log.notes()) + ")");
         Path dir = file.toAbsolutePath().getParent();
         for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");

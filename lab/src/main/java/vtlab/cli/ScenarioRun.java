@@ -45,6 +45,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         if (names.size() != 1) throw new UsageError("run takes one scenario file and no experiment beside it, not " + String.join(" ", names));
         Path file = Path.of(names.getFirst());
         Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
+        sc.refuseUnsetEnv();
         Options merged = options(sc, o);
         String gen = merged.string("generator", "vegeta");
         if (!Generators.byName(gen).sendsMix()) {

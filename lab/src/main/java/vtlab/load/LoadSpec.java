@@ -109,6 +109,8 @@ public record LoadSpec(URI url, Request request, int connections, int threads, D
                 List<Request.Header> m = mix.entries().get(i).headers();
                 for (int j = 0; j < m.size(); j++) if (Secrets.secretHeader(m.get(j).name())) env = env.with(mixHeaderEnv(i, j), m.get(j).value());
             }
+            // a value the user supplies in a variable of their own (a secret masked by an access log's import): passed on as it is named
+            for (Mix.Values v : mix.values().values()) if (v instanceof Mix.Env e && e.value() != null) env = env.with(e.variable(), e.value());
         }
         return env;
     }

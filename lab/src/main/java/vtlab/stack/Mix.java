@@ -70,7 +70,7 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
     }
 
     /** Where a placeholder's values come from. */
-    public sealed interface Values permits Range, Column {}
+    public sealed interface Values permits Range, Column, Env {}
 
     /** Whole numbers from..to, both included, drawn uniformly. */
     public record Range(long from, long to) implements Values {
@@ -84,6 +84,18 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
         public Column {
             cells = List.copyOf(cells);
             if (cells.isEmpty()) throw new IllegalArgumentException(file + " has no rows");
+        }
+    }
+
+    /**
+     * A value the user supplies in an environment variable (a secret an access log's import masked: a token, an
+     * e-mail): the file names the variable only, so the value is never written into it; value is the variable's
+     * value when the scenario was read, null when it is unset (the run refuses it before anything starts).
+     */
+    public record Env(String variable, String value) implements Values {
+        /** The variable read from this process's environment now. */
+        public static Env of(String variable) {
+            return new Env(variable, System.getenv(variable));
         }
     }
 
@@ -109,6 +121,7 @@ public record Mix(List<Entry> entries, Map<String, Values> values) {
         for (var e : values.entrySet()) out = out.with(e.getKey(), switch (e.getValue()) {
             case Range r -> Long.toString(r.from());
             case Column c -> c.cells().getFirst();
+            case Env v -> v.value() == null ? "" : v.value();
         });
         return out;
     }

@@ -154,6 +154,20 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
         }
     }
 
+    /**
+     * Refused in one line before anything starts: a value the user supplies in an environment variable (a secret an
+     * access log's import masked) whose variable is not set; the run would otherwise send a placeholder, not the value.
+     */
+    public void refuseUnsetEnv() throws UsageError {
+        TomlLines lines = new TomlLines(fileText());
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof Mix.Env e && e.value() == null) {
+                throw new UsageError(file + ":" + lines.line("values." + v.getKey()) + ": values." + v.getKey() + ": the environment variable " + e.variable()
+                        + " is not set: it holds the value {" + v.getKey() + "} is sent with (export " + e.variable() + "=...)");
+            }
+        }
+    }
+
     /** The key thresholds are written under. */
     static final String SLO_THRESHOLDS = "slo.thresholds";
 
@@ -330,7 +344,7 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
                 String key = "values." + f.getKey();
                 JsonNode n = f.getValue();
                 if (!f.getKey().matches("[A-Za-z][A-Za-z0-9_]*")) throw bad(key, "a placeholder's name is a letter then letters, digits or '_'");
-                if (!n.isObject()) throw bad(key, "must be { from = 1, to = 10 } or { csv = \"file.csv\", column = \"name\" } (got " + kind(n) + ")");
+                if (!n.isObject()) throw bad(key, "must be { from = 1, to = 10 }, { csv = \"file.csv\", column = \"name\" } or { env = \"VARIABLE\" } (got " + kind(n) + ")");
                 Set<String> keys = new LinkedHashSet<>();
                 n.fieldNames().forEachRemaining(keys::add);
                 if (keys.equals(Set.of("from", "to"))) {
@@ -356,8 +370,12 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
                         throw bad(key, "csv " + csv + " has no column '" + column + "' (it has " + String.join(", ", rows.getFirst().names()) + ")");
                     }
                     out.put(f.getKey(), new Mix.Column(p, column, rows.stream().map(r -> r.cell(column)).toList()));
+                } else if (keys.equals(Set.of("env"))) {
+                    String variable = string(key + ".env", n.get("env"));
+                    if (!variable.matches("[A-Za-z_][A-Za-z0-9_]*")) throw bad(key, "env names an environment variable (letters, digits, '_'), not '" + variable + "'");
+                    out.put(f.getKey(), Mix.Env.of(variable));
                 } else {
-                    throw bad(key, "must be { from = 1, to = 10 } or { csv = \"file.csv\", column = \"name\" } (got keys " + String.join(", ", keys) + ")");
+                    throw bad(key, "must be { from = 1, to = 10 }, { csv = \"file.csv\", column = \"name\" } or { env = \"VARIABLE\" } (got keys " + String.join(", ", keys) + ")");
                 }
             }
             return out;

@@ -92,6 +92,7 @@ public final class ScenarioExperiment implements Experiment {
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
         if (!SCENARIO.given(o)) throw new UsageError("scenario runs a scenario file: ./vtlab run FILE.toml (see docs/scenarios.md)");
         Scenario sc = Scenario.read(Path.of(SCENARIO.string(o)), metrics());
+        sc.refuseUnsetEnv();
         o = o.withDefaults(sc.defaults()); // what cli has not set from the file already (planned without it: tests, ./vtlab list)
         Mix mix = sc.mix();
         if (!STACK.given(o)) {

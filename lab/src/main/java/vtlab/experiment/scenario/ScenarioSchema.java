@@ -154,6 +154,7 @@ public final class ScenarioSchema {
         ArrayNode kinds = v.putObject("additionalProperties").putArray("oneOf");
         kinds.add(fields(List.of("from", "to"), "integer", "a whole number drawn uniformly, both ends included"));
         kinds.add(fields(List.of("csv", "column"), "string", "a row of the CSV file per request"));
+        kinds.add(fields(List.of("env"), "string", "the value of this environment variable (a secret kept out of the file); the run refuses it unset"));
         return v;
     }
 

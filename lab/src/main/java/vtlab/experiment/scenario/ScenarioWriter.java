@@ -65,6 +65,7 @@ public final class ScenarioWriter {
                 sb.append(v.getKey()).append(" = ").append(switch (v.getValue()) {
                     case Mix.Range r -> "{ from = " + r.from() + ", to = " + r.to() + " }";
                     case Mix.Column c -> "{ csv = " + quote(csvNames.getOrDefault(c.file(), c.file().toString())) + ", column = " + quote(c.column()) + " }";
+                    case Mix.Env e -> "{ env = " + quote(e.variable()) + " }"; // the variable's name only, never its value
                 }).append('\n');
             }
         }

@@ -45,6 +45,11 @@ final class MixScript {
         mix.values().forEach((k, v) -> {
             if (v instanceof Mix.Range r) lua.append("  [").append(luaString(k)).append("] = {").append(r.from()).append(", ").append(r.to()).append("},\n");
         });
+        // a value from the environment (a secret the user supplies) read there, never written into the script
+        lua.append("}\nlocal vtlab_envs = {\n");
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Env e) lua.append("  [").append(luaString(k)).append("] = os.getenv(").append(luaString(e.variable())).append("),\n");
+        });
         lua.append("}\nlocal vtlab_files = {\n");
         files(lua, mix, MixScript::luaString, "  { names = {", "}, rows = {\n", "    {", "},\n", "  } },\n");
         lua.append("""
@@ -64,6 +69,7 @@ final class MixScript {
                   local e = vtlab_pick()
                   local drawn = {}
                   for k, r in pairs(vtlab_ranges) do drawn[k] = tostring(math.random(r[1], r[2])) end
+                  for k, v in pairs(vtlab_envs) do drawn[k] = v end
                   for _, f in ipairs(vtlab_files) do
                     local row = f.rows[math.random(#f.rows)]
                     for j, n in ipairs(f.names) do drawn[n] = row[j] end
@@ -98,7 +104,11 @@ final class MixScript {
         mix.values().forEach((k, v) -> {
             if (v instanceof Mix.Range r) ranges.add(jsString(k) + ": [" + r.from() + ", " + r.to() + "]");
         });
-        js.append(String.join(", ", ranges)).append("};\nconst FILES = [\n");
+        List<String> envs = new ArrayList<>();
+        mix.values().forEach((k, v) -> {
+            if (v instanceof Mix.Env e) envs.add(jsString(k) + ": __ENV[" + jsString(e.variable()) + "]");
+        });
+        js.append(String.join(", ", ranges)).append("};\nconst ENVS = {").append(String.join(", ", envs)).append("};\nconst FILES = [\n");
         files(js, mix, MixScript::jsString, "  { names: [", "], rows: [\n", "    [", "],\n", "  ] },\n");
         js.append("""
                 ];
@@ -126,6 +136,7 @@ final class MixScript {
                   const e = MIX[SEQ[exec.scenario.iterationInTest % TOTAL]];
                   const drawn = {};
                   for (const k in RANGES) drawn[k] = String(RANGES[k][0] + Math.floor(Math.random() * (RANGES[k][1] - RANGES[k][0] + 1)));
+                  for (const k in ENVS) drawn[k] = ENVS[k];
                   for (const f of FILES) {
                     const row = f.rows[Math.floor(Math.random() * f.rows.length)];
                     f.names.forEach((n, j) => { drawn[n] = row[j]; });

@@ -362,7 +362,7 @@ public final class VegetaGenerator implements Generator {
         for (long c = 0; c < cycles; c++) {
             for (int i : cycle) {
                 Mix.Entry e = mix.entries().get(i);
-                Params values = draw(mix, random);
+                Params values = draw(mix, random, mask);
                 String body = e.bodyWith(values);
                 out.append(target(e.method(), base + e.pathWith(values) + FRAGMENT + i, e.headers(),
                         body == null ? null : body.getBytes(StandardCharsets.UTF_8), mask)).append('\n');
@@ -414,19 +414,24 @@ public final class VegetaGenerator implements Generator {
         long lines = e.placeholders().isEmpty() ? 1 : Math.max(1, Math.min(MAX_TARGETS, sends));
         StringBuilder out = new StringBuilder();
         for (long i = 0; i < lines; i++) {
-            Params drawn = draw(s.mix(), random);
+            Params drawn = draw(s.mix(), random, mask);
             String body = e.bodyWith(drawn);
             out.append(target(e.method(), base + e.pathWith(drawn), e.headers(), body == null ? null : body.getBytes(StandardCharsets.UTF_8), mask)).append('\n');
         }
         return out.toString();
     }
 
-    /** One request's values of every placeholder. */
-    static Params draw(Mix mix, Random random) {
+    /**
+     * One request's values of every placeholder; a value from the environment (a secret the user supplies) masked
+     * where the file is kept in raw/.
+     */
+    static Params draw(Mix mix, Random random, boolean mask) {
         Params drawn = Params.NONE;
         for (var v : mix.values().entrySet()) {
             if (v.getValue() instanceof Mix.Range r) {
                 drawn = drawn.with(v.getKey(), Long.toString(r.from() + (long) Math.floor(random.nextDouble() * (r.to() - r.from() + 1))));
+            } else if (v.getValue() instanceof Mix.Env env) {
+                drawn = drawn.with(v.getKey(), mask || env.value() == null ? Secrets.MASK : env.value());
             }
         }
         for (Map<String, Mix.Column> cols : mix.files().values()) {

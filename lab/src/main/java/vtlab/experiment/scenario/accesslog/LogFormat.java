@@ -1,6 +1,5 @@
 package vtlab.experiment.scenario.accesslog;
 
-import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
@@ -8,18 +7,15 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 /**
  * The access-log formats an import reads, one line one request:
  * <ul>
  * <li>common: NCSA common, {@code %h %l %u %t "%r" %s %b}, which is also Tomcat's AccessLogValve default pattern and
  * Spring Boot's default {@code server.tomcat.accesslog.pattern} ("common"); no durations;
  * <li>combined: NCSA combined, common then {@code "%{Referer}i" "%{User-Agent}i"}; no durations;
- * <li>json: one JSON object a line with {@code time} (ISO-8601 with an offset, or epoch milliseconds as a number),
- * {@code method}, {@code path} (the request target, query included), {@code status} and, optional,
- * {@code duration_ms} (the request's time in milliseconds: the peak in flight, by Little's law).
+ * <li>json: one JSON object a line, of the shapes {@link JsonShapes} knows (the lab's {@code time}, {@code method},
+ * {@code path}, {@code status}, {@code duration_ms}; nginx's, Envoy's and Logback's access JSON; or a --field map),
+ * the duration, where logged, giving the peak in flight.
  * </ul>
  */
 public enum LogFormat {
@@ -33,7 +29,6 @@ public enum LogFormat {
 
     private static final Pattern NCSA = Pattern.compile("^(\\S+) (\\S+) (.+?) \\[([^\\]]+)] \"([^\"]*)\" (\\d{3}) (\\S+)( \"(?:[^\"\\\\]|\\\\.)*\" \"(?:[^\"\\\\]|\\\\.)*\")?\\s*$");
     private static final DateTimeFormatter NCSA_TIME = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss Z", Locale.ENGLISH);
-    private static final ObjectMapper JSON_READER = new ObjectMapper();
 
     /** The format a --log-format name reads, or null for a name of none. */
     public static LogFormat named(String name) {
@@ -75,20 +70,9 @@ public enum LogFormat {
         return t;
     }
 
+    /** A JSON line of any shape {@link JsonShapes} knows. */
     private static Line json(String line) {
-        if (!line.startsWith("{")) return null;
-        try {
-            JsonNode n = JSON_READER.readTree(line);
-            JsonNode time = n.get("time"), method = n.get("method"), path = n.get("path"), status = n.get("status");
-            if (time == null || method == null || path == null || status == null || !status.canConvertToInt()) return null;
-            long t = time.isNumber() ? time.asLong() : Instant.from(DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(time.asText())).toEpochMilli();
-            JsonNode d = n.get("duration_ms");
-            String target = target(path.asText());
-            if (!target.startsWith("/")) return null;
-            return new Line(t, method.asText().toUpperCase(Locale.ROOT), target, status.asInt(), d != null && d.isNumber() ? d.asDouble() : -1);
-        } catch (Exception e) {
-            return null;
-        }
+        return JsonShapes.known().parse(line);
     }
 
     /** A request target as a path: an absolute URL's scheme and host left out. */
@@ -104,7 +88,7 @@ public enum LogFormat {
         return switch (this) {
             case COMMON -> "common (NCSA; Tomcat's and Spring Boot's default pattern %h %l %u %t \"%r\" %s %b)";
             case COMBINED -> "combined (NCSA)";
-            case JSON -> "json (one object a line: time, method, path, status, duration_ms)";
+            case JSON -> "json (one object a line: the lab's, nginx's, Envoy's or Logback's access fields, or --field's)";
         };
     }
 }

@@ -1,9 +1,6 @@
 package vtlab.experiment.scenario.accesslog;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,9 +24,11 @@ import vtlab.stack.Mix;
  * (a numeric id, a UUID, a long hex or digit-bearing token in a path segment, and a query value, each a placeholder;
  * the values seen kept as a sample of at most {@link #SAMPLE} requests a template, so their frequencies stay), the
  * templates' shares (the long tail beyond {@link #MAX_TEMPLATES} or under {@link #MIN_SHARE} folded into the largest),
- * the arrival rate per second of the log's time, and, where the format logs durations, the peak in flight (Little's
- * law: a second's summed durations over the second). Secret-looking query values (token, key, password, ...) are
- * masked. Lines that do not parse are counted and the first few kept; none parsing is a refusal.
+ * the arrival rate per second of the log's time and, where the format logs durations, the peak in flight
+ * ({@link Timeline}: read in a second pass, in bounded memory, far-off times left out). Secret and personal values,
+ * in a query or a path ({@link Masking}), are never kept: a placeholder mostly masked is sent with the value of an
+ * environment variable the scenario names. Lines are read through one {@link LogDecoder} (bytes that are not UTF-8
+ * replaced and counted); lines that do not parse are counted and the first few kept; none parsing is a refusal.
  */
 public final class LogImport {
     /** The most requests of a template whose values are kept (a uniform sample of them all: reservoir sampling). */
@@ -47,8 +46,12 @@ public final class LogImport {
     private static final Pattern UUID = Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
     private static final Pattern HEX = Pattern.compile("[0-9a-fA-F]{16,}");
     private static final Pattern TOKEN = Pattern.compile("(?=.*[0-9])[A-Za-z0-9_.~%-]{8,}");
-    private static final Pattern SECRET = Pattern.compile("(?i).*(token|key|password|passwd|pwd|secret|auth|session|signature|sig|credential).*");
-    public static final String MASK = "MASKED";
+    /** The fields of a request --field maps (JSON lines). */
+    public static final List<String> FIELDS = JsonShapes.FIELDS;
+    /** The environment variable a masked placeholder's value is sent from: this, then its name in capitals. */
+    public static final String ENV_PREFIX = "VTLAB_SECRET_";
+    /** The most masked (name, where, kind) told apart in what init says. */
+    static final int MASKED_SAID = 100;
 
     /** One template: its method and path, its placeholders in order, its count and a sample of their values. */
     static final class Template {
@@ -76,23 +79,47 @@ public final class LogImport {
      */
     public record Result(Mix requests, Map<String, List<List<String>>> csv, String rateProfile, long holdSeconds, int conc, List<String> notes) {}
 
+    /**
+     * What the user decides: the keys never masked (--keep) and always masked (--mask), and the JSON fields' names
+     * (--field time=ts,path=uri); each a list of values as given, comma lists among them.
+     */
+    public record Choices(List<String> keep, List<String> mask, List<String> fields) {
+        public static final Choices NONE = new Choices(List.of(), List.of(), List.of());
+
+        public Choices {
+            keep = split(keep);
+            mask = split(mask);
+            fields = split(fields);
+        }
+
+        private static List<String> split(List<String> given) {
+            List<String> out = new ArrayList<>();
+            for (String g : given) for (String p : g.split(",")) if (!p.isBlank()) out.add(p.strip());
+            return out;
+        }
+    }
+
     private final LogFormat format;
     private final double speedup;
     private final Set<String> replayed;
+    private final Masking masking;
+    private final JsonShapes shapes;
     private final Map<String, Template> templates = new HashMap<>();
-    private final TreeMap<Long, long[]> perSecond = new TreeMap<>();
-    private final TreeMap<Long, double[]> busyPerSecond = new TreeMap<>();
-    private final Set<String> masked = new LinkedHashSet<>();
+    private final Timeline timeline = new Timeline();
+    /** Values masked, by "name (where, kind)". */
+    private final Map<String, Long> masked = new LinkedHashMap<>();
+    private String tolerated;
     private final List<String> badShown = new ArrayList<>();
     private final Map<String, Long> notReplayed = new TreeMap<>();
     private final Random random = new Random(42);
     private long parsed, bad, untracked;
-    private boolean durations;
 
-    private LogImport(LogFormat format, double speedup, Set<String> replayed) {
+    private LogImport(LogFormat format, double speedup, Set<String> replayed, Masking masking, JsonShapes shapes) {
         this.format = format;
         this.speedup = speedup;
         this.replayed = replayed;
+        this.masking = masking;
+        this.shapes = shapes;
     }
 
     /**
@@ -102,42 +129,65 @@ public final class LogImport {
      * @param writes the methods beside GET and HEAD to replay (--replay-writes)
      */
     public static Result read(Path log, String formatName, double speedup, Set<String> writes, String prefix) throws UsageError, IOException {
+        return read(log, formatName, speedup, writes, prefix, Choices.NONE);
+    }
+
+    /**
+     * {@link #read(Path, String, double, Set, String)} with the user's choices; refused in one line too: --keep and
+     * --mask of one key, a --field of no field of a request, --field with a format other than json.
+     */
+    public static Result read(Path log, String formatName, double speedup, Set<String> writes, String prefix, Choices choices) throws UsageError, IOException {
+        Masking masking = Masking.of(choices.keep(), choices.mask());
+        JsonShapes shapes = JsonShapes.of(choices.fields());
         if (!(speedup > 0) || Double.isInfinite(speedup)) throw new UsageError("--speedup takes a number above 0 (the log's pace compressed N times), not " + fmt(speedup));
+        LogFormat format = formatName == null ? null : LogFormat.named(formatName);
+        if (formatName != null && format == null) throw new UsageError("--log-format takes " + String.join(", ", LogFormat.NAMES) + ", not '" + formatName + "'");
+        if (!choices.fields().isEmpty()) {
+            if (format != null && format != LogFormat.JSON) throw new UsageError("--field names the fields of JSON lines; --log-format " + formatName + " has none");
+            format = LogFormat.JSON;
+        }
         if (!Files.isRegularFile(log)) throw new UsageError("--from-log " + log + ": no such file");
         if (Files.size(log) == 0) throw new UsageError("--from-log " + log + ": the log is empty");
-        LogFormat format;
-        if (formatName != null) {
-            format = LogFormat.named(formatName);
-            if (format == null) throw new UsageError("--log-format takes " + String.join(", ", LogFormat.NAMES) + ", not '" + formatName + "'");
-        } else {
-            format = detect(log);
-        }
+        if (format == null) format = detect(log);
         Set<String> replayed = new LinkedHashSet<>(READS);
         for (String w : writes) replayed.add(w.toUpperCase(Locale.ROOT));
-        LogImport in = new LogImport(format, speedup, replayed);
-        try (BufferedReader r = new BufferedReader(new java.io.InputStreamReader(Files.newInputStream(log),
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)), 1 << 16)) {
-            for (String line; (line = r.readLine()) != null; ) in.add(line);
+        LogImport in = new LogImport(format, speedup, replayed, masking, shapes);
+        try (LogDecoder d = LogDecoder.open(log)) {
+            for (String line; (line = d.readLine()) != null; ) in.add(line);
+            in.tolerated = d.tolerated();
         }
         if (in.parsed == 0) {
+            String why = shapes.missing() != null ? "; --field " + shapes.missing() + ": no line has that field" : "";
             throw new UsageError("--from-log " + log + ": no line reads as " + format.name().toLowerCase(Locale.ROOT) + " (" + in.bad + " lines, the first: "
-                    + (in.badShown.isEmpty() ? "none" : clip(in.badShown.getFirst())) + ")");
+                    + (in.badShown.isEmpty() ? "none" : clip(in.badShown.getFirst())) + (in.tolerated == null ? "" : "; " + in.tolerated) + why + ")");
         }
+        // the second read: the log's time, now that its median says which times are far off
+        in.timeline.settle();
+        try (LogDecoder d = LogDecoder.open(log)) {
+            for (String line; (line = d.readLine()) != null; ) {
+                LogFormat.Line l = line.isBlank() ? null : in.parse(line);
+                if (l != null) in.timeline.add(l.epochMillis(), l.durationMs());
+            }
+        }
+        in.timeline.finish();
         return in.result(prefix);
     }
 
-    /** The format most of the log's first 100 non-empty lines read as; none: a refusal. */
+    /** A line as a request of the log's format (JSON: of the shapes known, or --field's), or null. */
+    private LogFormat.Line parse(String line) {
+        return format == LogFormat.JSON ? shapes.parse(line) : format.parse(line);
+    }
+
+    /** The format most of the log's first 100 non-empty lines read as (through the decoder the read uses); none: a refusal. */
     static LogFormat detect(Path log) throws IOException, UsageError {
         Map<LogFormat, Integer> reads = new LinkedHashMap<>();
         int lines = 0;
-        try (BufferedReader r = Files.newBufferedReader(log, StandardCharsets.UTF_8)) {
+        try (LogDecoder r = LogDecoder.open(log)) {
             for (String line; lines < 100 && (line = r.readLine()) != null; ) {
                 if (line.isBlank()) continue;
                 lines++;
                 for (LogFormat f : LogFormat.values()) if (f.parse(line) != null) reads.merge(f, 1, Integer::sum);
             }
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new UsageError("--from-log " + log + ": not text in a known access-log format (" + String.join(", ", LogFormat.NAMES) + ")");
         }
         if (lines == 0) throw new UsageError("--from-log " + log + ": the log is empty");
         return reads.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
@@ -147,19 +197,14 @@ public final class LogImport {
 
     private void add(String line) {
         if (line.isBlank()) return;
-        LogFormat.Line l = format.parse(line);
+        LogFormat.Line l = parse(line);
         if (l == null) {
             bad++;
-            if (badShown.size() < SHOWN) badShown.add(line);
+            if (badShown.size() < SHOWN) badShown.add(Masking.scrub(line)); // shown and written as a comment: never a secret of it
             return;
         }
         parsed++;
-        long second = Math.floorDiv(l.epochMillis(), 1000);
-        perSecond.computeIfAbsent(second, k -> new long[1])[0]++;
-        if (l.durationMs() >= 0) {
-            durations = true;
-            busyPerSecond.computeIfAbsent(second, k -> new double[1])[0] += l.durationMs();
-        }
+        timeline.sample(l.epochMillis());
         if (!replayed.contains(l.method())) {
             notReplayed.merge(l.method(), 1L, Long::sum);
             return;
@@ -187,21 +232,27 @@ public final class LogImport {
         }
     }
 
-    /** The target's template: each varying segment and query value a placeholder, its name in names and its value in values. */
+    /**
+     * The target's template: each varying segment and query value a placeholder, its name in names and its value in
+     * values; a value {@link Masking} masks a placeholder too, with null as its value (never kept).
+     */
     String template(String target, List<String> names, List<String> values) {
         int q = target.indexOf('?');
         String path = q < 0 ? target : target.substring(0, q);
-        String previous = "id";
+        String previous = "id", previousKey = null;
         List<String> out = new ArrayList<>();
         for (String seg : path.split("/", -1)) {
-            if (NUMBER.matcher(seg).matches() || UUID.matcher(seg).matches() || HEX.matcher(seg).matches() || TOKEN.matcher(seg).matches()) {
-                String name = unique(name(previous) + "_id", names);
+            String base = name(previous) + "_id";
+            String kind = seg.isEmpty() ? null : masking.kind(previousKey, true, base, seg);
+            if (kind != null || NUMBER.matcher(seg).matches() || UUID.matcher(seg).matches() || HEX.matcher(seg).matches() || TOKEN.matcher(seg).matches()) {
+                String name = unique(base, names);
                 names.add(name);
-                values.add(seg);
+                values.add(kind == null ? seg : null);
+                if (kind != null) masked(base + " (path segment, " + kind + ")");
                 out.add("{" + name + "}");
             } else {
-                out.add(seg.replace("{", "%7B").replace("}", "%7D"));
-                if (!seg.isEmpty()) previous = seg;
+                out.add(escape(seg));
+                if (!seg.isEmpty()) previous = previousKey = seg;
             }
         }
         StringBuilder sb = new StringBuilder(String.join("/", out));
@@ -211,25 +262,38 @@ public final class LogImport {
             List<String> parts = new ArrayList<>();
             for (String kv : query.split("&")) {
                 int eq = kv.indexOf('=');
-                String k = eq < 0 ? kv : kv.substring(0, eq);
                 if (eq < 0) {
-                    parts.add(k.replace("{", "%7B").replace("}", "%7D"));
+                    // a bare query string (?3f2a...): kept as it is unless it is a secret
+                    String kind = masking.kind(null, false, "query", kv);
+                    if (kind == null) parts.add(escape(kv));
+                    else {
+                        String name = unique("query", names);
+                        names.add(name);
+                        values.add(null);
+                        masked("query (bare query, " + kind + ")");
+                        parts.add("{" + name + "}");
+                    }
                     continue;
                 }
-                String v = kv.substring(eq + 1);
-                if (SECRET.matcher(k).matches()) {
-                    masked.add(k);
-                    parts.add(k + "=" + MASK);
-                    continue;
-                }
+                String k = kv.substring(0, eq), v = kv.substring(eq + 1);
+                String kind = masking.kind(k, false, name(k), v);
                 String name = unique(name(k), names);
                 names.add(name);
-                values.add(v);
-                parts.add(k.replace("{", "%7B").replace("}", "%7D") + "={" + name + "}");
+                values.add(kind == null ? v : null);
+                if (kind != null) masked(name(k) + " (query " + k + ", " + kind + ")");
+                parts.add(escape(k) + "={" + name + "}");
             }
             sb.append('?').append(String.join("&", parts));
         }
         return sb.toString();
+    }
+
+    private static String escape(String s) {
+        return s.replace("{", "%7B").replace("}", "%7D");
+    }
+
+    private void masked(String what) {
+        if (masked.size() < MASKED_SAID || masked.containsKey(what)) masked.merge(what, 1L, Long::sum);
     }
 
     private static String name(String s) {
@@ -249,12 +313,17 @@ public final class LogImport {
         long replayedCount = templates.values().stream().mapToLong(t -> t.count).sum() + untracked;
         notes.add("format: " + format.label() + "; " + parsed + " requests read" + (bad > 0 ? ", " + bad + " lines that did not parse, the first "
                 + String.join(" | ", badShown.stream().map(LogImport::clip).toList()) : ""));
+        if (format == LogFormat.JSON && !shapes.said().isEmpty()) notes.add("json fields: " + shapes.said());
+        if (tolerated != null) notes.add(tolerated);
         if (!notReplayed.isEmpty()) {
             notes.add("not replayed (only GET and HEAD unless --replay-writes names others): "
                     + String.join(", ", notReplayed.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())
                     + " requests, " + pct(notReplayed.values().stream().mapToLong(Long::longValue).sum(), parsed) + " of the log");
         }
-        if (!masked.isEmpty()) notes.add("secret-looking query values masked as " + MASK + ": " + String.join(", ", masked));
+        if (!masked.isEmpty()) {
+            notes.add("masked: " + String.join(", ", masked.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())
+                    + " (secret or personal values, never written; --keep KEY keeps a key's, --mask KEY masks them)");
+        }
         if (replayedCount == 0) return new Result(null, Map.of(), null, 0, 0, notes);
         List<Template> sorted = new ArrayList<>(templates.values());
         sorted.sort(Comparator.comparingLong((Template t) -> -t.count).thenComparing(t -> t.method + " " + t.path));
@@ -277,22 +346,33 @@ public final class LogImport {
         Map<String, Mix.Values> values = new LinkedHashMap<>();
         Map<String, List<List<String>>> csv = new LinkedHashMap<>();
         Set<String> names = new LinkedHashSet<>();
+        Map<String, Long> refilled = new LinkedHashMap<>(); // placeholders rarely masked: how many values of theirs were replaced
         for (int i = 0; i < kept.size(); i++) {
             Template t = kept.get(i);
             long count = t.count + (i == 0 ? dropped : 0);
             int weight = (int) Math.max(1, Math.round(10_000.0 * count / replayedCount));
             String name = requestName(t, names);
-            // a placeholder whose sample holds one value is that value
             String path = t.path;
+            // a placeholder mostly masked is sent from an environment variable; one rarely masked keeps its other values
+            List<List<String>> cells = new ArrayList<>();
+            for (int c = 0; c < t.placeholders.size(); c++) cells.add(fill(t.sample, c, refilled, t.placeholders.get(c)));
+            for (int c = 0; c < t.placeholders.size(); c++) {
+                if (cells.get(c) != null) continue;
+                String global = unique(t.placeholders.get(c), new ArrayList<>(values.keySet()));
+                path = path.replace("{" + t.placeholders.get(c) + "}", "{" + global + "}");
+                values.put(global, new Mix.Env(envVar(t.placeholders.get(c)), null));
+            }
+            // a placeholder whose sample holds one value is that value
             List<Integer> varying = new ArrayList<>();
             for (int c = 0; c < t.placeholders.size(); c++) {
+                if (cells.get(c) == null) continue;
                 Set<String> distinct = new LinkedHashSet<>();
-                for (String[] row : t.sample) {
-                    distinct.add(row[c]);
+                for (String cell : cells.get(c)) {
+                    distinct.add(cell);
                     if (distinct.size() > 1) break;
                 }
                 if (distinct.size() > 1) varying.add(c);
-                else path = path.replace("{" + t.placeholders.get(c) + "}", distinct.iterator().next().replace("{", "%7B").replace("}", "%7D"));
+                else path = path.replace("{" + t.placeholders.get(c) + "}", escape(distinct.iterator().next()));
             }
             if (!varying.isEmpty()) {
                 String file = prefix + "-" + name.replaceAll("[^A-Za-z0-9_.-]+", "_") + ".csv";
@@ -304,10 +384,10 @@ public final class LogImport {
                     header.add(global);
                 }
                 rows.add(header);
-                for (String[] row : t.sample) {
-                    List<String> r = new ArrayList<>();
-                    for (int c : varying) r.add(row[c]);
-                    rows.add(r);
+                for (int r = 0; r < t.sample.size(); r++) {
+                    List<String> row = new ArrayList<>();
+                    for (int c : varying) row.add(cells.get(c).get(r));
+                    rows.add(row);
                 }
                 csv.put(file, rows);
                 for (int h = 0; h < header.size(); h++) {
@@ -319,32 +399,68 @@ public final class LogImport {
             int expect = most >= 200 && most < 300 ? 2 : (int) most;
             entries.add(new Mix.Entry(name, t.method, path, List.of(), null, expect, "", weight));
         }
-        // the rate: requests per second of the log's time, in at most 20 steps of whole seconds, compressed by the speedup
-        long first = perSecond.firstKey(), last = perSecond.lastKey();
-        long span = last - first + 1;
-        long stepLog = (span + 19) / 20;
-        int steps = (int) ((span + stepLog - 1) / stepLog);
-        double[] counts = new double[steps];
-        perSecond.forEach((s, c) -> counts[(int) ((s - first) / stepLog)] += c[0]);
+        List<String> env = values.values().stream().filter(v -> v instanceof Mix.Env).map(v -> ((Mix.Env) v).variable()).distinct().toList();
+        if (!env.isEmpty()) notes.add("masked values are sent from the environment, never from the file: export " + String.join(", ", env) + " before ./vtlab run");
+        if (!refilled.isEmpty()) {
+            notes.add("values mostly not masked had their masked ones replaced by others of the same column: "
+                    + String.join(", ", refilled.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList()));
+        }
+        // the rate: requests per bin of the log's time (whole seconds up to a day or so), in at most 20 steps, compressed by the speedup
+        long[] bins = timeline.counts();
+        long bin = timeline.binMillis() / 1000;
+        int perStep = (bins.length + 19) / 20;
+        int steps = (bins.length + perStep - 1) / perStep;
+        long span = bins.length * bin;
         List<String> points = new ArrayList<>();
         for (int i = 0; i < steps; i++) {
-            double seconds = Math.min(stepLog, span - i * stepLog) / speedup;
-            double rate = counts[i] * (double) replayedCount / parsed / seconds;
+            long count = 0;
+            for (int b = i * perStep; b < Math.min(bins.length, (i + 1) * perStep); b++) count += bins[b];
+            double seconds = Math.min(perStep, bins.length - i * perStep) * bin / speedup;
+            double rate = count * (double) replayedCount / parsed / seconds;
             String r = fmt(Math.max(1, Math.round(rate * 10) / 10.0));
             if (i > 0 && r.equals(last(points))) continue; // a step to the same rate says nothing
-            points.add(r + "@" + fmt(Math.round(i * stepLog / speedup * 1000) / 1000.0) + "s");
+            points.add(r + "@" + fmt(Math.round(i * perStep * bin / speedup * 1000) / 1000.0) + "s");
         }
         long hold = Math.max(1, Math.round(span / speedup));
-        notes.add("the log's time: " + span + " s from " + java.time.Instant.ofEpochSecond(first) + ", at " + (speedup == 1 ? "its pace" : fmt(speedup) + "x its pace")
-                + ": " + hold + " s of load");
+        notes.add("the log's time: " + span + " s from " + java.time.Instant.ofEpochMilli(timeline.firstMillis()) + ", at "
+                + (speedup == 1 ? "its pace" : fmt(speedup) + "x its pace") + ": " + hold + " s of load");
+        if (timeline.farOff() > 0) notes.add(timeline.farOffNote());
         int conc = 0;
-        if (durations) {
-            double peak = busyPerSecond.values().stream().mapToDouble(d -> d[0] / 1000.0).max().orElse(0);
+        if (timeline.durations()) {
+            int peak = timeline.peak();
             conc = (int) Math.max(1, Math.ceil(peak * speedup));
-            notes.add("the peak in flight, by Little's law (a second's summed durations over the second" + (speedup == 1 ? "" : ", times the speedup")
+            notes.add("the peak in flight, by a sweep over each request's start and end (its time and duration" + (speedup == 1 ? "" : "; times the speedup")
                     + "): " + fmt(Math.round(peak * speedup * 10) / 10.0) + " → conc = " + conc + " for the closed model");
+            if (timeline.outOfOrder() > 0) {
+                notes.add(timeline.outOfOrder() + " lines more than " + Timeline.LAG / 1000 + " s out of order: in the rate, left out of the peak in flight");
+            }
         }
         return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes);
+    }
+
+    /**
+     * One placeholder's cells of the sample, masked ones (null) replaced by others of the column drawn at random; null
+     * when half of them or more are masked (the placeholder is then sent from an environment variable); the values
+     * replaced counted in refilled.
+     */
+    private List<String> fill(List<String[]> sample, int c, Map<String, Long> refilled, String placeholder) {
+        List<String> kept = new ArrayList<>();
+        long nulls = 0;
+        for (String[] row : sample) {
+            if (row[c] == null) nulls++;
+            else kept.add(row[c]);
+        }
+        if (nulls == 0) return kept;
+        if (nulls * 2 >= sample.size()) return null;
+        refilled.merge(placeholder, nulls, Long::sum);
+        List<String> out = new ArrayList<>();
+        for (String[] row : sample) out.add(row[c] != null ? row[c] : kept.get(random.nextInt(kept.size())));
+        return out;
+    }
+
+    /** The environment variable a masked placeholder is sent from: VTLAB_SECRET_ and its name in capitals. */
+    static String envVar(String placeholder) {
+        return ENV_PREFIX + placeholder.toUpperCase(Locale.ROOT);
     }
 
     private static String last(List<String> points) {

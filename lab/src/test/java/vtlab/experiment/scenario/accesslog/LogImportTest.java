@@ -52,7 +52,8 @@ class LogImportTest {
         assertEquals(List.of("owners", "items", "home", "head-home"), m.entries().stream().map(Mix.Entry::name).toList());
         assertEquals(List.of(5000, 3000, 1000, 1000), m.entries().stream().map(Mix.Entry::weight).toList());
         assertEquals("/owners/{owners_id}", m.entries().getFirst().path());
-        assertEquals("/items/{items_id}?sort={sort}&api_key=" + LogImport.MASK, m.entries().get(1).path());
+        assertEquals("/items/{items_id}?sort={sort}&api_key={api_key}", m.entries().get(1).path());
+        assertEquals(new Mix.Env("VTLAB_SECRET_API_KEY", null), m.values().get("api_key"), "a secret is sent from the environment");
         assertEquals("HEAD", m.entries().get(3).method());
         assertEquals(300, ((Mix.Column) m.values().get("owners_id")).cells().size());
         assertEquals("0", ((Mix.Column) m.values().get("owners_id")).cells().getFirst());
@@ -64,7 +65,7 @@ class LogImportTest {
         String notes = String.join("\n", r.notes());
         assertTrue(notes.contains("1 lines that did not parse, the first 'not a log line'"), notes);
         assertTrue(notes.contains("POST 1 requests"), notes);
-        assertTrue(notes.contains("masked as MASKED: api_key"), notes);
+        assertTrue(notes.contains("masked: api_key (query api_key, secret key) 180"), notes);
     }
 
     @Test
