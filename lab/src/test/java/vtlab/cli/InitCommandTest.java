@@ -131,4 +131,114 @@ class InitCommandTest {
             assertFalse(Files.exists(dir.resolve("bad/g-owners.csv")), b.toString());
         }
     }
+
+    static String jwt(int i) {
+        java.util.Base64.Encoder b = java.util.Base64.getUrlEncoder().withoutPadding();
+        return b.encodeToString("{\"alg\":\"HS256\"}".getBytes()) + "." + b.encodeToString(("{\"sub\":\"user" + i + "\"}").getBytes()) + "."
+                + b.encodeToString(("signature-of-" + i).getBytes());
+    }
+
+    /**
+     * A JWT in a header-like query key, a token in a path, an e-mail in a query value: masked, said by kind with their
+     * counts, in no file init wrote, sent from an environment variable the run refuses unset; a search term kept.
+     */
+    @Test
+    void secretsAndPersonalValuesReachNoFileInitWrites() throws Exception {
+        List<String> lines = new java.util.ArrayList<>();
+        List<String> secrets = new java.util.ArrayList<>();
+        for (int s = 0; s < 30; s++) {
+            String t = "%02d".formatted(s), hex = "3f2a9c4e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a" + t, mail = "user" + s + "%40example.com";
+            secrets.addAll(List.of(jwt(s), hex, "user" + s + "@example.com", mail));
+            lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%s +0000] \"GET /api/me?X-Auth-Token=%s HTTP/1.1\" 200 12".formatted(t, jwt(s)));
+            lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%s +0000] \"GET /reset/%s HTTP/1.1\" 200 12".formatted(t, hex));
+            lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%s +0000] \"GET /newsletter?to=%s HTTP/1.1\" 200 12".formatted(t, mail));
+            lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%s +0000] \"GET /search?keyword=shoes%d&author=tolkien%d&design=modern HTTP/1.1\" 200 12"
+                    .formatted(t, s, s % 3));
+        }
+        Path log = dir.resolve("access.log");
+        Files.write(log, lines);
+        Path out = dir.resolve("out");
+        Path f = out.resolve("s.toml");
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("init", "--stack", "servlet", "--from-log", log.toString(), "--out", f.toString()), new PrintStream(said)));
+        String text = said.toString();
+        assertTrue(text.contains("masked: X_Auth_Token (query X-Auth-Token, jwt) 30, reset_id (path segment, hex token) 30, to (query to, e-mail) 30"), text);
+        List<Path> written;
+        try (var walk = Files.walk(out)) {
+            written = walk.filter(Files::isRegularFile).toList();
+        }
+        assertTrue(written.size() >= 2, written.toString());
+        for (Path w : written) {
+            String content = Files.readString(w);
+            for (String secret : secrets) assertFalse(content.contains(secret), w + " holds " + secret);
+            assertFalse(content.contains("eyJ") || content.contains("example.com") || content.contains("MASKED"), w + ":\n" + content);
+        }
+        Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
+        assertTrue(sc.mix().pathsByName().containsValue("/search?keyword={keyword}&author={author}&design=modern"), sc.mix().pathsByName().toString());
+        assertTrue(((Mix.Column) sc.mix().values().get("keyword")).cells().contains("shoes7"), "a search term is kept");
+        assertEquals(new Mix.Env("VTLAB_SECRET_RESET_ID", null), sc.mix().values().get("reset_id"));
+        assertTrue(Files.readString(f).contains("X_Auth_Token = { env = \"VTLAB_SECRET_X_AUTH_TOKEN\" }"), Files.readString(f));
+        // the run refuses it before anything starts while the variable is unset: one line naming it
+        UsageError e = assertThrows(UsageError.class, () -> ScenarioRun.of(vtlab.core.Options.parse(List.of()), List.of(f.toString()),
+                new PrintStream(new ByteArrayOutputStream())));
+        assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+        assertTrue(e.getMessage().contains("the environment variable VTLAB_SECRET_"), e.getMessage());
+
+        // --keep and --mask decide: the newsletter's address kept, the search's author masked
+        Path g = dir.resolve("kept/s.toml");
+        ByteArrayOutputStream said2 = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("init", "--stack", "servlet", "--from-log", log.toString(), "--keep", "to", "--mask", "author,design", "--out", g.toString()),
+                new PrintStream(said2)));
+        assertTrue(said2.toString().contains("author (query author, --mask) 30"), said2.toString());
+        Scenario kept = Scenario.read(g, ScenarioExperiment.metrics());
+        assertTrue(((Mix.Column) kept.mix().values().get("to")).cells().contains("user3%40example.com"));
+        assertTrue(kept.mix().values().get("author") instanceof Mix.Env);
+    }
+
+    /** A Latin-1 line among the first 100, said; the bad input of the import's options: exit 2, one line, nothing written. */
+    @Test
+    void toleratedBytesAreSaidAndBadInputWritesNothing() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int s = 0; s < 20; s++) {
+            String ua = s == 5 ? "Se\u00f1or/1.0" : "curl/8.0";
+            bytes.write(("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /x/%d HTTP/1.1\" 200 1 \"-\" \"%s\"\n".formatted(s, s, ua))
+                    .getBytes(s == 5 ? java.nio.charset.StandardCharsets.ISO_8859_1 : java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Path log = dir.resolve("latin1.log");
+        Files.write(log, bytes.toByteArray());
+        ByteArrayOutputStream said = new ByteArrayOutputStream();
+        assertEquals(0, Main.run(List.of("init", "--stack", "servlet", "--from-log", log.toString(), "--out", dir.resolve("ok.toml").toString()), new PrintStream(said)));
+        assertTrue(said.toString().contains("1 lines had bytes that are not UTF-8; read with replacement"), said.toString());
+
+        Path junk = dir.resolve("junk.log");
+        Files.write(junk, new byte[] {'a', (byte) 0xe9, '\n', 'b', (byte) 0xff, '\n'});
+        Path json = dir.resolve("j.log");
+        Files.writeString(json, "{\"time\": \"2026-11-28T10:00:00Z\", \"method\": \"GET\", \"path\": \"/a\", \"status\": 200}\n");
+        List<List<String>> bad = List.of(
+                List.of("--from-log", log.toString(), "--field", "foo=bar"),
+                List.of("--from-log", log.toString(), "--keep", "token", "--mask", "q,token"),
+                List.of("--from-log", junk.toString()),
+                List.of("--from-log", junk.toString(), "--log-format", "common"),
+                List.of("--from-log", json.toString(), "--field", "path=uri"),
+                List.of("--from-log", log.toString(), "--field", "time=ts", "--log-format", "combined"),
+                List.of("--keep", "token"));
+        List<String> expected = List.of("foo is no field of a request", "--keep and --mask both name 'token'", "no known access-log format",
+                "2 lines had bytes that are not UTF-8", "--field path=uri: no line has that field", "--field names the fields of JSON lines",
+                "--keep goes with --from-log");
+        for (int i = 0; i < bad.size(); i++) {
+            Path g = dir.resolve("bad/g.toml");
+            List<String> args = new java.util.ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
+            args.addAll(bad.get(i));
+            UsageError e = assertThrows(UsageError.class, () -> init(args.toArray(String[]::new)), bad.get(i).toString());
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            assertTrue(e.getMessage().contains(expected.get(i)), e.getMessage());
+            assertFalse(Files.exists(dir.resolve("bad")) && Files.list(dir.resolve("bad")).findAny().isPresent(), bad.get(i).toString());
+        }
+    }
+
+    @Test
+    void initsHelpSaysTheImportsOptions() throws Exception {
+        String help = new InitCommand().help();
+        for (String o : List.of("--keep", "--mask", "--field", "VTLAB_SECRET_", "nginx")) assertTrue(help.contains(o), o + " in:\n" + help);
+    }
 }

@@ -190,7 +190,7 @@ public abstract class AgentsGenerator implements Generator {
     @Override
     public RunningLoad start(LoadSpec s) throws IOException, LoadException {
         if (s.request().body() != null) throw new IOException("load agents do not send request bodies yet");
-        if (!s.secretHeaderEnv().isEmpty()) throw new IOException("load agents do not send secret headers yet");
+        if (!s.secretHeaderEnv().isEmpty()) throw new IOException("load agents do not send secret headers or values from the environment yet");
         Files.createDirectories(s.rawDir());
         List<Part> parts = new ArrayList<>();
         try {

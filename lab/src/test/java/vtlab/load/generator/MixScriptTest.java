@@ -62,6 +62,22 @@ class MixScriptTest {
         assertEquals(Map.of("VTLAB_MIX_HEADER_0_0", "Bearer s3cr3t"), s.secretHeaderEnv().asMap());
     }
 
+    /** A value the user supplies in a variable (a secret an access log's import masked): read where the tool runs, never written. */
+    @Test
+    void aValueFromTheEnvironmentIsReadThereNotWritten() {
+        Mix secret = new Mix(List.of(new Mix.Entry("reset", "GET", "/reset/{t}", List.of(), null, 2, "", 1)),
+                Map.of("t", new Mix.Env("VTLAB_SECRET_T", "s3cr3t")));
+        String lua = WrkGenerator.script(Request.of("GET"), secret, null, false, false);
+        assertTrue(lua.contains("[\"t\"] = os.getenv(\"VTLAB_SECRET_T\"),"), lua);
+        LoadSpec s = spec().withMix(secret);
+        String js = K6Generator.script(s, null);
+        assertTrue(js.contains("const ENVS = {\"t\": __ENV[\"VTLAB_SECRET_T\"]};"), js);
+        assertFalse(lua.contains("s3cr3t") || js.contains("s3cr3t"));
+        assertEquals(Map.of("VTLAB_SECRET_T", "s3cr3t"), s.secretHeaderEnv().asMap());
+        assertEquals("***", VegetaGenerator.draw(secret, new java.util.Random(1), true).asMap().get("t"), "vegeta's targets kept in raw/");
+        assertEquals("s3cr3t", VegetaGenerator.draw(secret, new java.util.Random(1), false).asMap().get("t"), "the ones it reads, private");
+    }
+
     @Test
     void wrkAndK6SendAMixOhaAndHeyDoNot() {
         assertTrue(new WrkGenerator().sendsMix());

@@ -137,6 +137,105 @@ class LogImportTest {
         assertEquals("/x", LogFormat.COMMON.parse(ncsa(1, "GET", "http://h:8080/x", 200)).target());
     }
 
+    /** One Latin-1 user agent among the first 100 lines: detection and reading share one tolerant decoder, and say so. */
+    @Test
+    void aLineOfLatin1IsReadWithReplacementAndSaid() throws Exception {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        for (int s = 0; s < 30; s++) {
+            String ua = s == 3 ? "Caf\u00e9 Browser" : "curl/8.0";
+            String line = ncsa(s, "GET", "/a/" + s, 200) + " \"-\" \"" + ua + "\"\n";
+            bytes.write(line.getBytes(s == 3 ? java.nio.charset.StandardCharsets.ISO_8859_1 : java.nio.charset.StandardCharsets.UTF_8));
+        }
+        Path f = dir.resolve("latin1.log");
+        Files.write(f, bytes.toByteArray());
+        assertEquals(LogFormat.COMBINED, LogImport.detect(f));
+        LogImport.Result r = LogImport.read(f, null, 1, Set.of(), "x");
+        assertEquals(30, ((Mix.Column) r.requests().values().get("a_id")).cells().size());
+        assertTrue(r.notes().contains("1 lines had bytes that are not UTF-8; read with replacement"), String.join("\n", r.notes()));
+    }
+
+    /** nginx's JSON log_format: msec in seconds (a rate 1,000 times too high when read as ms), request_time in seconds. */
+    @Test
+    void nginxJsonWithEpochSecondsGivesTheRightRate() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 60; s++) {
+            for (int i = 0; i < 10; i++) {
+                lines.add("{\"msec\": %d.%03d, \"request_method\": \"GET\", \"request_uri\": \"/p/%d?x=1\", \"status\": \"200\", \"request_time\": 0.300, \"http_user_agent\": \"curl\"}"
+                        .formatted(1733551200L + s, i * 100, i));
+            }
+        }
+        LogImport.Result r = LogImport.read(log(lines), null, 1, Set.of(), "x");
+        assertEquals("10@0s", r.rateProfile());
+        assertEquals(60, r.holdSeconds());
+        assertEquals(3, r.conc(), "300 ms every 100 ms: 3 in flight");
+        String notes = String.join("\n", r.notes());
+        assertTrue(notes.contains("time=msec (epoch seconds, by its name)"), notes);
+        assertTrue(notes.contains("duration=request_time (seconds, by its name)"), notes);
+    }
+
+    /** Envoy's and Logback's access JSON, and a field map given; a numeric time's unit from its magnitude. */
+    @Test
+    void envoyLogbackAndAFieldMapRead() throws Exception {
+        List<String> envoy = new ArrayList<>(), logback = new ArrayList<>(), own = new ArrayList<>();
+        for (int s = 0; s < 20; s++) {
+            for (int i = 0; i < 5; i++) {
+                envoy.add("{\"start_time\":\"2026-11-28T10:00:%02d.%03dZ\",\"method\":\"GET\",\"path\":\"/e/%d\",\"response_code\":200,\"duration\":400,\"protocol\":\"HTTP/1.1\"}"
+                        .formatted(s, i * 200, i));
+                logback.add("{\"@timestamp\":\"2026-11-28T11:00:%02d.%03d+01:00\",\"@version\":\"1\",\"method\":\"GET\",\"requested_uri\":\"/l/%d\",\"status_code\":200,\"elapsed_time\":200}"
+                        .formatted(s, i * 200, i));
+                own.add("{\"ts\": %d, \"req\": {\"uri\": \"/o/%d\"}, \"verb\": \"GET\", \"rc\": 200, \"took\": 0.6}".formatted((1764324000L + s) * 1_000_000 + i * 200_000, i));
+            }
+        }
+        LogImport.Result e = LogImport.read(log(envoy), null, 1, Set.of(), "x");
+        assertEquals("5@0s", e.rateProfile());
+        assertEquals(2, e.conc(), "400 ms every 200 ms");
+        LogImport.Result l = LogImport.read(log(logback), null, 1, Set.of(), "x");
+        assertEquals("5@0s", l.rateProfile());
+        assertEquals(1, l.conc());
+        LogImport.Result o = LogImport.read(log(own), null, 1, Set.of(), "x", new LogImport.Choices(List.of(), List.of(),
+                List.of("time=ts,path=req.uri", "status=rc", "duration=took:s")));
+        assertEquals("5@0s", o.rateProfile());
+        assertEquals(20, o.holdSeconds());
+        assertEquals(3, o.conc(), "600 ms every 200 ms");
+        assertTrue(String.join("\n", o.notes()).contains("time=ts (epoch microseconds, by its magnitude)"), String.join("\n", o.notes()));
+    }
+
+    /** A line a year off the log's median time is left out of the rate and the hold, and said. */
+    @Test
+    void aTimestampAYearOffIsLeftOutOfTheHold() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 60; s++) for (int i = 0; i < 5; i++) lines.add(ncsa(s, "GET", "/a", 200));
+        lines.add(30, "10.0.0.1 - - [28/Nov/2025:10:00:00 +0000] \"GET /a HTTP/1.1\" 200 5");
+        LogImport.Result r = LogImport.read(log(lines), null, 1, Set.of(), "x");
+        assertEquals(60, r.holdSeconds());
+        assertEquals("5@0s", r.rateProfile());
+        String notes = String.join("\n", r.notes());
+        assertTrue(notes.contains("1 lines more than 1m58s from the log's median time (2026-11-28T10:00:29Z): left out"), notes);
+    }
+
+    /** The peak in flight is a sweep over starts and ends: one long request is one in flight, not its seconds. */
+    @Test
+    void oneLongRequestIsOneInFlight() throws Exception {
+        List<String> lines = new ArrayList<>();
+        lines.add("{\"time\": \"2026-11-28T10:00:00Z\", \"method\": \"GET\", \"path\": \"/slow\", \"status\": 200, \"duration_ms\": 10000}");
+        for (int s = 1; s < 12; s++) lines.add("{\"time\": \"2026-11-28T10:00:%02dZ\", \"method\": \"GET\", \"path\": \"/fast\", \"status\": 200, \"duration_ms\": 5}".formatted(s));
+        assertEquals(2, LogImport.read(log(lines), null, 1, Set.of(), "x").conc(), "the slow one beside one fast one at a time (the old sum said 10)");
+    }
+
+    /** A log over a month keeps its bins to a fixed number, its rate still right. */
+    @Test
+    void aMonthLongLogKeepsItsBinsBounded() {
+        Timeline t = new Timeline();
+        long start = 1_764_000_000_000L, month = 30L * 24 * 3600 * 1000;
+        for (long m = 0; m < month; m += 60_000) t.sample(start + m);
+        t.settle();
+        for (long m = 0; m < month; m += 60_000) t.add(start + m, -1);
+        assertTrue(t.counts().length <= Timeline.BINS, t.counts().length + " bins");
+        assertTrue(t.binMillis() > 1000);
+        assertEquals(month / 60_000, java.util.Arrays.stream(t.counts()).sum());
+        assertEquals(0, t.farOff());
+    }
+
     String refusal(Path log, String format, double speedup) {
         UsageError e = assertThrows(UsageError.class, () -> LogImport.read(log, format, speedup, Set.of(), "x"));
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
