@@ -33,8 +33,9 @@ final class InitCommand implements Command {
     static final Opt OUT = Opt.of("out", "scenario.toml", "the file to write (refused when it exists)");
     static final Opt PORT = vtlab.plan.RunOptions.PORT.withHelp("the port the service listens on, on 127.0.0.1");
     static final Opt FROM_LOG = Opt.of("from-log", null, "an access log (NCSA common or combined, Tomcat's or Spring Boot's default pattern, or\n"
-            + "JSON lines: the lab's, nginx's, Envoy's or Logback's access fields) whose traffic the file replays: its requests as\n"
-            + "templates with their shares and the values seen (CSV files beside the file), its arrival rate as the\n"
+            + "JSON lines: the lab's, nginx's, Envoy's or Logback's access fields, or --field's) whose traffic the\n"
+            + "file replays: its requests as templates with their shares and the values seen (CSV files beside the\n"
+            + "file; secret and personal values masked, never written), its arrival rate as the\n"
             + "open model's rate profile, its peak in flight (where durations are logged) as the closed model's conc");
     static final Opt LOG_FORMAT = Opt.of("log-format", null, "with --from-log: " + String.join(", ", vtlab.experiment.scenario.accesslog.LogFormat.NAMES)
             + " (tomcat, spring-boot: their default pattern, common; default: detected)");

@@ -35,9 +35,9 @@ final class JsonShapes {
     static final List<String> FIELDS = List.of("time", "method", "path", "status", "duration");
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** A field's names in the shapes known, first found first taken; a duration's each with its unit. */
+    /** A field's names in the shapes known, first found first taken (nginx's msec, in ms, before its time_iso8601, in seconds). */
     private static final Map<String, List<String>> NAMES = Map.of(
-            "time", List.of("time", "@timestamp", "timestamp", "time_iso8601", "start_time", "msec", "time_local", "ts", "date", "datetime"),
+            "time", List.of("time", "@timestamp", "timestamp", "start_time", "msec", "time_iso8601", "time_local", "ts", "date", "datetime"),
             "method", List.of("method", "request_method", "http_method", "verb"),
             "path", List.of("path", "request_uri", "requested_uri", "requested_url", "uri", "url", "request_path", "target", "request"),
             "status", List.of("status", "response_code", "status_code", "statusCode", "response_status", "code"),

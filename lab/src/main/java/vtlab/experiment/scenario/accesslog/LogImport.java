@@ -429,7 +429,8 @@ public final class LogImport {
         if (timeline.durations()) {
             int peak = timeline.peak();
             conc = (int) Math.max(1, Math.ceil(peak * speedup));
-            notes.add("the peak in flight, by a sweep over each request's start and end (its time and duration" + (speedup == 1 ? "" : "; times the speedup")
+            notes.add("the peak in flight, by a sweep over each request's start and end (its time and duration"
+                    + (timeline.wholeSeconds() ? ", a start taken at random within its logged second" : "") + (speedup == 1 ? "" : "; times the speedup")
                     + "): " + fmt(Math.round(peak * speedup * 10) / 10.0) + " → conc = " + conc + " for the closed model");
             if (timeline.outOfOrder() > 0) {
                 notes.add(timeline.outOfOrder() + " lines more than " + Timeline.LAG / 1000 + " s out of order: in the rate, left out of the peak in flight");

@@ -16,7 +16,9 @@ import java.util.Random;
  * rate and the hold rather than stretching them. The second read {@link #add}s each line: its bin, and its interval
  * [start, start + duration] to the sweep. Logs are written about in time order but not exactly (a request is often
  * logged when it ends), so starts wait in a buffer until {@link #LAG} behind the latest seen; a line later than that is
- * out of order, counted, and left out of the sweep (it still counts in the rate).
+ * out of order, counted, and left out of the sweep (it still counts in the rate). A log whose times are whole seconds
+ * (NCSA's %t, nginx's time_iso8601) would start a second's requests at once and overstate the peak: there each start
+ * is taken at random within its second, as arrivals spread over it.
  */
 final class Timeline {
     static final int SAMPLE = 10_000;
@@ -30,6 +32,7 @@ final class Timeline {
     private final Random random = new Random(42);
 
     private long median, lo, hi;
+    private boolean wholeSeconds;
     private long binMillis;
     private long[] bins;
     private long farOff, outOfOrder, kept;
@@ -55,6 +58,7 @@ final class Timeline {
     void settle() {
         long[] s = Arrays.copyOf(sample, (int) Math.min(sampled, SAMPLE));
         Arrays.sort(s);
+        wholeSeconds = Arrays.stream(s).allMatch(t -> t % 1000 == 0);
         median = s[s.length / 2];
         long spread = s[(int) (s.length * 0.99)] - s[(int) (s.length * 0.01)];
         long reach = Math.max(MIN_REACH.toMillis(), 2 * spread);
@@ -74,12 +78,13 @@ final class Timeline {
         bins[(int) ((millis - lo) / binMillis)]++;
         if (durationMs < 0) return;
         durations = true;
-        if (millis < latest - LAG || millis < swept) {
+        double start = wholeSeconds ? millis + random.nextDouble() * 1000 : millis;
+        if (start < latest - LAG || start < swept) {
             outOfOrder++;
             return;
         }
-        latest = Math.max(latest, millis);
-        waiting.add(new double[] {millis, millis + durationMs});
+        latest = Math.max(latest, start);
+        waiting.add(new double[] {start, start + durationMs});
         while (!waiting.isEmpty() && waiting.peek()[0] < latest - LAG) sweep(waiting.poll());
     }
 
@@ -94,6 +99,11 @@ final class Timeline {
     /** After the second read: the starts still waiting swept. */
     void finish() {
         while (!waiting.isEmpty()) sweep(waiting.poll());
+    }
+
+    /** Whether the log's times are whole seconds (each start then taken at random within its second for the sweep). */
+    boolean wholeSeconds() {
+        return wholeSeconds;
     }
 
     /** Lines kept in the rate (not far off). */

@@ -222,6 +222,21 @@ class LogImportTest {
         assertEquals(2, LogImport.read(log(lines), null, 1, Set.of(), "x").conc(), "the slow one beside one fast one at a time (the old sum said 10)");
     }
 
+    /** Times in whole seconds: a second's requests do not all start at its first instant (10 of 300 ms a second are about 3 in flight, not 10). */
+    @Test
+    void wholeSecondTimesAreSpreadOverTheirSecond() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 60; s++) {
+            for (int i = 0; i < 10; i++) {
+                lines.add("{\"time_iso8601\": \"2024-12-07T06:00:%02d+00:00\", \"request_method\": \"GET\", \"request_uri\": \"/p\", \"status\": 200, \"request_time\": \"0.300\"}"
+                        .formatted(s));
+            }
+        }
+        LogImport.Result r = LogImport.read(log(lines), null, 1, Set.of(), "x");
+        assertTrue(r.conc() >= 3 && r.conc() < 10, r.conc() + " in flight");
+        assertTrue(String.join("\n", r.notes()).contains("a start taken at random within its logged second"), String.join("\n", r.notes()));
+    }
+
     /** A log over a month keeps its bins to a fixed number, its rate still right. */
     @Test
     void aMonthLongLogKeepsItsBinsBounded() {

@@ -31,7 +31,8 @@ class MaskingTest {
         assertEquals("hex token", Masking.shape("3f2a9c4e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a39"));
         assertEquals("base64 token", Masking.shape("dGhpcyBpcyBhIHNlY3JldCB0b2tlbg=="));
         // ids stay ids: a number, a Luhn-failing digit run, epoch ms, an object id, a slug, a word
-        for (String id : List.of("42", "4111111111111112", "1733551200123", "5f8d0d55b54764421b7156c5", "my-first-blog-post-2024", "shoes")) {
+        for (String id : List.of("42", "4111111111111112", "1733551200123", "5f8d0d55b54764421b7156c5", "my-first-blog-post-2024", "shoes",
+                "SuperWidgetModel2024XLEdition")) {
             assertNull(Masking.shape(id), id);
         }
     }
