@@ -222,7 +222,8 @@ class InitCommandTest {
                 List.of("--from-log", json.toString(), "--field", "path=uri"),
                 List.of("--from-log", log.toString(), "--field", "time=ts", "--log-format", "combined"),
                 List.of("--keep", "token"));
-        List<String> expected = List.of("foo is no field of a request", "--keep and --mask both name 'token'", "no known access-log format",
+        List<String> expected = List.of("foo is no field of a request", "--keep and --mask both name 'token'",
+                "no known access-log format (common, combined, tomcat, spring-boot, json; --log-format names one); of its first lines 2 lines had bytes that are not UTF-8",
                 "2 lines had bytes that are not UTF-8", "--field path=uri: no line has that field", "--field names the fields of JSON lines",
                 "--keep goes with --from-log");
         for (int i = 0; i < bad.size(); i++) {

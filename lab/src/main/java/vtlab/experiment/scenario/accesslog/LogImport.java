@@ -182,17 +182,19 @@ public final class LogImport {
     static LogFormat detect(Path log) throws IOException, UsageError {
         Map<LogFormat, Integer> reads = new LinkedHashMap<>();
         int lines = 0;
+        String tolerated;
         try (LogDecoder r = LogDecoder.open(log)) {
             for (String line; lines < 100 && (line = r.readLine()) != null; ) {
                 if (line.isBlank()) continue;
                 lines++;
                 for (LogFormat f : LogFormat.values()) if (f.parse(line) != null) reads.merge(f, 1, Integer::sum);
             }
+            tolerated = r.tolerated();
         }
         if (lines == 0) throw new UsageError("--from-log " + log + ": the log is empty");
         return reads.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .orElseThrow(() -> new UsageError("--from-log " + log + ": no known access-log format (" + String.join(", ", LogFormat.NAMES)
-                        + "; --log-format names one)"));
+                        + "; --log-format names one)" + (tolerated == null ? "" : "; of its first lines " + tolerated)));
     }
 
     private void add(String line) {
@@ -262,9 +264,11 @@ public final class LogImport {
             List<String> parts = new ArrayList<>();
             for (String kv : query.split("&")) {
                 int eq = kv.indexOf('=');
-                if (eq < 0) {
+                // a key that is itself a secret (?<token>=) is a bare secret, its '=' and all
+                boolean secretKey = eq > 0 && Masking.shape(kv.substring(0, eq)) != null;
+                if (eq < 0 || secretKey) {
                     // a bare query string (?3f2a...): kept as it is unless it is a secret
-                    String kind = masking.kind(null, false, "query", kv);
+                    String kind = masking.kind(null, false, "query", secretKey ? kv.substring(0, eq) : kv);
                     if (kind == null) parts.add(escape(kv));
                     else {
                         String name = unique("query", names);

@@ -1,6 +1,7 @@
 package vtlab.experiment.scenario.accesslog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -135,6 +136,27 @@ class LogImportTest {
         assertNull(LogFormat.COMBINED.parse(ncsa(1, "GET", "/", 200)));
         assertEquals("/a?b=c", LogFormat.COMBINED.parse(line).target());
         assertEquals("/x", LogFormat.COMMON.parse(ncsa(1, "GET", "http://h:8080/x", 200)).target());
+    }
+
+    /** A secret anywhere in the target, a path segment, a bare query string, a key, is a placeholder whose values are never kept. */
+    @Test
+    void secretsAnywhereInTheTargetAreNeverKept() throws Exception {
+        List<String> lines = new ArrayList<>(), secrets = new ArrayList<>();
+        for (int s = 0; s < 20; s++) {
+            String key = "sk_live_abcdefghijklmnop" + s, hex = "0123456789abcdef0123456789abcdef" + s, mail = "bob" + s + "%40example.com";
+            String jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ1c2VyNDIifQ.sig" + s + "xxxxxxxx";
+            secrets.addAll(List.of(key, hex, "bob" + s, jwt));
+            lines.add(ncsa(s, "GET", "/keys/" + key, 200));
+            lines.add(ncsa(s, "GET", "/confirm?" + hex, 200));
+            lines.add(ncsa(s, "GET", "/users/" + mail + "/orders", 200));
+            lines.add(ncsa(s, "GET", "/cb?" + jwt + "=", 200));
+        }
+        LogImport.Result r = LogImport.read(log(lines), null, 1, Set.of(), "x");
+        List<String> paths = r.requests().entries().stream().map(Mix.Entry::path).sorted().toList();
+        assertEquals(List.of("/cb?{query}", "/confirm?{query2}", "/keys/{keys_id}", "/users/{users_id}/orders"), paths);
+        String all = String.join("\n", paths) + r.csv() + r.notes() + r.requests().values();
+        for (String secret : secrets) assertFalse(all.contains(secret), secret + " in " + all);
+        assertTrue(r.requests().values().values().stream().allMatch(v -> v instanceof Mix.Env), r.requests().values().toString());
     }
 
     /** One Latin-1 user agent among the first 100 lines: detection and reading share one tolerant decoder, and say so. */
