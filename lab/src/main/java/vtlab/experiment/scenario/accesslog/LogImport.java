@@ -436,9 +436,10 @@ public final class LogImport {
             notes.add("the peak in flight, by a sweep over each request's start and end (its time and duration"
                     + (timeline.wholeSeconds() ? ", a start taken at random within its logged second" : "") + (speedup == 1 ? "" : "; times the speedup")
                     + "): " + fmt(Math.round(peak * speedup * 10) / 10.0) + " → conc = " + conc + " for the closed model");
-            if (timeline.outOfOrder() > 0) {
-                notes.add(timeline.outOfOrder() + " lines more than " + Timeline.LAG / 1000 + " s out of order: in the rate, left out of the peak in flight");
-            }
+        }
+        if (timeline.outOfOrder() > 0) {
+            notes.add(timeline.outOfOrder() + " lines more than " + Timeline.LAG / 1000 + " s out of order: in the rate"
+                    + (timeline.durations() ? ", left out of the peak in flight" : ""));
         }
         return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes);
     }

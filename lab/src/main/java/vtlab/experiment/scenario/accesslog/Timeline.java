@@ -16,7 +16,7 @@ import java.util.Random;
  * rate and the hold rather than stretching them. The second read {@link #add}s each line: its bin, and its interval
  * [start, start + duration] to the sweep. Logs are written about in time order but not exactly (a request is often
  * logged when it ends), so starts wait in a buffer until {@link #LAG} behind the latest seen; a line later than that is
- * out of order, counted, and left out of the sweep (it still counts in the rate). A log whose times are whole seconds
+ * out of order, counted, and left out of the sweep (it still counts in the rate, which does not depend on order). A log whose times are whole seconds
  * (NCSA's %t, nginx's time_iso8601) would start a second's requests at once and overstate the peak: there each start
  * is taken at random within its second, as arrivals spread over it.
  */
@@ -76,14 +76,14 @@ final class Timeline {
         }
         kept++;
         bins[(int) ((millis - lo) / binMillis)]++;
-        if (durationMs < 0) return;
-        durations = true;
-        double start = wholeSeconds ? millis + random.nextDouble() * 1000 : millis;
+        double start = wholeSeconds && durationMs >= 0 ? millis + random.nextDouble() * 1000 : millis;
         if (start < latest - LAG || start < swept) {
             outOfOrder++;
             return;
         }
         latest = Math.max(latest, start);
+        if (durationMs < 0) return;
+        durations = true;
         waiting.add(new double[] {start, start + durationMs});
         while (!waiting.isEmpty() && waiting.peek()[0] < latest - LAG) sweep(waiting.poll());
     }

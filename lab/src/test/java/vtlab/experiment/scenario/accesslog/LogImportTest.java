@@ -244,6 +244,20 @@ class LogImportTest {
         assertEquals(2, LogImport.read(log(lines), null, 1, Set.of(), "x").conc(), "the slow one beside one fast one at a time (the old sum said 10)");
     }
 
+    /** A line logged minutes after its time is out of order: counted in the rate, left out of the sweep, said. */
+    @Test
+    void aLineOutOfOrderIsCountedAndSaid() throws Exception {
+        List<String> lines = new ArrayList<>();
+        for (int s = 0; s < 300; s++) {
+            lines.add("{\"time\": \"2026-11-28T10:%02d:%02d.000Z\", \"method\": \"GET\", \"path\": \"/a\", \"status\": 200, \"duration_ms\": 100}".formatted(s / 60, s % 60));
+        }
+        lines.add("{\"time\": \"2026-11-28T10:01:00.500Z\", \"method\": \"GET\", \"path\": \"/a\", \"status\": 200, \"duration_ms\": 100}");
+        LogImport.Result r = LogImport.read(log(lines), null, 1, Set.of(), "x");
+        assertEquals(300, r.holdSeconds());
+        assertEquals(1, r.conc());
+        assertTrue(r.notes().contains("1 lines more than 30 s out of order: in the rate, left out of the peak in flight"), String.join("\n", r.notes()));
+    }
+
     /** Times in whole seconds: a second's requests do not all start at its first instant (10 of 300 ms a second are about 3 in flight, not 10). */
     @Test
     void wholeSecondTimesAreSpreadOverTheirSecond() throws Exception {
