@@ -87,7 +87,9 @@ final class Masking {
         String k = key == null ? null : key.toLowerCase(Locale.ROOT);
         if ((k != null && keep.contains(k)) || (name != null && keep.contains(name.toLowerCase(Locale.ROOT)))) return null;
         if ((k != null && mask.contains(k)) || (name != null && mask.contains(name.toLowerCase(Locale.ROOT)))) return "--mask";
-        String shape = shape(decode(value));
+        String decoded = decode(value);
+        String shape = shape(decoded);
+        if (shape == null) shape = within(decoded);
         if (shape != null) return shape;
         if (key == null) return null;
         if (pathSegment) return SECRET_PATHS.contains(k) && TOKENISH.matcher(value).matches() ? "token after /" + key + "/" : null;
@@ -142,6 +144,20 @@ final class Masking {
 
     private static int charClass(char c) {
         return Character.isUpperCase(c) ? 0 : Character.isLowerCase(c) ? 1 : Character.isDigit(c) ? 2 : 3;
+    }
+
+    /**
+     * What a secret inside a value is (a redirect URL's token=..., "Bearer eyJ..."), "... within", or null: the value's
+     * pieces checked as {@link #scrub} checks a line's.
+     */
+    static String within(String value) {
+        Matcher m = PIECE.matcher(value);
+        while (m.find()) {
+            String piece = m.group(2), s = piece.equals(value) ? null : shape(piece);
+            if (s != null) return s + " within";
+            if (m.group(1) != null && keyKind(m.group(1).substring(0, m.group(1).length() - 1)) != null) return "secret within";
+        }
+        return null;
     }
 
     /** Each secret-looking piece of free text (a line shown because it did not parse) as {@link Secrets#MASK}. */

@@ -57,6 +57,9 @@ class MaskingTest {
         assertNull(none.kind("token", true, "token_id", "latest"), "a path word after /token/ without a digit is a word");
         assertEquals("secret key", none.kind("code", false, "code", "x7"));
         assertNull(none.kind("keyword", false, "keyword", "x7"));
+        assertEquals("secret within", none.kind("redirect", false, "redirect", "https%3A%2F%2Fshop.example%2Fcb%3Ftoken%3Dabc123"));
+        assertEquals("jwt within", none.kind("h", false, "h", "Bearer%20" + JWT));
+        assertNull(none.kind("redirect", false, "redirect", "https%3A%2F%2Fshop.example%2Fcart%3Fpage%3D2"));
         Masking m = new Masking(Set.of("code"), Set.of("Keyword"));
         assertNull(m.kind("code", false, "code", "x7"), "--keep code");
         assertEquals("--mask", m.kind("keyword", false, "keyword", "shoes"));
