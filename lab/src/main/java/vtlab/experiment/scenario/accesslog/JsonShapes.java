@@ -72,6 +72,17 @@ final class JsonShapes {
             };
         }
 
+        /** The unit a name ends in (took_s, ts_ms, elapsed_us, durationNanos), or null. */
+        static Unit bySuffix(String name) {
+            String n = name.toLowerCase(Locale.ROOT);
+            // the smaller units first: "milliseconds" ends in "seconds" too
+            if (n.matches(".*[_-]ns|.*nanos|.*nanoseconds")) return NS;
+            if (n.matches(".*[_-](us|µs)|.*micros|.*microseconds")) return US;
+            if (n.matches(".*[_-](ms|msecs?)|.*millis|.*milliseconds")) return MS;
+            if (n.matches("(.*[_-])?(s|secs?)|.*seconds")) return S;
+            return null;
+        }
+
         /** An epoch time's unit by its magnitude: seconds ~1.7e9, ms ~1.7e12, µs ~1.7e15, ns ~1.7e18. */
         static Unit ofEpoch(double v) {
             double a = Math.abs(v);
@@ -149,10 +160,11 @@ final class JsonShapes {
             double duration = -1;
             Found d = find(n, "duration");
             if (d != null && !d.node.asText().isBlank() && !d.node.asText().equals("-")) {
-                Unit u = d.unit != null ? d.unit : UNIT_BY_NAME.getOrDefault(d.name, Unit.MS);
+                Unit u = d.unit != null ? d.unit : UNIT_BY_NAME.containsKey(d.name) ? UNIT_BY_NAME.get(d.name) : Unit.bySuffix(d.name);
+                String how = d.unit != null ? "as --field says" : u != null ? "by its name" : "assumed; --field duration=" + d.name + ":s says otherwise";
+                if (u == null) u = Unit.MS;
                 duration = Double.parseDouble(d.node.asText().strip()) * u.millis;
-                say("duration", d.name + " (" + u.words + (d.unit != null ? ", as --field says" : UNIT_BY_NAME.containsKey(d.name) ? ", by its name" : ", taken")
-                        + ")");
+                say("duration", d.name + " (" + u.words + ", " + how + ")");
             }
             say("method", method == null ? "the request line's" : method.name);
             say("path", path.name);
@@ -196,7 +208,7 @@ final class JsonShapes {
         boolean number = time.node.isNumber() || text.matches("-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?");
         if (number) {
             double v = time.node.isNumber() ? time.node.asDouble() : Double.parseDouble(text);
-            Unit u = time.unit != null ? time.unit : UNIT_BY_NAME.get(time.name);
+            Unit u = time.unit != null ? time.unit : UNIT_BY_NAME.containsKey(time.name) ? UNIT_BY_NAME.get(time.name) : Unit.bySuffix(time.name);
             String how = time.unit != null ? "as --field says" : u != null ? "by its name" : "by its magnitude";
             if (u == null) u = Unit.ofEpoch(v);
             say("time", time.name + " (epoch " + u.words + ", " + how + ")");

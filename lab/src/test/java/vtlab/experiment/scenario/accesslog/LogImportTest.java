@@ -220,6 +220,14 @@ class LogImportTest {
         assertEquals(20, o.holdSeconds());
         assertEquals(3, o.conc(), "600 ms every 200 ms");
         assertTrue(String.join("\n", o.notes()).contains("time=ts (epoch microseconds, by its magnitude)"), String.join("\n", o.notes()));
+        assertEquals(JsonShapes.Unit.S, JsonShapes.Unit.bySuffix("took_s"));
+        assertEquals(JsonShapes.Unit.S, JsonShapes.Unit.bySuffix("durationSeconds"));
+        assertEquals(JsonShapes.Unit.MS, JsonShapes.Unit.bySuffix("duration_milliseconds"));
+        assertEquals(JsonShapes.Unit.MS, JsonShapes.Unit.bySuffix("elapsedMillis"));
+        assertEquals(JsonShapes.Unit.US, JsonShapes.Unit.bySuffix("latency_us"));
+        assertEquals(JsonShapes.Unit.NS, JsonShapes.Unit.bySuffix("durationNanos"));
+        assertNull(JsonShapes.Unit.bySuffix("took"));
+        assertNull(JsonShapes.Unit.bySuffix("status"));
     }
 
     /** A line a year off the log's median time is left out of the rate and the hold, and said. */
