@@ -214,6 +214,22 @@ class ScenarioTest {
         assertTrue(refusal(GOOD.replace("csv = \"sizes.csv\", column = \"n\"", "csv = \"nope.csv\", column = \"n\"")).startsWith("38: values.n: csv nope.csv: no such file"));
     }
 
+    /** A value from an environment variable: the file names the variable only; the run refuses it unset, naming it. */
+    @Test
+    void aValueFromTheEnvironmentIsNamedNotWritten() throws Exception {
+        Scenario s = read(GOOD.replace("id = { from = 1, to = 10 }", "id = { env = \"PATH\" }"));
+        assertEquals(new vtlab.stack.Mix.Env("PATH", System.getenv("PATH")), s.mix().values().get("id"));
+        s.refuseUnsetEnv();
+        String text = ScenarioWriter.text(s, List.of(), null, s.csvNames());
+        assertTrue(text.contains("id = { env = \"PATH\" }") && !text.contains(System.getenv("PATH")), text);
+        Scenario unset = read(GOOD.replace("id = { from = 1, to = 10 }", "id = { env = \"VTLAB_TEST_SURELY_UNSET_42\" }"));
+        UsageError e = assertThrows(UsageError.class, unset::refuseUnsetEnv);
+        assertEquals(unset.file() + ":37: values.id: the environment variable VTLAB_TEST_SURELY_UNSET_42 is not set: it holds the value {id} is sent with"
+                + " (export VTLAB_TEST_SURELY_UNSET_42=...)", e.getMessage());
+        assertEquals("37: values.id: env names an environment variable (letters, digits, '_'), not '1 X'",
+                refusal(GOOD.replace("id = { from = 1, to = 10 }", "id = { env = \"1 X\" }")));
+    }
+
     @Test
     void aPlaceholderWithoutValuesIsRefused() throws Exception {
         assertTrue(refusal(GOOD.replace("/owners/{id}", "/owners/{owner}")).startsWith("24: requests[1].path: {owner} has no values"));

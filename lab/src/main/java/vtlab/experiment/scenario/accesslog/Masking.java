@@ -76,7 +76,7 @@ final class Masking {
     }
 
     /**
-     * Why this value is masked ("jwt", "e-mail", "key name", ...), or null when it is kept.
+     * Why this value is masked ("jwt", "e-mail", "secret key", "--mask", ...), or null when it is kept.
      *
      * @param key        its query key, or the path's word before the segment, or null (a bare query string)
      * @param pathSegment whether the value is a path segment (a key of the path masks only a token-shaped one)
