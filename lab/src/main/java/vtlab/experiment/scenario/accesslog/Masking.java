@@ -24,13 +24,14 @@ import vtlab.core.UsageError;
 final class Masking {
     /** Words of a key whose value is a secret, matched whole. */
     static final Set<String> SECRET_WORDS = Set.of("token", "jwt", "otp", "session", "sid", "password", "passwd", "pwd", "pass", "secret",
-            "signature", "sig", "apikey", "auth", "credential", "credentials", "nonce", "ticket", "saml", "assertion", "bearer");
+            "signature", "sig", "apikey", "auth", "credential", "credentials", "nonce", "saml", "assertion", "bearer");
     /**
-     * "code" and "key" are a secret's only alone (OAuth's code=, key=) or beside one of these words: a zip_code, a
-     * sort_key are not.
+     * "code", "key" and "ticket" are a secret's only alone (OAuth's code=, key=, CAS's ticket=) or beside one of these
+     * words: a zip_code, a sort_key, a ticket_id are not.
      */
     static final Set<String> QUALIFIERS = Set.of("api", "access", "secret", "private", "license", "licence", "app", "client", "auth", "signing",
             "encryption", "session", "master", "oauth", "otp", "verification", "verify", "reset", "confirmation", "login", "mfa", "sms", "pin");
+    private static final Set<String> ALONE = Set.of("code", "key", "ticket");
     /** Words of a key whose value is personal. */
     static final Set<String> PERSONAL_WORDS = Set.of("email", "mail", "phone", "mobile", "msisdn", "ssn", "iban", "card", "cvv",
             "dob", "birthdate", "passport");
@@ -103,7 +104,7 @@ final class Masking {
         if (SECRET_SHAPES.contains(joined)) return joined.matches("email.*|phone.*|.*card.*") ? "personal key" : "secret key";
         for (String w : words) if (SECRET_WORDS.contains(w)) return "secret key";
         for (String w : words) {
-            if ((w.equals("code") || w.equals("key")) && (words.size() == 1 || words.stream().anyMatch(QUALIFIERS::contains))) return "secret key";
+            if (ALONE.contains(w) && (words.size() == 1 || words.stream().anyMatch(QUALIFIERS::contains))) return "secret key";
         }
         for (String w : words) if (PERSONAL_WORDS.contains(w)) return "personal key";
         return null;

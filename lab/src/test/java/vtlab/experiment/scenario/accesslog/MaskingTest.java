@@ -40,12 +40,12 @@ class MaskingTest {
     @Test
     void keysAreMatchedByWholeWords() {
         for (String k : List.of("token", "access_token", "accessToken", "X-Amz-Signature", "sig", "jwt", "code", "otp", "session", "password",
-                "api_key", "apiKey", "client-secret", "auth")) {
+                "api_key", "apiKey", "client-secret", "auth", "ticket", "SAMLResponse")) {
             assertEquals("secret key", Masking.keyKind(k), k);
         }
         assertEquals("personal key", Masking.keyKind("email"));
         assertEquals("personal key", Masking.keyKind("user.phone"));
-        for (String k : List.of("keyword", "author", "design", "zip_code", "sort_key", "q", "page", "signup")) assertNull(Masking.keyKind(k), k);
+        for (String k : List.of("keyword", "author", "design", "zip_code", "sort_key", "ticket_id", "q", "page", "signup")) assertNull(Masking.keyKind(k), k);
         assertEquals(List.of("x", "amz", "signature"), Masking.words("X-Amz-Signature"));
         assertEquals(List.of("access", "token"), Masking.words("accessToken"));
     }
