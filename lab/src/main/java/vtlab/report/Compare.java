@@ -16,7 +16,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.core.UsageError;
 
-import vtlab.data.Stats;
+import vtlab.data.judge.Answer;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
 
 /**
  * ./vtlab compare RUN_A RUN_B: the same scenarios and variants of two runs (two machines, two JDKs, two versions)
@@ -28,8 +31,9 @@ public final class Compare {
 
     /**
      * One side of a comparison line, from its summary.json line: means over its ok rows (p50/p99 of their merged
-     * histograms where they have them), each rep's throughput and p99 for the noise. flaggedRps, flaggedP99: means
-     * over flagged rows, shown in brackets when a side has no ok row, never in a delta.
+     * histograms where they have them), each fork's mean throughput and p99 for the noise (a fork, one JVM, is the
+     * unit: its iterations are one sample of the noise between JVMs, not several). flaggedRps, flaggedP99: means over
+     * flagged rows, shown in brackets when a side has no ok row, never in a delta.
      */
     public record Side(int ok, int rows, double rps, double p50, double p99, double appCpu, double threads, double rss,
                        String status, List<Integer> rowNumbers, double flaggedRps, double flaggedP99, double[] rpsReps, double[] p99Reps) {
@@ -62,34 +66,55 @@ public final class Compare {
             return delta(a.p50(), b.p50());
         }
 
-        /** Whether the throughputs differ beyond the reps' noise (Welch's t-test at 5%; false when a side has one rep). */
+        /** B's throughput against A's, judged on fork means (better above 1), at the default margin. */
+        public Claim rpsClaim() {
+            return rpsClaim(Margin.DEFAULT);
+        }
+
+        public Claim rpsClaim(Margin m) {
+            return Judge.ratio("B / A req/s", a.rpsReps(), b.rpsReps(), m);
+        }
+
+        /** B's p99 against A's: A's over B's, so that better is above 1 as for the throughput. */
+        public Claim p99Claim(Margin m) {
+            return Judge.ratio("A / B p99", b.p99Reps(), a.p99Reps(), m);
+        }
+
+        /** Whether B's throughput differs from A's beyond the forks' noise: the judge says better or worse. */
         public boolean rpsBeyondNoise() {
-            return a.usable() && b.usable() && Stats.differ(a.rpsReps(), b.rpsReps());
+            return a.usable() && b.usable() && rpsClaim().answer().difference();
         }
 
-        /** The same for the reps' own p99s. */
+        /** The same for the forks' own p99s. */
         public boolean p99BeyondNoise() {
-            return a.usable() && b.usable() && Stats.differ(a.p99Reps(), b.p99Reps());
+            return a.usable() && b.usable() && p99Claim(Margin.DEFAULT).answer().difference();
         }
 
-        /** The noise in words: "beyond noise", "within noise", or why it is not known. */
+        /** The noise in words: the judge's answers ("req/s worse, p99 undetermined"), or why there is none. */
         public String noise() {
+            return noise(Margin.DEFAULT);
+        }
+
+        public String noise(Margin m) {
             if (!a.usable() || !b.usable()) return "";
-            if (a.rpsReps().length < 2 || b.rpsReps().length < 2) return "noise unknown (1 rep)";
-            List<String> beyond = new ArrayList<>();
-            if (rpsBeyondNoise()) beyond.add("req/s");
-            if (p99BeyondNoise()) beyond.add("p99");
-            return beyond.isEmpty() ? "within noise" : String.join(", ", beyond) + " beyond noise";
+            if (a.rpsReps().length < 2 || b.rpsReps().length < 2) return "noise unknown (1 fork)";
+            Claim r = rpsClaim(m), p = p99Claim(m);
+            return "req/s " + answer(r) + ", p99 " + answer(p);
+        }
+
+        private static String answer(Claim c) {
+            return c.answer() == Answer.EQUIVALENT ? "equivalent within " + c.margin().words() : c.answer().word;
         }
 
         /**
          * B slower than A by more than maxPct and beyond the noise: throughput down, or p99 up, by more than that,
-         * with the difference significant over the reps. Null when not.
+         * with the judge's answer "worse" over the forks (the whole interval below 1). Null when not.
          */
         public String regression(double maxPct) {
+            if (!a.usable() || !b.usable()) return null;
             List<String> what = new ArrayList<>();
-            if (rpsDelta() < -maxPct && rpsBeyondNoise()) what.add("req/s " + pct(rpsDelta()));
-            if (p99Delta() > maxPct && p99BeyondNoise()) what.add("p99 " + pct(p99Delta()));
+            if (rpsDelta() < -maxPct && rpsClaim().answer() == Answer.WORSE) what.add("req/s " + pct(rpsDelta()));
+            if (p99Delta() > maxPct && p99Claim(Margin.DEFAULT).answer() == Answer.WORSE) what.add("p99 " + pct(p99Delta()));
             return what.isEmpty() ? null : scenario + " " + variant + ": " + String.join(", ", what);
         }
     }
@@ -144,7 +169,8 @@ public final class Compare {
         if (e.flagged() > 0) st.add("flagged");
         if (e.failed() > 0) st.add("failed");
         String status = e.evidence() ? e.ok() + "/" + rows + " ok" : String.join("/", st);
-        double[] rps = e.throughput().values(), p99 = e.p99().reps().stream().mapToDouble(Double::doubleValue).toArray();
+        // per fork: a fork's iterations averaged into its one value, the judge's unit
+        double[] rps = e.throughput().forkValues(), p99 = e.p99().forkValues();
         if (!e.evidence()) {
             return new Side(0, rows, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, status, e.rows(),
                     e.throughput().mean(), e.p99().ms(), rps, p99);
@@ -171,8 +197,8 @@ public final class Compare {
                     l.b().rpsText(), pct(l.rpsDelta()), l.a().p99Text(), l.b().p99Text(), pct(l.p99Delta()), String.join(", ", notes)));
         }
         sb.append("Δ: (B - A) / A; means over rows with status ok. [brackets]: flagged rows, shown but not compared.\n")
-                .append("beyond noise: the reps of A and B differ by Welch's t-test at 5% (req/s, and the reps' own p99); within noise: they do not;")
-                .append(" with one rep a side the noise is unknown.\n");
+                .append("notes: the judge's answer on fork means (a fork's iterations averaged: one JVM is one sample): better/worse when B's 95% interval")
+                .append(" against A lies wholly above/below 1, equivalent when inside ±5%, else undetermined; with one fork a side the noise is unknown.\n");
         return sb.toString();
     }
 

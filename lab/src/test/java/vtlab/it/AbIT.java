@@ -231,7 +231,8 @@ class AbIT {
         String findings = Files.readString(run.resolve("findings.json"));
         assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
         assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
-        // one rep a side: a gain only beyond this machine's noise between JVMs, which the pinned carrier's ~10 req/s is
+        // one rep a side: no interval between forks, so no gain is claimed however large (no constant stands in for
+        // the noise between JVMs the run did not measure): the change is said, as a direction
         assertTrue(findings.contains("→ JDK " + lab + " (row 2): +"), findings);
         // the gain claimed when both rows are evidence; the pinned row is often flagged littles-law (its queue outlasts
         // the hold: docs/results.md), and then the lab must say the gain is not evidence, whatever its size
@@ -239,7 +240,8 @@ class AbIT {
         String words = NextStepIT.variant(line, "JDK " + lab + " (row 2)");
         Evidence.Judged jdk = Evidence.of(rows).judge(Evidence.Part.base("ab", List.of(1)), Evidence.Part.variant("jdk", List.of(2)));
         System.out.println("vtlab IT: JDK lever: " + jdk + ": " + line);
-        assertTrue(jdk.call() == Evidence.Call.CLAIM ? NextStepIT.gainShown(words, false) : NextStepIT.refused(line, words), jdk + ": " + line);
+        assertTrue(jdk.call() == Evidence.Call.CLAIM ? words.contains("one fork a side, no interval between forks: no gain shown")
+                : NextStepIT.refused(line, words), jdk + ": " + line);
         assertTrue(Lab.num(rows.get(1), "throughput_rps") > 2 * Lab.num(rows.getFirst(), "throughput_rps"), rows.toString());
     }
 

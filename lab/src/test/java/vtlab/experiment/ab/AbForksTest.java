@@ -59,12 +59,17 @@ class AbForksTest {
         assertEquals("virtual 2", third.threadMode() + " " + third.fork(), "interleaved: platform, virtual, platform, ...");
         more.add(ran(third, 2, 1, 1880, 195, "ok"));
         String status = s.status(more.stream().map(DataRow::of).toList());
-        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (95% CI") && status.endsWith("; --budget 7m50s left"), status);
+        // a look of five the run may take: judged at 99%, the run's 5% split over its looks
+        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (99% CI") && status.endsWith("; --budget 7m50s left"), status);
         assertEquals("platform", next(search(planned, 1, 260), ab, more).threadMode(), "two forks a side: ±16%, not settled yet");
-        // a third fork each, agreeing: every ratio within ±10%, no more forks
+        // a third fork each, agreeing: at 99% (a look of five) not yet within ±10% both ways
         more.add(ran(platform, 3, 1, 1030, 260, "ok"));
         more.add(ran(virtual, 3, 1, 1840, 325, "ok"));
-        assertNull(next(search(planned, 1, 390), ab, more), "settled");
+        assertEquals("platform 4", next(search(planned, 1, 390), ab, more).threadMode() + " 4", "three forks a side at 99%: about ±11%");
+        // a fourth each: settled, no more forks
+        more.add(ran(platform, 4, 1, 1030, 390, "ok"));
+        more.add(ran(virtual, 4, 1, 1840, 455, "ok"));
+        assertNull(next(search(planned, 1, 520), ab, more), "settled");
     }
 
     @Test
