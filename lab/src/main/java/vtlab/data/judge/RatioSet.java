@@ -19,7 +19,10 @@ public record RatioSet(Shape shape, double low, double high) {
         INTERVAL,
         /** [low, ∞): the ratio is at least low. */
         AT_LEAST,
-        /** (0, low] ∪ [high, ∞): the ratio is not between low and high. */
+        /**
+         * (0, low] ∪ [high, ∞): the ratio is not between low and high. Both roots are positive only when one mean is
+         * below 0, which the judge refuses: for positive means a set that is not an interval is a ray or everything.
+         */
         TWO_RAYS,
         /** Every ratio: the data exclude none. */
         EVERYTHING
