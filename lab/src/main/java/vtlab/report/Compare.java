@@ -179,8 +179,13 @@ public final class Compare {
                 e.rows(), Double.NaN, Double.NaN, rps, p99);
     }
 
-    /** The terminal table. */
+    /** The terminal table, at the default margin. */
     public static String terminal(RunData a, RunData b, List<Line> lines) {
+        return terminal(a, b, lines, Margin.DEFAULT);
+    }
+
+    /** The terminal table; equivalence judged within the margin given. */
+    public static String terminal(RunData a, RunData b, List<Line> lines, Margin margin) {
         StringBuilder sb = new StringBuilder();
         sb.append("A: ").append(a.dir()).append("  ").append(describe(a.environment())).append('\n');
         sb.append("B: ").append(b.dir()).append("  ").append(describe(b.environment())).append('\n');
@@ -190,7 +195,7 @@ public final class Compare {
         sb.append(String.format(Locale.ROOT, fmt, "scenario", "variant", "A req/s", "B req/s", "Δ", "A p99 ms", "B p99 ms", "Δ", "notes"));
         for (Line l : lines) {
             List<String> notes = new ArrayList<>();
-            if (!l.noise().isEmpty()) notes.add(l.noise());
+            if (!l.noise(margin).isEmpty()) notes.add(l.noise(margin));
             if (!l.a().usable()) notes.add("A " + l.a().status());
             if (!l.b().usable()) notes.add("B " + l.b().status());
             sb.append(String.format(Locale.ROOT, fmt, Summary.trim(l.scenario(), w), Summary.trim(l.variant(), 13), l.a().rpsText(),
@@ -198,7 +203,8 @@ public final class Compare {
         }
         sb.append("Δ: (B - A) / A; means over rows with status ok. [brackets]: flagged rows, shown but not compared.\n")
                 .append("notes: the judge's answer on fork means (a fork's iterations averaged: one JVM is one sample): better/worse when B's 95% interval")
-                .append(" against A lies wholly above/below 1, equivalent when inside ±5%, else undetermined; with one fork a side the noise is unknown.\n");
+                .append(" against A lies wholly above/below 1, equivalent when inside ").append(margin.words())
+                .append(", else undetermined; with one fork a side the noise is unknown.\n");
         return sb.toString();
     }
 

@@ -158,6 +158,20 @@ class CompareTest {
         assertTrue(buf.toString(StandardCharsets.UTF_8).contains("req/s undetermined"), buf.toString());
     }
 
+    @Test
+    void aMarginIsAPercentInItsRange() throws Exception {
+        Path a = reps("m-a", 1000, 1010, 990), b = reps("m-b", 1001, 1011, 991);
+        for (String bad : List.of("0", "150%", "abc")) {
+            UsageError e = assertThrows(UsageError.class, () -> new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of("--out",
+                    tmp.resolve("cmp.html").toString(), "--margin", bad)), List.of(a.toString(), b.toString()), new PrintStream(new ByteArrayOutputStream())), bad);
+            assertTrue(e.getMessage().startsWith("--margin " + bad + ": "), e.getMessage());
+        }
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        assertEquals(0, new vtlab.cli.CompareCommand().run(vtlab.cli.Main.parse(List.of("--out", tmp.resolve("cmp.html").toString(), "--margin", "10%")),
+                List.of(a.toString(), b.toString()), new PrintStream(buf, true, StandardCharsets.UTF_8)));
+        assertTrue(buf.toString(StandardCharsets.UTF_8).contains("req/s equivalent within ±10%"), buf.toString(StandardCharsets.UTF_8));
+    }
+
     /** Same throughput, latency up: p99 per rep at the same req/s. */
     private Path p99Reps(String name, double... p99) throws Exception {
         RunFixture f = new RunFixture(tmp.resolve(name));

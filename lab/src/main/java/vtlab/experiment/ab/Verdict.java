@@ -176,16 +176,18 @@ final class Verdict {
             Ratio any = ratios.stream().filter(r -> r.against().equals("platform")).findFirst().orElse(null);
             if (any != null) line += ". " + any.of() + ": " + any.claim().answerWords();
         }
+        List<Claim> claims = new ArrayList<>(ratios.stream().map(Ratio::claim).toList());
         if (!open) {
             List<String> tails = new ArrayList<>();
             for (Ratio t : tails(byConfig, all, failed, judging)) {
+                claims.add(t.claim());
                 if (t.claim().refused() == null) tails.add(t.of() + " " + t.claim().ratioWords() + ": " + t.claim().answerWords());
                 else if (failedFork(t.of(), all, failed) == null) tails.add(t.of() + " " + t.claim().ratioWords()); // a failed fork: said above
             }
             if (!tails.isEmpty()) line += ". The tail (platform's p99 over the row's, better above 1): " + String.join("; ", tails);
         }
         out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col),
-                byConfig.values().stream().flatMap(List::stream).toList()));
+                byConfig.values().stream().flatMap(List::stream).toList()).withClaims(claims));
     }
 
     static void gain(String scenario, List<DataRow> list, List<Finding> out) {

@@ -160,6 +160,10 @@ class AbExperimentTest {
         cases.put("--header X-Empty has no value", concat(post, "--header", "X-Empty:"));
         cases.put("--start-timeout", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--start-timeout", "soon"));
         cases.put("ab takes options only", List.of("ab", "extra", "--app", SPRING_JAR, "--url", "/"));
+        // the equivalence margin: a percent above 0 and at most 50%, one line, before anything starts
+        cases.put("--margin 0: the band around 1.0", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "0"));
+        cases.put("--margin 150%: the band around 1.0", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "150%"));
+        cases.put("--margin abc: a percent is expected, e.g. --margin 5%", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "abc"));
         cases.forEach((expected, args) -> {
             String msg = refusal(args.toArray(String[]::new));
             assertTrue(msg.contains(expected), expected + " <- " + msg);

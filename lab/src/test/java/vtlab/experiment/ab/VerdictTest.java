@@ -90,6 +90,16 @@ class VerdictTest {
         assertTrue(g.contains("= 2.67× (95% set: at least 1.11×) platform"), g);
         assertTrue(g.contains("Virtual threads: better: at least 1.11×"), g);
         assertFalse(g.contains("no difference") || g.contains("undetermined"), g);
+        // the claim typed beside the sentence (findings.json): the ray's lower bound, its open upper end as null
+        vtlab.data.Finding f = Verdict.findings(DataRow.numbered(rows), Path.of("none.txt"), null, Map.of()).stream()
+                .filter(x -> x.text().startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
+        Map<String, Object> claim = f.claims().getFirst();
+        assertEquals("virtual as shipped / platform req/s", claim.get("what"));
+        assertEquals("at_least", claim.get("set"));
+        assertEquals(1.107, (Double) claim.get("low"), 0.001);
+        assertEquals(null, claim.get("high"));
+        assertEquals("better", claim.get("answer"));
+        assertEquals(2, claim.get("forks_a"));
     }
 
     /** A narrow interval inside the ±5% band: equivalent, a claim of its own. */
