@@ -116,7 +116,9 @@ final class AbForks implements Search {
             Map<String, List<DataRow>> rows = measured(s.getValue(), byConfig);
             // a failed fork is the verdict's to say, and no ratio (one configuration) has nothing to settle: no more forks
             if (s.getValue().stream().anyMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::failed))) continue;
-            List<Verdict.Ratio> ratios = Verdict.ratios(rows, rows, Map.of(), s.getValue().getFirst().open(), LOOKS);
+            // a ratio refused (a p99 over too few requests) is not settled by more forks of the same holds
+            List<Verdict.Ratio> ratios = Verdict.ratios(rows, rows, Map.of(), s.getValue().getFirst().open(), LOOKS).stream()
+                    .filter(r -> r.claim().refused() == null).toList();
             // the ok rows only (the verdict's own): a scenario with a configuration of flagged rows only gets more forks, which may bring ok ones
             boolean judged = rows.size() == s.getValue().size();
             if (judged && (ratios.isEmpty() || ratios.stream().allMatch(Verdict.Ratio::settled))) continue;

@@ -154,7 +154,7 @@ final class NextStep implements Search {
      * speak for it (ok ones, else flagged ones: then not evidence), its largest cause with its mean share and the first
      * row that names it (the evidence, the present values).
      */
-    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first) {
+    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first, List<Numbered> failed) {
         String threadMode() {
             return first.row().mode();
         }
@@ -185,9 +185,13 @@ final class NextStep implements Search {
      */
     static List<Base> bases(List<Numbered> rows) {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
-        Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
+        Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>(), failedBy = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.row()) != null || n.row().failed()) continue;
+            if (Levers.of(n.row()) != null) continue;
+            if (n.row().failed()) {
+                failedBy.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
+                continue;
+            }
             byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
         }
         List<Base> out = new ArrayList<>();
@@ -208,7 +212,8 @@ final class NextStep implements Search {
                 Numbered first = why.stream().filter(n -> RequestTime.cause(n.row()) == top).findFirst().orElse(why.getFirst());
                 Numbered any = use.getFirst();
                 String scenario = any.row().text(Columns.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
-                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(why, top), first));
+                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(why, top), first,
+                        List.copyOf(failedBy.getOrDefault(key, Map.of()).getOrDefault(c, List.of()))));
             }
         });
         return out;
@@ -288,6 +293,12 @@ final class NextStep implements Search {
         // (a busy machine) may steer it, never make a gain; closed, more throughput or a clearly shorter tail
         double tputPct = 100 * (tput.estimate() - 1), p99Cut = 100 * (1 - 1 / p99.estimate());
         boolean direction = open ? p99Cut >= 100 * Verdict.SAME : tputPct >= 100 * Verdict.SAME || p99Cut >= 200 * Verdict.SAME;
+        if (!base.failed().isEmpty()) {
+            // the base's survivors alone are not the base: a gain against them would be a gain from survivors
+            return new Judged(String.format(Locale.ROOT, "%s (%s): %s; its base, %s, had %d fork%s FAILED (%s: %s): no gain claimed against its other forks alone",
+                    label, rows, measured, base.config(), base.failed().size(), base.failed().size() == 1 ? "" : "s", rowsOf(base.failed()),
+                    base.failed().getFirst().row().text(Columns.NOTE)) + where, false, direction, top);
+        }
         if (!failed.isEmpty()) {
             return new Judged(String.format(Locale.ROOT, "%s (%s): %d of %d forks FAILED (%s: %s): no gain claimed from the other%s alone (%s)%s", label, rows,
                     failed.size(), variant.size(), rowsOf(failed), failed.getFirst().row().text(Columns.NOTE), ran.size() == 1 ? "" : "s", measured, where),

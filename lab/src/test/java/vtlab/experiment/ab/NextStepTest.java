@@ -374,6 +374,23 @@ class NextStepTest {
         assertTrue(trade.text().contains(": more throughput for a longer p99 tail: a trade, not a gain"), trade.text());
     }
 
+    /** A base whose fork failed: its survivors alone are not the base, and no gain is claimed against them. */
+    @Test
+    void aBaseWithAFailedForkGivesNoGain() throws UsageError {
+        List<Row> planned = planned();
+        Row v = Levers.POOL.apply(planned.getFirst(), "20");
+        Map<String, String> dead = row(planned.get(0), 3, 0, 0, null, 0, "failed");
+        dead.put("note", "the SUT died");
+        List<Numbered> ab = numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"), row(planned.get(0), 2, 502, 410, Cause.POOL_WAIT, 73, "ok"),
+                dead), 1);
+        NextStep.Base base = base(ab);
+        assertEquals(1, base.failed().size());
+        NextStep.Judged j = NextStep.judge(base, "pool 20", numbered(List.of(row(v, 1, 800, 400, Cause.POOL_WAIT, 70, "ok"),
+                row(v, 2, 802, 380, Cause.POOL_WAIT, 72, "ok")), 4));
+        assertFalse(j.gain(), j.text());
+        assertTrue(j.text().contains("its base, " + base.config() + ", had 1 fork FAILED (row 3: the SUT died): no gain claimed against its other forks alone"), j.text());
+    }
+
     /** Issue 48 item 6: a variant whose fork failed was judged on its survivor alone without saying so. */
     @Test
     void aVariantWithAFailedForkSaysSoAndClaimsNothingFromTheSurvivor() throws UsageError {
