@@ -72,6 +72,25 @@ class AbForksTest {
         assertNull(next(search(planned, 1, 520), ab, more), "settled");
     }
 
+    /** The next fork's cost from the forks already run for its configuration (start to the next row's start), plus 25%. */
+    @Test
+    void theNextForksCostIsReckonedFromTheForksBefore() throws Exception {
+        List<Row> planned = planned();
+        Row platform = planned.get(0), virtual = planned.get(1);
+        List<Map<String, String>> ab = List.of(ran(platform, 1, 1, 1000, 0, "ok"), ran(virtual, 1, 1, 1800, 65, "ok"),
+                ran(platform, 2, 1, 1060, 130, "ok"), ran(virtual, 2, 1, 1300, 210, "ok"));
+        AbForks s = search(planned, 1, 290);
+        List<DataRow> all = DataRow.numbered(ab);
+        // platform's second fork ran from 130 s to virtual's start at 210 s: 80 s, 100 s with the margin
+        assertEquals(100, s.nextForkSeconds(all.stream().filter(n -> n.mode().equals("platform")).toList(), all));
+        // no later fork yet: the plan's estimate
+        assertEquals(65, s.nextForkSeconds(all.subList(0, 1), all));
+        // 9m10s gone: 50 s left, less than the 100 s reckoned: none started
+        AbForks late = search(planned, 1, 550);
+        assertNull(next(late, ab, List.of()));
+        assertTrue(late.status(List.of()).endsWith("a fork takes about 100s): not every ratio is settled"), late.status(List.of()));
+    }
+
     @Test
     void aForksIterationsRunBackToBackAndTheBudgetCountsFromTheFirstRow() throws Exception {
         List<Row> planned = planned("--iterations", "2");
