@@ -262,7 +262,7 @@ public final class Compare {
         }
 
         sb.append("<section id=\"rows\"><h2>Side by side</h2>\n<p class=\"hint\">Click a heading to sort. Green: B better; red: B worse "
-                + "(beyond 5%). [Grey in brackets]: flagged rows, not compared. Row numbers link to each run's report.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr>")
+                + "(the judge's answer: B's 95% interval against A over fork means wholly above or below 1; p50 is shown, not judged). [Grey in brackets]: flagged rows, not compared. Row numbers link to each run's report.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr>")
                 .append("<th>#</th><th>scenario</th><th>variant</th><th>A req/s</th><th>B req/s</th><th>Δ req/s</th><th>A p50 ms</th><th>B p50 ms</th>")
                 .append("<th>Δ p50</th><th>A p99 ms</th><th>B p99 ms</th><th>Δ p99</th><th>A app CPU %</th><th>B app CPU %</th><th>A threads</th>")
                 .append("<th>B threads</th><th>A RSS MB</th><th>B RSS MB</th><th>A rows</th><th>B rows</th><th>noise</th></tr></thead>\n<tbody>\n");
@@ -273,13 +273,13 @@ public final class Compare {
                     .append(Html.esc(l.scenario())).append("</td><td>").append(Html.esc(l.variant())).append("</td>");
             side(sb, l.a().rps(), l.a().flaggedRps(), 0);
             side(sb, l.b().rps(), l.b().flaggedRps(), 0);
-            deltaCell(sb, l.rpsDelta(), true);
+            deltaCell(sb, l.rpsDelta(), l.a().usable() && l.b().usable() ? l.rpsClaim().answer() : Answer.UNDETERMINED);
             num(sb, l.a().p50(), 1);
             num(sb, l.b().p50(), 1);
-            deltaCell(sb, l.p50Delta(), false);
+            deltaCell(sb, l.p50Delta(), Answer.UNDETERMINED); // no per-fork p50 is kept: shown, not judged
             side(sb, l.a().p99(), l.a().flaggedP99(), 1);
             side(sb, l.b().p99(), l.b().flaggedP99(), 1);
-            deltaCell(sb, l.p99Delta(), false);
+            deltaCell(sb, l.p99Delta(), l.a().usable() && l.b().usable() ? l.p99Claim(Margin.DEFAULT).answer() : Answer.UNDETERMINED);
             num(sb, l.a().appCpu(), 0);
             num(sb, l.b().appCpu(), 0);
             num(sb, l.a().threads(), 0);
@@ -317,8 +317,9 @@ public final class Compare {
                 .append("]</td>");
     }
 
-    private static void deltaCell(StringBuilder sb, double d, boolean higherIsBetter) {
-        String cls = Double.isNaN(d) || Math.abs(d) <= 5 ? "" : (d > 0) == higherIsBetter ? " class=\"better\"" : " class=\"worse\"";
+    /** A delta coloured by the judge's answer (B better or worse over fork means), never by its size alone. */
+    private static void deltaCell(StringBuilder sb, double d, Answer answer) {
+        String cls = answer == Answer.BETTER ? " class=\"better\"" : answer == Answer.WORSE ? " class=\"worse\"" : "";
         sb.append("<td data-v=\"").append(Double.isNaN(d) ? "" : String.format(Locale.ROOT, "%.3f", d)).append("\"").append(cls).append(">")
                 .append(Html.esc(pct(d))).append("</td>");
     }
