@@ -168,8 +168,7 @@ final class Verdict {
         String line = scenario + ": " + String.join("; ", parts);
         Ratio flag = find(ratios, "virtual as shipped", "platform"), tuning = find(ratios, "virtual tuned", "virtual as shipped");
         if (tuning != null) {
-            line += ". The flag alone: " + (flag == null ? "?" : flag.claim().answerWords()) + "; tuning adds " + tuning.claim().ratioWords()
-                    + ": " + tuning.claim().answerWords();
+            line += ". The flag alone: " + (flag == null ? "?" : said(flag.claim(), false)) + "; tuning adds " + said(tuning.claim(), true);
         } else if (flag != null) {
             line += ". Virtual threads: " + flag.claim().answerWords();
         } else {
@@ -181,7 +180,7 @@ final class Verdict {
             List<String> tails = new ArrayList<>();
             for (Ratio t : tails(byConfig, all, failed, judging)) {
                 claims.add(t.claim());
-                if (t.claim().refused() == null) tails.add(t.of() + " " + t.claim().ratioWords() + ": " + t.claim().answerWords());
+                if (t.claim().refused() == null) tails.add(t.of() + " " + said(t.claim(), true));
                 else if (failedFork(t.of(), all, failed) == null) tails.add(t.of() + " " + t.claim().ratioWords()); // a failed fork: said above
             }
             if (!tails.isEmpty()) line += ". The tail (platform's p99 over the row's, better above 1): " + String.join("; ", tails);
@@ -192,6 +191,15 @@ final class Verdict {
 
     static void gain(String scenario, List<DataRow> list, List<Finding> out) {
         gain(scenario, list, out, Judging.DEFAULT);
+    }
+
+    /**
+     * A claim in a clause: its answer ("better: at least 1.11×"), after its ratio when asked; one fork a side, its
+     * ratio alone ("2.72× (one fork a side: no interval)"), the line ending with "a direction, not a result" once.
+     */
+    static String said(Claim c, boolean withRatio) {
+        if (c.refused() == null && !c.hasSet()) return c.ratioWords();
+        return withRatio ? c.ratioWords() + ": " + c.answerWords() : c.answerWords();
     }
 
     /**
