@@ -23,8 +23,9 @@ import vtlab.data.judge.Margin;
 record Judging(Margin margin, int looks) {
     static final Judging DEFAULT = new Judging(Margin.DEFAULT, 1);
 
+    /** Not a scenario file's key: a scenario's findings are its thresholds, which judge no ratio. */
     static final Opt MARGIN = Opt.of("margin", "5%", "the band around 1.0 within which a ratio is called equivalent: the\n"
-            + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for, about one fork's spread here); above 0%, at most 50%").inScenario("load");
+            + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for, about one fork's spread here); above 0%, at most 50%");
 
     double level() {
         return Judge.level(looks);

@@ -132,7 +132,7 @@ class ScenarioTest {
                 "service.virtual-args", "service.platform-env", "service.virtual-env", "service.app-package", "service.start-timeout", "service.aot-cache",
                 "service.variants", "service.dependency", "service.jvm-args", "service.port", "service.cpu-quota", "service.memory-limit",
                 "load.conc", "load.load-model", "load.rates", "load.rate-profile", "load.max-in-flight", "load.warmup", "load.warmup-max",
-                "load.hold", "load.reps", "load.forks", "load.iterations", "load.budget", "load.margin", "load.generator", "load.fault", "run.modes", "run.jdk", "run.carriers", "run.probes", "run.fresh-sut",
+                "load.hold", "load.reps", "load.forks", "load.iterations", "load.budget", "load.generator", "load.fault", "run.modes", "run.jdk", "run.carriers", "run.probes", "run.fresh-sut",
                 "slo.thresholds", "slo.fail-on")), keys);
         assertEquals(vtlab.core.Opt.Type.REPEATED, Scenario.TABLES.get("load").get("fault").type());
         assertEquals(vtlab.core.Opt.Type.INTS, Scenario.TABLES.get("load").get("conc").type());
@@ -189,7 +189,7 @@ class ScenarioTest {
     @Test
     void anUnknownKeyIsRefusedWithItsLine() throws Exception {
         // the keys in the order of their declarations (the scenario experiment's, the load model's, the lab's own)
-        assertEquals("8: load.hodl: unknown key (load has conc, reps, warmup, hold, forks, iterations, budget, margin, load-model, rates, max-in-flight, rate-profile, fault, warmup-max, generator)",
+        assertEquals("8: load.hodl: unknown key (load has conc, reps, warmup, hold, forks, iterations, budget, load-model, rates, max-in-flight, rate-profile, fault, warmup-max, generator)",
                 refusal(GOOD.replace("hold = \"5s\"", "hodl = \"5s\"")));
         assertTrue(refusal("colour = \"red\"\n" + GOOD).startsWith("1: colour: unknown key"));
         assertTrue(refusal(GOOD.replace("weight = 5", "weight = 5\nwieght = 1")).startsWith("26: requests[1].wieght: unknown key"));
