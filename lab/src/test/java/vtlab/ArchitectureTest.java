@@ -58,6 +58,8 @@ class ArchitectureTest {
             Map.entry("load", 0),                  // what the rest of the lab sees: Generator, LoadSpec, LoadResult, series, agents
             Map.entry("load.agent", 1),            // several load agents run as one generator, knowing no tool
             Map.entry("load.generator", 2),        // the tools (wrk, hey, oha, vegeta, k6), each with its agents' share, and their registry
+            Map.entry("data.judge", 0),            // the one judge: intervals, ratios, claims, their error rates; knows no row
+            Map.entry("data", 1),                  // columns, rows, run folders: their claims go through the judge
             Map.entry("experiment", 0),            // the helpers experiments share
             Map.entry("experiment.seeds", 1),      // the seed claims, checked by other families too
             Map.entry("experiment.ab", 1),         // the ab verdict, which scenario files give too
@@ -277,6 +279,42 @@ class ArchitectureTest {
         Set<String> used = new TreeSet<>(uses().getOrDefault("report", Set.of()));
         used.removeAll(Set.of("data", "core"));
         assertEquals(Set.of(), used, "report/ may read the data layer (and core's refusals) only");
+    }
+
+    /**
+     * What only the judge (vtlab.data.judge) may do: compute an interval, a ratio's set or a test statistic. A class
+     * elsewhere asks the judge for a claim (Judge.ratio), a mean's interval (Stats.mean95) or a share's (Shares);
+     * it does not hold a distribution of its own, or a test, or a Wilson or Fieller formula (a method of that name
+     * called on the judge's classes, Shares.wilson, is the judge's).
+     */
+    static final Pattern STATISTICS = Pattern.compile("org\\.apache\\.commons\\.(statistics|math)|(?<![.\\w])(ratio95|changePct95|differ|wilson|fieller|t975)\\s*\\("
+            + "|\\b(TDistribution|NormalDistribution|ChiSquaredDistribution|TTest)\\b|inverseCumulativeProbability");
+
+    /** The code lines of a source that compute a statistic ({@link #STATISTICS}), as "Class: line". */
+    static List<String> statistics(String cls, List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            String code = line.strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            int comment = code.indexOf("//");
+            if (STATISTICS.matcher(comment >= 0 ? code.substring(0, comment) : code).find()) out.add(cls + ": " + code);
+        }
+        return out;
+    }
+
+    @Test
+    void noIntervalRatioOrTestIsComputedOutsideTheJudge() throws IOException {
+        List<String> found = new ArrayList<>();
+        Path judge = SOURCES.resolve("data/judge");
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java") && !p.startsWith(judge)).toList()) {
+                found.addAll(statistics(SOURCES.relativize(f).toString(), Files.readAllLines(f)));
+            }
+        }
+        assertEquals(List.of(), found, "statistics computed outside vtlab.data.judge: ask the judge (Judge.ratio, Stats.mean95, Shares) instead");
+        // the scan sees what it forbids, and not a comment or a call of the judge
+        assertEquals(2, statistics("X", List.of("import org.apache.commons.statistics.distribution.TDistribution;", "double[] ci = wilson(p, n);",
+                "// a wilson(p, n) in a comment", "double[] ci = Shares.wilson(p, n);", "Claim c = Judge.ratio(\"x\", a, b, m);", "Stats.Interval i = Stats.mean95(xs);")).size());
     }
 
     /** The check itself: a test that cannot fail proves nothing. */

@@ -25,16 +25,19 @@ public final class CompareCommand implements Command {
                   noise, in the terminal and in compare.html.
                   --out FILE|DIR          where compare.html goes (a .html file, or a folder; default: ./compare.html)
                   --max-regression 5%     exit code 99 when a row of RUN_B got slower than RUN_A's by more than this,
-                                          beyond the noise
+                                          and the judge says worse: B's 95% interval against A, over fork means (a
+                                          fork's iterations averaged: one JVM is one sample), wholly below 1
+                  --margin 5%             the band around 1.0 within which B and A are called equivalent (the whole
+                                          interval inside [1/(1+M), 1+M]); above 0%, at most 50%
                 """;
     }
 
     @Override
     public java.util.Set<String> options() {
-        return java.util.Set.of("out", "max-regression");
+        return java.util.Set.of("out", "max-regression", "margin");
     }
 
-    static final String USAGE = "./vtlab compare RUN_A RUN_B [--out FILE|DIR] [--max-regression 5%]";
+    static final String USAGE = "./vtlab compare RUN_A RUN_B [--out FILE|DIR] [--max-regression 5%] [--margin 5%]";
 
     /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] [--max-regression PCT]: exit 99 when B regressed beyond it and the noise. */
     @Override
@@ -44,6 +47,7 @@ public final class CompareCommand implements Command {
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: " + USAGE + ")");
         if (args.size() != 2) throw new UsageError("usage: " + USAGE + " (two run folders, e.g. results/<a> results/latest)");
         double maxRegression = o.has("max-regression") ? percent(o.string("max-regression", "")) : Double.NaN;
+        vtlab.data.judge.Margin margin = o.has("margin") ? vtlab.data.judge.Margin.parse("--margin", o.string("margin", "")) : vtlab.data.judge.Margin.DEFAULT;
         RunData a = RunData.load(ReportCommand.runFolder(args.get(0)));
         RunData b = RunData.load(ReportCommand.runFolder(args.get(1)));
         if (a.rows().isEmpty() && b.rows().isEmpty()) throw new UsageError("neither run has load rows in its matrix.csv: nothing to compare");
@@ -53,7 +57,7 @@ public final class CompareCommand implements Command {
             throw new UsageError("--out: folder " + file.getParent() + " does not exist");
         }
         List<Compare.Line> lines = Compare.lines(a, b);
-        out.print(Compare.terminal(a, b, lines));
+        out.print(Compare.terminal(a, b, lines, margin));
         Files.writeString(file, Compare.html(a, b, lines));
         out.println("vtlab: comparison in " + file.toAbsolutePath().normalize());
         if (Double.isNaN(maxRegression)) return ExitCodes.OK;

@@ -63,8 +63,9 @@ final class HelpCommand implements Command {
                                                       summarised: virtual threads by state, top stacks
               ./vtlab report RUN_DIR                  (re)write RUN_DIR/report.html and charts/ (also done after every run)
               ./vtlab compare RUN_A RUN_B [--out F]   the same rows of two runs side by side with deltas (+ compare.html),
-                [--max-regression 5%]                 each said beyond or within the reps' noise; exit 99 when a row
-                                                      got slower by more than that and beyond the noise
+                [--max-regression 5%] [--margin 5%]   each judged over fork means: better, worse, equivalent within
+                                                      the margin, or undetermined; exit 99 when a row got slower by
+                                                      more than that and the judge says worse
               ./vtlab help [run [EXPERIMENT]]         this help; the run's; an experiment's (also --help, -h)
               ./vtlab version                         vtlab's version and commit, and the JDK it runs on (also --version)
               ./vtlab test                            setup, then the whole test suite (what CI runs)

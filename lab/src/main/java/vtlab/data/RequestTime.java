@@ -192,7 +192,7 @@ public final class RequestTime {
         for (Map.Entry<String, Double> o : ownerShares(row).entrySet()) {
             String label = o.getKey();
             double pct = o.getValue();
-            double[] ci = wilson(pct / 100, n);
+            double[] ci = vtlab.data.judge.Shares.wilson(pct / 100, n);
             String part = String.format(Locale.ROOT, "%s %.0f%% (95%% CI %.0f–%.0f%%)", label, pct, 100 * ci[0], 100 * ci[1]);
             if (OVERHEAD.contains(label)) overhead.add(part);
             else if (parts.size() < 3) parts.add(part);
@@ -216,13 +216,6 @@ public final class RequestTime {
             }
         }
         return out;
-    }
-
-    /** The 95% Wilson score interval of a proportion p observed in n trials: {low, high}. */
-    public static double[] wilson(double p, double n) {
-        double z = 1.959964, z2 = z * z;
-        double centre = (p + z2 / (2 * n)) / (1 + z2 / n), half = z * Math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
-        return new double[] {Math.max(0, centre - half), Math.min(1, centre + half)};
     }
 
     /** The line of a row written before own work and queues were told apart: its largest share. */

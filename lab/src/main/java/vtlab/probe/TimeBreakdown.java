@@ -387,11 +387,12 @@ public final class TimeBreakdown {
     }
 
     /**
-     * "[3 of 5 virtual threads in 1 dumps, 95% CI 23–88%]": a share read from a handful of instants is a direction, and
-     * its interval says how wide (at one connection a dump sees one request thread at most).
+     * "[3 of 5 virtual threads in 1 dumps, 95% CI 8–97%]": a share read from a handful of instants is a direction, and
+     * its interval says how wide (at one connection a dump sees one request thread at most). The dump is the unit of
+     * that interval, not the thread: the threads of one dump are one instant of the service (vtlab.data.judge.Shares).
      */
     static String observed(int n, DumpSeen dumps) {
-        double[] ci = vtlab.data.RequestTime.wilson((double) n / dumps.observations(), dumps.observations());
+        double[] ci = vtlab.data.judge.Shares.ofDumps(n, dumps.observations(), dumps.dumps());
         return String.format(Locale.ROOT, "[%d of %d virtual threads in %d dumps, 95%% CI %.0f–%.0f%%]", n, dumps.observations(), dumps.dumps(),
                 100 * ci[0], 100 * ci[1]);
     }

@@ -16,7 +16,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.core.UsageError;
 
-import vtlab.data.Stats;
+import vtlab.data.judge.Answer;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
 
 /**
  * ./vtlab compare RUN_A RUN_B: the same scenarios and variants of two runs (two machines, two JDKs, two versions)
@@ -28,8 +31,9 @@ public final class Compare {
 
     /**
      * One side of a comparison line, from its summary.json line: means over its ok rows (p50/p99 of their merged
-     * histograms where they have them), each rep's throughput and p99 for the noise. flaggedRps, flaggedP99: means
-     * over flagged rows, shown in brackets when a side has no ok row, never in a delta.
+     * histograms where they have them), each fork's mean throughput and p99 for the noise (a fork, one JVM, is the
+     * unit: its iterations are one sample of the noise between JVMs, not several). flaggedRps, flaggedP99: means over
+     * flagged rows, shown in brackets when a side has no ok row, never in a delta.
      */
     public record Side(int ok, int rows, double rps, double p50, double p99, double appCpu, double threads, double rss,
                        String status, List<Integer> rowNumbers, double flaggedRps, double flaggedP99, double[] rpsReps, double[] p99Reps) {
@@ -62,34 +66,55 @@ public final class Compare {
             return delta(a.p50(), b.p50());
         }
 
-        /** Whether the throughputs differ beyond the reps' noise (Welch's t-test at 5%; false when a side has one rep). */
+        /** B's throughput against A's, judged on fork means (better above 1), at the default margin. */
+        public Claim rpsClaim() {
+            return rpsClaim(Margin.DEFAULT);
+        }
+
+        public Claim rpsClaim(Margin m) {
+            return Judge.ratio("B / A req/s", a.rpsReps(), b.rpsReps(), m);
+        }
+
+        /** B's p99 against A's: A's over B's, so that better is above 1 as for the throughput. */
+        public Claim p99Claim(Margin m) {
+            return Judge.ratio("A / B p99", b.p99Reps(), a.p99Reps(), m);
+        }
+
+        /** Whether B's throughput differs from A's beyond the forks' noise: the judge says better or worse. */
         public boolean rpsBeyondNoise() {
-            return a.usable() && b.usable() && Stats.differ(a.rpsReps(), b.rpsReps());
+            return a.usable() && b.usable() && rpsClaim().answer().difference();
         }
 
-        /** The same for the reps' own p99s. */
+        /** The same for the forks' own p99s. */
         public boolean p99BeyondNoise() {
-            return a.usable() && b.usable() && Stats.differ(a.p99Reps(), b.p99Reps());
+            return a.usable() && b.usable() && p99Claim(Margin.DEFAULT).answer().difference();
         }
 
-        /** The noise in words: "beyond noise", "within noise", or why it is not known. */
+        /** The noise in words: the judge's answers ("req/s worse, p99 undetermined"), or why there is none. */
         public String noise() {
+            return noise(Margin.DEFAULT);
+        }
+
+        public String noise(Margin m) {
             if (!a.usable() || !b.usable()) return "";
-            if (a.rpsReps().length < 2 || b.rpsReps().length < 2) return "noise unknown (1 rep)";
-            List<String> beyond = new ArrayList<>();
-            if (rpsBeyondNoise()) beyond.add("req/s");
-            if (p99BeyondNoise()) beyond.add("p99");
-            return beyond.isEmpty() ? "within noise" : String.join(", ", beyond) + " beyond noise";
+            if (a.rpsReps().length < 2 || b.rpsReps().length < 2) return "noise unknown (1 fork)";
+            Claim r = rpsClaim(m), p = p99Claim(m);
+            return "req/s " + answer(r) + ", p99 " + answer(p);
+        }
+
+        private static String answer(Claim c) {
+            return c.answer() == Answer.EQUIVALENT ? "equivalent within " + c.margin().words() : c.answer().word;
         }
 
         /**
          * B slower than A by more than maxPct and beyond the noise: throughput down, or p99 up, by more than that,
-         * with the difference significant over the reps. Null when not.
+         * with the judge's answer "worse" over the forks (the whole interval below 1). Null when not.
          */
         public String regression(double maxPct) {
+            if (!a.usable() || !b.usable()) return null;
             List<String> what = new ArrayList<>();
-            if (rpsDelta() < -maxPct && rpsBeyondNoise()) what.add("req/s " + pct(rpsDelta()));
-            if (p99Delta() > maxPct && p99BeyondNoise()) what.add("p99 " + pct(p99Delta()));
+            if (rpsDelta() < -maxPct && rpsClaim().answer() == Answer.WORSE) what.add("req/s " + pct(rpsDelta()));
+            if (p99Delta() > maxPct && p99Claim(Margin.DEFAULT).answer() == Answer.WORSE) what.add("p99 " + pct(p99Delta()));
             return what.isEmpty() ? null : scenario + " " + variant + ": " + String.join(", ", what);
         }
     }
@@ -144,7 +169,8 @@ public final class Compare {
         if (e.flagged() > 0) st.add("flagged");
         if (e.failed() > 0) st.add("failed");
         String status = e.evidence() ? e.ok() + "/" + rows + " ok" : String.join("/", st);
-        double[] rps = e.throughput().values(), p99 = e.p99().reps().stream().mapToDouble(Double::doubleValue).toArray();
+        // per fork: a fork's iterations averaged into its one value, the judge's unit
+        double[] rps = e.throughput().forkValues(), p99 = e.p99().forkValues();
         if (!e.evidence()) {
             return new Side(0, rows, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN, status, e.rows(),
                     e.throughput().mean(), e.p99().ms(), rps, p99);
@@ -153,8 +179,13 @@ public final class Compare {
                 e.rows(), Double.NaN, Double.NaN, rps, p99);
     }
 
-    /** The terminal table. */
+    /** The terminal table, at the default margin. */
     public static String terminal(RunData a, RunData b, List<Line> lines) {
+        return terminal(a, b, lines, Margin.DEFAULT);
+    }
+
+    /** The terminal table; equivalence judged within the margin given. */
+    public static String terminal(RunData a, RunData b, List<Line> lines, Margin margin) {
         StringBuilder sb = new StringBuilder();
         sb.append("A: ").append(a.dir()).append("  ").append(describe(a.environment())).append('\n');
         sb.append("B: ").append(b.dir()).append("  ").append(describe(b.environment())).append('\n');
@@ -164,15 +195,16 @@ public final class Compare {
         sb.append(String.format(Locale.ROOT, fmt, "scenario", "variant", "A req/s", "B req/s", "Δ", "A p99 ms", "B p99 ms", "Δ", "notes"));
         for (Line l : lines) {
             List<String> notes = new ArrayList<>();
-            if (!l.noise().isEmpty()) notes.add(l.noise());
+            if (!l.noise(margin).isEmpty()) notes.add(l.noise(margin));
             if (!l.a().usable()) notes.add("A " + l.a().status());
             if (!l.b().usable()) notes.add("B " + l.b().status());
             sb.append(String.format(Locale.ROOT, fmt, Summary.trim(l.scenario(), w), Summary.trim(l.variant(), 13), l.a().rpsText(),
                     l.b().rpsText(), pct(l.rpsDelta()), l.a().p99Text(), l.b().p99Text(), pct(l.p99Delta()), String.join(", ", notes)));
         }
         sb.append("Δ: (B - A) / A; means over rows with status ok. [brackets]: flagged rows, shown but not compared.\n")
-                .append("beyond noise: the reps of A and B differ by Welch's t-test at 5% (req/s, and the reps' own p99); within noise: they do not;")
-                .append(" with one rep a side the noise is unknown.\n");
+                .append("notes: the judge's answer on fork means (a fork's iterations averaged: one JVM is one sample): better/worse when B's 95% interval")
+                .append(" against A lies wholly above/below 1, equivalent when inside ").append(margin.words())
+                .append(", else undetermined; with one fork a side the noise is unknown.\n");
         return sb.toString();
     }
 
@@ -230,7 +262,7 @@ public final class Compare {
         }
 
         sb.append("<section id=\"rows\"><h2>Side by side</h2>\n<p class=\"hint\">Click a heading to sort. Green: B better; red: B worse "
-                + "(beyond 5%). [Grey in brackets]: flagged rows, not compared. Row numbers link to each run's report.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr>")
+                + "(the judge's answer: B's 95% interval against A over fork means wholly above or below 1; p50 is shown, not judged). [Grey in brackets]: flagged rows, not compared. Row numbers link to each run's report.</p>\n<div class=\"scroll\"><table class=\"sortable\"><thead><tr>")
                 .append("<th>#</th><th>scenario</th><th>variant</th><th>A req/s</th><th>B req/s</th><th>Δ req/s</th><th>A p50 ms</th><th>B p50 ms</th>")
                 .append("<th>Δ p50</th><th>A p99 ms</th><th>B p99 ms</th><th>Δ p99</th><th>A app CPU %</th><th>B app CPU %</th><th>A threads</th>")
                 .append("<th>B threads</th><th>A RSS MB</th><th>B RSS MB</th><th>A rows</th><th>B rows</th><th>noise</th></tr></thead>\n<tbody>\n");
@@ -241,13 +273,13 @@ public final class Compare {
                     .append(Html.esc(l.scenario())).append("</td><td>").append(Html.esc(l.variant())).append("</td>");
             side(sb, l.a().rps(), l.a().flaggedRps(), 0);
             side(sb, l.b().rps(), l.b().flaggedRps(), 0);
-            deltaCell(sb, l.rpsDelta(), true);
+            deltaCell(sb, l.rpsDelta(), l.a().usable() && l.b().usable() ? l.rpsClaim().answer() : Answer.UNDETERMINED);
             num(sb, l.a().p50(), 1);
             num(sb, l.b().p50(), 1);
-            deltaCell(sb, l.p50Delta(), false);
+            deltaCell(sb, l.p50Delta(), Answer.UNDETERMINED); // no per-fork p50 is kept: shown, not judged
             side(sb, l.a().p99(), l.a().flaggedP99(), 1);
             side(sb, l.b().p99(), l.b().flaggedP99(), 1);
-            deltaCell(sb, l.p99Delta(), false);
+            deltaCell(sb, l.p99Delta(), l.a().usable() && l.b().usable() ? l.p99Claim(Margin.DEFAULT).answer() : Answer.UNDETERMINED);
             num(sb, l.a().appCpu(), 0);
             num(sb, l.b().appCpu(), 0);
             num(sb, l.a().threads(), 0);
@@ -285,8 +317,9 @@ public final class Compare {
                 .append("]</td>");
     }
 
-    private static void deltaCell(StringBuilder sb, double d, boolean higherIsBetter) {
-        String cls = Double.isNaN(d) || Math.abs(d) <= 5 ? "" : (d > 0) == higherIsBetter ? " class=\"better\"" : " class=\"worse\"";
+    /** A delta coloured by the judge's answer (B better or worse over fork means), never by its size alone. */
+    private static void deltaCell(StringBuilder sb, double d, Answer answer) {
+        String cls = answer == Answer.BETTER ? " class=\"better\"" : answer == Answer.WORSE ? " class=\"worse\"" : "";
         sb.append("<td data-v=\"").append(Double.isNaN(d) ? "" : String.format(Locale.ROOT, "%.3f", d)).append("\"").append(cls).append(">")
                 .append(Html.esc(pct(d))).append("</td>");
     }

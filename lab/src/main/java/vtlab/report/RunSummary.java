@@ -21,7 +21,8 @@ import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Grouping;
 import vtlab.data.Rows;
-import vtlab.data.Stats;
+import vtlab.data.judge.Stats;
+import vtlab.data.judge.Units;
 
 /**
  * summary.json: per experiment, scenario and thread-mode variant, the numbers of summary.txt with their noise (mean,
@@ -36,13 +37,21 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
     public static final int SCHEMA = 1;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    /** A value over reps: the mean with its 95% CI (NaN with one rep), each rep's value, (max - min) / mean in %. */
-    public record Stat(double mean, double low, double high, List<Double> reps, double spreadPct) {
+    /**
+     * A value over reps: the mean with its 95% CI (NaN with one rep), each rep's value, (max - min) / mean in %, and the
+     * mean of each fork (a fresh JVM: the unit every comparison judges by; each rep's own value for a run before forks).
+     */
+    public record Stat(double mean, double low, double high, List<Double> reps, double spreadPct, List<Double> forks) {
         static Stat of(List<Double> reps) {
             Stats.Interval i = Stats.mean95(reps.stream().mapToDouble(Double::doubleValue).toArray());
             var s = reps.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).summaryStatistics();
             double spread = s.getCount() < 2 || s.getAverage() == 0 ? Double.NaN : (s.getMax() - s.getMin()) / s.getAverage() * 100;
-            return new Stat(i.mean(), i.low(), i.high(), List.copyOf(reps), spread);
+            return new Stat(i.mean(), i.low(), i.high(), List.copyOf(reps), spread, List.copyOf(reps));
+        }
+
+        /** The fork means as the judge takes them. */
+        public double[] forkValues() {
+            return forks.stream().mapToDouble(Double::doubleValue).toArray();
         }
 
         /**
@@ -51,15 +60,9 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
          * its own), the reps are every row's value.
          */
         static Stat ofForks(List<Double> values, List<String> forks) {
-            Map<String, List<Double>> byFork = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < values.size(); i++) {
-                String f = forks.get(i);
-                byFork.computeIfAbsent(f == null || f.isBlank() ? "row " + i : f, k -> new ArrayList<>()).add(values.get(i));
-            }
-            List<Double> means = byFork.values().stream().map(l -> l.stream().mapToDouble(Double::doubleValue).filter(d -> !Double.isNaN(d)).average()
-                    .orElse(Double.NaN)).toList();
+            List<Double> means = java.util.Arrays.stream(Units.means(values, forks)).boxed().toList();
             Stat s = of(means);
-            return new Stat(s.mean(), s.low(), s.high(), List.copyOf(values), s.spreadPct());
+            return new Stat(s.mean(), s.low(), s.high(), List.copyOf(values), s.spreadPct(), means);
         }
 
         /** Half the CI in % of the mean, NaN without a CI. */
@@ -72,8 +75,15 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
         }
     }
 
-    /** A percentile of the scenario: of the reps' merged histogram when merged, else the mean of the reps' cells. */
-    public record Latency(double ms, boolean merged, List<Double> reps) {}
+    /**
+     * A percentile of the scenario: of the reps' merged histogram when merged, else the mean of the reps' cells; forks:
+     * each fork's mean of its reps' own percentile (the unit a comparison judges by).
+     */
+    public record Latency(double ms, boolean merged, List<Double> reps, List<Double> forks) {
+        public double[] forkValues() {
+            return forks.stream().mapToDouble(Double::doubleValue).toArray();
+        }
+    }
 
     /**
      * One line of the summary. The numbers are over the reps with status ok, or over the flagged ones when none is ok
@@ -166,7 +176,9 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
 
     private static Latency latency(List<DataRow> rows, Histograms h, double percentile, Column col) {
         boolean merged = h.merged(rows) != null;
-        return new Latency(h.ms(rows, percentile, col), merged, rows.stream().map(r -> r.num(col)).toList());
+        List<Double> reps = rows.stream().map(r -> r.num(col)).toList();
+        return new Latency(h.ms(rows, percentile, col), merged, reps,
+                java.util.Arrays.stream(Units.means(reps, rows.stream().map(r -> r.text(Columns.FORK)).toList())).boxed().toList());
     }
 
     /** The summary of a run folder: its summary.json when there is one, else derived from its rows (older runs). */
@@ -211,6 +223,7 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
             if (Double.isNaN(e.throughput().low())) t.putNull("ci95");
             else ci.add(e.throughput().low()).add(e.throughput().high());
             reps(t, e.throughput().reps());
+            nums(t.putArray("fork_means"), e.throughput().forks());
             num(t, "spread_pct", e.throughput().spreadPct());
             latencyJson(o.putObject("p50_ms"), e.p50());
             latencyJson(o.putObject("p99_ms"), e.p99());
@@ -234,6 +247,14 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
         num(o, "value", l.ms());
         o.put("merged_histogram", l.merged());
         reps(o, l.reps());
+        nums(o.putArray("fork_means"), l.forks());
+    }
+
+    private static void nums(ArrayNode a, List<Double> values) {
+        for (double d : values) {
+            if (Double.isNaN(d)) a.addNull();
+            else a.add(d);
+        }
     }
 
     private static void reps(ObjectNode o, List<Double> reps) {
@@ -264,7 +285,7 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
             List<Integer> rows = new ArrayList<>();
             o.path("rows").forEach(n -> rows.add(n.asInt()));
             Stat rps = new Stat(num(t.path("mean")), ci.isArray() ? num(ci.path(0)) : Double.NaN, ci.isArray() ? num(ci.path(1)) : Double.NaN,
-                    nums(t.path("reps")), num(t.path("spread_pct")));
+                    nums(t.path("reps")), num(t.path("spread_pct")), forks(t));
             entries.add(new Entry(o.path("experiment").asText(), o.path("scenario").asText(), o.path("compare_key").asText(), o.path("jdk").asText(),
                     o.path("stack").asText(), o.path("variant").asText(), rows, o.path("reps_ok").asInt(), o.path("reps_flagged").asInt(),
                     o.path("reps_failed").asInt(), rps, latency(o.path("p50_ms")), latency(o.path("p99_ms")), num(o.path("bound_rps")),
@@ -280,7 +301,12 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
     }
 
     private static Latency latency(JsonNode o) {
-        return new Latency(num(o.path("value")), o.path("merged_histogram").asBoolean(), nums(o.path("reps")));
+        return new Latency(num(o.path("value")), o.path("merged_histogram").asBoolean(), nums(o.path("reps")), forks(o));
+    }
+
+    /** fork_means, or for a summary.json written before they were kept its reps (each then taken as a fork: as it was judged). */
+    private static List<Double> forks(JsonNode o) {
+        return o.has("fork_means") ? nums(o.path("fork_means")) : nums(o.path("reps"));
     }
 
     private static double num(JsonNode n) {

@@ -18,14 +18,28 @@ import vtlab.data.StudySection;
 
 import vtlab.data.Rows;
 import vtlab.data.Grouping;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
+import vtlab.data.judge.Units;
 
 /**
  * Statements in words at the top of the report, each with links to the rows that support it. Computed verdicts use
  * rows with status ok only: a flagged or failed row is listed under validity, never counted as evidence.
  */
 public final class Verdicts {
-    /** Ratios within this band of 1 are reported as no difference. */
+    /** A widest gap is named only when it is this far above 1 (a pointer to a chart, not a claim: the claim is the judge's). */
     static final double SAME = 0.05;
+
+    /** Whether a variant's name is the virtual mode's: "virtual", "jetty virtual", "virtual-as-shipped", "virtual-tuned". */
+    static boolean virtualVariant(String name) {
+        return name.matches("(?:.* )?virtual(?:-as-shipped|-tuned)?");
+    }
+
+    /** The rows' throughput, one value per fork (each row its own unit when it has no fork). */
+    static double[] forkMeans(List<DataRow> rows) {
+        return Units.means(rows.stream().map(r -> r.num(Columns.RPS)).toList(), rows.stream().map(r -> r.text(Columns.FORK)).toList());
+    }
 
     /**
      * @param source   "finding" (the experiment's own statement), "measured" (computed here) or "validity"
@@ -82,7 +96,8 @@ public final class Verdicts {
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
             Map<String, Map<Double, List<DataRow>>> v = byVariantAndX(Rows.valid(panel), ChartData.CONCURRENCY, withStack);
-            List<String> virtual = v.keySet().stream().filter(n -> n.endsWith("virtual")).toList();
+            // a virtual variant by its mode, with or without ab's tuning after it (virtual-as-shipped, virtual-tuned)
+            List<String> virtual = v.keySet().stream().filter(Verdicts::virtualVariant).toList();
             List<String> platform = v.keySet().stream().filter(n -> n.contains("platform")).toList();
             if (!virtual.isEmpty() && !platform.isEmpty()) {
                 for (String vt : virtual)
@@ -109,8 +124,10 @@ public final class Verdicts {
         double ratio = ta / tb;
         StringBuilder s = new StringBuilder(exp + " (" + label + "): ");
         s.append(vt).append(" vs ").append(pt).append(" at ").append(n0(x)).append(" connections: ");
-        if (Math.abs(ratio - 1) <= SAME) s.append("no throughput difference (").append(n0(ta)).append(" vs ").append(n0(tb)).append(" req/s, within 5%)");
-        else s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s)", ratio, n0(ta), n0(tb)));
+        // the judge's answer over fork means, never a band around 1 taken as "no difference"
+        Claim claim = Judge.ratio(vt + " / " + pt + " req/s", forkMeans(b), forkMeans(a), Margin.DEFAULT);
+        s.append(String.format(Locale.ROOT, "%.1f× throughput (%s vs %s req/s%s)", ratio, n0(ta), n0(tb),
+                claim.hasSet() ? "; " + claim.ratioWords() + ": " + claim.answerWords() : ""));
         double pa = p99(a), pb = p99(b);
         if (!Double.isNaN(pa) && !Double.isNaN(pb)) s.append(", p99 ").append(ms(pa)).append(" vs ").append(ms(pb));
         double bound = Rows.mean(b, Columns.BOUND_RATIO);

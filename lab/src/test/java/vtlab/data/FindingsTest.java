@@ -27,6 +27,20 @@ class FindingsTest {
         assertEquals(List.of(3, 4), back.of("servlet").findings().get(1).rows(), "a finding's rows are data in the file");
     }
 
+    /** A finding's claims, typed, come back as written (a ray's open end as null: JSON has no infinity). */
+    @Test
+    void aFindingsClaimsRoundTrip() throws Exception {
+        vtlab.data.judge.Claim c = vtlab.data.judge.Judge.ratio("v / p req/s", new double[] {1000, 1250}, new double[] {3000, 3010},
+                vtlab.data.judge.Margin.DEFAULT);
+        Findings f = new Findings(List.of(new Findings.Entry("ab", "s", List.of(new Finding("x", List.of(1, 2)).withClaims(List.of(c))), null, null)), List.of());
+        f.write(dir);
+        java.util.Map<String, Object> back = Findings.read(dir).of("ab").findings().getFirst().claims().getFirst();
+        assertEquals("better", back.get("answer"));
+        assertEquals("at_least", back.get("set"));
+        assertNull(back.get("high"));
+        assertEquals(c.set().low(), (Double) back.get("low"), 1e-12);
+    }
+
     /** A findings.json written before findings carried their rows: its sentences are kept, with no row. */
     @Test
     void aFileOfSentencesOnlyIsStillRead() throws Exception {

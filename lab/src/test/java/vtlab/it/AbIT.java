@@ -45,7 +45,8 @@ class AbIT {
      * The article's sleep A/B as a user runs it: forks added, platform and virtual interleaved, until the ratio is
      * settled or a small budget is spent. What must hold on whatever rows came: every fork a fresh JVM, interleaved;
      * the run ends within its budget plus one fork; the verdict's ratio carries its interval between forks and says
-     * settled (then the interval is within ±10% of the ratio) or why not; and platform's bottleneck at 400 connections
+     * settled (then both bounds of the interval are within ±10% of the ratio) or why not, and one of the judge's three
+     * answers, never "no difference"; and platform's bottleneck at 400 connections
      * on 200 threads is the queue for a free thread, its sleep the floor (a property of every row's breakdown, flagged
      * ones too: the requests beyond the threads wait whatever the machine does).
      */
@@ -81,12 +82,21 @@ class AbIT {
         long okPlatform = rows.stream().filter(r -> r.get("thread_mode").equals("platform") && "ok".equals(r.get("status"))).count();
         long okVirtual = rows.stream().filter(r -> r.get("thread_mode").equals("virtual") && "ok".equals(r.get("status"))).count();
         if (okPlatform >= 2 && okVirtual >= 2) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("= (\\d+\\.\\d+)× platform \\(95% CI (\\d+\\.\\d+)–(\\d+\\.\\d+)×\\)").matcher(gain);
-            assertTrue(m.find(), "the ratio with its interval between forks: " + gain);
-            double ratio = Double.parseDouble(m.group(1)), low = Double.parseDouble(m.group(2)), high = Double.parseDouble(m.group(3));
-            assertTrue(low <= ratio && ratio <= high, gain);
-            if (gain.contains("; settled:")) assertTrue(high - low <= 0.2 * ratio + 0.02, "settled means within ±10%: " + gain);
-            else assertTrue(gain.contains("NOT SETTLED") && gain.contains("the forks disagree"), "not settled, said why: " + gain);
+            // the judge's set over ok fork means: under --forks auto each of its 5 looks at 99% (docs/ab.md, "Stopping"); an
+            // interval, or a ray ("99% set: at least 1.11×") when the platform forks are far apart
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("= (\\d+\\.\\d+)× \\(99% (?:CI (\\d+\\.\\d+)–(\\d+\\.\\d+)×|set: [^)]+)\\) platform").matcher(gain);
+            assertTrue(m.find(), "the ratio with its set between forks: " + gain);
+            assertTrue(gain.matches("(?s).*Virtual threads: (better|worse|equivalent within ±5%|undetermined: .*).*"), "one of the three answers: " + gain);
+            assertFalse(gain.contains("no difference"), "absence of evidence is never 'no difference': " + gain);
+            if (m.group(2) != null) {
+                double ratio = Double.parseDouble(m.group(1)), low = Double.parseDouble(m.group(2)), high = Double.parseDouble(m.group(3));
+                assertTrue(low <= ratio && ratio <= high, gain);
+                // settled: both bounds within ±10% of the ratio (not half the width), to the 2 decimals the line gives
+                if (gain.contains("; settled:")) assertTrue(low >= 0.9 * ratio - 0.01 && high <= 1.1 * ratio + 0.01, "settled means both bounds within ±10%: " + gain);
+                else assertTrue(gain.contains("NOT SETTLED") && gain.contains("the forks disagree"), "not settled, said why: " + gain);
+            } else {
+                assertFalse(gain.contains("; settled:"), "a ray is not settled: " + gain);
+            }
         } else {
             // too few ok forks on a busy machine: the lab claims no interval
             assertFalse(gain.contains("; settled:"), "no settled claim without two ok forks a side: " + gain);
@@ -231,7 +241,8 @@ class AbIT {
         String findings = Files.readString(run.resolve("findings.json"));
         assertTrue(findings.matches("(?s).*pinned virtual threads .* in `vtlab\\.sut\\.springmvc\\.[A-Za-z]+\\.[a-zA-Z$]+` \\(row 1\\).*"), findings);
         assertTrue(findings.contains("JDK 24+ no longer pins there"), findings);
-        // one rep a side: a gain only beyond this machine's noise between JVMs, which the pinned carrier's ~10 req/s is
+        // one rep a side: no interval between forks, so no gain is claimed however large (no constant stands in for
+        // the noise between JVMs the run did not measure): the change is said, as a direction
         assertTrue(findings.contains("→ JDK " + lab + " (row 2): +"), findings);
         // the gain claimed when both rows are evidence; the pinned row is often flagged littles-law (its queue outlasts
         // the hold: docs/results.md), and then the lab must say the gain is not evidence, whatever its size
@@ -239,7 +250,8 @@ class AbIT {
         String words = NextStepIT.variant(line, "JDK " + lab + " (row 2)");
         Evidence.Judged jdk = Evidence.of(rows).judge(Evidence.Part.base("ab", List.of(1)), Evidence.Part.variant("jdk", List.of(2)));
         System.out.println("vtlab IT: JDK lever: " + jdk + ": " + line);
-        assertTrue(jdk.call() == Evidence.Call.CLAIM ? NextStepIT.gainShown(words, false) : NextStepIT.refused(line, words), jdk + ": " + line);
+        assertTrue(jdk.call() == Evidence.Call.CLAIM ? words.contains("one fork a side, no interval between forks: no gain shown")
+                : NextStepIT.refused(line, words), jdk + ": " + line);
         assertTrue(Lab.num(rows.get(1), "throughput_rps") > 2 * Lab.num(rows.getFirst(), "throughput_rps"), rows.toString());
     }
 

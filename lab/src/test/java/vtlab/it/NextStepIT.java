@@ -72,7 +72,7 @@ class NextStepIT {
     static boolean gainShown(String words, boolean interval) {
         String claim = words.split(";", 2)[0];
         if (java.util.stream.Stream.of("no gain shown", "not a gain", "not evidence", "worse").anyMatch(claim::contains)) return false;
-        return claim.matches("\\+\\d+% req/s" + (interval ? " \\(95% CI \\+\\d+% to \\+\\d+%\\)" : "") + "(, p99 [+−]\\d+%.*)?");
+        return claim.matches("\\+\\d+% req/s" + (interval ? " \\(95% (CI \\+\\d+% to \\+\\d+%|set: at least \\+\\d+%)\\)" : "") + "(, p99 [+−]\\d+%.*)?");
     }
 
     /** The lab's refusal of a claim from rows that are not evidence, on the variant's own words or its base line. */
@@ -176,14 +176,18 @@ class NextStepIT {
             boolean full = claim.call() == Evidence.Call.CLAIM;
             // two forks a side leave one degree of freedom: a 1.6x gain whose forks spread can still hold 1.0 in its
             // interval, and then "no gain shown" is the lab's right answer on these rows, not a failure
-            vtlab.data.Stats.Interval between = vtlab.data.Stats.ratio95(okBase.stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray(),
-                    e.ok(claim.parts().getLast().rows()).stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray());
-            if (full && !(between.low() > 1)) {
-                System.out.println("vtlab IT: pool control: the forks' interval " + between + " holds 1.0; asserting the lab's 'within the noise'");
-                assertTrue(words.contains("(95% CI ") && words.contains("within the noise between forks, no gain shown"), claimed + ": " + words);
+            // (one row a fork here: the rows are the fork means the judge takes)
+            vtlab.data.judge.Claim between = vtlab.data.judge.Judge.ratio("pool", okBase.stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray(),
+                    e.ok(claim.parts().getLast().rows()).stream().mapToDouble(n -> e.row(n).num("throughput_rps")).toArray(), vtlab.data.judge.Margin.DEFAULT);
+            if (full && between.answer() != vtlab.data.judge.Answer.BETTER) {
+                System.out.println("vtlab IT: pool control: the judge says " + between.ratioWords() + ": " + between.answerWords() + "; asserting the lab's 'no gain shown'");
+                assertTrue(words.contains("(95% ") && words.contains("no gain shown"), claimed + ": " + words);
+            } else if (full) {
+                assertTrue(gainShown(words, true), claimed + "'s gain is claimed with its 95% interval: " + words);
             } else {
-                assertTrue(gainShown(words, full), claimed + "'s gain is claimed" + (full ? " with its 95% interval" : " from " + Evidence.rowsOf(okBase)
-                        + " (" + claim.why() + ")") + ": " + words);
+                // narrower (one ok row a side): no interval, and the judge claims nothing without one (no ±15% constant stands in)
+                assertTrue(words.contains("one fork a side, no interval between forks: no gain shown"), claimed + " from " + Evidence.rowsOf(okBase)
+                        + " (" + claim.why() + "): " + words);
             }
         }
         assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (" + Evidence.rowsOf(doubled) + ")"));

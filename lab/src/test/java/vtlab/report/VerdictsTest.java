@@ -16,6 +16,13 @@ class VerdictsTest {
     @TempDir
     Path dir;
 
+    /** ab's variants carry their tuning after the mode: they pair with platform as "virtual" does (endsWith("virtual") missed them). */
+    @Test
+    void abVariantsAreVirtualVariants() {
+        for (String v : List.of("virtual", "jetty virtual", "virtual-as-shipped", "virtual-tuned")) assertTrue(Verdicts.virtualVariant(v), v);
+        for (String v : List.of("platform-200", "platform-as-shipped", "jetty virtual-pool", "virtualish")) org.junit.jupiter.api.Assertions.assertFalse(Verdicts.virtualVariant(v), v);
+    }
+
     @Test
     void sweepVerdictQuotesTheNumbersOfOkRowsAtTheHighestConcurrency() throws Exception {
         RunFixture.heroSweep(dir).write();

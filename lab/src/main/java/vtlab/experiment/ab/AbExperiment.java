@@ -39,7 +39,7 @@ public final class AbExperiment implements Experiment {
             .map(t -> t.name().equals("reps") ? t.withHelp("N forks of one iteration each, as scripts before --forks wrote it\n(--quick: 1); not with --forks, --iterations or --budget") : t).toList();
     static final Opt FORKS = Opt.of("forks", "auto", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
             + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto (the default): forks are added,\n"
-            + "configurations interleaved, until every ratio is settled or --budget is\nspent; a number: that many, no more (--reps N is N forks of one iteration\neach; --quick one)").inScenario("load");
+            + "configurations interleaved, until every ratio is settled or --budget is\nspent (at most 5 looks, 2 to 6 forks a side, each judged at 99%: the\nrun's 5% split over them); a number: that many, no more (--reps N is N forks of one iteration\neach; --quick one)").inScenario("load");
     static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
             + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
     static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (the default): the wall time the A/B's forks may\n"
@@ -77,6 +77,15 @@ public final class AbExperiment implements Experiment {
         int iterations = o.positiveInt(ITERATIONS.name(), 1);
         java.time.Duration budget = auto ? o.duration(BUDGET.name(), java.time.Duration.ofMinutes(10), false) : null;
         return new Forks(forks, iterations, budget);
+    }
+
+    /** Whether forks are added until settled (--forks auto, the default, or --budget), as {@link #forks} decides. */
+    static boolean autoForks(Options o) throws UsageError {
+        boolean forksGiven = o.has(FORKS.name()), budgetGiven = o.has(BUDGET.name());
+        if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return false;
+        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile");
+        if (!forksGiven && !budgetGiven && unsteady) return false;
+        return o.string(FORKS.name(), FORKS.dflt()).trim().equals("auto") || budgetGiven;
     }
 
     /** A configuration's first fork's wall time, estimated: start, warm-up, each iteration's hold and one explaining hold. */
@@ -134,7 +143,7 @@ public final class AbExperiment implements Experiment {
         all.add(Dependencies.DEPENDENCY);
         all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER));
         all.addAll(TIMING);
-        all.addAll(List.of(FORKS, ITERATIONS, BUDGET));
+        all.addAll(List.of(FORKS, ITERATIONS, BUDGET, Judging.MARGIN));
         return all;
     }
 
@@ -163,6 +172,7 @@ public final class AbExperiment implements Experiment {
         List<String> jvm = jvmArgs(o);
         facts(o, s); // a --lever that does not parse, or one without --next-step, is refused here
         Forks f = forks(o, t);
+        Judging.of(o, f.auto()); // a --margin that is no percent in (0, 50%] is refused before anything starts
         List<Row> configs = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
@@ -271,12 +281,14 @@ public final class AbExperiment implements Experiment {
         Map<String, Object> out = new LinkedHashMap<>();
         if (Service.APP.given(o)) out.putAll(ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap());
         out.put("next_step", facts(o, Service.parse(o, o.positiveInt("port", 18080))).asMap());
+        out.put("judge", Judging.of(o, autoForks(o)).asMap());
         return out;
     }
 
     /** The verdict, each claim with the rows it names (ab runs alone: its rows are the matrix's, numbered as there). */
     @Override
     public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
-        return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir));
+        return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir),
+                Judging.read(runDir));
     }
 }

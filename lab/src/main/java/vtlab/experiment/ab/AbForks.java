@@ -18,14 +18,29 @@ import vtlab.plan.Search;
 /**
  * ab --forks auto: after the planned forks, more forks, configurations interleaved (the one with the fewest forks
  * first: platform, virtual, platform, ...), while a ratio of a scenario is not settled ({@link Verdict.Ratio#settled})
- * and the next fork fits in what is left of --budget. A fork runs its iterations back to back, in its one JVM. The
+ * and the next fork fits in what is left of --budget. Adding forks until a ratio looks settled is a sequential test:
+ * each look is a chance of a false claim, so the looks are capped ({@link #MAX_LOOKS}: one a fork a side, from two
+ * forks on) and the run's 5% is split over them (each look judged at 99%, {@link Judging}), Bonferroni's bound. A fork runs its iterations back to back, in its one JVM. The
  * budget is wall time from the A/B's first row on, so each fork's start and warm-up count; a fork that would not end
  * within it is not started. A scenario with a failed fork gets no more (its failure is the verdict's to say, and no
  * gain is claimed from the survivors), nor does one with a single configuration (no ratio to settle).
  */
 final class AbForks implements Search {
-    /** Forks of a configuration at most: past this a ratio that still is not settled will not be by more of them. */
-    static final int MAX_FORKS = 20;
+    /**
+     * Looks at a ratio at most: one after each fork a side from two forks on (2 to 6 forks a side when the run starts
+     * with one). Each look is judged at 1 − 0.05/5 = 99%, so that the run's chance of a false claim stays within 5%
+     * whichever look it stops at; more looks would widen every interval for forks a coffee break's --budget rarely
+     * buys (docs/ab.md, "Stopping").
+     */
+    static final int MAX_LOOKS = 5;
+    /** How the search judges a ratio: as the verdict of a --forks auto run does, each look at 99% (the margin settles nothing). */
+    static final Judging LOOKS = new Judging(vtlab.data.judge.Margin.DEFAULT, MAX_LOOKS);
+
+    /** How much more than its forks so far a configuration's next fork is reckoned to take: a fork may run longer than the ones before. */
+    static final double COST_MARGIN = 1.25;
+
+    /** Forks of a configuration at most: its first look's forks and one a look after it. */
+    private final int maxForks;
 
     private final List<Row> configs;
     private final int iterations;
@@ -48,6 +63,7 @@ final class AbForks implements Search {
     AbForks(List<Row> planned, AbExperiment.Forks f, long forkSeconds, LongSupplier nowMs) {
         this.configs = planned.stream().filter(r -> r.fork() == 1 && r.iteration() == 1).toList();
         this.iterations = f.iterations();
+        this.maxForks = Math.max(2, f.forks()) + MAX_LOOKS - 1;
         this.budget = f.budget();
         this.forkSeconds = forkSeconds;
         this.nowMs = nowMs;
@@ -100,23 +116,49 @@ final class AbForks implements Search {
             Map<String, List<DataRow>> rows = measured(s.getValue(), byConfig);
             // a failed fork is the verdict's to say, and no ratio (one configuration) has nothing to settle: no more forks
             if (s.getValue().stream().anyMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::failed))) continue;
-            List<Verdict.Ratio> ratios = Verdict.ratios(rows, s.getValue().getFirst().open());
-            if (ratios.isEmpty() || ratios.stream().allMatch(Verdict.Ratio::settled)) continue;
-            for (Row c : s.getValue()) if (forks(byConfig.get(c)) < MAX_FORKS) wanted.add(c);
+            // a ratio refused (a p99 over too few requests) is not settled by more forks of the same holds
+            List<Verdict.Ratio> ratios = Verdict.ratios(rows, rows, Map.of(), s.getValue().getFirst().open(), LOOKS).stream()
+                    .filter(r -> r.claim().refused() == null).toList();
+            // the ok rows only (the verdict's own): a scenario with a configuration of flagged rows only gets more forks, which may bring ok ones
+            boolean judged = rows.size() == s.getValue().size();
+            if (judged && (ratios.isEmpty() || ratios.stream().allMatch(Verdict.Ratio::settled))) continue;
+            for (Row c : s.getValue()) if (forks(byConfig.get(c)) < maxForks) wanted.add(c);
         }
         if (wanted.isEmpty()) {
             stopped = "every ratio settled (or no fork more can settle it)";
             return null;
         }
         long left = budget.toSeconds() - elapsedSeconds(all);
-        if (left < forkSeconds) {
-            stopped = String.format(Locale.ROOT, "--budget %s spent (%ds left, a fork takes about %ds): not every ratio is settled",
-                    AbExperiment.minutes(budget.toSeconds()), Math.max(0, left), forkSeconds);
-            return null;
-        }
         // the fewest forks first, in the plan's order on a tie: platform, virtual, platform, ...
         Row c = wanted.stream().min(java.util.Comparator.comparingInt(r -> forks(byConfig.get(r)))).orElseThrow();
+        long cost = nextForkSeconds(byConfig.get(c), all);
+        if (left < cost) {
+            stopped = String.format(Locale.ROOT, "--budget %s spent (%ds left, a fork takes about %ds): not every ratio is settled",
+                    AbExperiment.minutes(budget.toSeconds()), Math.max(0, left), cost);
+            return null;
+        }
         return AbExperiment.forkRow(c, forks(byConfig.get(c)) + 1, 1, iterations);
+    }
+
+    /**
+     * What the configuration's next fork is reckoned to take: the longest of its later forks so far (a fork's first row's
+     * start to the start of the row after its last, in the run's order), with {@link #COST_MARGIN}; the plan's estimate
+     * before it has one.
+     */
+    long nextForkSeconds(List<DataRow> mine, List<DataRow> all) {
+        List<DataRow> ordered = all.stream().filter(n -> !n.text(Columns.TS).isBlank()).sorted(java.util.Comparator.comparing(n -> Instant.parse(n.text(Columns.TS)))).toList();
+        long longest = 0;
+        Map<Long, List<DataRow>> byFork = new LinkedHashMap<>();
+        for (DataRow n : mine) if (!Double.isNaN(n.num(Columns.FORK)) && !n.text(Columns.TS).isBlank()) byFork.computeIfAbsent((long) n.num(Columns.FORK), k -> new ArrayList<>()).add(n);
+        for (Map.Entry<Long, List<DataRow>> f : byFork.entrySet()) {
+            if (f.getKey() == 1) continue; // the first fork ran an explaining hold a later fork does not
+            DataRow last = f.getValue().getLast();
+            int at = ordered.indexOf(last);
+            if (at < 0 || at + 1 >= ordered.size()) continue;
+            long s = Duration.between(Instant.parse(f.getValue().getFirst().text(Columns.TS)), Instant.parse(ordered.get(at + 1).text(Columns.TS))).toSeconds();
+            longest = Math.max(longest, s);
+        }
+        return longest > 0 ? (long) Math.ceil(longest * COST_MARGIN) : forkSeconds;
     }
 
     /** Seconds since the A/B's first row started (its ts_iso), 0 before any. */
@@ -149,15 +191,14 @@ final class AbForks implements Search {
     }
 
     /**
-     * The rows each configuration of a scenario is measured by: its ok rows, or where a configuration has none its
-     * flagged ones (a busy machine): more forks may still bring ok ones, and the verdict, not this search, says what
-     * counts as evidence.
+     * The rows each configuration of a scenario is measured by: its ok rows, the verdict's own evidence; a flagged row
+     * settles nothing here, or the search could stop on rows the verdict then sets aside. A configuration without one
+     * is left out (and the scenario wants more forks, which may bring ok ones).
      */
     static Map<String, List<DataRow>> measured(List<Row> scenario, Map<Row, List<DataRow>> byConfig) {
         Map<String, List<DataRow>> rows = new LinkedHashMap<>();
-        boolean allOk = scenario.stream().allMatch(c -> byConfig.get(c).stream().anyMatch(DataRow::ok));
         for (Row c : scenario) {
-            List<DataRow> use = byConfig.get(c).stream().filter(n -> allOk ? n.ok() : !n.failed()).toList();
+            List<DataRow> use = byConfig.get(c).stream().filter(DataRow::ok).toList();
             if (!use.isEmpty()) rows.put(Verdict.config(use.getFirst()), use);
         }
         return rows;
@@ -184,7 +225,7 @@ final class AbForks implements Search {
         List<String> out = new ArrayList<>();
         for (List<Row> s : scenarios().values()) {
             Map<String, List<DataRow>> rows = measured(s, byConfig);
-            for (Verdict.Ratio r : Verdict.ratios(rows, s.getFirst().open())) {
+            for (Verdict.Ratio r : Verdict.ratios(rows, rows, Map.of(), s.getFirst().open(), LOOKS)) {
                 out.add(String.format(Locale.ROOT, "%s c=%d: %s%s", s.getFirst().workload(), s.getFirst().concurrency(), r.text(), r.settled() ? " settled" : ""));
             }
         }

@@ -22,7 +22,9 @@ import vtlab.data.DataRow;
 import vtlab.data.RequestTime;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
-import vtlab.data.Stats;
+import vtlab.data.judge.Answer;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
 import vtlab.experiment.ab.Levers.Lever;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
@@ -81,13 +83,6 @@ final class NextStep implements Search {
     static final Opt LEVER = Opt.of("lever", null, "[CAUSE:]NAME=V1,V2: a lever of your own for --next-step (repeatable): NAME an\n"
             + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any")
             .typed(Opt.Type.REPEATED);
-
-    /**
-     * With one fork a side there is no interval between forks: a change is then claimed only beyond what fresh JVMs of
-     * the same row differ by on this machine, up to ±15% (docs/results.md). With two forks a side or more, the interval
-     * between fork means is that spread, measured on the run itself, and this floor no longer applies.
-     */
-    static final double BETWEEN_JVMS_PCT = 15;
 
     /**
      * What the run knew of the service for its levers, kept in environment.json (ab.next_step) so the verdict reads
@@ -159,7 +154,7 @@ final class NextStep implements Search {
      * speak for it (ok ones, else flagged ones: then not evidence), its largest cause with its mean share and the first
      * row that names it (the evidence, the present values).
      */
-    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first) {
+    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first, List<Numbered> failed) {
         String threadMode() {
             return first.row().mode();
         }
@@ -190,9 +185,13 @@ final class NextStep implements Search {
      */
     static List<Base> bases(List<Numbered> rows) {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
-        Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>();
+        Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>(), failedBy = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.row()) != null || n.row().failed()) continue;
+            if (Levers.of(n.row()) != null) continue;
+            if (n.row().failed()) {
+                failedBy.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
+                continue;
+            }
             byScenario.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
         }
         List<Base> out = new ArrayList<>();
@@ -213,7 +212,8 @@ final class NextStep implements Search {
                 Numbered first = why.stream().filter(n -> RequestTime.cause(n.row()) == top).findFirst().orElse(why.getFirst());
                 Numbered any = use.getFirst();
                 String scenario = any.row().text(Columns.WORKLOAD) + " at " + any.load() + (jdks ? " on JDK " + any.jdk() : "");
-                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(why, top), first));
+                out.add(new Base(scenario, c, use, ok.isEmpty(), top, share(why, top), first,
+                        List.copyOf(failedBy.getOrDefault(key, Map.of()).getOrDefault(c, List.of()))));
             }
         });
         return out;
@@ -255,13 +255,17 @@ final class NextStep implements Search {
      * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, and one with a
      * failed fork says so and claims nothing from its other forks alone (the fork that failed may be the answer);
      * rising errors as no gain, flagged rows as not evidence; else its throughput and its p99, each as a ratio to the
-     * base's with its 95% interval between fork means ({@link Stats#ratio95}). A gain is either beyond its interval:
+     * base's, judged on fork means by the lab's judge ({@link Judge}). A gain is either claim's set wholly above 1:
      * more throughput without a longer tail, or a shorter p99 tail without less throughput (a p99 cut that holds is a
      * gain even when the throughput stays, as it does when the load is the clients'); the open model is judged on p99.
-     * Both at once the other way is a trade, not a gain. With one fork a side there is no interval: the change must
-     * then pass this machine's spread between fresh JVMs ({@link #BETWEEN_JVMS_PCT}).
+     * Both at once the other way is a trade, not a gain. With one fork a side there is no interval, and no gain is
+     * claimed: no constant stands in for the spread between fresh JVMs, which the run did not measure.
      */
     static Judged judge(Base base, String label, List<Numbered> variant) {
+        return judge(base, label, variant, Judging.DEFAULT);
+    }
+
+    static Judged judge(Base base, String label, List<Numbered> variant, Judging judging) {
         String rows = rowsOf(variant);
         List<Numbered> failed = variant.stream().filter(n -> n.row().failed()).toList();
         if (failed.size() == variant.size()) {
@@ -279,15 +283,22 @@ final class NextStep implements Search {
             return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
                     label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, false, top);
         }
-        Stats.Interval tput = Stats.ratio95(forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS)).positive();
-        Stats.Interval p99 = Stats.ratio95(forkMeans(base.rows(), Columns.P99), forkMeans(ran, Columns.P99)).positive();
-        Stats.Interval main = open ? p99 : tput;
-        if (main.n() == 0) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
-        String measured = open ? "p99 " + change(p99, "") : change(tput, " req/s") + (p99.n() == 0 ? "" : ", p99 " + change(p99, ""));
+        Claim tput = Judge.ratio("req/s", forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS), judging.margin());
+        // p99: lower is better, so the base's over the variant's is the variant's gain (better above 1)
+        Claim p99 = Judge.ratio("p99", forkMeans(ran, Columns.P99), forkMeans(base.rows(), Columns.P99), judging.margin());
+        Claim main = open ? p99 : tput;
+        if (Double.isNaN(main.estimate())) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
+        String measured = open ? "p99 " + change(p99, true, "") : change(tput, false, " req/s") + (Double.isNaN(p99.estimate()) ? "" : ", p99 " + change(p99, true, ""));
         // the direction decides whether more of the lever is tried, a choice of what to run, not a claim: flagged rows
         // (a busy machine) may steer it, never make a gain; closed, more throughput or a clearly shorter tail
-        double tputPct = 100 * (tput.mean() - 1), p99Pct = 100 * (p99.mean() - 1);
-        boolean direction = open ? -p99Pct >= 100 * Verdict.SAME : tputPct >= 100 * Verdict.SAME || -p99Pct >= 200 * Verdict.SAME;
+        double tputPct = 100 * (tput.estimate() - 1), p99Cut = 100 * (1 - 1 / p99.estimate());
+        boolean direction = open ? p99Cut >= 100 * Verdict.SAME : tputPct >= 100 * Verdict.SAME || p99Cut >= 200 * Verdict.SAME;
+        if (!base.failed().isEmpty()) {
+            // the base's survivors alone are not the base: a gain against them would be a gain from survivors
+            return new Judged(String.format(Locale.ROOT, "%s (%s): %s; its base, %s, had %d fork%s FAILED (%s: %s): no gain claimed against its other forks alone",
+                    label, rows, measured, base.config(), base.failed().size(), base.failed().size() == 1 ? "" : "s", rowsOf(base.failed()),
+                    base.failed().getFirst().row().text(Columns.NOTE)) + where, false, direction, top);
+        }
         if (!failed.isEmpty()) {
             return new Judged(String.format(Locale.ROOT, "%s (%s): %d of %d forks FAILED (%s: %s): no gain claimed from the other%s alone (%s)%s", label, rows,
                     failed.size(), variant.size(), rowsOf(failed), failed.getFirst().row().text(Columns.NOTE), ran.size() == 1 ? "" : "s", measured, where),
@@ -298,36 +309,44 @@ final class NextStep implements Search {
                     .flatMap(n -> n.row().flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
             return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, direction, top);
         }
-        boolean forks = !Double.isNaN(main.low());
-        // beyond the interval between forks, or with one fork a side beyond this machine's spread between fresh JVMs
-        boolean more = forks ? tput.low() > 1 : tputPct >= BETWEEN_JVMS_PCT, less = forks ? tput.high() < 1 : tputPct <= -BETWEEN_JVMS_PCT;
-        boolean shorter = forks ? p99.high() < 1 : p99Pct <= -BETWEEN_JVMS_PCT, longer = forks ? p99.low() > 1 : p99Pct >= BETWEEN_JVMS_PCT;
-        if (open) {
-            more = false;
-            less = false;
-        }
+        // each from the judge's answer: the whole set on one side of 1; one fork a side has no set and claims nothing
+        boolean more = !open && tput.answer() == Answer.BETTER, less = !open && tput.answer() == Answer.WORSE;
+        boolean shorter = p99.answer() == Answer.BETTER, longer = p99.answer() == Answer.WORSE;
         String judged;
         boolean gain = false;
         if ((more && longer) || (shorter && less)) {
             judged = more ? ": more throughput for a longer p99 tail: a trade, not a gain" : ": a shorter p99 tail for less throughput: a trade, not a gain";
         } else if (more || shorter) {
             gain = true;
-            judged = more ? "" : open ? "" : ": a p99 cut that holds, throughput " + (Double.isNaN(tput.low()) || tput.contains(1.0) ? "the same" : "up");
+            judged = more ? "" : open ? "" : ": a p99 cut that holds, throughput " + (tput.answer() == Answer.BETTER ? "up"
+                    : tput.answer() == Answer.EQUIVALENT ? "the same within " + judging.margin().words() : "not told apart");
         } else if (less || longer) {
             judged = ": worse";
         } else {
-            judged = forks ? ": within the noise between forks, no gain shown"
-                    : ": one fork a side, within this machine's ±15% between fresh JVMs: no gain shown";
+            judged = main.hasSet() ? ": " + main.answerWords() + ", no gain shown"
+                    : ": one fork a side, no interval between forks: no gain shown (a direction only)";
         }
         return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top);
     }
 
-    /** A ratio as a change with its unit: "+80% req/s (95% CI +70% to +91%)", "+12% req/s" without an interval, "+3% req/s (95% CI unbounded)". */
-    static String change(Stats.Interval r, String unit) {
-        String m = pct(100 * (r.mean() - 1)) + unit;
-        if (Double.isNaN(r.low())) return m;
-        if (!r.bounded()) return m + " (95% CI unbounded)";
-        return m + String.format(Locale.ROOT, " (95%% CI %s to %s)", pct(100 * (r.low() - 1)), pct(100 * (r.high() - 1)));
+    /**
+     * A claim as a change with its unit: "+80% req/s (95% CI +70% to +91%)", "+12% req/s" without an interval, "+3% req/s
+     * (95% set: at least +11%)". A lower-is-better claim (p99, judged as the base's over the variant's) is said as the
+     * variant's own change: −20% for a p99 cut to 0.8 of the base's.
+     */
+    static String change(Claim c, boolean inverted, String unit) {
+        java.util.function.DoubleUnaryOperator pctOf = r -> 100 * ((inverted ? 1 / r : r) - 1);
+        String m = pct(pctOf.applyAsDouble(c.estimate())) + unit;
+        vtlab.data.judge.RatioSet set = c.set();
+        return switch (set.shape()) {
+            case NONE -> m;
+            case INTERVAL -> {
+                double a = pctOf.applyAsDouble(set.low()), b = pctOf.applyAsDouble(set.high());
+                yield m + String.format(Locale.ROOT, " (%s CI %s to %s)", c.levelWords(), pct(Math.min(a, b)), pct(Math.max(a, b)));
+            }
+            case AT_LEAST -> m + String.format(Locale.ROOT, " (%s set: %s %s)", c.levelWords(), inverted ? "at most" : "at least", pct(pctOf.applyAsDouble(set.low())));
+            default -> m + " (" + c.levelWords() + " set: " + set.words() + " of the base's)";
+        };
     }
 
     /** A side's values per fork (iterations averaged): the noise between fresh JVMs, as the A/B's verdict takes it. */
@@ -368,6 +387,10 @@ final class NextStep implements Search {
      * @param jar   the jar's libraries (null: a --cmd)
      */
     static List<vtlab.data.Finding> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar) {
+        return findings(rows, facts, jar, Judging.DEFAULT);
+    }
+
+    static List<vtlab.data.Finding> findings(List<Numbered> rows, Facts facts, ServiceLibraries jar, Judging judging) {
         if (facts == null) return List.of();
         List<Lever> user = facts.user();
         List<Numbered> variants = rows.stream().filter(n -> Levers.of(n.row()) != null).toList();
@@ -411,7 +434,7 @@ final class NextStep implements Search {
                     String[] nv = lv.split(":", 2);
                     Lever l = Levers.named(nv[0], user);
                     String label = l == null ? nv[0] + " " + nv[1] : l.label(nv[1]);
-                    Judged j = judge(b, label, list);
+                    Judged j = judge(b, label, list, judging);
                     judged.put(lv, j);
                     s.append(" → ").append(j.text());
                 });

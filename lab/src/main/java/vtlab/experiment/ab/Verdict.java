@@ -17,6 +17,9 @@ import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Finding;
 import vtlab.data.Rows;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Units;
 
 /**
  * The verdict of an ab run in words, each claim naming its rows by their number in matrix.csv (the report links
@@ -27,8 +30,8 @@ import vtlab.data.Rows;
  */
 final class Verdict {
     /**
-     * Without an interval (one fork a side), ratios this close to 1 are said as no difference; with one, a ratio is no
-     * difference when its interval holds 1.0 ({@link Ratio#same}).
+     * A direction, not a claim: a next step tries more of a lever that moved its throughput the right way by more than
+     * this (NextStep.Judged#direction); no gain or loss is claimed from it (the judge's intervals do that).
      */
     static final double SAME = 0.05;
 
@@ -83,6 +86,12 @@ final class Verdict {
      */
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                                   NextStep.Facts nextStep) {
+        return findings(rows, pinningTxt, jar, jdkVersions, nextStep, Judging.DEFAULT);
+    }
+
+    /** As above, with the run's margin and looks ({@link Judging}). */
+    static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
+                                  NextStep.Facts nextStep, Judging judging) {
         // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
         List<DataRow> ab = rows.stream().filter(n -> Levers.of(n) == null).toList();
         List<Finding> out = new ArrayList<>();
@@ -94,7 +103,7 @@ final class Verdict {
             String key = n.text(Columns.WORKLOAD) + " at " + load(n) + (jdks ? " on JDK " + n.text(Columns.JDK) : "");
             scenarios.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
-        scenarios.forEach((key, list) -> gain(key, list, out));
+        scenarios.forEach((key, list) -> gain(key, list, out, judging));
         errors(rows, out);
         pinning(rows, pinningTxt, out);
         List<Finding> libraries = new ArrayList<>();
@@ -103,7 +112,7 @@ final class Verdict {
         out.addAll(libraries);
         bottleneck(rows, out);
         requestTime(ab, out);
-        out.addAll(NextStep.findings(NextStep.numbered(rows), nextStep, jar));
+        out.addAll(NextStep.findings(NextStep.numbered(rows), nextStep, jar, judging));
         memory(rows, out);
         if (out.size() == libraries.size()) out.addFirst(Finding.of("no row to conclude from"));
         return out;
@@ -128,88 +137,167 @@ final class Verdict {
     }
 
     /**
-     * Throughput (closed) or p99 (open) of each configuration against platform, each ratio with its 95% interval between
-     * forks ({@link #ratios}), and what tuning adds to the flag; then whether the ratios are settled ({@link #settled}).
+     * Each configuration against platform, and tuned against as shipped, judged by the lab's one judge
+     * ({@link Judge}) on the fork means of its ok forks: throughput (closed) or p99 (open) as the claim; closed, the
+     * p99 beside it, judged as the throughput is (the tail is a claim too). A configuration with a failed fork gets no
+     * ratio: the fork that failed may be the answer, and its survivors alone would claim what it did not do. Then
+     * whether the ratios are settled ({@link #settled}).
      */
-    static void gain(String scenario, List<DataRow> list, List<Finding> out) {
-        Map<String, List<DataRow>> byConfig = new LinkedHashMap<>();
-        for (DataRow n : list) if (n.ok()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+    static void gain(String scenario, List<DataRow> list, List<Finding> out, Judging judging) {
+        Map<String, List<DataRow>> byConfig = new LinkedHashMap<>(), failed = new LinkedHashMap<>(), all = new LinkedHashMap<>();
+        for (DataRow n : list) {
+            all.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+            if (n.ok()) byConfig.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+            if (n.failed()) failed.computeIfAbsent(config(n), k -> new ArrayList<>()).add(n);
+        }
         if (byConfig.isEmpty()) return;
         boolean open = list.getFirst().open();
         Column col = open ? Columns.P99 : Columns.RPS;
         Map<String, Double> value = new LinkedHashMap<>();
         byConfig.forEach((c, l) -> value.put(c, l.stream().mapToDouble(n -> n.num(col)).average().orElse(Double.NaN)));
-        List<Ratio> ratios = ratios(byConfig, open);
+        List<Ratio> ratios = ratios(byConfig, all, failed, open, judging);
         List<String> parts = new ArrayList<>();
         byConfig.forEach((c, l) -> {
             double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Columns.P99)).average().orElse(Double.NaN);
             String s = open ? String.format(Locale.ROOT, "%s p99 %.1f ms", c, v)
                     : String.format(Locale.ROOT, "%s %,.0f req/s (p99 %.1f ms)", c, v, p99);
             Ratio r = find(ratios, c, "platform");
-            if (r != null) s += " = " + ratio(r.ci().mean()) + " platform" + interval(r.ci());
+            if (r != null) s += r.claim().refused() != null ? " (no ratio against platform)" : " = " + r.claim().ratioWords() + " platform";
             parts.add(s + " (" + rowsOf(l) + ")");
         });
         String line = scenario + ": " + String.join("; ", parts);
         Ratio flag = find(ratios, "virtual as shipped", "platform"), tuning = find(ratios, "virtual tuned", "virtual as shipped");
         if (tuning != null) {
-            line += ". The flag alone gives " + (flag == null ? "?" : ratio(flag.ci().mean())) + ", tuning adds " + ratio(tuning.ci().mean())
-                    + (tuning.same() ? " (no difference here" + (Double.isNaN(tuning.ci().low()) ? "" : ": the interval holds 1.0") + ")" : "");
+            line += ". The flag alone: " + (flag == null ? "?" : said(flag.claim(), false)) + "; tuning adds " + said(tuning.claim(), true);
         } else if (flag != null) {
-            double g = flag.ci().mean();
-            line += flag.same() ? ". Virtual threads make no difference here" + (Double.isNaN(flag.ci().low()) ? "" : " (the interval holds 1.0)") : g > 1 ? ". Virtual threads gain " + ratio(g)
-                    : ". Virtual threads lose: " + ratio(g);
+            line += ". Virtual threads: " + flag.claim().answerWords();
+        } else {
+            Ratio any = ratios.stream().filter(r -> r.against().equals("platform")).findFirst().orElse(null);
+            if (any != null) line += ". " + any.of() + ": " + any.claim().answerWords();
+        }
+        List<Claim> claims = new ArrayList<>(ratios.stream().map(Ratio::claim).toList());
+        if (!open) {
+            List<String> tails = new ArrayList<>();
+            for (Ratio t : tails(byConfig, all, failed, judging)) {
+                claims.add(t.claim());
+                if (t.claim().refused() == null) tails.add(t.of() + " " + said(t.claim(), true));
+                else if (failedFork(t.of(), all, failed) == null) tails.add(t.of() + " " + t.claim().ratioWords()); // a failed fork: said above
+            }
+            if (!tails.isEmpty()) line += ". The tail (platform's p99 over the row's, better above 1): " + String.join("; ", tails);
         }
         out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col),
-                byConfig.values().stream().flatMap(List::stream).toList()));
+                byConfig.values().stream().flatMap(List::stream).toList()).withClaims(claims));
+    }
+
+    static void gain(String scenario, List<DataRow> list, List<Finding> out) {
+        gain(scenario, list, out, Judging.DEFAULT);
     }
 
     /**
-     * A ratio is settled when its 95% interval lies within ±10% of it: the smallest change this verdict treats as worth
-     * a decision (a 10% gain is the least a switch of thread model is made for), and about what 3 to 5 forks a side
-     * reach on this 2-core machine, whose fresh JVMs differ by some ±5-15% (docs/results.md): a tighter width would
-     * leave most runs of a coffee break's --budget unsettled, a wider one call "settled" what a rerun may reverse.
+     * A claim in a clause: its answer ("better: at least 1.11×"), after its ratio when asked; one fork a side, its
+     * ratio alone ("2.72× (one fork a side: no interval)"), the line ending with "a direction, not a result" once.
      */
-    static final double SETTLED_HALF_WIDTH = 0.10;
+    static String said(Claim c, boolean withRatio) {
+        if (c.refused() == null && !c.hasSet()) return c.ratioWords();
+        return withRatio ? c.ratioWords() + ": " + c.answerWords() : c.answerWords();
+    }
+
+    /**
+     * A ratio is settled when both bounds of its interval lie within ±10% of it (not half its width over it: 8% below
+     * and 12% above is not within ±10%): the smallest change this verdict treats as worth a decision (a 10% gain is the
+     * least a switch of thread model is made for), and about what 3 to 5 forks a side reach where fresh JVMs differ by
+     * a CV of 3–8% (docs/results.md): a tighter width would leave most runs of a coffee break's --budget unsettled, a
+     * wider one call "settled" what a rerun may reverse.
+     */
+    static final double SETTLED_WITHIN = 0.10;
 
     /** Iterations of one fork further apart than this (range over mean) are a fork that did not hold steady. */
     static final double UNSETTLED_SPREAD = 0.10;
 
     /**
-     * One ratio of a scenario, better above 1 (closed: the row's throughput over the other's; open: the other's p99 over
-     * the row's), with its 95% interval between the fork means of the two configurations ({@link vtlab.data.Stats#ratio95}).
+     * A p99 over fewer requests than this in a hold is its few slowest requests (at 600 requests, the 6 slowest: the
+     * maximum with noise), not a percentile: such a tail is said, never judged.
      */
-    record Ratio(String of, String against, vtlab.data.Stats.Interval ci) {
-        /** Two forks a side at least, and the interval within ±{@link #SETTLED_HALF_WIDTH} of the ratio. */
-        boolean settled() {
-            return ci.n() >= 2 && ci.relativeHalfWidth() <= SETTLED_HALF_WIDTH;
-        }
+    static final double P99_MIN_REQUESTS = 1000;
 
-        /** No difference: the interval holds 1.0; with one fork a side (no interval), a ratio within {@link #SAME} of 1. */
-        boolean same() {
-            return Double.isNaN(ci.low()) ? Math.abs(ci.mean() - 1) < SAME : ci.contains(1.0);
+    /** One judged comparison of a scenario, better above 1: of's against against's ({@link Claim}). */
+    record Ratio(String of, String against, Claim claim) {
+        /** Two forks a side at least, and both bounds within ±{@link #SETTLED_WITHIN} of the ratio. */
+        boolean settled() {
+            return claim.settled(SETTLED_WITHIN);
         }
 
         String text() {
-            return of + " / " + against + " " + ci.renderRatio();
+            return of + " / " + against + " " + claim.ratioWords();
         }
     }
 
-    /** The scenario's ratios: each configuration against platform, tuned against as shipped. */
+    /** The scenario's ratios at the default judging (tests, the search's status). */
     static List<Ratio> ratios(Map<String, List<DataRow>> byConfig, boolean open) {
+        return ratios(byConfig, byConfig, Map.of(), open, Judging.DEFAULT);
+    }
+
+    /**
+     * The scenario's ratios: each configuration against platform, tuned against as shipped; a pair with a failed fork
+     * on either side is refused with it.
+     *
+     * @param byConfig the ok rows of each configuration
+     * @param all      every row of each configuration
+     * @param failed   the failed rows of each configuration
+     */
+    static List<Ratio> ratios(Map<String, List<DataRow>> byConfig, Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed, boolean open,
+                              Judging judging) {
         Column col = open ? Columns.P99 : Columns.RPS;
+        String unit = open ? "p99" : "req/s";
         List<Ratio> out = new ArrayList<>();
         List<DataRow> platform = byConfig.get("platform");
         byConfig.forEach((c, l) -> {
-            if (platform != null && !c.equals("platform")) out.add(ratio(c, l, "platform", platform, col, open));
+            if (platform != null && !c.equals("platform")) out.add(judged(c, l, "platform", platform, col, open, unit, all, failed, judging));
         });
         List<DataRow> shipped = byConfig.get("virtual as shipped"), tuned = byConfig.get("virtual tuned");
-        if (shipped != null && tuned != null) out.add(ratio("virtual tuned", tuned, "virtual as shipped", shipped, col, open));
+        if (shipped != null && tuned != null) out.add(judged("virtual tuned", tuned, "virtual as shipped", shipped, col, open, unit, all, failed, judging));
         return out;
     }
 
-    static Ratio ratio(String of, List<DataRow> rows, String against, List<DataRow> other, Column col, boolean open) {
+    /** Closed model: each configuration's p99 against platform's, better above 1 (platform's p99 over the row's). */
+    static List<Ratio> tails(Map<String, List<DataRow>> byConfig, Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed, Judging judging) {
+        List<Ratio> out = new ArrayList<>();
+        List<DataRow> platform = byConfig.get("platform");
+        if (platform == null) return out;
+        byConfig.forEach((c, l) -> {
+            if (!c.equals("platform")) out.add(judged(c, l, "platform", platform, Columns.P99, true, "p99", all, failed, judging));
+        });
+        return out;
+    }
+
+    static Ratio judged(String of, List<DataRow> rows, String against, List<DataRow> other, Column col, boolean lowerIsBetter, String unit,
+                        Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed, Judging judging) {
+        String what = of + " / " + against + " " + unit;
+        String refusal = failedFork(of, all, failed);
+        if (refusal == null) refusal = failedFork(against, all, failed);
+        if (refusal == null && col.equals(Columns.P99)) refusal = fewRequests(rows, other);
+        if (refusal != null) return new Ratio(of, against, Judge.refused(what, refusal, judging.margin()));
         double[] mine = forkMeans(rows, col), theirs = forkMeans(other, col);
-        return new Ratio(of, against, (open ? vtlab.data.Stats.ratio95(mine, theirs) : vtlab.data.Stats.ratio95(theirs, mine)).positive());
+        return new Ratio(of, against, lowerIsBetter ? Judge.ratio(what, mine, theirs, judging.margin(), judging.looks())
+                : Judge.ratio(what, theirs, mine, judging.margin(), judging.looks()));
+    }
+
+    /** "1 of 3 forks of virtual as shipped failed (row 5: ...)", or null when none of its forks failed. */
+    static String failedFork(String config, Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed) {
+        List<DataRow> f = failed.getOrDefault(config, List.of());
+        if (f.isEmpty()) return null;
+        long forks = all.getOrDefault(config, f).stream().map(n -> Double.isNaN(n.num(Columns.FORK)) ? "row " + n.number() : "fork " + (long) n.num(Columns.FORK))
+                .distinct().count();
+        long bad = f.stream().map(n -> Double.isNaN(n.num(Columns.FORK)) ? "row " + n.number() : "fork " + (long) n.num(Columns.FORK)).distinct().count();
+        return String.format(Locale.ROOT, "%d of %d forks of %s failed (%s: %s)", bad, forks, config, rowsOf(f), f.getFirst().text(Columns.NOTE));
+    }
+
+    /** Why a p99 cannot be judged: a hold of fewer than {@link #P99_MIN_REQUESTS} requests; null when every hold had enough (or did not say). */
+    static String fewRequests(List<DataRow> a, List<DataRow> b) {
+        List<DataRow> few = java.util.stream.Stream.concat(a.stream(), b.stream()).filter(n -> n.num(Columns.HTTP_REQS) < P99_MIN_REQUESTS).toList();
+        if (few.isEmpty()) return null;
+        return String.format(Locale.ROOT, "a p99 over %,.0f requests is the slowest few, not a percentile (%s: fewer than %,.0f a hold; a longer --hold)",
+                few.stream().mapToDouble(n -> n.num(Columns.HTTP_REQS)).min().orElse(0), rowsOf(few), P99_MIN_REQUESTS);
     }
 
     static Ratio find(List<Ratio> ratios, String of, String against) {
@@ -232,13 +320,15 @@ final class Verdict {
         return out;
     }
 
+    /** The fork means, by the judge's unit ({@link Units}). */
     static double[] forkMeans(List<DataRow> rows, Column col) {
-        return byFork(rows, col).values().stream().mapToDouble(v -> java.util.Arrays.stream(v).average().orElseThrow()).toArray();
+        return Units.means(rows.stream().map(n -> n.num(col)).toList(),
+                rows.stream().map(n -> Double.isNaN(n.num(Columns.FORK)) ? "row " + n.number() : "fork " + (long) n.num(Columns.FORK)).toList());
     }
 
     /**
-     * Whether the scenario's ratios are settled: "; settled: ..." when every ratio's interval is within
-     * ±{@link #SETTLED_HALF_WIDTH} of it; ". NOT SETTLED: ..." naming the ratios whose interval is wider ("the forks
+     * Whether the scenario's ratios are settled: "; settled: ..." when both bounds of every ratio's interval are within
+     * ±{@link #SETTLED_WITHIN} of it; ". NOT SETTLED: ..." naming the ratios that reach further ("the forks
      * disagree"); ". One fork per configuration: a direction, not a result" without an interval. Forks whose
      * iterations spread more than {@link #UNSETTLED_SPREAD} are named: the JVM was not steady in its holds.
      */
@@ -255,19 +345,21 @@ final class Verdict {
             }
         }));
         String steady = unsteady.isEmpty() ? "" : "; not steady within a fork: " + String.join("; ", unsteady);
-        if (ratios.isEmpty()) return steady.isEmpty() ? "" : "." + steady.substring(1);
-        if (ratios.stream().anyMatch(r -> r.ci().n() < 2)) {
+        List<Ratio> judged = ratios.stream().filter(r -> r.claim().refused() == null).toList();
+        if (judged.isEmpty()) return steady.isEmpty() ? "" : "." + steady.substring(1);
+        if (judged.stream().anyMatch(r -> !r.claim().hasSet())) {
             return ". One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval)" + steady;
         }
-        List<Ratio> loose = ratios.stream().filter(r -> !r.settled()).toList();
-        int forks = ratios.stream().mapToInt(r -> r.ci().n()).min().orElse(0);
+        List<Ratio> loose = judged.stream().filter(r -> !r.settled()).toList();
+        int forks = judged.stream().mapToInt(r -> Math.min(r.claim().unitsA(), r.claim().unitsB())).min().orElse(0);
+        String level = judged.getFirst().claim().levelWords();
         if (loose.isEmpty()) {
-            return String.format(Locale.ROOT, "; settled: every ratio's 95%% interval within ±%.0f%% of it, from %d forks or more a configuration",
-                    100 * SETTLED_HALF_WIDTH, forks) + steady;
+            return String.format(Locale.ROOT, "; settled: both bounds of every ratio's %s interval within ±%.0f%% of it, from %d forks or more a configuration",
+                    level, 100 * SETTLED_WITHIN, forks) + steady;
         }
-        return ". NOT SETTLED: " + loose.stream().map(r -> r.text() + (r.ci().bounded() ? String.format(Locale.ROOT, ", ±%.0f%%", 100 * r.ci().relativeHalfWidth()) : ""))
-                .collect(Collectors.joining("; ")) + String.format(Locale.ROOT, ", wider than ±%.0f%%: the forks disagree (more forks: --forks auto within --budget)",
-                100 * SETTLED_HALF_WIDTH) + steady;
+        return ". NOT SETTLED: " + loose.stream().map(r -> r.text() + (r.claim().set().bounded() ? String.format(Locale.ROOT, ", reaching ±%.0f%%", 100 * r.claim().reach()) : ""))
+                .collect(Collectors.joining("; ")) + String.format(Locale.ROOT, ", past ±%.0f%%: the forks disagree (more forks: --forks auto within --budget)",
+                100 * SETTLED_WITHIN) + steady;
     }
 
     /** The kinds of failed request a generator counts, each in its column. */
@@ -463,13 +555,6 @@ final class Verdict {
     /** "row 3" or "rows 3, 4". */
     static String rowsOf(List<DataRow> l) {
         return (l.size() == 1 ? "row " : "rows ") + l.stream().map(n -> Integer.toString(n.number())).collect(Collectors.joining(", "));
-    }
-
-    /** " (95% CI 1.72–1.88×)", " (95% CI unbounded)", or "" without an interval (one fork a side). */
-    static String interval(vtlab.data.Stats.Interval ci) {
-        String r = ci.renderRatio();
-        int at = r.indexOf(" (95% CI");
-        return at < 0 ? "" : r.substring(at);
     }
 
     static String ratio(double r) {

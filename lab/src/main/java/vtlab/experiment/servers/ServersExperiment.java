@@ -13,7 +13,11 @@ import vtlab.core.UsageError;
 import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Finding;
-import vtlab.data.Stats;
+import vtlab.data.judge.Answer;
+import vtlab.data.judge.Claim;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
+import vtlab.data.judge.Stats;
 import vtlab.experiment.RowStats;
 import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
@@ -209,9 +213,11 @@ public final class ServersExperiment implements Experiment {
         if (ranked.size() > 1) {
             var second = ranked.get(1);
             double[] a = values(second.getValue()), b = values(best.getValue());
-            Stats.Interval lead = Stats.ratio95(a, b).positive();
-            sb.append(", ahead of ").append(second.getKey()).append(" by ").append(lead.renderRatio())
-                    .append(a.length < 2 || b.length < 2 ? " (one rep: no interval)" : Stats.differ(a, b) ? "" : " (not told apart by the reps)");
+            // the lab's judge: a lead is claimed when the whole set lies above 1, said as what the set is otherwise
+            Claim lead = Judge.ratio(best.getKey() + " / " + second.getKey() + " req/s", a, b, Margin.DEFAULT);
+            sb.append(", ahead of ").append(second.getKey()).append(" by ")
+                    .append(!lead.hasSet() ? String.format(java.util.Locale.ROOT, "%.2f× (one rep: no interval)", lead.estimate())
+                            : lead.ratioWords() + (lead.answer() == Answer.BETTER ? "" : " (not told apart by the reps: " + lead.answerWords() + ")"));
         }
         List<String> each = new ArrayList<>();
         for (var e : ranked) each.add(e.getKey() + " " + render(rps(e.getValue())) + ": " + limit(e.getValue()));

@@ -4,8 +4,8 @@ import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Finding;
 import vtlab.data.Rows;
-import vtlab.data.Stats;
-import vtlab.data.Stats.Interval;
+import vtlab.data.judge.Stats;
+import vtlab.data.judge.Stats.Interval;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,7 +27,7 @@ import vtlab.probe.Probes;
  * run twice, once with the probes under test and once with the cpu probe alone (it reads /proc from the lab, so the
  * SUT pays nothing for it, and it gives CPU time per request), back to back in a fresh JVM each, the order
  * alternating by rep so a drift of the machine does not land on one side. The answer is the paired difference with
- * its 95% confidence interval (Student's t from vtlab.data.Stats): a JVM-to-JVM noise of several percent would otherwise hide or invent a 3% cost.
+ * its 95% confidence interval (Student's t from vtlab.data.judge.Stats): a JVM-to-JVM noise of several percent would otherwise hide or invent a 3% cost.
  */
 public final class ProbeCostExperiment extends ServletWithDefaults {
     /** The default probes that touch the servlet SUT (hikari has nothing to read here); nmt is costed on request. */

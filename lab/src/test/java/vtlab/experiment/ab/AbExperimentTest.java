@@ -160,6 +160,10 @@ class AbExperimentTest {
         cases.put("--header X-Empty has no value", concat(post, "--header", "X-Empty:"));
         cases.put("--start-timeout", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--start-timeout", "soon"));
         cases.put("ab takes options only", List.of("ab", "extra", "--app", SPRING_JAR, "--url", "/"));
+        // the equivalence margin: a percent above 0 and at most 50%, one line, before anything starts
+        cases.put("--margin 0: the band around 1.0", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "0"));
+        cases.put("--margin 150%: the band around 1.0", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "150%"));
+        cases.put("--margin abc: a percent is expected, e.g. --margin 5%", List.of("ab", "--app", SPRING_JAR, "--url", "/", "--margin", "abc"));
         cases.forEach((expected, args) -> {
             String msg = refusal(args.toArray(String[]::new));
             assertTrue(msg.contains(expected), expected + " <- " + msg);
@@ -222,8 +226,10 @@ class AbExperimentTest {
         List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"));
         String gain = v.stream().filter(l -> l.startsWith("/sleep?ms=50 at 1,000 connections")).findFirst().orElseThrow();
         assertTrue(gain.contains("platform 3,900 req/s (p99 300.0 ms) (row 1)"), gain);
-        assertTrue(gain.contains("virtual as shipped 10,600 req/s (p99 120.0 ms) = 2.72× platform (row 2)"), gain);
-        assertTrue(gain.contains("The flag alone gives 2.72×, tuning adds 1.70×"), gain);
+        assertTrue(gain.contains("virtual as shipped 10,600 req/s (p99 120.0 ms) = 2.72× (one fork a side: no interval) platform (row 2)"), gain);
+        // one fork a side: a direction, never a claim
+        assertTrue(gain.contains("The flag alone: 2.72× (one fork a side: no interval); tuning adds 1.70× (one fork a side: no interval)."), gain);
+        assertTrue(gain.endsWith("One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval)"), gain);
         String pin = v.stream().filter(l -> l.startsWith("pinning:")).findFirst().orElseThrow();
         assertTrue(pin.contains("(row 3)") && pin.contains("JDK 24+ no longer pins there"), pin);
         assertTrue(v.stream().anyMatch(l -> l.startsWith("memory and threads at peak: platform 220 OS threads")), v.toString());
@@ -263,14 +269,16 @@ class AbExperimentTest {
         List<Map<String, String>> loose = List.of(row("platform", "as-shipped", 200, 46260, 16, "ok", ""), row("platform", "as-shipped", 200, 51922, 65, "ok", ""),
                 row("virtual", "as-shipped", 200, 30578, 26, "ok", ""), row("virtual", "as-shipped", 200, 39875, 11, "ok", ""));
         String gain = Verdict.of(vtlab.data.DataRow.numbered(loose), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(gain.contains("virtual as shipped 35,227 req/s (p99 18.5 ms) = 0.72× platform (95% CI 0.06–1.64×) (rows 3, 4)"), gain);
-        assertTrue(gain.contains("Virtual threads make no difference here (the interval holds 1.0)"), gain);
-        assertTrue(gain.endsWith("NOT SETTLED: virtual as shipped / platform 0.72× (95% CI 0.06–1.64×), ±110%, wider than ±10%: the forks disagree"
+        assertTrue(gain.contains("virtual as shipped 35,227 req/s (p99 18.5 ms) = 0.72× (95% CI 0.06–1.64×) platform (rows 3, 4)"), gain);
+        // absence of evidence, said as such (it was "no difference" before the judge)
+        assertTrue(gain.contains("Virtual threads: undetermined: the interval holds 1.0 and reaches past ±5%"), gain);
+        // the farther bound, 129% above the ratio, not half the width (110%)
+        assertTrue(gain.endsWith("NOT SETTLED: virtual as shipped / platform 0.72× (95% CI 0.06–1.64×), reaching ±129%, past ±10%: the forks disagree"
                 + " (more forks: --forks auto within --budget)"), gain);
         List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
                 row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
         String settled = Verdict.of(vtlab.data.DataRow.numbered(tight), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
-        assertTrue(settled.endsWith("; settled: every ratio's 95% interval within ±10% of it, from 2 forks or more a configuration"), settled);
+        assertTrue(settled.endsWith("; settled: both bounds of every ratio's 95% interval within ±10% of it, from 2 forks or more a configuration"), settled);
         String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
                 dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertTrue(one.contains("One fork per configuration: a direction, not a result"), one);
@@ -345,6 +353,8 @@ class AbExperimentTest {
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         Map<String, Object> kept = new LinkedHashMap<>(p.environments().get("ab"));
         assertTrue(kept.remove("next_step") instanceof Map, "what the next step knows of the service, beside the libraries: " + kept.keySet());
+        // how its claims are judged: the default margin, and --forks auto's five looks at 99% each
+        assertEquals(Map.of("margin", 0.05, "looks", AbForks.MAX_LOOKS, "level", 0.99), kept.remove("judge"));
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), kept);
     }
 
@@ -396,7 +406,7 @@ class AbExperimentTest {
     void aCommandHasNoJarToRead() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
         Map<String, Object> kept = new AbExperiment().environment(o);
-        assertEquals(java.util.Set.of("next_step"), kept.keySet(), "no jar to read, only what the next step knows of the command");
+        assertEquals(java.util.Set.of("next_step", "judge"), kept.keySet(), "no jar to read, only what the next step knows of the command and how claims are judged");
         assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));
         assertEquals(null, ServiceLibraries.read(dir), "no environment.json, or one without ab's entry");
         assertTrue(Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""))), dir.resolve("none.txt"), null).stream()

@@ -59,12 +59,37 @@ class AbForksTest {
         assertEquals("virtual 2", third.threadMode() + " " + third.fork(), "interleaved: platform, virtual, platform, ...");
         more.add(ran(third, 2, 1, 1880, 195, "ok"));
         String status = s.status(more.stream().map(DataRow::of).toList());
-        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (95% CI") && status.endsWith("; --budget 7m50s left"), status);
+        // a look of five the run may take: judged at 99%, the run's 5% split over its looks
+        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (99% CI") && status.endsWith("; --budget 7m50s left"), status);
         assertEquals("platform", next(search(planned, 1, 260), ab, more).threadMode(), "two forks a side: ±16%, not settled yet");
-        // a third fork each, agreeing: every ratio within ±10%, no more forks
+        // a third fork each, agreeing: at 99% (a look of five) not yet within ±10% both ways
         more.add(ran(platform, 3, 1, 1030, 260, "ok"));
         more.add(ran(virtual, 3, 1, 1840, 325, "ok"));
-        assertNull(next(search(planned, 1, 390), ab, more), "settled");
+        Row fourth = next(search(planned, 1, 390), ab, more);
+        assertEquals("platform 4", fourth.threadMode() + " " + fourth.fork(), "three forks a side at 99%: about ±11%");
+        // a fourth each: settled, no more forks
+        more.add(ran(platform, 4, 1, 1030, 390, "ok"));
+        more.add(ran(virtual, 4, 1, 1840, 455, "ok"));
+        assertNull(next(search(planned, 1, 520), ab, more), "settled");
+    }
+
+    /** The next fork's cost from the forks already run for its configuration (start to the next row's start), plus 25%. */
+    @Test
+    void theNextForksCostIsReckonedFromTheForksBefore() throws Exception {
+        List<Row> planned = planned();
+        Row platform = planned.get(0), virtual = planned.get(1);
+        List<Map<String, String>> ab = List.of(ran(platform, 1, 1, 1000, 0, "ok"), ran(virtual, 1, 1, 1800, 65, "ok"),
+                ran(platform, 2, 1, 1060, 130, "ok"), ran(virtual, 2, 1, 1300, 210, "ok"));
+        AbForks s = search(planned, 1, 290);
+        List<DataRow> all = DataRow.numbered(ab);
+        // platform's second fork ran from 130 s to virtual's start at 210 s: 80 s, 100 s with the margin
+        assertEquals(100, s.nextForkSeconds(all.stream().filter(n -> n.mode().equals("platform")).toList(), all));
+        // no later fork yet: the plan's estimate
+        assertEquals(65, s.nextForkSeconds(all.subList(0, 1), all));
+        // 9m10s gone: 50 s left, less than the 100 s reckoned: none started
+        AbForks late = search(planned, 1, 550);
+        assertNull(next(late, ab, List.of()));
+        assertTrue(late.status(List.of()).endsWith("a fork takes about 100s): not every ratio is settled"), late.status(List.of()));
     }
 
     @Test
@@ -84,12 +109,31 @@ class AbForksTest {
         assertTrue(late.status(List.of()).endsWith("--budget 10m spent (40s left, a fork takes about 65s): not every ratio is settled"), late.status(List.of()));
     }
 
+    /**
+     * The search reads the verdict's own rows, the ok ones: flagged forks (a busy machine) settle nothing, so a
+     * scenario whose forks are flagged gets more, which may bring ok ones; ok forks that agree beside flagged ones
+     * that do not are settled by the ok ones alone (before, the flagged ones could stop it, or keep it going).
+     */
     @Test
-    void flaggedRowsStillSteerTheForksOnABusyMachine() throws Exception {
+    void flaggedRowsSettleNothing() throws Exception {
         List<Row> planned = planned();
-        Map<String, String> p = ran(planned.get(0), 1, 1, 1000, 0, "flagged"), v = ran(planned.get(1), 1, 1, 1800, 65, "flagged");
+        Row platform = planned.get(0), virtual = planned.get(1);
+        Map<String, String> p = ran(platform, 1, 1, 1000, 0, "flagged"), v = ran(virtual, 1, 1, 1800, 65, "flagged");
         Row next = next(search(planned, 1, 130), List.of(p, v), List.of());
-        assertEquals("platform 2", next.threadMode() + " " + next.fork(), "no ok row yet: the flagged ones give the ratio to settle");
+        assertEquals("platform 2", next.threadMode() + " " + next.fork(), "no ok row yet: more forks, which may bring ok ones");
+        // two flagged forks a side that agree perfectly: still no ok row, still not settled
+        List<Map<String, String>> flagged = List.of(p, v, ran(platform, 2, 1, 1000, 130, "flagged"), ran(virtual, 2, 1, 1800, 195, "flagged"));
+        Row third = next(search(planned, 1, 260), flagged, List.of());
+        assertEquals("platform 3", third.threadMode() + " " + third.fork());
+        // four ok forks a side that agree, beside a flagged pair far apart: settled on the ok ones
+        List<Map<String, String>> mixed = new ArrayList<>();
+        for (int f = 1; f <= 4; f++) {
+            mixed.add(ran(platform, f, 1, 1000 + f, 130L * (f - 1), "ok"));
+            mixed.add(ran(virtual, f, 1, 1800 + f, 130L * (f - 1) + 65, "ok"));
+        }
+        mixed.add(ran(platform, 5, 1, 400, 520, "flagged"));
+        mixed.add(ran(virtual, 5, 1, 3000, 585, "flagged"));
+        assertNull(next(search(planned, 1, 650), mixed, List.of()), "settled on the ok forks");
     }
 
     @Test

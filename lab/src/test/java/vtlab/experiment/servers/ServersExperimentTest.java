@@ -52,7 +52,7 @@ class ServersExperimentTest {
     @Test
     void anIntervalOfThroughputNeverStartsBelowZero() {
         // two forks of Tomcat's hello at 1,000 connections on a 3 s warm-up (run 20261128T224239Z-servers)
-        vtlab.data.Stats.Interval i = vtlab.data.Stats.mean95(new double[] {30494.74, 25048.26});
+        vtlab.data.judge.Stats.Interval i = vtlab.data.judge.Stats.mean95(new double[] {30494.74, 25048.26});
         assertTrue(i.low() < 0, "the t interval of two forks this far apart: " + i);
         assertEquals("27,772 req/s (95% CI 0–62,374)", ServersExperiment.render(i));
     }

@@ -1,4 +1,4 @@
-package vtlab.data;
+package vtlab.data.judge;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -69,6 +69,11 @@ public final class Stats {
         return TDistribution.of(df).inverseCumulativeProbability(1 - (1 - LEVEL) / 2);
     }
 
+    /** The two-sided quantile for a level (0.95: the 97.5th percentile) of Student's t at df degrees of freedom, df real (Welch's). */
+    static double t(double df, double level) {
+        return TDistribution.of(df).inverseCumulativeProbability(1 - (1 - level) / 2);
+    }
+
     /** The values that are numbers. */
     static double[] finite(double[] xs) {
         return Arrays.stream(xs).filter(d -> !Double.isNaN(d) && !Double.isInfinite(d)).toArray();
@@ -89,7 +94,7 @@ public final class Stats {
      * Welch-Satterthwaite degrees of freedom) in the same percent; low/high NaN when either side has fewer than two
      * values. The interval is the difference's over a's mean taken as exact: a's own noise is in the difference's.
      */
-    public static Interval changePct95(double[] a, double[] b) {
+    static Interval changePct95(double[] a, double[] b) {
         double[] x = finite(a), y = finite(b);
         if (x.length == 0 || y.length == 0) return Interval.NONE;
         double ma = Mean.of(x).getAsDouble(), mb = Mean.of(y).getAsDouble();
@@ -104,7 +109,8 @@ public final class Stats {
     }
 
     /**
-     * b's mean over a's (a ratio of fork means: virtual's throughput over platform's) with its 95% interval, between
+     * The interval part of Fieller's set only, unbounded for a ray: what the lab judged by before {@link Judge}, which
+     * reads the whole set ({@link RatioSet}); kept for its tests. b's mean over a's (a ratio of fork means: virtual's throughput over platform's) with its 95% interval, between
      * independent samples: Fieller's interval, not a bootstrap. With the 2 to 6 forks a run can afford, a bootstrap
      * resamples at most a few hundred distinct means and its percentile interval comes out too narrow (with 2 values a
      * side it is the range of 4 ratios), while Fieller's is exact for Normal means, which fork means (each over a hold
@@ -114,7 +120,7 @@ public final class Stats {
      * mean is not itself distinguishable from 0 (x̄² ≤ t²v_x) the set is unbounded: low −∞, high +∞. low/high NaN when
      * either side has fewer than two values; n is the smaller side's count.
      */
-    public static Interval ratio95(double[] a, double[] b) {
+    static Interval ratio95(double[] a, double[] b) {
         double[] x = finite(a), y = finite(b);
         if (x.length == 0 || y.length == 0) return Interval.NONE;
         double mx = Mean.of(x).getAsDouble(), my = Mean.of(y).getAsDouble(), ratio = my / mx;
@@ -136,7 +142,7 @@ public final class Stats {
      * variances) at 5%. False when either side has fewer than two values (its noise is unknown); two sets without any
      * spread differ when their means do.
      */
-    public static boolean differ(double[] a, double[] b) {
+    static boolean differ(double[] a, double[] b) {
         double[] x = finite(a), y = finite(b);
         if (x.length < 2 || y.length < 2) return false;
         if (Variance.of(x).getAsDouble() == 0 && Variance.of(y).getAsDouble() == 0) return Mean.of(x).getAsDouble() != Mean.of(y).getAsDouble();

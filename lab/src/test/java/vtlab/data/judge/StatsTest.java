@@ -1,4 +1,4 @@
-package vtlab.data;
+package vtlab.data.judge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,0 +1,60 @@
+package vtlab.experiment.ab;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import vtlab.core.Opt;
+import vtlab.core.Options;
+import vtlab.core.UsageError;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
+
+/**
+ * How an ab run's claims are judged, kept in environment.json (ab.judge) so the verdict reads the run as it was: the
+ * equivalence margin (--margin) and the number of looks its 5% was split over (1 for a fixed --forks N; under --forks
+ * auto one look a fork added, capped at {@link AbForks#MAX_LOOKS}).
+ */
+record Judging(Margin margin, int looks) {
+    static final Judging DEFAULT = new Judging(Margin.DEFAULT, 1);
+
+    /** Not a scenario file's key: a scenario's findings are its thresholds, which judge no ratio. */
+    static final Opt MARGIN = Opt.of("margin", "5%", "the band around 1.0 within which a ratio is called equivalent: the\n"
+            + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for, about one fork's spread here); above 0%, at most 50%");
+
+    double level() {
+        return Judge.level(looks);
+    }
+
+    /** --margin and --forks as given: refused with one line when --margin is not a percent in (0, 50%]. */
+    static Judging of(Options o, boolean auto) throws UsageError {
+        Margin m = o.has(MARGIN.name()) ? Margin.parse("--" + MARGIN.name(), o.string(MARGIN.name(), MARGIN.dflt())) : Margin.DEFAULT;
+        return new Judging(m, auto ? AbForks.MAX_LOOKS : 1);
+    }
+
+    Map<String, Object> asMap() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("margin", margin.fraction());
+        m.put("looks", looks);
+        m.put("level", level());
+        return m;
+    }
+
+    /** From a run folder's environment.json; {@link #DEFAULT} for a run before it was kept. */
+    static Judging read(Path runDir) {
+        Path env = runDir.resolve("environment.json");
+        try {
+            if (!Files.exists(env)) return DEFAULT;
+            JsonNode n = new ObjectMapper().readTree(env.toFile()).path(AbExperiment.NAME).path("judge");
+            if (n.isMissingNode()) return DEFAULT;
+            return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), Math.max(1, n.path("looks").asInt(1)));
+        } catch (IOException | IllegalArgumentException e) {
+            return DEFAULT;
+        }
+    }
+}
