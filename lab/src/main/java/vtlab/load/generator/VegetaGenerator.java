@@ -97,6 +97,8 @@ public final class VegetaGenerator implements Generator {
     static final int MAX_TARGETS = 20_000;
     /** Attackers of one load at most (layers x requests of the mix): each is a process on the load CPUs. */
     static final int MAX_ATTACKERS = 64;
+    /** Attackers of one load sent one after another (a step each, {@link #pieceAttackers}): a process each, two or three at once. */
+    static final int MAX_PIECES = 3_600;
     /** The entry of the closed model's one attacker of a mix: every request of the mix, in its cycle's order. */
     static final int CYCLE = -2;
     /** A closed-model mix target's URL ends with this and its request's index: a fragment, never sent. */
@@ -294,6 +296,7 @@ public final class VegetaGenerator implements Generator {
      */
     static List<Attacker> attackers(LoadSpec s) {
         List<Layer> layers = layers(pieces(s));
+        if (s.mix() != null && s.profile() != null && layers.size() * s.mix().entries().size() > MAX_ATTACKERS) return pieceAttackers(s);
         double peak = s.profile() == null ? s.rate() : pieces(s).stream().mapToDouble(Layer::rate).max().orElse(s.rate());
         Mix mix = s.mix();
         List<Attacker> out = new ArrayList<>();
@@ -314,6 +317,30 @@ public final class VegetaGenerator implements Generator {
         if (out.size() > MAX_ATTACKERS) {
             throw new IllegalArgumentException("this load needs " + out.size() + " vegeta attackers (rate levels x requests), at most "
                     + MAX_ATTACKERS + ": fewer ramps or steps in --rate-profile");
+        }
+        return out;
+    }
+
+    /**
+     * A mix under a profile of many steps (an access log replayed at its logged pace: a step per second of its time),
+     * which superposed layers x requests would need more than {@link #MAX_ATTACKERS} processes for: one attacker per
+     * constant piece, started by the script at the piece's time (not after the one before ends: no gap at a step) at
+     * the piece's rate, each sending the mix's weighted cycle with its requests marked ({@link #cycleTargets}: the
+     * results split by request as the closed model's do), so that at most two or three run at once. Each piece opens
+     * connections of its own and reads the cycle from its start, so the values repeat from one piece to the next; the
+     * replay's fidelity (the values' KS distance) says how much that matters. Pieces that send nothing are left out.
+     */
+    static List<Attacker> pieceAttackers(LoadSpec s) {
+        List<Attacker> out = new ArrayList<>();
+        for (Layer p : pieces(s)) {
+            int max = Math.max(1, s.connections());
+            int workers = s.bursts() ? max : (int) Math.min(max, Math.max(1, Math.ceil(p.rate() * PREALLOCATED_SECONDS)));
+            Attacker a = new Attacker(out.size(), "mix", CYCLE, p.rate(), p.fromMs(), p.toMs() - p.fromMs(), max, workers);
+            if (a.due() > 0) out.add(a);
+        }
+        if (out.size() > MAX_PIECES) {
+            throw new IllegalArgumentException("this load needs " + out.size() + " vegeta attackers (a step each), at most " + MAX_PIECES
+                    + ": a shorter hold, a --speedup, or the log's rate profile of 20 steps");
         }
         return out;
     }
@@ -589,6 +616,55 @@ public final class VegetaGenerator implements Generator {
             throw new LoadException("interrupted while reading " + bin);
         }
         return hits;
+    }
+
+    /** One request a load sent, as vegeta's results record it: when (epoch ns), under which request name, to which URL. */
+    public record Sent(long sentNs, String request, String url) {}
+
+    /**
+     * Every request a row's load sent, from vegeta's own results in raw/ (STEM.vegeta.N.bin: each result's timestamp,
+     * URL and attack name): a request named by its URL's mark in a closed-model mix ({@link #requestOf}; names: the mix's
+     * request names in order), else by its attacker's name (an open mix's attacker is named after its request).
+     */
+    public static List<Sent> sends(Path rawDir, String stem, List<String> names) throws LoadException, UsageError {
+        Path vegeta;
+        try {
+            vegeta = Tools.VEGETA.get();
+        } catch (IOException e) {
+            throw new UsageError("vegeta " + VERSION + " reads its results and could not be found: " + e.getMessage());
+        }
+        List<Path> bins = new ArrayList<>();
+        try (var files = Files.list(rawDir)) {
+            String prefix = stem + ".vegeta.";
+            files.filter(f -> f.getFileName().toString().startsWith(prefix) && f.getFileName().toString().endsWith(".bin")
+                    && f.getFileName().toString().substring(prefix.length()).matches("[0-9]+\\.bin")).sorted().forEach(bins::add);
+        } catch (IOException e) {
+            throw new LoadException("cannot list " + rawDir + ": " + e.getMessage());
+        }
+        List<Sent> out = new ArrayList<>();
+        for (Path bin : bins) {
+            ProcessBuilder pb = new ProcessBuilder(vegeta.toString(), "encode", "--to", "json", bin.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
+            try {
+                Process p = vtlab.proc.Children.track(pb.start());
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        if (line.isBlank()) continue;
+                        JsonNode n = JSON.readTree(line);
+                        Hit h = hit(n);
+                        int r = requestOf(h.url());
+                        String name = r >= 0 && names != null && r < names.size() ? names.get(r) : n.path("attack").asText("");
+                        out.add(new Sent(h.sentNs(), name, h.url()));
+                    }
+                }
+                if (p.waitFor() != 0) throw new LoadException("vegeta encode " + bin + " exited with " + p.exitValue());
+            } catch (IOException | RuntimeException e) {
+                throw new LoadException("cannot read vegeta's results " + bin + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LoadException("interrupted while reading " + bin);
+            }
+        }
+        return out;
     }
 
     /** One line of `vegeta encode --to json` (its bytes from the answer's Content-Length: the lab keeps no body, -max-body=0). */

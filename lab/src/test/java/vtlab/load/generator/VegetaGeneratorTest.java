@@ -252,6 +252,56 @@ class VegetaGeneratorTest {
         return g.start(s).await();
     }
 
+    /**
+     * An access log replayed at its logged pace: a step per second of 40 rates, which layers x requests would need
+     * far more than 64 processes for, is one attacker per step sending the mix's marked cycle, each from its step's time.
+     */
+    @Test
+    void aMixUnderAProfileOfManyStepsIsAnAttackerPerStep() {
+        StringBuilder profile = new StringBuilder();
+        for (int i = 0; i < 40; i++) profile.append(i == 0 ? "" : ",").append(10 + (i * 7) % 23).append('@').append(i).append('s');
+        LoadSpec s = profiled(profile.toString(), 100, Duration.ofSeconds(40), tmp).withMix(MIX_532);
+        assertTrue(VegetaGenerator.layers(VegetaGenerator.pieces(s)).size() * 3 > VegetaGenerator.MAX_ATTACKERS, "layers would not do");
+        List<VegetaGenerator.Attacker> a = VegetaGenerator.attackers(s);
+        assertEquals(40, a.size());
+        for (int i = 0; i < 40; i++) {
+            VegetaGenerator.Attacker x = a.get(i);
+            assertEquals(VegetaGenerator.CYCLE, x.entry());
+            assertEquals(i * 1000L, x.fromMs());
+            assertEquals(1000L, x.lengthMs());
+            assertEquals(10 + (i * 7) % 23, x.rate(), 1e-9);
+        }
+        String sh = VegetaGenerator.script("vegeta", s, a, i -> "t", i -> "o" + i);
+        assertTrue(sh.contains("(sleep 39.000 && exec "), sh);
+        // a profile of few steps keeps its layers, an attacker per request each
+        assertEquals(6, VegetaGenerator.attackers(profiled("100@0s,300@1s", 100, Duration.ofSeconds(2), tmp).withMix(MIX_532)).size());
+    }
+
+    /** The real vegeta replays a profile of many short steps, and each send is read back with its request and URL. */
+    @Test
+    void realVegetaSendsAStepEachAndItsResultsNameEachRequest() throws Exception {
+        VegetaGenerator g = new VegetaGenerator();
+        g.ensureAvailable();
+        try (Counting c = new Counting()) {
+            StringBuilder profile = new StringBuilder();
+            for (int i = 0; i < 25; i++) profile.append(i == 0 ? "" : ",").append(i % 2 == 0 ? 40 + i : 100 + i).append('@').append(i * 100).append("ms");
+            RateProfile p = RateProfile.parse(profile.toString());
+            LoadSpec s = new LoadSpec(c.uri("/"), Request.of("GET"), 200, 1, Duration.ofMillis(2500), Duration.ofSeconds(5), CPUS, tmp, "steps",
+                    LoadModel.OPEN, p.meanRate(2.5)).withProfile(p).withMix(MIX_532);
+            assertTrue(VegetaGenerator.attackers(s).size() > 1 && VegetaGenerator.attackers(s).stream().allMatch(x -> x.entry() == VegetaGenerator.CYCLE));
+            LoadResult r = run(g, s, c);
+            List<VegetaGenerator.Sent> sent = VegetaGenerator.sends(tmp, "steps", List.of("hello", "sleep", "bytes"));
+            assertEquals(r.requests() + r.errConnect() + r.errRead() + r.errWrite() + r.errTimeout(), sent.size(), "every result read back");
+            Map<String, Long> byName = new java.util.TreeMap<>();
+            sent.forEach(x -> byName.merge(x.request(), 1L, Long::sum));
+            assertEquals(java.util.Set.of("hello", "sleep", "bytes"), byName.keySet(), byName.toString());
+            assertTrue(sent.stream().allMatch(x -> x.url().contains("#r")), "each URL marked with its request");
+            // the weights within a few of each step's sends: the cycle read from its start at every step
+            double hello = byName.get("hello") / (double) sent.size();
+            assertEquals(0.5, hello, 0.05, byName.toString());
+        }
+    }
+
     /** The real vegeta sends a weighted mix, each request's share by its attacker; the 503s are status errors. */
     @Test
     void realVegetaSendsTheMixAtItsWeights() throws Exception {

@@ -74,7 +74,8 @@ public final class LogImport {
      * @param conc       the peak in flight (Little's law), 0 when the format logs no durations
      * @param notes      what the file's comments say: the format, lines read and unparsable, shares dropped, masked names
      */
-    public record Result(Mix requests, Map<String, List<List<String>>> csv, String rateProfile, long holdSeconds, int conc, List<String> notes) {}
+    public record Result(Mix requests, Map<String, List<List<String>>> csv, String rateProfile, long holdSeconds, int conc, List<String> notes,
+                         Arrivals arrivals) {}
 
     private final LogFormat format;
     private final double speedup;
@@ -86,6 +87,7 @@ public final class LogImport {
     private final List<String> badShown = new ArrayList<>();
     private final Map<String, Long> notReplayed = new TreeMap<>();
     private final Random random = new Random(42);
+    private final Arrivals arrivals = new Arrivals(); // the replay's baseline (vtlab.experiment.scenario.Baseline)
     private long parsed, bad, untracked;
     private boolean durations;
 
@@ -164,6 +166,7 @@ public final class LogImport {
             notReplayed.merge(l.method(), 1L, Long::sum);
             return;
         }
+        arrivals.add(l.epochMillis());
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
         String path = template(l.target(), names, values);
@@ -255,7 +258,7 @@ public final class LogImport {
                     + " requests, " + pct(notReplayed.values().stream().mapToLong(Long::longValue).sum(), parsed) + " of the log");
         }
         if (!masked.isEmpty()) notes.add("secret-looking query values masked as " + MASK + ": " + String.join(", ", masked));
-        if (replayedCount == 0) return new Result(null, Map.of(), null, 0, 0, notes);
+        if (replayedCount == 0) return new Result(null, Map.of(), null, 0, 0, notes, arrivals);
         List<Template> sorted = new ArrayList<>(templates.values());
         sorted.sort(Comparator.comparingLong((Template t) -> -t.count).thenComparing(t -> t.method + " " + t.path));
         List<Template> kept = new ArrayList<>();
@@ -344,7 +347,7 @@ public final class LogImport {
             notes.add("the peak in flight, by Little's law (a second's summed durations over the second" + (speedup == 1 ? "" : ", times the speedup")
                     + "): " + fmt(Math.round(peak * speedup * 10) / 10.0) + " → conc = " + conc + " for the closed model");
         }
-        return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes);
+        return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes, arrivals);
     }
 
     private static String last(List<String> points) {
