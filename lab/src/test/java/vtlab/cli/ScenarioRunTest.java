@@ -81,6 +81,22 @@ class ScenarioRunTest {
         assertEquals("wrk", ScenarioRun.options(Scenario.read(wrk, ScenarioExperiment.metrics()), vtlab.cli.Main.parse(List.of())).string("generator", null));
     }
 
+    /** wrk named for a mix: the run says once, before it starts, that its requests are not measured apart; vegeta says nothing. */
+    @Test
+    void wrkForAMixIsSaidNotMeasuredApartOnceUpFront() throws Exception {
+        Path f = dir.resolve("mix.toml");
+        Files.writeString(f, FILE.replace("[[requests]]\npath = \"/hello\"", "[[requests]]\nname = \"hello\"\npath = \"/hello\"\nweight = 3\n"
+                + "[[requests]]\nname = \"bytes\"\npath = \"/bytes?n=100\"\nweight = 1"));
+        ByteArrayOutputStream wrk = new ByteArrayOutputStream();
+        ScenarioRun.of(Main.parse(List.of("--generator", "wrk")), List.of(f.toString()), new PrintStream(wrk));
+        String said = wrk.toString();
+        assertEquals(1, said.split("not measured apart", -1).length - 1, said);
+        assertTrue(said.startsWith("vtlab: generator wrk sends the mix but its requests are not measured apart"), said);
+        ByteArrayOutputStream vegeta = new ByteArrayOutputStream();
+        ScenarioRun.of(Main.parse(List.of()), List.of(f.toString()), new PrintStream(vegeta));
+        assertFalse(vegeta.toString().contains("not measured apart"), vegeta.toString());
+    }
+
     @Test
     void anOpenLoadsMixGoesToVegeta() throws Exception {
         Scenario sc = Scenario.read(file(), ScenarioExperiment.metrics());

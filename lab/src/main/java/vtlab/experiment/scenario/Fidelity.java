@@ -31,7 +31,10 @@ import vtlab.data.Column;
  * do the two sides' shares below it differ by more than 5 points.
  */
 public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int seconds, double rateGapRps, double rateCorr,
-                       double gapsKs, double resolutionMs, Map<String, Double> valuesKs) {
+                       double gapsKs, double resolutionMs, Map<String, Double> valuesKs, Map<String, long[]> sizes) {
+    /** The key of {@link #sizes} for the gaps (the others: the placeholders). */
+    static final String GAPS = "gaps between arrivals";
+
     public static final Column MIX_PP = Column.number("fidelity_mix_pp", "pp",
             "the replay's largest difference of a request's share of the sends from its share of the access log, in percentage points");
     public static final Column RATE_GAP = Column.number("fidelity_rate_gap_rps", "req/s",
@@ -90,9 +93,19 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
         // the values, per placeholder the log has values of
         Map<String, Map<String, Long>> sentValues = values(sends, templates);
         Map<String, Double> valuesKs = new LinkedHashMap<>();
-        for (var e : log.values().entrySet()) valuesKs.put(e.getKey(), ks(e.getValue(), sentValues.getOrDefault(e.getKey(), Map.of())));
+        Map<String, long[]> sizes = new LinkedHashMap<>();
+        sizes.put(GAPS, new long[] {sentGaps.length, loggedGaps.length});
+        for (var e : log.values().entrySet()) {
+            Map<String, Long> sent = sentValues.getOrDefault(e.getKey(), Map.of());
+            valuesKs.put(e.getKey(), ks(e.getValue(), sent));
+            sizes.put(e.getKey(), new long[] {total(sent), total(e.getValue())});
+        }
         return new Fidelity(sends.size(), mix, mixPp, sentRate.length, maxGap(sentRate, loggedRate), correlation(sentRate, loggedRate),
-                ks(sentGaps, loggedGaps), log.resolutionMs(), valuesKs);
+                ks(sentGaps, loggedGaps), log.resolutionMs(), valuesKs, sizes);
+    }
+
+    private static long total(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** The largest of the placeholders' KS distances, NaN when none has values. */
@@ -247,12 +260,25 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
         return 100 * (part / whole - logPart / logWhole);
     }
 
-    /** What a KS distance means, in words. */
-    public static String ksWords(double d) {
+    /**
+     * The distance two samples of n and m values drawn from one distribution exceed one time in 20 by chance alone (the
+     * two-sample KS test's critical value at 5%, 1.358 sqrt((n + m) / nm); conservative where values repeat).
+     */
+    public static double chance(long n, long m) {
+        return n == 0 || m == 0 ? Double.NaN : 1.358 * Math.sqrt((double) (n + m) / ((double) n * m));
+    }
+
+    /**
+     * What a KS distance means, in words: how far the cumulative shares are apart, and, against the samples' sizes,
+     * whether chance alone would explain it.
+     */
+    public static String ksWords(double d, long sent, long logged) {
         if (Double.isNaN(d)) return "not measured";
         String pts = String.format(Locale.ROOT, "%.0f", 100 * d);
         String shape = d < 0.05 ? "the same shape" : d < 0.1 ? "close" : d < 0.25 ? "visibly different" : "different";
-        return "KS " + fmt(d, 3) + ": " + shape + " (the cumulative shares differ by at most " + pts + " points)";
+        double c = chance(sent, logged);
+        return "KS " + fmt(d, 3) + ": " + shape + " (the cumulative shares differ by at most " + pts + " points; " + sent + " sent, " + logged
+                + " logged: " + (d <= c ? "within" : "beyond") + " chance, which exceeds " + fmt(c, 3) + " one time in 20)";
     }
 
     /** What a correlation of two rate profiles means, in words. */
@@ -267,11 +293,15 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
         List<String> shares = new ArrayList<>();
         mix.forEach((n, v) -> shares.add(n + " " + fmt(v[1], 1) + "% (log " + fmt(v[0], 1) + "%)"));
         List<String> values = new ArrayList<>();
-        valuesKs.forEach((n, d) -> values.add(n + " " + ksWords(d)));
+        valuesKs.forEach((n, d) -> values.add(n + " " + ksWords(d, size(n)[0], size(n)[1])));
         return "fidelity to the log (" + sent + " sends): the mix " + String.join(", ", shares) + ", at most " + fmt(mixPp, 2) + " pp apart; the rate over "
                 + seconds + " s at most " + fmt(rateGapRps, 1) + " req/s from the log's, " + correlationWords(rateCorr) + "; the gaps between arrivals (at "
-                + (resolutionMs >= 1000 ? fmt(resolutionMs / 1000, 0) + " s" : fmt(resolutionMs, 0) + " ms") + ", the log's clock) " + ksWords(gapsKs)
+                + (resolutionMs >= 1000 ? fmt(resolutionMs / 1000, 0) + " s" : fmt(resolutionMs, 0) + " ms") + ", the log's clock) " + ksWords(gapsKs, size(GAPS)[0], size(GAPS)[1])
                 + (values.isEmpty() ? "" : "; the values: " + String.join(", ", values));
+    }
+
+    private long[] size(String key) {
+        return sizes == null ? new long[2] : sizes.getOrDefault(key, new long[2]);
     }
 
     static String fmt(double d, int decimals) {

@@ -311,7 +311,10 @@ public final class VegetaGenerator implements Generator {
                 int max = (int) Math.min(s.connections(), Math.max(1, Math.ceil(s.connections() * rate / lowest)));
                 int workers = s.bursts() ? max : (int) Math.min(max, Math.max(1, Math.ceil(rate * PREALLOCATED_SECONDS)));
                 String name = mix == null ? "load" : mix.entries().get(e).name();
-                out.add(new Attacker(out.size(), name, mix == null ? -1 : e, rate, l.fromMs(), l.toMs() - l.fromMs(), max, workers));
+                Attacker a = new Attacker(out.size(), name, mix == null ? -1 : e, rate, l.fromMs(), l.toMs() - l.fromMs(), max, workers);
+                // one due nothing in its window is left out: vegeta would sleep out its first interval (a request at 0.5%
+                // of 2 req/s: 100 s) before it sees its duration is over, holding the load that long
+                if (a.due() > 0) out.add(a);
             }
         }
         if (out.size() > MAX_ATTACKERS) {

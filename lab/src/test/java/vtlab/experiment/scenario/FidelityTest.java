@@ -35,6 +35,14 @@ class FidelityTest {
         assertEquals(0.5, Fidelity.ks(Map.of("a", 1L, "b", 3L), Map.of("a", 3L, "b", 1L)), 1e-12);
     }
 
+    /** The distance chance alone exceeds one time in 20: 1.358 sqrt((n + m) / nm), e.g. 0.1358 for 200 and 200. */
+    @Test
+    void chanceIsTheKsTestsCriticalValue() {
+        assertEquals(0.1358, Fidelity.chance(200, 200), 1e-12);
+        assertTrue(Fidelity.ksWords(0.1, 200, 200).contains("within chance, which exceeds 0.136 one time in 20"), Fidelity.ksWords(0.1, 200, 200));
+        assertTrue(Fidelity.ksWords(0.2, 200, 200).contains("beyond chance"), Fidelity.ksWords(0.2, 200, 200));
+    }
+
     @Test
     void theCorrelationIsPearsons() {
         assertEquals(1, Fidelity.correlation(new double[] {1, 2, 3}, new double[] {10, 20, 30}), 1e-12);
@@ -100,7 +108,7 @@ class FidelityTest {
         Fidelity f = Fidelity.of(log, sends, Map.of("hello", "/hello"), 4);
         assertEquals(0, f.gapsKs(), 1e-12, f.line());
         assertTrue(Double.isNaN(f.rateCorr()), "both flat: undefined");
-        assertTrue(f.line().contains("(at 1 s, the log's clock) KS 0.000: the same shape"), f.line());
+        assertTrue(f.line().contains("(at 1 s, the log's clock) KS 0.000: the same shape (the cumulative shares differ by at most 0 points; 3 sent, 3 logged: within chance"), f.line());
         // the log at twice its pace: its 4 s in 2, two a second
         Baseline faster = new Baseline(Map.of("hello", 1.0), 1, new double[] {1, 1, 1, 1}, 2, 1000, new double[] {1000, 1000, 1000}, Map.of());
         assertEquals(2, faster.arrivalsBetween(0, 2), 1e-12);
