@@ -217,7 +217,8 @@ public final class ScenarioExperiment implements Experiment {
             }
             out.add(vtlab.data.Finding.of(where + ": " + r.text(Columns.RPS) + " req/s, p99 " + r.text(Columns.P99) + " ms, error rate "
                     + r.text(Columns.ERROR_RATE) + "; " + shares(requests, r.cells().get(PathsProbe.BY_PATH.name())), List.of(r)));
-            if (requests.size() > 1) out.add(vtlab.data.Finding.of(where + ": " + latencyByRequest(r), List.of(r)));
+            String each = latencyByRequest(r);
+            if (requests.size() > 1 && each != null) out.add(vtlab.data.Finding.of(where + ": " + each, List.of(r)));
             if (log != null) {
                 Replayed f = Replayed.of(runDir, r, log.log(), log.templates());
                 out.add(vtlab.data.Finding.of(where + ": " + (f.fidelity() != null ? f.fidelity().line() : "fidelity to the log not measured: " + f.why()), List.of(r)));
@@ -227,12 +228,12 @@ public final class ScenarioExperiment implements Experiment {
     }
 
     /**
-     * Each request's own p50 and p99 (a mix measured apart: vegeta), e.g. "per request: hello p50 0.2 p99 1.1 ms, sleep
-     * ..."; a generator that measures the whole load only is named so.
+     * Each request's own p50 and p99 (a mix measured apart: vegeta), e.g. "per request (vegeta): hello p50 0.2 p99 1.1
+     * ms, sleep ..."; null for a generator that measures the whole load only (the run said so once, before it started).
      */
     static String latencyByRequest(vtlab.data.DataRow r) {
         Map<String, String> p50 = r.byName(Columns.P50_BY_REQUEST), p99 = r.byName(Columns.P99_BY_REQUEST);
-        if (p99.isEmpty()) return "per request: not measured apart (generator " + r.text(Columns.GENERATOR) + " measures the whole load only; vegeta measures each request)";
+        if (p99.isEmpty()) return null;
         List<String> parts = new ArrayList<>();
         p99.forEach((n, v) -> parts.add(n + " p50 " + p50.getOrDefault(n, "?") + " p99 " + v + " ms"));
         return "per request (" + r.text(Columns.GENERATOR) + "): " + String.join(", ", parts);
