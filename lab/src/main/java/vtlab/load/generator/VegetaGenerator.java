@@ -383,10 +383,16 @@ public final class VegetaGenerator implements Generator {
      * index as the URL's fragment ({@link #FRAGMENT}), which vegeta keeps in the result and Go's client never sends.
      */
     static String cycleTargets(LoadSpec s, Random random, boolean mask) {
+        return cycleTargets(s, random, mask, 0);
+    }
+
+    /** As above; sends: the requests the attacker is due (0: the closed model's, as many as it gets), whole cycles enough for them. */
+    static String cycleTargets(LoadSpec s, Random random, boolean mask, long sends) {
         Mix mix = s.mix();
         int[] cycle = cycle(mix);
         boolean drawn = mix.entries().stream().anyMatch(e -> !e.placeholders().isEmpty());
-        long cycles = drawn ? Math.max(1, MAX_TARGETS / cycle.length) : 1;
+        long most = Math.max(1, MAX_TARGETS / cycle.length);
+        long cycles = !drawn ? 1 : sends > 0 ? Math.min(most, (sends + cycle.length - 1) / cycle.length) : most;
         String base = K6Generator.base(s.url());
         StringBuilder out = new StringBuilder();
         for (long c = 0; c < cycles; c++) {
@@ -504,28 +510,31 @@ public final class VegetaGenerator implements Generator {
     }
 
     /**
-     * Each request's targets file, written to raw/ (a secret header's value masked) and, when it holds one, the real
-     * file beside it in a private temporary folder that the load removes: the file path attacker i reads.
+     * Each attacker's targets file, written to raw/ (a secret header's value masked) and, when it holds one, the real
+     * file beside it in a private temporary folder that the load removes: the file path attacker i reads, by its index.
+     * Each attacker draws values of its own, as many lines as it sends (at most {@link #MAX_TARGETS}): attackers of
+     * one request that shared a file each read it from its start, so their values repeated from one rate level (or
+     * step) to the next, and a replay's values strayed beyond chance from the log's (the values' KS distance).
      */
     static Map<Integer, Path> writeTargets(LoadSpec s, List<Attacker> attackers, Path privateDir) throws IOException {
-        Map<Integer, Path> byEntry = new LinkedHashMap<>();
+        Map<Integer, Path> byAttacker = new LinkedHashMap<>();
         Random random = new Random(s.stem().hashCode());
-        Map<Integer, Long> sends = new LinkedHashMap<>();
-        for (Attacker a : attackers) sends.merge(a.entry(), a.due(), Long::sum);
-        for (var e : sends.entrySet()) {
-            Attacker first = attackers.stream().filter(a -> a.entry() == e.getKey()).findFirst().orElseThrow();
-            Path kept = targetsFile(s, first);
+        Set<Integer> named = new java.util.HashSet<>();
+        for (Attacker a : attackers) {
+            Path kept = targetsFile(s, a);
+            // the first attacker of a request keeps its file's name; the others' carry their index
+            if (!named.add(a.entry())) kept = kept.resolveSibling(kept.getFileName().toString().replace(".targets.json", "." + a.index() + ".targets.json"));
             long seed = random.nextLong();
-            boolean cycle = e.getKey() == CYCLE;
-            Files.writeString(kept, cycle ? cycleTargets(s, new Random(seed), true) : targets(s, e.getKey(), e.getValue(), new Random(seed), true));
+            boolean cycle = a.entry() == CYCLE;
+            Files.writeString(kept, cycle ? cycleTargets(s, new Random(seed), true, a.due()) : targets(s, a.entry(), a.due(), new Random(seed), true));
             Path used = kept;
             if (!s.secretHeaderEnv().isEmpty()) {
                 used = privateDir.resolve(kept.getFileName());
-                Files.writeString(used, cycle ? cycleTargets(s, new Random(seed), false) : targets(s, e.getKey(), e.getValue(), new Random(seed), false));
+                Files.writeString(used, cycle ? cycleTargets(s, new Random(seed), false, a.due()) : targets(s, a.entry(), a.due(), new Random(seed), false));
             }
-            byEntry.put(e.getKey(), used);
+            byAttacker.put(a.index(), used);
         }
-        return byEntry;
+        return byAttacker;
     }
 
     @Override
@@ -547,7 +556,7 @@ public final class VegetaGenerator implements Generator {
             outputs.add(output(s, a));
         }
         Path script = s.rawDir().resolve(s.stem() + ".vegeta.sh");
-        Files.writeString(script, script(vegeta.toString(), s, attackers, i -> targets.get(attackers.get(i).entry()).toString(),
+        Files.writeString(script, script(vegeta.toString(), s, attackers, i -> targets.get(i).toString(),
                 i -> outputs.get(i).toString()));
         Path hlog = s.rawDir().resolve(s.stem() + ".vegeta.hlog");
         List<String> cmd = List.of("sh", script.toString());

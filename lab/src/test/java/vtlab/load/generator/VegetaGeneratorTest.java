@@ -134,14 +134,44 @@ class VegetaGeneratorTest {
         assertTrue(size.path("url").asText().endsWith("/bytes?n=" + body.substring(2)), "the same row's value in the path and the body");
     }
 
+    /**
+     * Attackers of one request (a rate level each) draw values of their own, a line per request each sends: read from a
+     * shared file's start, the values repeated from one level to the next.
+     */
+    @Test
+    void eachAttackerOfARequestDrawsItsOwnValues() throws Exception {
+        LoadSpec s = profiled("100@0s,300@1s", 500, Duration.ofSeconds(2), tmp).withMix(MIX_532);
+        List<VegetaGenerator.Attacker> a = VegetaGenerator.attackers(s);
+        var files = VegetaGenerator.writeTargets(s, a, null);
+        assertEquals(a.size(), files.size());
+        List<VegetaGenerator.Attacker> sleep = a.stream().filter(x -> x.name().equals("sleep")).toList();
+        assertEquals(2, sleep.size(), "a base level and the step above it");
+        Path first = files.get(sleep.get(0).index()), second = files.get(sleep.get(1).index());
+        assertEquals(tmp.resolve("row.vegeta.r1.targets.json"), first);
+        assertEquals(tmp.resolve("row.vegeta.r1." + sleep.get(1).index() + ".targets.json"), second);
+        assertEquals(sleep.get(0).due(), Files.readAllLines(first).size());
+        assertEquals(sleep.get(1).due(), Files.readAllLines(second).size());
+        assertFalse(Files.readAllLines(first).subList(0, 30).equals(Files.readAllLines(second).subList(0, 30)), "values drawn apart");
+        // a step each (a profile of many steps): each step's cycle as long as it sends, in whole cycles
+        StringBuilder profile = new StringBuilder();
+        for (int i = 0; i < 40; i++) profile.append(i == 0 ? "" : ",").append(10 + (i * 7) % 23).append('@').append(i).append('s');
+        LoadSpec steps = profiled(profile.toString(), 100, Duration.ofSeconds(40), tmp.resolve("steps")).withMix(MIX_532);
+        Files.createDirectories(tmp.resolve("steps"));
+        List<VegetaGenerator.Attacker> pieces = VegetaGenerator.attackers(steps);
+        var stepFiles = VegetaGenerator.writeTargets(steps, pieces, null);
+        for (VegetaGenerator.Attacker x : pieces) {
+            assertEquals((x.due() + 9) / 10 * 10, Files.readAllLines(stepFiles.get(x.index())).size(), "whole cycles of 10 for " + x.due());
+        }
+    }
+
     @Test
     void aSecretHeaderIsMaskedInTheKeptTargets() throws Exception {
         LoadSpec s = new LoadSpec(URL, new Request("GET", List.of(new Request.Header("Authorization", "Bearer s3cr3t")), null), 10, 1,
                 Duration.ofSeconds(1), Duration.ofSeconds(5), "0", tmp, "row", LoadModel.OPEN, 10.0);
         Path secret = Files.createDirectory(tmp.resolve("private"));
         var files = VegetaGenerator.writeTargets(s, VegetaGenerator.attackers(s), secret);
-        assertTrue(Files.readString(files.get(-1)).contains("Bearer s3cr3t"), "vegeta reads the real value");
-        assertTrue(files.get(-1).startsWith(secret));
+        assertTrue(Files.readString(files.get(0)).contains("Bearer s3cr3t"), "vegeta reads the real value");
+        assertTrue(files.get(0).startsWith(secret));
         String kept = Files.readString(tmp.resolve("row.vegeta.load.targets.json"));
         assertFalse(kept.contains("s3cr3t"), kept);
         assertTrue(kept.contains("\"Authorization\":[\"***\"]"), kept);
