@@ -17,7 +17,8 @@ import vtlab.data.Column;
  * <ul>
  * <li>the mix: each request's share of the sends against its share of the log, in percentage points; the largest
  * difference is {@code fidelity_mix_pp};</li>
- * <li>the rate per second: the sends counted per second of the hold against the log's arrivals in the same stretch
+ * <li>the rate per second: the sends counted per second of the hold (from when the load's schedule began: vegeta's
+ * pacer sends its first request one interval in) against the log's arrivals in the same stretch
  * of its time (compressed by the speedup): the largest difference in req/s ({@code fidelity_rate_gap_rps}) and the
  * Pearson correlation of the two profiles ({@code fidelity_rate_corr}: 1, the same shape; undefined when either is
  * flat);</li>
@@ -61,8 +62,9 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
      *
      * @param templates each request's path template by name (its placeholders read back from each URL)
      * @param holdS     the hold's length: the seconds of rate compared (never more than the log's time compressed)
+     * @param originNs  when the load's schedule began (epoch ns), its seconds counted from it; null: from the first send
      */
-    public static Fidelity of(Baseline log, List<Send> sends, Map<String, String> templates, double holdS) {
+    public static Fidelity of(Baseline log, List<Send> sends, Map<String, String> templates, double holdS, Long originNs) {
         // the mix: every request the log or the sends name
         Map<String, Long> counts = new LinkedHashMap<>();
         for (String n : log.shares().keySet()) counts.put(n, 0L);
@@ -79,8 +81,9 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
         int seconds = (int) Math.floor(Math.min(holdS, log.seconds() / log.speedup()) + 1e-9);
         double[] sentRate = new double[Math.max(0, seconds)], loggedRate = new double[sentRate.length];
         if (times.length > 0) {
+            long origin = originNs == null ? times[0] : Math.min(originNs, times[0]);
             for (long t : times) {
-                long k = (t - times[0]) / 1_000_000_000L;
+                long k = (t - origin) / 1_000_000_000L;
                 if (k < sentRate.length) sentRate[(int) k]++;
             }
         }

@@ -43,12 +43,11 @@ public record Replayed(Fidelity fidelity, String why) {
         try {
             if (Files.isRegularFile(kept)) return new Replayed(JSON.readValue(kept.toFile(), Fidelity.class), "");
             List<Fidelity.Send> sends = new ArrayList<>();
-            for (VegetaGenerator.Sent s : VegetaGenerator.sends(rawDir, stem, new ArrayList<>(templates.keySet()))) {
-                sends.add(new Fidelity.Send(s.sentNs(), s.request(), s.url()));
-            }
+            VegetaGenerator.Sends sent = VegetaGenerator.sends(rawDir, stem, new ArrayList<>(templates.keySet()));
+            for (VegetaGenerator.Sent s : sent.sent()) sends.add(new Fidelity.Send(s.sentNs(), s.request(), s.url()));
             if (sends.isEmpty()) return new Replayed(null, "vegeta's results in raw/ hold no request of " + stem);
             double hold = row.num(Columns.DURATION_S);
-            Fidelity f = Fidelity.of(log, sends, templates, Double.isNaN(hold) ? Double.MAX_VALUE : hold);
+            Fidelity f = Fidelity.of(log, sends, templates, Double.isNaN(hold) ? Double.MAX_VALUE : hold, sent.originNs());
             Files.writeString(kept, JSON.writeValueAsString(f) + "\n");
             return new Replayed(f, "");
         } catch (IOException | vtlab.load.Generator.LoadException | vtlab.core.UsageError e) {

@@ -634,11 +634,20 @@ public final class VegetaGenerator implements Generator {
     public record Sent(long sentNs, String request, String url) {}
 
     /**
+     * What a load sent, and when its schedule began (epoch ns; null for the closed model, which has none): the hold's
+     * seconds are counted from it, not from the first send, which comes one interval later (a sixth of a second at 6/s).
+     */
+    public record Sends(List<Sent> sent, Long originNs) {}
+
+    /** An attacker's line of raw/STEM.vegeta.txt ({@link #parse}): its index, its -rate (N per P s) and when it started in the hold. */
+    private static final java.util.regex.Pattern ATTACKER_LINE = java.util.regex.Pattern.compile("# attacker (\\d+) \\S+: rate (\\d+)/(\\d+)s from ([0-9.]+) s");
+
+    /**
      * Every request a row's load sent, from vegeta's own results in raw/ (STEM.vegeta.N.bin: each result's timestamp,
      * URL and attack name): a request named by its URL's mark in a closed-model mix ({@link #requestOf}; names: the mix's
      * request names in order), else by its attacker's name (an open mix's attacker is named after its request).
      */
-    public static List<Sent> sends(Path rawDir, String stem, List<String> names) throws LoadException, UsageError {
+    public static Sends sends(Path rawDir, String stem, List<String> names) throws LoadException, UsageError {
         Path vegeta;
         try {
             vegeta = Tools.VEGETA.get();
@@ -653,8 +662,25 @@ public final class VegetaGenerator implements Generator {
         } catch (IOException e) {
             throw new LoadException("cannot list " + rawDir + ": " + e.getMessage());
         }
+        // each open attacker's pacing, as the load's text says it ran: its schedule's origin is read back from its sends
+        Map<Integer, long[]> paced = new LinkedHashMap<>(); // index -> [interval ns, from ns]
+        try {
+            Path text = rawDir.resolve(stem + ".vegeta.txt");
+            if (Files.isRegularFile(text)) {
+                for (String line : Files.readAllLines(text)) {
+                    var m = ATTACKER_LINE.matcher(line);
+                    if (m.find()) paced.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(3)) * 1_000_000_000L / Long.parseLong(m.group(2)),
+                            Math.round(Double.parseDouble(m.group(4)) * 1e9)});
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            paced.clear(); // no origin: the first send stands for it
+        }
+        Long origin = null;
         List<Sent> out = new ArrayList<>();
         for (Path bin : bins) {
+            String file = bin.getFileName().toString();
+            long[] pace = paced.get(Integer.parseInt(file.substring(stem.length() + ".vegeta.".length(), file.length() - ".bin".length())));
             ProcessBuilder pb = new ProcessBuilder(vegeta.toString(), "encode", "--to", "json", bin.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
             try {
                 Process p = vtlab.proc.Children.track(pb.start());
@@ -663,6 +689,10 @@ public final class VegetaGenerator implements Generator {
                         if (line.isBlank()) continue;
                         JsonNode n = JSON.readTree(line);
                         Hit h = hit(n);
+                        if (pace != null) {
+                            long o = h.sentNs() - (h.seq() + 1) * pace[0] - pace[1]; // the script's start, as this send places it
+                            if (origin == null || o < origin) origin = o;
+                        }
                         int r = requestOf(h.url());
                         String name = r >= 0 && names != null && r < names.size() ? names.get(r) : n.path("attack").asText("");
                         out.add(new Sent(h.sentNs(), name, h.url()));
@@ -676,7 +706,7 @@ public final class VegetaGenerator implements Generator {
                 throw new LoadException("interrupted while reading " + bin);
             }
         }
-        return out;
+        return new Sends(out, origin);
     }
 
     /** One line of `vegeta encode --to json` (its bytes from the answer's Content-Length: the lab keeps no body, -max-body=0). */

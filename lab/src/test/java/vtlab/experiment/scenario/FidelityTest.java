@@ -83,7 +83,7 @@ class FidelityTest {
                 sends.add(new Fidelity.Send(t, item ? "item" : "hello", item ? "http://127.0.0.1:18080/items/" + (n % 8 == 3 ? 1 : 2) + "#r1" : "http://127.0.0.1:18080/hello#r0"));
             }
         }
-        Fidelity f = Fidelity.of(log(), sends, Map.of("hello", "/hello", "item", "/items/{id}"), 4);
+        Fidelity f = Fidelity.of(log(), sends, Map.of("hello", "/hello", "item", "/items/{id}"), 4, null);
         assertEquals(12, f.sent());
         assertEquals(75, f.mix().get("hello")[1], 1e-9);
         assertEquals(0, f.mixPp(), 1e-9, "9 hello and 3 items: 75/25 as logged");
@@ -105,7 +105,9 @@ class FidelityTest {
         Baseline log = new Baseline(Map.of("hello", 1.0), 1, new double[] {1, 1, 1, 1}, 1, 1000, new double[] {1000, 1000, 1000}, Map.of());
         List<Fidelity.Send> sends = new ArrayList<>();
         for (int s = 0; s < 4; s++) sends.add(new Fidelity.Send(1_000_000_000_000L + s * 1_000_000_000L + 500_000_000L, "hello", "/hello"));
-        Fidelity f = Fidelity.of(log, sends, Map.of("hello", "/hello"), 4);
+        Fidelity f = Fidelity.of(log, sends, Map.of("hello", "/hello"), 4, null);
+        // counted from the schedule's start, half a second before the first send: the same one a second
+        assertEquals(0, Fidelity.of(log, sends, Map.of("hello", "/hello"), 4, 1_000_000_000_000L).rateGapRps(), 1e-12);
         assertEquals(0, f.gapsKs(), 1e-12, f.line());
         assertTrue(Double.isNaN(f.rateCorr()), "both flat: undefined");
         assertTrue(f.line().contains("(at 1 s, the log's clock) KS 0.000: the same shape (the cumulative shares differ by at most 0 points; 3 sent, 3 logged: within chance"), f.line());

@@ -320,7 +320,11 @@ class VegetaGeneratorTest {
                     LoadModel.OPEN, p.meanRate(2.5)).withProfile(p).withMix(MIX_532);
             assertTrue(VegetaGenerator.attackers(s).size() > 1 && VegetaGenerator.attackers(s).stream().allMatch(x -> x.entry() == VegetaGenerator.CYCLE));
             LoadResult r = run(g, s, c);
-            List<VegetaGenerator.Sent> sent = VegetaGenerator.sends(tmp, "steps", List.of("hello", "sleep", "bytes"));
+            VegetaGenerator.Sends sends = VegetaGenerator.sends(tmp, "steps", List.of("hello", "sleep", "bytes"));
+            List<VegetaGenerator.Sent> sent = sends.sent();
+            // the schedule's origin: before every send, within a step's first interval (at least 40/s: 25 ms) of the first
+            long first = sent.stream().mapToLong(VegetaGenerator.Sent::sentNs).min().orElseThrow();
+            assertTrue(sends.originNs() != null && sends.originNs() <= first && first - sends.originNs() < 1_000_000_000L, sends.originNs() + " " + first);
             assertEquals(r.requests() + r.errConnect() + r.errRead() + r.errWrite() + r.errTimeout(), sent.size(), "every result read back");
             Map<String, Long> byName = new java.util.TreeMap<>();
             sent.forEach(x -> byName.merge(x.request(), 1L, Long::sum));
