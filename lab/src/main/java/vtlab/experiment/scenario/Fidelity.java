@@ -72,9 +72,9 @@ public record Fidelity(long sent, Map<String, double[]> mix, double mixPp, int s
         Map<String, double[]> mix = new LinkedHashMap<>();
         double mixPp = 0;
         for (var e : counts.entrySet()) {
-            double logged = 100 * log.shares().getOrDefault(e.getKey(), 0.0), sent = sends.isEmpty() ? 0 : 100.0 * e.getValue() / sends.size();
-            mix.put(e.getKey(), new double[] {logged, sent});
-            mixPp = Math.max(mixPp, Math.abs(sent - logged));
+            double share = log.shares().getOrDefault(e.getKey(), 0.0), sent = sends.isEmpty() ? 0 : 100.0 * e.getValue() / sends.size();
+            mix.put(e.getKey(), new double[] {100 * share, sent});
+            if (!sends.isEmpty()) mixPp = Math.max(mixPp, Math.abs(pp(e.getValue(), sends.size(), share, 1)));
         }
         long[] times = sends.stream().mapToLong(Send::sentNs).sorted().toArray();
         // the rate: whole seconds of the hold from the first send, as long as the log's time compressed lasts
