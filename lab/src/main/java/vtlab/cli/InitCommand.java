@@ -52,6 +52,8 @@ final class InitCommand implements Command {
             + "FIELD one of " + String.join(", ", vtlab.experiment.scenario.accesslog.LogImport.FIELDS) + " (UNIT s, ms, us, ns; a dotted NAME reads a nested\n"
             + "object), e.g. --field time=ts,path=req.uri,duration=took:s (default: the common shapes' names)")
             .typed(Opt.Type.STRINGS);
+    static final Opt PACE = Opt.of("pace", "profile", "with --from-log: profile (the log's rate in at most 20 steps) or logged (each second of the\n"
+            + "log at its own rate: its arrivals at their logged times, to the second; vegeta, a step each)").withChoices(List.of("profile", "logged"));
     static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
     static final Set<String> REQUEST = Set.of("url", "method", "header", "body", "expect-status", "expect-body");
@@ -74,7 +76,7 @@ final class InitCommand implements Command {
         all.add(JVM_ARGS);
         all.add(PORT);
         all.add(OUT);
-        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES, KEEP, MASK, FIELD));
+        all.addAll(List.of(FROM_LOG, LOG_FORMAT, SPEEDUP, REPLAY_WRITES, KEEP, MASK, FIELD, PACE));
         return all;
     }
 
@@ -89,7 +91,11 @@ final class InitCommand implements Command {
                   --from-log FILE writes the traffic of an access log instead (docs/scenarios.md, "From an access
                   log"): its requests as templates with their shares (GET and HEAD; --replay-writes POST,... for
                   others), the values seen in CSV files beside the file, its arrival rate as an open-model rate
-                  profile (--speedup N compresses it) and, where it logs durations, its peak in flight as --conc.
+                  profile (--speedup N compresses it; --pace logged: each second of the log at its own rate) and,
+                  where it logs durations, its peak in flight as --conc. Beside the file, the log's baseline
+                  (NAME-baseline.json: each request's share, the rate per second, the gaps between arrivals and the
+                  values' spread), against which ./vtlab run measures the replay's fidelity (fidelity_* thresholds).
+                  The file names its generator: vegeta (each request's own p50/p99, in either model).
                   Secret and personal values (tokens, JWTs, API keys, e-mail addresses, card numbers; keys such as
                   token, code, otp, session, password, signature), in a query or a path, are masked: said with their
                   counts, never written, sent from an environment variable the file names (VTLAB_SECRET_NAME); --keep
@@ -120,7 +126,7 @@ final class InitCommand implements Command {
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
         String name = file.getFileName().toString().replaceFirst("\\.toml$", "");
         if (o.has("from-log")) return fromLog(o, file, name, out);
-        for (String k : List.of("log-format", "speedup", "replay-writes", "keep", "mask", "field")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
+        for (String k : List.of("log-format", "speedup", "replay-writes", "keep", "mask", "field", "pace")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
         Scenario sc = Scenario.of(name, options(o, service(o)), mixOf(o), List.of(), Map.of());
         write(file, sc, List.of("A vtlab scenario (docs/scenarios.md): ./vtlab run " + file.getFileName()), out);
         out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
@@ -148,6 +154,8 @@ final class InitCommand implements Command {
         if (log.requests() == null) throw new UsageError("--from-log " + o.string("from-log", "") + ": no request to replay (" + String.join("; ", log.notes()) + ")");
         Path dir = file.toAbsolutePath().getParent();
         for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
+        String baseline = name + "-baseline.json"; // what a replay's fidelity is measured against (Baseline)
+        if (Files.exists(dir.resolve(baseline))) throw new UsageError(dir.resolve(baseline) + " exists: give another --out or remove it");
         Map<String, List<String>> options = new LinkedHashMap<>(service);
         options.put("load-model", List.of("open"));
         options.put("rate-profile", List.of(log.rateProfile()));
@@ -155,6 +163,7 @@ final class InitCommand implements Command {
         options.put("hold", List.of(log.holdSeconds() + "s"));
         options.put("reps", List.of("1"));
         options.put("modes", List.of("platform,virtual"));
+        options.put("generator", List.of("vegeta")); // each request measured apart, in either model; its results say what was sent
         Map<String, Path> csvFiles = new LinkedHashMap<>();
         vtlab.stack.Mix mix = log.requests();
         Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
@@ -165,7 +174,9 @@ final class InitCommand implements Command {
                 values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
             } else values.put(v.getKey(), v.getValue());
         }
-        Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles);
+        var logged = vtlab.experiment.scenario.Baseline.of(new vtlab.stack.Mix(mix.entries(), values), log.arrivals(), speedup);
+        if ("logged".equals(PACE.choice(o))) options.put("rate-profile", List.of(logged.loggedProfile()));
+        Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles).withBaseline(baseline);
         List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(o.string("from-log", "")).toAbsolutePath().normalize()
                 + ": ./vtlab run " + file.getFileName()));
         log.notes().forEach(n -> header.add("  " + n));
@@ -181,6 +192,8 @@ final class InitCommand implements Command {
                 Files.writeString(at, text, java.nio.file.StandardOpenOption.CREATE_NEW, java.nio.file.StandardOpenOption.WRITE);
                 written.add(at);
             }
+            logged.write(dir.resolve(baseline));
+            written.add(dir.resolve(baseline));
             write(file, sc, header, out);
         } catch (UsageError | IOException | RuntimeException e) {
             for (Path p : written) Files.deleteIfExists(p);
@@ -189,6 +202,7 @@ final class InitCommand implements Command {
         out.println("vtlab: wrote " + file + " (" + mix.entries().size() + " requests" + (log.csv().isEmpty() ? "" : ", " + log.csv().size() + " CSV files beside it")
                 + ") from " + o.string("from-log", "") + ": " + log.notes().getFirst());
         for (String n : log.notes().subList(1, log.notes().size())) out.println("vtlab:   " + n);
+        out.println("vtlab:   the log's baseline in " + dir.resolve(baseline).getFileName() + ": a replay's fidelity to the log (its mix, rate, gaps and values) is measured against it");
         out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
         return 0;
     }
@@ -243,6 +257,7 @@ final class InitCommand implements Command {
         all.put("hold", List.of("20s"));
         all.put("reps", List.of("1"));
         all.put("modes", List.of("platform,virtual"));
+        all.put("generator", List.of("vegeta")); // named, so a threshold added later never changes it
         return all;
     }
 

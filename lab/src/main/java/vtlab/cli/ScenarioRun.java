@@ -35,6 +35,9 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
     /** Options of a run that do not change what is measured: not kept in the saved file's [overrides]. */
     static final Set<String> NOT_SAVED = Set.of("out", "port", "junit", "help", "scenario");
 
+    /** A scenario's generator when its file names none, in either load model: it measures each request of the mix apart. */
+    static final String DEFAULT_GENERATOR = "vegeta";
+
     /** Whether run's words name a scenario file. */
     static boolean isScenario(List<String> names) {
         return names.stream().anyMatch(n -> n.endsWith(".toml"));
@@ -47,7 +50,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
         sc.refuseUnsetEnv();
         Options merged = options(sc, o);
-        String gen = merged.string("generator", "vegeta");
+        String gen = merged.string("generator", DEFAULT_GENERATOR);
         if (!Generators.byName(gen).sendsMix()) {
             List<String> can = Generators.sendingMixes();
             throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
@@ -55,6 +58,10 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
                     + String.join(" or ", can));
         }
         if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
+        if (sc.mix().entries().size() > 1 && !Generators.byName(gen).measuresMixApart()) {
+            // said once, up front: the run then has the mix's counts at the SUT, no latency of a request of its own
+            out.println("vtlab: generator " + gen + " sends the mix but its requests are not measured apart (no p50/p99 per request name; vegeta measures each)");
+        }
         // planned once before the scenario's line, so that what its rows refuse (a threshold on a mode they do not have) is the only line
         new ScenarioExperiment().plan(merged, vtlab.plan.PlanContext.from(merged));
         out.println("vtlab: scenario " + sc.name() + " (" + file + "): " + sc.mix().entries().size() + " requests ("
@@ -72,6 +79,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Path dir = run.dir();
         save(sc, given, dir);
         List<vtlab.data.DataRow> rows = Files.exists(run.matrix()) ? Dataset.rows(run.matrix()) : List.of();
+        rows = withFidelity(dir, rows);
         List<Threshold.Outcome> outcomes = new ArrayList<>();
         for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
         int code = runCode;
@@ -98,11 +106,10 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
     /**
      * The file's options, by name as the file typed them (never turned into command-line words), an option given beside
      * it replacing the file's, then those given beside it; the scenario file itself, and the generator that sends the
-     * mix by default: vegeta for an open load (an attacker per request); for a closed one vegeta (-rate=0, a worker per
-     * connection, each request measured apart) when a threshold names a request, whose numbers only it gives, else wrk:
-     * vegeta costs 2-2.7x wrk's CPU a request, and near 20,000 req/s a closed row ran 14% slower under it than under
-     * wrk with its core not yet flagged as the limit (docs/results.md), so the whole-load numbers stay wrk's unless a
-     * request's own are asked for.
+     * mix when the file names none: vegeta in both models (open, an attacker per request; closed, -rate=0 with a worker
+     * per connection), each request measured apart. It never depends on the thresholds: vegeta costs 2-2.7x wrk's CPU
+     * a request, and near 20,000 req/s a closed row ran 14% slower under it than under wrk (docs/results.md), so a
+     * switch on a threshold naming a request would move the whole load's numbers beside it; wrk is named to be had.
      */
     static Options options(Scenario sc, Options given) throws UsageError {
         Map<String, List<String>> values = new java.util.LinkedHashMap<>();
@@ -114,16 +121,43 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
             if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
             values.put(e.getKey(), new ArrayList<>(e.getValue()));
         }
-        if (!given.has("generator") && !sc.options().containsKey("generator")) {
-            // the model the run takes: the file's keys left after the model given beside it dropped the other's
-            boolean open = openGiven || (!closedGiven && (values.containsKey("rates") || values.containsKey("rate-profile")
-                    || List.of("open").equals(values.get("load-model"))));
-            boolean byRequest = sc.thresholds().stream().anyMatch(t -> t.request() != null);
-            values.put("generator", new ArrayList<>(List.of(open || byRequest ? "vegeta" : "wrk")));
-        }
+        // one generator per answer: the file's, else vegeta in either model, never switched by what a threshold names
+        // (a closed row near 20,000 req/s ran 14% slower under vegeta than under wrk: a threshold naming a request
+        // would have changed the whole load's numbers beside it)
+        if (!given.has("generator") && !sc.options().containsKey("generator")) values.put("generator", new ArrayList<>(List.of(DEFAULT_GENERATOR)));
         values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
         for (var e : given.asMap().entrySet()) values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
         return Options.of(values);
+    }
+
+    /**
+     * The rows with a replay's fidelity to its access log as columns (Replayed: what each row sent against the
+     * scenario's baseline), which the fidelity_* thresholds read; kept in summary.json too (its "scenario_fidelity",
+     * a row each). The rows as they are when the scenario names no baseline.
+     */
+    static List<vtlab.data.DataRow> withFidelity(Path dir, List<vtlab.data.DataRow> rows) throws IOException {
+        vtlab.experiment.scenario.Replayed.Of log = vtlab.experiment.scenario.Replayed.of(dir);
+        if (log == null) return rows;
+        List<vtlab.data.DataRow> out = new ArrayList<>();
+        var json = new com.fasterxml.jackson.databind.ObjectMapper();
+        var list = json.createArrayNode();
+        for (vtlab.data.DataRow r : rows) {
+            var f = vtlab.experiment.scenario.Replayed.of(dir, r, log.log(), log.templates());
+            out.add(vtlab.experiment.scenario.Replayed.withCells(r, f));
+            var o = list.addObject().put("row", r.number()).put("mode", r.mode()).put("rep", r.text(vtlab.data.Columns.REP));
+            if (f.fidelity() == null) o.put("not_measured", f.why());
+            else {
+                f.fidelity().cells().forEach((k, v) -> { if (v.isEmpty()) o.putNull(k); else o.put(k, Double.parseDouble(v)); });
+                o.put("line", f.fidelity().line());
+            }
+        }
+        Path summary = dir.resolve("summary.json");
+        if (Files.exists(summary)) {
+            var root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(summary.toFile());
+            root.set("scenario_fidelity", list);
+            Files.writeString(summary, json.writeValueAsString(root) + "\n");
+        }
+        return out;
     }
 
     /**
@@ -141,12 +175,20 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
             beside.add("--" + e.getKey() + " " + String.join(" ", e.getValue()));
         }
         Scenario saved = Scenario.of(sc.name(), options, sc.mix(), sc.thresholds(), sc.csvFiles());
+        // the baseline beside the saved file when it was beside the scenario (a base written otherwise resolves it)
+        boolean baselineBeside = sc.baseline() != null && inside && !Path.of(sc.baseline()).isAbsolute() && !Path.of(sc.baseline()).normalize().startsWith("..");
+        if (sc.baseline() != null) saved = saved.withBaseline(baselineBeside || !inside ? sc.baseline() : sc.baselinePath().toString());
         List<String> header = new ArrayList<>(List.of("saved by ./vtlab run from " + sc.file().toAbsolutePath().normalize() + ": ./vtlab run "
                 + dir.resolve("scenario.toml") + " repeats the run"));
         if (!beside.isEmpty()) header.add("given on the command line beside the file, written in its tables: " + String.join(", ", beside));
         Files.createDirectories(dir);
         Files.writeString(dir.resolve("scenario.toml"), ScenarioWriter.text(saved, header, inside ? null : sc.base(), sc.csvNames()));
         if (inside) {
+            if (baselineBeside) {
+                Path to = dir.resolve(sc.baseline()).normalize();
+                Files.createDirectories(to.getParent());
+                Files.copy(sc.baselinePath(), to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
             for (var e : sc.csvFiles().entrySet()) {
                 Path to = dir.resolve(e.getKey()).normalize();
                 Files.createDirectories(to.getParent());

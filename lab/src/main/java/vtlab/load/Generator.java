@@ -54,6 +54,14 @@ public interface Generator {
         return false;
     }
 
+    /**
+     * Whether it measures each request of a mix apart (its own p50/p99 and errors): read from the columns it declares,
+     * so that no list of names says it beside them.
+     */
+    default boolean measuresMixApart() {
+        return columns().contains(LoadResult.P99_BY_REQUEST);
+    }
+
     /** How it runs from load agents on other hosts (--hosts), if it can: the models it runs there and its agents. */
     default java.util.Optional<FromAgents> fromAgents() {
         return java.util.Optional.empty();

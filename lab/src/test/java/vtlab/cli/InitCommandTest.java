@@ -109,9 +109,30 @@ class InitCommandTest {
         assertEquals(List.of("15s"), sc.options().get("hold"));
         assertEquals(150, ((Mix.Column) sc.mix().values().get("owners_id")).cells().size());
         assertTrue(Files.exists(dir.resolve("out/s-owners.csv")));
+        // the generator named (each request measured apart, in either model), and the log's baseline beside the file
+        assertEquals(List.of("vegeta"), sc.options().get("generator"));
+        assertEquals("s-baseline.json", sc.baseline());
+        var baseline = vtlab.experiment.scenario.Baseline.read(sc.baselinePath());
+        assertEquals(java.util.Map.of("owners", 0.8333, "hello", 0.1667), baseline.shares());
+        assertEquals(30, baseline.perSecond().length, "a step per second of the log");
+        assertTrue(java.util.Arrays.stream(baseline.perSecond()).allMatch(n -> n == 6), "six a second");
+        assertEquals(1000, baseline.resolutionMs(), "NCSA's %t: whole seconds");
+        assertEquals(2, baseline.speedup());
+        assertEquals(179, baseline.gapsMs().length, "a gap between each two of 180 arrivals");
+        assertEquals(150, baseline.values().get("owners_id").values().stream().mapToLong(Long::longValue).sum());
         String before = Files.readString(f);
         assertThrows(UsageError.class, () -> init("--stack", "servlet", "--from-log", log.toString(), "--out", f.toString()));
         assertEquals(before, Files.readString(f), "an existing file is never overwritten");
+
+        // --pace logged: each second of the log at its own rate (compressed twice: a step each half second)
+        Path paced = dir.resolve("paced/p.toml");
+        List<String> uneven = new java.util.ArrayList<>();
+        for (int sec = 0; sec < 4; sec++) for (int i = 0; i <= sec % 2 * 2; i++) uneven.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /hello HTTP/1.1\" 200 12".formatted(sec));
+        Path unevenLog = dir.resolve("uneven.log");
+        Files.write(unevenLog, uneven);
+        assertEquals(0, init("--stack", "servlet", "--from-log", unevenLog.toString(), "--speedup", "2", "--pace", "logged", "--out", paced.toString()));
+        assertEquals(List.of("2@0s,6@0.5s,2@1s,6@1.5s"), Scenario.read(paced, ScenarioExperiment.metrics()).options().get("rate-profile"));
+        assertThrows(UsageError.class, () -> init("--stack", "servlet", "--pace", "logged", "--out", dir.resolve("x.toml").toString()));
 
         Path empty = dir.resolve("empty.log");
         Files.writeString(empty, "");

@@ -49,29 +49,52 @@ class ScenarioRunTest {
         assertEquals("9s", o.string("hold", null));
         assertEquals(List.of("platform"), o.all("modes"));
         assertEquals(List.of("50", "200"), o.all("conc"));
-        assertEquals("wrk", o.string("generator", null), "a closed load's mix with no threshold of one request: wrk, the cheapest a request");
+        assertEquals("vegeta", o.string("generator", null), "a closed load's mix: vegeta, each request measured apart");
         assertEquals(sc.file().toAbsolutePath().normalize().toString(), o.string("scenario", null));
     }
 
     /**
-     * A file of the open model (an imported access log's) run with --conc beside it: closed, so wrk, unless a threshold
-     * names a request (only vegeta measures it apart); a generator named is kept.
+     * A file of the open model (an imported access log's) run with --conc beside it: closed, and still vegeta, the
+     * generator of a scenario in either model; a threshold naming a request changes nothing (before, it switched a
+     * closed load from wrk to vegeta, moving the whole load's numbers beside it); a generator named is kept.
      */
     @Test
-    void anOpenFileRunClosedTakesWrkUnlessAThresholdNamesARequest() throws Exception {
+    void theGeneratorOfTheWholeNeverDependsOnTheThresholds() throws Exception {
         Path f = dir.resolve("open.toml");
         Files.writeString(f, FILE.replace("conc = [50, 200]", "load-model = \"open\"\nrate-profile = \"100@0s,200@2s\""));
         Scenario sc = Scenario.read(f, ScenarioExperiment.metrics());
         assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of())).string("generator", null));
         Options closed = ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20")));
-        assertEquals("wrk", closed.string("generator", null));
+        assertEquals("vegeta", closed.string("generator", null));
         assertFalse(closed.has("rate-profile"));
-        assertEquals("vegeta", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20", "--generator", "vegeta"))).string("generator", null));
+        assertEquals("wrk", ScenarioRun.options(sc, vtlab.cli.Main.parse(List.of("--conc", "20", "--generator", "wrk"))).string("generator", null));
         Path named = dir.resolve("named.toml");
         Files.writeString(named, Files.readString(f).replace("[[requests]]\npath = \"/hello\"", "[slo]\nthresholds = [\"p99_ms[virtual, hello] <= 100\"]\n[[requests]]\nname = \"hello\"\npath = \"/hello\""));
         Scenario withThreshold = Scenario.read(named, ScenarioExperiment.metrics());
-        assertEquals("vegeta", ScenarioRun.options(withThreshold, vtlab.cli.Main.parse(List.of("--conc", "20"))).string("generator", null),
-                "a threshold of one request: vegeta, which measures it apart");
+        for (List<String> beside : List.of(List.<String>of(), List.of("--conc", "20"), List.of("--conc", "20", "--generator", "wrk"))) {
+            assertEquals(ScenarioRun.options(sc, vtlab.cli.Main.parse(beside)).string("generator", null),
+                    ScenarioRun.options(withThreshold, vtlab.cli.Main.parse(beside)).string("generator", null), "the same generator with and without the threshold " + beside);
+        }
+        // a file that names wrk keeps it when a threshold names a request
+        Path wrk = dir.resolve("wrk.toml");
+        Files.writeString(wrk, Files.readString(named).replace("load-model = \"open\"\nrate-profile = \"100@0s,200@2s\"", "conc = [20]\ngenerator = \"wrk\""));
+        assertEquals("wrk", ScenarioRun.options(Scenario.read(wrk, ScenarioExperiment.metrics()), vtlab.cli.Main.parse(List.of())).string("generator", null));
+    }
+
+    /** wrk named for a mix: the run says once, before it starts, that its requests are not measured apart; vegeta says nothing. */
+    @Test
+    void wrkForAMixIsSaidNotMeasuredApartOnceUpFront() throws Exception {
+        Path f = dir.resolve("mix.toml");
+        Files.writeString(f, FILE.replace("[[requests]]\npath = \"/hello\"", "[[requests]]\nname = \"hello\"\npath = \"/hello\"\nweight = 3\n"
+                + "[[requests]]\nname = \"bytes\"\npath = \"/bytes?n=100\"\nweight = 1"));
+        ByteArrayOutputStream wrk = new ByteArrayOutputStream();
+        ScenarioRun.of(Main.parse(List.of("--generator", "wrk")), List.of(f.toString()), new PrintStream(wrk));
+        String said = wrk.toString();
+        assertEquals(1, said.split("not measured apart", -1).length - 1, said);
+        assertTrue(said.startsWith("vtlab: generator wrk sends the mix but its requests are not measured apart"), said);
+        ByteArrayOutputStream vegeta = new ByteArrayOutputStream();
+        ScenarioRun.of(Main.parse(List.of()), List.of(f.toString()), new PrintStream(vegeta));
+        assertFalse(vegeta.toString().contains("not measured apart"), vegeta.toString());
     }
 
     @Test

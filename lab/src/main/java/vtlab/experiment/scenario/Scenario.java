@@ -45,9 +45,11 @@ import vtlab.stack.Request;
  * @param mix        the requests and their values
  * @param thresholds what must hold for the run to pass (exit code 99 when one does not)
  * @param csvFiles   the CSV files the values come from, as written in the file (relative to {@link #base}) and resolved
+ * @param baseline   the access log's baseline a replay is compared with ({@link Baseline}, ./vtlab init --from-log writes
+ *                   it beside the file), as written in the file (relative to {@link #base}); null: none
  */
 public record Scenario(Path file, String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds,
-                       Path base, Map<String, Path> csvFiles) {
+                       Path base, Map<String, Path> csvFiles, String baseline) {
     /**
      * The tables of the file and their keys: each the option of the same name, with the type it declares; derived from
      * the declarations of what a scenario run takes (the scenario experiment's options, the load model's and the lab's
@@ -77,7 +79,7 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
 
     static final Set<String> REQUEST_KEYS = new LinkedHashSet<>(List.of("name", "method", "path", "headers", "body", "expect-status",
             "expect-body", "weight"));
-    static final Set<String> TOP = new LinkedHashSet<>(List.of("name", "base", "requests", "values", "overrides", "service", "load", "run", "slo"));
+    static final Set<String> TOP = new LinkedHashSet<>(List.of("name", "base", "baseline", "requests", "values", "overrides", "service", "load", "run", "slo"));
     /** The most the weights may add up to: one cycle of the round robin is held in k6's script. */
     static final int MAX_TOTAL_WEIGHT = 100_000;
     static final Set<String> METHODS = Set.of("GET", "HEAD", "DELETE", "OPTIONS", "POST", "PUT", "PATCH");
@@ -101,7 +103,18 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
      * the writer writes them, relative to the folder it is written in.
      */
     public static Scenario of(String name, Map<String, List<String>> options, Mix mix, List<Threshold> thresholds, Map<String, Path> csvFiles) {
-        return new Scenario(null, name, options, mix, List.copyOf(thresholds), null, csvFiles);
+        return new Scenario(null, name, options, mix, List.copyOf(thresholds), null, csvFiles, null);
+    }
+
+    /** This scenario compared with an access log's baseline (the file's name, relative to its folder or base). */
+    public Scenario withBaseline(String name) {
+        return new Scenario(file, this.name, options, mix, thresholds, base, csvFiles, name);
+    }
+
+    /** The baseline file, resolved; null when the scenario names none. */
+    public Path baselinePath() {
+        if (baseline == null) return null;
+        return (base != null ? base : file != null ? file.toAbsolutePath().getParent() : Path.of("")).resolve(baseline).normalize();
     }
 
     /** The file's text as read again (a refusal's line), "" when it has none or cannot be read now. */
@@ -265,7 +278,17 @@ public record Scenario(Path file, String name, Map<String, List<String>> options
                     }
                 }
             }
-            return new Scenario(file, name, words, mix, List.copyOf(thresholds), base, csvFiles);
+            String baseline = root.has("baseline") ? string("baseline", root.get("baseline")) : null;
+            if (baseline != null && !Files.isRegularFile(base.resolve(baseline))) {
+                throw bad("baseline", base.resolve(baseline).normalize() + ": no such file (the access log's baseline ./vtlab init --from-log writes beside the scenario)");
+            }
+            for (Threshold t : thresholds) {
+                if (baseline == null && (Fidelity.isFidelity(t.metric()) || (t.refMetric() != null && Fidelity.isFidelity(t.refMetric())))) {
+                    throw bad(lines.lineOf(SLO_THRESHOLDS, t.text()), SLO_THRESHOLDS, "'" + t.text() + "': a replay's fidelity is measured against an access log's"
+                            + " baseline, and the file names none (./vtlab init --from-log writes one: baseline = \"NAME-baseline.json\")");
+                }
+            }
+            return new Scenario(file, name, words, mix, List.copyOf(thresholds), base, csvFiles, baseline);
         }
 
         String string(String key, JsonNode n) throws UsageError {

@@ -76,6 +76,7 @@ public final class ScenarioExperiment implements Experiment {
     public static Map<String, String> metrics() {
         List<vtlab.data.Column> cols = new ArrayList<>(LoadResult.COLUMNS);
         for (var p : Probes.all().values()) cols.addAll(p.get().columns());
+        cols.addAll(Fidelity.COLUMNS); // a replay's against its access log (Replayed), after the run
         return Scenario.metrics(cols);
     }
 
@@ -180,6 +181,7 @@ public final class ScenarioExperiment implements Experiment {
         out.put("name", sc.name());
         out.put("requests", requests);
         out.put("thresholds", sc.thresholds().stream().map(Threshold::text).toList());
+        if (sc.baselinePath() != null) out.put(Replayed.BASELINE, sc.baselinePath().toAbsolutePath().toString());
         return out;
     }
 
@@ -205,6 +207,7 @@ public final class ScenarioExperiment implements Experiment {
     @Override
     public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         List<Named> requests = requests(runDir);
+        Replayed.Of log = Replayed.of(runDir);
         List<vtlab.data.Finding> out = new ArrayList<>();
         for (vtlab.data.DataRow r : rows) {
             if (!NAME.equals(r.experiment())) continue;
@@ -215,8 +218,26 @@ public final class ScenarioExperiment implements Experiment {
             }
             out.add(vtlab.data.Finding.of(where + ": " + r.text(Columns.RPS) + " req/s, p99 " + r.text(Columns.P99) + " ms, error rate "
                     + r.text(Columns.ERROR_RATE) + "; " + shares(requests, r.cells().get(PathsProbe.BY_PATH.name())), List.of(r)));
+            String each = latencyByRequest(r);
+            if (requests.size() > 1 && each != null) out.add(vtlab.data.Finding.of(where + ": " + each, List.of(r)));
+            if (log != null) {
+                Replayed f = Replayed.of(runDir, r, log.log(), log.templates());
+                out.add(vtlab.data.Finding.of(where + ": " + (f.fidelity() != null ? f.fidelity().line() : "fidelity to the log not measured: " + f.why()), List.of(r)));
+            }
         }
         return out;
+    }
+
+    /**
+     * Each request's own p50 and p99 (a mix measured apart: vegeta), e.g. "per request (vegeta): hello p50 0.2 p99 1.1
+     * ms, sleep ..."; null for a generator that measures the whole load only (the run said so once, before it started).
+     */
+    static String latencyByRequest(vtlab.data.DataRow r) {
+        Map<String, String> p50 = r.byName(Columns.P50_BY_REQUEST), p99 = r.byName(Columns.P99_BY_REQUEST);
+        if (p99.isEmpty()) return null;
+        List<String> parts = new ArrayList<>();
+        p99.forEach((n, v) -> parts.add(n + " p50 " + p50.getOrDefault(n, "?") + " p99 " + v + " ms"));
+        return "per request (" + r.text(Columns.GENERATOR) + "): " + String.join(", ", parts);
     }
 
     /** Each request's share of the SUT's count against its weight, e.g. "owner 50.1% (weight 50.0%), ...". */

@@ -54,6 +54,17 @@ public final class ScenarioReport {
                     .append(" | ").append(r.text(Columns.P99)).append(" | ").append(r.text(Columns.ERROR_RATE))
                     .append(" | ").append(ScenarioExperiment.shares(requests, r.cells().get(PathsProbe.BY_PATH.name())).replace("|", "\\|")).append(" |\n");
         }
+        // a replay's fidelity to its access log, where the rows have it (Replayed's columns)
+        if (rows.stream().anyMatch(r -> !r.cell(Fidelity.MIX_PP.name()).isBlank())) {
+            md.append("\nFidelity to the access log (docs/scenarios.md, \"Fidelity\"):\n\n| mode | load | rep |");
+            for (vtlab.data.Column c : Fidelity.COLUMNS) md.append(' ').append(c.name()).append(" |");
+            md.append("\n|---|---|---|").append("---|".repeat(Fidelity.COLUMNS.size())).append('\n');
+            for (vtlab.data.DataRow r : rows) {
+                md.append("| ").append(r.mode()).append(" | ").append(Threshold.point(r)).append(" | ").append(r.text(Columns.REP)).append(" |");
+                for (vtlab.data.Column c : Fidelity.COLUMNS) md.append(' ').append(r.cell(c.name())).append(" |");
+                md.append('\n');
+            }
+        }
         return md.toString();
     }
 

@@ -46,6 +46,7 @@ public final class ScenarioSchema {
         ObjectNode p = s.putObject("properties");
         p.set("name", described(type("string"), "the scenario's name (default: the file's name)"));
         p.set("base", described(type("string"), "the folder relative paths are taken from (default: the file's folder)"));
+        p.set("baseline", described(type("string"), "the access log's baseline a replay's fidelity is measured against (./vtlab init --from-log writes NAME-baseline.json)"));
         for (Map.Entry<String, Map<String, Opt>> t : Scenario.TABLES.entrySet()) {
             ObjectNode table = type("object");
             table.put("additionalProperties", false);

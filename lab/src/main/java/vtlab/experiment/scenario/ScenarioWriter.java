@@ -28,7 +28,7 @@ public final class ScenarioWriter {
         HINTS.put("start-timeout", "start-timeout = \"120s\"");
         HINTS.put("port", "port = 18080");
         HINTS.put("load-model", "load-model = \"open\"     # with rates = [200]: the open model (conc: the closed model's connections)");
-        HINTS.put("generator", "generator = \"vegeta\"   # vegeta (each request's own p99: open loads, and closed ones whose thresholds name a request) or wrk (closed, less CPU, the whole only); k6 too, opt-in; oha and hey cannot");
+        HINTS.put("generator", "generator = \"vegeta\"   # vegeta (the default, both models: each request's own p50/p99) or wrk (closed, less CPU, the whole load only); k6 too, opt-in; oha and hey cannot");
         HINTS.put("jdk", "jdk = [\"25\"]");
     }
 
@@ -46,6 +46,10 @@ public final class ScenarioWriter {
                 .append("# an option given on the command line beside the file overrides the file's.\n");
         sb.append("name = ").append(quote(sc.name())).append('\n');
         if (base != null) sb.append("base = ").append(quote(base.toString())).append('\n');
+        if (sc.baseline() != null) {
+            sb.append("# the access log's baseline: what a replay's fidelity is measured against (fidelity_* thresholds)\n")
+                    .append("baseline = ").append(quote(sc.baseline())).append('\n');
+        }
         Map<String, List<String>> rest = new LinkedHashMap<>(sc.options());
         for (var table : Scenario.TABLES.entrySet()) {
             sb.append("\n[").append(table.getKey()).append("]\n");

@@ -29,7 +29,8 @@ public final class Generators {
     /** --generator, the lab's own option declared beside the registry it chooses from (its choices: the names above). */
     public static final Opt OPTION = Opt.of("generator", null, "load generator, installed or built when missing (see Generators below);\n"
             + "wrk for the closed model, oha for the open one, vegeta for\n"
-            + "--rate-profile, spikes, faults and open-model mixes").inScenario("load").withChoices(List.copyOf(ALL.keySet()));
+            + "--rate-profile, spikes, faults and scenario mixes (either model: each\n"
+            + "request measured apart; a scenario file names its own)").inScenario("load").withChoices(List.copyOf(ALL.keySet()));
 
     private Generators() {}
 

@@ -55,7 +55,7 @@ public final class VegetaAgents extends CopiedAgents {
         List<String> staged = new ArrayList<>(), remote = new ArrayList<>();
         List<Path> local = new ArrayList<>();
         for (VegetaGenerator.Attacker x : attackers) {
-            staged.add(run.stageContent(a.host(), targets.get(x.entry()), ".targets.json"));
+            staged.add(run.stageContent(a.host(), targets.get(x.index()), ".targets.json"));
             Path out = VegetaGenerator.output(mine, x);
             Files.deleteIfExists(out);
             local.add(out);

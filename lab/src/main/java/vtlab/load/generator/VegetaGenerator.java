@@ -97,6 +97,8 @@ public final class VegetaGenerator implements Generator {
     static final int MAX_TARGETS = 20_000;
     /** Attackers of one load at most (layers x requests of the mix): each is a process on the load CPUs. */
     static final int MAX_ATTACKERS = 64;
+    /** Attackers of one load sent one after another (a step each, {@link #pieceAttackers}): a process each, two or three at once. */
+    static final int MAX_PIECES = 3_600;
     /** The entry of the closed model's one attacker of a mix: every request of the mix, in its cycle's order. */
     static final int CYCLE = -2;
     /** A closed-model mix target's URL ends with this and its request's index: a fragment, never sent. */
@@ -294,6 +296,7 @@ public final class VegetaGenerator implements Generator {
      */
     static List<Attacker> attackers(LoadSpec s) {
         List<Layer> layers = layers(pieces(s));
+        if (s.mix() != null && s.profile() != null && layers.size() * s.mix().entries().size() > MAX_ATTACKERS) return pieceAttackers(s);
         double peak = s.profile() == null ? s.rate() : pieces(s).stream().mapToDouble(Layer::rate).max().orElse(s.rate());
         Mix mix = s.mix();
         List<Attacker> out = new ArrayList<>();
@@ -308,12 +311,39 @@ public final class VegetaGenerator implements Generator {
                 int max = (int) Math.min(s.connections(), Math.max(1, Math.ceil(s.connections() * rate / lowest)));
                 int workers = s.bursts() ? max : (int) Math.min(max, Math.max(1, Math.ceil(rate * PREALLOCATED_SECONDS)));
                 String name = mix == null ? "load" : mix.entries().get(e).name();
-                out.add(new Attacker(out.size(), name, mix == null ? -1 : e, rate, l.fromMs(), l.toMs() - l.fromMs(), max, workers));
+                Attacker a = new Attacker(out.size(), name, mix == null ? -1 : e, rate, l.fromMs(), l.toMs() - l.fromMs(), max, workers);
+                // one due nothing in its window is left out: vegeta would sleep out its first interval (a request at 0.5%
+                // of 2 req/s: 100 s) before it sees its duration is over, holding the load that long
+                if (a.due() > 0) out.add(a);
             }
         }
         if (out.size() > MAX_ATTACKERS) {
             throw new IllegalArgumentException("this load needs " + out.size() + " vegeta attackers (rate levels x requests), at most "
                     + MAX_ATTACKERS + ": fewer ramps or steps in --rate-profile");
+        }
+        return out;
+    }
+
+    /**
+     * A mix under a profile of many steps (an access log replayed at its logged pace: a step per second of its time),
+     * which superposed layers x requests would need more than {@link #MAX_ATTACKERS} processes for: one attacker per
+     * constant piece, started by the script at the piece's time (not after the one before ends: no gap at a step) at
+     * the piece's rate, each sending the mix's weighted cycle with its requests marked ({@link #cycleTargets}: the
+     * results split by request as the closed model's do), so that at most two or three run at once. Each piece opens
+     * connections of its own and reads the cycle from its start, so the values repeat from one piece to the next; the
+     * replay's fidelity (the values' KS distance) says how much that matters. Pieces that send nothing are left out.
+     */
+    static List<Attacker> pieceAttackers(LoadSpec s) {
+        List<Attacker> out = new ArrayList<>();
+        for (Layer p : pieces(s)) {
+            int max = Math.max(1, s.connections());
+            int workers = s.bursts() ? max : (int) Math.min(max, Math.max(1, Math.ceil(p.rate() * PREALLOCATED_SECONDS)));
+            Attacker a = new Attacker(out.size(), "mix", CYCLE, p.rate(), p.fromMs(), p.toMs() - p.fromMs(), max, workers);
+            if (a.due() > 0) out.add(a);
+        }
+        if (out.size() > MAX_PIECES) {
+            throw new IllegalArgumentException("this load needs " + out.size() + " vegeta attackers (a step each), at most " + MAX_PIECES
+                    + ": a shorter hold, a --speedup, or the log's rate profile of 20 steps");
         }
         return out;
     }
@@ -353,10 +383,16 @@ public final class VegetaGenerator implements Generator {
      * index as the URL's fragment ({@link #FRAGMENT}), which vegeta keeps in the result and Go's client never sends.
      */
     static String cycleTargets(LoadSpec s, Random random, boolean mask) {
+        return cycleTargets(s, random, mask, 0);
+    }
+
+    /** As above; sends: the requests the attacker is due (0: the closed model's, as many as it gets), whole cycles enough for them. */
+    static String cycleTargets(LoadSpec s, Random random, boolean mask, long sends) {
         Mix mix = s.mix();
         int[] cycle = cycle(mix);
         boolean drawn = mix.entries().stream().anyMatch(e -> !e.placeholders().isEmpty());
-        long cycles = drawn ? Math.max(1, MAX_TARGETS / cycle.length) : 1;
+        long most = Math.max(1, MAX_TARGETS / cycle.length);
+        long cycles = !drawn ? 1 : sends > 0 ? Math.min(most, (sends + cycle.length - 1) / cycle.length) : most;
         String base = K6Generator.base(s.url());
         StringBuilder out = new StringBuilder();
         for (long c = 0; c < cycles; c++) {
@@ -479,28 +515,31 @@ public final class VegetaGenerator implements Generator {
     }
 
     /**
-     * Each request's targets file, written to raw/ (a secret header's value masked) and, when it holds one, the real
-     * file beside it in a private temporary folder that the load removes: the file path attacker i reads.
+     * Each attacker's targets file, written to raw/ (a secret header's value masked) and, when it holds one, the real
+     * file beside it in a private temporary folder that the load removes: the file path attacker i reads, by its index.
+     * Each attacker draws values of its own, as many lines as it sends (at most {@link #MAX_TARGETS}): attackers of
+     * one request that shared a file each read it from its start, so their values repeated from one rate level (or
+     * step) to the next, and a replay's values strayed beyond chance from the log's (the values' KS distance).
      */
     static Map<Integer, Path> writeTargets(LoadSpec s, List<Attacker> attackers, Path privateDir) throws IOException {
-        Map<Integer, Path> byEntry = new LinkedHashMap<>();
+        Map<Integer, Path> byAttacker = new LinkedHashMap<>();
         Random random = new Random(s.stem().hashCode());
-        Map<Integer, Long> sends = new LinkedHashMap<>();
-        for (Attacker a : attackers) sends.merge(a.entry(), a.due(), Long::sum);
-        for (var e : sends.entrySet()) {
-            Attacker first = attackers.stream().filter(a -> a.entry() == e.getKey()).findFirst().orElseThrow();
-            Path kept = targetsFile(s, first);
+        Set<Integer> named = new java.util.HashSet<>();
+        for (Attacker a : attackers) {
+            Path kept = targetsFile(s, a);
+            // the first attacker of a request keeps its file's name; the others' carry their index
+            if (!named.add(a.entry())) kept = kept.resolveSibling(kept.getFileName().toString().replace(".targets.json", "." + a.index() + ".targets.json"));
             long seed = random.nextLong();
-            boolean cycle = e.getKey() == CYCLE;
-            Files.writeString(kept, cycle ? cycleTargets(s, new Random(seed), true) : targets(s, e.getKey(), e.getValue(), new Random(seed), true));
+            boolean cycle = a.entry() == CYCLE;
+            Files.writeString(kept, cycle ? cycleTargets(s, new Random(seed), true, a.due()) : targets(s, a.entry(), a.due(), new Random(seed), true));
             Path used = kept;
             if (!s.secretHeaderEnv().isEmpty()) {
                 used = privateDir.resolve(kept.getFileName());
-                Files.writeString(used, cycle ? cycleTargets(s, new Random(seed), false) : targets(s, e.getKey(), e.getValue(), new Random(seed), false));
+                Files.writeString(used, cycle ? cycleTargets(s, new Random(seed), false, a.due()) : targets(s, a.entry(), a.due(), new Random(seed), false));
             }
-            byEntry.put(e.getKey(), used);
+            byAttacker.put(a.index(), used);
         }
-        return byEntry;
+        return byAttacker;
     }
 
     @Override
@@ -522,7 +561,7 @@ public final class VegetaGenerator implements Generator {
             outputs.add(output(s, a));
         }
         Path script = s.rawDir().resolve(s.stem() + ".vegeta.sh");
-        Files.writeString(script, script(vegeta.toString(), s, attackers, i -> targets.get(attackers.get(i).entry()).toString(),
+        Files.writeString(script, script(vegeta.toString(), s, attackers, i -> targets.get(i).toString(),
                 i -> outputs.get(i).toString()));
         Path hlog = s.rawDir().resolve(s.stem() + ".vegeta.hlog");
         List<String> cmd = List.of("sh", script.toString());
@@ -594,6 +633,85 @@ public final class VegetaGenerator implements Generator {
             throw new LoadException("interrupted while reading " + bin);
         }
         return hits;
+    }
+
+    /** One request a load sent, as vegeta's results record it: when (epoch ns), under which request name, to which URL. */
+    public record Sent(long sentNs, String request, String url) {}
+
+    /**
+     * What a load sent, and when its schedule began (epoch ns; null for the closed model, which has none): the hold's
+     * seconds are counted from it, not from the first send, which comes one interval later (a sixth of a second at 6/s).
+     */
+    public record Sends(List<Sent> sent, Long originNs) {}
+
+    /** An attacker's line of raw/STEM.vegeta.txt ({@link #parse}): its index, its -rate (N per P s) and when it started in the hold. */
+    private static final java.util.regex.Pattern ATTACKER_LINE = java.util.regex.Pattern.compile("# attacker (\\d+) \\S+: rate (\\d+)/(\\d+)s from ([0-9.]+) s");
+
+    /**
+     * Every request a row's load sent, from vegeta's own results in raw/ (STEM.vegeta.N.bin: each result's timestamp,
+     * URL and attack name): a request named by its URL's mark in a closed-model mix ({@link #requestOf}; names: the mix's
+     * request names in order), else by its attacker's name (an open mix's attacker is named after its request).
+     */
+    public static Sends sends(Path rawDir, String stem, List<String> names) throws LoadException, UsageError {
+        Path vegeta;
+        try {
+            vegeta = Tools.VEGETA.get();
+        } catch (IOException e) {
+            throw new UsageError("vegeta " + VERSION + " reads its results and could not be found: " + e.getMessage());
+        }
+        List<Path> bins = new ArrayList<>();
+        try (var files = Files.list(rawDir)) {
+            String prefix = stem + ".vegeta.";
+            files.filter(f -> f.getFileName().toString().startsWith(prefix) && f.getFileName().toString().endsWith(".bin")
+                    && f.getFileName().toString().substring(prefix.length()).matches("[0-9]+\\.bin")).sorted().forEach(bins::add);
+        } catch (IOException e) {
+            throw new LoadException("cannot list " + rawDir + ": " + e.getMessage());
+        }
+        // each open attacker's pacing, as the load's text says it ran: its schedule's origin is read back from its sends
+        Map<Integer, long[]> paced = new LinkedHashMap<>(); // index -> [interval ns, from ns]
+        try {
+            Path text = rawDir.resolve(stem + ".vegeta.txt");
+            if (Files.isRegularFile(text)) {
+                for (String line : Files.readAllLines(text)) {
+                    var m = ATTACKER_LINE.matcher(line);
+                    if (m.find()) paced.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(3)) * 1_000_000_000L / Long.parseLong(m.group(2)),
+                            Math.round(Double.parseDouble(m.group(4)) * 1e9)});
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            paced.clear(); // no origin: the first send stands for it
+        }
+        Long origin = null;
+        List<Sent> out = new ArrayList<>();
+        for (Path bin : bins) {
+            String file = bin.getFileName().toString();
+            long[] pace = paced.get(Integer.parseInt(file.substring(stem.length() + ".vegeta.".length(), file.length() - ".bin".length())));
+            ProcessBuilder pb = new ProcessBuilder(vegeta.toString(), "encode", "--to", "json", bin.toString()).redirectError(ProcessBuilder.Redirect.DISCARD);
+            try {
+                Process p = vtlab.proc.Children.track(pb.start());
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8), 1 << 16)) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        if (line.isBlank()) continue;
+                        JsonNode n = JSON.readTree(line);
+                        Hit h = hit(n);
+                        if (pace != null) {
+                            long o = h.sentNs() - (h.seq() + 1) * pace[0] - pace[1]; // the script's start, as this send places it
+                            if (origin == null || o < origin) origin = o;
+                        }
+                        int r = requestOf(h.url());
+                        String name = r >= 0 && names != null && r < names.size() ? names.get(r) : n.path("attack").asText("");
+                        out.add(new Sent(h.sentNs(), name, h.url()));
+                    }
+                }
+                if (p.waitFor() != 0) throw new LoadException("vegeta encode " + bin + " exited with " + p.exitValue());
+            } catch (IOException | RuntimeException e) {
+                throw new LoadException("cannot read vegeta's results " + bin + ": " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new LoadException("interrupted while reading " + bin);
+            }
+        }
+        return new Sends(out, origin);
     }
 
     /** One line of `vegeta encode --to json` (its bytes from the answer's Content-Length: the lab keeps no body, -max-body=0). */

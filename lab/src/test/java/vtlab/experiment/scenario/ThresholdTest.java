@@ -206,4 +206,46 @@ class ThresholdTest {
                 + " cannot be merged"), o.notJudged(), o.detail());
         assertTrue(o.detail().startsWith("virtual checkout rate=200.0 10.007 (limit 150); not judged"), o.detail());
     }
+
+    static Map<String, String> withGenerator(Map<String, String> row, String generator) {
+        Map<String, String> out = new java.util.HashMap<>(row);
+        out.put("generator", generator);
+        return out;
+    }
+
+    /** Each threshold's result names the generator its numbers are of; rows of two generators are never compared. */
+    @Test
+    void aResultNamesItsGeneratorAndAComparisonAcrossGeneratorsIsRefused() {
+        List<Map<String, String>> vegeta = ROWS.stream().map(r -> withGenerator(r, "vegeta")).toList();
+        Threshold.Outcome o = Threshold.parse("p99_ms[virtual] <= 120", METRICS).evaluate(typed(vegeta));
+        assertEquals("virtual c=50 75 (limit 120); virtual c=200 120 (limit 120); judged on vegeta", o.detail());
+        assertEquals(List.of("vegeta"), o.generators());
+        // platform measured by wrk, virtual by vegeta: the ratio is refused, named, and the threshold fails unmeasured
+        List<Map<String, String>> mixed = ROWS.stream().map(r -> withGenerator(r, r.get("thread_mode").equals("platform") ? "wrk" : "vegeta")).toList();
+        Threshold.Outcome across = Threshold.parse("throughput_rps[virtual] >= 1.2 * throughput_rps[platform]", METRICS).evaluate(typed(mixed));
+        assertFalse(across.passed());
+        assertEquals(2, across.notJudged().size(), across.detail());
+        assertTrue(across.detail().contains("virtual c=50 refused: its rows were measured by different generators (wrk, vegeta)"), across.detail());
+        // each mode held on its own rows: one generator each, named
+        Threshold.Outcome each = Threshold.parse("p99_ms <= 1000", METRICS).evaluate(typed(mixed));
+        assertTrue(each.passed(), each.detail());
+        assertTrue(each.detail().endsWith("judged on wrk, vegeta"), each.detail());
+    }
+
+    /** A replay's fidelity is of what the load sent: a row flagged for the service's sake is judged on it too, a failed one not. */
+    @Test
+    void aFidelityThresholdJudgesFlaggedRowsButNotFailedOnes() {
+        Map<String, String> flagged = new java.util.HashMap<>(withGenerator(row("virtual", 20, 1000, 80, 0), "vegeta"));
+        flagged.put("status", "flagged");
+        flagged.put("flags", "busy-machine");
+        flagged.put("fidelity_mix_pp", "0.4");
+        Map<String, String> failed = new java.util.HashMap<>(withGenerator(row("virtual", 40, 0, 0, 0), "vegeta"));
+        failed.put("status", "failed");
+        Map<String, String> metrics = new java.util.HashMap<>(METRICS);
+        metrics.put("fidelity_mix_pp", "pp");
+        Threshold.Outcome o = Threshold.parse("fidelity_mix_pp < 1", metrics).evaluate(typed(List.of(flagged, failed)));
+        assertTrue(o.passed(), o.detail());
+        assertEquals("virtual c=20 0.4 (limit 1); judged on vegeta; not judged, not valid evidence: virtual c=40 failed", o.detail());
+        assertFalse(Threshold.parse("p99_ms < 1000", metrics).evaluate(typed(List.of(flagged))).passed(), "the service's numbers: not on a flagged row");
+    }
 }

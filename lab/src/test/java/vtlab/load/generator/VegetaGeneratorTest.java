@@ -134,14 +134,44 @@ class VegetaGeneratorTest {
         assertTrue(size.path("url").asText().endsWith("/bytes?n=" + body.substring(2)), "the same row's value in the path and the body");
     }
 
+    /**
+     * Attackers of one request (a rate level each) draw values of their own, a line per request each sends: read from a
+     * shared file's start, the values repeated from one level to the next.
+     */
+    @Test
+    void eachAttackerOfARequestDrawsItsOwnValues() throws Exception {
+        LoadSpec s = profiled("100@0s,300@1s", 500, Duration.ofSeconds(2), tmp).withMix(MIX_532);
+        List<VegetaGenerator.Attacker> a = VegetaGenerator.attackers(s);
+        var files = VegetaGenerator.writeTargets(s, a, null);
+        assertEquals(a.size(), files.size());
+        List<VegetaGenerator.Attacker> sleep = a.stream().filter(x -> x.name().equals("sleep")).toList();
+        assertEquals(2, sleep.size(), "a base level and the step above it");
+        Path first = files.get(sleep.get(0).index()), second = files.get(sleep.get(1).index());
+        assertEquals(tmp.resolve("row.vegeta.r1.targets.json"), first);
+        assertEquals(tmp.resolve("row.vegeta.r1." + sleep.get(1).index() + ".targets.json"), second);
+        assertEquals(sleep.get(0).due(), Files.readAllLines(first).size());
+        assertEquals(sleep.get(1).due(), Files.readAllLines(second).size());
+        assertFalse(Files.readAllLines(first).subList(0, 30).equals(Files.readAllLines(second).subList(0, 30)), "values drawn apart");
+        // a step each (a profile of many steps): each step's cycle as long as it sends, in whole cycles
+        StringBuilder profile = new StringBuilder();
+        for (int i = 0; i < 40; i++) profile.append(i == 0 ? "" : ",").append(10 + (i * 7) % 23).append('@').append(i).append('s');
+        LoadSpec steps = profiled(profile.toString(), 100, Duration.ofSeconds(40), tmp.resolve("steps")).withMix(MIX_532);
+        Files.createDirectories(tmp.resolve("steps"));
+        List<VegetaGenerator.Attacker> pieces = VegetaGenerator.attackers(steps);
+        var stepFiles = VegetaGenerator.writeTargets(steps, pieces, null);
+        for (VegetaGenerator.Attacker x : pieces) {
+            assertEquals((x.due() + 9) / 10 * 10, Files.readAllLines(stepFiles.get(x.index())).size(), "whole cycles of 10 for " + x.due());
+        }
+    }
+
     @Test
     void aSecretHeaderIsMaskedInTheKeptTargets() throws Exception {
         LoadSpec s = new LoadSpec(URL, new Request("GET", List.of(new Request.Header("Authorization", "Bearer s3cr3t")), null), 10, 1,
                 Duration.ofSeconds(1), Duration.ofSeconds(5), "0", tmp, "row", LoadModel.OPEN, 10.0);
         Path secret = Files.createDirectory(tmp.resolve("private"));
         var files = VegetaGenerator.writeTargets(s, VegetaGenerator.attackers(s), secret);
-        assertTrue(Files.readString(files.get(-1)).contains("Bearer s3cr3t"), "vegeta reads the real value");
-        assertTrue(files.get(-1).startsWith(secret));
+        assertTrue(Files.readString(files.get(0)).contains("Bearer s3cr3t"), "vegeta reads the real value");
+        assertTrue(files.get(0).startsWith(secret));
         String kept = Files.readString(tmp.resolve("row.vegeta.load.targets.json"));
         assertFalse(kept.contains("s3cr3t"), kept);
         assertTrue(kept.contains("\"Authorization\":[\"***\"]"), kept);
@@ -250,6 +280,60 @@ class VegetaGeneratorTest {
 
     private static LoadResult run(VegetaGenerator g, LoadSpec s, Counting c) throws Exception {
         return g.start(s).await();
+    }
+
+    /**
+     * An access log replayed at its logged pace: a step per second of 40 rates, which layers x requests would need
+     * far more than 64 processes for, is one attacker per step sending the mix's marked cycle, each from its step's time.
+     */
+    @Test
+    void aMixUnderAProfileOfManyStepsIsAnAttackerPerStep() {
+        StringBuilder profile = new StringBuilder();
+        for (int i = 0; i < 40; i++) profile.append(i == 0 ? "" : ",").append(10 + (i * 7) % 23).append('@').append(i).append('s');
+        LoadSpec s = profiled(profile.toString(), 100, Duration.ofSeconds(40), tmp).withMix(MIX_532);
+        assertTrue(VegetaGenerator.layers(VegetaGenerator.pieces(s)).size() * 3 > VegetaGenerator.MAX_ATTACKERS, "layers would not do");
+        List<VegetaGenerator.Attacker> a = VegetaGenerator.attackers(s);
+        assertEquals(40, a.size());
+        for (int i = 0; i < 40; i++) {
+            VegetaGenerator.Attacker x = a.get(i);
+            assertEquals(VegetaGenerator.CYCLE, x.entry());
+            assertEquals(i * 1000L, x.fromMs());
+            assertEquals(1000L, x.lengthMs());
+            assertEquals(10 + (i * 7) % 23, x.rate(), 1e-9);
+        }
+        String sh = VegetaGenerator.script("vegeta", s, a, i -> "t", i -> "o" + i);
+        assertTrue(sh.contains("(sleep 39.000 && exec "), sh);
+        // a profile of few steps keeps its layers, an attacker per request each
+        assertEquals(6, VegetaGenerator.attackers(profiled("100@0s,300@1s", 100, Duration.ofSeconds(2), tmp).withMix(MIX_532)).size());
+    }
+
+    /** The real vegeta replays a profile of many short steps, and each send is read back with its request and URL. */
+    @Test
+    void realVegetaSendsAStepEachAndItsResultsNameEachRequest() throws Exception {
+        VegetaGenerator g = new VegetaGenerator();
+        g.ensureAvailable();
+        try (Counting c = new Counting()) {
+            StringBuilder profile = new StringBuilder();
+            for (int i = 0; i < 25; i++) profile.append(i == 0 ? "" : ",").append(i % 2 == 0 ? 40 + i : 100 + i).append('@').append(i * 100).append("ms");
+            RateProfile p = RateProfile.parse(profile.toString());
+            LoadSpec s = new LoadSpec(c.uri("/"), Request.of("GET"), 200, 1, Duration.ofMillis(2500), Duration.ofSeconds(5), CPUS, tmp, "steps",
+                    LoadModel.OPEN, p.meanRate(2.5)).withProfile(p).withMix(MIX_532);
+            assertTrue(VegetaGenerator.attackers(s).size() > 1 && VegetaGenerator.attackers(s).stream().allMatch(x -> x.entry() == VegetaGenerator.CYCLE));
+            LoadResult r = run(g, s, c);
+            VegetaGenerator.Sends sends = VegetaGenerator.sends(tmp, "steps", List.of("hello", "sleep", "bytes"));
+            List<VegetaGenerator.Sent> sent = sends.sent();
+            // the schedule's origin: before every send, within a step's first interval (at least 40/s: 25 ms) of the first
+            long first = sent.stream().mapToLong(VegetaGenerator.Sent::sentNs).min().orElseThrow();
+            assertTrue(sends.originNs() != null && sends.originNs() <= first && first - sends.originNs() < 1_000_000_000L, sends.originNs() + " " + first);
+            assertEquals(r.requests() + r.errConnect() + r.errRead() + r.errWrite() + r.errTimeout(), sent.size(), "every result read back");
+            Map<String, Long> byName = new java.util.TreeMap<>();
+            sent.forEach(x -> byName.merge(x.request(), 1L, Long::sum));
+            assertEquals(java.util.Set.of("hello", "sleep", "bytes"), byName.keySet(), byName.toString());
+            assertTrue(sent.stream().allMatch(x -> x.url().contains("#r")), "each URL marked with its request");
+            // the weights within a few of each step's sends: the cycle read from its start at every step
+            double hello = byName.get("hello") / (double) sent.size();
+            assertEquals(0.5, hello, 0.05, byName.toString());
+        }
     }
 
     /** The real vegeta sends a weighted mix, each request's share by its attacker; the 503s are status errors. */

@@ -77,7 +77,8 @@ public final class LogImport {
      * @param conc       the peak in flight (Little's law), 0 when the format logs no durations
      * @param notes      what the file's comments say: the format, lines read and unparsable, shares dropped, masked names
      */
-    public record Result(Mix requests, Map<String, List<List<String>>> csv, String rateProfile, long holdSeconds, int conc, List<String> notes) {}
+    public record Result(Mix requests, Map<String, List<List<String>>> csv, String rateProfile, long holdSeconds, int conc, List<String> notes,
+                         Arrivals arrivals) {}
 
     /**
      * What the user decides: the keys never masked (--keep) and always masked (--mask), and the JSON fields' names
@@ -112,6 +113,7 @@ public final class LogImport {
     private final List<String> badShown = new ArrayList<>();
     private final Map<String, Long> notReplayed = new TreeMap<>();
     private final Random random = new Random(42);
+    private final Arrivals arrivals = new Arrivals(); // the replay's baseline (vtlab.experiment.scenario.Baseline)
     private long parsed, bad, untracked;
 
     private LogImport(LogFormat format, double speedup, Set<String> replayed, Masking masking, JsonShapes shapes) {
@@ -211,6 +213,7 @@ public final class LogImport {
             notReplayed.merge(l.method(), 1L, Long::sum);
             return;
         }
+        arrivals.add(l.epochMillis());
         List<String> names = new ArrayList<>();
         List<String> values = new ArrayList<>();
         String path = template(l.target(), names, values);
@@ -328,7 +331,7 @@ public final class LogImport {
             notes.add("masked: " + String.join(", ", masked.entrySet().stream().map(e -> e.getKey() + " " + e.getValue()).toList())
                     + " (secret or personal values, never written; --keep KEY keeps a key's, --mask KEY masks them)");
         }
-        if (replayedCount == 0) return new Result(null, Map.of(), null, 0, 0, notes);
+        if (replayedCount == 0) return new Result(null, Map.of(), null, 0, 0, notes, arrivals);
         List<Template> sorted = new ArrayList<>(templates.values());
         sorted.sort(Comparator.comparingLong((Template t) -> -t.count).thenComparing(t -> t.method + " " + t.path));
         List<Template> kept = new ArrayList<>();
@@ -441,7 +444,7 @@ public final class LogImport {
             notes.add(timeline.outOfOrder() + " lines more than " + Timeline.LAG / 1000 + " s out of order: in the rate"
                     + (timeline.durations() ? ", left out of the peak in flight" : ""));
         }
-        return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes);
+        return new Result(new Mix(entries, values), csv, String.join(",", points), hold, conc, notes, arrivals);
     }
 
     /**

@@ -1,0 +1,50 @@
+package vtlab.experiment.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A scenario run's findings per row: each request's own p50/p99 for a mix measured apart (no threshold needed), none
+ * for a generator that measures the whole load only (said once before the run), and a replay's fidelity to its log, or
+ * why there is none.
+ */
+class ScenarioFindingsTest {
+    @TempDir
+    Path run;
+
+    static Map<String, String> row(String generator, String p50, String p99) {
+        Map<String, String> r = new java.util.HashMap<>(Map.of("experiment", "scenario", "thread_mode", "virtual", "concurrency", "8", "target_rps", "",
+                "rep", "1", "status", "ok", "generator", generator, "raw", "r1." + generator + ".txt", "throughput_rps", "100", "p99_ms", "3"));
+        r.put("p50_ms_by_request", p50);
+        r.put("p99_ms_by_request", p99);
+        return r;
+    }
+
+    @Test
+    void eachRequestsLatencyByDefaultAndTheFidelityOrWhyNot() throws Exception {
+        Path baseline = run.resolve("s-baseline.json");
+        FidelityTest.log().write(baseline);
+        Files.writeString(run.resolve("environment.json"), """
+                {"scenario": {"requests": [{"name": "hello", "path": "/hello", "weight": 3}, {"name": "item", "path": "/items/{id}", "weight": 1}],
+                 "baseline": "%s"}}
+                """.formatted(baseline));
+        Files.createDirectories(run.resolve("raw"));
+        List<vtlab.data.DataRow> rows = vtlab.data.DataRow.numbered(List.of(
+                row("vegeta", "hello=0.400;item=2.000", "hello=1.100;item=9.000"), row("wrk", "", "")));
+        List<String> said = new ScenarioExperiment().findings(run, rows).stream().map(vtlab.data.Finding::text).toList();
+        assertTrue(said.contains("virtual c=8 rep 1: per request (vegeta): hello p50 0.400 p99 1.100 ms, item p50 2.000 p99 9.000 ms"), said.toString());
+        assertEquals(1, said.stream().filter(t -> t.contains("per request")).count(), "none for wrk's row: " + said);
+        assertTrue(said.contains("virtual c=8 rep 1: fidelity to the log not measured: generator wrk keeps no record of each request it sends"
+                + " (vegeta does: generator = \"vegeta\")"), said.toString());
+        assertTrue(said.stream().anyMatch(t -> t.startsWith("virtual c=8 rep 1: fidelity to the log not measured: vegeta's results in raw/ hold no request of r1")),
+                said.toString());
+    }
+}
