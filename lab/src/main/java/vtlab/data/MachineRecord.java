@@ -18,14 +18,14 @@ import vtlab.data.judge.Spread;
  * What the lab keeps about the machine it runs on, across runs: .vtlab/machines/HOST.json (one file a machine, so a
  * checkout shared between machines keeps each one's apart), with the machine it was measured on (host, CPU model,
  * CPUs) and its noise floor, the spread between fresh JVMs that `./vtlab ab --aa` measured. A record whose CPU model or
- * count is not this machine's is not this machine's, and is not read. VTLAB_MACHINE_RECORDS names another folder (the
- * end-to-end tests' own, so that their short A/A runs never become the machine's floor).
+ * count is not this machine's is not this machine's, and is not read. VTLAB_MACHINE_RECORDS (or -Dvtlab.machine.records)
+ * names another folder: the tests' own, so that their short A/A runs never become the machine's floor.
  */
 public final class MachineRecord {
     private MachineRecord() {}
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    static final String FOLDER_ENV = "VTLAB_MACHINE_RECORDS";
+    static final String FOLDER_ENV = "VTLAB_MACHINE_RECORDS", FOLDER_PROPERTY = "vtlab.machine.records";
 
     /**
      * A noise floor as measured: when, by which run, on what (the A/A's scenario and configuration), and the spread
@@ -80,7 +80,7 @@ public final class MachineRecord {
 
     /** This machine's record file. */
     public static Path file() {
-        String dir = System.getenv(FOLDER_ENV);
+        String dir = System.getProperty(FOLDER_PROPERTY, System.getenv(FOLDER_ENV));
         Path folder = dir != null && !dir.isBlank() ? Path.of(dir) : vtlab.core.LabHome.get().resolve(".vtlab/machines");
         return folder.resolve(host().replaceAll("[^A-Za-z0-9._-]", "_") + ".json");
     }

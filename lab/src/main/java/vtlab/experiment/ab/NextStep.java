@@ -41,6 +41,10 @@ import vtlab.plan.Search;
  *
  * <p>Per scenario (URL, load, JDK) it starts from platform and from one virtual configuration, the tuned one where
  * there is one (what the lab would ship), as shipped otherwise: the A/B's verdict already separates the two.
+ *
+ * <p>Each fork of a variant follows a fresh fork of the configuration it started from (baseline, variant, baseline,
+ * variant: {@link #besideRow}), and the variant is judged against those baseline forks alone: the A/B's forks ran
+ * earlier, and a drift of the machine since then would be in the ratio.
  */
 final class NextStep implements Search {
     /** A row with its number in matrix.csv and its cells as read back (ab runs alone, so its rows are the matrix's, in order). */

@@ -62,8 +62,9 @@ final class NoiseFloorLine {
         List<DataRow> aa = rows.stream().filter(r -> Aa.side(r) != null).toList();
         List<DataRow> ok = aa.stream().filter(DataRow::ok).toList();
         Spread rps = spread(ok, Columns.RPS), p99 = spread(ok, Columns.P99);
-        String configs = ok.isEmpty() ? "" : ", " + Verdict.baseConfig(ok.getFirst());
-        StringBuilder s = new StringBuilder("noise floor, " + scenario + configs + ": between-fork " + rps.words() + " of throughput");
+        String configs = aa.isEmpty() ? "" : ", " + Verdict.baseConfig(aa.getFirst());
+        StringBuilder s = new StringBuilder("noise floor, " + scenario + configs + ": " + (rps.known() ? "between-fork " + rps.words() + " of throughput"
+                : "no between-fork spread measured (" + (rps.units() == 1 ? "one ok fork" : "no ok fork") + "; flagged forks are not evidence)"));
         if (p99.known()) s.append(", ").append(p99.words()).append(" of p99");
         if (rps.known()) s.append(String.format(Locale.ROOT, "; two single forks of one configuration differ by up to ±%.0f%% in throughput from this noise alone",
                 100 * rps.singleForkBand()));

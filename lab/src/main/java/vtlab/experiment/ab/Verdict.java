@@ -107,7 +107,11 @@ final class Verdict {
             String key = n.text(Columns.WORKLOAD) + " at " + load(n) + (jdks ? " on JDK " + n.text(Columns.JDK) : "");
             scenarios.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
-        scenarios.forEach((key, list) -> gain(key, list, out, judging));
+        scenarios.forEach((key, list) -> {
+            gain(key, list, out, judging);
+            // an A/A's noise floor, whatever its claim (said even when flagged forks leave it none)
+            if (list.stream().anyMatch(n -> Aa.side(n) != null)) out.add(NoiseFloorLine.finding(key, list));
+        });
         errors(rows, out);
         pinning(rows, pinningTxt, out);
         List<Finding> libraries = new ArrayList<>();
@@ -196,7 +200,6 @@ final class Verdict {
         }
         out.add(Finding.of(line + (open ? aa != null ? " (open model: lower p99 is better, the ratio is A's p99 over A''s)" : " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col, judging.floor()),
                 byConfig.values().stream().flatMap(List::stream).toList()).withClaims(claims));
-        if (aa != null) out.add(NoiseFloorLine.finding(scenario, list));
     }
 
     /** A side's configuration label's suffix: " (A')". */

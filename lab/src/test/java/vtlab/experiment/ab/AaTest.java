@@ -111,6 +111,32 @@ class AaTest {
         assertTrue(one.contains("not measured on this machine: run ./vtlab ab --aa"), one);
     }
 
+    /** A finished A/A keeps its floor as the machine's, says where, and a later run's environment.json carries it. */
+    @Test
+    void aFinishedAaKeepsItsFloorAsTheMachinesAndLaterRunsCarryIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String before = System.getProperty("vtlab.machine.records");
+        System.setProperty("vtlab.machine.records", dir.resolve("machines").toString());
+        try {
+            java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+            new AbExperiment().afterRun(dir.resolve("20261207T010000Z"), DataRow.numbered(aa(new double[] {1000, 1040, 980}, new double[] {1020, 990, 1010})),
+                    new java.io.PrintStream(console, true, java.nio.charset.StandardCharsets.UTF_8));
+            assertTrue(console.toString(java.nio.charset.StandardCharsets.UTF_8).startsWith("vtlab: this machine's noise floor, CV 2.1% (95% CI 1.3–5.3%, 6 forks)"
+                    + " of throughput, measured by ./vtlab ab --aa on "), console.toString());
+            MachineRecord.NoiseFloor kept = MachineRecord.noiseFloor();
+            assertEquals(6, kept.rps().units());
+            assertEquals("20261207T010000Z", kept.run());
+            Map<String, Object> env = new AbExperiment().environment(vtlab.cli.Main.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/x")));
+            assertEquals(kept.asMap(), env.get(NoiseFloorLine.KEY), "a later run keeps the floor it found");
+            // an A/B keeps nothing
+            java.io.ByteArrayOutputStream none = new java.io.ByteArrayOutputStream();
+            new AbExperiment().afterRun(dir, DataRow.numbered(List.of(AbExperimentTest.row("platform", "as-shipped", 200, 1000, 60, "ok", ""))), new java.io.PrintStream(none));
+            assertEquals(0, none.size());
+        } finally {
+            if (before == null) System.clearProperty("vtlab.machine.records");
+            else System.setProperty("vtlab.machine.records", before);
+        }
+    }
+
     @Test
     void anAaKeepsItsFloorAndAFailedForkKeepsNone() {
         MachineRecord.NoiseFloor f = NoiseFloorLine.measured("20261207T000000Z", DataRow.numbered(aa(new double[] {1000, 1040, 980}, new double[] {1020, 990, 1010})));
