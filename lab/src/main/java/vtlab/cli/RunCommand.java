@@ -119,6 +119,7 @@ public final class RunCommand implements Command {
         }
         RunDir dir = done.dir();
         boolean breached = done.complete() && writeResults(dir, p.experiments(), failOn, out);
+        if (done.complete()) vtlab.experiment.registry.RunFindings.afterRun(dir.dir(), p.experiments(), out);
         out.println("vtlab: results in " + dir.dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
         int code = ExitCodes.ofRun(done.complete(), done.failed(), breached);
         if (code == ExitCodes.ROWS_FAILED) {

@@ -146,6 +146,12 @@ public interface Experiment {
         return List.of();
     }
 
+    /**
+     * After a run of it finished (its findings written), once: what the experiment keeps beyond the run folder (ab
+     * --aa: the machine's noise floor), said on out. Not on ./vtlab report, which reads a run again and keeps nothing.
+     */
+    default void afterRun(java.nio.file.Path runDir, List<vtlab.data.DataRow> rows, java.io.PrintStream out) throws java.io.IOException {}
+
     /** The findings' sentences over rows given as cells (a test's, a tool's), numbered in their order as a matrix's. */
     default List<String> findings(List<java.util.Map<String, String>> rows) {
         return vtlab.data.Finding.texts(findings(null, vtlab.data.DataRow.numbered(rows)));

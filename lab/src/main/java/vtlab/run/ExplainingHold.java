@@ -17,7 +17,7 @@ import vtlab.plan.Row;
  * measured ones.
  *
  * <p>Why after the measured hold on the same SUT rather than a rep of its own: the JVM is warm and its JIT settled by
- * then (a fresh JVM would need its own warm-up, and this VM's ±15% between JVMs would swamp the cost it shows), and the
+ * then (a fresh JVM would need its own warm-up, and the spread between fresh JVMs would swamp the cost it shows: up to ±15% was seen on the development VM, and ./vtlab ab --aa measures a machine's own), and the
  * measured hold is over before the profiler is loaded, so it cannot move the row's numbers. A fault scheduled in the
  * measured hold is not repeated: the explanation is of the steady state.
  */

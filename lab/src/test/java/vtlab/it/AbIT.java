@@ -121,6 +121,63 @@ class AbIT {
         assertTrue(time.contains("bottleneck: ") && time.contains("waiting for a free request thread") && time.contains("its floor, not a bottleneck"), time);
     }
 
+    /**
+     * ./vtlab ab --aa: the servlet's sleep against itself, 2 forks a side, short holds. What must hold on whatever the
+     * machine did: A and A' interleaved, identical but for the label; the claim one of the judge's three answers, and
+     * a better or worse said as a false claim; the noise floor line; the floor kept as the machine's (in the test's own
+     * folder, never the checkout's .vtlab) when two ok forks measured it, else said not kept.
+     */
+    @Test
+    void anAaMeasuresTheMachinesNoiseFloorAndKeepsIt() throws Exception {
+        Path records = out.resolve("machines");
+        List<String> all = List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", out.toString(), "--cmd", "java -jar " + SERVLET_JAR,
+                "--platform-env", "THREAD_MODE=platform", "--virtual-env", "THREAD_MODE=virtual", "--url", "/sleep?ms=50", "--aa", "--forks", "2",
+                "--conc", "40", "--warmup", "3s", "--warmup-max", "5s", "--hold", "3s", "--jvm-args", "-Xmx256m", "--probes", "-profile");
+        ProcessBuilder pb = Lab.cli(all).redirectErrorStream(true);
+        pb.environment().put("VTLAB_MACHINE_RECORDS", records.toString());
+        Path console = Files.createTempFile(out, "console", ".txt");
+        Process lab = pb.redirectOutput(console.toFile()).start();
+        assertTrue(lab.waitFor(240, TimeUnit.SECONDS), "ab --aa finished: " + Files.readString(console));
+        String text = Files.readString(console);
+        assertEquals(0, lab.exitValue(), text);
+        Path run = Lab.onlyRun(out);
+        List<Map<String, String>> rows = Lab.rows(run);
+        assertEquals(List.of("side=A 1", "side=A' 1", "side=A 2", "side=A' 2"),
+                rows.stream().map(r -> r.get("params").replaceAll(".*(side=[^;]*).*", "$1") + " " + r.get("fork")).toList(), "A, A', A, A': " + rows);
+        for (Map<String, String> r : rows) {
+            assertEquals("virtual", r.get("thread_mode"), "one mode, virtual unless asked: " + r);
+            assertEquals(rows.getFirst().get("params").replace("side=A", ""), r.get("params").replace("side=A'", "").replace("side=A", ""), "identical but for the label");
+        }
+        boolean bothSides = List.of("side=A;", "side=A'").stream().allMatch(side -> rows.stream()
+                .anyMatch(r -> "ok".equals(r.get("status")) && (r.get("params") + ";").contains(side.endsWith(";") ? side : side + ";")));
+        if (bothSides) {
+            // a claim only where both sides have ok forks (a busy machine may flag them: then no ratio, said as not evidence)
+            String claim = finding(run, "/sleep?ms=50 at 40 connections");
+            System.out.println("vtlab IT: A/A: " + claim);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("A/A \\(one configuration against itself\\): (better|worse|equivalent|undetermined|one fork a side)").matcher(claim);
+            assertTrue(m.find(), "one of the judge's answers: " + claim);
+            if (m.group(1).equals("better") || m.group(1).equals("worse")) assertTrue(claim.contains("a FALSE CLAIM"), "a difference on an A/A is said false: " + claim);
+        }
+        String floor = finding(run, "noise floor, /sleep?ms=50 at 40 connections, virtual as shipped: ");
+        System.out.println("vtlab IT: A/A: " + floor);
+        assertTrue(text.contains(floor.substring(0, 60)), "the noise floor line is printed: " + text);
+        long ok = rows.stream().filter(r -> "ok".equals(r.get("status"))).count();
+        Path kept;
+        try (Stream<Path> files = Files.exists(records) ? Files.list(records) : Stream.empty()) {
+            kept = files.filter(f -> f.toString().endsWith(".json")).findFirst().orElse(null);
+        }
+        if (ok >= 2 && rows.stream().noneMatch(r -> "failed".equals(r.get("status")))) {
+            assertTrue(kept != null, "the floor kept as this machine's: " + text);
+            var json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(kept.toFile());
+            assertEquals(ok, json.path("noise_floor").path("throughput").path("forks").asLong(), json.toString());
+            assertTrue(json.path("noise_floor").path("throughput").path("cv").isNumber(), json.toString());
+            assertTrue(text.contains("vtlab: this machine's noise floor, CV ") && text.contains("kept in " + kept), text);
+        } else {
+            // a busy machine flagged its forks: no floor from rows that are not evidence, and the line says why
+            assertTrue(kept == null && floor.contains("not kept as this machine's"), floor);
+        }
+    }
+
     /** The ab verdict's line that starts so. */
     static String finding(Path run, String prefix) throws Exception {
         List<String> all = vtlab.data.Findings.read(run).of("ab").lines();

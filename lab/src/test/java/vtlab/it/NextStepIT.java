@@ -55,10 +55,14 @@ class NextStepIT {
      * without the prefix: "+93% req/s (95% CI +80% to +106%), p99 −50%; the largest cause is now …".
      */
     static String variant(String line, String labelAndRows) {
-        String from = "→ " + labelAndRows + ": ";
+        // "→ pool 20 (rows 4, 6" then, since the next step interleaves, ", against the base's forks beside them, rows 3, 5"
+        String from = "→ " + labelAndRows.substring(0, labelAndRows.length() - 1);
         int i = line.indexOf(from);
         assertTrue(i >= 0, "no '" + from + "' in: " + line);
-        String rest = line.substring(i + from.length());
+        int end = line.indexOf("): ", i + from.length());
+        assertTrue(end >= 0 && (line.startsWith(")", i + from.length()) || line.startsWith(", against the base's forks beside them", i + from.length())),
+                "no '" + from + ")' in: " + line);
+        String rest = line.substring(end + 3);
         int next = rest.indexOf(" → ");
         return next < 0 ? rest : rest.substring(0, next);
     }
@@ -84,10 +88,21 @@ class NextStepIT {
     static Map<String, List<Map<String, String>>> byLever(List<Map<String, String>> rows) {
         Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
         for (Map<String, String> r : rows) {
-            String lever = vtlab.data.DataRow.of(r).param("lever");
-            out.computeIfAbsent(lever == null ? "ab" : lever, k -> new ArrayList<>()).add(r);
+            String lever = vtlab.data.DataRow.of(r).param("lever"), beside = vtlab.data.DataRow.of(r).param("beside");
+            out.computeIfAbsent(beside != null ? "beside " + beside : lever == null ? "ab" : lever, k -> new ArrayList<>()).add(r);
         }
         return out;
+    }
+
+    /** The A/B's own rows: neither a variant's nor a baseline fork run beside one. */
+    static List<Integer> abRows(Evidence e) {
+        return e.withParam("lever", null).stream().filter(n -> e.row(n).param("beside") == null).toList();
+    }
+
+    /** What the lab judges a lever value against: the baseline forks run beside it (interleaved), else the A/B's rows. */
+    static List<Integer> baseOf(Evidence e, String lever) {
+        List<Integer> beside = e.withParam("beside", lever);
+        return beside.isEmpty() ? abRows(e) : beside;
     }
 
     /**
@@ -142,7 +157,7 @@ class NextStepIT {
         String claimed = claim.parts().getLast().name(); // the pool value whose gain the lab can claim: pool:20, or the next one
         Map<String, List<Map<String, String>>> by = byLever(rows);
         System.out.println("vtlab IT: pool control: " + claim + " " + by.keySet() + " " + by.values().stream().map(NextStepIT::causes).toList());
-        List<Integer> base = e.withParam("lever", null), doubled = e.withParam("lever", "pool:20");
+        List<Integer> base = abRows(e), doubled = e.withParam("lever", "pool:20");
         assertEquals(2, base.size(), rows.toString());
         assertEquals(2, doubled.size(), "the pool doubled, two reps: " + by.keySet());
         for (int n : doubled) {
@@ -158,10 +173,11 @@ class NextStepIT {
             assertTrue(refused(line, words), "rows that are not evidence (" + claim.why() + ") make no claim: " + line);
         } else {
             // the claim rests on the rows the lab took as evidence: the A/B's ok rows and the doubled pool's
-            List<Integer> okBase = claim.okRows(e, "ab");
+            // (the base's rows: the baseline forks run beside the variant's; the premise and the line's header are the A/B's)
+            List<Integer> okBase = claim.okRows(e, "ab"), okAb = e.ok(abRows(e));
             // the premise, on the ok rows the lab read the cause from (one ok fork's profiled hold explains its configuration)
-            assertFalse(explained(e, okBase).isEmpty(), "an ok A/B row was broken down: " + causes(by.get("ab")));
-            for (int n : explained(e, okBase)) assertEquals("pool_wait", e.row(n).text(vtlab.data.Columns.TIME_TOP), "the control's premise: " + e.row(n));
+            assertFalse(explained(e, okAb).isEmpty(), "an ok A/B row was broken down: " + causes(by.get("ab")));
+            for (int n : explained(e, okAb)) assertEquals("pool_wait", e.row(n).text(vtlab.data.Columns.TIME_TOP), "the control's premise: " + e.row(n));
             double baseRps = okBase.stream().mapToDouble(n -> e.row(n).num("throughput_rps")).average().orElseThrow();
             double best = okRps(e, claim.parts().getLast().rows());
             assertTrue(best / baseRps >= 1.5, "the pool must buy 1.5x: " + claimed + " " + best + " against " + baseRps);
@@ -170,8 +186,8 @@ class NextStepIT {
             for (int n : explained(e, e.ok(e.withParam("lever", lastLever)))) {
                 assertNotEquals("pool_wait", e.row(n).text(vtlab.data.Columns.TIME_TOP), "the cause leaves the pool: " + e.row(n));
             }
-            assertTrue(line.contains(" (" + Evidence.rowsOf(okBase) + "):") && !line.contains("(from flagged rows"),
-                    "the lab's base is the A/B's ok rows, " + Evidence.rowsOf(okBase) + ": " + line);
+            assertTrue(line.contains(" (" + Evidence.rowsOf(okAb) + "):") && !line.contains("(from flagged rows"),
+                    "the lab starts from the A/B's ok rows, " + Evidence.rowsOf(okAb) + ": " + line);
             // in full (both sides two ok reps) with its interval; narrower (one ok A/B row) a gain without one
             boolean full = claim.call() == Evidence.Call.CLAIM;
             // two forks a side leave one degree of freedom: a 1.6x gain whose forks spread can still hold 1.0 in its
@@ -204,13 +220,12 @@ class NextStepIT {
      */
     static Evidence.Judged poolClaim(Ran r) {
         Evidence e = Evidence.of(r.rows());
-        Evidence.Part base = Evidence.Part.base("ab", e.withParam("lever", null));
         List<Evidence.Judged> each = byLever(r.rows()).keySet().stream().filter(k -> k.startsWith("pool:"))
-                .map(k -> e.judge(base, Evidence.Part.variant(k, e.withParam("lever", k)))).toList();
+                .map(k -> e.judge(Evidence.Part.base("ab", baseOf(e, k)), Evidence.Part.variant(k, e.withParam("lever", k)))).toList();
         for (Evidence.Call c : List.of(Evidence.Call.CLAIM, Evidence.Call.NARROWER)) {
             for (Evidence.Judged j : each) if (j.call() == c) return j;
         }
-        return e.judge(base, Evidence.Part.variant("pool:20", e.withParam("lever", "pool:20")));
+        return e.judge(Evidence.Part.base("ab", baseOf(e, "pool:20")), Evidence.Part.variant("pool:20", e.withParam("lever", "pool:20")));
     }
 
     /** Mean throughput of these rows that are evidence; NaN when none is. */
@@ -251,13 +266,13 @@ class NextStepIT {
         Path run = r.run();
         Evidence e = Evidence.of(r.rows());
         Map<String, List<Map<String, String>>> by = byLever(r.rows());
-        List<Integer> base = e.withParam("lever", null), user = e.withParam("lever", "NOT_READ_BY_THE_SERVICE:1");
+        List<Integer> base = baseOf(e, "NOT_READ_BY_THE_SERVICE:1"), user = e.withParam("lever", "NOT_READ_BY_THE_SERVICE:1");
         System.out.println("vtlab IT: no-lever control: " + e.judge(Evidence.Part.base("ab", base), Evidence.Part.variant("user", user)) + " "
                 + by.keySet() + " " + by.values().stream().map(NextStepIT::causes).toList());
         // the premise, on the rows the lab read the cause from (its ok ones, else all): the SUT's core full in each, and
         // the cause the lab read from them (most rows', the first's on a tie) the CPU or its queue
         // (a later fork has no breakdown of its own once an ok fork explained the configuration)
-        List<Integer> okRead = explained(e, e.ok(base).isEmpty() ? base : e.ok(base)), read = okRead.isEmpty() ? explained(e, base) : okRead;
+        List<Integer> ab = abRows(e), okRead = explained(e, e.ok(ab).isEmpty() ? ab : e.ok(ab)), read = okRead.isEmpty() ? explained(e, ab) : okRead;
         assertFalse(read.isEmpty(), "an A/B row was broken down: " + causes(by.get("ab")));
         for (int n : read) {
             assertTrue(Math.max(e.row(n).num("time_sut_cpu_pct"), e.row(n).num("time_sut_cores_busy_pct")) >= 90, "the control's premise, a full CPU: " + e.row(n));
@@ -266,7 +281,7 @@ class NextStepIT {
                 LinkedHashMap::new, java.util.stream.Collectors.counting())).entrySet().stream().reduce((a, b) -> b.getValue() > a.getValue() ? b : a)
                 .orElseThrow().getKey();
         assertTrue(List.of("cpu", "runqueue").contains(top), "the control's premise, the CPU named: " + top + " of " + causes(by.get("ab")));
-        List<String> lab = by.keySet().stream().filter(k -> !k.equals("ab") && !k.startsWith("NOT_READ_BY_THE_SERVICE:")).toList();
+        List<String> lab = by.keySet().stream().filter(k -> !k.equals("ab") && !k.startsWith("beside ") && !k.startsWith("NOT_READ_BY_THE_SERVICE:")).toList();
         for (String lever : lab) {
             // the one lab lever a full CPU can fit: the launch, where the loader is the CPU's largest owner in the rows read
             assertTrue(lever.startsWith("launch:") && read.stream().anyMatch(n -> e.row(n).text(vtlab.data.Columns.TIME_CPU_OWNERS).startsWith("Spring Boot's nested-jar loader")),
@@ -314,7 +329,7 @@ class NextStepIT {
             assertTrue(refused(line, variant(line, lastLabel(by) + " (" + Evidence.rowsOf(last) + ")")), "the lab refuses: " + line);
             return;
         }
-        Map<String, String> base = e.row(e.withParam("lever", null).getFirst()).cells();
+        Map<String, String> base = e.row(abRows(e).getFirst()).cells();
         assertEquals("gc", base.get("time_top_cause"), "the control's premise: " + causes(by.get("ab")));
         // the heap as far as the next step took it (doubled; four times while GC stayed the largest cause)
         Map<String, String> last = new ArrayList<>(by.values()).getLast().getFirst();
@@ -329,7 +344,7 @@ class NextStepIT {
         Evidence e = Evidence.of(r.rows());
         Map<String, List<Map<String, String>>> by = byLever(r.rows());
         String last = new ArrayList<>(by.keySet()).getLast();
-        return e.judge(Evidence.Part.base("ab", e.withParam("lever", null)),
+        return e.judge(Evidence.Part.base("ab", last.equals("ab") ? abRows(e) : baseOf(e, last)),
                 Evidence.Part.variant(last, last.equals("ab") ? List.of() : e.withParam("lever", last)));
     }
 

@@ -10,7 +10,7 @@ import vtlab.core.UsageError;
  * within ±5% of B" are the same claim whichever side is the denominator (1.05× one way is 0.952× the other).
  *
  * <p>The default, 5%, is half of the 10% a switch of thread model is made for (the least gain the lab calls worth a
- * decision) and about the spread of one fork's mean on this lab's machines (CV 3–8%, docs/results.md): a smaller margin
+ * decision) and about the spread of one fork's mean on this lab's machines (CV 3–8% seen, docs/results.md; `./vtlab ab --aa` measures a machine's own): a smaller margin
  * would need tens of forks a side to ever say "equivalent", a larger one would call equivalent a change someone
  * would act on.
  */

@@ -67,6 +67,8 @@ public final class AbExperiment implements Experiment {
             throw new UsageError("--reps N is N forks of one iteration each: give --reps or --forks/--iterations/--budget, not both");
         }
         if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return new Forks(t.reps(), 1, null);
+        // an A/A's forks are its measurement of the spread: a fixed number unless asked otherwise, not until a ratio settles
+        if (Aa.on(o) && !forksGiven && !budgetGiven) return new Forks(Aa.FORKS, o.positiveInt(ITERATIONS.name(), 1), null);
         String f = o.string(FORKS.name(), FORKS.dflt()).trim();
         // a fault or a rate profile is no steady state to settle a ratio on: the default takes one fork there (asked
         // for by name, --forks auto or --budget is refused with them, see searches)
@@ -83,6 +85,7 @@ public final class AbExperiment implements Experiment {
     static boolean autoForks(Options o) throws UsageError {
         boolean forksGiven = o.has(FORKS.name()), budgetGiven = o.has(BUDGET.name());
         if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return false;
+        if (Aa.on(o) && !forksGiven && !budgetGiven) return false;
         boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile");
         if (!forksGiven && !budgetGiven && unsteady) return false;
         return o.string(FORKS.name(), FORKS.dflt()).trim().equals("auto") || budgetGiven;
@@ -141,7 +144,7 @@ public final class AbExperiment implements Experiment {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));
         all.addAll(Service.OPTIONS);
         all.add(Dependencies.DEPENDENCY);
-        all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER));
+        all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER, Aa.AA));
         all.addAll(TIMING);
         all.addAll(List.of(FORKS, ITERATIONS, BUDGET, Judging.MARGIN));
         return all;
@@ -160,13 +163,15 @@ public final class AbExperiment implements Experiment {
         List<Dependencies.Dependency> deps = Dependencies.parse(o, s.sharedEnv());
         Stack.define(s.stack());
         Dependencies.register(deps);
-        List<String> modes = MODES.chosen(o);
-        List<String> variants = VARIANTS.given(o) ? VARIANTS.chosen(o)
+        boolean aa = Aa.on(o);
+        if (aa) Aa.refuse(o, s.stack().workloads().size(), ctx.jdks().size(), ctx.open() ? ctx.rates().size() : 0);
+        List<String> modes = aa ? Aa.modes(o) : MODES.chosen(o);
+        List<String> variants = aa ? Aa.variants(o) : VARIANTS.given(o) ? VARIANTS.chosen(o)
                 : s.springBoot() ? List.of(Service.AS_SHIPPED, Service.TUNED) : List.of(Service.AS_SHIPPED);
         if (variants.contains(Service.TUNED) && !s.springBoot()) {
             throw new UsageError("--variants tuned: the lab knows the settings that matter only for a Spring Boot jar (Tomcat); this service has as-shipped only");
         }
-        List<Integer> conc = CONC.ints(o);
+        List<Integer> conc = aa ? Aa.conc(o) : CONC.ints(o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         if (t.warmup().isZero()) throw new UsageError("ab proves the thread mode with thread dumps under the warm-up's load: --warmup cannot be 0");
         List<String> jvm = jvmArgs(o);
@@ -178,7 +183,12 @@ public final class AbExperiment implements Experiment {
             for (String mode : modes)
                 for (String variant : mode.equals("virtual") ? variants : List.of(Service.AS_SHIPPED))
                     for (String url : s.stack().workloads().keySet())
-                        for (int c : conc) configs.add(Dependencies.withDependencies(row(s, mode, variant, url, c, 1, jdk, t, jvm, ctx), deps));
+                        for (int c : conc) {
+                            Row config = Dependencies.withDependencies(row(s, mode, variant, url, c, 1, jdk, t, jvm, ctx), deps);
+                            // an A/A: the one configuration twice, as A and A', so the judge sees an A/B whose true ratio is 1
+                            if (aa) configs.addAll(Aa.sides(config));
+                            else configs.add(config);
+                        }
         if (f.auto()) {
             long first = configs.size() * (forkSeconds(t, f.iterations()) + (f.forks() - 1L) * laterForkSeconds(t, f.iterations()));
             if (f.budget().toSeconds() < first) {
@@ -282,6 +292,9 @@ public final class AbExperiment implements Experiment {
         if (Service.APP.given(o)) out.putAll(ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap());
         out.put("next_step", facts(o, Service.parse(o, o.positiveInt("port", 18080))).asMap());
         out.put("judge", Judging.of(o, autoForks(o)).asMap());
+        // this machine's noise floor as the run found it (a later A/A may replace it): the verdict quotes the run's own
+        vtlab.data.MachineRecord.NoiseFloor floor = vtlab.data.MachineRecord.noiseFloor();
+        if (floor != null) out.put(NoiseFloorLine.KEY, floor.asMap());
         return out;
     }
 
@@ -290,5 +303,14 @@ public final class AbExperiment implements Experiment {
     public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
         return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir),
                 Judging.read(runDir));
+    }
+
+    /** An A/A run that finished keeps its noise floor as this machine's (.vtlab/machines/HOST.json), said in one line. */
+    @Override
+    public void afterRun(Path runDir, List<vtlab.data.DataRow> rows, java.io.PrintStream out) throws java.io.IOException {
+        vtlab.data.MachineRecord.NoiseFloor floor = NoiseFloorLine.measured(runDir.getFileName().toString(), rows);
+        if (floor == null) return;
+        Path kept = vtlab.data.MachineRecord.keep(floor);
+        out.println("vtlab: this machine's noise floor, " + floor.words() + ", kept in " + kept);
     }
 }

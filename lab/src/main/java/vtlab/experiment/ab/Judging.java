@@ -12,20 +12,26 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.data.MachineRecord;
 import vtlab.data.judge.Judge;
 import vtlab.data.judge.Margin;
 
 /**
  * How an ab run's claims are judged, kept in environment.json (ab.judge) so the verdict reads the run as it was: the
  * equivalence margin (--margin) and the number of looks its 5% was split over (1 for a fixed --forks N; under --forks
- * auto one look a fork added, capped at {@link AbForks#MAX_LOOKS}).
+ * auto one look a fork added, capped at {@link AbForks#MAX_LOOKS}); and this machine's noise floor as the run found it
+ * (ab.noise_floor, null when none was measured here), which a comparison without an interval is set beside.
  */
-record Judging(Margin margin, int looks) {
+record Judging(Margin margin, int looks, MachineRecord.NoiseFloor floor) {
     static final Judging DEFAULT = new Judging(Margin.DEFAULT, 1);
+
+    Judging(Margin margin, int looks) {
+        this(margin, looks, null);
+    }
 
     /** Not a scenario file's key: a scenario's findings are its thresholds, which judge no ratio. */
     static final Opt MARGIN = Opt.of("margin", "5%", "the band around 1.0 within which a ratio is called equivalent: the\n"
-            + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for, about one fork's spread here); above 0%, at most 50%");
+            + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for; set it against this machine's noise floor, ./vtlab ab --aa);\nabove 0%, at most 50%");
 
     double level() {
         return Judge.level(looks);
@@ -50,9 +56,10 @@ record Judging(Margin margin, int looks) {
         Path env = runDir.resolve("environment.json");
         try {
             if (!Files.exists(env)) return DEFAULT;
-            JsonNode n = new ObjectMapper().readTree(env.toFile()).path(AbExperiment.NAME).path("judge");
-            if (n.isMissingNode()) return DEFAULT;
-            return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), Math.max(1, n.path("looks").asInt(1)));
+            JsonNode doc = new ObjectMapper().readTree(env.toFile()), n = doc.path(AbExperiment.NAME).path("judge");
+            MachineRecord.NoiseFloor floor = MachineRecord.NoiseFloor.of(doc.path(AbExperiment.NAME).path(NoiseFloorLine.KEY));
+            if (n.isMissingNode()) return new Judging(Margin.DEFAULT, 1, floor);
+            return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), Math.max(1, n.path("looks").asInt(1)), floor);
         } catch (IOException | IllegalArgumentException e) {
             return DEFAULT;
         }

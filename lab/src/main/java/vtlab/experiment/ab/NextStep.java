@@ -41,6 +41,10 @@ import vtlab.plan.Search;
  *
  * <p>Per scenario (URL, load, JDK) it starts from platform and from one virtual configuration, the tuned one where
  * there is one (what the lab would ship), as shipped otherwise: the A/B's verdict already separates the two.
+ *
+ * <p>Each fork of a variant follows a fresh fork of the configuration it started from (baseline, variant, baseline,
+ * variant: {@link #besideRow}), and the variant is judged against those baseline forks alone: the A/B's forks ran
+ * earlier, and a drift of the machine since then would be in the ratio.
  */
 final class NextStep implements Search {
     /** A row with its number in matrix.csv and its cells as read back (ab runs alone, so its rows are the matrix's, in order). */
@@ -154,9 +158,32 @@ final class NextStep implements Search {
      * speak for it (ok ones, else flagged ones: then not evidence), its largest cause with its mean share and the first
      * row that names it (the evidence, the present values).
      */
-    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first, List<Numbered> failed) {
+    record Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first, List<Numbered> failed,
+                boolean interleaved) {
+        Base(String scenario, String config, List<Numbered> rows, boolean flagged, Cause top, double share, Numbered first, List<Numbered> failed) {
+            this(scenario, config, rows, flagged, top, share, first, failed, false);
+        }
+
         String threadMode() {
             return first.row().mode();
+        }
+
+        /**
+         * The base as a variant is judged against: the baseline forks run beside the variant's (interleaved, so a drift
+         * over the run falls on both), its cause still the A/B's; the A/B's own forks for a run before the next step
+         * interleaved (no fork beside it).
+         */
+        Base beside(List<Numbered> besideRows) {
+            if (besideRows.isEmpty()) return this;
+            List<Numbered> failedHere = besideRows.stream().filter(n -> n.row().failed()).toList();
+            List<Numbered> ran = besideRows.stream().filter(n -> !n.row().failed()).toList(), ok = ran.stream().filter(n -> n.row().ok()).toList();
+            List<Numbered> use = !ok.isEmpty() ? ok : !ran.isEmpty() ? ran : besideRows;
+            return new Base(scenario, config, use, ok.isEmpty(), top, share, first, failedHere, true);
+        }
+
+        /** This base's baseline forks run beside the variant whose lever param is lever ("pool:20"). */
+        List<Numbered> besides(String lever, List<Numbered> rows) {
+            return rows.stream().filter(n -> lever.equals(NextStep.beside(n.row())) && key(n).equals(key(first)) && Verdict.baseConfig(n.row()).equals(config)).toList();
         }
 
         /** Whether a variant row is this configuration's: its scenario but for the lever. */
@@ -187,7 +214,7 @@ final class NextStep implements Search {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;
         Map<String, Map<String, List<Numbered>>> byScenario = new LinkedHashMap<>(), failedBy = new LinkedHashMap<>();
         for (Numbered n : rows) {
-            if (Levers.of(n.row()) != null) continue;
+            if (Levers.of(n.row()) != null || beside(n.row()) != null) continue;
             if (n.row().failed()) {
                 failedBy.computeIfAbsent(key(n), k -> new LinkedHashMap<>()).computeIfAbsent(n.config(), k -> new ArrayList<>()).add(n);
                 continue;
@@ -266,7 +293,7 @@ final class NextStep implements Search {
     }
 
     static Judged judge(Base base, String label, List<Numbered> variant, Judging judging) {
-        String rows = rowsOf(variant);
+        String rows = rowsOf(variant) + (base.interleaved() ? ", against the base's forks beside them, " + rowsOf(base.rows()) : "");
         List<Numbered> failed = variant.stream().filter(n -> n.row().failed()).toList();
         if (failed.size() == variant.size()) {
             return new Judged(label + " (" + rows + "): FAILED, no numbers: " + failed.getFirst().row().text(Columns.NOTE), false, false, null);
@@ -324,7 +351,7 @@ final class NextStep implements Search {
             judged = ": worse";
         } else {
             judged = main.hasSet() ? ": " + main.answerWords() + ", no gain shown"
-                    : ": one fork a side, no interval between forks: no gain shown (a direction only)";
+                    : ": one fork a side, no interval between forks: no gain shown (a direction only; " + NoiseFloorLine.clause(judging.floor()) + ")";
         }
         return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top);
     }
@@ -428,13 +455,15 @@ final class NextStep implements Search {
                 ran.computeIfAbsent(String.join(":", Levers.of(v.row())), x -> new ArrayList<>()).add(v);
                 evidence.add(v.row());
             }
+            for (String lv : ran.keySet()) b.besides(lv, rows).forEach(n -> evidence.add(n.row()));
             if (!ran.isEmpty()) {
                 Map<String, Judged> judged = new LinkedHashMap<>();
                 ran.forEach((lv, list) -> {
                     String[] nv = lv.split(":", 2);
                     Lever l = Levers.named(nv[0], user);
                     String label = l == null ? nv[0] + " " + nv[1] : l.label(nv[1]);
-                    Judged j = judge(b, label, list, judging);
+                    // against the baseline forks run beside it, interleaved: the A/B's forks ran earlier, under another drift
+                    Judged j = judge(b.beside(b.besides(lv, rows)), label, list, judging);
                     judged.put(lv, j);
                     s.append(" → ").append(j.text());
                 });
@@ -539,12 +568,28 @@ final class NextStep implements Search {
         return planned.getFirst();
     }
 
-    /** One lever's first value per configuration started from (platform and one virtual), per scenario. */
+    /** One lever's first value per configuration started from (platform and one virtual), per scenario, each fork beside a baseline fork. */
     @Override
     public int expectedRows() {
         long scenarios = planned.stream().map(r -> r.workload() + "|" + r.concurrency() + "|" + r.rate() + "|" + r.jdk().major()).distinct().count();
         long modes = planned.stream().map(Row::threadMode).distinct().count();
-        return (int) (scenarios * modes * reps);
+        return (int) (scenarios * modes * reps * 2);
+    }
+
+    /** The param that marks a baseline fork run beside a variant's: the variant's lever ("pool:20"). */
+    static final String BESIDE = "beside";
+
+    /** The lever of the variant a baseline fork was run beside, null for any other row. */
+    static String beside(DataRow r) {
+        return r.param(BESIDE);
+    }
+
+    /**
+     * A baseline fork for a variant: the A/B's configuration as it was (its JDK too: the JDK lever's variant runs on
+     * the lab's), labelled with the variant's lever so that it is neither an A/B fork nor the variant.
+     */
+    static Row besideRow(Row base, Row variant) {
+        return base.toBuilder().params(base.params().with(BESIDE, variant.params().get(Levers.PARAM))).rep(1).fork(1).iteration(1).build();
     }
 
     @Override
@@ -570,11 +615,17 @@ final class NextStep implements Search {
                 for (int i = 0; i < values.size(); i++) {
                     // each rep of a variant is a fork: a fresh JVM, as the interval between forks it is judged by needs
                     Row variant = l.apply(base, values.get(i)).toBuilder().rep(1).fork(1).iteration(1).build();
+                    Row baseline = besideRow(base, variant);
                     List<Numbered> done = mine.stream().filter(n -> variant.scenario().equals(n.row().text(Columns.SCENARIO))).toList();
+                    List<Numbered> beside = mine.stream().filter(n -> baseline.scenario().equals(n.row().text(Columns.SCENARIO))).toList();
                     if (done.stream().anyMatch(n -> n.row().failed())) break; // a variant that failed: none of its reps or larger values
-                    if (done.size() < reps) return variant.toBuilder().rep(done.size() + 1).fork(done.size() + 1).build();
+                    if (done.size() < reps) {
+                        // a fresh baseline fork before each of the variant's: baseline, variant, baseline, variant ...
+                        if (beside.size() <= done.size()) return baseline.toBuilder().rep(beside.size() + 1).fork(beside.size() + 1).build();
+                        return variant.toBuilder().rep(done.size() + 1).fork(done.size() + 1).build();
+                    }
                     if (l.given() != null) continue; // the user's values, all of them
-                    Judged j = judge(b, l.label(values.get(i)), done);
+                    Judged j = judge(b.beside(beside), l.label(values.get(i)), done);
                     // moved the cause (the next bottleneck is found), or did not move the right way: more of it says no more
                     if (!j.direction() || j.top() != b.top()) break;
                 }

@@ -40,6 +40,9 @@ final class Verdict {
     /** A row's configuration in words: platform, virtual as shipped, virtual tuned; a next step's variant with its lever ("platform, pool 20"). */
     static String config(DataRow r) {
         String[] lever = Levers.of(r);
+        String side = Aa.side(r), beside = NextStep.beside(r);
+        if (side != null) return baseConfig(r) + " (" + side + ")"; // an A/A's two sides, identical but for this label
+        if (beside != null) return baseConfig(r) + " (beside " + beside.replace(':', ' ') + ")"; // a next step's baseline fork
         return lever == null ? baseConfig(r) : baseConfig(r) + ", " + lever[0] + " " + lever[1];
     }
 
@@ -92,8 +95,9 @@ final class Verdict {
     /** As above, with the run's margin and looks ({@link Judging}). */
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,
                                   NextStep.Facts nextStep, Judging judging) {
-        // the A/B's own rows: a next step's variants are judged against them in its own lines, never in the A/B's gain
-        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n) == null).toList();
+        // the A/B's own rows: a next step's variants (and the baseline forks run beside them) are judged in its own
+        // lines, never in the A/B's gain
+        List<DataRow> ab = rows.stream().filter(n -> Levers.of(n) == null && NextStep.beside(n) == null).toList();
         List<Finding> out = new ArrayList<>();
         broken(rows, out);
         boolean jdks = rows.stream().map(r -> r.text(Columns.JDK)).distinct().count() > 1;
@@ -103,7 +107,11 @@ final class Verdict {
             String key = n.text(Columns.WORKLOAD) + " at " + load(n) + (jdks ? " on JDK " + n.text(Columns.JDK) : "");
             scenarios.computeIfAbsent(key, k -> new ArrayList<>()).add(n);
         }
-        scenarios.forEach((key, list) -> gain(key, list, out, judging));
+        scenarios.forEach((key, list) -> {
+            gain(key, list, out, judging);
+            // an A/A's noise floor, whatever its claim (said even when flagged forks leave it none)
+            if (list.stream().anyMatch(n -> Aa.side(n) != null)) out.add(NoiseFloorLine.finding(key, list));
+        });
         errors(rows, out);
         pinning(rows, pinningTxt, out);
         List<Finding> libraries = new ArrayList<>();
@@ -156,6 +164,7 @@ final class Verdict {
         Map<String, Double> value = new LinkedHashMap<>();
         byConfig.forEach((c, l) -> value.put(c, l.stream().mapToDouble(n -> n.num(col)).average().orElse(Double.NaN)));
         List<Ratio> ratios = ratios(byConfig, all, failed, open, judging);
+        Ratio aa = ratios.stream().filter(r -> r.of().endsWith(aaLabel(Aa.A2))).findFirst().orElse(null);
         List<String> parts = new ArrayList<>();
         byConfig.forEach((c, l) -> {
             double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Columns.P99)).average().orElse(Double.NaN);
@@ -163,11 +172,14 @@ final class Verdict {
                     : String.format(Locale.ROOT, "%s %,.0f req/s (p99 %.1f ms)", c, v, p99);
             Ratio r = find(ratios, c, "platform");
             if (r != null) s += r.claim().refused() != null ? " (no ratio against platform)" : " = " + r.claim().ratioWords() + " platform";
+            if (aa != null && aa.of().equals(c)) s += aa.claim().refused() != null ? " (no ratio against " + aa.against() + ")" : " = " + aa.claim().ratioWords() + " " + aa.against();
             parts.add(s + " (" + rowsOf(l) + ")");
         });
         String line = scenario + ": " + String.join("; ", parts);
         Ratio flag = find(ratios, "virtual as shipped", "platform"), tuning = find(ratios, "virtual tuned", "virtual as shipped");
-        if (tuning != null) {
+        if (aa != null) {
+            line += ". A/A (one configuration against itself): " + aaWords(aa.claim());
+        } else if (tuning != null) {
             line += ". The flag alone: " + (flag == null ? "?" : said(flag.claim(), false)) + "; tuning adds " + said(tuning.claim(), true);
         } else if (flag != null) {
             line += ". Virtual threads: " + flag.claim().answerWords();
@@ -180,13 +192,34 @@ final class Verdict {
             List<String> tails = new ArrayList<>();
             for (Ratio t : tails(byConfig, all, failed, judging)) {
                 claims.add(t.claim());
-                if (t.claim().refused() == null) tails.add(t.of() + " " + said(t.claim(), true));
+                if (t.claim().refused() == null) tails.add(t.of() + " " + (aa != null ? t.claim().ratioWords() + ": " + aaWords(t.claim()) : said(t.claim(), true)));
                 else if (failedFork(t.of(), all, failed) == null) tails.add(t.of() + " " + t.claim().ratioWords()); // a failed fork: said above
             }
-            if (!tails.isEmpty()) line += ". The tail (platform's p99 over the row's, better above 1): " + String.join("; ", tails);
+            if (!tails.isEmpty()) line += (aa != null ? ". The tail (A's p99 over A''s, better above 1): " : ". The tail (platform's p99 over the row's, better above 1): ")
+                    + String.join("; ", tails);
         }
-        out.add(Finding.of(line + (open ? " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col),
+        out.add(Finding.of(line + (open ? aa != null ? " (open model: lower p99 is better, the ratio is A's p99 over A''s)" : " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col, judging.floor()),
                 byConfig.values().stream().flatMap(List::stream).toList()).withClaims(claims));
+    }
+
+    /** A side's configuration label's suffix: " (A')". */
+    static String aaLabel(String side) {
+        return " (" + side + ")";
+    }
+
+    /**
+     * An A/A's claim said for what it is: the two sides are one configuration, so its true ratio is 1 and a claim of
+     * better or worse is a false claim (the chance the judge allows, or a drift the interleaving did not cancel);
+     * equivalent is the right answer; undetermined claims nothing, which is no error either.
+     */
+    static String aaWords(Claim c) {
+        if (c.refused() == null && !c.hasSet()) return "one fork a side, no interval: no claim (a direction only)";
+        if (c.answer().difference()) {
+            return c.answerWords() + " — a FALSE CLAIM: both sides are the same configuration, so this " + c.answer().word
+                    + " is noise or a drift over the run, and a difference this size between two configurations on this machine is no evidence";
+        }
+        if (c.answer() == vtlab.data.judge.Answer.EQUIVALENT) return c.answerWords() + ": right, as an A/A should be";
+        return c.answerWords() + " (no claim: not an error on an A/A)";
     }
 
     static void gain(String scenario, List<DataRow> list, List<Finding> out) {
@@ -250,6 +283,7 @@ final class Verdict {
         Column col = open ? Columns.P99 : Columns.RPS;
         String unit = open ? "p99" : "req/s";
         List<Ratio> out = new ArrayList<>();
+        aaPair(byConfig).forEach((a2, a) -> out.add(judged(a2, byConfig.get(a2), a, byConfig.get(a), col, open, unit, all, failed, judging)));
         List<DataRow> platform = byConfig.get("platform");
         byConfig.forEach((c, l) -> {
             if (platform != null && !c.equals("platform")) out.add(judged(c, l, "platform", platform, col, open, unit, all, failed, judging));
@@ -262,11 +296,23 @@ final class Verdict {
     /** Closed model: each configuration's p99 against platform's, better above 1 (platform's p99 over the row's). */
     static List<Ratio> tails(Map<String, List<DataRow>> byConfig, Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed, Judging judging) {
         List<Ratio> out = new ArrayList<>();
+        aaPair(byConfig).forEach((a2, a) -> out.add(judged(a2, byConfig.get(a2), a, byConfig.get(a), Columns.P99, true, "p99", all, failed, judging)));
         List<DataRow> platform = byConfig.get("platform");
         if (platform == null) return out;
         byConfig.forEach((c, l) -> {
             if (!c.equals("platform")) out.add(judged(c, l, "platform", platform, Columns.P99, true, "p99", all, failed, judging));
         });
+        return out;
+    }
+
+    /** An A/A's sides among the configurations: A' against A ("virtual as shipped (A')" → "virtual as shipped (A)"), empty for an A/B. */
+    static Map<String, String> aaPair(Map<String, List<DataRow>> byConfig) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String c : byConfig.keySet()) {
+            if (!c.endsWith(aaLabel(Aa.A2))) continue;
+            String a = c.substring(0, c.length() - aaLabel(Aa.A2).length()) + aaLabel(Aa.A);
+            if (byConfig.containsKey(a)) out.put(c, a);
+        }
         return out;
     }
 
@@ -332,7 +378,7 @@ final class Verdict {
      * disagree"); ". One fork per configuration: a direction, not a result" without an interval. Forks whose
      * iterations spread more than {@link #UNSETTLED_SPREAD} are named: the JVM was not steady in its holds.
      */
-    static String settled(List<Ratio> ratios, Map<String, List<DataRow>> byConfig, Column col) {
+    static String settled(List<Ratio> ratios, Map<String, List<DataRow>> byConfig, Column col, vtlab.data.MachineRecord.NoiseFloor floor) {
         List<String> unsteady = new ArrayList<>();
         byConfig.forEach((c, l) -> byFork(l, col).forEach((fork, v) -> {
             if (v.length < 2 || !fork.startsWith("fork")) return;
@@ -348,7 +394,9 @@ final class Verdict {
         List<Ratio> judged = ratios.stream().filter(r -> r.claim().refused() == null).toList();
         if (judged.isEmpty()) return steady.isEmpty() ? "" : "." + steady.substring(1);
         if (judged.stream().anyMatch(r -> !r.claim().hasSet())) {
-            return ". One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval)" + steady;
+            // no constant stands in for the spread the run did not measure: the machine's own floor, or that it has none
+            return ". One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval; "
+                    + NoiseFloorLine.clause(floor) + ")" + steady;
         }
         List<Ratio> loose = judged.stream().filter(r -> !r.settled()).toList();
         int forks = judged.stream().mapToInt(r -> Math.min(r.claim().unitsA(), r.claim().unitsB())).min().orElse(0);

@@ -92,6 +92,21 @@ public final class RunFindings {
         return new Findings(entries, List.copyOf(sections.values()));
     }
 
+    /** After a run that finished: each experiment's {@link Experiment#afterRun} over its own rows. */
+    public static void afterRun(Path runDir, List<String> experiments, java.io.PrintStream out) throws IOException {
+        Path matrix = runDir.resolve("matrix.csv");
+        List<DataRow> rows = Files.exists(matrix) ? Dataset.rows(matrix) : List.of();
+        for (String name : withSuiteParts(experiments)) {
+            Experiment e;
+            try {
+                e = Experiments.byName(name);
+            } catch (UsageError ex) {
+                continue;
+            }
+            e.afterRun(runDir, Rows.ofExperiment(rows, name), out);
+        }
+    }
+
     /** A suite's parts before the suite itself (its findings read theirs' rows), each name once. */
     static List<String> withSuiteParts(List<String> experiments) {
         Set<String> out = new LinkedHashSet<>();

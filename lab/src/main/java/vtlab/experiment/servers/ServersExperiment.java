@@ -160,7 +160,7 @@ public final class ServersExperiment implements Experiment {
             note = Bounds.note(declared, c, cap, waitMs) + " (" + declared.describe() + ")";
         }
         // with reps, each rep a fork (a JVM of its own, warmed up): the findings' interval is between JVMs, which differ
-        // by more than the holds of one JVM do (±15% on this VM); one rep may share the row before's warm JVM
+        // by more than the holds of one JVM do (up to ±15% seen on the development VM; ./vtlab ab --aa measures a machine's own); one rep may share the row before's warm JVM
         return Row.builder().experiment("servers").stack(stack.name()).threadMode(mode).workload(workload).concurrency(c).rep(rep)
                 .fork(t.reps() > 1 ? rep : 0).jdk(jdk).params(params).sutEnv(cfg.env()).expectInfo(cfg.expectInfo()).boundRps(bound).boundNote(note)
                 .tiers(cfg.tiers()).warmup(t.warmup()).hold(t.hold()).jvmArgs(ctx.jvmArgs()).build();

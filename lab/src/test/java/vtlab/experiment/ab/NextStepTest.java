@@ -224,6 +224,23 @@ class NextStepTest {
         return s.next(vtlab.data.DataRow.numbered(before), measured.stream().map(vtlab.data.DataRow::of).toList());
     }
 
+    /**
+     * The search's next variant row, as the runner would reach it: each baseline fork it asks for first (one before
+     * each of a variant's forks) is run, with the values of the A/B's fork of its number, and the search asked again.
+     */
+    static Row nextVariant(NextStep s, List<Map<String, String>> before, List<Map<String, String>> measured) {
+        List<Map<String, String>> ran = new ArrayList<>(measured);
+        while (true) {
+            Row r = next(s, before, ran);
+            if (r == null || r.params().get(NextStep.BESIDE) == null) return r;
+            Map<String, String> like = new LinkedHashMap<>(before.get((r.fork() - 1) % before.size()));
+            like.put("scenario", r.scenario());
+            like.put("params", r.params().cell());
+            like.put("rep", Integer.toString(r.rep()));
+            ran.add(like);
+        }
+    }
+
     @Test
     void thePoolDoubledRunsItsRepsThenQuadrupledOnlyWhileItGainsWithTheSameCause() throws UsageError {
         List<Row> planned = planned();
@@ -231,28 +248,67 @@ class NextStepTest {
         List<Map<String, String>> ab = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
                 poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")));
         assertNull(search.next(List.<vtlab.data.DataRow>of()), "it starts from the A/B's rows");
-        Row first = next(search, ab, List.of());
+        Row first = nextVariant(search, ab, List.of());
         assertEquals("pool:20", first.params().get("lever"));
         assertEquals(1, first.rep());
         assertEquals("virtual", first.threadMode());
-        Row second = next(search, ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
+        Row second = nextVariant(search, ab, List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok")));
         assertEquals("pool:20", second.params().get("lever"));
         assertEquals(2, second.rep());
         // doubled, twice the throughput, the pool still the largest cause: the pool the load asked for next (10 busy + 183 waiting)
         List<Map<String, String>> still = List.of(row(first, 1, 1000, 210, Cause.POOL_WAIT, 60, "ok"), row(second, 2, 990, 205, Cause.POOL_WAIT, 58, "ok"));
-        Row third = next(search, ab, still);
+        Row third = nextVariant(search, ab, still);
         assertEquals("pool:193", third.params().get("lever"));
         assertTrue(third.appArgs().contains("--spring.datasource.hikari.maximum-pool-size=193"), third.appArgs().toString());
         assertEquals(1, third.rep());
         // the cause moved to the CPU: the next bottleneck is found, no more of the pool
-        assertNull(next(search, ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
+        assertNull(nextVariant(search, ab, List.of(row(first, 1, 1000, 210, Cause.RUNQUEUE, 60, "ok"), row(second, 2, 990, 205, Cause.RUNQUEUE, 58, "ok"))));
         // no change (+1%): no more either
-        assertNull(next(search, ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
+        assertNull(nextVariant(search, ab, List.of(row(first, 1, 505, 410, Cause.POOL_WAIT, 70, "ok"), row(second, 2, 512, 400, Cause.POOL_WAIT, 72, "ok"))));
         // the right way but within its reps' noise (+20%, reps far apart), the pool still the cause: a direction is enough to try more
-        assertEquals("pool:193", next(search, ab, List.of(row(first, 1, 520, 410, Cause.POOL_WAIT, 70, "ok"),
+        assertEquals("pool:193", nextVariant(search, ab, List.of(row(first, 1, 520, 410, Cause.POOL_WAIT, 70, "ok"),
                 row(second, 2, 700, 400, Cause.POOL_WAIT, 72, "ok"))).params().get("lever"));
         // a variant that failed: neither its other rep nor a larger value
-        assertNull(next(search, ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
+        assertNull(nextVariant(search, ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
+    }
+
+    /**
+     * Issue 62 item 7: a variant's forks alternate with fresh baseline forks (baseline, variant, baseline, variant), so a
+     * drift over the run falls on both, and the variant is judged against the baseline forks beside it, not the A/B's,
+     * which ran earlier. A baseline fork is the A/B's configuration labelled with the variant's lever: neither an A/B
+     * fork nor the variant.
+     */
+    @Test
+    void aVariantsForksAlternateWithFreshBaselineForksItIsJudgedAgainst() throws UsageError {
+        List<Row> planned = planned();
+        NextStep search = new NextStep(planned, SPRING, 2, 40);
+        List<Map<String, String>> ab = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
+                poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")));
+        List<Map<String, String>> added = new ArrayList<>();
+        List<Row> order = new ArrayList<>();
+        double[] rps = {400, 800, 410, 820}; // the machine drifted down since the A/B: the baseline forks beside the variant show it
+        for (int i = 0; i < 4; i++) {
+            Row r = next(search, ab, added);
+            order.add(r);
+            added.add(poolFull(row(r, r.fork(), rps[i], 400, Cause.POOL_WAIT, 70, "ok")));
+        }
+        assertEquals(List.of("beside=pool:20 fork 1", "lever=pool:20 fork 1", "beside=pool:20 fork 2", "lever=pool:20 fork 2"),
+                order.stream().map(r -> (r.params().get(NextStep.BESIDE) != null ? "beside=" + r.params().get(NextStep.BESIDE) : "lever=" + r.params().get("lever"))
+                        + " fork " + r.fork()).toList(), "baseline, variant, baseline, variant");
+        Row baseline = order.getFirst();
+        assertEquals(planned.getFirst().appArgs(), baseline.appArgs(), "the A/B's configuration as it was");
+        assertEquals(null, baseline.params().get("lever"));
+        assertFalse(baseline.scenario().equals(planned.getFirst().scenario()), "not an A/B fork: " + baseline.scenario());
+        assertTrue(baseline.startsFork() && order.get(2).startsFork(), "each a fresh JVM");
+        // the verdict: the variant against the forks beside it (rows 3, 5), the A/B's rows not mixed in
+        List<Map<String, String>> matrix = new ArrayList<>(ab);
+        matrix.addAll(added);
+        String line = NextStep.findings(numbered(matrix, 1), SPRING, null).getFirst().text();
+        assertTrue(line.contains("pool 20 (rows 4, 6, against the base's forks beside them, rows 3, 5): +100% req/s"), line);
+        // the A/B's verdict counts no baseline fork as one of its forks
+        List<String> verdict = Verdict.of(vtlab.data.DataRow.numbered(matrix), java.nio.file.Path.of("/none"), null, Map.of(), SPRING);
+        String gain = verdict.stream().filter(l -> l.startsWith("/api/orders at 200 connections")).findFirst().orElseThrow();
+        assertTrue(gain.contains("(rows 1, 2)") && !gain.contains("row 3"), gain);
     }
 
     @Test
@@ -260,14 +316,14 @@ class NextStepTest {
         List<Row> planned = planned();
         List<Map<String, String>> cpu = List.of(row(planned.get(0), 1, 2800, 120, Cause.RUNQUEUE, 80, "ok"),
                 row(planned.get(1), 2, 2790, 121, Cause.RUNQUEUE, 82, "ok"));
-        assertNull(next(new NextStep(planned, SPRING, 2, 40), cpu, List.of()), "one CPU full: no lever");
+        assertNull(nextVariant(new NextStep(planned, SPRING, 2, 40), cpu, List.of()), "one CPU full: no lever");
         NextStep.Facts withUser = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of("WORKERS=4,8"), 24_000);
         NextStep search = new NextStep(planned, withUser, 1, 40);
-        Row w4 = next(search, cpu, List.of());
+        Row w4 = nextVariant(search, cpu, List.of());
         assertEquals("4", w4.sutEnv().get("WORKERS"));
-        Row w8 = next(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok")));
+        Row w8 = nextVariant(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok")));
         assertEquals("8", w8.sutEnv().get("WORKERS"), "the user's values all run, whatever the first bought");
-        assertNull(next(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"), row(w8, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"))));
+        assertNull(nextVariant(search, cpu, List.of(row(w4, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"), row(w8, 1, 2700, 130, Cause.RUNQUEUE, 80, "ok"))));
     }
 
     @Test
@@ -349,7 +405,7 @@ class NextStepTest {
         NextStep.Judged single = NextStep.judge(base(one), "pool 20", numbered(List.of(row(v, 1, 560, 400, Cause.POOL_WAIT, 70, "ok")), 2));
         assertFalse(single.gain());
         // no interval, no claim: a constant (once "this machine's ±15%") does not stand in for the noise the run did not measure
-        assertTrue(single.text().contains("+12% req/s, p99 −5%: one fork a side, no interval between forks: no gain shown (a direction only)"), single.text());
+        assertTrue(single.text().contains("+12% req/s, p99 −5%: one fork a side, no interval between forks: no gain shown (a direction only; not measured on this machine: run ./vtlab ab --aa)"), single.text());
         NextStep.Judged worse = NextStep.judge(base(one), "pool 20", numbered(List.of(row(v, 1, 300, 800, Cause.POOL_WAIT, 70, "ok")), 2));
         assertTrue(worse.text().contains("−40% req/s, p99 +90%: one fork a side, no interval between forks: no gain shown"), worse.text());
         assertFalse(worse.gain() || worse.direction(), worse.text());
@@ -518,9 +574,9 @@ class NextStepTest {
         full.put("time_cpu_owners", "the JDBC driver, pool or ORM 42%;the web framework 37%;writing logs or the console 12%");
         NextStep.Facts levers = new NextStep.Facts(true, true, null, List.of(), Map.of(), List.of("cpu:--logging.level.root=WARN", "gc:-Dx=1"), 24_000);
         NextStep search = new NextStep(planned, levers, 1, 40);
-        Row first = next(search, List.of(full), List.of());
+        Row first = nextVariant(search, List.of(full), List.of());
         assertTrue(first != null && first.appArgs().contains("--logging.level.root=WARN"), "the cpu lever runs for a run queue: " + first);
-        assertNull(next(search, List.of(full), List.of(split(row(first, 1, 2000, 300, Cause.CPU, 60, "ok"), null, "", 70))), "gc's lever does not");
+        assertNull(nextVariant(search, List.of(full), List.of(split(row(first, 1, 2000, 300, Cause.CPU, 60, "ok"), null, "", 70))), "gc's lever does not");
         String line = NextStep.findings(numbered(List.of(full), 1), new NextStep.Facts(false, true, null, List.of(), Map.of(), List.of("gc:-Dx=1"), 24_000), null)
                 .getFirst().text();
         assertTrue(line.contains("(--lever -Dx not run: it answers gc, and this configuration's bottleneck is runqueue)"), line);
@@ -604,7 +660,7 @@ class NextStepTest {
         NextStep search = new NextStep(planned, SPRING, 2, 40);
         List<Map<String, String>> ab = List.of(pinned(row(planned.get(0), 1, 10, 9000, Cause.RUNQUEUE, 90, "ok"), 9000, 10, 1),
                 pinned(row(planned.get(1), 2, 11, 8800, Cause.RUNQUEUE, 91, "ok"), 9100, 10, 1));
-        Row v = next(search, ab, List.of());
+        Row v = nextVariant(search, ab, List.of());
         int lab = vtlab.tier.tool.Jdk.current().major();
         assertEquals("jdk:" + lab, v.params().get("lever"));
         assertEquals(lab, v.jdk().major());
