@@ -108,7 +108,10 @@ final class Evidence {
         CLAIM,
         /** Some rows are not, but each part keeps what the lab needs: the claim from fewer rows (e.g. "(row 2)", no interval). */
         NARROWER,
-        /** A part has no evidence left: the lab refuses the claim ("not evidence (flagged …)"); a control runs once more for it. */
+        /**
+         * A part has no evidence left (the lab refuses the claim), or the judge left it undetermined on ok rows: the
+         * claim is missing; a control runs once more for it, then skips.
+         */
         REFUSED
     }
 

@@ -75,11 +75,6 @@ class NextStepIT {
         return claim.matches("\\+\\d+% req/s" + (interval ? " \\(95% (CI \\+\\d+% to \\+\\d+%|set: at least \\+\\d+%)\\)" : "") + "(, p99 [+−]\\d+%.*)?");
     }
 
-    /** The lab's refusal of a claim from rows that are not evidence, on the variant's own words or its base line. */
-    static boolean refused(String line, String words) {
-        return words.contains("not evidence (flagged ") || line.contains("(from flagged rows: not evidence)");
-    }
-
     /** The rows of each configuration in the order they ran: the A/B's first ("ab"), then each lever value ("pool:20"). */
     static Map<String, List<Map<String, String>>> byLever(List<Map<String, String>> rows) {
         Map<String, List<Map<String, String>>> out = new LinkedHashMap<>();
