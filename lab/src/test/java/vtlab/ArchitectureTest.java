@@ -317,6 +317,30 @@ class ArchitectureTest {
                 "// a wilson(p, n) in a comment", "double[] ci = Shares.wilson(p, n);", "Claim c = Judge.ratio(\"x\", a, b, m);", "Stats.Interval i = Stats.mean95(xs);")).size());
     }
 
+    /**
+     * report/ draws the claims findings.json holds and judges none: no class of it asks the judge for a claim or an
+     * interval, but the three that still do, left from before the judge wrote typed claims: the compare command's
+     * table (Compare), the report's measured verdicts of a run without an ab verdict (Verdicts), and summary.json's
+     * mean intervals (RunSummary). A drawing (the charts, the forest plot) reads what they hold.
+     */
+    static final Set<String> REPORT_ASKS_THE_JUDGE = Set.of("Compare.java", "Verdicts.java", "RunSummary.java");
+
+    @Test
+    void reportDrawsClaimsAndJudgesNone() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.list(SOURCES.resolve("report"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                if (REPORT_ASKS_THE_JUDGE.contains(f.getFileName().toString())) continue;
+                for (String line : Files.readAllLines(f)) {
+                    String code = line.strip();
+                    if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+                    if (code.contains("vtlab.data.judge") || code.matches(".*\\b(Judge|Stats|Shares|RatioSet)\\.\\w+\\s*\\(.*")) found.add(f.getFileName() + ": " + code);
+                }
+            }
+        }
+        assertEquals(List.of(), found, "report/ draws the judge's claims (findings.json), it asks the judge for none");
+    }
+
     /** The check itself: a test that cannot fail proves nothing. */
     @Test
     void theScanSeesRealReferences() throws IOException {

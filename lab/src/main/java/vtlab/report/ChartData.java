@@ -118,6 +118,8 @@ public final class ChartData {
             List<Double> xList = List.copyOf(xs);
             byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " req/s", "y", bars ? "bar" : "solid", color(v),
                     aggregate(Rows.valid(vr), xCol, Columns.RPS, bars ? xList : null))));
+            // a bar is a mean: each fork's beside it shows the spread the judge's claim stands on
+            if (bars) byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " forks req/s", "y", "forks", color(v), forks(Rows.valid(vr), xCol, xList))));
             if (withP99) {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
                         aggregate(Rows.valid(vr), xCol, Columns.P99, bars ? xList : null, latency(99, Columns.P99)))));
@@ -132,6 +134,23 @@ public final class ChartData {
                     withP99 ? "p99 latency (ms)" : null, !bars && logScale(xs),
                     bars ? xList.stream().map(x -> fmtInt(x)).toList() : List.of(), lines));
         });
+        return out;
+    }
+
+    /**
+     * One point per fork (a fresh JVM: its iterations averaged, the unit the judge counts) of these ok rows, at its
+     * category's index: the fork's throughput, its rows its evidence. A row without a fork is a fork of its own.
+     */
+    List<ChartSpec.Point> forks(List<DataRow> ok, Column xCol, List<Double> categories) {
+        Map<String, List<DataRow>> byFork = new LinkedHashMap<>();
+        for (DataRow r : ok) {
+            if (Double.isNaN(r.num(Columns.RPS))) continue;
+            String fork = Double.isNaN(r.num(Columns.FORK)) ? "row " + r.number() : "fork " + (long) r.num(Columns.FORK);
+            byFork.computeIfAbsent(r.num(xCol) + " " + fork, k -> new ArrayList<>()).add(r);
+        }
+        List<ChartSpec.Point> out = new ArrayList<>();
+        byFork.values().forEach(rows -> out.add(new ChartSpec.Point(categories.indexOf(rows.getFirst().num(xCol)),
+                rows.stream().mapToDouble(r -> r.num(Columns.RPS)).average().orElseThrow(), null, rows.stream().map(data::anchor).toList())));
         return out;
     }
 

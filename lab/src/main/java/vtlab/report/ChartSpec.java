@@ -59,7 +59,7 @@ public record ChartSpec(String id, String kind, String title, String xLabel, Str
      * @param axis   "y" (left) or "y2" (right)
      * @param style  "solid", "dashed" (right-axis companions such as p99), "dotted", "dashdot", "longdash" (more
      *               series of one variant: see {@link #dash}), "points" (markers only), "muted" (rows that are not
-     *               evidence: flagged), "bar"
+     *               evidence: flagged), "bar", "forks" (a bar chart's fork means: small dots beside their variant's bar)
      * @param color  CSS colour; the same variant keeps its colour across charts
      */
     public record Line(String name, String axis, String style, String color, List<Point> points) {}

@@ -144,7 +144,19 @@ public final class ReportPage {
             }
             sb.append("</ul>\n");
         }
+        forest();
         sb.append("</section>\n");
+    }
+
+    /** The judge's claims of findings.json, a line each ({@link ForestPlot}), under the verdicts that say them. */
+    private void forest() {
+        List<Map<String, Object>> claims = data.findings().experiments().stream().flatMap(e -> e.findings().stream())
+                .flatMap(f -> f.claims().stream()).toList();
+        String svg = ForestPlot.svg(claims);
+        if (svg.isEmpty()) return;
+        sb.append("<figure class=\"forest\" id=\"claims\">").append(svg).append("<figcaption>Each claim of the verdicts above: its ratio (a point) and ")
+                .append("its confidence set (a line; an arrow where it is unbounded), over the band within which it would be called equivalent. ")
+                .append("Better or worse only when the whole set is on one side of 1.</figcaption></figure>\n");
     }
 
     /**
@@ -661,6 +673,7 @@ public final class ReportPage {
             .charts.small { grid-template-columns: repeat(auto-fill, minmax(260px, 1fr)); gap: 8px; }
             .charts.small .chart { height: 140px; } .charts.small figcaption { font-size: 12px; color: var(--muted); }
             figcaption { font-size: 12px; color: var(--muted); }
+            figure.forest { margin: 12px 0; } figure.forest svg { max-width: 100%; height: auto; }
             .timeline { border: 1px solid var(--line); border-radius: 4px; padding: 6px 10px; margin: 8px 0; }
             .timeline.has-errors { border-color: var(--bad); border-width: 2px; }
             .bad { color: var(--bad); font-weight: 600; }

@@ -242,7 +242,10 @@ public final class StaticChart {
             double[] dash = ChartSpec.dash(l.style());
             if (dash != null && pts.size() > 1) pen.polyline(pts, l.color(), 2.5, dash);
             for (double[] p : pts) {
-                if (l.style().equals("muted")) {
+                if (l.style().equals("forks")) {
+                    // beside the bar's middle (where its p99 marker sits), ringed in white: seen over its bar and off it
+                    pen.circle(p[0] + Math.min(bw / 3, 24), p[1], 3.5, l.color(), "#ffffff");
+                } else if (l.style().equals("muted")) {
                     pen.line(p[0] - 5, p[1] - 5, p[0] + 5, p[1] + 5, l.color(), 2, SOLID);
                     pen.line(p[0] - 5, p[1] + 5, p[0] + 5, p[1] - 5, l.color(), 2, SOLID);
                 } else if (pts.size() <= 60) {
@@ -260,6 +263,7 @@ public final class StaticChart {
                 switch (l.style()) {
                     case "bar" -> pen.rect(lx, ly - 9, 18, 10, l.color());
                     case "points" -> pen.circle(lx + 9, ly - 4, 6, l.color(), "#222222");
+                    case "forks" -> pen.circle(lx + 9, ly - 4, 3.5, l.color(), "#ffffff");
                     case "muted" -> {
                         pen.line(lx + 4, ly - 9, lx + 14, ly + 1, l.color(), 2, SOLID);
                         pen.line(lx + 4, ly + 1, lx + 14, ly - 9, l.color(), 2, SOLID);
@@ -362,8 +366,13 @@ public final class StaticChart {
         private final StringBuilder sb = new StringBuilder();
 
         SvgPen() {
-            sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
-                    .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\" font-family=\"").append(FONT).append("\">\n")
+            this(W, H);
+        }
+
+        /** A drawing of its own size (the forest plot: a line per claim). */
+        SvgPen(int w, int h) {
+            sb.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(w).append("\" height=\"").append(h)
+                    .append("\" viewBox=\"0 0 ").append(w).append(' ').append(h).append("\" font-family=\"").append(FONT).append("\">\n")
                     .append("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n");
         }
 

@@ -39,7 +39,11 @@
         if (ds.alignTo == null) return;
         var bar = chart.getDatasetMeta(ds.alignTo), meta = chart.getDatasetMeta(i);
         if (bar.hidden) return;
-        meta.data.forEach(function (el, j) { if (bar.data[j]) el.x = bar.data[j].x; });
+        meta.data.forEach(function (el, j) {
+          // a fork's dot: several per category (ds.cats[j] its category), beside its bar's middle
+          var k = ds.cats ? ds.cats[j] : j, b = bar.data[k];
+          if (b) el.x = b.x + (ds.cats ? Math.min((b.width || 0) / 3, 24) : 0);
+        });
       });
     }
   };
@@ -106,7 +110,15 @@
       }
       ds.type = 'line';
       ds.order = -1; // markers and lines over bars
-      if (spec.kind === 'bar') { // markers per category, moved over the bar of the same colour by alignMarkers
+      if (spec.kind === 'bar' && l.style === 'forks') { // fork means: any number per category, moved beside their bar by alignMarkers
+        // x by its label: the category scale reads a number as the point's own index, not the category's
+        ds.data = l.points.map(function (p) { return { x: spec.categories[p.x], y: p.y }; });
+        ds.cats = l.points.map(function (p) { return p.x; });
+        ds.rows = l.points.map(function (p) { return p.rows; });
+        ds.errs = l.points.map(function (p) { return p.err; });
+        var forkOf = spec.lines.indexOf(bars.filter(function (b) { return b.color === l.color; })[0]);
+        if (forkOf >= 0) ds.alignTo = forkOf;
+      } else if (spec.kind === 'bar') { // markers per category, moved over the bar of the same colour by alignMarkers
         ds.data = new Array(n).fill(null);
         ds.rows = new Array(n).fill(null);
         ds.errs = new Array(n).fill(null);
@@ -125,6 +137,7 @@
       ds.pointRadius = l.style === 'muted' ? 7 : l.style === 'points' ? 5 : l.points.length > 60 ? 0 : 3;
       ds.pointBorderWidth = l.style === 'muted' ? 2 : l.style === 'points' ? 2 : 1;
       if (l.style === 'points') ds.pointBorderColor = '#222'; // visible over a bar of the same colour
+      if (l.style === 'forks') { ds.pointRadius = 3.5; ds.pointBorderColor = '#fff'; ds.pointBorderWidth = 2; } // ringed in white, as in the figure
       return ds;
     });
   }

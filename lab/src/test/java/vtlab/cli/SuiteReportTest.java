@@ -42,4 +42,30 @@ class SuiteReportTest {
         // reports older than the suite's start are another run's
         assertTrue(SuiteReport.read(home, System.currentTimeMillis() + 60_000).isEmpty());
     }
+
+    static SuiteReport.Case it(String name, String outcome, String message) {
+        return new SuiteReport.Case("end-to-end", "vtlab.it.NextStepIT", name, outcome, message, "", 1);
+    }
+
+    /**
+     * Controls skipped because their claim is missing are counted apart from other skips (a tool not installed, a
+     * machine too small), and more than MAX_SKIPPED_CONTROLS of them fail the suite.
+     */
+    @Test
+    void moreThanTwoSkippedControlsFailTheSuiteOtherSkipsDoNot() {
+        String why = SuiteReport.CONTROL_SKIPPED + "pool control: row 4 flagged (busy-machine)";
+        List<SuiteReport.Case> two = List.of(it("a", "skipped", why), it("b", "skipped", why), it("c", "skipped", "a SUT of two CPUs needs a machine of two"),
+                it("d", "passed", ""));
+        assertEquals(2, SuiteReport.MAX_SKIPPED_CONTROLS);
+        assertEquals(2, SuiteReport.skippedControls(two).size());
+        org.junit.jupiter.api.Assertions.assertFalse(SuiteReport.tooManySkippedControls(two), "two skipped controls: the machine's noise");
+        assertTrue(SuiteReport.lines(two, null).contains("2 controls skipped, the claim not judged on this machine (more than 2 fails the suite)"),
+                SuiteReport.lines(two, null).toString());
+        List<SuiteReport.Case> three = new java.util.ArrayList<>(two);
+        three.add(it("e", "skipped", why));
+        assertTrue(SuiteReport.tooManySkippedControls(three));
+        assertTrue(SuiteReport.lines(three, null).contains("3 controls skipped, the claim not judged on this machine (more than 2 fails the suite): the suite FAILED"),
+                SuiteReport.lines(three, null).toString());
+        assertTrue(SuiteReport.lines(three, null).contains("skipped: vtlab.it.NextStepIT#e (" + why + ")"), "each named with its reason");
+    }
 }

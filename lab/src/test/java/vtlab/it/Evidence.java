@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.opentest4j.TestAbortedException;
+
+import vtlab.cli.SuiteReport;
 import vtlab.data.DataRow;
 import vtlab.data.Rows;
 
@@ -15,7 +18,9 @@ import vtlab.data.Rows;
  * (status ok) and which the lab flagged, voided or failed, and so whether the lab must have made the control's claim
  * in full (its interval), a narrower one (fewer rows, no interval), or refused it (not evidence). A control asserts
  * the claim that its rows allow, never one wording of a lucky run: no assertion depends on a row not being flagged
- * unless the control ran the lab again for it ({@link #rerunOnce}).
+ * unless the control ran the lab again for it ({@link #rerunOnce}), and a claim still refused after that is a skip with
+ * its reason, never a pass: a control asserts its claim, from the ok rows and the judge's typed claims (findings.json),
+ * not the lab's words for a refusal nor arithmetic of its own.
  *
  * <p>A claim rests on parts, each a set of rows the lab reads one way: a base (the A/B's reps) is judged from its ok
  * rows alone, so one ok row is enough for a narrower claim; a variant (a lever's reps) is evidence only when every one
@@ -103,7 +108,10 @@ final class Evidence {
         CLAIM,
         /** Some rows are not, but each part keeps what the lab needs: the claim from fewer rows (e.g. "(row 2)", no interval). */
         NARROWER,
-        /** A part has no evidence left: the lab refuses the claim ("not evidence (flagged …)"); a control runs once more for it. */
+        /**
+         * A part has no evidence left (the lab refuses the claim), or the judge left it undetermined on ok rows: the
+         * claim is missing; a control runs once more for it, then skips.
+         */
         REFUSED
     }
 
@@ -147,15 +155,54 @@ final class Evidence {
     }
 
     /**
-     * Runs the lab, and once more only when the rows the control's claim needs were voided or flagged (the lab could
-     * only refuse it), printing that it ran again and why. Gives the last run: the control asserts on it whatever the
-     * lab's call, the claim when its rows allow it, the lab's refusal when they do not.
+     * Runs the lab, and once more only when the rows the control's claim needs were voided or flagged, or the judge
+     * left the claim undetermined (the lab could only refuse it), printing that it ran again and why. Gives the run
+     * whose rows carry the claim; when the second run still cannot, the control is skipped with the reason
+     * ({@link #skip}): a control whose claim is missing never passes.
      */
     static <T> T rerunOnce(String control, Attempt<T> attempt, Function<T, Judged> judge) throws Exception {
         T first = attempt.run(1);
         Judged j = judge.apply(first);
         if (!j.rerun()) return first;
         System.out.println("vtlab IT: " + control + ": ran the lab again: the rows its claim needs are not evidence (" + j.why() + ")");
-        return attempt.run(2);
+        T second = attempt.run(2);
+        Judged again = judge.apply(second);
+        if (again.rerun()) throw skip(control, again.why());
+        return second;
+    }
+
+    /**
+     * The control's skip: its claim is missing on this machine (rows not evidence twice, an undetermined answer), said
+     * with why. Not a pass, and not the lab's fault to fail on: the suite counts these (vtlab.cli.SuiteReport) and fails
+     * when there are more than {@link SuiteReport#MAX_SKIPPED_CONTROLS}.
+     */
+    static TestAbortedException skip(String control, String why) {
+        System.out.println("vtlab IT: " + control + ": skipped: " + why);
+        return new TestAbortedException(SuiteReport.CONTROL_SKIPPED + control + ": " + why);
+    }
+
+    /** A claim the judge could not make from rows that are evidence: undetermined, or none at all: a rerun, then a skip. */
+    static Judged undetermined(Judged rows, String why) {
+        return new Judged(Call.REFUSED, why, rows.parts());
+    }
+
+    /** The judge's typed claims of a run (findings.json's claims[], every experiment's), each as Claim#asMap wrote it. */
+    static List<Map<String, Object>> claims(java.nio.file.Path run) throws java.io.IOException {
+        return vtlab.data.Findings.read(run).experiments().stream().flatMap(x -> x.findings().stream()).flatMap(f -> f.claims().stream()).toList();
+    }
+
+    /** The typed claim of a run whose what is this ("pool 20 / virtual as shipped req/s"), or null when the lab made none. */
+    static Map<String, Object> claim(java.nio.file.Path run, String what) throws java.io.IOException {
+        return claims(run).stream().filter(c -> what.equals(c.get("what"))).findFirst().orElse(null);
+    }
+
+    /** A typed claim's answer: better, worse, equivalent, undetermined. */
+    static String answer(Map<String, Object> claim) {
+        return String.valueOf(claim.get("answer"));
+    }
+
+    /** A typed claim's forks a side as the judge counted them, {base, other}. */
+    static int[] forks(Map<String, Object> claim) {
+        return new int[] {((Number) claim.get("forks_a")).intValue(), ((Number) claim.get("forks_b")).intValue()};
     }
 }

@@ -1,6 +1,7 @@
 package vtlab.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -26,8 +27,11 @@ class ServersRunIT {
 
     @Test
     void eachServerRunsInItsDeclaredModeAndWithinItsDeclaredBound() throws Exception {
-        Lab.LabRun a = Lab.runMain(out, List.of("run", "servers", "--quick", "--servers", "jetty,helidon", "--modes", "jetty:virtual-pool",
-                "--workloads", "sleep", "--probes", "cpu,threads,cpu-threads")); // cpu-threads: the JIT's share of the hold
+        // what the findings claim (the best server) rests on the rows that are evidence: with none, once more, then skipped
+        Lab.LabRun a = Evidence.rerunOnce("servers' best", n -> Lab.runMain(Files.createDirectories(out.resolve("attempt-" + n)),
+                List.of("run", "servers", "--quick", "--servers", "jetty,helidon", "--modes", "jetty:virtual-pool",
+                        "--workloads", "sleep", "--probes", "cpu,threads,cpu-threads")), // cpu-threads: the JIT's share of the hold
+                run -> Evidence.of(run.rows()).judge(Evidence.Part.base("servers", Evidence.of(run.rows()).all())));
         String console = a.console();
         assertEquals(0, a.code(), console);
         List<Map<String, String>> rows = a.rows();
@@ -63,13 +67,11 @@ class ServersRunIT {
         Evidence e = Evidence.of(rows);
         String findings = Files.readString(a.run().resolve("findings.json"));
         List<Integer> ok = e.ok(e.all());
-        if (ok.isEmpty()) {
-            assertTrue(!findings.contains("best "), "no evidence, no best: " + findings);
-        } else {
-            String best = ok.size() == 2 && Lab.num(helidon, "throughput_rps") > Lab.num(jetty, "throughput_rps") ? "helidon virtual"
-                    : ok.size() == 2 ? "jetty virtual-pool" : e.row(ok.getFirst()).text(vtlab.data.Columns.STACK) + " " + e.row(ok.getFirst()).mode();
-            assertTrue(findings.contains("sleep at 1000 connections, virtual threads: best " + best + " "), findings);
-            assertEquals(ok.size() == 2, findings.contains("ahead of "), findings);
-        }
+        assertFalse(ok.isEmpty(), "rerunOnce skips a run without an ok row: " + e.why(e.all()));
+        // the best named from the ok rows alone, 'ahead of' only when both are
+        String best = ok.size() == 2 && Lab.num(helidon, "throughput_rps") > Lab.num(jetty, "throughput_rps") ? "helidon virtual"
+                : ok.size() == 2 ? "jetty virtual-pool" : e.row(ok.getFirst()).text(vtlab.data.Columns.STACK) + " " + e.row(ok.getFirst()).mode();
+        assertTrue(findings.contains("sleep at 1000 connections, virtual threads: best " + best + " "), findings);
+        assertEquals(ok.size() == 2, findings.contains("ahead of "), findings);
     }
 }

@@ -82,6 +82,37 @@ class ChartDataTest {
         assertEquals("points", line(c, "virtual p99 ms").style());
     }
 
+    /**
+     * The A/B's bars are means: every fork's mean is drawn beside its bar (one point per fork, its iterations averaged,
+     * ok rows only), in the figure as a hollow dot per fork.
+     */
+    @Test
+    void anAbsBarsHaveEveryForksMeanBesideThem() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        double[][] forks = {{480, 470}, {495, 560}, {510, 505}};
+        for (int k = 0; k < forks.length; k++) {
+            for (int it = 0; it < 2; it++) {
+                f.row("servlet", "platform", 400, null, 1, forks[k][0] + it * 10, 120).put("fork", k + 1);
+                f.row("servlet", "virtual", 400, null, 1, forks[k][1] + it * 10, 110).put("fork", k + 1);
+            }
+        }
+        f.row("servlet", "virtual", 400, null, 1, 9999, 110).put("fork", 4);
+        f.rows.getLast().put("status", "flagged");
+        f.rows.getLast().put("flags", "busy-machine");
+        f.write();
+        ChartSpec c = new ChartData(RunData.load(dir)).hero("servlet").getFirst();
+        assertEquals("bar", c.kind());
+        ChartSpec.Line p = line(c, "platform-200 forks req/s"), v = line(c, "virtual forks req/s");
+        assertEquals("forks", v.style());
+        assertEquals(List.of(485.0, 500.0, 515.0), p.points().stream().map(ChartSpec.Point::y).toList(), "each fork's iterations averaged");
+        assertEquals(List.of(475.0, 565.0, 510.0), v.points().stream().map(ChartSpec.Point::y).toList(), "the flagged fork is not drawn as evidence");
+        assertEquals(List.of(0.0), v.points().stream().map(ChartSpec.Point::x).distinct().toList(), "at its bar's category");
+        assertEquals(2, v.points().getFirst().rows().size(), "a fork's dot links its rows");
+        String svg = StaticChart.svg(c);
+        long dots = java.util.regex.Pattern.compile("<circle [^>]*r=\"3\\.5\" fill=\"[^\"]+\" stroke=\"#ffffff\"").matcher(svg).results().count();
+        assertEquals(6 + 2, dots, "a dot per fork, 3 a side, and one a side in the legend: " + svg);
+    }
+
     @Test
     void jmhScoresKeepTheirErrorsAndUnits() throws Exception {
         new RunFixture(dir).write().studies(RunFixture.JMH).file("jmh.csv", """

@@ -276,7 +276,12 @@ final class NextStep implements Search {
      * moved the right way by more than {@link Verdict#SAME} (a direction, flagged rows too: enough to try more of the
      * lever while the cause stays, never a claim); its own largest cause.
      */
-    record Judged(String text, boolean gain, boolean direction, Cause top) {}
+    record Judged(String text, boolean gain, boolean direction, Cause top, List<Claim> claims) {
+        /** A variant judged without a claim of the judge's: failed, errors, flagged or failed forks (said in its text). */
+        Judged(String text, boolean gain, boolean direction, Cause top) {
+            this(text, gain, direction, top, List.of());
+        }
+    }
 
     /**
      * The variant's rows against the base's, judged like the A/B's rows: a failed variant by its reason, and one with a
@@ -310,9 +315,11 @@ final class NextStep implements Search {
             return new Judged(String.format(Locale.ROOT, "%s (%s): errors rose to %.1f%% of requests (from %.1f%%): not a gain, whatever its throughput",
                     label, rows, 100 * errVar, 100 * (Double.isNaN(errBase) ? 0 : errBase)), false, false, top);
         }
-        Claim tput = Judge.ratio("req/s", forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS), judging.margin());
+        // named for findings.json's typed claims: the variant against its base, as a reader of claims[] needs it
+        String what = label + " / " + base.config();
+        Claim tput = Judge.ratio(what + " req/s", forkMeans(base.rows(), Columns.RPS), forkMeans(ran, Columns.RPS), judging.margin());
         // p99: lower is better, so the base's over the variant's is the variant's gain (better above 1)
-        Claim p99 = Judge.ratio("p99", forkMeans(ran, Columns.P99), forkMeans(base.rows(), Columns.P99), judging.margin());
+        Claim p99 = Judge.ratio(what + " p99", forkMeans(ran, Columns.P99), forkMeans(base.rows(), Columns.P99), judging.margin());
         Claim main = open ? p99 : tput;
         if (Double.isNaN(main.estimate())) return new Judged(label + " (" + rows + "): no " + col + " to set against the A/B's" + where, false, false, top);
         String measured = open ? "p99 " + change(p99, true, "") : change(tput, false, " req/s") + (Double.isNaN(p99.estimate()) ? "" : ", p99 " + change(p99, true, ""));
@@ -353,7 +360,9 @@ final class NextStep implements Search {
             judged = main.hasSet() ? ": " + main.answerWords() + ", no gain shown"
                     : ": one fork a side, no interval between forks: no gain shown (a direction only; " + NoiseFloorLine.clause(judging.floor()) + ")";
         }
-        return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top);
+        // the claims made: on ok rows only (the paths above claim nothing), the open model's on p99 alone
+        List<Claim> made = open ? List.of(p99) : Double.isNaN(p99.estimate()) ? List.of(tput) : List.of(tput, p99);
+        return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top, made);
     }
 
     /**
@@ -424,6 +433,7 @@ final class NextStep implements Search {
         List<Integer> jdks = rows.stream().map(n -> (int) n.num(Columns.JDK)).filter(j -> j > 0).distinct().sorted().toList();
         List<vtlab.data.Finding> out = new ArrayList<>();
         for (Base b : bases(rows)) {
+            List<Claim> claims = new ArrayList<>();
             List<vtlab.data.DataRow> evidence = new ArrayList<>(b.rows().stream().map(Numbered::row).toList());
             StringBuilder s = new StringBuilder("next step, " + b.scenario() + ", " + b.config() + " (" + rowsOf(b.rows()) + ")"
                     + (b.flagged() ? " (from flagged rows: not evidence)" : "") + ": ");
@@ -465,6 +475,7 @@ final class NextStep implements Search {
                     // against the baseline forks run beside it, interleaved: the A/B's forks ran earlier, under another drift
                     Judged j = judge(b.beside(b.besides(lv, rows)), label, list, judging);
                     judged.put(lv, j);
+                    claims.addAll(j.claims());
                     s.append(" → ").append(j.text());
                 });
                 for (Lever l : fit) s.append(notTried(l, l.values(k), judged, b));
@@ -492,7 +503,7 @@ final class NextStep implements Search {
             if (b.top() == Cause.THREAD_WAIT) s.append(virtualAnswer(b, rows));
             String fixes = libraryFixes(b.top(), jar, jdks);
             if (!fixes.isEmpty()) s.append("; known library fix: ").append(fixes);
-            out.add(vtlab.data.Finding.of(s.toString(), evidence));
+            out.add(vtlab.data.Finding.of(s.toString(), evidence).withClaims(claims));
         }
         return out;
     }

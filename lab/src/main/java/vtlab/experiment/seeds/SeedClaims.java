@@ -16,6 +16,9 @@ import vtlab.data.Dataset;
 import vtlab.data.Finding;
 import vtlab.data.Rows;
 import vtlab.data.StudyColumns;
+import vtlab.data.judge.Judge;
+import vtlab.data.judge.Margin;
+import vtlab.data.judge.Units;
 
 /**
  * Every claim the seeds make that this lab checks, in one place: the claim in words, the seed's number and hardware
@@ -39,9 +42,15 @@ public final class SeedClaims {
      * This machine's number in words, the verdict and why (empty when it holds as stated), and the matrix rows it was
      * computed from: the claim's evidence, as data.
      */
-    public record Measured(String here, Verdict verdict, String why, List<DataRow> rows) {
+    public record Measured(String here, Verdict verdict, String why, List<DataRow> rows, List<vtlab.data.judge.Claim> judged) {
         public Measured {
             rows = rows == null ? List.of() : List.copyOf(rows);
+            judged = judged == null ? List.of() : List.copyOf(judged);
+        }
+
+        /** A verdict that compared no two sets of forks (a number against the seed's). */
+        public Measured(String here, Verdict verdict, String why, List<DataRow> rows) {
+            this(here, verdict, why, rows, List.of());
         }
 
         /** A verdict computed from no matrix row (a study file's, or none). */
@@ -183,19 +192,38 @@ public final class SeedClaims {
         return ratioOf(ev, experiment, which, a, b, Columns.RPS, seed, share, shapeMin);
     }
 
-    /** col of variant a over variant b (means over reps) among the experiment's valid rows. */
+    /**
+     * col of variant a over variant b among the experiment's valid rows: two sets of forks, so the ratio is the judge's
+     * ({@link Judge#ratio} on fork means, its claim kept for findings.json); the verdict then sets its estimate against
+     * the seed's published ratio ({@link #ofRatio}), a number against a number.
+     */
     static Measured ratioOf(Evidence ev, String experiment, Predicate<DataRow> which, String a, String b,
                             Column col, double seed, double share, double shapeMin) {
         List<DataRow> rows = ev.ok(experiment, which);
         List<DataRow> ra = rows.stream().filter(r -> is(r, a)).toList(), rb = rows.stream().filter(r -> is(r, b)).toList();
         // why, of the side with no valid row: a variant the run left out is not a failed row
         if (ra.isEmpty() || rb.isEmpty()) return noData(ev, experiment, which.and(r -> is(r, ra.isEmpty() ? a : b)));
-        double x = Rows.mean(ra, col), y = Rows.mean(rb, col), q = x / y;
+        vtlab.data.judge.Claim judged = judged(experiment + ": " + a + " / " + b + " " + unit(col), rb, ra, col);
+        double x = Rows.mean(ra, col), y = Rows.mean(rb, col), q = judged.estimate();
         Verdict v = ofRatio(q, seed, share, shapeMin);
         String here = String.format(Locale.ROOT, "%s vs %s (%.2f×)", fmt(x), fmt(y), q);
         List<DataRow> evidence = new ArrayList<>(ra);
         evidence.addAll(rb);
-        return new Measured(here, v, v == Verdict.HOLDS ? "" : why(rows), evidence);
+        return new Measured(here, v, v == Verdict.HOLDS ? "" : why(rows), evidence, List.of(judged));
+    }
+
+    /** other's col over base's, judged on fork means (a fork's iterations averaged, a row without a fork its own unit). */
+    static vtlab.data.judge.Claim judged(String what, List<DataRow> base, List<DataRow> other, Column col) {
+        return Judge.ratio(what, forkMeans(base, col), forkMeans(other, col), Margin.DEFAULT);
+    }
+
+    static double[] forkMeans(List<DataRow> rows, Column col) {
+        return Units.means(rows.stream().map(r -> r.num(col)).toList(),
+                rows.stream().map(r -> Double.isNaN(r.num(Columns.FORK)) ? "row " + r.number() : "fork " + (long) r.num(Columns.FORK)).toList());
+    }
+
+    static String unit(Column col) {
+        return col.equals(Columns.RPS) ? "req/s" : col.name();
     }
 
     /** A number (mean of the valid rows' throughput) against the seed's; shape: a fallback check when it is off. */
@@ -211,7 +239,7 @@ public final class SeedClaims {
         if (s != null && s.verdict() == Verdict.SHAPE) {
             List<DataRow> evidence = new ArrayList<>(rows);
             s.rows().stream().filter(r -> !evidence.contains(r)).forEach(evidence::add);
-            return new Measured(here + "; " + s.here(), Verdict.SHAPE, why(rows), evidence);
+            return new Measured(here + "; " + s.here(), Verdict.SHAPE, why(rows), evidence, s.judged());
         }
         return new Measured(here, Verdict.NOT, why(rows), rows);
     }
@@ -246,12 +274,14 @@ public final class SeedClaims {
         List<DataRow> at10k = ev.ran("order-summary", c(10000).and(Rows.inMode("virtual")));
         if (at2500.isEmpty() || at10k.isEmpty()) return noData(ev, "order-summary", c(10000));
         double a = Rows.mean(at2500, Columns.RPS), b = Rows.mean(at10k, Columns.RPS);
-        Verdict v = b < a ? Verdict.HOLDS : Verdict.NOT;
+        // two sets of forks: the ratio is the judge's; the claim is its direction (below 1), as the seed states it
+        vtlab.data.judge.Claim judged = judged("order-summary: virtual at 10,000 / at 2,500 connections req/s", at2500, at10k, Columns.RPS);
+        Verdict v = judged.estimate() < 1 ? Verdict.HOLDS : Verdict.NOT;
         String flags = String.join(";", at10k.stream().flatMap(r -> r.flags().stream()).distinct().toList());
         List<DataRow> evidence = new ArrayList<>(at2500);
         evidence.addAll(at10k);
-        return new Measured(String.format(Locale.ROOT, "%s vs %s req/s (%.2f×)%s", fmt(b), fmt(a), b / a, flags.isEmpty() ? "" : ", flags " + flags),
-                v, v == Verdict.HOLDS ? "" : why(at10k), evidence);
+        return new Measured(String.format(Locale.ROOT, "%s vs %s req/s (%.2f×)%s", fmt(b), fmt(a), judged.estimate(), flags.isEmpty() ? "" : ", flags " + flags),
+                v, v == Verdict.HOLDS ? "" : why(at10k), evidence, List.of(judged));
     }
 
     static Measured jep491(Evidence ev) {
@@ -394,7 +424,7 @@ public final class SeedClaims {
 
     /** A claim's line with the matrix rows its verdict was computed from. */
     public static Finding finding(Checked c) {
-        return Finding.of(line(c), c.measured().rows());
+        return Finding.of(line(c), c.measured().rows()).withClaims(c.measured().judged());
     }
 
     /** One line per claim, for the summary and the report's findings. */
