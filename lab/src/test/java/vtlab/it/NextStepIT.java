@@ -181,7 +181,7 @@ class NextStepIT {
         }
         assertTrue(line.contains(" (" + Evidence.rowsOf(base) + "):") && !line.contains("(from flagged rows"),
                 "the lab's base is the A/B's rows, " + Evidence.rowsOf(base) + ": " + line);
-        assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (" + Evidence.rowsOf(doubled) + ")"));
+        assertTrue(Files.readString(run.resolve("summary.txt")).contains("→ pool 20 (" + Evidence.rowsOf(doubled) + ", against the base's forks beside them, "));
         String report = Files.readString(run.resolve("report.html"));
         assertTrue(report.contains("→ pool 20") && report.indexOf("→ pool 20") < report.indexOf("id=\"row-1\""), "the verdict at the top of the report");
         assertTrue(report.contains("href=\"#row-" + doubled.getLast() + "\""), "its claim links its rows");
