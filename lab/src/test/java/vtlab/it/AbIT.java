@@ -139,7 +139,9 @@ class AbIT {
      */
     @Test
     void anAaMeasuresTheMachinesNoiseFloorAndKeepsIt() throws Exception {
-        Path records = out.resolve("machines");
+        // beside the run's folder, not in it: Lab.onlyRun reads the one folder under out (a fresh clone's ok forks kept a
+        // floor there, and the run read was the records' folder: no rows)
+        Path records = Files.createTempDirectory("vtlab-machines-");
         List<String> all = List.of("ab", "--port", Integer.toString(Lab.freePort()), "--out", out.toString(), "--cmd", "java -jar " + SERVLET_JAR,
                 "--platform-env", "THREAD_MODE=platform", "--virtual-env", "THREAD_MODE=virtual", "--url", "/sleep?ms=50", "--aa", "--forks", "2",
                 "--conc", "40", "--warmup", "3s", "--warmup-max", "5s", "--hold", "3s", "--jvm-args", "-Xmx256m", "--probes", "-profile");

@@ -66,8 +66,8 @@ final class NoiseFloorLine {
         StringBuilder s = new StringBuilder("noise floor, " + scenario + configs + ": " + (rps.known() ? "between-fork " + rps.words() + " of throughput"
                 : "no between-fork spread measured (" + (rps.units() == 1 ? "one ok fork" : "no ok fork") + "; flagged forks are not evidence)"));
         if (p99.known()) s.append(", ").append(p99.words()).append(" of p99");
-        if (rps.known()) s.append(String.format(Locale.ROOT, "; two single forks of one configuration differ by up to ±%.0f%% in throughput from this noise alone",
-                100 * rps.singleForkBand()));
+        if (rps.known()) s.append(String.format(Locale.ROOT, "; two single forks of one configuration differ by up to ±%s in throughput from this noise alone",
+                pct(rps.singleForkBand())));
         List<DataRow> failed = aa.stream().filter(DataRow::failed).toList();
         if (!failed.isEmpty()) s.append("; not kept as this machine's: ").append(Verdict.rowsOf(failed)).append(" FAILED, and the survivors' spread is not the machine's");
         else if (!rps.known()) s.append("; not kept as this machine's: fewer than two ok forks");
@@ -82,7 +82,13 @@ final class NoiseFloorLine {
      */
     static String clause(NoiseFloor floor) {
         if (floor == null || !floor.rps().known()) return "not measured on this machine: run ./vtlab ab --aa";
-        return String.format(Locale.ROOT, "this machine's noise floor: %s: two single forks differ by up to ±%.0f%% from noise alone", floor.words(),
-                100 * floor.rps().singleForkBand());
+        return String.format(Locale.ROOT, "this machine's noise floor: %s: two single forks differ by up to ±%s from noise alone", floor.words(),
+                pct(floor.rps().singleForkBand()));
+    }
+
+    /** A band in percent, a decimal below 10% so that a quiet machine's floor does not read "±0%". */
+    static String pct(double fraction) {
+        double p = 100 * fraction;
+        return String.format(Locale.ROOT, p < 10 ? "%.1f%%" : "%.0f%%", p);
     }
 }
