@@ -76,24 +76,37 @@ public final class ErrorRates {
         return 1 - 0.10 * k / (2.0 * n - 1);
     }
 
+    /** What a row of the table counts over its trials' claims: one tally for the fixed and the sequential rows. */
+    static final class Tally {
+        int wrong, covered, judged, equivalent, found10, found20;
+
+        void add(Claim c, double ratio) {
+            judged++;
+            if (c.set().contains(ratio)) covered++;
+            if (ratio == 1.0 && c.answer().difference()) wrong++;
+            if (ratio == 1.0 && c.answer() == Answer.EQUIVALENT) equivalent++;
+            if (ratio == 1.1 && c.answer() == Answer.BETTER) found10++;
+            if (ratio == 1.2 && c.answer() == Answer.BETTER) found20++;
+        }
+
+        Line line(Model m, String forks, int trials, double meanForks) {
+            return new Line(m, forks, (double) wrong / trials, (double) covered / judged, (double) equivalent / trials,
+                    (double) found10 / trials, (double) found20 / trials, meanForks);
+        }
+    }
+
     /** A fixed number of forks a side, judged once at 95% (ab --forks N). */
     public static Line fixed(Model m, int n, int trials, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + m.ordinal() * 101L + n);
-        int wrong = 0, covered = 0, judged = 0, equivalent = 0, found10 = 0, found20 = 0;
+        Tally tally = new Tally();
         for (int t = 0; t < trials; t++) {
             for (double ratio : new double[] {1.0, 1.1, 1.2}) {
                 double[][] d = draw(m, n, ratio, rnd);
                 Claim c = Judge.ratio("sim", d[0], d[1], Margin.DEFAULT);
-                judged++;
-                if (c.set().contains(ratio)) covered++;
-                if (ratio == 1.0 && c.answer().difference()) wrong++;
-                if (ratio == 1.0 && c.answer() == Answer.EQUIVALENT) equivalent++;
-                if (ratio == 1.1 && c.answer() == Answer.BETTER) found10++;
-                if (ratio == 1.2 && c.answer() == Answer.BETTER) found20++;
+                tally.add(c, ratio);
             }
         }
-        return new Line(m, Integer.toString(n), (double) wrong / trials, (double) covered / judged, (double) equivalent / trials,
-                (double) found10 / trials, (double) found20 / trials, n);
+        return tally.line(m, Integer.toString(n), trials, n);
     }
 
     /**
@@ -104,7 +117,7 @@ public final class ErrorRates {
     public static Line sequential(Model m, boolean bonferroni, int trials, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed * 1_000_003L + m.ordinal() * 101L + (bonferroni ? 7 : 9));
         int looks = 5, most = 6;
-        int wrong = 0, covered = 0, judged = 0, equivalent = 0, found10 = 0, found20 = 0;
+        Tally tally = new Tally();
         long forks = 0;
         for (int t = 0; t < trials; t++) {
             for (double ratio : new double[] {1.0, 1.1, 1.2}) {
@@ -117,16 +130,10 @@ public final class ErrorRates {
                 }
                 n = Math.min(n, most);
                 forks += n;
-                judged++;
-                if (c.set().contains(ratio)) covered++;
-                if (ratio == 1.0 && c.answer().difference()) wrong++;
-                if (ratio == 1.0 && c.answer() == Answer.EQUIVALENT) equivalent++;
-                if (ratio == 1.1 && c.answer() == Answer.BETTER) found10++;
-                if (ratio == 1.2 && c.answer() == Answer.BETTER) found20++;
+                tally.add(c, ratio);
             }
         }
-        return new Line(m, bonferroni ? "auto 2–6, 99% a look" : "naive 2–6, 95% a look", (double) wrong / trials, (double) covered / judged,
-                (double) equivalent / trials, (double) found10 / trials, (double) found20 / trials, (double) forks / judged);
+        return tally.line(m, bonferroni ? "auto 2–6, 99% a look" : "naive 2–6, 95% a look", trials, (double) forks / tally.judged);
     }
 
     /** Every model at 2 to 6 forks a side, then the sequential runs. */
