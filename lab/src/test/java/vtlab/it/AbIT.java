@@ -88,9 +88,9 @@ class AbIT {
             assertTrue(claim != null && claim.get("refused") == null, "the judge's claim in findings.json: " + Evidence.claims(run));
             assertEquals(List.of((int) okPlatform, (int) okVirtual), java.util.Arrays.stream(Evidence.forks(claim)).boxed().toList(), claim.toString());
             assertFalse("none".equals(claim.get("set")), "two ok forks a side give a set: " + claim);
-            // the judge's set over ok fork means: under --forks auto each of its 5 looks at 99% (docs/ab.md, "Stopping"); an
-            // interval, or a ray ("99% set: at least 1.11×") when the platform forks are far apart
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("= (\\d+\\.\\d+)× \\(99% (?:CI (\\d+\\.\\d+)–(\\d+\\.\\d+)×|set: [^)]+)\\) platform").matcher(gain);
+            // the judge's set over ok fork means: under --forks auto each look at 97.5% (docs/ab.md, "Stopping"); an
+            // interval, or a ray ("97.5% set: at least 1.11×") when the platform forks are far apart
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("= (\\d+\\.\\d+)× \\(97\\.5% (?:CI (\\d+\\.\\d+)–(\\d+\\.\\d+)×|set: [^)]+)\\) platform").matcher(gain);
             assertTrue(m.find(), "the ratio with its set between forks: " + gain);
             assertTrue(gain.matches("(?s).*Virtual threads: (better|worse|equivalent within ±5%|undetermined: .*).*"), "one of the three answers: " + gain);
             assertFalse(gain.contains("no difference"), "absence of evidence is never 'no difference': " + gain);

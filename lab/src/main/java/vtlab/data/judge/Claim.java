@@ -32,7 +32,7 @@ public record Claim(String what, double estimate, RatioSet set, double level, in
         return set.shape() != RatioSet.Shape.NONE;
     }
 
-    /** "95%" or "99% (95% split over 5 looks)". */
+    /** "95%", or a sequential run's "97.5%". */
     public String levelWords() {
         return String.format(Locale.ROOT, "%s%%", trim(100 * level));
     }
@@ -102,6 +102,7 @@ public record Claim(String what, double estimate, RatioSet set, double level, in
     }
 
     private static String trim(double p) {
-        return Math.abs(p - Math.rint(p)) < 1e-9 ? String.format(Locale.ROOT, "%.0f", p) : String.format(Locale.ROOT, "%.2f", p);
+        if (Math.abs(p - Math.rint(p)) < 1e-9) return String.format(Locale.ROOT, "%.0f", p);
+        return Math.abs(10 * p - Math.rint(10 * p)) < 1e-9 ? String.format(Locale.ROOT, "%.1f", p) : String.format(Locale.ROOT, "%.2f", p);
     }
 }

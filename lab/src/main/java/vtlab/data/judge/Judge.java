@@ -10,9 +10,12 @@ import org.apache.commons.statistics.descriptive.Variance;
  * answers: better or worse (the whole set on one side of 1), equivalent within the margin (the whole interval inside
  * it), or undetermined, with the forks a side that would likely settle it.
  *
- * <p>Every claim is at 95%; a run that looks at its ratio several times and stops when they are settled (ab --forks
- * auto) spends that 5% over a capped number of looks, Bonferroni's way: each look at 1 − 0.05/looks. A look's chance of
- * a false claim is then at most 0.05/looks, the run's at most 0.05 whatever the look it stopped at.
+ * <p>Every claim is at 95%. A run that looks at its ratio several times and stops when it is settled (ab --forks auto:
+ * at most 5 looks) judges each look at {@link #SEQUENTIAL_LEVEL}: its rule looks at the interval's width, never at the
+ * side of 1 the estimate lies on, but stopping when the forks happen to agree still shrinks the spread the t divides
+ * by, so a 95% look would claim a difference on 6–9% of A/A runs ({@link ErrorRates}); 97.5% brings it back under 5%
+ * for every noise model of the lab's forks, measured in the table of docs/results.md (Bonferroni's 99% a look is safer
+ * still and needs a fork a side more than a coffee break's budget buys).
  */
 public final class Judge {
     private Judge() {}
@@ -23,27 +26,24 @@ public final class Judge {
     static final int MAX_FORKS_ESTIMATED = 50;
     static final int TOO_MANY = -2;
 
-    /** The level of each look when a run may look this many times. */
-    public static double level(int looks) {
-        if (looks < 1) throw new IllegalArgumentException("looks must be positive, not " + looks);
-        return 1 - ALPHA / looks;
-    }
+    /** The level of each look of a run that adds forks until settled: the run's 5% halved (see above). */
+    public static final double SEQUENTIAL_LEVEL = 1 - ALPHA / 2;
 
     /** A claim at 95% (one look). */
     public static Claim ratio(String what, double[] base, double[] other, Margin margin) {
-        return ratio(what, base, other, margin, 1);
+        return ratio(what, base, other, margin, Stats.LEVEL);
     }
 
     /**
      * other's mean over base's, better above 1 (for a metric where lower is better pass them swapped: base's p99 over
-     * other's is other's gain), judged at the level of one of looks looks.
+     * other's is other's gain), judged at level (95%, or a sequential run's {@link #SEQUENTIAL_LEVEL}).
      *
      * @param base  base's value per fork (NaN and infinities left out)
      * @param other other's value per fork
      */
-    public static Claim ratio(String what, double[] base, double[] other, Margin margin, int looks) {
+    public static Claim ratio(String what, double[] base, double[] other, Margin margin, double level) {
+        if (!(level > 0.5 && level < 1)) throw new IllegalArgumentException("a level between 50% and 100%, not " + level);
         double[] x = Stats.finite(base), y = Stats.finite(other);
-        double level = level(looks);
         if (x.length == 0 || y.length == 0) return refused(what, x.length + y.length == 0 ? "no value on either side" : "no value on one side", margin);
         double mx = Mean.of(x).getAsDouble(), my = Mean.of(y).getAsDouble(), est = my / mx;
         if (!(mx > 0) || !(my > 0)) return new Claim(what, est, RatioSet.NONE, level, x.length, y.length, Answer.UNDETERMINED, margin, -1,

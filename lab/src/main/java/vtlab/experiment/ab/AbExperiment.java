@@ -39,7 +39,7 @@ public final class AbExperiment implements Experiment {
             .map(t -> t.name().equals("reps") ? t.withHelp("N forks of one iteration each, as scripts before --forks wrote it\n(--quick: 1); not with --forks, --iterations or --budget") : t).toList();
     static final Opt FORKS = Opt.of("forks", "auto", "fresh JVMs per configuration (JMH's forks), each started, warmed up, then\n"
             + "measured over --iterations holds; the spread of their means is the noise\nevery ratio's 95% interval is from; auto (the default): forks are added,\n"
-            + "configurations interleaved, until every ratio is settled or --budget is\nspent (at most 5 looks, 2 to 6 forks a side, each judged at 99%: the\nrun's 5% split over them); a number: that many, no more (--reps N is N forks of one iteration\neach; --quick one)").inScenario("load");
+            + "configurations interleaved, until every ratio is settled or --budget is\nspent (at most 5 looks, 2 to 6 forks a side, each judged at 97.5%: a\nrule on the width keeps the run's false claims under 5%, docs/ab.md); a number: that many, no more (--reps N is N forks of one iteration\neach; --quick one)").inScenario("load");
     static final Opt ITERATIONS = Opt.of("iterations", "1", "measured holds per fork (JMH's iterations): the fork's JVM, warm, without a\n"
             + "second warm-up; they show whether a fork held steady, not the noise").typed(Opt.Type.INT).inScenario("load");
     static final Opt BUDGET = Opt.of("budget", "10m", "with --forks auto (the default): the wall time the A/B's forks may\n"

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 
 import vtlab.data.Columns;
 import vtlab.data.DataRow;
+import vtlab.data.judge.Judge;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
 
@@ -20,7 +21,8 @@ import vtlab.plan.Search;
  * first: platform, virtual, platform, ...), while a ratio of a scenario is not settled ({@link Verdict.Ratio#settled})
  * and the next fork fits in what is left of --budget. Adding forks until a ratio looks settled is a sequential test:
  * each look is a chance of a false claim, so the looks are capped ({@link #MAX_LOOKS}: one a fork a side, from two
- * forks on) and the run's 5% is split over them (each look judged at 99%, {@link Judging}), Bonferroni's bound. A fork runs its iterations back to back, in its one JVM. The
+ * forks on) and each is judged at 97.5% ({@link Judge#SEQUENTIAL_LEVEL}: the simulated false-claim rate of this rule is
+ * in docs/results.md). A fork runs its iterations back to back, in its one JVM. The
  * budget is wall time from the A/B's first row on, so each fork's start and warm-up count; a fork that would not end
  * within it is not started. A scenario with a failed fork gets no more (its failure is the verdict's to say, and no
  * gain is claimed from the survivors), nor does one with a single configuration (no ratio to settle).
@@ -28,13 +30,12 @@ import vtlab.plan.Search;
 final class AbForks implements Search {
     /**
      * Looks at a ratio at most: one after each fork a side from two forks on (2 to 6 forks a side when the run starts
-     * with one). Each look is judged at 1 − 0.05/5 = 99%, so that the run's chance of a false claim stays within 5%
-     * whichever look it stops at; more looks would widen every interval for forks a coffee break's --budget rarely
+     * with one), each at {@link Judge#SEQUENTIAL_LEVEL}; more looks would cost forks a coffee break's --budget rarely
      * buys (docs/ab.md, "Stopping").
      */
     static final int MAX_LOOKS = 5;
-    /** How the search judges a ratio: as the verdict of a --forks auto run does, each look at 99% (the margin settles nothing). */
-    static final Judging LOOKS = new Judging(vtlab.data.judge.Margin.DEFAULT, MAX_LOOKS);
+    /** How the search judges a ratio: as the verdict of a --forks auto run does, each look at 97.5% (the margin settles nothing). */
+    static final Judging LOOKS = new Judging(vtlab.data.judge.Margin.DEFAULT, Judge.SEQUENTIAL_LEVEL);
 
     /** How much more than its forks so far a configuration's next fork is reckoned to take: a fork may run longer than the ones before. */
     static final double COST_MARGIN = 1.25;

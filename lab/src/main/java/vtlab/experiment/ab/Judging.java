@@ -15,39 +15,35 @@ import vtlab.core.UsageError;
 import vtlab.data.MachineRecord;
 import vtlab.data.judge.Judge;
 import vtlab.data.judge.Margin;
+import vtlab.data.judge.Stats;
 
 /**
  * How an ab run's claims are judged, kept in environment.json (ab.judge) so the verdict reads the run as it was: the
- * equivalence margin (--margin) and the number of looks its 5% was split over (1 for a fixed --forks N; under --forks
- * auto one look a fork added, capped at {@link AbForks#MAX_LOOKS}); and this machine's noise floor as the run found it
+ * equivalence margin (--margin) and the level of each look (95% for a fixed --forks N; under --forks auto, which looks
+ * after each fork a side, at most {@link AbForks#MAX_LOOKS} times, {@link Judge#SEQUENTIAL_LEVEL}); and this machine's noise floor as the run found it
  * (ab.noise_floor, null when none was measured here), which a comparison without an interval is set beside.
  */
-record Judging(Margin margin, int looks, MachineRecord.NoiseFloor floor) {
-    static final Judging DEFAULT = new Judging(Margin.DEFAULT, 1);
+record Judging(Margin margin, double level, MachineRecord.NoiseFloor floor) {
+    static final Judging DEFAULT = new Judging(Margin.DEFAULT, Stats.LEVEL);
 
-    Judging(Margin margin, int looks) {
-        this(margin, looks, null);
+    Judging(Margin margin, double level) {
+        this(margin, level, null);
     }
 
     /** Not a scenario file's key: a scenario's findings are its thresholds, which judge no ratio. */
     static final Opt MARGIN = Opt.of("margin", "5%", "the band around 1.0 within which a ratio is called equivalent: the\n"
             + "whole interval inside [1/(1+M), 1+M] (5%: half the 10% a switch of thread\nmodel is made for; set it against this machine's noise floor, ./vtlab ab --aa);\nabove 0%, at most 50%");
 
-    double level() {
-        return Judge.level(looks);
-    }
-
     /** --margin and --forks as given: refused with one line when --margin is not a percent in (0, 50%]. */
     static Judging of(Options o, boolean auto) throws UsageError {
         Margin m = o.has(MARGIN.name()) ? Margin.parse("--" + MARGIN.name(), o.string(MARGIN.name(), MARGIN.dflt())) : Margin.DEFAULT;
-        return new Judging(m, auto ? AbForks.MAX_LOOKS : 1);
+        return new Judging(m, auto ? Judge.SEQUENTIAL_LEVEL : Stats.LEVEL);
     }
 
     Map<String, Object> asMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("margin", margin.fraction());
-        m.put("looks", looks);
-        m.put("level", level());
+        m.put("level", level);
         return m;
     }
 
@@ -58,8 +54,8 @@ record Judging(Margin margin, int looks, MachineRecord.NoiseFloor floor) {
             if (!Files.exists(env)) return DEFAULT;
             JsonNode doc = new ObjectMapper().readTree(env.toFile()), n = doc.path(AbExperiment.NAME).path("judge");
             MachineRecord.NoiseFloor floor = MachineRecord.NoiseFloor.of(doc.path(AbExperiment.NAME).path(NoiseFloorLine.KEY));
-            if (n.isMissingNode()) return new Judging(Margin.DEFAULT, 1, floor);
-            return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), Math.max(1, n.path("looks").asInt(1)), floor);
+            if (n.isMissingNode()) return new Judging(Margin.DEFAULT, Stats.LEVEL, floor);
+            return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), n.path("level").asDouble(Stats.LEVEL), floor);
         } catch (IOException | IllegalArgumentException e) {
             return DEFAULT;
         }

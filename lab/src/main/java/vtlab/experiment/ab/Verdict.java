@@ -324,8 +324,8 @@ final class Verdict {
         if (refusal == null && col.equals(Columns.P99)) refusal = fewRequests(rows, other);
         if (refusal != null) return new Ratio(of, against, Judge.refused(what, refusal, judging.margin()));
         double[] mine = forkMeans(rows, col), theirs = forkMeans(other, col);
-        return new Ratio(of, against, lowerIsBetter ? Judge.ratio(what, mine, theirs, judging.margin(), judging.looks())
-                : Judge.ratio(what, theirs, mine, judging.margin(), judging.looks()));
+        return new Ratio(of, against, lowerIsBetter ? Judge.ratio(what, mine, theirs, judging.margin(), judging.level())
+                : Judge.ratio(what, theirs, mine, judging.margin(), judging.level()));
     }
 
     /** "1 of 3 forks of virtual as shipped failed (row 5: ...)", or null when none of its forks failed. */

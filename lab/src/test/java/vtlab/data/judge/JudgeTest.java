@@ -80,13 +80,13 @@ class JudgeTest {
     }
 
     @Test
-    void theLooksSplitTheLevel() {
-        assertEquals(0.95, Judge.level(1), 1e-12);
-        assertEquals(0.99, Judge.level(5), 1e-12);
+    void aSequentialLookIsJudgedWider() {
+        assertEquals(0.975, Judge.SEQUENTIAL_LEVEL, 1e-12);
         Claim one = Judge.ratio("x", new double[] {1000, 1010, 990}, new double[] {1100, 1120, 1080}, Margin.DEFAULT);
-        Claim five = Judge.ratio("x", new double[] {1000, 1010, 990}, new double[] {1100, 1120, 1080}, Margin.DEFAULT, 5);
-        assertTrue(five.set().low() < one.set().low() && five.set().high() > one.set().high(), one + " " + five);
-        assertEquals("99%", five.levelWords());
+        Claim look = Judge.ratio("x", new double[] {1000, 1010, 990}, new double[] {1100, 1120, 1080}, Margin.DEFAULT, Judge.SEQUENTIAL_LEVEL);
+        assertTrue(look.set().low() < one.set().low() && look.set().high() > one.set().high(), one + " " + look);
+        assertEquals("97.5%", look.levelWords());
+        assertEquals("95%", one.levelWords());
     }
 
     @Test

@@ -355,8 +355,8 @@ class AbExperimentTest {
         assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
         Map<String, Object> kept = new LinkedHashMap<>(p.environments().get("ab"));
         assertTrue(kept.remove("next_step") instanceof Map, "what the next step knows of the service, beside the libraries: " + kept.keySet());
-        // how its claims are judged: the default margin, and --forks auto's five looks at 99% each
-        assertEquals(Map.of("margin", 0.05, "looks", AbForks.MAX_LOOKS, "level", 0.99), kept.remove("judge"));
+        // how its claims are judged: the default margin, and --forks auto's looks at 97.5% each
+        assertEquals(Map.of("margin", 0.05, "level", 0.975), kept.remove("judge"));
         kept.remove(NoiseFloorLine.KEY); // this machine's noise floor, when ./vtlab ab --aa measured one here
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()).asMap(), kept);
     }

@@ -59,18 +59,19 @@ class AbForksTest {
         assertEquals("virtual 2", third.threadMode() + " " + third.fork(), "interleaved: platform, virtual, platform, ...");
         more.add(ran(third, 2, 1, 1880, 195, "ok"));
         String status = s.status(more.stream().map(DataRow::of).toList());
-        // a look of five the run may take: judged at 99%, the run's 5% split over its looks
-        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (99% CI") && status.endsWith("; --budget 7m50s left"), status);
-        assertEquals("platform", next(search(planned, 1, 260), ab, more).threadMode(), "two forks a side: ±16%, not settled yet");
-        // a third fork each, agreeing: at 99% (a look of five) not yet within ±10% both ways
+        // a look of a run that adds forks until settled: judged at 97.5%
+        assertTrue(status.startsWith("/x c=200: virtual as shipped / platform 1.79× (97.5% CI") && status.endsWith("; --budget 7m50s left"), status);
+        assertEquals("platform", next(search(planned, 1, 260), ab, more).threadMode(), "two forks a side: about ±20%, not settled yet");
+        // a third fork each, agreeing: at 97.5% within ±10% both ways (about ±7%), settled: no more forks
         more.add(ran(platform, 3, 1, 1030, 260, "ok"));
         more.add(ran(virtual, 3, 1, 1840, 325, "ok"));
-        Row fourth = next(search(planned, 1, 390), ab, more);
-        assertEquals("platform 4", fourth.threadMode() + " " + fourth.fork(), "three forks a side at 99%: about ±11%");
-        // a fourth each: settled, no more forks
-        more.add(ran(platform, 4, 1, 1030, 390, "ok"));
-        more.add(ran(virtual, 4, 1, 1840, 455, "ok"));
-        assertNull(next(search(planned, 1, 520), ab, more), "settled");
+        assertNull(next(search(planned, 1, 390), ab, more), "settled");
+        // where the third forks disagree, a fourth a side
+        List<Map<String, String>> apart = new ArrayList<>(more.subList(0, 2));
+        apart.add(ran(platform, 3, 1, 940, 260, "ok"));
+        apart.add(ran(virtual, 3, 1, 1990, 325, "ok"));
+        Row fourth = next(search(planned, 1, 390), ab, apart);
+        assertEquals("platform 4", fourth.threadMode() + " " + fourth.fork(), "three forks a side far apart: past ±10%");
     }
 
     /** The next fork's cost from the forks already run for its configuration (start to the next row's start), plus 25%. */
