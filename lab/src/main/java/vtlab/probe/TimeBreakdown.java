@@ -302,6 +302,16 @@ public final class TimeBreakdown {
         public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of());
     }
 
+    /** A dump's virtual thread waiting for a carrier, in words (the evidence's key). */
+    public static final String QUEUED_FOR_CARRIER = "virtual threads queued for a carrier (thread dumps)";
+    /**
+     * A virtual thread that called Thread.yield() (unmounted in VirtualThread.tryYield, back in the carrier's queue): a
+     * spin, as HikariCP's ConcurrentBag before 7.1.0 does while a borrower waits; said with the frame that spins.
+     */
+    public static final String YIELDING = "yielding in a spin (Thread.yield: off its carrier, back in its queue) in";
+    /** Requests waiting on the console's lock: System.out / System.err written on the request's path. */
+    public static final String CONSOLE = "the console's lock (a java.io.PrintStream: System.out or System.err) written from";
+
     static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
             "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
 
@@ -328,12 +338,15 @@ public final class TimeBreakdown {
                     String leaf = frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse("(not started)");
                     Cause cause = null;
                     String what = null;
+                    boolean console = frames.stream().anyMatch(f -> f.startsWith("java.io.PrintStream."));
                     if (state.equals("BLOCKED")) {
                         cause = Cause.MONITOR;
-                        what = "lock " + t.path("blockedOn").asText("?").replaceFirst("@[0-9a-f]+$", "") + " in " + leaf;
+                        String on = t.path("blockedOn").asText("?").replaceFirst("@[0-9a-f]+$", "");
+                        what = console || on.startsWith("java.io.PrintStream") ? CONSOLE + " " + leaf : "lock " + on + " in " + leaf;
                     } else if (state.equals("RUNNABLE") && t.path("carrier").isMissingNode() && frames.stream().noneMatch(f -> any(f, SOCKET_IO))) {
                         cause = Cause.RUNQUEUE;
-                        what = "virtual threads queued for a carrier (thread dumps)";
+                        boolean yielding = frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.yield") || f.startsWith("java.lang.VirtualThread.tryYield"));
+                        what = yielding ? YIELDING + " " + leaf : QUEUED_FOR_CARRIER;
                     } else if (sleeps && state.endsWith("WAITING") && frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.sleep"))) {
                         cause = Cause.SLEEP;
                         what = "Thread.sleep in " + leaf;
@@ -349,7 +362,8 @@ public final class TimeBreakdown {
                             what = "an HTTP client: " + client;
                         } else {
                             cause = Cause.PARK;
-                            what = on + " in " + leaf;
+                            // the console's lock: an internal ReentrantLock in JDK 21+'s PrintStream, so a park, not a monitor
+                            what = console ? CONSOLE + " " + leaf : on + " in " + leaf;
                         }
                     }
                     if (cause == null) continue;
@@ -660,8 +674,11 @@ public final class TimeBreakdown {
             }
             case RUNQUEUE -> queueFromDumps
                     ? String.format(Locale.ROOT, "virtual threads queued for one of %d carriers on %d CPU%s (thread dumps)%s", threads, cpus, cpus == 1 ? "" : "s",
-                            seen.evidence().getOrDefault(Cause.RUNQUEUE, Map.of()).keySet().stream().filter(k -> k.contains(" [")).findFirst()
-                                    .map(k -> k.substring(k.indexOf(" ["))).orElse(""))
+                            seen.evidence().getOrDefault(Cause.RUNQUEUE, Map.of()).keySet().stream().filter(k -> k.startsWith(QUEUED_FOR_CARRIER) && k.contains(" ["))
+                                    .findFirst().map(k -> k.substring(k.indexOf(" ["))).orElse(""))
+                            // the ones that put themselves there: a spin, named with its frame and its share of the dumps
+                            + seen.evidence().getOrDefault(Cause.RUNQUEUE, Map.of()).keySet().stream().filter(k -> k.startsWith(YIELDING)).sorted()
+                                    .map(k -> "; " + k).collect(java.util.stream.Collectors.joining())
                     : String.format(Locale.ROOT, "%d request threads on %d CPU%s", threads, cpus, cpus == 1 ? "" : "s");
             case GC -> String.format(Locale.ROOT, "%d pauses, %.0f ms of the %.0f s hold", seen.gcPauses(), seen.gcPauseS() * 1000, holdS);
             case OTHER -> seen.virtualSeen()

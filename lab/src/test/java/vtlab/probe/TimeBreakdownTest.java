@@ -369,6 +369,44 @@ class TimeBreakdownTest {
         assertTrue(ProfileProbe.settings(java.time.Duration.ofMillis(1)).contains("jdk.ThreadSleep"));
     }
 
+    static String thread(String state, String extra, String... frames) {
+        return "{\"tid\":\"1\",\"name\":\"\",\"state\":\"" + state + "\",\"virtual\":true" + extra + ",\"stack\":["
+                + java.util.Arrays.stream(frames).map(f -> "\"" + f + "\"").collect(java.util.stream.Collectors.joining(",")) + "]}";
+    }
+
+    /**
+     * What an engineer reads in a dump of a JPA service on virtual threads: requests unmounted in VirtualThread.tryYield
+     * under HikariCP's ConcurrentBag (a spin: each yield puts the thread back in its carrier's queue), and requests
+     * waiting on the console's lock under Hibernate's SQL logger (BLOCKED on a PrintStream, or parked on the internal
+     * lock JDK 21+'s PrintStream takes): each named as such, with the frame, apart from the requests merely queued.
+     */
+    @Test
+    void aDumpNamesTheSpinAndTheConsolesLock() throws Exception {
+        String[] spin = {"java.base/java.lang.VirtualThread.tryYield(VirtualThread.java:1)", "java.base/java.lang.Thread.yield(Thread.java:443)",
+                "com.zaxxer.hikari.util.ConcurrentBag.requite(ConcurrentBag.java:180)", "com.example.Orders.get(Orders.java:10)"};
+        String[] log = {"java.base/java.io.PrintStream.writeln(PrintStream.java:846)", "java.base/java.io.PrintStream.println(PrintStream.java:1100)",
+                "org.hibernate.engine.jdbc.spi.SqlStatementLogger.logStatement(SqlStatementLogger.java:135)", "com.example.Orders.get(Orders.java:10)"};
+        String parkedLog = thread("WAITING", ",\"parkBlocker\":{\"object\":\"java.util.concurrent.locks.ReentrantLock$NonfairSync@77\"}",
+                "java.base/jdk.internal.misc.Unsafe.park(Native Method)", "java.base/java.util.concurrent.locks.LockSupport.park(LockSupport.java:1)",
+                "java.base/jdk.internal.misc.InternalLock.lock(InternalLock.java:1)", log[0], log[1], log[2], log[3]);
+        String json = "{\"threadDump\":{\"threadContainers\":[{\"container\":\"x\",\"threads\":["
+                + String.join(",", thread("RUNNABLE", "", spin), thread("RUNNABLE", "", spin), thread("RUNNABLE", "", "com.example.Orders.compute(Orders.java:20)"),
+                thread("BLOCKED", ",\"blockedOn\":\"java.io.PrintStream@1a2b\"", log), parkedLog) + "]}]}}";
+        TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(json), CLASSIFIER);
+        assertEquals(5, d.observations(), d.toString());
+        assertEquals(3, d.counts().get(Cause.RUNQUEUE), d.toString());
+        assertEquals(Map.of(TimeBreakdown.YIELDING + " com.zaxxer.hikari.util.ConcurrentBag.requite", 2, TimeBreakdown.QUEUED_FOR_CARRIER, 1),
+                d.evidence().get(Cause.RUNQUEUE));
+        String console = TimeBreakdown.CONSOLE + " org.hibernate.engine.jdbc.spi.SqlStatementLogger.logStatement";
+        assertEquals(Map.of(console, 1), d.evidence().get(Cause.MONITOR));
+        assertEquals(Map.of(console, 1), d.evidence().get(Cause.PARK));
+        // as the breakdown words it: the queue for a carrier, and of it the spin with its frame and share of the dumps
+        TimeBreakdown.Seen recorded = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 1.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
+        TimeBreakdown.Result r = TimeBreakdown.compute(TimeBreakdown.withDumps(recorded, d, 10.0), 10.0, 10.0, 0.5, 0.0, 2, 1, 0.01);
+        assertEquals(Cause.RUNQUEUE, r.top(), r.toString());
+        assertTrue(r.evidence().contains("; " + TimeBreakdown.YIELDING + " com.zaxxer.hikari.util.ConcurrentBag.requite [2 of 5 virtual threads in 1 dumps"), r.evidence());
+    }
+
     /**
      * The CPU control's virtual row (8 MB written a request, one connection, 2 carriers on one core): the carriers were
      * on the CPU 4.61 s and in its run queue 2.47 s of a 5.1 s hold's request time (schedstat, a run here), and 4 of the

@@ -231,8 +231,11 @@ public final class AbExperiment implements Experiment {
         for (String mode : ThreadModes.ALL) {
             args.put(mode, s.modeArgs(mode).stream().filter(a -> a.startsWith(Levers.POOL_KEY + "=") || a.startsWith(Levers.THREADS_KEY + "=")).toList());
         }
+        // the jar's libraries: the library lever's (read again at findings time from environment.json, where ab keeps them)
+        List<vtlab.check.JarLibraries.Library> libraries = Service.APP.given(o)
+                ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).libraries() : List.of();
         return new NextStep.Facts(run, s.springBoot(), Service.CMD.given(o) ? Service.CMD.string(o) : null, jvmArgs(o), args, levers,
-                vtlab.data.Environment.memTotalKb() / 1024);
+                vtlab.data.Environment.memTotalKb() / 1024, libraries);
     }
 
     /**

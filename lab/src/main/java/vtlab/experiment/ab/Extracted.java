@@ -3,11 +3,14 @@ package vtlab.experiment.ab;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import vtlab.core.UsageError;
 import vtlab.stack.Stack;
+import vtlab.tier.MavenArtifact;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -18,6 +21,10 @@ import vtlab.tier.tool.Jdk;
  * there changes its launch only, not its configuration. Done once per jar and run, the folder removed when the lab
  * exits. An extraction that fails gives a stack whose start prints why and exits, so the variant's row fails with that
  * reason and the run goes on.
+ *
+ * <p>The library lever runs the same extraction with one library's jar in lib/ replaced by another version's from Maven
+ * Central ({@link MavenArtifact}): the extracted APP.jar's manifest names its libraries by file, so the fixed version's
+ * bytes go under the old file's name; the user's jar is never touched.
  */
 final class Extracted {
     private Extracted() {}
@@ -26,24 +33,31 @@ final class Extracted {
 
     /** The stack of the service's jar run extracted, extracted on first use with the row's JDK. */
     static String stack(String name, Jdk jdk) {
-        return DONE.computeIfAbsent(name + "|" + jdk.home(), k -> make(name, jdk)).name();
+        return stack(name, jdk, null);
     }
 
-    private static Stack make(String name, Jdk jdk) {
+    /** As above, with swap's jar in the place of the same library's (null: none replaced). */
+    static String stack(String name, Jdk jdk, MavenArtifact swap) {
+        return DONE.computeIfAbsent(name + "|" + jdk.home() + "|" + (swap == null ? "" : swap.coordinates()), k -> make(name, jdk, swap)).name();
+    }
+
+    private static Stack make(String name, Jdk jdk, MavenArtifact swap) {
         Stack s;
         try {
             s = Stack.load(name);
         } catch (UsageError e) {
             throw new IllegalStateException(e.getMessage(), e);
         }
-        String extractedName = name + "-extracted";
+        String extractedName = name + "-extracted" + (swap == null ? "" : "-" + swap.artifact() + "-" + swap.version());
         String why;
         try {
             Path dir = Files.createTempDirectory("vtlab-extracted-");
             deleteOnExit(dir);
             try {
                 // the shipped jar's working folder, not the extraction's: the same ./config/ read
-                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")", s.dir(), vtlab.tier.BootJar.extract(jdk, s.jar(), dir),
+                Path app = vtlab.tier.BootJar.extract(jdk, s.jar(), dir);
+                String swapped = swap == null ? "" : ", " + swapIn(app.getParent().resolve("lib"), swap);
+                Stack out = new Stack(extractedName, s.description() + ", run extracted (" + dir + ")" + swapped, s.dir(), app,
                         s.runtimeInfoPath(), s.settings(), s.tiers(), s.expect(), s.workloads(), s.data(), s.launch(), s.modes(), s.roles());
                 Stack.define(out);
                 return out;
@@ -63,6 +77,23 @@ final class Extracted {
                 s.modes(), s.roles());
         Stack.define(out);
         return out;
+    }
+
+    /**
+     * Replaces the library's one jar in lib/ (ARTIFACT-VERSION.jar) with swap's: "HikariCP 7.1.0 in the place of
+     * HikariCP-7.0.2.jar"; why not (none there, several, a fetch Maven refused) as the exception.
+     */
+    static String swapIn(Path lib, MavenArtifact swap) throws IOException, InterruptedException {
+        java.util.regex.Pattern name = java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(swap.artifact()) + "-\\d[^/]*\\.jar");
+        List<Path> found;
+        try (var files = Files.list(lib)) {
+            found = files.filter(f -> name.matcher(f.getFileName().toString()).matches()).sorted().toList();
+        }
+        if (found.isEmpty()) throw new IOException("no " + swap.artifact() + " jar in the extracted " + lib + ": the service does not ship it there");
+        if (found.size() > 1) throw new IOException("more than one " + swap.artifact() + " jar in " + lib + ": " + found.stream().map(f -> f.getFileName().toString()).toList());
+        Path old = found.getFirst(), fetched = swap.fetch();
+        Files.copy(fetched, old, StandardCopyOption.REPLACE_EXISTING);
+        return swap.artifact() + " " + swap.version() + " in the place of " + old.getFileName() + " (its file name kept: the manifest's class path names it)";
     }
 
     private static void deleteOnExit(Path dir) {

@@ -8,12 +8,15 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import vtlab.check.JarLibraries.Library;
+import vtlab.check.KnownLibraries;
 import vtlab.core.UsageError;
 import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
+import vtlab.tier.MavenArtifact;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -42,7 +45,14 @@ final class Levers {
         /** How the service is launched: a Spring Boot jar run extracted (see {@link Extracted}). */
         LAUNCH,
         /** The JDK the service runs on (ab's --jdk): the lab's own. */
-        JDK
+        JDK,
+        /**
+         * A library of the jar at another version (GROUP:ARTIFACT:VERSION from Maven Central), the jar run extracted
+         * with that version's jar in the place of the shipped one ({@link Extracted}): the jar on disk untouched.
+         */
+        LIBRARY,
+        /** The service's own switch, off: program arguments with fixed values (its SQL logged to the console). */
+        SWITCH
     }
 
     /**
@@ -54,8 +64,13 @@ final class Levers {
      * @param jvmArgs    the row's JVM options from the lab (--jvm-args, carriers)
      * @param row        the row as measured (matrix.csv): what the probes read of the present value
      * @param memoryMb   this machine's memory, MB (the JVM's default heap is a quarter of it)
+     * @param libraries  the libraries in the service's jar (empty for a --cmd, or a jar not read)
      */
-    record Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, DataRow row, long memoryMb) {}
+    record Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, DataRow row, long memoryMb, List<Library> libraries) {
+        Known(boolean springBoot, String command, List<String> args, List<String> jvmArgs, DataRow row, long memoryMb) {
+            this(springBoot, command, args, jvmArgs, row, memoryMb, List.of());
+        }
+    }
 
     /** Reads a lever's present value, null when it cannot be known. */
     interface Current {
@@ -88,6 +103,10 @@ final class Levers {
             if (where == Where.LAUNCH) return nestedJarLoaderIn(k.row(), cause);
             // the JDK answers pinning, whatever cause the pins made (requests queued for a carrier, or the pinned ones' own waits)
             if (where == Where.JDK) return pinnedCarriers(k) >= PINNED_CARRIERS && k.row().num(Columns.JDK) < UNPINNED_JDK && Jdk.current().major() >= UNPINNED_JDK;
+            // a known defect of a library in the jar, met on the row's JDK, bearing on this cause, with a release that fixes it
+            if (where == Where.LIBRARY) return !fixes(k, cause).isEmpty();
+            // the one switch so far, SQL logging: the console on the request's path, in a jar that ships Hibernate
+            if (where == Where.SWITCH) return consoleOnThePath(k.row()) && k.libraries().stream().anyMatch(l -> l.artifact().equals(HIBERNATE));
             // a full CPU and the queue for it are one cause to a user: a lever for either answers both
             if (answers != null && answers != cause && !(cpuOrItsQueue(answers) && cpuOrItsQueue(cause))) return false;
             // a command's own -Xmx is read after JAVA_TOOL_OPTIONS: the lab's would change nothing
@@ -102,6 +121,8 @@ final class Levers {
             if (given != null) return given;
             if (where == Where.LAUNCH) return List.of(key);
             if (where == Where.JDK) return List.of(Integer.toString(Jdk.current().major()));
+            if (where == Where.LIBRARY) return fixes(k, null).stream().map(MavenArtifact::coordinates).toList();
+            if (where == Where.SWITCH) return List.of(SWITCH_OFF);
             Long now = current.of(k);
             if (now == null || now <= 0) return List.of();
             Long asked = demand == null ? null : demand.of(k);
@@ -121,7 +142,16 @@ final class Levers {
 
         /** "pool 20", a user's "DB_POOL=20". */
         String label(String value) {
-            return where == Where.LAUNCH ? "run " + value : where == Where.JDK ? "JDK " + value : given == null ? name + " " + value : name + "=" + value;
+            return switch (where) {
+                case LAUNCH -> "run " + value;
+                case JDK -> "JDK " + value;
+                case LIBRARY -> {
+                    MavenArtifact a = MavenArtifact.parse(value);
+                    yield a.artifact() + " " + a.version();
+                }
+                case SWITCH -> name + " " + value;
+                default -> given == null ? name + " " + value : name + "=" + value;
+            };
         }
 
         /** The row with this lever at value, as a variant: its params say so (and make its scenario its own). */
@@ -138,6 +168,12 @@ final class Levers {
                 case ENV -> b.sutEnv(base.sutEnv().with(key, value));
                 case LAUNCH -> b.stack(Extracted.stack(base.stack(), base.jdk()));
                 case JDK -> b.jdk(Jdk.current());
+                case LIBRARY -> b.stack(Extracted.stack(base.stack(), base.jdk(), MavenArtifact.parse(value)));
+                case SWITCH -> {
+                    List<String> args = base.appArgs();
+                    for (String kv : also) args = replaced(args, kv.substring(0, kv.indexOf('=') + 1), kv);
+                    b.appArgs(args);
+                }
             }
             return b.build();
         }
@@ -204,6 +240,57 @@ final class Levers {
             "the jar run extracted (java -Djarmode=tools -jar APP.jar extract, then java -jar the extracted APP.jar: Spring Boot's own advice"
                     + " for production), its classes no longer loaded through the nested-jar loader", Where.LAUNCH, "extracted", List.of(), true, null, k -> null, null, "", null);
 
+    /**
+     * A library of the service's jar with a known defect for virtual threads (check.KnownLibraries) that bears on the
+     * cause and is fixed in a release: that release's jar in the shipped one's place, the rest of the jar as it is.
+     * HikariCP before 7.1.0 spins on Thread.yield() while a borrower waits (its virtual threads yield, back in the
+     * carrier's queue), which the dumps show as requests queued for a carrier while the CPU had room.
+     */
+    static final Lever LIBRARY = new Lever("library", null, "a library of the jar at the release that fixes its known defect (Maven Central's jar in the"
+            + " place of the shipped one, the jar run extracted; the jar on disk untouched)", Where.LIBRARY, "", List.of(), true, null, k -> null, null, "", null);
+
+    /** The artifact whose SQL logger writes to the console when spring.jpa.show-sql is on. */
+    static final String HIBERNATE = "hibernate-core";
+
+    /** The value a switch lever is tried at. */
+    static final String SWITCH_OFF = "off";
+
+    /**
+     * A Spring Boot service that writes its SQL to the console (spring.jpa.show-sql, Hibernate's SqlStatementLogger):
+     * every request's statements go through System.out, one lock for all requests, and its CPU to format them. Tried
+     * when the row's evidence shows the console on the request's path (its CPU samples writing logs, or requests
+     * waiting on the console's lock).
+     */
+    static final Lever SQL_LOG = new Lever("sql-log", null, "the service's SQL logging (spring.jpa.show-sql=false and Hibernate's SQL logger at WARN,"
+            + " program arguments)", Where.SWITCH, "--spring.jpa.show-sql", List.of("--spring.jpa.show-sql=false", "--logging.level.org.hibernate.SQL=WARN"),
+            true, null, k -> null, null, "", null);
+
+    /** What shows the console on the request's path: its share of the CPU samples, or the requests waiting on its lock. */
+    static boolean consoleOnThePath(DataRow row) {
+        Double logs = vtlab.data.RequestTime.ownerShares(row).get(vtlab.data.RequestTime.WRITING_LOGS);
+        return (logs != null && logs >= OVERHEAD_PCT) || vtlab.data.RequestTime.evidence(row).contains(vtlab.probe.TimeBreakdown.CONSOLE);
+    }
+
+    /**
+     * The fixed releases of the jar's libraries whose known defect is met on the row's JDK and (cause not null) bears on
+     * the cause, in the jar's order: "com.zaxxer:HikariCP:7.1.0" for a jar with HikariCP 7.0.2.
+     */
+    static List<MavenArtifact> fixes(Known k, Cause cause) {
+        if (!k.springBoot() || k.libraries().isEmpty()) return List.of();
+        double jdk = k.row().num(Columns.JDK);
+        List<Integer> jdks = Double.isNaN(jdk) ? List.of() : List.of((int) jdk);
+        List<MavenArtifact> out = new ArrayList<>();
+        for (KnownLibraries.Finding f : KnownLibraries.check(k.libraries(), jdks)) {
+            for (KnownLibraries.Entry e : f.affecting()) {
+                boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
+                if (!met || e.fixedIn() == null || (cause != null && !concerns(cause, e))) continue;
+                MavenArtifact a = new MavenArtifact(f.group(), f.library().artifact(), e.fixedIn());
+                if (!out.contains(a)) out.add(a);
+            }
+        }
+        return out;
+    }
+
     /** JEP 491: from JDK 24 a virtual thread blocked in synchronized (or in Object.wait) unmounts, its carrier free. */
     static final int UNPINNED_JDK = 24;
     /** The share of the carriers' time pinned from which the JDK is a lever: a quarter of it (see {@link #pinnedCarriers}). */
@@ -226,7 +313,7 @@ final class Levers {
     }
 
     /** The lab's own levers, in the order they are tried. */
-    static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED, JDK);
+    static final List<Lever> ALL = List.of(POOL, THREADS, HEAP, EXTRACTED, JDK, LIBRARY, SQL_LOG);
 
     /**
      * The share of the carriers' time the row's virtual threads spent pinned (jfr-pinning's pinned_total_ms over the
@@ -350,6 +437,11 @@ final class Levers {
             return "the monitors of Spring Boot's nested-jar class loader: run the jar extracted (java -Djarmode=tools -jar APP.jar extract,"
                     + " then java -jar the extracted APP.jar), as Spring Boot advises for production (the lab's launch lever, for a Spring Boot jar)";
         }
+        // virtual threads that put themselves back in the queue: a library's spin on Thread.yield, the frame named in the evidence
+        if (cause == Cause.RUNQUEUE && evidence != null && evidence.contains(vtlab.probe.TimeBreakdown.YIELDING)) {
+            return "a spin on Thread.yield (the frame above): each yield puts the virtual thread back in its carrier's queue, so the requests queue"
+                    + " behind the spinners; the library's release that parks instead (the known library fix below, the lab's library lever for a Spring Boot jar)";
+        }
         // a queue for a carrier while the CPU had room is not a full CPU: carriers are held (pinned, or in native code)
         if (cause == Cause.RUNQUEUE && evidence != null && !evidence.contains("CPU full") && evidence.contains("queued for")) {
             return "virtual threads queued for a carrier while the CPU had room: something holds the carriers (a pinned virtual thread, "
@@ -401,7 +493,7 @@ final class Levers {
             case ENV -> "the environment variable " + name;
             case JVM -> "the system property " + name.substring(2);
             case ARG -> "the program argument " + name;
-            case LAUNCH, JDK -> name;
+            case LAUNCH, JDK, LIBRARY, SWITCH -> name;
         }) + " (--lever)";
         return new Lever(name, cause, words, where, name, List.of(), false, null, null, null, "", List.copyOf(values));
     }

@@ -99,9 +99,14 @@ final class NextStep implements Search {
      * @param args       per thread mode, the program arguments a lever reads its present value from (its own keys only)
      * @param levers     the user's --lever specs
      * @param memoryMb   this machine's memory, MB
+     * @param libraries  the libraries in the service's jar (ab keeps them in environment.json apart: {@link ServiceLibraries})
      */
     record Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args,
-                 List<String> levers, long memoryMb) {
+                 List<String> levers, long memoryMb, List<vtlab.check.JarLibraries.Library> libraries) {
+        Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args, List<String> levers, long memoryMb) {
+            this(run, springBoot, command, jvmArgs, args, levers, memoryMb, List.of());
+        }
+
         List<Lever> user() {
             List<Lever> out = new ArrayList<>();
             for (String spec : levers) {
@@ -115,7 +120,7 @@ final class NextStep implements Search {
         }
 
         Levers.Known known(List<String> rowArgs, List<String> rowJvmArgs, DataRow row) {
-            return new Levers.Known(springBoot, command, rowArgs, rowJvmArgs, row, memoryMb);
+            return new Levers.Known(springBoot, command, rowArgs, rowJvmArgs, row, memoryMb, libraries);
         }
 
         Map<String, Object> asMap() {
@@ -139,8 +144,9 @@ final class NextStep implements Search {
                 if (n.isMissingNode()) return null;
                 Map<String, List<String>> args = new LinkedHashMap<>();
                 n.path("args").properties().forEach(e -> args.put(e.getKey(), strings(e.getValue())));
+                ServiceLibraries jar = ServiceLibraries.read(runDir);
                 return new Facts(n.path("run").asBoolean(), n.path("spring_boot").asBoolean(), n.hasNonNull("command") ? n.get("command").asText() : null,
-                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong());
+                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong(), jar == null ? List.of() : jar.libraries());
             } catch (IOException e) {
                 return null;
             }
