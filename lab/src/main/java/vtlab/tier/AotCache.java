@@ -1,6 +1,10 @@
 package vtlab.tier;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 import vtlab.core.LabHome;
 import vtlab.proc.CoreMap;
@@ -26,8 +32,9 @@ import vtlab.tier.tool.Jdk;
  * a JDK before 25, or for a command the lab does not launch itself.
  * <p>
  * The cache is trained once per jar build and JDK, on first use, with the row's own environment (the tiers are up):
- * the service is started with {@code -XX:AOTCacheOutput}, waited for until it answers, and stopped; the JVM writes the
- * cache as it exits. A Spring Boot jar is extracted first ({@code java -Djarmode=tools -jar APP.jar extract}), as a
+ * the service is started with {@code -XX:AOTCacheOutput}, waited for until it answers, sent its own requests (so
+ * that the cache holds the request path's profiles, see {@link #training}), and stopped; the JVM writes the cache as it
+ * exits. A Spring Boot jar is extracted first ({@code java -Djarmode=tools -jar APP.jar extract}), as a
  * nested jar's classes cannot be cached. It lives in .vtlab/aot/, never beside the user's jar, and is found again by
  * the jar's path, size and time and the JDK. A training that fails leaves the row started from the jar as shipped,
  * saying why in {@code sut_launch}; it is not tried again in that run.
@@ -232,7 +239,7 @@ public final class AotCache {
             p.close();
             throw new IOException("the training start did not answer: " + e.getMessage() + " (" + trainingLog + ")");
         }
-        exercise(p, extracted.runtimeInfoPath());
+        exercise(p.base(), training(extracted));
         if (!p.stopAndAwait(WRITE_MAX)) {
             throw new IOException("the training JVM did not write its cache within " + WRITE_MAX.toSeconds() + " s (" + trainingLog + ")");
         }
@@ -265,21 +272,62 @@ public final class AotCache {
 
     static final String ACTIVE_PROCESSORS = "-XX:ActiveProcessorCount=";
 
-    /** Requests the training answers, so that the request path (the server's, the framework's dispatch) gets a profile. */
-    static final int TRAINING_REQUESTS = 300;
+    /**
+     * How long the training sends a service's own requests: JEP 515 keeps the method profiles the training gathered, so
+     * a fork's JIT starts from the request path's profile instead of building it under the measured load. Runtime-info
+     * alone profiles the server's dispatch but none of a foreign service's code (a Spring/JPA fork then warmed up for
+     * most of a minute on one core). The lab's own stacks keep their 300 runtime-info requests: their request paths are
+     * small, and a new machine trains four of them.
+     */
+    static final Duration TRAINING_LOAD = Duration.ofSeconds(20);
+    /** Requests a training of the lab's own stacks answers (their runtime-info). */
+    static final int OWN_TRAINING_REQUESTS = 300;
+    /** Clients at once in the training: enough to run the server's pool and queues, few enough for one core. */
+    static final int TRAINING_CLIENTS = 4;
 
-    /** Its runtime-info, {@link #TRAINING_REQUESTS} times (a service without one: none; the classes of its start-up only). */
-    private static void exercise(SutProcess p, String runtimeInfoPath) throws InterruptedException {
-        if (runtimeInfoPath == null) return;
-        java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        java.net.http.HttpRequest get = java.net.http.HttpRequest.newBuilder(p.base().resolve(runtimeInfoPath)).timeout(Duration.ofSeconds(5)).build();
-        for (int i = 0; i < TRAINING_REQUESTS; i++) {
-            try {
-                http.send(get, java.net.http.HttpResponse.BodyHandlers.discarding());
-            } catch (IOException e) {
-                return; // a profile of fewer requests is still a cache
+    /** What a training sends: the paths in turn, for at most this long and this many requests. */
+    record Training(List<String> paths, Duration load, long requests) {}
+
+    /**
+     * A service with runtime-info (the lab's own) is sent that; any other every workload whose request is a GET or HEAD
+     * with a literal path (one with placeholders is filled per row; a request that writes is the A/B's to send).
+     */
+    static Training training(Stack stack) {
+        if (stack.runtimeInfoPath() != null) return new Training(List.of(stack.runtimeInfoPath()), TRAINING_LOAD, OWN_TRAINING_REQUESTS);
+        List<String> paths = new ArrayList<>();
+        for (Stack.Workload w : stack.workloads().values()) {
+            String method = w.request() == null ? "GET" : w.request().method();
+            boolean reads = method.equals("GET") || method.equals("HEAD");
+            if (reads && w.mix() == null && !w.path().contains("{") && !paths.contains(w.path())) paths.add(w.path());
+        }
+        return new Training(paths, TRAINING_LOAD, Long.MAX_VALUE);
+    }
+
+    /** {@link #TRAINING_CLIENTS} clients request the paths in turn until the training's time or count; returns the answers. */
+    static long exercise(URI base, Training t) throws InterruptedException {
+        if (t.paths().isEmpty()) return 0;
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        long end = System.nanoTime() + t.load().toNanos();
+        AtomicLong sent = new AtomicLong(), answered = new AtomicLong();
+        try (var clients = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int c = 0; c < TRAINING_CLIENTS; c++) {
+                clients.submit(() -> {
+                    for (long i; System.nanoTime() < end && (i = sent.getAndIncrement()) < t.requests(); ) {
+                        URI uri = base.resolve(t.paths().get((int) (i % t.paths().size())));
+                        try {
+                            http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding());
+                            answered.incrementAndGet();
+                        } catch (IOException e) {
+                            return; // a profile of fewer requests is still a cache
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return;
+                        }
+                    }
+                });
             }
         }
+        return answered.get();
     }
 
     private static String lastAotLine(Path log) {

@@ -5,12 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import com.sun.net.httpserver.HttpServer;
+
+import vtlab.stack.Request;
+import vtlab.stack.Stack;
 
 /** What keys a cache, and a refusal read from the JVM's own words (a real JDK 25 log). */
 class AotCacheTest {
@@ -87,6 +100,41 @@ class AotCacheTest {
         assertEquals(all, AotCache.trainingCpus(all, List.of(), none));
         assertEquals("x", AotCache.trainingCpus("x", List.of(), none));
         assertEquals(List.of(), none);
+    }
+
+    @Test
+    void aForeignJarIsTrainedOnItsOwnReadsAndTheLabsOnItsRuntimeInfo() throws Exception {
+        Stack own = Stack.load("servlet");
+        assertEquals(new AotCache.Training(List.of(own.runtimeInfoPath()), AotCache.TRAINING_LOAD, AotCache.OWN_TRAINING_REQUESTS), AotCache.training(own));
+        Map<String, Stack.Workload> workloads = new LinkedHashMap<>();
+        for (var w : List.of(read("/owners?lastName="), read("/api/{id}"), read("/vets"), read("/owners?lastName="))) workloads.put(w.name() + workloads.size(), w);
+        workloads.put("post", new Stack.Workload("post", "/owners", 2, "", null, Request.of("POST"), null, List.of()));
+        Stack foreign = new Stack("app", "a jar", own.dir(), own.jar(), null, own.settings(), List.of(), Map.of(), workloads, own.data(), own.launch());
+        AotCache.Training t = AotCache.training(foreign);
+        assertEquals(List.of("/owners?lastName=", "/vets"), t.paths(), "literal GETs once each; a placeholder's and a write's are the A/B's");
+        assertEquals(Long.MAX_VALUE, t.requests(), "a foreign jar is trained for a time, not a count");
+
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
+        server.createContext("/", x -> {
+            seen.computeIfAbsent(x.getRequestURI().toString(), k -> new AtomicInteger()).incrementAndGet();
+            x.sendResponseHeaders(200, -1);
+            x.close();
+        });
+        server.start();
+        try {
+            URI base = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/");
+            long answered = AotCache.exercise(base, new AotCache.Training(t.paths(), Duration.ofSeconds(30), 40));
+            assertEquals(40, answered, "the count ends a training before its time");
+            assertEquals(Set.of("/owners?lastName=", "/vets"), seen.keySet());
+            assertEquals(40, seen.values().stream().mapToInt(AtomicInteger::get).sum());
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static Stack.Workload read(String path) {
+        return new Stack.Workload(path, path, 2, "", null, Request.of("GET"), null, List.of());
     }
 
     @Test

@@ -15,9 +15,12 @@ import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.Secrets;
 import vtlab.core.UsageError;
+import vtlab.plan.RunOptions;
 import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
+import vtlab.tier.AotCache;
+import vtlab.tier.tool.Jdk;
 
 /**
  * The user's service as a stack, built from the command line instead of a stack.json: how it starts (a runnable jar
@@ -49,10 +52,13 @@ final class Service {
     static final Opt APP_PACKAGE = Opt.of("app-package", null, "the service's own package(s), to trim pinning stacks to\n"
             + "(default: Start-Class's package of a Spring Boot jar)").typed(Opt.Type.REPEATED).inScenario("service");
     static final Opt START_TIMEOUT = Opt.of("start-timeout", "120s", "how long start-up may take until the port opens").inScenario("service");
-    static final Opt AOT_CACHE = Opt.flag("aot-cache", "start --app's every fork from a JDK 25 AOT cache, trained once (a Spring\n"
-            + "Boot jar extracted first): forks start in seconds, so more fit the budget;\nstart-up is then not the service's as shipped (JDK 25+ rows only)").inScenario("service");
+    static final Opt AOT_CACHE = Opt.flag("aot-cache", "start --app's every fork from a JDK 25 AOT cache (the default for --app on\n"
+            + "JDK 25+; said for scripts that still give it)").inScenario("service");
+    static final Opt NO_AOT_CACHE = Opt.flag("no-aot-cache", "start --app's forks from the jar as shipped; by default each fork starts\n"
+            + "from a JDK 25 AOT cache trained once under the A/B's own requests and\nkept in .vtlab/aot (a Spring Boot jar extracted first): its classes and\n"
+            + "the request path's profiles, so forks start and warm up in less time\nand more fit the budget").inScenario("service");
     static final List<Opt> OPTIONS = List.of(APP, CMD, URL, METHOD, HEADER, BODY, EXPECT_STATUS, EXPECT_BODY, ENV, PLATFORM_ARGS, VIRTUAL_ARGS,
-            PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT, AOT_CACHE);
+            PLATFORM_ENV, VIRTUAL_ENV, APP_PACKAGE, START_TIMEOUT, AOT_CACHE, NO_AOT_CACHE);
 
     /**
      * @param springBoot  whether the jar's manifest names Spring-Boot-Version: the lab then switches it itself
@@ -88,14 +94,7 @@ final class Service {
             if (o.flag(AOT_CACHE.name())) throw new UsageError("--aot-cache takes --app: a --cmd starts its JVM itself");
         }
         boolean boot = version != null;
-        if (app && o.flag(AOT_CACHE.name())) {
-            for (String spec : o.every(vtlab.plan.RunOptions.JDK.name())) {
-                if (vtlab.tier.tool.Jdk.resolve(spec).major() < vtlab.tier.AotCache.MIN_JDK) {
-                    throw new UsageError("--aot-cache with --jdk " + spec + ": a JDK before " + vtlab.tier.AotCache.MIN_JDK
-                            + " starts from the jar, and its rows would be set against rows that started warm from the cache");
-                }
-            }
-        }
+        boolean aot = app && aotCache(o);
         List<String> platformArgs = words(o, PLATFORM_ARGS), virtualArgs = words(o, VIRTUAL_ARGS);
         Env platformEnv = env(o, PLATFORM_ENV), virtualEnv = env(o, VIRTUAL_ENV), shared = env(o, ENV);
         if (!boot && virtualArgs.isEmpty() && virtualEnv.isEmpty() && platformArgs.isEmpty() && platformEnv.isEmpty()) {
@@ -145,8 +144,27 @@ final class Service {
         Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
         Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
                 dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
-                new Stack.Launch(command, packages, timeout, app && o.flag(AOT_CACHE.name())));
+                new Stack.Launch(command, packages, timeout, aot));
         return new Parsed(stack, boot, startClass, shared, Map.copyOf(modeArgs));
+    }
+
+    /**
+     * Whether --app's forks start from an AOT cache: by default when every --jdk is 25 or later. With an older JDK
+     * asked, its rows would start from the jar and be set against rows that started warm, so the default is off there
+     * and --aot-cache is refused.
+     */
+    private static boolean aotCache(Options o) throws UsageError {
+        if (o.flag(NO_AOT_CACHE.name())) {
+            if (o.flag(AOT_CACHE.name())) throw new UsageError("--aot-cache and --no-aot-cache: give one of them");
+            return false;
+        }
+        for (String spec : o.every(RunOptions.JDK.name())) {
+            if (Jdk.resolve(spec).major() >= AotCache.MIN_JDK) continue;
+            if (!o.flag(AOT_CACHE.name())) return false;
+            throw new UsageError("--aot-cache with --jdk " + spec + ": a JDK before " + AotCache.MIN_JDK
+                    + " starts from the jar, and its rows would be set against rows that started warm from the cache");
+        }
+        return true;
     }
 
     /** Headers the lab or the generators set themselves: given with --header they would be sent twice or wrong. */

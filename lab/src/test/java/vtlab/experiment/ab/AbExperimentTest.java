@@ -105,15 +105,23 @@ class AbExperimentTest {
     }
 
     @Test
-    void anAotCacheIsTheAppsOnlyAndJdk25sOnly() throws Exception {
-        Row cached = plan("--app", SPRING_JAR, "--aot-cache", "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
-        assertTrue(vtlab.stack.Stack.load(cached.stack()).launch().aotCache(), "--aot-cache reaches the stack's launch");
-        Row plain = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
-        assertFalse(vtlab.stack.Stack.load(plain.stack()).launch().aotCache(), "off unless asked: the jar as shipped");
+    void anAotCacheIsTheAppsDefaultOnJdk25AndLater() throws Exception {
+        Row cached = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertTrue(vtlab.stack.Stack.load(cached.stack()).launch().aotCache(), "by default an --app fork starts from the cache");
+        Row said = plan("--app", SPRING_JAR, "--aot-cache", "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertTrue(vtlab.stack.Stack.load(said.stack()).launch().aotCache(), "--aot-cache, as scripts still give it, is the default");
+        Row plain = plan("--app", SPRING_JAR, "--no-aot-cache", "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertFalse(vtlab.stack.Stack.load(plain.stack()).launch().aotCache(), "--no-aot-cache: the jar as shipped");
+        Row cmd = plan("--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/x", "--conc", "200", "--forks", "1").getFirst();
+        assertFalse(vtlab.stack.Stack.load(cmd.stack()).launch().aotCache(), "a --cmd starts its JVM itself");
         assertTrue(refusal("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--aot-cache", "--url", "/x")
                 .startsWith("--aot-cache takes --app"));
+        assertEquals("--aot-cache and --no-aot-cache: give one of them",
+                refusal("ab", "--app", SPRING_JAR, "--aot-cache", "--no-aot-cache", "--url", "/x"));
         java.util.Optional<vtlab.tier.tool.Jdk> old = vtlab.tier.tool.Jdk.discover().stream().filter(j -> j.major() < vtlab.tier.AotCache.MIN_JDK).findFirst();
         org.junit.jupiter.api.Assumptions.assumeTrue(old.isPresent(), "no JDK before 25 on this machine");
+        Row older = plan("--app", SPRING_JAR, "--url", "/x", "--conc", "200", "--forks", "1", "--jdk", old.get().home().toString()).getFirst();
+        assertFalse(vtlab.stack.Stack.load(older.stack()).launch().aotCache(), "with a JDK before 25 asked, no fork starts from a cache");
         assertTrue(refusal("ab", "--app", SPRING_JAR, "--aot-cache", "--url", "/x", "--jdk", old.get().home().toString())
                 .startsWith("--aot-cache with --jdk "));
     }

@@ -129,7 +129,7 @@ class ScenarioTest {
             keys.add(table + "." + name);
         }));
         assertEquals(new java.util.TreeSet<>(List.of("service.stack", "service.app", "service.cmd", "service.env", "service.platform-args",
-                "service.virtual-args", "service.platform-env", "service.virtual-env", "service.app-package", "service.start-timeout", "service.aot-cache",
+                "service.virtual-args", "service.platform-env", "service.virtual-env", "service.app-package", "service.start-timeout", "service.aot-cache", "service.no-aot-cache",
                 "service.variants", "service.dependency", "service.jvm-args", "service.port", "service.cpu-quota", "service.memory-limit",
                 "load.conc", "load.load-model", "load.rates", "load.rate-profile", "load.max-in-flight", "load.warmup", "load.warmup-max",
                 "load.hold", "load.reps", "load.forks", "load.iterations", "load.budget", "load.generator", "load.fault", "run.modes", "run.jdk", "run.carriers", "run.probes", "run.fresh-sut",
