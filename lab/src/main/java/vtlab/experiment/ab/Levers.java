@@ -279,11 +279,12 @@ final class Levers {
         if (!k.springBoot() || k.libraries().isEmpty()) return List.of();
         double jdk = k.row().num(Columns.JDK);
         List<Integer> jdks = Double.isNaN(jdk) ? List.of() : List.of((int) jdk);
+        String evidence = vtlab.data.RequestTime.evidence(k.row());
         List<MavenArtifact> out = new ArrayList<>();
         for (KnownLibraries.Finding f : KnownLibraries.check(k.libraries(), jdks)) {
             for (KnownLibraries.Entry e : f.affecting()) {
                 boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
-                if (!met || e.fixedIn() == null || (cause != null && !concerns(cause, e))) continue;
+                if (!met || e.fixedIn() == null || (cause != null && !concerns(cause, e, evidence))) continue;
                 MavenArtifact a = new MavenArtifact(f.group(), f.library().artifact(), e.fixedIn());
                 if (!out.contains(a)) out.add(a);
             }
@@ -384,11 +385,20 @@ final class Levers {
         return java.util.Collections.unmodifiableMap(m);
     }
 
-    /** Whether a known library's defect bears on the cause (see {@link #LIBRARIES}). */
-    static boolean concerns(Cause cause, vtlab.check.KnownLibraries.Entry e) {
+    /**
+     * Whether a known library's defect bears on the cause (see {@link #LIBRARIES}), given the row's evidence: a monitor or
+     * a park whose lock the dumps named bears on the library only when the lock is the library's (PetClinic's requests
+     * blocked on the JDK's JarFile are no reason to swap its HikariCP).
+     */
+    static boolean concerns(Cause cause, vtlab.check.KnownLibraries.Entry e, String evidence) {
         if ((cause == Cause.CPU || cause == Cause.RUNQUEUE) && e.effect() == vtlab.check.KnownLibraries.Effect.SPINS) return true;
-        return LIBRARIES.getOrDefault(cause, List.of()).contains(e.group());
+        if (!LIBRARIES.getOrDefault(cause, List.of()).contains(e.group())) return false;
+        boolean lockNamed = (cause == Cause.MONITOR || cause == Cause.PARK) && evidence.contains(LOCK_NAMED);
+        return !lockNamed || evidence.contains(e.group() + ".");
     }
+
+    /** How the breakdown's evidence names a monitor's or a park's object ("lock java.util.jar.JarFile in ..."). */
+    static final String LOCK_NAMED = "lock ";
 
     /**
      * Whether the row's largest cause is Spring Boot's nested-jar loader: a monitor of it (the evidence names it), or the

@@ -507,7 +507,7 @@ final class NextStep implements Search {
                         .append(Levers.advice(b.top(), ev)).append(Levers.overheadAdvice(b.top(), b.first().row(), facts.springBoot()));
             }
             if (b.top() == Cause.THREAD_WAIT) s.append(virtualAnswer(b, rows));
-            String fixes = libraryFixes(b.top(), jar, jdks);
+            String fixes = libraryFixes(b.top(), vtlab.data.RequestTime.evidence(b.first().row()), jar, jdks);
             if (!fixes.isEmpty()) s.append("; known library fix: ").append(fixes);
             out.add(vtlab.data.Finding.of(s.toString(), evidence).withClaims(claims));
         }
@@ -541,13 +541,13 @@ final class NextStep implements Search {
     }
 
     /** The jar's libraries with a known fix for this cause, met on the run's JDKs: "com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0 (source)". */
-    static String libraryFixes(Cause cause, ServiceLibraries jar, List<Integer> jdks) {
+    static String libraryFixes(Cause cause, String evidence, ServiceLibraries jar, List<Integer> jdks) {
         if (jar == null || jar.libraries().isEmpty()) return "";
         List<String> out = new ArrayList<>();
         for (KnownLibraries.Finding f : KnownLibraries.check(jar.libraries(), jdks)) {
             for (KnownLibraries.Entry e : f.affecting()) {
                 boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
-                if (!met || !Levers.concerns(cause, e)) continue;
+                if (!met || !Levers.concerns(cause, e, evidence)) continue;
                 out.add(f.group() + ":" + f.library().artifact() + " " + f.library().version() + " " + e.effect().name().toLowerCase(Locale.ROOT)
                         + ", fixed in " + (e.fixedIn() == null ? "no release yet" : e.fixedIn()) + " (" + e.source() + ")");
             }

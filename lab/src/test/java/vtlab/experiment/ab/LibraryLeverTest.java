@@ -52,6 +52,18 @@ class LibraryLeverTest {
     }
 
     @Test
+    void aMonitorWhoseLockTheDumpsNameIsTheLibrarysOnlyWhenTheLockIsInIt() {
+        // PetClinic's virtual rows: requests blocked on the JDK's JarFile, a jar with HikariCP 7.0.2 beside it
+        Map<String, String> jarFile = Map.of("jdk", "25", "time_top_evidence",
+                "lock java.util.jar.JarFile in org.springframework.core.io.ClassPathResource.resolveURL [283 of 845 virtual threads in 4 dumps]");
+        assertFalse(Levers.LIBRARY.fits(known(true, List.of(HIKARI_702), jarFile), "virtual", Cause.MONITOR), "the lock is the JDK's, not HikariCP's");
+        Map<String, String> pool = Map.of("jdk", "25", "time_top_evidence",
+                "lock com.zaxxer.hikari.util.ConcurrentBag in com.zaxxer.hikari.pool.HikariPool.getConnection [90 of 400 virtual threads in 4 dumps]");
+        assertTrue(Levers.LIBRARY.fits(known(true, List.of(HIKARI_702), pool), "virtual", Cause.MONITOR), "the pool's own lock");
+        assertTrue(Levers.LIBRARY.fits(known(true, List.of(HIKARI_702), JDK25), "virtual", Cause.MONITOR), "no lock named: it may be the library's");
+    }
+
+    @Test
     void theSqlLogSwitchFitsAHibernateJarWritingTheConsoleOnTheRequestsPath() {
         Map<String, String> logging = Map.of("jdk", "25", "time_cpu_owners", "the web framework 40%; writing logs or the console 22%; other libraries 38%");
         assertTrue(Levers.SQL_LOG.fits(known(true, List.of(HIBERNATE, HIKARI_702), logging), "virtual", Cause.RUNQUEUE));
