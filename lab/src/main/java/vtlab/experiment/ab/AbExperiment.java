@@ -144,7 +144,7 @@ public final class AbExperiment implements Experiment {
         List<Opt> all = new ArrayList<>(List.of(MODES, VARIANTS, CONC));
         all.addAll(Service.OPTIONS);
         all.add(Dependencies.DEPENDENCY);
-        all.addAll(List.of(NextStep.NEXT_STEP, NextStep.LEVER, Aa.AA));
+        all.addAll(List.of(NextStep.NEXT_STEP, NextStep.BUDGET, NextStep.LEVER, Aa.AA));
         all.addAll(TIMING);
         all.addAll(List.of(FORKS, ITERATIONS, BUDGET, Judging.MARGIN));
         return all;
@@ -222,6 +222,11 @@ public final class AbExperiment implements Experiment {
      * What the next step knows of the service (kept in environment.json): whether it runs, the service's kind, the
      * JVM options and the program arguments its levers read their present values from, the user's --lever.
      */
+    /** --next-step-budget: a duration above zero (the next step's own, after the A/B's --budget). */
+    static java.time.Duration nextStepBudget(Options o) throws UsageError {
+        return o.duration(NextStep.BUDGET.name(), NextStep.DEFAULT_BUDGET, false);
+    }
+
     static NextStep.Facts facts(Options o, Service.Parsed s) throws UsageError {
         boolean run = o.flag(NextStep.NEXT_STEP.name());
         List<String> levers = o.every(NextStep.LEVER.name());
@@ -234,8 +239,10 @@ public final class AbExperiment implements Experiment {
         // the jar's libraries: the library lever's (read again at findings time from environment.json, where ab keeps them)
         List<vtlab.check.JarLibraries.Library> libraries = Service.APP.given(o)
                 ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).libraries() : List.of();
+        if (o.has(NextStep.BUDGET.name()) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
+        long budget = run ? nextStepBudget(o).toSeconds() : 0;
         return new NextStep.Facts(run, s.springBoot(), Service.CMD.given(o) ? Service.CMD.string(o) : null, jvmArgs(o), args, levers,
-                vtlab.data.Environment.memTotalKb() / 1024, libraries);
+                vtlab.data.Environment.memTotalKb() / 1024, libraries, budget);
     }
 
     /**
@@ -261,7 +268,8 @@ public final class AbExperiment implements Experiment {
         if (f.auto()) out.add(new AbForks(rows, f, laterForkSeconds(t, f.iterations())));
         if (!o.flag(NextStep.NEXT_STEP.name())) return out;
         // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
-        out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow));
+        out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow,
+                nextStepBudget(o)));
         return out;
     }
 

@@ -3,6 +3,8 @@ package vtlab.experiment.ab;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -84,6 +86,8 @@ final class NextStep implements Search {
     static final Opt NEXT_STEP = Opt.flag("next-step", "after the A/B, try the lever that answers each mode's largest cause of\n"
             + "request time (a Spring Boot jar's pool, threads or launch, the heap, the\nlab's JDK for carriers pinned on JDK 21-23, a --lever) as rows of their\nown, and say what it bought (off by default: each try is\n"
             + "a full row per rep; without it the verdict names the lever to try)");
+    static final Opt BUDGET = Opt.of("next-step-budget", "10m", /* DEFAULT_BUDGET */ "with --next-step: the wall time its variants, and the baseline forks\n"
+            + "run beside them, may take after the A/B (said up front; a lever not\nbegun within it is named in the verdict, not run)");
     static final Opt LEVER = Opt.of("lever", null, "[CAUSE:]NAME=V1,V2: a lever of your own for --next-step (repeatable): NAME an\n"
             + "environment variable, -Dproperty or --argument, each value a row; CAUSE\n(pool_wait, gc, ...) says what it answers, else it is tried for any")
             .typed(Opt.Type.REPEATED);
@@ -102,9 +106,14 @@ final class NextStep implements Search {
      * @param libraries  the libraries in the service's jar (ab keeps them in environment.json apart: {@link ServiceLibraries})
      */
     record Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args,
-                 List<String> levers, long memoryMb, List<vtlab.check.JarLibraries.Library> libraries) {
+                 List<String> levers, long memoryMb, List<vtlab.check.JarLibraries.Library> libraries, long budgetSeconds) {
         Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args, List<String> levers, long memoryMb) {
             this(run, springBoot, command, jvmArgs, args, levers, memoryMb, List.of());
+        }
+
+        Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args, List<String> levers, long memoryMb,
+              List<vtlab.check.JarLibraries.Library> libraries) {
+            this(run, springBoot, command, jvmArgs, args, levers, memoryMb, libraries, 0);
         }
 
         List<Lever> user() {
@@ -132,6 +141,7 @@ final class NextStep implements Search {
             m.put("args", args);
             m.put("levers", levers);
             m.put("memory_mb", memoryMb);
+            if (budgetSeconds > 0) m.put("budget_s", budgetSeconds);
             return m;
         }
 
@@ -146,7 +156,8 @@ final class NextStep implements Search {
                 n.path("args").properties().forEach(e -> args.put(e.getKey(), strings(e.getValue())));
                 ServiceLibraries jar = ServiceLibraries.read(runDir);
                 return new Facts(n.path("run").asBoolean(), n.path("spring_boot").asBoolean(), n.hasNonNull("command") ? n.get("command").asText() : null,
-                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong(), jar == null ? List.of() : jar.libraries());
+                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong(), jar == null ? List.of() : jar.libraries(),
+                        n.path("budget_s").asLong());
             } catch (IOException e) {
                 return null;
             }
@@ -498,7 +509,8 @@ final class NextStep implements Search {
                             + " (" + l.words() + (now == null ? "" : ", now " + now) + ")");
                 }
                 s.append(" → would try ").append(String.join("; ", tries)).append(facts.run()
-                        ? ": not run (the variant gave no row)"
+                        ? facts.budgetSeconds() > 0 ? ": not run (no row: --next-step-budget " + AbExperiment.minutes(facts.budgetSeconds())
+                        + " was spent before it, or it did not start)" : ": not run (the variant gave no row)"
                         : String.format(Locale.ROOT, ": not run (--next-step runs each value as rows of its own, %d rep%s each)", b.rows().size(),
                         b.rows().size() == 1 ? "" : "s"));
             }
@@ -562,12 +574,24 @@ final class NextStep implements Search {
     private final List<Lever> user;
     private final int reps;
     private final long secondsPerRow;
+    private final Duration budget;
+    /** When the first variant row was asked for: the budget counts from there (the A/B's rows are the A/B's budget). */
+    private Instant started;
+    private String stopped;
 
     /**
      * @param planned the A/B's rows as planned (the variants are made from them)
      * @param reps    the reps of each variant: the A/B's
      */
+    /** With --next-step-budget's default. */
     NextStep(List<Row> planned, Facts facts, int reps, long secondsPerRow) {
+        this(planned, facts, reps, secondsPerRow, DEFAULT_BUDGET);
+    }
+
+    static final Duration DEFAULT_BUDGET = Duration.ofMinutes(10);
+
+    NextStep(List<Row> planned, Facts facts, int reps, long secondsPerRow, Duration budget) {
+        this.budget = budget;
         this.planned = List.copyOf(planned);
         this.facts = facts;
         this.user = facts.user();
@@ -590,7 +614,8 @@ final class NextStep implements Search {
     public int expectedRows() {
         long scenarios = planned.stream().map(r -> r.workload() + "|" + r.concurrency() + "|" + r.rate() + "|" + r.jdk().major()).distinct().count();
         long modes = planned.stream().map(Row::threadMode).distinct().count();
-        return (int) (scenarios * modes * reps * 2);
+        long planned = scenarios * modes * reps * 2, fit = budget.toSeconds() / Math.max(1, secondsPerRow);
+        return (int) Math.max(0, Math.min(planned, fit)); // the ETA is the budget's when the levers would outlast it
     }
 
     /** The param that marks a baseline fork run beside a variant's: the variant's lever ("pool:20"). */
@@ -621,6 +646,7 @@ final class NextStep implements Search {
 
     @Override
     public Row next(List<vtlab.data.DataRow> before, List<vtlab.data.DataRow> measured) {
+        if (started == null) started = Instant.now();
         List<Numbered> mine = numbered(measured, before.size() + 1);
         for (Base b : bases(numbered(before, 1))) {
             String scenario = b.first().row().text(Columns.SCENARIO);
@@ -638,7 +664,10 @@ final class NextStep implements Search {
                     if (done.stream().anyMatch(n -> n.row().failed())) break; // a variant that failed: none of its reps or larger values
                     if (done.size() < reps) {
                         // a fresh baseline fork before each of the variant's: baseline, variant, baseline, variant ...
-                        if (beside.size() <= done.size()) return baseline.toBuilder().rep(beside.size() + 1).fork(beside.size() + 1).build();
+                        if (beside.size() <= done.size()) {
+                            if (!fitsBudget(mine.size())) return outOfBudget(l.label(values.get(i)));
+                            return baseline.toBuilder().rep(beside.size() + 1).fork(beside.size() + 1).build();
+                        }
                         return variant.toBuilder().rep(done.size() + 1).fork(done.size() + 1).build();
                     }
                     if (l.given() != null) continue; // the user's values, all of them
@@ -651,6 +680,22 @@ final class NextStep implements Search {
         return null;
     }
 
+    /**
+     * Whether a baseline fork and its variant's fork fit in what is left of the budget: each reckoned at the longest of
+     * the plan's estimate and this search's mean row so far. A pair once begun is finished (a baseline alone is no
+     * comparison), so the search ends at most one row past its budget.
+     */
+    private boolean fitsBudget(int rowsSoFar) {
+        long elapsed = Duration.between(started, Instant.now()).toSeconds();
+        long perRow = Math.max(secondsPerRow, rowsSoFar == 0 ? 0 : elapsed / rowsSoFar);
+        return budget.toSeconds() - elapsed >= 2 * perRow;
+    }
+
+    private Row outOfBudget(String lever) {
+        stopped = "--next-step-budget " + AbExperiment.minutes(budget.toSeconds()) + " spent: " + lever + " and what comes after it not run";
+        return null;
+    }
+
     /** A variant that fails is one of the next step's answers (said in the verdict): the run's exit code stays the A/B's. */
     @Override
     public boolean failedRowsFailTheRun() {
@@ -659,7 +704,7 @@ final class NextStep implements Search {
 
     @Override
     public String status(List<vtlab.data.DataRow> measured) {
-        return measured.size() + " variant row" + (measured.size() == 1 ? "" : "s") + " run";
+        return measured.size() + " variant row" + (measured.size() == 1 ? "" : "s") + " run" + (stopped == null ? "" : "; " + stopped);
     }
 
     /** The rows numbered from first on, in order (the variants' rows follow the A/B's in matrix.csv). */

@@ -272,6 +272,21 @@ class NextStepTest {
         assertNull(nextVariant(search, ab, List.of(row(first, 1, 0, 0, null, 0, "failed"))));
     }
 
+    @Test
+    void aLeverThatWouldOutlastTheNextStepsBudgetIsNotBegun() throws UsageError {
+        List<Row> planned = planned();
+        List<Map<String, String>> ab = List.of(poolFull(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok")),
+                poolFull(row(planned.get(1), 2, 510, 410, Cause.POOL_WAIT, 73, "ok")));
+        // a baseline fork and its variant's take 2 x 40 s: 79 s is not enough, 80 s is
+        NextStep tight = new NextStep(planned, SPRING, 2, 40, java.time.Duration.ofSeconds(79));
+        assertNull(nextVariant(tight, ab, List.of()), "the pair would end past the budget");
+        assertTrue(tight.status(List.of()).contains("--next-step-budget 1m19s spent: pool 20"), tight.status(List.of()));
+        assertEquals(1, tight.expectedRows(), "the ETA counts the rows the budget holds, not the plan's");
+        NextStep room = new NextStep(planned, SPRING, 2, 40, java.time.Duration.ofSeconds(80));
+        assertEquals("pool:20", nextVariant(room, ab, List.of()).params().get("lever"));
+        assertEquals(2, room.expectedRows());
+    }
+
     /**
      * Issue 62 item 7: a variant's forks alternate with fresh baseline forks (baseline, variant, baseline, variant), so a
      * drift over the run falls on both, and the variant is judged against the baseline forks beside it, not the A/B's,
