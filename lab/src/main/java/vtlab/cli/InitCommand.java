@@ -271,7 +271,7 @@ final class InitCommand implements Command {
     /** A [service] key's values as the file's reader gives them, from the option of the same name (checked as ab checks it). */
     static List<String> values(Options o, String key) throws UsageError {
         if (key.equals("port")) {
-            int port = o.positiveInt("port", 18080);
+            int port = PORT.integer(o);
             if (port > 65535) throw new UsageError("--port takes 1 to 65535, not " + port);
             return List.of(Integer.toString(port));
         }
