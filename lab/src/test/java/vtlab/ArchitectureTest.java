@@ -341,6 +341,23 @@ class ArchitectureTest {
         assertEquals(List.of(), found, "report/ draws the judge's claims (findings.json), it asks the judge for none");
     }
 
+    /** The sources (relative to vtlab) whose text holds a string, comments included. */
+    static List<String> filesHolding(String text) throws IOException {
+        List<String> out = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                if (Files.readString(f).contains(text)) out.add(SOURCES.relativize(f).toString());
+            }
+        }
+        return out;
+    }
+
+    /** The SUT's default port is RunOptions' (DEFAULT_PORT, --port's default): a second literal would drift from the help. */
+    @Test
+    void theDefaultPortIsWrittenInOneFile() throws IOException {
+        assertEquals(List.of("plan/RunOptions.java"), filesHolding("18080"), "read RunOptions.PORT or RunOptions.DEFAULT_PORT instead");
+    }
+
     /** The check itself: a test that cannot fail proves nothing. */
     @Test
     void theScanSeesRealReferences() throws IOException {

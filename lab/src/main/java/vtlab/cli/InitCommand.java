@@ -10,12 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.ab.AbExperiment;
+import vtlab.experiment.ab.Service;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioWriter;
@@ -56,7 +59,9 @@ final class InitCommand implements Command {
             + "log at its own rate: its arrivals at their logged times, to the second; vegeta, a step each)").withChoices(List.of("profile", "logged"));
     static final Opt JVM_ARGS = vtlab.plan.RunOptions.JVM_ARGS.withHelp("the service's JVM options (default: its own)");
     /** ab's options that make the file's [[requests]]: one request per --url, each with the method, headers, body and answer given. */
-    static final Set<String> REQUEST = Set.of("url", "method", "header", "body", "expect-status", "expect-body");
+    static final List<Opt> REQUEST = List.of(Service.URL, Service.METHOD, Service.HEADER, Service.BODY, Service.EXPECT_STATUS, Service.EXPECT_BODY);
+    /** The options that only --from-log takes. */
+    static final List<Opt> LOG_ONLY = List.of(LOG_FORMAT, SPEEDUP, REPLAY_WRITES, KEEP, MASK, FIELD, PACE);
     /**
      * The [service] keys init writes from the options of the same name, in the order init declares them (app, cmd and
      * stack aside): each of its options a scenario file keeps in [service], as that option's declaration says.
@@ -120,13 +125,13 @@ final class InitCommand implements Command {
         if (!args.isEmpty()) throw new UsageError("init takes options only, not '" + args.getFirst() + "' (" + USAGE + ")");
         List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("init: option --" + unknown.getFirst() + " is not known (" + USAGE + "; ./vtlab init --help)");
-        int given = (o.has("app") ? 1 : 0) + (o.has("cmd") ? 1 : 0) + (o.has("stack") ? 1 : 0);
+        long given = Stream.of(Service.APP, Service.CMD, STACK).filter(opt -> opt.given(o)).count();
         if (given != 1) throw new UsageError("init needs the service, one of them: " + USAGE);
-        Path file = Path.of(o.string("out", "scenario.toml"));
+        Path file = Path.of(OUT.string(o));
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
         String name = file.getFileName().toString().replaceFirst("\\.toml$", "");
-        if (o.has("from-log")) return fromLog(o, file, name, out);
-        for (String k : List.of("log-format", "speedup", "replay-writes", "keep", "mask", "field", "pace")) if (o.has(k)) throw new UsageError("--" + k + " goes with --from-log FILE");
+        if (FROM_LOG.given(o)) return fromLog(o, file, name, out);
+        for (Opt k : LOG_ONLY) if (k.given(o)) throw new UsageError("--" + k.name() + " goes with --from-log FILE");
         Scenario sc = Scenario.of(name, options(o, service(o)), mixOf(o), List.of(), Map.of());
         write(file, sc, List.of("A vtlab scenario (docs/scenarios.md): ./vtlab run " + file.getFileName()), out);
         out.println("vtlab: wrote " + file + ": edit its requests, then ./vtlab run " + file);
@@ -140,18 +145,18 @@ final class InitCommand implements Command {
      */
     int fromLog(Options o, Path file, String name, PrintStream out) throws Exception {
         if (Files.exists(file)) throw new UsageError(file + " exists: give another --out or remove it");
-        if (o.has("url")) throw new UsageError("--url and --from-log: the log says the requests; give one of them");
+        if (Service.URL.given(o)) throw new UsageError("--url and --from-log: the log says the requests; give one of them");
         double speedup;
         try {
-            speedup = Double.parseDouble(o.string("speedup", "1"));
+            speedup = Double.parseDouble(SPEEDUP.string(o));
         } catch (NumberFormatException e) {
-            throw new UsageError("--speedup takes a number above 0, not '" + o.string("speedup", "") + "'");
+            throw new UsageError("--speedup takes a number above 0, not '" + SPEEDUP.string(o) + "'");
         }
         Map<String, List<String>> service = service(o);
-        var choices = new vtlab.experiment.scenario.accesslog.LogImport.Choices(o.every("keep"), o.every("mask"), o.every("field"));
-        var log = vtlab.experiment.scenario.accesslog.LogImport.read(Path.of(o.string("from-log", "")), o.string("log-format", null), speedup,
-                new LinkedHashSet<>(o.has("replay-writes") ? List.of(o.string("replay-writes", "").split(",")) : List.of()), name, choices);
-        if (log.requests() == null) throw new UsageError("--from-log " + o.string("from-log", "") + ": no request to replay (" + String.join("; ", log.notes()) + ")");
+        var choices = new vtlab.experiment.scenario.accesslog.LogImport.Choices(KEEP.every(o), MASK.every(o), FIELD.every(o));
+        var log = vtlab.experiment.scenario.accesslog.LogImport.read(Path.of(FROM_LOG.string(o)), LOG_FORMAT.string(o), speedup,
+                new LinkedHashSet<>(REPLAY_WRITES.given(o) ? List.of(REPLAY_WRITES.string(o).split(",")) : List.of()), name, choices);
+        if (log.requests() == null) throw new UsageError("--from-log " + FROM_LOG.string(o) + ": no request to replay (" + String.join("; ", log.notes()) + ")");
         Path dir = file.toAbsolutePath().getParent();
         for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
         String baseline = name + "-baseline.json"; // what a replay's fidelity is measured against (Baseline)
@@ -177,7 +182,7 @@ final class InitCommand implements Command {
         var logged = vtlab.experiment.scenario.Baseline.of(new vtlab.stack.Mix(mix.entries(), values), log.arrivals(), speedup);
         if ("logged".equals(PACE.choice(o))) options.put("rate-profile", List.of(logged.loggedProfile()));
         Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles).withBaseline(baseline);
-        List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(o.string("from-log", "")).toAbsolutePath().normalize()
+        List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(FROM_LOG.string(o)).toAbsolutePath().normalize()
                 + ": ./vtlab run " + file.getFileName()));
         log.notes().forEach(n -> header.add("  " + n));
         header.add("  weights: each template's share of the requests replayed, in hundredths of a percent; {name}: the values seen, from the CSV beside");
@@ -200,7 +205,7 @@ final class InitCommand implements Command {
             throw e;
         }
         out.println("vtlab: wrote " + file + " (" + mix.entries().size() + " requests" + (log.csv().isEmpty() ? "" : ", " + log.csv().size() + " CSV files beside it")
-                + ") from " + o.string("from-log", "") + ": " + log.notes().getFirst());
+                + ") from " + FROM_LOG.string(o) + ": " + log.notes().getFirst());
         for (String n : log.notes().subList(1, log.notes().size())) out.println("vtlab:   " + n);
         out.println("vtlab:   the log's baseline in " + dir.resolve(baseline).getFileName() + ": a replay's fidelity to the log (its mix, rate, gaps and values) is measured against it");
         out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
@@ -230,20 +235,20 @@ final class InitCommand implements Command {
      */
     static Map<String, List<String>> service(Options o) throws UsageError {
         Map<String, List<String>> service = new LinkedHashMap<>();
-        boolean switched = o.has("virtual-args") || o.has("virtual-env") || o.has("platform-args") || o.has("platform-env");
-        if (o.has("app")) {
-            Path jar = Path.of(o.string("app", "")).toAbsolutePath().normalize();
+        boolean switched = Stream.of(Service.VIRTUAL_ARGS, Service.VIRTUAL_ENV, Service.PLATFORM_ARGS, Service.PLATFORM_ENV).anyMatch(opt -> opt.given(o));
+        if (Service.APP.given(o)) {
+            Path jar = Path.of(Service.APP.string(o)).toAbsolutePath().normalize();
             if (!Files.isRegularFile(jar)) throw new UsageError("--app " + jar + ": no such file");
             service.put("app", List.of(jar.toString()));
-        } else if (o.has("cmd")) {
-            service.put("cmd", List.of(o.string("cmd", "")));
+        } else if (Service.CMD.given(o)) {
+            service.put("cmd", List.of(Service.CMD.string(o)));
             if (!switched) {
                 service.put("virtual-env", List.of("VIRTUAL=true"));
                 service.put("platform-env", List.of("VIRTUAL=false"));
             }
         } else {
-            vtlab.stack.Stack.load(o.string("stack", "")); // refused here when it is no stack of the lab
-            service.put("stack", List.of(o.string("stack", "")));
+            vtlab.stack.Stack.load(STACK.string(o)); // refused here when it is no stack of the lab
+            service.put("stack", List.of(STACK.string(o)));
         }
         for (String key : SERVICE_KEYS) if (o.has(key)) service.put(key, values(o, key));
         return service;
@@ -263,15 +268,15 @@ final class InitCommand implements Command {
 
     /** The path a stack answers without placeholders (its first endpoint's otherwise), "/" for a jar or a command. */
     static String firstPath(Options o) throws UsageError {
-        if (!o.has("stack")) return "/";
-        vtlab.stack.Stack stack = vtlab.stack.Stack.load(o.string("stack", ""));
+        if (!STACK.given(o)) return "/";
+        vtlab.stack.Stack stack = vtlab.stack.Stack.load(STACK.string(o));
         return stack.workloads().values().stream().map(vtlab.stack.Stack.Workload::path).filter(x -> !x.contains("{")).findFirst().orElse("/");
     }
 
     /** A [service] key's values as the file's reader gives them, from the option of the same name (checked as ab checks it). */
     static List<String> values(Options o, String key) throws UsageError {
         if (key.equals("port")) {
-            int port = o.positiveInt("port", 18080);
+            int port = PORT.integer(o);
             if (port > 65535) throw new UsageError("--port takes 1 to 65535, not " + port);
             return List.of(Integer.toString(port));
         }
@@ -292,34 +297,34 @@ final class InitCommand implements Command {
 
     /** The mix: one request per --url (ab's request options on each), else one of the first path the service answers. */
     static vtlab.stack.Mix mixOf(Options o) throws UsageError {
-        List<String> urls = o.every("url");
-        boolean anyRequestOption = REQUEST.stream().anyMatch(o::has);
+        List<String> urls = Service.URL.every(o);
+        boolean anyRequestOption = REQUEST.stream().anyMatch(opt -> opt.given(o));
         if (urls.isEmpty() && anyRequestOption) throw new UsageError("--method, --header, --body, --expect-status and --expect-body describe a --url: give one");
         if (urls.isEmpty()) {
             return new vtlab.stack.Mix(List.of(new vtlab.stack.Mix.Entry("home", "GET", firstPath(o), List.of(), null, 200, "", 1)), Map.of());
         }
-        String method = o.string("method", "GET").toUpperCase(java.util.Locale.ROOT);
+        String method = Service.METHOD.string(o).toUpperCase(java.util.Locale.ROOT);
         List<vtlab.stack.Request.Header> headers = new ArrayList<>();
-        for (String h : o.every("header")) {
+        for (String h : Service.HEADER.every(o)) {
             int colon = h.indexOf(':');
             if (colon <= 0) throw new UsageError("--header takes \"Name: value\", not '" + vtlab.core.Secrets.header(h) + "'");
             headers.add(new vtlab.stack.Request.Header(h.substring(0, colon).strip(), h.substring(colon + 1).strip()));
         }
         String body = null;
-        if (o.has("body")) {
-            body = o.string("body", "");
+        if (Service.BODY.given(o)) {
+            body = Service.BODY.string(o);
             if (body.startsWith("@")) {
                 Path f = Path.of(body.substring(1));
                 try {
                     body = Files.readString(f);
                 } catch (MalformedInputException e) {
-                    throw new UsageError("--body " + o.string("body", "") + ": not UTF-8 text, which a scenario file's body is");
+                    throw new UsageError("--body " + Service.BODY.string(o) + ": not UTF-8 text, which a scenario file's body is");
                 } catch (IOException e) {
-                    throw new UsageError("--body " + o.string("body", "") + ": no such readable file");
+                    throw new UsageError("--body " + Service.BODY.string(o) + ": no such readable file");
                 }
             }
         }
-        String status = o.string("expect-status", "2xx");
+        String status = Service.EXPECT_STATUS.string(o);
         if (!status.equalsIgnoreCase("2xx") && !status.matches("[1-5]\\d\\d")) {
             throw new UsageError("--expect-status takes a status code from 100 to 599 or 2xx, not '" + status + "'");
         }
@@ -332,7 +337,7 @@ final class InitCommand implements Command {
             String name = base.isEmpty() ? "home" : base;
             for (int i = 2; !names.add(name); i++) name = (base.isEmpty() ? "home" : base) + "-" + i;
             entries.add(new vtlab.stack.Mix.Entry(name, method, url, headers, body, status.equalsIgnoreCase("2xx") ? 2 : Integer.parseInt(status),
-                    o.string("expect-body", ""), 1));
+                    Objects.requireNonNullElse(Service.EXPECT_BODY.string(o), ""), 1));
         }
         return new vtlab.stack.Mix(entries, Map.of());
     }

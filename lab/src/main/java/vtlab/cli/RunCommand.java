@@ -26,6 +26,7 @@ import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
 import vtlab.plan.RowCheck;
+import vtlab.plan.RunOptions;
 import vtlab.plan.Study;
 import vtlab.probe.Probe;
 import vtlab.probe.Probes;
@@ -190,8 +191,8 @@ public final class RunCommand implements Command {
     static final java.util.Set<String> GLOBAL = java.util.Set.copyOf(OWN.stream().map(vtlab.core.Opt::name).toList());
 
     private static List<vtlab.core.Opt> ownOptions() {
-        List<vtlab.core.Opt> all = new ArrayList<>(vtlab.plan.RunOptions.ALL);
-        all.add(all.indexOf(vtlab.plan.RunOptions.WARMUP_MAX) + 1, Generators.OPTION); // where the help has always shown it
+        List<vtlab.core.Opt> all = new ArrayList<>(RunOptions.ALL);
+        all.add(all.indexOf(RunOptions.WARMUP_MAX) + 1, Generators.OPTION); // where the help has always shown it
         return List.copyOf(all);
     }
 
@@ -310,7 +311,7 @@ public final class RunCommand implements Command {
         List<String> defaultProbes = Experiment.defaultProbes(chosen, Probes.DEFAULT);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
                 : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), defaultProbes) : defaultProbes);
-        int port = o.positiveInt("port", 18080);
+        int port = RunOptions.PORT.integer(o);
         Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
         boolean freshSut = o.flag("fresh-sut");
         String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;

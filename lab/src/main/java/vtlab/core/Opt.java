@@ -121,6 +121,11 @@ public record Opt(String name, String dflt, String quickDflt, String help, Type 
         return effective(o).all(name);
     }
 
+    /** Every value given, commas kept (a header, a K=V); none when not given. */
+    public List<String> every(Options o) {
+        return o.every(name);
+    }
+
     public String string(Options o) throws UsageError {
         return effective(o).string(name, null);
     }

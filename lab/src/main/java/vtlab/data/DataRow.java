@@ -7,6 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode;
+
 /**
  * One row read back from a dataset (matrix.csv, a study's CSV), read through its columns' declarations
  * ({@link Columns}): {@code row.num(Columns.RPS)}, {@code row.mode()}. An empty or malformed cell means the same
@@ -97,6 +100,11 @@ public final class DataRow {
     /** Its thread mode: platform, virtual, reactive, ... */
     public String mode() {
         return text(Columns.THREAD_MODE);
+    }
+
+    /** What runs its requests, as its stack declares its mode (Jetty's virtual-pool: virtual; webflux's virtual-netty: an event loop). */
+    public ThreadMode.Threads threads() {
+        return Stack.threadsOf(text(Columns.STACK), mode());
     }
 
     public String status() {

@@ -42,7 +42,9 @@ public final class RunOptions {
     public static final Opt CPUS_STUB = Opt.of("cpus-stub", null, "the stub's CPUs (a taskset list): core map override");
     public static final Opt ALLOW_SHARED_CPUS = Opt.flag("allow-shared-cpus", "let the SUT and the generator share CPUs (refused otherwise; needed on a\n"
             + "one-CPU machine); every row is then flagged shared-cpu");
-    public static final Opt PORT = Opt.of("port", "18080", "SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)").typed(Opt.Type.INT).inScenario("service");
+    /** The SUT's port when --port is not given: a builder that reads no options (vtlab.run.Runner) starts from it too. */
+    public static final int DEFAULT_PORT = 18080;
+    public static final Opt PORT = Opt.of("port", Integer.toString(DEFAULT_PORT), "SUT port on 127.0.0.1 (--hosts: on the SUT's host's address)").typed(Opt.Type.INT).inScenario("service");
     public static final Opt HOSTS = Opt.of("hosts", null, "hosts.toml: the SUT, pg and the stub on hosts of their own, load from the file's agents,\n"
             + "over ssh (the experiments ./vtlab list marks [across hosts]; closed\n"
             + "model with wrk: connections split; open with oha or vegeta at rate/n or\n"

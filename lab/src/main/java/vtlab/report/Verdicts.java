@@ -31,11 +31,6 @@ public final class Verdicts {
     /** A widest gap is named only when it is this far above 1 (a pointer to a chart, not a claim: the claim is the judge's). */
     static final double SAME = 0.05;
 
-    /** Whether a variant's name is the virtual mode's: "virtual", "jetty virtual", "virtual-as-shipped", "virtual-tuned". */
-    static boolean virtualVariant(String name) {
-        return name.matches("(?:.* )?virtual(?:-as-shipped|-tuned)?");
-    }
-
     /** The rows' throughput, one value per fork (each row its own unit when it has no fork). */
     static double[] forkMeans(List<DataRow> rows) {
         return Units.means(rows.stream().map(r -> r.num(Columns.RPS)).toList(), rows.stream().map(r -> r.text(Columns.FORK)).toList());
@@ -96,9 +91,9 @@ public final class Verdicts {
         List<Verdict> out = new ArrayList<>();
         ChartData.panels(rows, ChartData.CONCURRENCY, withStack).forEach((label, panel) -> {
             Map<String, Map<Double, List<DataRow>>> v = byVariantAndX(Rows.valid(panel), ChartData.CONCURRENCY, withStack);
-            // a virtual variant by its mode, with or without ab's tuning after it (virtual-as-shipped, virtual-tuned)
-            List<String> virtual = v.keySet().stream().filter(Verdicts::virtualVariant).toList();
-            List<String> platform = v.keySet().stream().filter(n -> n.contains("platform")).toList();
+            // paired by what runs the requests as the stack declares the mode, not by the mode's name (Jetty's virtual-pool)
+            List<String> virtual = v.keySet().stream().filter(n -> firstRow(v.get(n)).threads().virtual()).toList();
+            List<String> platform = v.keySet().stream().filter(n -> firstRow(v.get(n)).threads().platform()).toList();
             if (!virtual.isEmpty() && !platform.isEmpty()) {
                 for (String vt : virtual)
                     for (String pt : platform) {
@@ -111,6 +106,11 @@ public final class Verdicts {
             }
         });
         return out;
+    }
+
+    /** A variant's first row: its rows share a stack and a mode. */
+    private static DataRow firstRow(Map<Double, List<DataRow>> variant) {
+        return variant.values().iterator().next().getFirst();
     }
 
     private Verdict pair(String exp, String label, String vt, String pt, Map<Double, List<DataRow>> vRows,

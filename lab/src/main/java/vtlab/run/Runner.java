@@ -21,6 +21,7 @@ import vtlab.load.Generator;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.plan.Search;
 import vtlab.plan.Study;
 import vtlab.proc.Children;
@@ -67,7 +68,7 @@ public final class Runner {
 
     /**
      * {@link Config} by name. Required: rows, generator, cores, resultsRoot, stateDir, environment, plan. Defaults: no
-     * studies, no searches (and no planner), no tier options, port 18080, the SUT started here, no hosts to watch.
+     * studies, no searches (and no planner), no tier options, port {@link RunOptions#DEFAULT_PORT}, the SUT started here, no hosts to watch.
      */
     public static final class Builder {
         private List<PlannedRow> rows;
@@ -75,7 +76,7 @@ public final class Runner {
         private long studySeconds;
         private Generator generator;
         private CoreMap cores;
-        private int port = 18080;
+        private int port = RunOptions.DEFAULT_PORT;
         private Path resultsRoot, stateDir;
         private TierOptions tierOptions = TierOptions.NONE;
         private Environment environment;

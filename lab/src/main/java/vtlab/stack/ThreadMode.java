@@ -36,6 +36,11 @@ public record ThreadMode(String name, Threads threads, Bound bound, String size)
             return this == VIRTUAL;
         }
 
+        /** Whether requests run on platform threads (a pool's, not an event loop's). */
+        public boolean platform() {
+            return this == PLATFORM;
+        }
+
         /** Whether the requests' own count by kind of thread is checked against the mode (an event loop's is not: it is the loop's). */
         public boolean checked() {
             return this != EVENT_LOOP;

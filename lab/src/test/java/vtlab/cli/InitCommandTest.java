@@ -9,7 +9,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +29,7 @@ class InitCommandTest {
     Path dir;
 
     static int init(String... args) throws Exception {
-        List<String> words = new java.util.ArrayList<>(List.of("init"));
+        List<String> words = new ArrayList<>(List.of("init"));
         words.addAll(List.of(args));
         return Main.run(words, new PrintStream(new ByteArrayOutputStream()));
     }
@@ -95,7 +97,7 @@ class InitCommandTest {
     @Test
     void anAccessLogBecomesAScenarioAndBadLogsWriteNothing() throws Exception {
         Path log = dir.resolve("access.log");
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         for (int s = 0; s < 30; s++) {
             for (int i = 0; i < 5; i++) lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /owners/%d HTTP/1.1\" 200 12".formatted(s, s * 5 + i));
             lines.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /hello HTTP/1.1\" 200 12".formatted(s));
@@ -126,7 +128,7 @@ class InitCommandTest {
 
         // --pace logged: each second of the log at its own rate (compressed twice: a step each half second)
         Path paced = dir.resolve("paced/p.toml");
-        List<String> uneven = new java.util.ArrayList<>();
+        List<String> uneven = new ArrayList<>();
         for (int sec = 0; sec < 4; sec++) for (int i = 0; i <= sec % 2 * 2; i++) uneven.add("1.2.3.4 - - [28/Nov/2026:10:00:%02d +0000] \"GET /hello HTTP/1.1\" 200 12".formatted(sec));
         Path unevenLog = dir.resolve("uneven.log");
         Files.write(unevenLog, uneven);
@@ -143,7 +145,7 @@ class InitCommandTest {
                 List.of("--from-log", log.toString(), "--log-format", "nginx"));
         for (List<String> b : bad) {
             Path g = dir.resolve("bad/g.toml");
-            List<String> args = new java.util.ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
+            List<String> args = new ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
             args.addAll(b);
             // a UsageError: one line and exit code 2 (Main.main)
             UsageError e = assertThrows(UsageError.class, () -> init(args.toArray(String[]::new)), b.toString());
@@ -165,8 +167,8 @@ class InitCommandTest {
      */
     @Test
     void secretsAndPersonalValuesReachNoFileInitWrites() throws Exception {
-        List<String> lines = new java.util.ArrayList<>();
-        List<String> secrets = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        List<String> secrets = new ArrayList<>();
         for (int s = 0; s < 30; s++) {
             String t = "%02d".formatted(s), hex = "3f2a9c4e8b7d6a5f4e3d2c1b0a9f8e7d6c5b4a" + t, mail = "user" + s + "%40example.com";
             secrets.addAll(List.of(jwt(s), hex, "user" + s + "@example.com", mail));
@@ -249,7 +251,7 @@ class InitCommandTest {
                 "--keep goes with --from-log");
         for (int i = 0; i < bad.size(); i++) {
             Path g = dir.resolve("bad/g.toml");
-            List<String> args = new java.util.ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
+            List<String> args = new ArrayList<>(List.of("--stack", "servlet", "--out", g.toString()));
             args.addAll(bad.get(i));
             UsageError e = assertThrows(UsageError.class, () -> init(args.toArray(String[]::new)), bad.get(i).toString());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
@@ -262,5 +264,18 @@ class InitCommandTest {
     void initsHelpSaysTheImportsOptions() throws Exception {
         String help = new InitCommand().help();
         for (String o : List.of("--keep", "--mask", "--field", "VTLAB_SECRET_", "nginx")) assertTrue(help.contains(o), o + " in:\n" + help);
+    }
+
+    /** An option read by its name as a string (o.flag("name")): a typo reads nothing, and the declaration's default is bypassed. */
+    static final Pattern READ_BY_NAME = Pattern.compile("\\bo\\.\\w+\\(\\s*\"");
+
+    @Test
+    void initReadsItsOptionsThroughTheirDeclarations() throws Exception {
+        Path source = Path.of(System.getProperty("vtlab.home", "..")).resolve("lab/src/main/java/vtlab/cli/InitCommand.java");
+        List<String> lines = Files.readAllLines(source);
+        List<String> found = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) if (READ_BY_NAME.matcher(lines.get(i)).find()) found.add((i + 1) + ": " + lines.get(i).strip());
+        assertEquals(List.of(), found, "read through the Opt (APP.given(o), OUT.string(o), ...)");
+        assertTrue(READ_BY_NAME.matcher("if (o.has(\"app\")) x();").find() && !READ_BY_NAME.matcher("if (APP.given(o)) x();").find());
     }
 }

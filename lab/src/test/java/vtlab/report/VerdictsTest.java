@@ -16,11 +16,53 @@ class VerdictsTest {
     @TempDir
     Path dir;
 
-    /** ab's variants carry their tuning after the mode: they pair with platform as "virtual" does (endsWith("virtual") missed them). */
+    /**
+     * Jetty's VirtualThreadPool mode is named virtual-pool: declared on virtual threads, it pairs with platform as
+     * "virtual" does (a rule on the mode's name left it without a comparison).
+     */
     @Test
-    void abVariantsAreVirtualVariants() {
-        for (String v : List.of("virtual", "jetty virtual", "virtual-as-shipped", "virtual-tuned")) assertTrue(Verdicts.virtualVariant(v), v);
-        for (String v : List.of("platform-200", "platform-as-shipped", "jetty virtual-pool", "virtualish")) org.junit.jupiter.api.Assertions.assertFalse(Verdicts.virtualVariant(v), v);
+    void aVirtualModeNamedOtherwisePairsByItsDeclaredThreads() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (int rep = 1; rep <= 2; rep++) {
+            jetty(f.row("jetty", "platform", 1000, null, rep, 1950, 520));
+            jetty(f.row("jetty", "virtual-pool", 1000, null, rep, 1990, 505));
+        }
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).sweeps("jetty").stream().map(Verdicts.Verdict::text).toList();
+        assertTrue(texts.stream().anyMatch(t -> t.contains("virtual-pool vs platform-200 at 1,000 connections")), texts.toString());
+    }
+
+    /** ab's variants carry their tuning after the mode, its service no stack.json: virtual read from the mode's name. */
+    @Test
+    void abVariantsPairAsTheirModesDo() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (String mode : List.of("platform", "virtual")) {
+            Map<String, Object> r = f.row("ab", mode, 1000, null, 1, 1900, 500);
+            r.put("stack", "my-service");
+            r.put("params", "tuning=as-shipped");
+        }
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).sweeps("ab").stream().map(Verdicts.Verdict::text).toList();
+        assertTrue(texts.stream().anyMatch(t -> t.contains("virtual-as-shipped vs platform-as-shipped at 1,000 connections")), texts.toString());
+    }
+
+    /** webflux's virtual-netty is declared on its event loop: not a virtual mode, whatever its name says. */
+    @Test
+    void anEventLoopModeNamedVirtualDoesNotPair() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        for (String mode : List.of("reactive", "virtual-netty")) {
+            Map<String, Object> r = f.row("webflux", mode, 1000, null, 1, 1900, 500);
+            r.put("stack", "webflux");
+        }
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).sweeps("webflux").stream().map(Verdicts.Verdict::text).toList();
+        assertEquals(1, texts.size(), texts.toString());
+        assertTrue(texts.getFirst().startsWith("webflux (") && !texts.getFirst().contains(" vs "), texts.toString());
+    }
+
+    private static void jetty(Map<String, Object> r) {
+        r.put("stack", "jetty");
+        r.put("params", "sleepMs=100;maxThreads=200");
     }
 
     @Test

@@ -13,6 +13,7 @@ import vtlab.experiment.ThreadModes;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.proc.Env;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
@@ -158,7 +159,7 @@ public final class AbExperiment implements Experiment {
 
     @Override
     public List<Row> plan(Options o, PlanContext ctx) throws UsageError {
-        int port = o.positiveInt("port", 18080);
+        int port = RunOptions.PORT.integer(o);
         Service.Parsed s = Service.parse(o, port);
         List<Dependencies.Dependency> deps = Dependencies.parse(o, s.sharedEnv());
         Stack.define(s.stack());
@@ -258,7 +259,7 @@ public final class AbExperiment implements Experiment {
         String what = o.flag(NextStep.NEXT_STEP.name()) ? "--next-step" : "--forks auto (or --budget)";
         if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError(what + " explains a steady state: not with --fault (run them apart)");
         if (ctx.rateProfile() != null) throw new UsageError(what + " compares constant loads: not with --rate-profile (run them apart)");
-        Service.Parsed s = Service.parse(o, o.positiveInt("port", 18080));
+        Service.Parsed s = Service.parse(o, RunOptions.PORT.integer(o));
         List<Row> rows = vtlab.plan.LimitAxis.apply(ctx.underLoadModel(plan(ctx.forExperiments(o), ctx)), vtlab.plan.LimitAxis.parse(o), o);
         PlanContext.Timing t = ctx.timing(o, TIMING);
         Forks f = forks(o, t);
@@ -301,7 +302,7 @@ public final class AbExperiment implements Experiment {
     public Map<String, Object> environment(Options o) throws UsageError {
         Map<String, Object> out = new LinkedHashMap<>();
         if (Service.APP.given(o)) out.putAll(ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap());
-        out.put("next_step", facts(o, Service.parse(o, o.positiveInt("port", 18080))).asMap());
+        out.put("next_step", facts(o, Service.parse(o, RunOptions.PORT.integer(o))).asMap());
         out.put("judge", Judging.of(o, autoForks(o)).asMap());
         // this machine's noise floor as the run found it (a later A/A may replace it): the verdict quotes the run's own
         vtlab.data.MachineRecord.NoiseFloor floor = vtlab.data.MachineRecord.noiseFloor();

@@ -28,27 +28,27 @@ import vtlab.tier.tool.Jdk;
  * with the answer each must give before load. It has no runtime-info: the runner proves the thread mode from thread
  * dumps under the warm-up's load instead.
  */
-final class Service {
+public final class Service {
     static final String TUNING = "tuning";
     static final String AS_SHIPPED = "as-shipped", TUNED = "tuned";
 
-    static final Opt APP = Opt.of("app", null, "the service: a runnable jar (a Spring Boot jar is recognised from its manifest)").inScenario("service");
-    static final Opt CMD = Opt.of("cmd", null, "the service: a command that starts a JVM listening on --port (run by sh, pinned\n"
+    public static final Opt APP = Opt.of("app", null, "the service: a runnable jar (a Spring Boot jar is recognised from its manifest)").inScenario("service");
+    public static final Opt CMD = Opt.of("cmd", null, "the service: a command that starts a JVM listening on --port (run by sh, pinned\n"
             + "to the SUT's CPUs; the lab's JVM options reach it in JAVA_TOOL_OPTIONS)").inScenario("service");
-    static final Opt URL = Opt.of("url", null, "a path to load, e.g. /orders/42 (repeatable: each its own scenario)");
-    static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url: GET, HEAD, DELETE, OPTIONS,\nPOST, PUT or PATCH");
-    static final Opt HEADER = Opt.of("header", null, "\"Name: value\" sent with every request, the check before\n"
+    public static final Opt URL = Opt.of("url", null, "a path to load, e.g. /orders/42 (repeatable: each its own scenario)");
+    public static final Opt METHOD = Opt.of("method", "GET", "HTTP method of every --url: GET, HEAD, DELETE, OPTIONS,\nPOST, PUT or PATCH");
+    public static final Opt HEADER = Opt.of("header", null, "\"Name: value\" sent with every request, the check before\n"
             + "load's too (repeatable; Authorization, Cookie: written as ***)");
-    static final Opt BODY = Opt.of("body", null, "request body of every --url: @FILE, the file's bytes as they\n"
+    public static final Opt BODY = Opt.of("body", null, "request body of every --url: @FILE, the file's bytes as they\n"
             + "are, or the text itself (UTF-8); needs --header \"Content-Type: ...\";\nnot with GET or HEAD");
-    static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
-    static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
+    public static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
+    public static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
     static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
             + "e.g. a database URL; a K naming a PASSWORD, SECRET, TOKEN, KEY or\nCREDENTIAL is written as ***)").typed(Opt.Type.ENV).inScenario("service");
-    static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows").inScenario("service");
-    static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows").inScenario("service");
-    static final Opt PLATFORM_ENV = Opt.of("platform-env", null, "K=V of the platform rows (repeatable)").typed(Opt.Type.ENV).inScenario("service");
-    static final Opt VIRTUAL_ENV = Opt.of("virtual-env", null, "K=V of the virtual rows (repeatable)").typed(Opt.Type.ENV).inScenario("service");
+    public static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows").inScenario("service");
+    public static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows").inScenario("service");
+    public static final Opt PLATFORM_ENV = Opt.of("platform-env", null, "K=V of the platform rows (repeatable)").typed(Opt.Type.ENV).inScenario("service");
+    public static final Opt VIRTUAL_ENV = Opt.of("virtual-env", null, "K=V of the virtual rows (repeatable)").typed(Opt.Type.ENV).inScenario("service");
     static final Opt APP_PACKAGE = Opt.of("app-package", null, "the service's own package(s), to trim pinning stacks to\n"
             + "(default: Start-Class's package of a Spring Boot jar)").typed(Opt.Type.REPEATED).inScenario("service");
     static final Opt START_TIMEOUT = Opt.of("start-timeout", "120s", "how long start-up may take until the port opens").inScenario("service");

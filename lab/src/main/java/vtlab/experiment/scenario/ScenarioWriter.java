@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import vtlab.core.Opt;
+import vtlab.plan.RunOptions;
 import vtlab.stack.Mix;
 import vtlab.stack.Request;
 
@@ -26,7 +27,7 @@ public final class ScenarioWriter {
     static {
         HINTS.put("env", "env = { SPRING_PROFILES_ACTIVE = \"bench\" }  # the service's own settings, both modes");
         HINTS.put("start-timeout", "start-timeout = \"120s\"");
-        HINTS.put("port", "port = 18080");
+        HINTS.put("port", "port = " + RunOptions.DEFAULT_PORT);
         HINTS.put("load-model", "load-model = \"open\"     # with rates = [200]: the open model (conc: the closed model's connections)");
         HINTS.put("generator", "generator = \"vegeta\"   # vegeta (the default, both models: each request's own p50/p99) or wrk (closed, less CPU, the whole load only); k6 too, opt-in; oha and hey cannot");
         HINTS.put("jdk", "jdk = [\"25\"]");
