@@ -66,9 +66,23 @@ class TimeBreakdownTest {
      * The recording without the test JVM's own GC pauses: the shares' arithmetic is what these tests check, and a pause
      * of this JVM on a busy machine (0.4 s of a 1 s hold, seen here with other builds beside it) would be a share of its own.
      */
+    /**
+     * The recording as a calm machine gives it: no GC pause, and each wait as long as it was asked to be (a loaded
+     * machine wakes an 80 ms sleep after 150 ms, and the shares computed from it then name no largest cause).
+     */
     static TimeBreakdown.Seen calm(TimeBreakdown.Seen s) {
-        return new TimeBreakdown.Seen(s.waitS(), s.evidence(), s.samples(), s.topFrames(), 0, 0, s.platformTids(), s.virtualSeen(),
-                s.samplesTotal(), s.waits().stream().filter(w -> w.cause() != Cause.GC).toList());
+        double cap = WAIT_MS / 1000.0;
+        Map<Cause, Double> waitS = new java.util.EnumMap<>(Cause.class);
+        Map<Cause, Map<String, Double>> evidence = new java.util.EnumMap<>(Cause.class);
+        List<TimeBreakdown.Wait> waits = new java.util.ArrayList<>();
+        for (TimeBreakdown.Wait w : s.waits()) {
+            if (w.cause() == Cause.GC) continue;
+            TimeBreakdown.Wait c = new TimeBreakdown.Wait(w.cause(), Math.min(w.seconds(), cap), w.what());
+            waits.add(c);
+            waitS.merge(c.cause(), c.seconds(), Double::sum);
+            evidence.computeIfAbsent(c.cause(), k -> new java.util.LinkedHashMap<>()).merge(c.what(), c.seconds(), Double::sum);
+        }
+        return new TimeBreakdown.Seen(waitS, evidence, s.samples(), s.topFrames(), 0, 0, s.platformTids(), s.virtualSeen(), s.samplesTotal(), waits);
     }
 
     /** Each scenario on a thread of the builder, one after another, inside one recording; then read back. */
@@ -246,8 +260,9 @@ class TimeBreakdownTest {
         // a read under the JDBC driver's frames is the database's, whatever its port
         assertTrue(seconds(platform, Cause.DB) > 0.5 * wait, platform.toString());
         assertTrue(evidence(platform, Cause.DB).contains(":" + platformPorts[1] + " (org.postgresql."), evidence(platform, Cause.DB));
-        assertTrue(seconds(platform, Cause.SLEEP) > 0.7 * wait && seconds(platform, Cause.SLEEP) < 2 * wait, platform.toString());
-        assertTrue(seconds(platform, Cause.SLEEP) < 1.5 * wait, "the main thread's sleep is not a request's: " + platform);
+        assertTrue(seconds(platform, Cause.SLEEP) > 0.7 * wait, platform.toString());
+        // one sleep, the request's (a loaded machine may wake it late, so its length says nothing about a second one)
+        assertEquals(1, platform.waits().stream().filter(w -> w.cause() == Cause.SLEEP).count(), "the main thread's sleep is not a request's: " + platform);
         // the spin is sampled, owned by the service's code, and is the top frame
         // (a loaded machine starves JFR's sampler thread too: few samples, but the spin's are the most)
         assertTrue(platform.samples().getOrDefault(Owner.SERVICE, 0) >= 1, platform.samples().toString());
