@@ -568,15 +568,15 @@ class RowRunnerTest {
         Process load = new ProcessBuilder("sleep", "0.3").start();
         try {
             long t0 = System.nanoTime();
-            assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
+            assertEquals(false, RowLoad.aliveAfter(vtlab.tier.host.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
             double s = (System.nanoTime() - t0) / 1e9;
             assertTrue(s >= 0.25 && s < 2, "returned when the load ended, " + s + " s after");
         } finally {
             load.destroyForcibly();
         }
         long t0 = System.nanoTime();
-        assertTrue(RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
+        assertTrue(RowLoad.aliveAfter(vtlab.tier.host.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
         assertTrue((System.nanoTime() - t0) / 1e6 >= 200, "after the whole wait");
-        assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
+        assertEquals(false, RowLoad.aliveAfter(vtlab.tier.host.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
     }
 }
