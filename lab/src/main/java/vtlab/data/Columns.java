@@ -45,6 +45,8 @@ public final class Columns {
     public static final Column DRAIN_MS = Column.integer("drain_ms", "ms", "wait before the hold until the previous load's requests were served");
     public static final Column WARMUP_S = Column.integer("warmup_s", "s", "warm-up length (minimum plus slices)");
     public static final Column WARMUP_STEADY = Column.bool("warmup_steady", "the warm-up's rate and JIT settled (empty: no room to check)");
+    public static final Column WARMUP_TREND = Column.text("warmup_trend",
+            "why the warm-up ended: the trend of its last 4 slices' rates in words (slope %/slice, 95% CI, CV; empty: no room to check)");
     public static final Column WARMUP_RPS = Column.text("warmup_rps", "rate of each warm-up slice (req/s;...)");
     public static final Column WARMUP_JIT_PCT = Column.text("warmup_jit_pct", "JIT compiler threads' CPU in each warm-up slice (% core;...)");
     public static final Column MODE_PROOF = Column.text("thread_mode_proof",

@@ -25,10 +25,12 @@ public final class RunOptions {
     public static final Opt CARRIERS = Opt.of("carriers", "auto", "auto|N: virtual-thread carriers of the SUT (jdk.virtualThreadScheduler.parallelism);\n"
             + "auto = one per SUT CPU, but 2 on a one-CPU SUT (a lone carrier stalls\n"
             + "behind Tomcat's poller, GC and JIT; docs/results.md)").typed(Opt.Type.INT).inScenario("run");
-    public static final Opt WARMUP_MAX = Opt.of("warmup-max", "120s", "the warm-up goes on in 5 s slices after --warmup until two slices agree\n"
-            + "within 5% and the JIT used at most 2% of a core in both, at most\n"
-            + "this long (on a one-CPU SUT the JIT needs ~50 s for the hello servlet,\n"
-            + "over a minute for Spring); rows that never settle are flagged\nwarmup-not-steady").quick("0s").inScenario("load");
+    public static final Opt WARMUP_MAX = Opt.of("warmup-max", "120s", "the warm-up goes on in 5 s slices after --warmup until the trend of\n"
+            + "the last 4 is flat (a slope within 2% a slice either way, or none\n"
+            + "beyond the noise at a CV of at most 5%) and the JIT used at most 2%\n"
+            + "of a core in the last two, at most this long (on a one-CPU SUT the\n"
+            + "JIT needs ~50 s for the hello servlet, over a minute for Spring); rows\n"
+            + "that never settle are flagged warmup-not-steady, warmup_trend says why").quick("0s").inScenario("load");
     public static final Opt PROBES = Opt.of("probes", null, "a,b: probes, by name (see Probes below; default: the ones marked so);\n"
             + "--no-probes for none; options after a colon, e.g. jfr-pinning:threshold=5ms;\n"
             + "+a adds to the default set, -a takes one out: --probes +profile (where each\n"

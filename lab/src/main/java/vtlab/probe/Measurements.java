@@ -34,7 +34,10 @@ public final class Measurements {
         return new RowValues().putAll(columns);
     }
 
+    /** A copy, lists too: a probe's reader thread appends points while the row (or a test) reads them. */
     public synchronized Map<String, List<double[]>> series() {
-        return new LinkedHashMap<>(series);
+        Map<String, List<double[]>> out = new LinkedHashMap<>();
+        series.forEach((k, v) -> out.put(k, List.copyOf(v)));
+        return out;
     }
 }

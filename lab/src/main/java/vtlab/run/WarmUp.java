@@ -4,17 +4,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import vtlab.data.judge.Trend;
+
 /**
  * Warm-up until the SUT's throughput settles, not for a fixed time only. On a one-CPU SUT the JIT competes with the
  * request threads for that CPU (with 200 runnable pool threads it gets a small share): the hello servlet took ~50 s
  * to reach its steady rate here, so a fixed 10 s warm-up measured the compiler, not the server. After the minimum
- * (--warmup) the load goes on in 5 s slices until one slice's rate is within 5% of the one before and the JIT used at
- * most 2% of a core in both, or --warmup-max, or two slices in which nothing was answered. The JIT condition came from the cpu-threads probe: rows whose rate had
- * "settled" still spent 4-8% of the SUT's core compiling during the measured hold, one JVM differently from the next.
+ * (--warmup) the load goes on in 5 s slices until the rate is steady by a trend test over the last 4 slices
+ * ({@link Trend}: no slope beyond ±2% a slice, flat within the noise) and the JIT used at most 2% of a core in the last
+ * two, or --warmup-max, or two slices in which nothing was answered. A trend, not two slices agreeing within 5%: a
+ * Spring service on one core crept up 2-4% a slice and passed that rule early, or scattered ±6% and never passed it.
+ * The JIT condition came from the cpu-threads probe: rows whose rate had "settled" still spent 4-8% of the SUT's
+ * core compiling during the measured hold, one JVM differently from the next.
  */
 final class WarmUp {
     static final Duration SLICE = Duration.ofSeconds(5);
-    static final double TOLERANCE = 0.05;
     /** The JIT's compiler threads may use at most this share of one core (in %) in the slice that ends the warm-up. */
     static final double JIT_QUIET_PCT = 2.0;
 
@@ -27,11 +31,13 @@ final class WarmUp {
     }
 
     /**
-     * @param steady true when two consecutive rates agreed with the JIT quiet, false when --warmup-max came first,
-     *               null when there was no room to check (--warmup-max not above --warmup)
+     * @param steady true when the trend over the last slices was steady with the JIT quiet, false when --warmup-max
+     *               came first (or two slices got no answer), null when there was no room to check (--warmup-max not
+     *               above --warmup plus one slice)
      * @param slices the minimum warm-up, then each slice
+     * @param trend  why the warm-up ended, in words: the last trend's {@link Trend#reason()} (null: no room to check)
      */
-    record Result(Duration total, Boolean steady, List<Slice> slices) {
+    record Result(Duration total, Boolean steady, List<Slice> slices, String trend) {
         List<Double> rates() {
             return slices.stream().map(Slice::rps).toList();
         }
@@ -81,26 +87,30 @@ final class WarmUp {
 
     static Result run(Duration min, Duration max, Load load) throws Exception {
         List<Slice> slices = new ArrayList<>();
-        Slice previous = load.run(min, 0);
-        slices.add(previous);
+        slices.add(load.run(min, 0));
         Duration total = min;
-        if (total.plus(SLICE).compareTo(max) > 0) return new Result(total, null, slices);
+        if (total.plus(SLICE).compareTo(max) > 0) return new Result(total, null, slices, null);
+        Trend trend = Trend.of();
         while (total.plus(SLICE).compareTo(max) <= 0) {
-            Slice current = load.run(SLICE, slices.size());
-            slices.add(current);
+            slices.add(load.run(SLICE, slices.size()));
             total = total.plus(SLICE);
+            trend = Trend.of(sliceRates(slices));
             // compilation comes in bursts: one quiet slice after a busy one is not yet the end of it
-            if (settled(previous.rps(), current.rps()) && jitQuiet(previous) && jitQuiet(current)) return new Result(total, true, slices);
+            if (trend.steady() && jitQuiet(slices, 2)) return new Result(total, true, slices, trend.reason());
             // nothing answered in two slices (a SUT stuck, e.g. JDK 21 pinning every carrier): more load cannot warm
             // it, and the row is judged by its hold; it stays "not steady"
-            if (previous.rps() == 0 && current.rps() == 0) return new Result(total, false, slices);
-            previous = current;
+            if (slices.get(slices.size() - 2).rps() == 0 && slices.getLast().rps() == 0) return new Result(total, false, slices, "no answers in two slices");
         }
-        return new Result(total, false, slices);
+        return new Result(total, false, slices, trend.steady() ? trend.reason() + "; the JIT busy in the last two slices" : trend.reason());
     }
 
-    static boolean settled(double previous, double current) {
-        return previous > 0 && Math.abs(current - previous) / previous <= TOLERANCE;
+    /** The 5 s slices' rates: the minimum warm-up is longer and the coldest, so not in the trend's window. */
+    private static double[] sliceRates(List<Slice> slices) {
+        return slices.subList(1, slices.size()).stream().mapToDouble(Slice::rps).toArray();
+    }
+
+    private static boolean jitQuiet(List<Slice> slices, int last) {
+        return slices.subList(slices.size() - last, slices.size()).stream().allMatch(WarmUp::jitQuiet);
     }
 
     /** Quiet when the compiler threads stayed under the limit; a JIT that could not be read does not hold the row. */

@@ -100,6 +100,7 @@ final class WarmUpPhase implements Phase {
         });
         out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
         out.put(RowColumns.WARMUP_STEADY, warm.steady());
+        out.put(RowColumns.WARMUP_TREND, warm.trend());
         out.put(RowColumns.WARMUP_RPS, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.0f", v.rps()))
                 .collect(Collectors.joining(";")));
         out.put(RowColumns.WARMUP_JIT_PCT, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.1f", v.jitPct()))

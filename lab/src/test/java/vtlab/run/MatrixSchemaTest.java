@@ -63,7 +63,7 @@ class MatrixSchemaTest {
                 "errors_status", "stub_cpu_pct", "app_cpus", "load_cpus", "bound_note", "littles_law_ratio", "flags", "params",
                 "scenario", "raw", "nmt_thread_reserved_kb_idle", "nmt_thread_committed_kb_idle", "jvm_threads_idle",
                 "pinned_total_ms", "pinned_max_ms", "pinned_reasons", "vthreads_dump", "sut_jvm", "sut_log", "drain_ms",
-                "carriers", "warmup_s", "warmup_steady", "warmup_rps", "app_cpu_by_thread", "warmup_jit_pct")) {
+                "carriers", "warmup_s", "warmup_steady", "warmup_trend", "warmup_rps", "app_cpu_by_thread", "warmup_jit_pct")) {
             assertTrue(names.contains(c), c);
         }
     }

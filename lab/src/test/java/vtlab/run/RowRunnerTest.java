@@ -531,6 +531,7 @@ class RowRunnerTest {
         assertEquals(1L, res.values().get("warmup_s"));
         assertEquals("1000", res.values().get("warmup_rps"));
         assertEquals(null, res.values().get("warmup_steady"), "no room to check: --warmup-max not above --warmup");
+        assertEquals(null, res.values().get("warmup_trend"));
     }
 
     /** An open row is warmed and measured at its own rate, with its in-flight cap as the generator's connections. */

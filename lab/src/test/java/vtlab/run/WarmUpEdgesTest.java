@@ -8,20 +8,29 @@ import java.time.Duration;
 
 import org.junit.jupiter.api.Test;
 
+import vtlab.data.judge.Trend;
+
 /**
- * The warm-up's two thresholds on both sides of their edges: a slice's rate within 5% of the one before (TOLERANCE,
- * the edge in) and the JIT's compiler threads at most 2% of a core (JIT_QUIET_PCT, the edge in), in the slices and in
- * the pause after a busy one. Values written out, so a changed constant fails here.
+ * The warm-up's thresholds on both sides of their edges: the trend's slope at most 2% of the mean a slice
+ * (Trend.FLAT_PCT, the edge in), a flat rate's CV at most 5% (Trend.NOISE_PCT, the edge in) and the JIT's compiler
+ * threads at most 2% of a core (JIT_QUIET_PCT, the edge in), in the slices and in the pause after a busy one. Values
+ * written out, so a changed constant fails here.
  */
 class WarmUpEdgesTest {
     @Test
-    void aRateIsSettledWithinFivePercentOfTheOneBeforeEitherWay() {
-        assertFalse(WarmUp.settled(1000, 949), "-5.1%");
-        assertTrue(WarmUp.settled(1000, 950), "-5%: the edge is settled");
-        assertTrue(WarmUp.settled(1000, 951));
-        assertTrue(WarmUp.settled(1000, 1049));
-        assertTrue(WarmUp.settled(1000, 1050), "+5%");
-        assertFalse(WarmUp.settled(1000, 1051), "+5.1%");
+    void aRateIsSteadyAtTwoPercentASliceEitherWay() {
+        // straight lines around 1,000: the interval is the slope itself
+        assertTrue(Trend.of(970, 990, 1010, 1030).steady(), "+2.0%: the edge is steady");
+        assertFalse(Trend.of(969.85, 989.95, 1010.05, 1030.15).steady(), "+2.01%");
+        assertTrue(Trend.of(1030, 1010, 990, 970).steady(), "-2.0%");
+        assertFalse(Trend.of(1030.15, 1010.05, 989.95, 969.85).steady(), "-2.01%");
+    }
+
+    @Test
+    void aFlatRateIsSteadyWithinFivePercentNoise() {
+        // no slope, a CV of 4.99% and of 5.01%
+        assertTrue(Trend.of(1043.2, 956.8, 956.8, 1043.2).steady());
+        assertFalse(Trend.of(1043.4, 956.6, 956.6, 1043.4).steady());
     }
 
     @Test
@@ -32,15 +41,15 @@ class WarmUpEdgesTest {
         assertTrue(WarmUp.jitQuiet(new WarmUp.Slice(1000, Double.NaN)), "unread: does not hold the row");
     }
 
-    /** Both edges at once in a warm-up: after the 10 s minimum, one 5 s slice settles it, or it goes on. */
+    /** Both edges at once in a warm-up: after the 10 s minimum, four 5 s slices settle it, or it goes on. */
     @Test
     void aWarmUpEndsOnlyWhenBothHoldOnTheirEdge() throws Exception {
         Duration min = Duration.ofSeconds(10), max = Duration.ofSeconds(30);
-        WarmUp.Result edge = WarmUp.run(min, max, (d, i) -> new WarmUp.Slice(i == 0 ? 1000 : 1050, 2.0));
-        assertEquals(Boolean.TRUE, edge.steady());
-        assertEquals(Duration.ofSeconds(15), edge.total(), "settled by the first slice");
-        WarmUp.Result rate = WarmUp.run(min, max, (d, i) -> new WarmUp.Slice(1000 * Math.pow(1.051, i), 2.0));
-        assertEquals(Boolean.FALSE, rate.steady(), "5.1% more each slice never settles");
+        WarmUp.Result edge = WarmUp.run(min, max, (d, i) -> new WarmUp.Slice(i == 0 ? 500 : 950 + 20 * i, 2.0));
+        assertEquals(Boolean.TRUE, edge.steady(), edge.trend());
+        assertEquals(Duration.ofSeconds(30), edge.total(), "settled by the fourth slice");
+        WarmUp.Result rate = WarmUp.run(min, max, (d, i) -> new WarmUp.Slice(i == 0 ? 500 : 949.85 + 20.1 * i, 2.0));
+        assertEquals(Boolean.FALSE, rate.steady(), "2.01% more each slice never settles");
         WarmUp.Result jit = WarmUp.run(min, max, (d, i) -> new WarmUp.Slice(1000, 2.01));
         assertEquals(Boolean.FALSE, jit.steady(), "a JIT at 2.01% never lets it end");
     }

@@ -37,35 +37,59 @@ class WarmUpTest {
     }
 
     @Test
-    void goesOnUntilTwoSlicesAgree() throws Exception {
-        // the measured cold start of the hello servlet, platform mode, in 10 s steps
-        Series s = new Series(7096, 12103, 22044, 31673, 43059, 45218, 44079);
+    void goesOnUntilTheTrendOfTheLastFourSlicesIsFlat() throws Exception {
+        // the measured cold start of the hello servlet, platform mode, then slices at its plateau
+        Series s = new Series(7096, 12103, 22044, 31673, 43059, 45218, 44079, 44800, 44300);
         WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), s);
-        assertTrue(r.steady());
-        // 43,059 -> 45,218 is 5.01% apart: one more slice; 45,218 -> 44,079 (2.5%) settles
-        assertEquals(List.of(7096.0, 12103.0, 22044.0, 31673.0, 43059.0, 45218.0, 44079.0), r.rates());
-        assertEquals(Duration.ofSeconds(40), r.total());
+        assertTrue(r.steady(), r.trend());
+        // 31,673 -> 45,218 -> 44,079 still slopes +9.6% a slice; 43,059 ... 44,800 is flat within its 2.1% CV
+        assertEquals(List.of(7096.0, 12103.0, 22044.0, 31673.0, 43059.0, 45218.0, 44079.0, 44800.0), r.rates());
+        assertEquals(Duration.ofSeconds(45), r.total());
+        assertTrue(r.trend().startsWith("flat within the noise: +0.9%/slice"), r.trend());
         assertEquals(Duration.ofSeconds(10), s.asked.getFirst());
         assertTrue(s.asked.subList(1, s.asked.size()).stream().allMatch(WarmUp.SLICE::equals));
     }
 
     @Test
+    void aRateCreepingUpThreePercentASliceIsStillWarmingThoughSlicesAgreeWithinFivePercent() throws Exception {
+        double[] rates = new double[11];
+        for (int i = 0; i < rates.length; i++) rates[i] = 1000 * Math.pow(1.03, i);
+        for (int i = 1; i < rates.length; i++) assertTrue(rates[i] / rates[i - 1] - 1 < 0.05, "the two-slice rule would have ended it");
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(rates).jit(new double[11]));
+        assertFalse(r.steady(), r.trend());
+        assertEquals(Duration.ofSeconds(60), r.total(), "until --warmup-max");
+        assertTrue(r.trend().startsWith("rising +3.0%/slice"), r.trend());
+    }
+
+    @Test
+    void aFlatRateWithFourPercentNoiseEndsIt() throws Exception {
+        // consecutive slices 8% apart: the two-slice rule never ended this one
+        Series s = new Series(500, 1040, 960, 1040, 960, 1040, 960).jit(30, 1, 1, 1, 1, 1, 1);
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), s);
+        assertTrue(r.steady(), r.trend());
+        assertEquals(Duration.ofSeconds(30), r.total(), "the first four slices");
+        assertTrue(r.trend().startsWith("flat within the noise") && r.trend().contains("CV 4.6%"), r.trend());
+    }
+
+    @Test
     void aSteadyRateIsNotEnoughWhileTheJitIsStillCompiling() throws Exception {
-        // the rate agrees from the first slice on, but the compiler threads use 6%, 5%, 1%, 3% (a burst), 1.5%, 0.5%
+        // the rate is flat from the first slice on, but the compiler threads use 6%, 5%, 1%, 3% (a burst), 1.5%, 0.5%
         Series s = new Series(12000, 12100, 12050, 12000, 12100, 12000, 12050).jit(40, 6, 5, 1, 3, 1.5, 0.5);
         WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), s);
         assertTrue(r.steady());
         assertEquals(Duration.ofSeconds(40), r.total(), "six slices: the JIT was quiet in the fifth and the sixth");
         assertEquals(0.5, r.slices().getLast().jitPct());
-        Series busy = new Series(12000, 12100, 12050, 12000).jit(40, 6, 5, 3);
-        assertFalse(WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(25), busy).steady(), "never quiet before --warmup-max");
+        Series busy = new Series(12000, 12100, 12050, 12000, 12100, 12000).jit(40, 6, 5, 3, 3, 3);
+        WarmUp.Result never = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(35), busy);
+        assertFalse(never.steady(), "never quiet before --warmup-max");
+        assertTrue(never.trend().startsWith("flat: ") && never.trend().endsWith("; the JIT busy in the last two slices"), never.trend());
     }
 
     @Test
-    void aWarmSutIsDoneAfterOneSlice() throws Exception {
-        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(3950, 3948));
+    void aWarmSutIsDoneAfterFourSlices() throws Exception {
+        WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(3950, 3948, 3951, 3949, 3950));
         assertTrue(r.steady());
-        assertEquals(Duration.ofSeconds(15), r.total());
+        assertEquals(Duration.ofSeconds(30), r.total(), "the trend needs four slices");
     }
 
     @Test
@@ -75,12 +99,16 @@ class WarmUpTest {
         assertFalse(r.steady());
         assertEquals(Duration.ofSeconds(25), r.total(), "never past --warmup-max");
         assertEquals(4, r.rates().size());
+        assertEquals("3 of the 4 slices a trend needs", r.trend());
+        // a flat rate with room for three slices only is not judged steady either
+        assertFalse(WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(25), new Series(100, 100, 100, 100)).steady());
     }
 
     @Test
     void noRoomForASliceMeansUnknown() throws Exception {
         WarmUp.Result r = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(12), new Series(100, 100));
         assertNull(r.steady());
+        assertNull(r.trend());
         assertEquals(1, r.rates().size());
     }
 
@@ -91,9 +119,12 @@ class WarmUpTest {
         WarmUp.Result r = WarmUp.run(Duration.ofSeconds(20), Duration.ofSeconds(120), s);
         assertFalse(r.steady(), "it never settled");
         assertEquals(Duration.ofSeconds(30), r.total(), "two empty slices, then the hold");
-        // one empty slice is not yet enough (a full GC, a pause): a rate that comes back goes on as before
-        WarmUp.Result back = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(100, 0, 100, 101));
-        assertTrue(back.steady());
+        assertEquals("no answers in two slices", r.trend());
+        // one empty slice is not yet enough (a full GC, a pause): a rate that comes back goes on as before, the empty
+        // slice in the window reading as a climb until it leaves it
+        WarmUp.Result back = WarmUp.run(Duration.ofSeconds(10), Duration.ofSeconds(60), new Series(100, 0, 100, 101, 100, 100));
+        assertTrue(back.steady(), back.trend());
+        assertEquals(Duration.ofSeconds(35), back.total());
     }
 
     /** The compiler's CPU time in nanoseconds as a SUT would show it, one reading per call. */
@@ -118,12 +149,5 @@ class WarmUpTest {
         // already quiet: one window; unreadable: no wait
         assertEquals(Duration.ofMillis(250), WarmUp.catchUp(nanos(500 * MS, 501 * MS), ms -> {}));
         assertEquals(Duration.ZERO, WarmUp.catchUp(nanos(-1), ms -> {}));
-    }
-
-    @Test
-    void aZeroRateNeverCountsAsSettled() {
-        assertFalse(WarmUp.settled(0, 0));
-        assertTrue(WarmUp.settled(100, 95));
-        assertFalse(WarmUp.settled(100, 94));
     }
 }
