@@ -13,7 +13,8 @@ import vtlab.data.RowValues;
 /**
  * Where a row's wall time went, by phase, from the steps it reports: the fixed cost around the hold (start, verify,
  * warm-up, the JIT's catch-up, the thread-mode proof, drains, the probes after the hold, the profiled hold) is what
- * makes a short row long, and what a user waits for; measured here rather than guessed.
+ * makes a short row long, and what a user waits for; measured here rather than guessed. Its phases are the names of
+ * {@link RowRunner}'s {@link Phase}s, and within the warm-up its JIT catch-up and thread-mode proof.
  */
 final class PhaseClock implements RowRunner.Steps {
     static final Column PHASES = Column.text("row_phases_s",

@@ -10,6 +10,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -216,19 +217,7 @@ public final class Runner {
         out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
         out.println("vtlab: results   " + dir.dir());
 
-        java.util.concurrent.atomic.AtomicBoolean marked = new java.util.concurrent.atomic.AtomicBoolean();
-        Runnable markInterrupted = () -> {
-            if (marked.getAndSet(true)) return; // the hook and this thread may both get here
-            env.set("status", "incomplete");
-            env.set("ended", Instant.now().toString());
-            try {
-                env.write(dir.environment());
-                Files.writeString(dir.dir().resolve("INCOMPLETE"), "interrupted at " + Instant.now() + "; matrix.csv holds every finished row\n");
-            } catch (IOException ignored) {
-                // best effort while the JVM is stopping
-            }
-            System.err.println("\nvtlab: interrupted; stopping every tier. Finished rows are in " + dir.matrix());
-        };
+        Runnable markInterrupted = markInterrupted(env, dir);
         Children.onShutdown(markInterrupted);
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
@@ -265,6 +254,23 @@ public final class Runner {
         env.set("ended", Instant.now().toString());
         env.write(dir.environment());
         return new Outcome(dir, true, failed, notRun, stopped);
+    }
+
+    /** Marks the run folder incomplete (environment.json, an INCOMPLETE file) once, whoever calls it first. */
+    private static Runnable markInterrupted(Environment env, RunDir dir) {
+        AtomicBoolean marked = new AtomicBoolean();
+        return () -> {
+            if (marked.getAndSet(true)) return; // the hook and this thread may both get here
+            env.set("status", "incomplete");
+            env.set("ended", Instant.now().toString());
+            try {
+                env.write(dir.environment());
+                Files.writeString(dir.dir().resolve("INCOMPLETE"), "interrupted at " + Instant.now() + "; matrix.csv holds every finished row\n");
+            } catch (IOException ignored) {
+                // best effort while the JVM is stopping
+            }
+            System.err.println("\nvtlab: interrupted; stopping every tier. Finished rows are in " + dir.matrix());
+        };
     }
 
     /** One run's three loops (planned rows, capacity searches, studies) over one dataset, and what they counted. */

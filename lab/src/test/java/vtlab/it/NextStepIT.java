@@ -102,7 +102,7 @@ class NextStepIT {
 
     /**
      * The rows of those given that were broken down (time_top_cause): a later fork has no profiled hold of its own once
-     * an ok fork of its configuration was explained (RowRunner.explainsAgain), and the lab reads the cause from these.
+     * an ok fork of its configuration was explained (ExplainPhase.explainsAgain), and the lab reads the cause from these.
      */
     static List<Integer> explained(Evidence e, List<Integer> rows) {
         return rows.stream().filter(n -> !e.row(n).text(vtlab.data.Columns.TIME_TOP).isBlank()).toList();

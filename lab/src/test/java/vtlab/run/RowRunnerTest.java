@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -34,6 +35,7 @@ import vtlab.proc.Env;
 import vtlab.stack.Params;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.SutHandle;
+import vtlab.tier.host.TierProcess;
 
 /** The runner's parts with a fake SUT and a fake generator: no process is started, no port is used. */
 class RowRunnerTest {
@@ -48,7 +50,7 @@ class RowRunnerTest {
     /** What the fake's load agents did (none: one generator). */
     List<vtlab.data.AgentLoad> agents = List.of();
     /** The fake SUT's JVM as the probes reach it (this test's own, unless a test gives one whose jcmd fails). */
-    vtlab.tier.host.TierProcess sutProcess = vtlab.tier.host.TierProcess.local(ProcessHandle.current());
+    TierProcess sutProcess = TierProcess.local(ProcessHandle.current());
 
     static ProcessHandle finished;
     /** The running test's events, for the probes the registry makes. */
@@ -73,7 +75,7 @@ class RowRunnerTest {
         boolean alive = true;
 
         @Override
-        public vtlab.tier.host.TierProcess process() {
+        public TierProcess process() {
             return sutProcess;
         }
 
@@ -140,8 +142,8 @@ class RowRunnerTest {
             specs.add(spec);
             return new RunningLoad() {
                 @Override
-                public vtlab.tier.host.TierProcess process() {
-                    return vtlab.tier.host.TierProcess.local(finished);
+                public TierProcess process() {
+                    return TierProcess.local(finished);
                 }
 
                 @Override
@@ -493,6 +495,32 @@ class RowRunnerTest {
         assertTrue(events.contains("stop"), "a failed row's SUT is not kept");
     }
 
+    /**
+     * A row is its phases, in order; the progress line's steps are theirs, and the phase clock files each step's time
+     * under its phase's name (the warm-up's JIT catch-up and thread-mode proof under names of their own).
+     */
+    @Test
+    void aRowRunsItsPhasesInOrderAndTheClockFilesTheirStepsUnderTheirNames() throws Exception {
+        RowRunner r = runner();
+        assertEquals(List.of("start", "verify", "warm-up", "drain", "hold", "probes", "profiled-hold", "validity", "keep", "stop"), r.phaseNames());
+        List<String> shown = new ArrayList<>();
+        Row warmed = row("virtual", 1).toBuilder().warmup(Duration.ofSeconds(1)).build();
+        RowRunner.Result res = r.run(PlannedRow.of(warmed, List.of("test-explains")), 1, raw, Map.of(), shown::add);
+        assertEquals("ok", res.values().get("status"), String.valueOf(res.values().get("note")));
+        List<String> phases = new ArrayList<>();
+        for (String step : shown) {
+            String phase = PhaseClock.phase(step);
+            if (!phase.equals("jit-catch-up") && (phases.isEmpty() || !phases.getLast().equals(phase))) phases.add(phase);
+        }
+        assertEquals(List.of("start", "verify", "warm-up", "drain", "hold", "drain", "profiled-hold"), phases, shown.toString());
+        List<String> clocked = Arrays.stream(String.valueOf(res.values().get(PhaseClock.PHASES)).split(";"))
+                .map(e -> e.substring(0, e.lastIndexOf(' '))).sorted().toList();
+        List<String> expected = new ArrayList<>(List.of("drain", "hold", "probes", "profiled-hold", "start", "verify", "warm-up"));
+        if (clocked.contains("jit-catch-up")) expected.add("jit-catch-up"); // the test JVM's own JIT may be busy
+        assertEquals(expected.stream().sorted().toList(), clocked, "the kept SUT is not stopped: no stop");
+        r.close();
+    }
+
     @Test
     void theWarmUpRunsBeforeTheDrainAndIsNotTheMeasurement() throws Exception {
         Row r = row("virtual", 1);
@@ -569,15 +597,15 @@ class RowRunnerTest {
         Process load = new ProcessBuilder("sleep", "0.3").start();
         try {
             long t0 = System.nanoTime();
-            assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
+            assertEquals(false, RowLoad.aliveAfter(TierProcess.local(load.toHandle()), Duration.ofSeconds(5)));
             double s = (System.nanoTime() - t0) / 1e9;
             assertTrue(s >= 0.25 && s < 2, "returned when the load ended, " + s + " s after");
         } finally {
             load.destroyForcibly();
         }
         long t0 = System.nanoTime();
-        assertTrue(RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
+        assertTrue(RowLoad.aliveAfter(TierProcess.local(ProcessHandle.current()), Duration.ofMillis(200)), "a load still running");
         assertTrue((System.nanoTime() - t0) / 1e6 >= 200, "after the whole wait");
-        assertEquals(false, RowRunner.aliveAfter(vtlab.tier.host.TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
+        assertEquals(false, RowLoad.aliveAfter(TierProcess.local(finished), Duration.ofSeconds(5)), "an ended load: at once");
     }
 }

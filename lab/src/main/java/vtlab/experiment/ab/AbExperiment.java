@@ -99,7 +99,7 @@ public final class AbExperiment implements Experiment {
 
     /**
      * A later fork's: start, warm-up and each iteration's hold; no explaining hold (the profile's, at most 20 s), which
-     * the configuration's first ok fork ran (RowRunner.explainsAgain).
+     * the configuration's first ok fork ran (ExplainPhase.explainsAgain).
      */
     static long laterForkSeconds(PlanContext.Timing t, int iterations) {
         return FORK_START_S + t.warmup().toSeconds() + iterations * t.hold().toSeconds();

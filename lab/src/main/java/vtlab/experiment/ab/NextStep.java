@@ -225,7 +225,7 @@ final class NextStep implements Search {
      * The configurations to start from, per scenario: platform and one virtual (tuned, else as shipped), each with a
      * breakdown of its request time; A/B rows only (not a variant's). Its rows (the throughput a variant is set
      * against) are all its forks, its cause the rows with a breakdown: a later fork has no profiled hold of its own
-     * once an ok fork explained the configuration (RowRunner.explainsAgain).
+     * once an ok fork explained the configuration (ExplainPhase.explainsAgain).
      */
     static List<Base> bases(List<Numbered> rows) {
         boolean jdks = rows.stream().map(Numbered::jdk).distinct().count() > 1;

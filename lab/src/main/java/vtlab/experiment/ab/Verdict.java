@@ -504,7 +504,7 @@ final class Verdict {
      * whose request time was broken down into its own work and its queues has one verdict, the bottleneck of that
      * breakdown, with these gauges as its evidence (RequestTime.gauges): no rival line here; the generator's is about
      * the instrument, and stays. So is a later fork of a configuration one of whose forks was broken down: it had no
-     * profiled hold of its own (RowRunner.explainsAgain), and the configuration's verdict is that breakdown's.
+     * profiled hold of its own (ExplainPhase.explainsAgain), and the configuration's verdict is that breakdown's.
      */
     static void bottleneck(List<DataRow> rows, List<Finding> out) {
         Map<String, List<DataRow>> cpu = new LinkedHashMap<>(), pool = new LinkedHashMap<>();
