@@ -73,14 +73,17 @@ class TimeBreakdownTest {
     static TimeBreakdown.Seen calm(TimeBreakdown.Seen s) {
         double cap = WAIT_MS / 1000.0;
         Map<Cause, Double> waitS = new java.util.EnumMap<>(Cause.class);
+        waitS.putAll(s.waitS());
         Map<Cause, Map<String, Double>> evidence = new java.util.EnumMap<>(Cause.class);
+        s.evidence().forEach((c, e) -> evidence.put(c, new java.util.LinkedHashMap<>(e)));
         List<TimeBreakdown.Wait> waits = new java.util.ArrayList<>();
         for (TimeBreakdown.Wait w : s.waits()) {
             if (w.cause() == Cause.GC) continue;
-            TimeBreakdown.Wait c = new TimeBreakdown.Wait(w.cause(), Math.min(w.seconds(), cap), w.what());
-            waits.add(c);
-            waitS.merge(c.cause(), c.seconds(), Double::sum);
-            evidence.computeIfAbsent(c.cause(), k -> new java.util.LinkedHashMap<>()).merge(c.what(), c.seconds(), Double::sum);
+            double late = Math.max(0, w.seconds() - cap); // what the machine's load added to it
+            waits.add(new TimeBreakdown.Wait(w.cause(), w.seconds() - late, w.what()));
+            waitS.computeIfPresent(w.cause(), (c, v) -> v - late);
+            Map<String, Double> e = evidence.get(w.cause());
+            if (e != null) e.computeIfPresent(w.what(), (k, v) -> v - late);
         }
         return new TimeBreakdown.Seen(waitS, evidence, s.samples(), s.topFrames(), 0, 0, s.platformTids(), s.virtualSeen(), s.samplesTotal(), waits);
     }
