@@ -391,7 +391,11 @@ final class Levers {
      * blocked on the JDK's JarFile are no reason to swap its HikariCP).
      */
     static boolean concerns(Cause cause, vtlab.check.KnownLibraries.Entry e, String evidence) {
-        if ((cause == Cause.CPU || cause == Cause.RUNQUEUE) && e.effect() == vtlab.check.KnownLibraries.Effect.SPINS) return true;
+        // a spin bears on a full CPU or its queue when the dumps saw threads yielding, or the CPU's top frame is the
+        // library's (PetClinic's virtual rows queued for a CPU busy in its web framework are no reason to swap its pool)
+        if ((cause == Cause.CPU || cause == Cause.RUNQUEUE) && e.effect() == vtlab.check.KnownLibraries.Effect.SPINS) {
+            return evidence.contains(vtlab.probe.TimeBreakdown.YIELDING) || evidence.contains(e.group() + ".");
+        }
         if (!LIBRARIES.getOrDefault(cause, List.of()).contains(e.group())) return false;
         boolean lockNamed = (cause == Cause.MONITOR || cause == Cause.PARK) && evidence.contains(LOCK_NAMED);
         return !lockNamed || evidence.contains(e.group() + ".");

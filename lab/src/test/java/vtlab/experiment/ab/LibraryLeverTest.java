@@ -39,16 +39,21 @@ class LibraryLeverTest {
     void hikariBeforeItsFixSpinsOnEveryJdkAndItsFixedReleaseIsTheValueTried() {
         Levers.Known k = known(true, List.of(HIBERNATE, HIKARI_702), JDK25);
         // a spin is met on JDK 24+ too (no monitor: JEP 491 changes nothing), on the run queue it causes and on the pool's waits
-        assertTrue(Levers.LIBRARY.fits(k, "virtual", Cause.RUNQUEUE));
+        Levers.Known yielding = known(true, List.of(HIBERNATE, HIKARI_702), Map.of("jdk", "25", "time_top_evidence",
+                TimeBreakdown.YIELDING + " com.zaxxer.hikari.util.ConcurrentBag.requite [120 of 400 virtual threads in 4 dumps]"));
+        assertTrue(Levers.LIBRARY.fits(yielding, "virtual", Cause.RUNQUEUE));
+        assertFalse(Levers.LIBRARY.fits(k, "virtual", Cause.RUNQUEUE), "a run queue with no thread seen yielding: not the spin's");
         assertTrue(Levers.LIBRARY.fits(k, "virtual", Cause.POOL_WAIT));
-        assertTrue(Levers.LIBRARY.fits(k, "platform", Cause.CPU));
+        assertTrue(Levers.LIBRARY.fits(known(true, List.of(HIKARI_702), Map.of("jdk", "25", "time_top_evidence",
+                "most of it in the JDBC driver, pool or ORM; top frame com.zaxxer.hikari.util.ConcurrentBag.requite (40 samples)")), "platform", Cause.CPU));
+        assertFalse(Levers.LIBRARY.fits(k, "platform", Cause.CPU), "a full CPU whose top frame is not the library's");
         assertFalse(Levers.LIBRARY.fits(k, "virtual", Cause.SLEEP), "a sleep is not the pool's");
         assertEquals(List.of("com.zaxxer:HikariCP:7.1.0"), Levers.LIBRARY.values(k));
         assertEquals("HikariCP 7.1.0", Levers.LIBRARY.label("com.zaxxer:HikariCP:7.1.0"));
         // the fixed release shipped, or a service that is not a Spring Boot jar: nothing to swap
-        assertFalse(Levers.LIBRARY.fits(known(true, List.of(HIKARI_710), JDK25), "virtual", Cause.RUNQUEUE));
-        assertFalse(Levers.LIBRARY.fits(known(false, List.of(HIKARI_702), JDK25), "virtual", Cause.RUNQUEUE));
-        assertFalse(Levers.LIBRARY.fits(known(true, List.of(), JDK25), "virtual", Cause.RUNQUEUE));
+        assertFalse(Levers.LIBRARY.fits(known(true, List.of(HIKARI_710), JDK25), "virtual", Cause.POOL_WAIT));
+        assertFalse(Levers.LIBRARY.fits(known(false, List.of(HIKARI_702), JDK25), "virtual", Cause.POOL_WAIT));
+        assertFalse(Levers.LIBRARY.fits(known(true, List.of(), JDK25), "virtual", Cause.POOL_WAIT));
     }
 
     @Test
