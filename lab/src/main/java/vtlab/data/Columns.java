@@ -49,8 +49,6 @@ public final class Columns {
             "why the warm-up ended: the trend of its last 4 slices' rates in words (slope %/slice, 95% CI, CV; empty: no room to check)");
     public static final Column WARMUP_RPS = Column.text("warmup_rps", "rate of each warm-up slice (req/s;...)");
     public static final Column WARMUP_JIT_PCT = Column.text("warmup_jit_pct", "JIT compiler threads' CPU in each warm-up slice (% core;...)");
-    public static final Column WARMUP_JIT_CPUS = Column.text("warmup_jit_cpus", "the CPUs the JIT's compiler threads had during the warm-up "
-            + "(every CPU the lab may use; back on the SUT's before the hold; empty: the SUT's own)");
     public static final Column MODE_PROOF = Column.text("thread_mode_proof",
             "a service without runtime-info: what proved its thread mode under the warm-up's load (requests seen in thread dumps, in JFR execution samples)");
 

@@ -126,7 +126,7 @@ public final class Proc {
 
     /** A JIT compiler thread, by its /proc name (truncated to 15 characters there). */
     static boolean compilerThread(String name) {
-        return vtlab.proc.CompilerThreads.named(name);
+        return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
     /** The compiler threads' ticks among a process's threads; -1 for none (the process is gone). */

@@ -40,7 +40,6 @@ public final class RowColumns {
     public static final Column WARMUP_S = Columns.WARMUP_S;
     public static final Column WARMUP_STEADY = Columns.WARMUP_STEADY;
     public static final Column WARMUP_TREND = Columns.WARMUP_TREND;
-    public static final Column WARMUP_JIT_CPUS = Columns.WARMUP_JIT_CPUS;
     public static final Column WARMUP_RPS = Columns.WARMUP_RPS;
     public static final Column WARMUP_JIT_PCT = Columns.WARMUP_JIT_PCT;
 
@@ -48,5 +47,5 @@ public final class RowColumns {
 
     public static final List<Column> ALL = List.of(TS, EXPERIMENT, STACK, THREAD_MODE, WORKLOAD, CONCURRENCY, REP,
             HIKARI_POOL, PATH_MODE, CONN_MODE, JDK, CARRIERS, GENERATOR, LOAD_MODEL, TARGET_RPS, ACHIEVED_RPS, BOUND_RPS, BOUND_NOTE, APP_CPUS,
-            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, SUT_LAUNCH, FORK, ITERATION, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_TREND, WARMUP_RPS, WARMUP_JIT_PCT, WARMUP_JIT_CPUS, MODE_PROOF);
+            LOAD_CPUS, PARAMS, SCENARIO, SUT_JVM, SUT_LAUNCH, FORK, ITERATION, SUT_LOG, DRAIN_MS, WARMUP_S, WARMUP_STEADY, WARMUP_TREND, WARMUP_RPS, WARMUP_JIT_PCT, MODE_PROOF);
 }

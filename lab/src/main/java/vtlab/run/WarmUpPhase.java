@@ -11,9 +11,6 @@ import vtlab.data.RowValues;
 import vtlab.load.Generator;
 import vtlab.load.LoadSpec;
 import vtlab.plan.Row;
-import vtlab.proc.CompilerThreads;
-import vtlab.proc.CoreMap;
-import vtlab.proc.LabAffinity;
 import vtlab.probe.ProbeContext;
 import vtlab.probe.Proc;
 import vtlab.run.RowRunner.RowFailed;
@@ -74,24 +71,7 @@ final class WarmUpPhase implements Phase {
     /** Load until the rate and the JIT settle (see {@link WarmUp}); discarded but for the warm-up columns. */
     private void warmUp(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
                         RowValues out, ThreadModeCheck modeCheck) throws Exception {
-        String room = compilerRoom(sut);
-        if (room != null) CompilerThreads.move(sut.process().local().orElseThrow(), room);
-        WarmUp.Result warm;
-        try {
-            warm = slices(row, sut, url, w, raw, stem, steps, modeCheck);
-        } finally {
-            // twice: a compiler thread started from a moved one while the first pass ran has the wide CPUs too
-            if (room != null && sut.alive()) {
-                for (int pass = 0; pass < 2; pass++) CompilerThreads.move(sut.process().local().orElseThrow(), load.cores.of(CoreMap.APP));
-            }
-        }
-        out.put(RowColumns.WARMUP_JIT_CPUS, room == null ? "" : room);
-        columns(warm, out);
-    }
-
-    private WarmUp.Result slices(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
-                                 ThreadModeCheck modeCheck) throws Exception {
-        return WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
+        WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
             steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
             LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice)).forRateOnly();
             long jit0 = Proc.jitTicks(sut.process()), t0 = System.nanoTime();
@@ -118,20 +98,6 @@ final class WarmUpPhase implements Phase {
             }
             return done;
         });
-    }
-
-    /**
-     * Where the compiler threads warm up: every CPU the lab may use, when the SUT runs here on fewer (see
-     * {@link CompilerThreads}); null to leave them on the SUT's CPUs (a SUT on another host, or on every CPU).
-     */
-    private String compilerRoom(SutHandle sut) {
-        // never the lab's own JVM (a test's stand-in SUT): its compiler threads are the lab's
-        if (sut.process().local().isEmpty() || sut.process().pid() == ProcessHandle.current().pid()) return null;
-        String all = LabAffinity.originalCpuList(), mine = load.cores.of(CoreMap.APP);
-        return all == null || mine == null || all.equals(mine) ? null : all;
-    }
-
-    private void columns(WarmUp.Result warm, RowValues out) {
         out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
         out.put(RowColumns.WARMUP_STEADY, warm.steady());
         out.put(RowColumns.WARMUP_TREND, warm.trend());
