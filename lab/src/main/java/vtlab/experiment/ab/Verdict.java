@@ -198,7 +198,7 @@ final class Verdict {
             if (!tails.isEmpty()) line += (aa != null ? ". The tail (A's p99 over A''s, better above 1): " : ". The tail (platform's p99 over the row's, better above 1): ")
                     + String.join("; ", tails);
         }
-        out.add(Finding.of(line + (open ? aa != null ? " (open model: lower p99 is better, the ratio is A's p99 over A''s)" : " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col, judging.floor()),
+        out.add(Finding.of(line + (open ? aa != null ? " (open model: lower p99 is better, the ratio is A's p99 over A''s)" : " (open model: lower p99 is better, the ratio is platform's p99 over the row's)" : "") + settled(ratios, byConfig, col, judging.floor(), judging.level() == Judge.SEQUENTIAL_LEVEL),
                 byConfig.values().stream().flatMap(List::stream).toList()).withClaims(claims));
     }
 
@@ -379,6 +379,12 @@ final class Verdict {
      * iterations spread more than {@link #UNSETTLED_SPREAD} are named: the JVM was not steady in its holds.
      */
     static String settled(List<Ratio> ratios, Map<String, List<DataRow>> byConfig, Column col, vtlab.data.MachineRecord.NoiseFloor floor) {
+        return settled(ratios, byConfig, col, floor, false);
+    }
+
+    /** @param auto forks were added until settled (--forks auto): one fork a side then means its budget ran out. */
+    static String settled(List<Ratio> ratios, Map<String, List<DataRow>> byConfig, Column col, vtlab.data.MachineRecord.NoiseFloor floor,
+                          boolean auto) {
         List<String> unsteady = new ArrayList<>();
         byConfig.forEach((c, l) -> byFork(l, col).forEach((fork, v) -> {
             if (v.length < 2 || !fork.startsWith("fork")) return;
@@ -395,8 +401,10 @@ final class Verdict {
         if (judged.isEmpty()) return steady.isEmpty() ? "" : "." + steady.substring(1);
         if (judged.stream().anyMatch(r -> !r.claim().hasSet())) {
             // no constant stands in for the spread the run did not measure: the machine's own floor, or that it has none
-            return ". One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval; "
-                    + NoiseFloorLine.clause(floor) + ")" + steady;
+            // under --forks auto a second fork was not begun: the budget, not the user's --forks, is what to change
+            String more = auto ? "--forks auto's --budget ran out before a second fork of each: a longer --budget gives each ratio its interval; "
+                    : "--forks 3, or --forks auto within --budget, give each ratio its interval; ";
+            return ". One fork per configuration: a direction, not a result (" + more + NoiseFloorLine.clause(floor) + ")" + steady;
         }
         List<Ratio> loose = judged.stream().filter(r -> !r.settled()).toList();
         int forks = judged.stream().mapToInt(r -> Math.min(r.claim().unitsA(), r.claim().unitsB())).min().orElse(0);

@@ -240,6 +240,11 @@ class AbExperimentTest {
         // no constant stands in for the spread between forks: this machine's measured floor, or that none was measured
         assertTrue(gain.endsWith("One fork per configuration: a direction, not a result (--forks 3, or --forks auto within --budget, give each ratio its interval;"
                 + " not measured on this machine: run ./vtlab ab --aa)"), gain);
+        // the same rows under --forks auto: a second fork was never begun, so the budget is what to change
+        String auto = Verdict.findings(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null, Map.of(), null,
+                new Judging(vtlab.data.judge.Margin.DEFAULT, vtlab.data.judge.Judge.SEQUENTIAL_LEVEL)).stream().map(vtlab.data.Finding::text)
+                .filter(l -> l.startsWith("/sleep?ms=50 at 1,000 connections")).findFirst().orElseThrow();
+        assertTrue(auto.contains("(--forks auto's --budget ran out before a second fork of each: a longer --budget gives each ratio its interval;"), auto);
         String pin = v.stream().filter(l -> l.startsWith("pinning:")).findFirst().orElseThrow();
         assertTrue(pin.contains("(row 3)") && pin.contains("JDK 24+ no longer pins there"), pin);
         assertTrue(v.stream().anyMatch(l -> l.startsWith("memory and threads at peak: platform 220 OS threads")), v.toString());
