@@ -13,8 +13,8 @@ import org.apache.commons.statistics.descriptive.Variance;
  * <p>Every claim is at 95%. A run that looks at its ratio several times and stops when it is settled (ab --forks auto:
  * at most 5 looks) judges each look at {@link #SEQUENTIAL_LEVEL}: its rule looks at the interval's width, never at the
  * side of 1 the estimate lies on, but stopping when the forks happen to agree still shrinks the spread the t divides
- * by, so a 95% look would claim a difference on 6–9% of A/A runs ({@link ErrorRates}); 97.5% brings it back under 5%
- * for every noise model of the lab's forks, measured in the table of docs/results.md (Bonferroni's 99% a look is safer
+ * by, so a 95% look would claim a difference on 6% of A/A runs where one side's forks are steady ({@link ErrorRates});
+ * 97.5% brings it back under 5% for every noise model of the lab's forks, measured in the table of docs/results.md (Bonferroni's 99% a look is safer
  * still and needs a fork a side more than a coffee break's budget buys).
  */
 public final class Judge {
@@ -54,10 +54,9 @@ public final class Judge {
         if (vx == 0 && vy == 0) {
             set = new RatioSet(RatioSet.Shape.INTERVAL, est, est);
         } else {
-            // Welch-Satterthwaite degrees of freedom of ȳ − θ̂x̄: unequal variances
+            // Welch-Satterthwaite degrees of freedom of ȳ − θ̂x̄ (unequal variances), rounded down: see Stats.welchDf
             double tvx = est * est * vx;
-            double df = (vy + tvx) * (vy + tvx) / (vy * vy / (y.length - 1) + tvx * tvx / (x.length - 1));
-            set = RatioSet.fieller(mx, vx, my, vy, Stats.t(df, level));
+            set = RatioSet.fieller(mx, vx, my, vy, Stats.t(Stats.welchDf(tvx, x.length, vy, y.length), level));
         }
         Answer answer = answer(set, margin);
         int more = answer == Answer.UNDETERMINED ? moreForks(x, y, mx, my, est, margin, level) : 0;

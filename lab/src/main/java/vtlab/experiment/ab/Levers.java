@@ -279,14 +279,29 @@ final class Levers {
         if (!k.springBoot() || k.libraries().isEmpty()) return List.of();
         double jdk = k.row().num(Columns.JDK);
         List<Integer> jdks = Double.isNaN(jdk) ? List.of() : List.of((int) jdk);
-        String evidence = vtlab.data.RequestTime.evidence(k.row());
         List<MavenArtifact> out = new ArrayList<>();
-        for (KnownLibraries.Finding f : KnownLibraries.check(k.libraries(), jdks)) {
+        for (Defect d : defects(k.libraries(), jdks, cause, vtlab.data.RequestTime.evidence(k.row()))) {
+            if (d.entry().fixedIn() == null) continue;
+            MavenArtifact a = new MavenArtifact(d.finding().group(), d.finding().library().artifact(), d.entry().fixedIn());
+            if (!out.contains(a)) out.add(a);
+        }
+        return out;
+    }
+
+    /** A known defect of one of the jar's libraries: the library as the jar has it, and the table's entry that affects it. */
+    record Defect(KnownLibraries.Finding finding, KnownLibraries.Entry entry) {}
+
+    /**
+     * The jar's known defects met on one of the JDKs (on any when none is known) and, cause not null, bearing on the
+     * cause ({@link #concerns}): the one reading of the table that the lever ({@link #fixes}) and the next step's
+     * sentence both use.
+     */
+    static List<Defect> defects(List<Library> libraries, List<Integer> jdks, Cause cause, String evidence) {
+        List<Defect> out = new ArrayList<>();
+        for (KnownLibraries.Finding f : KnownLibraries.check(libraries, jdks)) {
             for (KnownLibraries.Entry e : f.affecting()) {
                 boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
-                if (!met || e.fixedIn() == null || (cause != null && !concerns(cause, e, evidence))) continue;
-                MavenArtifact a = new MavenArtifact(f.group(), f.library().artifact(), e.fixedIn());
-                if (!out.contains(a)) out.add(a);
+                if (met && (cause == null || concerns(cause, e, evidence))) out.add(new Defect(f, e));
             }
         }
         return out;

@@ -554,17 +554,12 @@ final class NextStep implements Search {
 
     /** The jar's libraries with a known fix for this cause, met on the run's JDKs: "com.zaxxer:HikariCP 7.0.2 spins, fixed in 7.1.0 (source)". */
     static String libraryFixes(Cause cause, String evidence, ServiceLibraries jar, List<Integer> jdks) {
-        if (jar == null || jar.libraries().isEmpty()) return "";
-        List<String> out = new ArrayList<>();
-        for (KnownLibraries.Finding f : KnownLibraries.check(jar.libraries(), jdks)) {
-            for (KnownLibraries.Entry e : f.affecting()) {
-                boolean met = jdks.isEmpty() || jdks.stream().anyMatch(e.effect()::on);
-                if (!met || !Levers.concerns(cause, e, evidence)) continue;
-                out.add(f.group() + ":" + f.library().artifact() + " " + f.library().version() + " " + e.effect().name().toLowerCase(Locale.ROOT)
-                        + ", fixed in " + (e.fixedIn() == null ? "no release yet" : e.fixedIn()) + " (" + e.source() + ")");
-            }
-        }
-        return String.join("; ", out);
+        if (jar == null || jar.libraries().isEmpty() || cause == null) return "";
+        return Levers.defects(jar.libraries(), jdks, cause, evidence).stream()
+                .map(d -> d.finding().group() + ":" + d.finding().library().artifact() + " " + d.finding().library().version() + " "
+                        + d.entry().effect().name().toLowerCase(Locale.ROOT) + ", fixed in " + (d.entry().fixedIn() == null ? "no release yet" : d.entry().fixedIn())
+                        + " (" + d.entry().source() + ")")
+                .collect(java.util.stream.Collectors.joining("; "));
     }
 
     // ---- the search

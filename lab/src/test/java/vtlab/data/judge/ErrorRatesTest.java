@@ -37,29 +37,43 @@ class ErrorRatesTest {
 
     /**
      * Adding forks until settled is a sequential test: at 97.5% a look the rule keeps the 5% on every model of the lab's
-     * forks that runs them interleaved; 95% a look with the same rule, or stopping at the first claim, does not.
+     * forks that runs them interleaved; 95% a look with the same rule does not where one side is steady (normal forks
+     * stay under 5% there once Welch's df are rounded down), and stopping at the first claim does not anywhere.
      */
     @Test
     void theFork_searchsLooksKeepTheBoundANaiveSearchWouldNot() {
-        for (ErrorRates.Model m : new ErrorRates.Model[] {ErrorRates.Model.NORMAL, ErrorRates.Model.HEAVY, ErrorRates.Model.SLOW_FIRST, ErrorRates.Model.DRIFT}) {
+        for (ErrorRates.Model m : new ErrorRates.Model[] {ErrorRates.Model.NORMAL, ErrorRates.Model.HEAVY, ErrorRates.Model.SLOW_FIRST, ErrorRates.Model.DRIFT,
+                ErrorRates.Model.UNEQUAL}) {
             ErrorRates.Line auto = ErrorRates.sequential(m, ErrorRates.Stopping.AUTO, TRIALS, ErrorRates.SEED);
             assertTrue(auto.falseClaim() <= 0.05 && auto.coverage() >= 0.94, auto.toString());
         }
-        ErrorRates.Line width95 = ErrorRates.sequential(ErrorRates.Model.NORMAL, ErrorRates.Stopping.WIDTH_95, TRIALS, ErrorRates.SEED);
+        ErrorRates.Line width95 = ErrorRates.sequential(ErrorRates.Model.UNEQUAL, ErrorRates.Stopping.WIDTH_95, TRIALS, ErrorRates.SEED);
         ErrorRates.Line naive = ErrorRates.sequential(ErrorRates.Model.NORMAL, ErrorRates.Stopping.NAIVE, TRIALS, ErrorRates.SEED);
         assertTrue(width95.falseClaim() > 0.05, "a narrow-by-chance spread stopping a 95% look: " + width95);
         assertTrue(naive.falseClaim() > 0.05, "the inflation stopping at a claim brings: " + naive);
     }
 
     /**
-     * One side's forks steady, the other's spread (the sleep A/B: platform's 200 threads at their bound): Welch's degrees
-     * of freedom come from the spread side's few forks, and its approximation runs a little over 5% (the table: 5.5% at
-     * 3 forks a side fixed); held to 6.5%, the auto rule no worse than a fixed design.
+     * One side's forks steady, the other spread (the sleep A/B: platform's 200 threads at their bound). Welch's degrees
+     * of freedom as estimated ran liberal here (5.5–6.5% before they were rounded down, docs/results.md); rounded down,
+     * each fixed design is a one-sample t on the spread side, exact at its 5%: held to 5% plus twice the simulation's
+     * own standard error (the table at 20,000 trials shows 4.7–5.1%); the auto rule is held to 5% flat with the others.
      */
     @Test
-    void oneSteadySideStaysNearTheBound() {
-        ErrorRates.Line auto = ErrorRates.sequential(ErrorRates.Model.UNEQUAL, ErrorRates.Stopping.AUTO, TRIALS, ErrorRates.SEED);
-        assertTrue(auto.falseClaim() <= 0.065 && auto.coverage() >= 0.93, auto.toString());
+    void oneSteadySideKeepsTheBound() {
+        double simulationError = 2 * Math.sqrt(0.05 * 0.95 / TRIALS);
+        for (int n = 2; n <= 6; n++) {
+            ErrorRates.Line l = ErrorRates.fixed(ErrorRates.Model.UNEQUAL, n, TRIALS, ErrorRates.SEED);
+            assertTrue(l.falseClaim() <= 0.05 + simulationError, n + " forks a side: " + l);
+        }
+    }
+
+    /** Welch's df rounded down: equal spreads keep n₁ + n₂ − 2; one side's spread nearly all of it, that side's n − 1. */
+    @Test
+    void welchDegreesOfFreedomAreRoundedDown() {
+        assertEquals(4.0, Stats.welchDf(1.0, 3, 1.0, 3));
+        assertEquals(1.0, Stats.welchDf(1.0, 2, 0.01, 3), "1.02 from the data: the spread side's 2 forks decide");
+        assertEquals(2.0, Stats.welchDf(1.0, 3, 0.15, 3), "2.59 from the data: rounded down, not to the nearest");
     }
 
     @Test

@@ -407,7 +407,8 @@ class NextStepTest {
         NextStep.Judged j = NextStep.judge(base(ab), "pool 20", numbered(List.of(row(v, 1, 520, 400, Cause.POOL_WAIT, 70, "ok"),
                 row(v, 2, 640, 380, Cause.POOL_WAIT, 72, "ok")), 3));
         assertFalse(j.gain(), "+5.5% with reps 100 req/s apart: the interval spans zero");
-        assertTrue(j.text().contains(": undetermined: the interval holds 1.0 and reaches past ±5%") && j.text().contains(", no gain shown"), j.text());
+        // two forks a side whose spreads differ a little: Welch's df rounded down to 1, the set is everything
+        assertTrue(j.text().contains(": undetermined: ") && j.text().contains(", no gain shown"), j.text());
         // beyond the interval between its forks: a gain, however small (the ±15% floor was for reps sharing one JVM)
         NextStep.Judged tight = NextStep.judge(base(numbered(List.of(row(planned.get(0), 1, 500, 420, Cause.POOL_WAIT, 71, "ok"),
                 row(planned.get(1), 2, 502, 410, Cause.POOL_WAIT, 73, "ok")), 1)), "pool 20", numbered(List.of(row(v, 1, 550, 400, Cause.POOL_WAIT, 70, "ok"),
