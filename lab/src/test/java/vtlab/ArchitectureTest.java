@@ -358,6 +358,44 @@ class ArchitectureTest {
         assertEquals(List.of("plan/RunOptions.java"), filesHolding("18080"), "read RunOptions.PORT or RunOptions.DEFAULT_PORT instead");
     }
 
+    /**
+     * matrix.csv has one reader, data.RunDir ({@code rows()}, {@code existing(dir)}), so an absent, empty or torn file
+     * means the same to every consumer: the file's name is written in RunDir alone, no class outside data/ resolves
+     * it ({@code resolve(RunDir.MATRIX)}), and only the runner, which writes the file, asks RunDir for its path.
+     */
+    static List<String> matrixOpeners(String file, List<String> lines) {
+        List<String> out = new ArrayList<>();
+        boolean data = file.startsWith("data/"), writer = file.equals("run/Runner.java");
+        for (String line : lines) {
+            String code = line.strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            int comment = code.indexOf("//");
+            if (comment >= 0) code = code.substring(0, comment);
+            boolean name = code.contains("\"matrix.csv\"") && !file.equals("data/RunDir.java");
+            boolean resolved = !data && code.matches(".*\\bresolve\\(\\s*(RunDir\\.)?MATRIX\\s*\\).*");
+            boolean path = !data && !writer && code.matches(".*\\.matrix\\(\\s*\\).*");
+            if (name || resolved || path) out.add(file + ": " + code.strip());
+        }
+        return out;
+    }
+
+    @Test
+    void matrixCsvIsReadByRunDirAlone() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                found.addAll(matrixOpeners(SOURCES.relativize(f).toString(), Files.readAllLines(f)));
+            }
+        }
+        assertEquals(List.of(), found, "matrix.csv opened outside data.RunDir: read its rows with RunDir.rows() (or RunDir.existing(dir))");
+        // the scan sees what it forbids, and not a comment, a message or the reader
+        assertEquals(3, matrixOpeners("report/X.java", List.of("Path m = dir.resolve(\"matrix.csv\");", "var rows = Dataset.rows(run.matrix());",
+                "Path m = dir.resolve(RunDir.MATRIX);", "// dir.resolve(\"matrix.csv\")", " * run.matrix()", "problems.add(RunDir.MATRIX + \": \" + e);",
+                "List<DataRow> rows = run.rows();", "out.println(\"results in matrix.csv, summary.txt\");")).size());
+        assertEquals(List.of(), matrixOpeners("run/Runner.java", List.of("new Dataset(dir.matrix(), schema)")));
+        assertEquals(1, matrixOpeners("run/Other.java", List.of("new Dataset(dir.matrix(), schema)")).size());
+    }
+
     /** The check itself: a test that cannot fail proves nothing. */
     @Test
     void theScanSeesRealReferences() throws IOException {

@@ -1,12 +1,10 @@
 package vtlab.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.util.List;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Dataset;
 import vtlab.experiment.ab.AbExperiment;
 import vtlab.run.Runner;
 
@@ -51,8 +49,8 @@ final class AbCommand implements Command {
         if (!args.isEmpty()) throw new UsageError("ab takes options only, not '" + args.getFirst() + "' (see ./vtlab --help)");
         RunCommand.Executed executed = run.execute(o, List.of(AbExperiment.NAME), out);
         Runner.Outcome done = executed.done();
-        if (!done.complete() || !Files.exists(done.dir().matrix())) return executed.code();
-        List<vtlab.data.DataRow> rows = Dataset.rows(done.dir().matrix());
+        if (!done.complete()) return executed.code();
+        List<vtlab.data.DataRow> rows = done.dir().rows();
         if (!rows.isEmpty() && rows.stream().allMatch(vtlab.data.DataRow::failed)) {
             throw new UsageError("no row gave numbers: " + rows.getFirst().text(vtlab.data.Columns.NOTE));
         }

@@ -34,7 +34,7 @@ public final class ReportCommand implements Command {
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to report (usage: ./vtlab report RUN_DIR)");
         if (args.size() != 1) throw new UsageError("usage: ./vtlab report RUN_DIR (a folder under results/, e.g. results/latest)");
         Path dir = runFolder(args.getFirst());
-        vtlab.report.RunData.requireRunFolder(dir); // refuses a folder that is not a run's before anything is written into it
+        vtlab.data.RunDir.existing(dir); // refuses a folder that is not a run's before anything is written into it
         // findings follow this build's experiments, as the report always did
         RunFindings.write(dir, RunFindings.experimentsOf(dir));
         // runs from before summary.json, or stopped before writing it; a run's own (with its thresholds) is kept

@@ -143,7 +143,7 @@ public final class RunCommand implements Command {
      */
     public static boolean writeResults(RunDir dir, List<String> experiments, Slo failOn, PrintStream out) throws IOException {
         vtlab.data.Findings findings = vtlab.experiment.registry.RunFindings.write(dir.dir(), experiments);
-        List<vtlab.data.DataRow> rows = Files.exists(dir.matrix()) ? vtlab.data.Dataset.rows(dir.matrix()) : List.of();
+        List<vtlab.data.DataRow> rows = dir.rows();
         java.util.Map<Integer, List<String>> breaches = new java.util.LinkedHashMap<>();
         if (failOn != null) for (int i = 0; i < rows.size(); i++) breaches.put(i + 1, failOn.breached(rows.get(i)));
         var env = Files.exists(dir.environment()) ? new com.fasterxml.jackson.databind.ObjectMapper().readTree(dir.environment().toFile()) : null;

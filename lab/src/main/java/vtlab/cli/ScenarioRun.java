@@ -13,7 +13,6 @@ import java.util.Set;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
-import vtlab.data.Dataset;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioReport;
@@ -78,7 +77,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Path junit = options.has("junit") ? Path.of(options.string("junit", "")).toAbsolutePath() : null;
         Path dir = run.dir();
         save(sc, given, dir);
-        List<vtlab.data.DataRow> rows = Files.exists(run.matrix()) ? Dataset.rows(run.matrix()) : List.of();
+        List<vtlab.data.DataRow> rows = run.rows();
         rows = withFidelity(dir, rows);
         List<Threshold.Outcome> outcomes = new ArrayList<>();
         for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));

@@ -99,6 +99,12 @@ public final class Dataset implements AutoCloseable {
         return rows;
     }
 
+    /** The column names of a dataset's header, empty when the file is empty. */
+    public static List<String> header(Path file) throws IOException {
+        List<List<String>> records = parse(Files.readString(file));
+        return records.isEmpty() ? List.of() : List.copyOf(records.getFirst());
+    }
+
     /** A dataset read back as typed rows, numbered from 1 in file order (see {@link #read} for what is refused). */
     public static List<DataRow> rows(Path file) throws IOException {
         return DataRow.numbered(read(file));

@@ -19,6 +19,8 @@ import vtlab.tier.tool.Jdk;
 public final class Environment {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final Map<String, Object> doc = new LinkedHashMap<>();
+    /** The JDKs' key: each with its home, major, version and vendor. */
+    static final String JDKS = "jdks";
 
     public Environment(List<String> args, Map<String, List<String>> options, CoreMap coreMap, List<Jdk> jdks,
                        String generator, String generatorVersion, List<String> probes, int rows) {
@@ -35,12 +37,21 @@ public final class Environment {
         doc.put("kernel", readFirst(Path.of("/proc/sys/kernel/osrelease")));
         doc.put("os", System.getProperty("os.name") + " " + System.getProperty("os.arch"));
         doc.put("core_map", coreMap.cpus());
-        doc.put("jdks", jdks.stream().map(j -> Map.of("home", j.home().toString(), "major", j.major(), "version", j.version(), "vendor", j.vendor())).toList());
+        doc.put(JDKS, jdks.stream().map(j -> Map.of("home", j.home().toString(), "major", j.major(), "version", j.version(), "vendor", j.vendor())).toList());
         doc.put("lab_jdk", Runtime.version().toString());
         doc.put("generator", generator);
         doc.put("generator_version", generatorVersion);
         doc.put("probes", probes);
         doc.put("rows_planned", rows);
+    }
+
+    /** Each JDK major's exact version as a run's environment.json keeps it ("jdks": major, version); empty when it is not there. */
+    public static Map<Integer, String> jdkVersions(com.fasterxml.jackson.databind.JsonNode doc) {
+        Map<Integer, String> out = new LinkedHashMap<>();
+        for (com.fasterxml.jackson.databind.JsonNode j : doc.path(JDKS)) {
+            if (j.hasNonNull("version") && j.path("major").asInt() > 0) out.put(j.path("major").asInt(), j.path("version").asText());
+        }
+        return out;
     }
 
     public synchronized void set(String key, Object value) {

@@ -8,11 +8,20 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 
-/** results/<UTC timestamp>-<experiments>/ with matrix.csv, environment.json, raw/; results/latest points at it. */
+import vtlab.core.UsageError;
+
+/**
+ * results/&lt;UTC timestamp&gt;-&lt;experiments&gt;/ with matrix.csv, environment.json, raw/; results/latest points at it.
+ * The one reader of matrix.csv ({@link #rows}): every consumer reads the rows here, so an absent, empty or torn file
+ * means the same to the summary, the report, compare, the findings and the commands.
+ */
 public record RunDir(Path dir) {
+    /** The rows' file name: its path is {@link #matrix} (the runner's, which writes it), its rows {@link #rows}. */
+    public static final String MATRIX = "matrix.csv";
+
     /** Every file and folder of a run folder with what it holds, in the order the help lists them. */
     public static final List<java.util.Map.Entry<String, String>> FILES = List.of(
-            java.util.Map.entry("matrix.csv", "one line per row, written as each row finishes: the seed rig's 23 columns, then vtlab's (./vtlab list columns)"),
+            java.util.Map.entry(MATRIX, "one line per row, written as each row finishes: the seed rig's 23 columns, then vtlab's (./vtlab list columns)"),
             java.util.Map.entry("environment.json", "CPU model and count, core map, kernel, JDKs, vtlab commit, generator, every option, run status"),
             java.util.Map.entry("summary.txt", "the table printed at the end (per scenario and mode: req/s, p50, p99, bound, flags), then the findings"),
             java.util.Map.entry("summary.json", "the summary as data: per scenario and mode mean, 95% CI and reps, merged p50/p99, bound, flags, breaches"),
@@ -37,8 +46,45 @@ public record RunDir(Path dir) {
         return new RunDir(dir);
     }
 
+    /** Where the runner writes the rows; a reader reads them through {@link #rows}. */
     public Path matrix() {
-        return dir.resolve("matrix.csv");
+        return dir.resolve(MATRIX);
+    }
+
+    /**
+     * The run's rows read back typed, numbered from 1 as the runner wrote them (raw/ file names, the report's row-k
+     * anchors); none when the run has no matrix.csv (a run of studies only, one stopped before its first row). A torn
+     * record is refused as {@link Dataset#read} says.
+     */
+    public List<DataRow> rows() throws IOException {
+        return Files.exists(matrix()) ? Dataset.rows(matrix()) : List.of();
+    }
+
+    /**
+     * A folder to read back (report, compare): refused (UsageError, on one line) when it is not a run folder, or its
+     * matrix.csv cannot be read or is not one, before anything is written into it: a report of a corrupt matrix would
+     * look like a result.
+     */
+    public static RunDir existing(Path dir) throws UsageError {
+        if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
+        RunDir run = new RunDir(dir);
+        Path matrix = run.matrix();
+        if (!Files.exists(matrix) && !Files.exists(run.environment())) {
+            throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
+        }
+        if (!Files.exists(matrix)) return run; // a run of studies only, or one stopped before its first row
+        List<String> header;
+        try {
+            if (Files.size(matrix) == 0) return run;
+            List<DataRow> rows = run.rows();
+            header = rows.isEmpty() ? Dataset.header(matrix) : rows.getFirst().names();
+        } catch (IOException | RuntimeException e) {
+            throw new UsageError(matrix + " cannot be read: " + (e.getMessage() == null ? e.toString() : e.getMessage()).replace('\n', ' '));
+        }
+        if (!header.contains(Columns.EXPERIMENT.name()) || !header.contains(Columns.STATUS.name())) {
+            throw new UsageError(matrix + " is not a vtlab matrix.csv (its header has no experiment or status column)");
+        }
+        return run;
     }
 
     public Path environment() {

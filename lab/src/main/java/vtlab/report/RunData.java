@@ -17,10 +17,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 import vtlab.core.UsageError;
-import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Dataset;
 import vtlab.data.Findings;
+import vtlab.data.RunDir;
 import vtlab.data.StudySection;
 
 /**
@@ -48,14 +48,14 @@ public final class RunData {
 
     private RunData(Path dir) {
         this.dir = dir;
-        this.rows = csv(dir.resolve("matrix.csv"));
+        this.rows = matrixRows(new RunDir(dir));
         this.series = readSeries(dir.resolve("series.jsonl"));
         this.environment = readJson(dir.resolve("environment.json"));
         this.summary = text(dir.resolve("summary.txt"));
         this.findings = readFindings(dir);
         this.histograms = new Histograms(dir.resolve("raw"), problems);
         // files with a section of their own; other CSV files are shown as plain tables
-        Set<String> known = new java.util.HashSet<>(Set.of("matrix.csv"));
+        Set<String> known = new java.util.HashSet<>(Set.of(RunDir.MATRIX));
         for (StudySection s : findings.sections()) {
             if (!known.add(s.dataFile())) continue;
             List<DataRow> r = csv(dir.resolve(s.dataFile()));
@@ -75,34 +75,10 @@ public final class RunData {
         }
     }
 
-    /** Reads a run folder; refuses (UsageError) a path that is not one. */
+    /** Reads a run folder; refuses (UsageError) a path that is not one, or a corrupt matrix.csv ({@link RunDir#existing}). */
     public static RunData load(Path dir) throws UsageError {
-        requireRunFolder(dir);
+        RunDir.existing(dir);
         return new RunData(dir.toAbsolutePath().normalize());
-    }
-
-    /**
-     * Refuses (UsageError) a path that is not a run folder, or whose matrix.csv cannot be read or is not one (a
-     * report of a corrupt matrix would look like a result), before anything is written into it.
-     */
-    public static void requireRunFolder(Path dir) throws UsageError {
-        if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
-        Path matrix = dir.resolve("matrix.csv");
-        if (!Files.exists(matrix) && !Files.exists(dir.resolve("environment.json"))) {
-            throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
-        }
-        if (!Files.exists(matrix)) return; // a run of studies only, or one stopped before its first row
-        List<String> header;
-        try {
-            if (Files.size(matrix) == 0) return;
-            var rows = Dataset.rows(matrix);
-            header = rows.isEmpty() ? List.of(Files.readAllLines(matrix).getFirst().split(",", -1)) : rows.getFirst().names();
-        } catch (IOException | RuntimeException e) {
-            throw new UsageError(matrix + " cannot be read: " + (e.getMessage() == null ? e.toString() : e.getMessage()).replace('\n', ' '));
-        }
-        if (!header.contains(Columns.EXPERIMENT.name()) || !header.contains(Columns.STATUS.name())) {
-            throw new UsageError(matrix + " is not a vtlab matrix.csv (its header has no experiment or status column)");
-        }
     }
 
     public Path dir() {
@@ -185,6 +161,15 @@ public final class RunData {
 
     public List<DataRow> rowsOf(String experiment) {
         return rows.stream().filter(r -> experiment.equals(r.experiment())).toList();
+    }
+
+    private List<DataRow> matrixRows(RunDir run) {
+        try {
+            return run.rows();
+        } catch (IOException | RuntimeException e) {
+            problems.add(RunDir.MATRIX + ": " + e.getMessage());
+            return List.of();
+        }
     }
 
     private List<DataRow> csv(Path f) {

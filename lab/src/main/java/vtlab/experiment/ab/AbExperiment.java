@@ -300,21 +300,16 @@ public final class AbExperiment implements Experiment {
      */
     @Override
     public Map<String, Object> environment(Options o) throws UsageError {
-        Map<String, Object> out = new LinkedHashMap<>();
-        if (Service.APP.given(o)) out.putAll(ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).asMap());
-        out.put("next_step", facts(o, Service.parse(o, RunOptions.PORT.integer(o))).asMap());
-        out.put("judge", Judging.of(o, autoForks(o)).asMap());
-        // this machine's noise floor as the run found it (a later A/A may replace it): the verdict quotes the run's own
-        vtlab.data.MachineRecord.NoiseFloor floor = vtlab.data.MachineRecord.noiseFloor();
-        if (floor != null) out.put(NoiseFloorLine.KEY, floor.asMap());
-        return out;
+        ServiceLibraries jar = Service.APP.given(o) ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()) : null;
+        return new AbEnvironment(jar, facts(o, Service.parse(o, RunOptions.PORT.integer(o))),
+                Judging.of(o, autoForks(o)).withFloor(vtlab.data.MachineRecord.noiseFloor()), Map.of()).asMap();
     }
 
     /** The verdict, each claim with the rows it names (ab runs alone: its rows are the matrix's, numbered as there). */
     @Override
     public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
-        return Verdict.findings(rows, runDir.resolve("pinning.txt"), ServiceLibraries.read(runDir), Verdict.jdkVersions(runDir), NextStep.Facts.read(runDir),
-                Judging.read(runDir));
+        AbEnvironment kept = AbEnvironment.read(runDir);
+        return Verdict.findings(rows, runDir.resolve("pinning.txt"), kept.libraries(), kept.jdks(), kept.nextStep(), kept.judging());
     }
 
     /** An A/A run that finished keeps its noise floor as this machine's (.vtlab/machines/HOST.json), said in one line. */

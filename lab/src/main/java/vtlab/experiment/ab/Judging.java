@@ -1,13 +1,9 @@
 package vtlab.experiment.ab;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.core.Opt;
 import vtlab.core.Options;
@@ -47,16 +43,21 @@ record Judging(Margin margin, double level, MachineRecord.NoiseFloor floor) {
         return m;
     }
 
-    /** From a run folder's environment.json; {@link #DEFAULT} for a run before it was kept. */
-    static Judging read(Path runDir) {
-        Path env = runDir.resolve("environment.json");
+    /** As this run judges with this machine's noise floor (null: none measured here), kept beside it in environment.json. */
+    Judging withFloor(MachineRecord.NoiseFloor floor) {
+        return new Judging(margin, level, floor);
+    }
+
+    /**
+     * From ab's judge and noise_floor entries of environment.json ({@link AbEnvironment}): the default margin and
+     * level for a run before they were kept; {@link #DEFAULT} for entries that are not one.
+     */
+    static Judging kept(JsonNode n, JsonNode floorNode) {
         try {
-            if (!Files.exists(env)) return DEFAULT;
-            JsonNode doc = new ObjectMapper().readTree(env.toFile()), n = doc.path(AbExperiment.NAME).path("judge");
-            MachineRecord.NoiseFloor floor = MachineRecord.NoiseFloor.of(doc.path(AbExperiment.NAME).path(NoiseFloorLine.KEY));
+            MachineRecord.NoiseFloor floor = MachineRecord.NoiseFloor.of(floorNode);
             if (n.isMissingNode()) return new Judging(Margin.DEFAULT, Stats.LEVEL, floor);
             return new Judging(new Margin(n.path("margin").asDouble(Margin.DEFAULT.fraction())), n.path("level").asDouble(Stats.LEVEL), floor);
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IllegalArgumentException e) {
             return DEFAULT;
         }
     }

@@ -1,8 +1,5 @@
 package vtlab.experiment.ab;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +10,6 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.check.KnownLibraries;
 import vtlab.core.Opt;
@@ -145,22 +141,17 @@ final class NextStep implements Search {
             return m;
         }
 
-        /** From a run folder's environment.json; null for a run before the next step was kept. */
-        static Facts read(Path runDir) {
-            Path env = runDir.resolve("environment.json");
-            try {
-                if (!Files.exists(env)) return null;
-                JsonNode n = new ObjectMapper().readTree(env.toFile()).path(AbExperiment.NAME).path("next_step");
-                if (n.isMissingNode()) return null;
-                Map<String, List<String>> args = new LinkedHashMap<>();
-                n.path("args").properties().forEach(e -> args.put(e.getKey(), strings(e.getValue())));
-                ServiceLibraries jar = ServiceLibraries.read(runDir);
-                return new Facts(n.path("run").asBoolean(), n.path("spring_boot").asBoolean(), n.hasNonNull("command") ? n.get("command").asText() : null,
-                        strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong(), jar == null ? List.of() : jar.libraries(),
-                        n.path("budget_s").asLong());
-            } catch (IOException e) {
-                return null;
-            }
+        /**
+         * From ab's next_step entry of environment.json ({@link AbEnvironment}), with the libraries kept beside it;
+         * null for a run before the next step was kept.
+         */
+        static Facts kept(JsonNode n, ServiceLibraries jar) {
+            if (n.isMissingNode()) return null;
+            Map<String, List<String>> args = new LinkedHashMap<>();
+            n.path("args").properties().forEach(e -> args.put(e.getKey(), strings(e.getValue())));
+            return new Facts(n.path("run").asBoolean(), n.path("spring_boot").asBoolean(), n.hasNonNull("command") ? n.get("command").asText() : null,
+                    strings(n.path("jvm_args")), args, strings(n.path("levers")), n.path("memory_mb").asLong(), jar == null ? List.of() : jar.libraries(),
+                    n.path("budget_s").asLong());
         }
 
         private static List<String> strings(JsonNode a) {

@@ -1,7 +1,6 @@
 package vtlab.experiment.ab;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.check.JarLibraries;
 import vtlab.check.JarLibraries.Library;
@@ -24,8 +22,6 @@ import vtlab.check.JarLibraries.Library;
  * @param error     why it could not be read, or null
  */
 record ServiceLibraries(String jar, List<Library> libraries, String error) {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** Scans the jar; a jar that cannot be read is said so, not a refusal (the run does not need it). */
     static ServiceLibraries scan(Path jar) {
         try {
@@ -54,16 +50,9 @@ record ServiceLibraries(String jar, List<Library> libraries, String error) {
         return m;
     }
 
-    /** From a run folder's environment.json; null when the run kept none (a --cmd service, a run before this check). */
-    static ServiceLibraries read(Path runDir) {
-        Path env = runDir.resolve("environment.json");
-        JsonNode ab;
-        try {
-            ab = Files.exists(env) ? JSON.readTree(env.toFile()).path(AbExperiment.NAME) : null;
-        } catch (IOException e) {
-            return null;
-        }
-        if (ab == null || !ab.has("jar")) return null;
+    /** From ab's entry of environment.json ({@link AbEnvironment}); null when the run kept none (a --cmd service, a run before this check). */
+    static ServiceLibraries kept(JsonNode ab) {
+        if (!ab.has("jar")) return null;
         List<Library> libs = new ArrayList<>();
         for (JsonNode l : ab.path("libraries")) {
             libs.add(new Library(text(l, "group"), l.path("artifact").asText(), l.path("version").asText(), l.path("where").asText(),

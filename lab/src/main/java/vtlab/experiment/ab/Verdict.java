@@ -492,21 +492,6 @@ final class Verdict {
         }
     }
 
-    /** Each JDK major's exact version as environment.json keeps it ("jdks": major, version); empty when it is not there. */
-    static Map<Integer, String> jdkVersions(Path runDir) {
-        Path env = runDir.resolve("environment.json");
-        Map<Integer, String> out = new LinkedHashMap<>();
-        try {
-            if (!Files.exists(env)) return out;
-            for (com.fasterxml.jackson.databind.JsonNode j : new com.fasterxml.jackson.databind.ObjectMapper().readTree(env.toFile()).path("jdks")) {
-                if (j.hasNonNull("version") && j.path("major").asInt() > 0) out.put(j.path("major").asInt(), j.path("version").asText());
-            }
-        } catch (IOException e) {
-            return Map.of(); // no exact versions: the verdict names none
-        }
-        return out;
-    }
-
     /**
      * Where the limit was in each row that counts, from the peak gauges: the SUT's CPU, the pool, the generator. A row
      * whose request time was broken down into its own work and its queues has one verdict, the bottleneck of that

@@ -1,7 +1,6 @@
 package vtlab.experiment.registry;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,10 +11,10 @@ import java.util.Set;
 
 import vtlab.core.UsageError;
 import vtlab.data.DataRow;
-import vtlab.data.Dataset;
 import vtlab.data.Finding;
 import vtlab.data.Findings;
 import vtlab.data.Rows;
+import vtlab.data.RunDir;
 import vtlab.data.StudySection;
 import vtlab.plan.Experiment;
 import vtlab.plan.Study;
@@ -33,10 +32,7 @@ public final class RunFindings {
      */
     public static List<String> experimentsOf(Path runDir) throws IOException {
         Set<String> out = new LinkedHashSet<>();
-        Path matrix = runDir.resolve("matrix.csv");
-        if (Files.exists(matrix)) {
-            for (DataRow r : Dataset.rows(matrix)) if (!r.experiment().isEmpty()) out.add(r.experiment());
-        }
+        for (DataRow r : new RunDir(runDir).rows()) if (!r.experiment().isEmpty()) out.add(r.experiment());
         Path name = runDir.toAbsolutePath().normalize().getFileName();
         String n = name == null ? "" : name.toString();
         int dash = n.indexOf('-');
@@ -55,8 +51,7 @@ public final class RunFindings {
      * gets the error instead, so one broken statement does not cost the run its summary or report.
      */
     public static Findings compute(Path runDir, List<String> experiments) throws IOException {
-        Path matrix = runDir.resolve("matrix.csv");
-        List<DataRow> rows = Files.exists(matrix) ? Dataset.rows(matrix) : List.of();
+        List<DataRow> rows = new RunDir(runDir).rows();
         List<Findings.Entry> entries = new ArrayList<>();
         Map<String, StudySection> sections = new LinkedHashMap<>();
         for (String name : withSuiteParts(experiments)) {
@@ -94,8 +89,7 @@ public final class RunFindings {
 
     /** After a run that finished: each experiment's {@link Experiment#afterRun} over its own rows. */
     public static void afterRun(Path runDir, List<String> experiments, java.io.PrintStream out) throws IOException {
-        Path matrix = runDir.resolve("matrix.csv");
-        List<DataRow> rows = Files.exists(matrix) ? Dataset.rows(matrix) : List.of();
+        List<DataRow> rows = new RunDir(runDir).rows();
         for (String name : withSuiteParts(experiments)) {
             Experiment e;
             try {

@@ -27,8 +27,6 @@ import vtlab.load.generator.VegetaGenerator;
  * @param why      why there is none ("" when there is)
  */
 public record Replayed(Fidelity fidelity, String why) {
-    /** The key of environment.json's scenario entry naming the baseline file. */
-    public static final String BASELINE = "baseline";
     private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     /** A row's comparison with the log (templates: each request's path by name). */
@@ -57,12 +55,10 @@ public record Replayed(Fidelity fidelity, String why) {
 
     /** The run's baseline and each request's path template, from environment.json; null when the scenario names no baseline. */
     public static Replayed.Of of(Path runDir) {
+        ScenarioEnvironment kept = ScenarioEnvironment.read(runDir);
+        if (kept == null || kept.baseline() == null) return null;
         try {
-            var env = JSON.readTree(runDir.resolve("environment.json").toFile()).path(ScenarioExperiment.NAME);
-            if (!env.hasNonNull(BASELINE)) return null;
-            Map<String, String> templates = new LinkedHashMap<>();
-            for (var r : env.path("requests")) templates.put(r.path("name").asText(), r.path("path").asText());
-            return new Of(Baseline.read(Path.of(env.path(BASELINE).asText())), templates);
+            return new Of(Baseline.read(Path.of(kept.baseline())), kept.templates());
         } catch (IOException e) {
             return null;
         }

@@ -173,31 +173,16 @@ public final class ScenarioExperiment implements Experiment {
     @Override
     public Map<String, Object> environment(Options o) throws UsageError {
         if (!SCENARIO.given(o)) return Map.of();
-        Scenario sc = Scenario.read(Path.of(SCENARIO.string(o)), metrics());
-        List<Map<String, Object>> requests = new ArrayList<>();
-        for (Mix.Entry e : sc.mix().entries()) requests.add(Map.of("name", e.name(), "path", e.path(), "weight", e.weight(), "method", e.method()));
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("file", sc.file().toAbsolutePath().normalize().toString());
-        out.put("name", sc.name());
-        out.put("requests", requests);
-        out.put("thresholds", sc.thresholds().stream().map(Threshold::text).toList());
-        if (sc.baselinePath() != null) out.put(Replayed.BASELINE, sc.baselinePath().toAbsolutePath().toString());
-        return out;
+        return ScenarioEnvironment.of(Scenario.read(Path.of(SCENARIO.string(o)), metrics())).asMap();
     }
 
-    /** A request of the mix as environment.json keeps it. */
+    /** A request of the mix as environment.json keeps it ({@link ScenarioEnvironment}), by name, path and weight. */
     public record Named(String name, String path, int weight) {}
 
     /** The requests of the run's scenario from its environment.json (empty when it has none). */
     public static List<Named> requests(Path runDir) {
-        List<Named> out = new ArrayList<>();
-        try {
-            var n = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.resolve("environment.json").toFile());
-            for (var r : n.path(NAME).path("requests")) out.add(new Named(r.path("name").asText(), r.path("path").asText(), r.path("weight").asInt()));
-        } catch (java.io.IOException e) {
-            // no environment: no names
-        }
-        return out;
+        ScenarioEnvironment kept = ScenarioEnvironment.read(runDir);
+        return kept == null ? List.of() : kept.named();
     }
 
     /**

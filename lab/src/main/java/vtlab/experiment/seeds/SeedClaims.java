@@ -15,6 +15,7 @@ import vtlab.data.DataRow;
 import vtlab.data.Dataset;
 import vtlab.data.Finding;
 import vtlab.data.Rows;
+import vtlab.data.RunDir;
 import vtlab.data.StudyColumns;
 import vtlab.data.judge.Judge;
 import vtlab.data.judge.Margin;
@@ -62,7 +63,7 @@ public final class SeedClaims {
     /** A run folder's data as the checks read it: typed rows of matrix.csv, jmh.csv and thread-memory.csv. */
     public record Evidence(List<DataRow> rows, List<DataRow> jmh, List<DataRow> threadMemory) {
         public static Evidence of(Path runDir) throws IOException {
-            return new Evidence(read(runDir.resolve("matrix.csv")), read(runDir.resolve("jmh.csv")), read(runDir.resolve("thread-memory.csv")));
+            return new Evidence(new RunDir(runDir).rows(), read(runDir.resolve("jmh.csv")), read(runDir.resolve("thread-memory.csv")));
         }
 
         private static List<DataRow> read(Path f) throws IOException {

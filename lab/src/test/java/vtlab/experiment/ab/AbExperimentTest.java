@@ -340,7 +340,7 @@ class AbExperimentTest {
         assertEquals(Path.of(SPRING_JAR).toAbsolutePath().normalize().toString(), kept.get("jar"));
         // as environment.json holds it, read back as ./vtlab report would, with the jar gone or rebuilt since
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
-        ServiceLibraries read = ServiceLibraries.read(dir);
+        ServiceLibraries read = AbEnvironment.read(dir).libraries();
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()), read);
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),
                 row("virtual", "as-shipped", 200, 5000, 50, "ok", ""));
@@ -383,7 +383,7 @@ class AbExperimentTest {
                 {"jdks": [{"home": "/j25", "major": 25, "version": "25.0.3", "vendor": "Eclipse Adoptium"},
                           {"home": "/j21", "major": 21, "version": "21.0.9", "vendor": "x"}]}
                 """);
-        Map<Integer, String> versions = Verdict.jdkVersions(dir);
+        Map<Integer, String> versions = AbEnvironment.read(dir).jdks();
         assertEquals(Map.of(25, "25.0.3", 21, "21.0.9"), versions);
         List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null, versions);
         assertTrue(v.contains("jdk 21.0.9: no known JDK issue for virtual threads in its release"), v.toString());
@@ -392,7 +392,7 @@ class AbExperimentTest {
         assertTrue(jdk25.contains("fixed in 25.0.4"), jdk25);
         assertTrue(Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null).stream().noneMatch(l -> l.startsWith("jdk ")),
                 "without environment.json's versions no update is guessed");
-        assertEquals(Map.of(), Verdict.jdkVersions(dir.resolve("nosuch")));
+        assertEquals(Map.of(), AbEnvironment.read(dir.resolve("nosuch")).jdks());
     }
 
     @Test
@@ -426,7 +426,7 @@ class AbExperimentTest {
         keys.remove(NoiseFloorLine.KEY); // this machine's noise floor, when ./vtlab ab --aa measured one here
         assertEquals(java.util.Set.of("next_step", "judge"), keys, "no jar to read, only what the next step knows of the command and how claims are judged");
         assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));
-        assertEquals(null, ServiceLibraries.read(dir), "no environment.json, or one without ab's entry");
+        assertEquals(null, AbEnvironment.read(dir).libraries(), "no environment.json, or one without ab's entry");
         assertTrue(Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""))), dir.resolve("none.txt"), null).stream()
                 .noneMatch(l -> l.startsWith("librar")));
     }

@@ -176,7 +176,7 @@ class NextStepTest {
                 "--jvm-args", "-Xmx300m", "--platform-args", "--server.tomcat.threads.max=50 --other=1"));
         Map<String, Object> kept = new AbExperiment().environment(o);
         new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
-        NextStep.Facts f = NextStep.Facts.read(dir);
+        NextStep.Facts f = AbEnvironment.read(dir).nextStep();
         assertTrue(f.run() && f.springBoot());
         assertNull(f.command());
         assertEquals(List.of("-Xmx300m"), f.jvmArgs());
@@ -184,7 +184,7 @@ class NextStepTest {
         assertEquals(List.of(), f.args().get("virtual"));
         assertEquals(List.of("gc:-Dx=1,2"), f.levers());
         assertEquals(Cause.GC, f.user().getFirst().answers());
-        assertNull(NextStep.Facts.read(dir.resolve("none")), "a run before the next step");
+        assertNull(AbEnvironment.read(dir.resolve("none")).nextStep(), "a run before the next step");
     }
 
     // ---- rows as matrix.csv holds them

@@ -47,4 +47,23 @@ class ScenarioFindingsTest {
         assertTrue(said.stream().anyMatch(t -> t.startsWith("virtual c=8 rep 1: fidelity to the log not measured: vegeta's results in raw/ hold no request of r1")),
                 said.toString());
     }
+
+    /** The scenario's entry of environment.json as written is what its findings and its replay read back. */
+    @Test
+    void theScenariosEntryIsReadBackAsWritten() throws Exception {
+        assertEquals(null, ScenarioEnvironment.read(run), "no environment.json");
+        assertEquals(List.of(), ScenarioExperiment.requests(run));
+        ScenarioEnvironment kept = new ScenarioEnvironment("/s/a.toml", "a", List.of(new ScenarioEnvironment.Request("hello", "/hello", 3, "GET"),
+                new ScenarioEnvironment.Request("item", "/items/{id}", 1, "POST")), List.of("p99 < 50ms"), "/s/a-baseline.json");
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(run.resolve("environment.json").toFile(), Map.of("scenario", kept.asMap()));
+        assertEquals(kept, ScenarioEnvironment.read(run));
+        assertEquals(List.of(new ScenarioExperiment.Named("hello", "/hello", 3), new ScenarioExperiment.Named("item", "/items/{id}", 1)),
+                ScenarioExperiment.requests(run));
+        assertEquals(Map.of("hello", "/hello", "item", "/items/{id}"), kept.templates());
+        ScenarioEnvironment none = new ScenarioEnvironment("/s/b.toml", "b", List.of(), List.of(), null);
+        assertEquals(List.of("file", "name", "requests", "thresholds"), List.copyOf(none.asMap().keySet()), "no baseline key without one");
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(run.resolve("environment.json").toFile(), Map.of("scenario", none.asMap()));
+        assertEquals(none, ScenarioEnvironment.read(run));
+        assertEquals(null, Replayed.of(run), "no baseline: no replay to compare");
+    }
 }
