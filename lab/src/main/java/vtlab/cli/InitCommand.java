@@ -161,24 +161,10 @@ final class InitCommand implements Command {
         for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
         String baseline = name + "-baseline.json"; // what a replay's fidelity is measured against (Baseline)
         if (Files.exists(dir.resolve(baseline))) throw new UsageError(dir.resolve(baseline) + " exists: give another --out or remove it");
-        Map<String, List<String>> options = new LinkedHashMap<>(service);
-        options.put("load-model", List.of("open"));
-        options.put("rate-profile", List.of(log.rateProfile()));
-        options.put("warmup", List.of("0s"));
-        options.put("hold", List.of(log.holdSeconds() + "s"));
-        options.put("reps", List.of("1"));
-        options.put("modes", List.of("platform,virtual"));
-        options.put("generator", List.of("vegeta")); // each request measured apart, in either model; its results say what was sent
+        Map<String, List<String>> options = logOptions(service, log.rateProfile(), log.holdSeconds());
         Map<String, Path> csvFiles = new LinkedHashMap<>();
         vtlab.stack.Mix mix = log.requests();
-        Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
-        for (var v : mix.values().entrySet()) {
-            if (v.getValue() instanceof vtlab.stack.Mix.Column c) {
-                Path at = dir.resolve(c.file());
-                csvFiles.put(c.file().toString(), at);
-                values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
-            } else values.put(v.getKey(), v.getValue());
-        }
+        Map<String, vtlab.stack.Mix.Values> values = valuesBeside(mix, dir, csvFiles);
         var logged = vtlab.experiment.scenario.Baseline.of(new vtlab.stack.Mix(mix.entries(), values), log.arrivals(), speedup);
         if ("logged".equals(PACE.choice(o))) options.put("rate-profile", List.of(logged.loggedProfile()));
         Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles).withBaseline(baseline);
@@ -210,6 +196,32 @@ final class InitCommand implements Command {
         out.println("vtlab:   the log's baseline in " + dir.resolve(baseline).getFileName() + ": a replay's fidelity to the log (its mix, rate, gaps and values) is measured against it");
         out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
         return 0;
+    }
+
+    /** The file's options: the service's, then the log's rate replayed open, once, on both thread modes. */
+    private static Map<String, List<String>> logOptions(Map<String, List<String>> service, String rateProfile, long holdSeconds) {
+        Map<String, List<String>> options = new LinkedHashMap<>(service);
+        options.put("load-model", List.of("open"));
+        options.put("rate-profile", List.of(rateProfile));
+        options.put("warmup", List.of("0s"));
+        options.put("hold", List.of(holdSeconds + "s"));
+        options.put("reps", List.of("1"));
+        options.put("modes", List.of("platform,virtual"));
+        options.put("generator", List.of("vegeta")); // each request measured apart, in either model; its results say what was sent
+        return options;
+    }
+
+    /** The mix's values, each column read from a CSV file in dir (added to csvFiles by its name), the others as they are. */
+    private static Map<String, vtlab.stack.Mix.Values> valuesBeside(vtlab.stack.Mix mix, Path dir, Map<String, Path> csvFiles) {
+        Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof vtlab.stack.Mix.Column c) {
+                Path at = dir.resolve(c.file());
+                csvFiles.put(c.file().toString(), at);
+                values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
+            } else values.put(v.getKey(), v.getValue());
+        }
+        return values;
     }
 
     /**
