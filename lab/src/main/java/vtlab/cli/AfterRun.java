@@ -16,19 +16,35 @@ import vtlab.run.Runner;
  * thresholds, JUnit XML and step summary): a small class that says what it reads and writes, run in order from a
  * list ({@link #runAll}), so what a run does after its rows is that list and nothing besides.
  */
-interface AfterRun {
-    /** What it reads: files of the run folder, or what an earlier step left in the {@link State} ("findings"). */
-    List<String> reads();
+abstract class AfterRun {
+    private final List<String> reads, writes;
+    private final boolean afterAnyRun;
 
-    /** What it writes: files of the run folder (or elsewhere), the terminal ("out"), or a field of the {@link State}. */
-    List<String> writes();
-
-    /** Whether it runs after this run; by default only after a run that ended by itself (not interrupted). */
-    default boolean runsAfter(State s) {
-        return s.done().complete();
+    /**
+     * @param reads       what it reads: files of the run folder, or what an earlier step left in the {@link State} ("findings")
+     * @param writes      what it writes: files of the run folder (or elsewhere), the terminal ("out"), or a field of the {@link State}
+     * @param afterAnyRun whether it runs after an interrupted run too (otherwise only after one that ended by itself)
+     */
+    AfterRun(List<String> reads, List<String> writes, boolean afterAnyRun) {
+        this.reads = List.copyOf(reads);
+        this.writes = List.copyOf(writes);
+        this.afterAnyRun = afterAnyRun;
     }
 
-    void run(State s) throws IOException;
+    List<String> reads() {
+        return reads;
+    }
+
+    List<String> writes() {
+        return writes;
+    }
+
+    /** Whether it runs after this run. */
+    boolean runsAfter(State s) {
+        return afterAnyRun || s.done().complete();
+    }
+
+    abstract void run(State s) throws IOException;
 
     /** Each step that runs after this run, in order; the exit code they leave. */
     static int runAll(List<AfterRun> steps, State s) throws IOException {
@@ -47,7 +63,7 @@ interface AfterRun {
      *
      * @param failOn thresholds every row is held against (--fail-on), null without
      */
-    final class State {
+    static final class State {
         private final Runner.Outcome done;
         private final List<String> experiments;
         private final Slo failOn;

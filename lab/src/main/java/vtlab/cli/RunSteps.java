@@ -24,37 +24,25 @@ final class RunSteps {
     private RunSteps() {}
 
     /** The experiments' findings, which the summary and the report read as data. */
-    record WriteFindings() implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("matrix.csv");
+    static final class WriteFindings extends AfterRun {
+        WriteFindings() {
+            super(List.of("matrix.csv"), List.of("findings.json", "findings"), false);
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("findings.json", "findings");
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             s.findings = RunFindings.write(s.dir().dir(), s.experiments());
         }
     }
 
     /** The summary, with each row held against --fail-on; to the terminal too. */
-    record WriteSummary() implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("matrix.csv", "environment.json", "raw/", "findings");
+    static final class WriteSummary extends AfterRun {
+        WriteSummary() {
+            super(List.of("matrix.csv", "environment.json", "raw/", "findings"), List.of("summary.json", "summary.txt", "out", "breached"), false);
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("summary.json", "summary.txt", "out", "breached");
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             RunDir dir = s.dir();
             List<DataRow> rows = Files.exists(dir.matrix()) ? Dataset.rows(dir.matrix()) : List.of();
             Map<Integer, List<String>> breaches = new LinkedHashMap<>();
@@ -70,60 +58,37 @@ final class RunSteps {
     }
 
     /** report.html from the run folder; a report that cannot be written does not fail the run. */
-    record WriteReport() implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("matrix.csv", "findings.json", "summary.json", "environment.json", "raw/");
+    static final class WriteReport extends AfterRun {
+        WriteReport() {
+            super(List.of("matrix.csv", "findings.json", "summary.json", "environment.json", "raw/"), List.of("report.html", "charts/", "out"), false);
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("report.html", "charts/", "out");
-        }
-
-        @Override
-        public void run(AfterRun.State s) {
+        void run(AfterRun.State s) {
             Report.afterRun(s.dir().dir(), s.out());
         }
     }
 
     /** Each experiment's own step over its rows (ab's verdict). */
-    record ExperimentsAfterRun() implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("matrix.csv");
+    static final class ExperimentsAfterRun extends AfterRun {
+        ExperimentsAfterRun() {
+            super(List.of("matrix.csv"), List.of("what each experiment writes (Experiment.afterRun)", "out"), false);
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("what each experiment writes (Experiment.afterRun)", "out");
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             RunFindings.afterRun(s.dir().dir(), s.experiments(), s.out());
         }
     }
 
     /** Where the results are, and the exit code the run earned: after any run, interrupted ones too. */
-    record ExitCode() implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("breached");
+    static final class ExitCode extends AfterRun {
+        ExitCode() {
+            super(List.of("breached"), List.of("out", "code"), true);
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("out", "code");
-        }
-
-        @Override
-        public boolean runsAfter(AfterRun.State s) {
-            return true;
-        }
-
-        @Override
-        public void run(AfterRun.State s) {
+        void run(AfterRun.State s) {
             Runner.Outcome done = s.done();
             s.out().println("vtlab: results in " + done.dir().dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
             s.code = ExitCodes.ofRun(done.complete(), done.failed(), s.breached);

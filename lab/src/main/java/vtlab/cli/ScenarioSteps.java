@@ -24,47 +24,33 @@ final class ScenarioSteps {
     private ScenarioSteps() {}
 
     /** scenario.toml and its CSV files in the run folder: the file that repeats the run. */
-    record Save(Scenario scenario, Options given) implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("the scenario file and its CSV files");
+    static final class Save extends AfterRun {
+        private final Scenario scenario;
+        private final Options given;
+
+        Save(Scenario scenario, Options given) {
+            super(List.of("the scenario file and its CSV files"), List.of("scenario.toml", "its CSV files"), true);
+            this.scenario = scenario;
+            this.given = given;
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("scenario.toml", "its CSV files");
-        }
-
-        @Override
-        public boolean runsAfter(AfterRun.State s) {
-            return true;
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             ScenarioRun.save(scenario, given, s.dir().dir());
         }
     }
 
     /** Each threshold evaluated over the rows, a replay's fidelity to its access log added to them. */
-    record Thresholds(Scenario scenario) implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("matrix.csv", "raw/", "summary.json");
+    static final class Thresholds extends AfterRun {
+        private final Scenario scenario;
+
+        Thresholds(Scenario scenario) {
+            super(List.of("matrix.csv", "raw/", "summary.json"), List.of("summary.json (scenario_fidelity)", "out", "rows", "outcomes", "code"), true);
+            this.scenario = scenario;
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("summary.json (scenario_fidelity)", "out", "rows", "outcomes", "code");
-        }
-
-        @Override
-        public boolean runsAfter(AfterRun.State s) {
-            return true;
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             Path dir = s.dir().dir();
             List<vtlab.data.DataRow> rows = Files.exists(s.dir().matrix()) ? Dataset.rows(s.dir().matrix()) : List.of();
             s.rows = ScenarioRun.withFidelity(dir, rows);
@@ -79,48 +65,39 @@ final class ScenarioSteps {
     }
 
     /** The thresholds as a JUnit report, with --junit (null: none). */
-    record Junit(Scenario scenario, Path file) implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("outcomes");
+    static final class Junit extends AfterRun {
+        private final Scenario scenario;
+        private final Path file;
+
+        Junit(Scenario scenario, Path file) {
+            super(List.of("outcomes"), List.of("the --junit file"), true);
+            this.scenario = scenario;
+            this.file = file;
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("the --junit file");
-        }
-
-        @Override
-        public boolean runsAfter(AfterRun.State s) {
+        boolean runsAfter(AfterRun.State s) {
             return file != null;
         }
 
         @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             if (file.getParent() != null) Files.createDirectories(file.getParent());
             Files.writeString(file, ScenarioReport.junit(scenario.name(), s.outcomes));
         }
     }
 
     /** The Markdown summary, in the run folder and, when GITHUB_STEP_SUMMARY is set, appended there; how to run it again. */
-    record StepSummary(Scenario scenario) implements AfterRun {
-        @Override
-        public List<String> reads() {
-            return List.of("outcomes", "rows", "code", "raw/ (the requests sent)");
+    static final class StepSummary extends AfterRun {
+        private final Scenario scenario;
+
+        StepSummary(Scenario scenario) {
+            super(List.of("outcomes", "rows", "code", "raw/ (the requests sent)"), List.of("scenario-summary.md", "$GITHUB_STEP_SUMMARY", "out"), true);
+            this.scenario = scenario;
         }
 
         @Override
-        public List<String> writes() {
-            return List.of("scenario-summary.md", "$GITHUB_STEP_SUMMARY", "out");
-        }
-
-        @Override
-        public boolean runsAfter(AfterRun.State s) {
-            return true;
-        }
-
-        @Override
-        public void run(AfterRun.State s) throws IOException {
+        void run(AfterRun.State s) throws IOException {
             Path dir = s.dir().dir();
             String md = ScenarioReport.markdown(scenario.name(), s.code, s.outcomes, s.rows, ScenarioExperiment.requests(dir));
             Files.writeString(dir.resolve("scenario-summary.md"), md);
