@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import vtlab.core.Options;
+import vtlab.data.DataRow;
 import vtlab.data.Dataset;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
@@ -52,7 +53,7 @@ final class ScenarioSteps {
         @Override
         void run(AfterRun.State s) throws IOException {
             Path dir = s.dir().dir();
-            List<vtlab.data.DataRow> rows = Files.exists(s.dir().matrix()) ? Dataset.rows(s.dir().matrix()) : List.of();
+            List<DataRow> rows = Files.exists(s.dir().matrix()) ? Dataset.rows(s.dir().matrix()) : List.of();
             s.rows = ScenarioRun.withFidelity(dir, rows);
             List<Threshold.Outcome> outcomes = new ArrayList<>();
             for (Threshold t : scenario.thresholds()) outcomes.add(t.evaluate(s.rows, dir.resolve("raw")));
