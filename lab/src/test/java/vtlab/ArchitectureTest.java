@@ -43,6 +43,7 @@ class ArchitectureTest {
             Map.entry("probe", 6),      // probes
             Map.entry("run", 7),        // carries out planned rows
             Map.entry("experiment", 7), // plans rows and reads them back into findings (the registry, experiment.registry, on top)
+            Map.entry("planning", 8),   // a run's plan (RunPlan) from its options, and the machine checked for it (Preflight)
             Map.entry("report", 8),     // renders a run folder (data layer only, see below)
             Map.entry("cli", 9));       // the commands, on top
 

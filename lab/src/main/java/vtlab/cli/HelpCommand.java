@@ -15,6 +15,7 @@ import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Study;
+import vtlab.planning.LabOptions;
 import vtlab.probe.Probes;
 import vtlab.tier.fault.Fault;
 
@@ -79,13 +80,13 @@ final class HelpCommand implements Command {
             """;
 
     /**
-     * The run's options, rendered from their declarations: the lab's own ({@link RunCommand#OWN}), the load model's (every
+     * The run's options, rendered from their declarations: the lab's own ({@link LabOptions#OWN}), the load model's (every
      * load experiment's) and the generators' own; each experiment's axes are in its own help.
      */
     static String runOptions() {
         StringBuilder sb = new StringBuilder("Run options (each experiment adds its own axes, as --modes, --conc, --reps, --warmup, --hold:\n"
                 + "./vtlab run EXPERIMENT --help):\n");
-        for (String line : Opt.render(RunCommand.OWN)) sb.append("  ").append(line).append('\n');
+        for (String line : Opt.render(LabOptions.OWN)) sb.append("  ").append(line).append('\n');
         sb.append("\nLoad model (every load experiment):\n");
         for (String line : Opt.render(PlanContext.LOAD_OPTIONS)) sb.append("  ").append(line).append('\n');
         sb.append("\nGenerators' own options (refused with any other generator):\n");
@@ -160,12 +161,12 @@ final class HelpCommand implements Command {
 
     /** ./vtlab run --help: the run's usage, the demo it runs without a name, its options and the registries. */
     static String runText() {
-        Map<String, String> demo = new TreeMap<>(RunCommand.DEMO);
+        Map<String, String> demo = new TreeMap<>(LabOptions.DEMO);
         StringBuilder demoArgs = new StringBuilder();
         demo.forEach((k, v) -> demoArgs.append(" --").append(k).append(' ').append(v));
         return "Usage: ./vtlab run [EXPERIMENT...] [options]\n"
                 + "  runs the experiments named, their rows in one run folder; without a name the demo:\n"
-                + "  ./vtlab run " + RunCommand.DEMO_EXPERIMENT + demoArgs + " (options given replace these)\n"
+                + "  ./vtlab run " + LabOptions.DEMO_EXPERIMENT + demoArgs + " (options given replace these)\n"
                 + "  ./vtlab run EXPERIMENT --help shows an experiment's own axes and defaults.\n\n"
                 + runOptions() + "\n" + registries();
     }

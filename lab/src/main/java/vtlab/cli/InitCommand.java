@@ -22,6 +22,7 @@ import vtlab.experiment.ab.Service;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
 import vtlab.experiment.scenario.ScenarioWriter;
+import vtlab.stack.Mix;
 
 /**
  * ./vtlab init --app JAR | --cmd "..." | --stack NAME [--out FILE] [ab's service options]: writes a commented starting
@@ -161,27 +162,13 @@ final class InitCommand implements Command {
         for (String csv : log.csv().keySet()) if (Files.exists(dir.resolve(csv))) throw new UsageError(dir.resolve(csv) + " exists: give another --out or remove it");
         String baseline = name + "-baseline.json"; // what a replay's fidelity is measured against (Baseline)
         if (Files.exists(dir.resolve(baseline))) throw new UsageError(dir.resolve(baseline) + " exists: give another --out or remove it");
-        Map<String, List<String>> options = new LinkedHashMap<>(service);
-        options.put("load-model", List.of("open"));
-        options.put("rate-profile", List.of(log.rateProfile()));
-        options.put("warmup", List.of("0s"));
-        options.put("hold", List.of(log.holdSeconds() + "s"));
-        options.put("reps", List.of("1"));
-        options.put("modes", List.of("platform,virtual"));
-        options.put("generator", List.of("vegeta")); // each request measured apart, in either model; its results say what was sent
+        Map<String, List<String>> options = logOptions(service, log.rateProfile(), log.holdSeconds());
         Map<String, Path> csvFiles = new LinkedHashMap<>();
-        vtlab.stack.Mix mix = log.requests();
-        Map<String, vtlab.stack.Mix.Values> values = new LinkedHashMap<>();
-        for (var v : mix.values().entrySet()) {
-            if (v.getValue() instanceof vtlab.stack.Mix.Column c) {
-                Path at = dir.resolve(c.file());
-                csvFiles.put(c.file().toString(), at);
-                values.put(v.getKey(), new vtlab.stack.Mix.Column(at, c.column(), c.cells()));
-            } else values.put(v.getKey(), v.getValue());
-        }
-        var logged = vtlab.experiment.scenario.Baseline.of(new vtlab.stack.Mix(mix.entries(), values), log.arrivals(), speedup);
+        Mix mix = log.requests();
+        Map<String, Mix.Values> values = valuesBeside(mix, dir, csvFiles);
+        var logged = vtlab.experiment.scenario.Baseline.of(new Mix(mix.entries(), values), log.arrivals(), speedup);
         if ("logged".equals(PACE.choice(o))) options.put("rate-profile", List.of(logged.loggedProfile()));
-        Scenario sc = Scenario.of(name, options, new vtlab.stack.Mix(mix.entries(), values), List.of(), csvFiles).withBaseline(baseline);
+        Scenario sc = Scenario.of(name, options, new Mix(mix.entries(), values), List.of(), csvFiles).withBaseline(baseline);
         List<String> header = new ArrayList<>(List.of("A vtlab scenario (docs/scenarios.md) from the access log " + Path.of(FROM_LOG.string(o)).toAbsolutePath().normalize()
                 + ": ./vtlab run " + file.getFileName()));
         log.notes().forEach(n -> header.add("  " + n));
@@ -210,6 +197,32 @@ final class InitCommand implements Command {
         out.println("vtlab:   the log's baseline in " + dir.resolve(baseline).getFileName() + ": a replay's fidelity to the log (its mix, rate, gaps and values) is measured against it");
         out.println("vtlab: ./vtlab run " + file + (log.conc() > 0 ? " (open model; closed: --conc " + log.conc() + ")" : ""));
         return 0;
+    }
+
+    /** The file's options: the service's, then the log's rate replayed open, once, on both thread modes. */
+    private static Map<String, List<String>> logOptions(Map<String, List<String>> service, String rateProfile, long holdSeconds) {
+        Map<String, List<String>> options = new LinkedHashMap<>(service);
+        options.put("load-model", List.of("open"));
+        options.put("rate-profile", List.of(rateProfile));
+        options.put("warmup", List.of("0s"));
+        options.put("hold", List.of(holdSeconds + "s"));
+        options.put("reps", List.of("1"));
+        options.put("modes", List.of("platform,virtual"));
+        options.put("generator", List.of("vegeta")); // each request measured apart, in either model; its results say what was sent
+        return options;
+    }
+
+    /** The mix's values, each column read from a CSV file in dir (added to csvFiles by its name), the others as they are. */
+    private static Map<String, Mix.Values> valuesBeside(Mix mix, Path dir, Map<String, Path> csvFiles) {
+        Map<String, Mix.Values> values = new LinkedHashMap<>();
+        for (var v : mix.values().entrySet()) {
+            if (v.getValue() instanceof Mix.Column c) {
+                Path at = dir.resolve(c.file());
+                csvFiles.put(c.file().toString(), at);
+                values.put(v.getKey(), new Mix.Column(at, c.column(), c.cells()));
+            } else values.put(v.getKey(), v.getValue());
+        }
+        return values;
     }
 
     /**
@@ -296,12 +309,12 @@ final class InitCommand implements Command {
     }
 
     /** The mix: one request per --url (ab's request options on each), else one of the first path the service answers. */
-    static vtlab.stack.Mix mixOf(Options o) throws UsageError {
+    static Mix mixOf(Options o) throws UsageError {
         List<String> urls = Service.URL.every(o);
         boolean anyRequestOption = REQUEST.stream().anyMatch(opt -> opt.given(o));
         if (urls.isEmpty() && anyRequestOption) throw new UsageError("--method, --header, --body, --expect-status and --expect-body describe a --url: give one");
         if (urls.isEmpty()) {
-            return new vtlab.stack.Mix(List.of(new vtlab.stack.Mix.Entry("home", "GET", firstPath(o), List.of(), null, 200, "", 1)), Map.of());
+            return new Mix(List.of(new Mix.Entry("home", "GET", firstPath(o), List.of(), null, 200, "", 1)), Map.of());
         }
         String method = Service.METHOD.string(o).toUpperCase(java.util.Locale.ROOT);
         List<vtlab.stack.Request.Header> headers = new ArrayList<>();
@@ -328,7 +341,7 @@ final class InitCommand implements Command {
         if (!status.equalsIgnoreCase("2xx") && !status.matches("[1-5]\\d\\d")) {
             throw new UsageError("--expect-status takes a status code from 100 to 599 or 2xx, not '" + status + "'");
         }
-        List<vtlab.stack.Mix.Entry> entries = new ArrayList<>();
+        List<Mix.Entry> entries = new ArrayList<>();
         Set<String> names = new LinkedHashSet<>();
         for (String url : urls) {
             if (!url.startsWith("/")) throw new UsageError("--url takes a path on the service, e.g. /api/orders/1, not '" + url + "'");
@@ -336,10 +349,10 @@ final class InitCommand implements Command {
             String base = url.replaceFirst("\\?.*", "").replaceAll("[^A-Za-z0-9]+", "-").replaceAll("^-|-$", "").toLowerCase(java.util.Locale.ROOT);
             String name = base.isEmpty() ? "home" : base;
             for (int i = 2; !names.add(name); i++) name = (base.isEmpty() ? "home" : base) + "-" + i;
-            entries.add(new vtlab.stack.Mix.Entry(name, method, url, headers, body, status.equalsIgnoreCase("2xx") ? 2 : Integer.parseInt(status),
+            entries.add(new Mix.Entry(name, method, url, headers, body, status.equalsIgnoreCase("2xx") ? 2 : Integer.parseInt(status),
                     Objects.requireNonNullElse(Service.EXPECT_BODY.string(o), ""), 1));
         }
-        return new vtlab.stack.Mix(entries, Map.of());
+        return new Mix(entries, Map.of());
     }
 
 }

@@ -2,10 +2,8 @@ package vtlab.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +13,15 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.scenario.Scenario;
 import vtlab.experiment.scenario.ScenarioExperiment;
-import vtlab.experiment.scenario.ScenarioReport;
 import vtlab.experiment.scenario.ScenarioWriter;
-import vtlab.experiment.scenario.Threshold;
 import vtlab.load.generator.Generators;
 
 /**
  * ./vtlab run FILE.toml: a scenario file (docs/scenarios.md) as the options it stands for, under the ones given
- * beside it ({@link #of}), which the run command runs as the scenario experiment; then ({@link #afterRun}) its
+ * beside it ({@link #of}), which the run command runs as the scenario experiment; then ({@link #steps}) its
  * thresholds (exit code 99 when one is breached, a JUnit report with --junit, a Markdown summary, also to
  * GITHUB_STEP_SUMMARY when set) and the file that repeats the run, saved in the run folder as scenario.toml with its
- * CSV files. It knows nothing of the run command: the command calls it before and after the run.
+ * CSV files. It knows nothing of the run command: the command calls it before the run and runs its steps after.
  *
  * @param given   the options given beside the file
  * @param options the options the run takes: the file's, under the ones given beside it
@@ -68,38 +64,11 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         return new ScenarioRun(sc, o, merged);
     }
 
-    /**
-     * After the run as the scenario experiment (its folder, and the exit code the run earned): the file saved, the
-     * thresholds evaluated and reported; the exit code, 99 where a threshold was breached and the run was otherwise ok.
-     */
-    int afterRun(vtlab.data.RunDir run, int runCode, PrintStream out) throws IOException {
-        Scenario sc = scenario;
+    /** What a scenario does after the run's own steps: its file saved, its thresholds, JUnit XML and step summary. */
+    List<AfterRun> steps() {
         Path junit = options.has("junit") ? Path.of(options.string("junit", "")).toAbsolutePath() : null;
-        Path dir = run.dir();
-        save(sc, given, dir);
-        List<vtlab.data.DataRow> rows = run.rows();
-        rows = withFidelity(dir, rows);
-        List<Threshold.Outcome> outcomes = new ArrayList<>();
-        for (Threshold t : sc.thresholds()) outcomes.add(t.evaluate(rows, dir.resolve("raw")));
-        int code = runCode;
-        boolean breached = outcomes.stream().anyMatch(x -> !x.passed());
-        if (breached && code == ExitCodes.OK) code = ExitCodes.THRESHOLDS;
-        for (Threshold.Outcome x : outcomes) {
-            out.println("vtlab: threshold " + x.threshold().text() + ": " + (x.passed() ? "passed" : "FAILED") + " (" + x.detail() + ")");
-        }
-        if (junit != null) {
-            if (junit.getParent() != null) Files.createDirectories(junit.getParent());
-            Files.writeString(junit, ScenarioReport.junit(sc.name(), outcomes));
-        }
-        String md = ScenarioReport.markdown(sc.name(), code, outcomes, rows, ScenarioExperiment.requests(dir));
-        Files.writeString(dir.resolve("scenario-summary.md"), md);
-        String step = System.getenv("GITHUB_STEP_SUMMARY");
-        if (step != null && !step.isBlank()) {
-            Files.writeString(Path.of(step), md + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        }
-        out.println("vtlab: the run again: ./vtlab run " + dir.resolve("scenario.toml"));
-        if (code == ExitCodes.THRESHOLDS) out.println("vtlab: scenario thresholds breached: exit code 99");
-        return code;
+        return List.of(new ScenarioSteps.Save(scenario, given), new ScenarioSteps.Thresholds(scenario), new ScenarioSteps.Junit(scenario, junit),
+                new ScenarioSteps.StepSummary(scenario));
     }
 
     /**

@@ -177,7 +177,11 @@ public final class Runner {
         }
     }
 
-    /** Resolves a searched row into a planned one (its probes, drains, checks), as the command did for fixed rows. */
+    /**
+     * Resolves a searched row into a planned one (its probes, drains, checks) as the plan's fixed rows were: the runner
+     * owns this interface and the plan hands it an implementation, so a search extends the plan without the runner
+     * calling back into the command.
+     */
     public interface Planner {
         PlannedRow planned(Row row) throws Exception;
     }

@@ -13,12 +13,13 @@ import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
 import vtlab.plan.Experiment;
 import vtlab.plan.Row;
+import vtlab.planning.GeneratorChoice;
 
 /** The run's generator, chosen alone: each load model's default, the experiment's own, --generator, and what is refused. */
 class ChooseGeneratorTest {
     static String chosen(List<String> args, String experiment, List<Row> rows, boolean open, boolean runProfile) throws UsageError {
         List<Experiment> e = experiment == null ? List.of() : List.of(Experiments.byName(experiment));
-        return RunCommand.chooseGenerator(vtlab.cli.Main.parse(args), e, rows, open, runProfile).name();
+        return GeneratorChoice.choose(vtlab.cli.Main.parse(args), e, rows, open, runProfile).name();
     }
 
     @Test

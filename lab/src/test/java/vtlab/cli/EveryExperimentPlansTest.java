@@ -17,25 +17,26 @@ import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
 import vtlab.plan.Experiment;
 import vtlab.plan.Row;
+import vtlab.planning.RunPlan;
 
 /**
  * `./vtlab run X` and `./vtlab run X --quick` plan for every experiment the lab registers (issue 29): each is planned
- * as the run plans it (RunCommand.plan: its rows, its fault schedules applied, the load model, the generator it needs),
+ * as the run plans it (RunPlan.of: its rows, its fault schedules applied, the load model, the generator it needs),
  * which starts nothing; a refusal fails the test with the experiment and the refusal named. The experiments come from
  * the registry, so a new one is planned here without a line of this test.
  */
 class EveryExperimentPlansTest {
 
     /** The run's plan of one experiment: its defaults (plus what it says a user must add: ab's service), --quick or not. */
-    static RunCommand.Plan plan(Experiment e, boolean quick) throws UsageError {
+    static RunPlan plan(Experiment e, boolean quick) throws UsageError {
         List<String> args = new ArrayList<>(List.of("run", e.name()));
         args.addAll(e.example());
         if (quick) args.add("--quick");
         Options o = vtlab.cli.Main.parse(args);
-        return RunCommand.plan(o, o.positional().subList(1, o.positional().size()));
+        return RunPlan.of(o, o.positional().subList(1, o.positional().size()));
     }
 
-    static RunCommand.Plan planOrFail(Experiment e, boolean quick) {
+    static RunPlan planOrFail(Experiment e, boolean quick) {
         String how = "./vtlab run " + e.name() + (e.example().isEmpty() ? "" : " " + String.join(" ", e.example())) + (quick ? " --quick" : "");
         try {
             return plan(e, quick);
@@ -44,7 +45,7 @@ class EveryExperimentPlansTest {
         }
     }
 
-    static long plannedSeconds(RunCommand.Plan p) {
+    static long plannedSeconds(RunPlan p) {
         return p.rows().stream().mapToLong(Row::plannedSeconds).sum() + p.studySeconds()
                 + p.searches().stream().mapToLong(s -> (long) s.expectedRows() * s.secondsPerRow()).sum();
     }
@@ -53,8 +54,8 @@ class EveryExperimentPlansTest {
     Stream<DynamicTest> everyExperimentPlansWithItsDefaultsAndWithQuick() {
         assertTrue(Experiments.all().size() > 1, "the registry lists the experiments");
         return Experiments.all().values().stream().map(e -> DynamicTest.dynamicTest(e.name(), () -> {
-            RunCommand.Plan full = planOrFail(e, false), quick = planOrFail(e, true);
-            for (RunCommand.Plan p : List.of(full, quick)) {
+            RunPlan full = planOrFail(e, false), quick = planOrFail(e, true);
+            for (RunPlan p : List.of(full, quick)) {
                 assertTrue(!p.rows().isEmpty() || !p.studies().isEmpty() || !p.searches().isEmpty(), e.name() + ": nothing planned");
             }
             // --quick is a smoke run: one rep of every row, and never longer than the defaults
@@ -90,7 +91,7 @@ class EveryExperimentPlansTest {
                     args.addAll(e.example());
                     args.addAll(List.of("--" + d.name(), "no-such-word"));
                     Options o = vtlab.cli.Main.parse(args);
-                    UsageError x = assertThrows(UsageError.class, () -> RunCommand.plan(o, o.positional().subList(1, o.positional().size())));
+                    UsageError x = assertThrows(UsageError.class, () -> RunPlan.of(o, o.positional().subList(1, o.positional().size())));
                     assertEquals("unknown value 'no-such-word' for --" + d.name() + " (choose from " + String.join(", ", d.choices()) + ")", x.getMessage());
                 }));
             }

@@ -19,6 +19,8 @@ import vtlab.data.RunDir;
 import vtlab.experiment.registry.Experiments;
 import vtlab.load.generator.Generators;
 import vtlab.plan.PlanContext;
+import vtlab.planning.LabOptions;
+import vtlab.planning.RunPlan;
 import vtlab.probe.Probes;
 
 /** The help names everything the code has, and nothing it refuses. */
@@ -39,7 +41,7 @@ class HelpCommandTest {
         for (var f : RunDir.FILES) if (!help.contains(f.getKey())) missing.add("output " + f.getKey());
         for (var k : vtlab.tier.fault.Fault.kinds()) if (!help.contains("  " + k.name() + " ")) missing.add("fault kind " + k.name());
         for (String cmd : Main.commands(List.of()).keySet()) if (!help.contains("./vtlab " + cmd)) missing.add("command " + cmd);
-        for (String opt : RunCommand.GLOBAL) if (!help.contains("--" + opt)) missing.add("option --" + opt);
+        for (String opt : LabOptions.GLOBAL) if (!help.contains("--" + opt)) missing.add("option --" + opt);
         for (Opt o : Generators.options()) if (!help.contains("--" + o.name())) missing.add("generator option --" + o.name());
         for (Opt o : PlanContext.LOAD_OPTIONS) if (!help.contains("--" + o.name())) missing.add("load option --" + o.name());
         assertEquals(List.of(), missing);
@@ -49,7 +51,7 @@ class HelpCommandTest {
     /** A flag the parser takes without a value must be an option some command or experiment reads (none declared and then refused). */
     @Test
     void everyFlagIsAnOptionTheLabReads() {
-        List<String> known = new ArrayList<>(RunCommand.GLOBAL);
+        List<String> known = new ArrayList<>(LabOptions.GLOBAL);
         Experiments.all().values().forEach(e -> e.options().forEach(o -> known.add(o.name())));
         List<String> unread = Main.flags().stream().filter(f -> !known.contains(f)).sorted().toList();
         assertEquals(List.of(), unread, "flags declared but refused by every command");
@@ -63,7 +65,7 @@ class HelpCommandTest {
     void theLabsOwnOptionsAreTheirDeclarations() throws Exception {
         List<String> names = new ArrayList<>(vtlab.plan.RunOptions.ALL.stream().map(Opt::name).toList());
         names.add(Generators.OPTION.name());
-        assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(RunCommand.GLOBAL));
+        assertEquals(new java.util.TreeSet<>(names), new java.util.TreeSet<>(LabOptions.GLOBAL));
         List<Opt> declared = new ArrayList<>(vtlab.plan.RunOptions.ALL);
         Experiments.all().values().forEach(e -> declared.addAll(e.options()));
         declared.addAll(PlanContext.LOAD_OPTIONS);
@@ -71,7 +73,7 @@ class HelpCommandTest {
         assertEquals(new java.util.TreeSet<>(declared.stream().filter(o -> o.type() == Opt.Type.FLAG).map(Opt::name).toList()),
                 new java.util.TreeSet<>(Main.flags()), "the parser's flags are the options declared as flags");
         String runHelp = run("run", "--help");
-        for (Opt o : RunCommand.OWN) {
+        for (Opt o : LabOptions.OWN) {
             assertTrue(runHelp.contains(o.lines().getFirst()), o.lines().getFirst() + " in\n" + runHelp);
         }
     }
@@ -83,7 +85,7 @@ class HelpCommandTest {
         assertEquals("choices: " + String.join(", ", Generators.all().keySet()), block(runHelp, "generator").getLast());
         assertEquals("choices: closed, open", block(runHelp, "load-model").getLast());
         assertEquals("choices: platform, virtual, virtual-as-shipped", block(servlet, "modes").getLast());
-        List<Opt> declared = new ArrayList<>(RunCommand.OWN);
+        List<Opt> declared = new ArrayList<>(LabOptions.OWN);
         declared.addAll(PlanContext.LOAD_OPTIONS);
         declared.addAll(Generators.options());
         List<String> without = new ArrayList<>();
@@ -120,7 +122,7 @@ class HelpCommandTest {
         assertNotEquals(global, runHelp);
         assertEquals(runHelp, run("help", "run"));
         assertTrue(runHelp.startsWith("Usage: ./vtlab run"), runHelp);
-        RunCommand.DEMO.forEach((k, v) -> assertTrue(runHelp.contains("--" + k + " " + v), k));
+        LabOptions.DEMO.forEach((k, v) -> assertTrue(runHelp.contains("--" + k + " " + v), k));
         assertTrue(runHelp.contains("--allow-shared-cpus"));
     }
 
@@ -129,7 +131,7 @@ class HelpCommandTest {
     void faultsHelpSaysWhatQuickDoes() throws Exception {
         String faults = run("run", "faults", "--help");
         Options quick = vtlab.cli.Main.parse(List.of("run", "faults", "--quick"));
-        vtlab.plan.Row spike = RunCommand.plan(quick, List.of("faults")).rows().stream().filter(r -> r.rateProfile() != null).findFirst().orElseThrow();
+        vtlab.plan.Row spike = RunPlan.of(quick, List.of("faults")).rows().stream().filter(r -> r.rateProfile() != null).findFirst().orElseThrow();
         assertTrue(faults.contains("(--quick: " + spike.hold().toSeconds() + "s)"), faults);
         assertTrue(faults.contains("(--quick: " + spike.rateProfile().spec() + ")"), faults);
         assertTrue(faults.contains("(--quick: stub:latency=1900ms@4s-12s,stub:down@4s-8s,db:lock@4s-6s)"), faults);

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.plan.Row;
+import vtlab.planning.Preflight;
+import vtlab.planning.RowHooks;
 
 /** Bad input is refused with one clear line before anything starts. */
 class MainTest {
@@ -156,7 +158,7 @@ class MainTest {
 
     @Test
     void refusesAnInFlightCapTheFileLimitCannotHold() {
-        UsageError e = assertThrows(UsageError.class, () -> RunCommand.checkFileLimit(900_000, true));
+        UsageError e = assertThrows(UsageError.class, () -> Preflight.checkFileLimit(900_000, true));
         assertTrue(e.getMessage().startsWith("an in-flight cap of 900000 (--max-in-flight) needs about 901024 open files"), e.getMessage());
     }
 
@@ -238,10 +240,10 @@ class MainTest {
     @Test
     void theDemoRunsVirtualThreadsTunedAndAsShipped() throws Exception {
         RunCommand.Prepared p = RunCommand.prepare(vtlab.cli.Main.parse(List.of("run", "--port", freePort())), List.of());
-        assertEquals(List.of("platform", "virtual", "virtual-as-shipped"), p.rows().stream()
+        assertEquals(List.of("platform", "virtual", "virtual-as-shipped"), p.plan().rows().stream()
                 .map(r -> r.threadMode() + (r.params().containsKey("tuning") ? "-" + r.params().get("tuning") : "")).distinct().toList());
-        Row tuned = p.rows().stream().filter(r -> r.threadMode().equals("virtual") && !r.params().containsKey("tuning")).findFirst().orElseThrow();
-        Row shipped = p.rows().stream().filter(r -> "as-shipped".equals(r.params().get("tuning"))).findFirst().orElseThrow();
+        Row tuned = p.plan().rows().stream().filter(r -> r.threadMode().equals("virtual") && !r.params().containsKey("tuning")).findFirst().orElseThrow();
+        Row shipped = p.plan().rows().stream().filter(r -> "as-shipped".equals(r.params().get("tuning"))).findFirst().orElseThrow();
         assertEquals("virtual", shipped.threadMode());
         assertEquals("200", shipped.sutEnv().get("PROCESSOR_CACHE"));
         assertEquals(200, shipped.expectInfo().get("processor_cache"), "verified before load");
@@ -250,9 +252,9 @@ class MainTest {
         assertEquals("-1", tuned.sutEnv().get("PROCESSOR_CACHE"));
         assertTrue(!shipped.params().containsKey("processorCache"), "the variant's own setting is not a knob: " + shipped.params());
         assertEquals(tuned.boundRps(), shipped.boundRps());
-        long seconds = p.rows().stream().mapToLong(r -> r.plannedSeconds() + 6).sum();
+        long seconds = p.plan().rows().stream().mapToLong(r -> r.plannedSeconds() + 6).sum();
         assertTrue(seconds <= 210, "the demo takes about " + seconds + " s");
-        assertEquals(6, p.rows().size());
+        assertEquals(6, p.plan().rows().size());
     }
 
     @Test
@@ -293,7 +295,7 @@ class MainTest {
     void plannedRowsCarryTheirExperimentsHooks() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("run", "footprint", "--reps", "1"));
         Row footprint = vtlab.experiment.registry.Experiments.byName("footprint").plan(o, vtlab.plan.PlanContext.from(o)).getFirst();
-        vtlab.plan.PlannedRow p = RunCommand.planned(footprint, List.of("cpu", "jfr-pinning"), false, "5ms");
+        vtlab.plan.PlannedRow p = new RowHooks(List.of("cpu", "jfr-pinning"), false, "5ms").planned(footprint);
         assertTrue(p.freshSut(), "footprint reads a fresh JVM's idle state");
         assertTrue(p.probes().contains("nmt"), p.probes().toString());
         // --pin-threshold is short for the jfr-pinning probe's option
@@ -301,7 +303,7 @@ class MainTest {
         assertTrue(p.drains().isEmpty(), "no Hikari pool, no pool drain");
         Row pooled = Row.builder().experiment("hand-made").stack("spring-mvc").threadMode("virtual").workload("orders")
                 .concurrency(10).rep(1).hikariPool(8).jdk(footprint.jdk()).warmup(footprint.warmup()).hold(footprint.hold()).build();
-        vtlab.plan.PlannedRow q = RunCommand.planned(pooled, List.of(), false, null);
+        vtlab.plan.PlannedRow q = new RowHooks(List.of(), false, null).planned(pooled);
         assertEquals(List.of("the pool"), q.drains().stream().map(vtlab.plan.Drain::what).toList(), "drained with or without the hikari probe");
         assertEquals(false, q.freshSut());
     }
@@ -313,7 +315,7 @@ class MainTest {
         var ctx = vtlab.plan.PlanContext.from(o);
         var search = vtlab.experiment.registry.Experiments.byName("capacity").searches(o, ctx).getFirst();
         Row step = search.next(List.of());
-        assertTrue(RunCommand.planned(step, List.of("cpu"), false, null).freshSut(), "a step reusing a JVM ran on its predecessor's heap");
+        assertTrue(new RowHooks(List.of("cpu"), false, null).planned(step).freshSut(), "a step reusing a JVM ran on its predecessor's heap");
     }
 
     @Test

@@ -16,6 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.planning.HostsPlan;
+import vtlab.planning.RowHooks;
+import vtlab.planning.RunPlan;
 import vtlab.probe.Probes;
 
 /**
@@ -93,8 +96,8 @@ class RunAcrossHostsTest {
         }).toList();
         vtlab.tier.host.Topology t = vtlab.tier.host.Topology.read(two);
         vtlab.load.Generator wrk = vtlab.load.generator.Generators.configured("wrk", o);
-        RunAcrossHosts.refuse(t, List.of("order-summary"), rows, false, wrk, o);
-        UsageError e = assertThrows(UsageError.class, () -> RunAcrossHosts.refuse(t, List.of("order-summary"), proxied, false, wrk, o));
+        HostsPlan.refuse(t, List.of("order-summary"), rows, false, wrk, o);
+        UsageError e = assertThrows(UsageError.class, () -> HostsPlan.refuse(t, List.of("order-summary"), proxied, false, wrk, o));
         assertTrue(e.getMessage().startsWith("--hosts: rows with the toxiproxy tier do not run across hosts yet (row "), e.getMessage());
     }
 
@@ -115,9 +118,9 @@ class RunAcrossHostsTest {
 
     /** prepare's hosts step alone, on servlet's planned rows whose probes include jvm (JMX through this machine). */
     RunCommand.Hosts hostsStep(vtlab.tier.host.Topology topology, Options o, vtlab.load.Generator gen, vtlab.proc.CoreMap cores) throws Exception {
-        RunCommand.Plan plan = RunCommand.plan(o, o.positional().subList(1, o.positional().size()));
+        RunPlan plan = RunPlan.of(o, o.positional().subList(1, o.positional().size()));
         List<vtlab.plan.PlannedRow> planned = new ArrayList<>();
-        for (vtlab.plan.Row r : plan.rows()) planned.add(RunCommand.planned(r, List.of("cpu", "jvm"), false, null));
+        for (vtlab.plan.Row r : plan.rows()) planned.add(new RowHooks(List.of("cpu", "jvm"), false, null).planned(r));
         return RunCommand.hosts(o, topology, plan.rows(), planned, gen, cores);
     }
 
@@ -149,9 +152,9 @@ class RunAcrossHostsTest {
      */
     @Test
     void theDefaultProbesAreThoseThatReadTheSutWhereItRuns() throws Exception {
-        List<String> probes = RunAcrossHosts.probes(vtlab.cli.Main.parse(List.of("run", "servlet")));
+        List<String> probes = HostsPlan.probes(vtlab.cli.Main.parse(List.of("run", "servlet")));
         assertEquals(List.of("cpu", "rss", "threads", "cpu-threads", "gc", "jfr-pinning"), probes);
         assertTrue(Probes.DEFAULT.containsAll(probes));
-        assertEquals(List.of(), RunAcrossHosts.probes(vtlab.cli.Main.parse(List.of("run", "servlet", "--no-probes"))));
+        assertEquals(List.of(), HostsPlan.probes(vtlab.cli.Main.parse(List.of("run", "servlet", "--no-probes"))));
     }
 }

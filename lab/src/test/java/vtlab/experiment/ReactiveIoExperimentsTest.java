@@ -31,7 +31,7 @@ class ReactiveIoExperimentsTest {
         all.addAll(List.of(args));
         Options o = vtlab.cli.Main.parse(all);
         List<Row> rows = e.plan(o, PlanContext.from(o));
-        assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(e)).isEmpty(), "every option declared: " + vtlab.cli.RunCommand.unknown(o, List.of(e)));
+        assertTrue(vtlab.planning.LabOptions.unknown(o, List.of(e)).isEmpty(), "every option declared: " + vtlab.planning.LabOptions.unknown(o, List.of(e)));
         return rows;
     }
 

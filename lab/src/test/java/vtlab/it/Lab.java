@@ -148,14 +148,15 @@ final class Lab {
         all.addAll(List.of("--port", Integer.toString(freePort()), "--out", dir.toString()));
         vtlab.core.Options o = vtlab.cli.Main.parse(all);
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of(all.get(1)));
+        vtlab.planning.RunPlan plan = p.plan();
         vtlab.data.Environment env = new vtlab.data.Environment(all, o.asMap(), p.cores(), List.of(vtlab.tier.tool.Jdk.current()),
-                p.generator().name(), p.generator().version(), p.probes(), p.rows().size());
+                p.generator().name(), p.generator().version(), plan.probes(), plan.rows().size());
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
         vtlab.run.Runner.Outcome done = new vtlab.run.Runner(new java.io.PrintStream(buf, true)).run(vtlab.run.Runner.Config.builder()
-                .rows(p.planned()).studies(p.studies(), p.studySeconds()).generator(p.generator()).cores(p.cores()).port(p.port())
-                .folders(p.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(p.experiments()).plan(p.plan())
+                .rows(plan.planned()).studies(plan.studies(), plan.studySeconds()).generator(p.generator()).cores(p.cores()).port(plan.port())
+                .folders(plan.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(plan.experiments()).plan(plan.ctx())
                 .build());
-        vtlab.cli.RunCommand.writeResults(done.dir(), p.experiments(), new java.io.PrintStream(buf, true));
+        vtlab.cli.RunCommand.writeResults(done, plan.experiments(), new java.io.PrintStream(buf, true));
         Path run = onlyRun(dir);
         return new LabRun(0, buf.toString(), run, rows(run));
     }

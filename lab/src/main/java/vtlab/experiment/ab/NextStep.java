@@ -351,6 +351,15 @@ final class NextStep implements Search {
                     .flatMap(n -> n.row().flags().stream()).filter(Rows::voids).distinct().collect(Collectors.joining(", "));
             return new Judged(label + " (" + rows + "): " + measured + ", not evidence (flagged " + flags + ")" + where, false, direction, top);
         }
+        return judgeClaims(label + " (" + rows + "): " + measured, where, tput, p99, open, direction, top, judging);
+    }
+
+    /**
+     * The variant's verdict from its claims, on ok rows both sides (said: what was measured, where: where its time
+     * went): a gain, a trade, worse, or no gain shown; the claims made, the open model's on p99 alone.
+     */
+    private static Judged judgeClaims(String said, String where, Claim tput, Claim p99, boolean open, boolean direction, Cause top, Judging judging) {
+        Claim main = open ? p99 : tput;
         // each from the judge's answer: the whole set on one side of 1; one fork a side has no set and claims nothing
         boolean more = !open && tput.answer() == Answer.BETTER, less = !open && tput.answer() == Answer.WORSE;
         boolean shorter = p99.answer() == Answer.BETTER, longer = p99.answer() == Answer.WORSE;
@@ -370,7 +379,7 @@ final class NextStep implements Search {
         }
         // the claims made: on ok rows only (the paths above claim nothing), the open model's on p99 alone
         List<Claim> made = open ? List.of(p99) : Double.isNaN(p99.estimate()) ? List.of(tput) : List.of(tput, p99);
-        return new Judged(label + " (" + rows + "): " + measured + judged + where, gain, direction, top, made);
+        return new Judged(said + judged + where, gain, direction, top, made);
     }
 
     /**
@@ -451,21 +460,9 @@ final class NextStep implements Search {
                     : RequestTime.split(b.first().row()) ? "bottleneck: " : "");
             s.append(String.format(Locale.ROOT, "%.0f%% of request time %s", b.share(), b.top().label)).append(ev.isBlank() ? "" : " (" + ev + ")");
             Levers.Known k = facts.known(facts.args().getOrDefault(b.threadMode(), List.of()), facts.jvmArgs(), b.first().row());
-            // pinned carriers hide from the breakdown (the requests queued for them are unmounted, in no thread's samples)
-            double pinned = Levers.pinnedCarriers(k);
-            if (pinned >= Levers.PINNED_CARRIERS) {
-                int carriers = Levers.carriers(k);
-                s.append(String.format(Locale.ROOT, "; its %d carrier%s pinned %.0f%% of the hold (jfr-pinning)", carriers, carriers == 1 ? "" : "s",
-                        100 * Math.min(1, pinned)));
-            }
+            s.append(pinned(k));
             List<Lever> fit = levers(b, k, user);
-            // a user's lever that answers another cause is not run: said, with why
-            for (Lever l : user) {
-                if (!fit.contains(l) && l.answers() != null) {
-                    s.append(String.format(Locale.ROOT, " (--lever %s not run: it answers %s, and this configuration's %s is %s)", l.name(), l.answers().key,
-                            working ? "largest own work" : "bottleneck", b.top().key));
-                }
-            }
+            s.append(notFitting(user, fit, working, b));
             // the variants run, by lever and value in the order they ran
             Map<String, List<Numbered>> ran = new LinkedHashMap<>();
             for (Numbered v : variants) {
@@ -488,22 +485,7 @@ final class NextStep implements Search {
                 });
                 for (Lever l : fit) s.append(notTried(l, l.values(k), judged, b));
             } else if (!fit.isEmpty()) {
-                List<String> tries = new ArrayList<>();
-                for (Lever l : fit) {
-                    List<String> vals = l.values(k);
-                    if (vals.isEmpty()) {
-                        tries.add(l.name() + " (" + l.words() + "): its present value is not known here");
-                        continue;
-                    }
-                    String now = l.now(k);
-                    tries.add(l.label(vals.getFirst()) + (vals.size() > 1 ? ", then " + String.join(", ", vals.subList(1, vals.size())) : "")
-                            + " (" + l.words() + (now == null ? "" : ", now " + now) + ")");
-                }
-                s.append(" → would try ").append(String.join("; ", tries)).append(facts.run()
-                        ? facts.budgetSeconds() > 0 ? ": not run (no row: --next-step-budget " + AbExperiment.minutes(facts.budgetSeconds())
-                        + " was spent before it, or it did not start)" : ": not run (the variant gave no row)"
-                        : String.format(Locale.ROOT, ": not run (--next-step runs each value as rows of its own, %d rep%s each)", b.rows().size(),
-                        b.rows().size() == 1 ? "" : "s"));
+                s.append(wouldTry(fit, k, facts, b));
             }
             if (fit.stream().noneMatch(l -> l.given() == null)) {
                 s.append(fit.isEmpty() ? " → no lever the lab can turn for it" : "; no lever of the lab's answers it").append("; what would help: ")
@@ -515,6 +497,46 @@ final class NextStep implements Search {
             out.add(vtlab.data.Finding.of(s.toString(), evidence).withClaims(claims));
         }
         return out;
+    }
+
+    /** Pinned carriers hide from the breakdown (the requests queued for them are unmounted, in no thread's samples): said when many were. */
+    private static String pinned(Levers.Known k) {
+        double pinned = Levers.pinnedCarriers(k);
+        if (pinned < Levers.PINNED_CARRIERS) return "";
+        int carriers = Levers.carriers(k);
+        return String.format(Locale.ROOT, "; its %d carrier%s pinned %.0f%% of the hold (jfr-pinning)", carriers, carriers == 1 ? "" : "s", 100 * Math.min(1, pinned));
+    }
+
+    /** A user's lever that answers another cause is not run: said, with why. */
+    private static String notFitting(List<Lever> user, List<Lever> fit, boolean working, Base b) {
+        StringBuilder s = new StringBuilder();
+        for (Lever l : user) {
+            if (!fit.contains(l) && l.answers() != null) {
+                s.append(String.format(Locale.ROOT, " (--lever %s not run: it answers %s, and this configuration's %s is %s)", l.name(), l.answers().key,
+                        working ? "largest own work" : "bottleneck", b.top().key));
+            }
+        }
+        return s.toString();
+    }
+
+    /** The levers that fit, none of them run: what would be tried, each from its present value, and why it was not run. */
+    private static String wouldTry(List<Lever> fit, Levers.Known k, Facts facts, Base b) {
+        List<String> tries = new ArrayList<>();
+        for (Lever l : fit) {
+            List<String> vals = l.values(k);
+            if (vals.isEmpty()) {
+                tries.add(l.name() + " (" + l.words() + "): its present value is not known here");
+                continue;
+            }
+            String now = l.now(k);
+            tries.add(l.label(vals.getFirst()) + (vals.size() > 1 ? ", then " + String.join(", ", vals.subList(1, vals.size())) : "")
+                    + " (" + l.words() + (now == null ? "" : ", now " + now) + ")");
+        }
+        return " → would try " + String.join("; ", tries) + (facts.run()
+                ? facts.budgetSeconds() > 0 ? ": not run (no row: --next-step-budget " + AbExperiment.minutes(facts.budgetSeconds())
+                + " was spent before it, or it did not start)" : ": not run (the variant gave no row)"
+                : String.format(Locale.ROOT, ": not run (--next-step runs each value as rows of its own, %d rep%s each)", b.rows().size(),
+                b.rows().size() == 1 ? "" : "s"));
     }
 
     /**

@@ -101,18 +101,7 @@ public final class Service {
             throw new UsageError((app ? "--app " + jar.getFileName() + " is not a Spring Boot jar" : "--cmd")
                     + ": say how to switch it with --virtual-args/--platform-args or --virtual-env/--platform-env");
         }
-        Map<String, List<String>> modeArgs = new LinkedHashMap<>();
-        for (String mode : List.of("platform", "virtual")) {
-            List<String> a = new ArrayList<>();
-            if (boot) {
-                // only ever on the loopback, on the lab's port; the property the users flip
-                a.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-                        "--spring.threads.virtual.enabled=" + mode.equals("virtual"),
-                        "--spring.datasource.hikari.register-mbeans=true"));
-            }
-            a.addAll(mode.equals("virtual") ? virtualArgs : platformArgs);
-            modeArgs.put(mode, List.copyOf(a));
-        }
+        Map<String, List<String>> modeArgs = modeArgs(boot, port, platformArgs, virtualArgs);
         Map<String, List<String>> tuningArgs = new LinkedHashMap<>();
         // Tomcat keeps 200 idle processors by default; a virtual thread per request above that builds a new one (~50 KB):
         // measured in this lab at 1,000 connections, ~40% of the throughput (docs/results.md, "Two defaults")
@@ -126,6 +115,34 @@ public final class Service {
         settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of("platform", "virtual"), null, modeArgs,
                 Map.of("platform", platformEnv, "virtual", virtualEnv)));
         settings.put(TUNING, Stack.Setting.byValue(TUNING, List.of(AS_SHIPPED, TUNED), AS_SHIPPED, tuningArgs, Map.of()));
+        Map<String, Stack.Workload> workloads = workloads(o, urls);
+        String name = app ? jar.getFileName().toString().replaceFirst("\\.jar$", "") : "cmd";
+        Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
+        Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
+                dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
+                new Stack.Launch(command, packages, timeout, aot));
+        return new Parsed(stack, boot, startClass, shared, Map.copyOf(modeArgs));
+    }
+
+    /** Each thread mode's program arguments: on a Spring Boot jar the lab's switch first (and its port), then the user's. */
+    private static Map<String, List<String>> modeArgs(boolean boot, int port, List<String> platformArgs, List<String> virtualArgs) {
+        Map<String, List<String>> modeArgs = new LinkedHashMap<>();
+        for (String mode : List.of("platform", "virtual")) {
+            List<String> a = new ArrayList<>();
+            if (boot) {
+                // only ever on the loopback, on the lab's port; the property the users flip
+                a.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1",
+                        "--spring.threads.virtual.enabled=" + mode.equals("virtual"),
+                        "--spring.datasource.hikari.register-mbeans=true"));
+            }
+            a.addAll(mode.equals("virtual") ? virtualArgs : platformArgs);
+            modeArgs.put(mode, List.copyOf(a));
+        }
+        return modeArgs;
+    }
+
+    /** A workload per --url, each sent as --method/--header/--body and checked against --expect-status and --expect-body. */
+    private static Map<String, Stack.Workload> workloads(Options o, List<String> urls) throws UsageError {
         Map<String, Stack.Workload> workloads = new LinkedHashMap<>();
         Request request = request(o);
         int status = expectStatus(EXPECT_STATUS.string(o));
@@ -140,12 +157,7 @@ public final class Service {
             if (u.matches(".*\\{[a-zA-Z]+}.*")) throw new UsageError("--url " + u + ": braces are read as placeholders");
             workloads.put(u, new Stack.Workload(u, u, status, body, null, request, null, List.of()));
         }
-        String name = app ? jar.getFileName().toString().replaceFirst("\\.jar$", "") : "cmd";
-        Path dir = app ? jar.getParent() : Path.of("").toAbsolutePath();
-        Stack stack = new Stack(name, (boot ? "Spring Boot " + version + " jar " : app ? "jar " : "command ") + (app ? jar : command),
-                dir, jar, null, settings, List.of(), Map.of(), workloads, java.util.Optional.empty(),
-                new Stack.Launch(command, packages, timeout, aot));
-        return new Parsed(stack, boot, startClass, shared, Map.copyOf(modeArgs));
+        return workloads;
     }
 
     /**

@@ -365,8 +365,8 @@ class AbExperimentTest {
     void theRunPlansTheJarsLibrariesIntoEnvironmentJson() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port", Integer.toString(vtlab.proc.LoopbackPort.free())));
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
-        assertEquals(List.of("ab"), List.copyOf(p.environments().keySet()));
-        Map<String, Object> kept = new LinkedHashMap<>(p.environments().get("ab"));
+        assertEquals(List.of("ab"), List.copyOf(p.plan().environments().keySet()));
+        Map<String, Object> kept = new LinkedHashMap<>(p.plan().environments().get("ab"));
         assertTrue(kept.remove("next_step") instanceof Map, "what the next step knows of the service, beside the libraries: " + kept.keySet());
         // how its claims are judged: the default margin, and --forks auto's looks at 97.5% each
         assertEquals(Map.of("margin", 0.05, "level", 0.975), kept.remove("judge"));
@@ -415,7 +415,7 @@ class AbExperimentTest {
         List<String> args = new java.util.ArrayList<>(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port",
                 Integer.toString(vtlab.proc.LoopbackPort.free())));
         args.addAll(List.of(extra));
-        return vtlab.cli.RunCommand.prepare(vtlab.cli.Main.parse(args), List.of("ab")).planned().getFirst().probes();
+        return vtlab.cli.RunCommand.prepare(vtlab.cli.Main.parse(args), List.of("ab")).plan().planned().getFirst().probes();
     }
 
     @Test

@@ -32,7 +32,7 @@ class FootprintExperimentTest {
         // the same options still give servlet its own defaults (both workloads, 400 and 1000, quick = 1 rep)
         List<Row> servlet = new ServletExperiment().plan(o, ctx);
         assertEquals(2 * 2 * 2, servlet.size());
-        assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(new FootprintExperiment())).isEmpty());
+        assertTrue(vtlab.planning.LabOptions.unknown(o, List.of(new FootprintExperiment())).isEmpty());
         assertTrue(new FootprintExperiment().freshSutPerRow(), "idle readings need a JVM that served nothing yet");
     }
 
@@ -43,7 +43,7 @@ class FootprintExperimentTest {
         assertEquals(1, fp.size());
         assertEquals(1000, fp.getFirst().concurrency());
         assertEquals("150", fp.getFirst().params().get("maxThreads"));
-        assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(new FootprintExperiment())).isEmpty(), "servlet's options are footprint's");
+        assertTrue(vtlab.planning.LabOptions.unknown(o, List.of(new FootprintExperiment())).isEmpty(), "servlet's options are footprint's");
     }
 
     static Map<String, String> row(String mode, String status, int idle, int after, long resIdle, long res) {

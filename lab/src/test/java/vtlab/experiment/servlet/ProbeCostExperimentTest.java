@@ -22,7 +22,7 @@ class ProbeCostExperimentTest {
         a.addAll(List.of(args));
         Options o = vtlab.cli.Main.parse(a);
         List<Row> rows = new ProbeCostExperiment().plan(o, PlanContext.from(o));
-        assertTrue(vtlab.cli.RunCommand.unknown(o, List.of(new ProbeCostExperiment())).isEmpty());
+        assertTrue(vtlab.planning.LabOptions.unknown(o, List.of(new ProbeCostExperiment())).isEmpty());
         return rows;
     }
 

@@ -293,7 +293,7 @@ class SpringExperimentsTest {
             assertEquals(quick ? 1 : 3, rows.stream().mapToInt(Row::rep).max().orElseThrow());
         }
         Options o = vtlab.cli.Main.parse(List.of("run", "order-summary", "--pools", "50"));
-        assertEquals(List.of("pools"), vtlab.cli.RunCommand.unknown(o, List.of(e)));
+        assertEquals(List.of("pools"), vtlab.planning.LabOptions.unknown(o, List.of(e)));
         UsageError u = assertThrows(UsageError.class, () -> vtlab.cli.RunCommand.prepare(o, List.of("order-summary")));
         assertEquals("option --pools is not known to order-summary (see ./vtlab list)", u.getMessage());
     }
