@@ -251,7 +251,8 @@ public final class TimeBreakdown {
                         int port = e.hasField("port") ? e.getInt("port") : -1;
                         String peer = (e.hasField("host") && e.getString("host") != null && !e.getString("host").isEmpty()
                                 ? e.getString("host") : e.hasField("address") ? e.getString("address") : "?") + ":" + port;
-                        if (hasFrame(frames, SERVER_IO)) {
+                        // the server's own read only when it is the reader: every Tomcat worker has its endpoint's frames below the request
+                        if (any(leafOutsideJdk(frames), SERVER_IO)) {
                             cause = Cause.OTHER;
                             what = "reading the client's request";
                         } else if (c.dbPorts().contains(port) || hasFrame(frames, JDBC)) {
@@ -366,7 +367,8 @@ public final class TimeBreakdown {
                     if (virtual ? !frames.isEmpty() && frames.stream().allMatch(f -> any(f, JDK)) : !inRequest(frames, c)) continue;
                     boolean socket = frames.stream().anyMatch(f -> any(f, SOCKET_IO));
                     // waiting for its client's request (keep-alive, a body not yet sent): the client's time, not the server's
-                    if (socket && frames.stream().anyMatch(f -> any(f, SERVER_IO)) && frames.stream().noneMatch(f -> any(f, JDBC) || any(f, HTTP_CLIENTS))) continue;
+                    // (the server is the reader: its endpoint's frames are below every request on a Tomcat worker, so the leaf says)
+                    if (socket && any(frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse(""), SERVER_IO)) continue;
                     observations++;
                     String state = t.path("state").asText("");
                     boolean mounted = !virtual || !t.path("carrier").isMissingNode();
