@@ -523,6 +523,50 @@ class TimeBreakdownTest {
     }
 
     /**
+     * Real dumps of this JVM, the same requests on platform threads and on virtual threads (two blocked on a monitor, one
+     * parked on a lock, one asleep): read and accounted by the one path, the two rows come out alike.
+     */
+    @Test
+    void realDumpsOfTheSameRequestsOnEitherThreadGiveTheSameAccount() throws Exception {
+        Map<String, TimeBreakdown.Result> results = new java.util.LinkedHashMap<>();
+        for (Thread.Builder threads : List.of(Thread.ofPlatform(), Thread.ofVirtual())) {
+            ReentrantLock lock = new ReentrantLock();
+            lock.lock();
+            List<Thread> started = new java.util.ArrayList<>();
+            Path file = dir.resolve("same-" + results.size() + ".json");
+            synchronized (GUARD) {
+                for (int i = 0; i < 2; i++) started.add(threads.start(Service::enterGuard));
+                started.add(threads.start(() -> Service.parkOn(lock)));
+                started.add(threads.start(Service::sleepUntilInterrupted));
+                Thread.sleep(100);
+                ThreadDump.take(vtlab.tier.tool.Jdk.current(), ProcessHandle.current().pid(), file);
+            }
+            lock.unlock();
+            started.getLast().interrupt();
+            for (Thread t : started) t.join();
+            TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER);
+            assertEquals(4, d.observations(), d.toString());
+            assertEquals(Map.of(Cause.MONITOR, 2, Cause.PARK, 1, Cause.SLEEP, 1), d.counts(), d.toString());
+            boolean virtual = results.size() == 1;
+            TimeBreakdown.Seen jfr = new TimeBreakdown.Seen(Map.of(), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), virtual, 0, List.of());
+            // 8 requests in flight at the client for 1 s (the open model's Little's law): the server held 4 of them
+            results.put(virtual ? "virtual" : "platform", TimeBreakdown.account(jfr, d, 8, 1, 0, 0, 4, 1, 0.02, TimeBreakdown.SutCpu.UNKNOWN, 0));
+            // behaviour, not bookkeeping: 8 connections on a pool of 4 platform threads all busy wait for one, outside the server's threads
+            if (!virtual) {
+                TimeBreakdown.Result pool = TimeBreakdown.account(jfr, d, 8, 1, 0, 0, 4, 1, 0.02, TimeBreakdown.SutCpu.UNKNOWN, 8);
+                assertEquals(50.0, pool.pct().get(Cause.THREAD_WAIT), 0.1, pool.pct().toString());
+                assertEquals(0.0, pool.pct().get(Cause.OUTSIDE), 0.1, pool.pct().toString());
+            }
+        }
+        TimeBreakdown.Result p = results.get("platform"), v = results.get("virtual");
+        assertEquals(p.pct(), v.pct());
+        assertEquals(Map.of(Cause.MONITOR, 25.0, Cause.PARK, 12.5, Cause.SLEEP, 12.5, Cause.OUTSIDE, 50.0),
+                p.pct().entrySet().stream().filter(e -> e.getValue() != null && e.getValue() > 0).collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+        assertEquals(Cause.MONITOR, p.queue());
+        assertEquals(p.queue(), v.queue());
+    }
+
+    /**
      * The dumps saw the request threads runnable three times longer than schedstat had them on the CPU or in its run
      * queue (in native code, or I/O no cause covers): 29% of the server's time is not seen, and no bottleneck is named
      * over it, though a monitor holds 20% of the client's time; the line says what the probe could not see.
