@@ -622,7 +622,9 @@ public final class TimeBreakdown {
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
-                : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
+                // the run queue on a full CPU says so first: the queue is for the CPU, whatever the dumps add
+                : (c == Cause.RUNQUEUE && sut.full() ? fullCpu(sut, cpus) + "; " : "")
+                + evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
                 + (c == Cause.RUNQUEUE ? heldCarriers(dumps) : "")
                 + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
@@ -666,10 +668,17 @@ public final class TimeBreakdown {
         String s = String.format(Locale.ROOT, "the client's request time %.1f s, the server's %.1f s (%.1f request threads in flight on average in %d thread dumps)",
                 clientS, serverS, (double) dumps.observations() / dumps.dumps(), dumps.dumps());
         if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {
-            s += String.format(Locale.ROOT, "; the server's other threads (the acceptor, the poller) waited %.1f s to run (%s)%s", sut.othersRunqueueS(), sut.othersTop(),
-                    sut.full() ? ", on a full CPU" : "");
+            s += String.format(Locale.ROOT, "; the server's other threads (the acceptor, the poller) waited %.1f s to run (%s)", sut.othersRunqueueS(), sut.othersTop());
         }
-        return s;
+        return s + (sut.full() ? "; " + fullCpu(sut, 0) : "");
+    }
+
+    /** "the SUT's CPU full: 97% busy" (on N CPUs when known), with every process's share where the SUT's own is not full. */
+    static String fullCpu(SutCpu sut, int cpus) {
+        String on = cpus > 0 ? String.format(Locale.ROOT, " on %d CPU%s", cpus, cpus == 1 ? "" : "s") : "";
+        return !(sut.busy() >= FULL_CPU) && sut.coresBusy() >= FULL_CPU
+                ? String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy%s, the SUT's own threads %.0f%%", 100 * sut.coresBusy(), on, 100 * sut.busy())
+                : String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy%s", 100 * sut.busy(), on);
     }
 
     /**
