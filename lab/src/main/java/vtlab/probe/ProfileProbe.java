@@ -519,7 +519,7 @@ public final class ProfileProbe implements Probe {
                 virtual ? "carriers" : "platform threads seen serving requests", cpuS, runqueueS));
         if (r.scaled()) sb.append("what was seen exceeded the server's request time (overlaps, sampling): the shares are scaled to it\n");
         sb.append("largest: ").append(r.topLine()).append('\n');
-        double unexplained = r.serverPct() == null ? r.pct().get(Cause.OTHER) : r.serverPct() > 0 ? 100 * r.pct().get(Cause.OTHER) / r.serverPct() : 0;
+        double unexplained = r.unexplainedPct();
         sb.append(r.queue() == null && unexplained > vtlab.data.RequestTime.UNEXPLAINED_PCT
                 ? String.format(Locale.ROOT, "bottleneck: none named: %.0f%% of the server's request time not seen by the probe%n", unexplained)
                 : r.queue() == null

@@ -37,8 +37,8 @@ import vtlab.proc.Env;
  *
  * <p>What JFR (JDK 21–25) sees of virtual threads, found by {@code TimeBreakdownTest} on real recordings: their
  * execution samples, socket reads and sleeps (events written in Java code) — but not a park nor a blocked monitor enter
- * once the virtual thread has unmounted (no jdk.ThreadPark, no jdk.JavaMonitorEnter): those land in "other" for virtual
- * rows, with the reason in the evidence.
+ * once the virtual thread has unmounted (no jdk.ThreadPark, no jdk.JavaMonitorEnter). So the waits of both modes are
+ * sized from JSON thread dumps taken in the hold, the same way ({@link #account}), and JFR's events are their evidence.
  */
 public final class TimeBreakdown {
     /** Owners of CPU time, by the leaf-most frame outside the JDK in an execution sample. */
@@ -707,11 +707,19 @@ public final class TimeBreakdown {
     }
 
     /**
-     * The breakdown: each cause's share of request time in percent (null: not measured), the largest measured one (never
-     * "other"), whether it dominates, the next one, the largest one's evidence.
+     * The breakdown: each cause's share of the client's request time in percent (null: not measured), the largest
+     * measured one (never "other" nor "outside"), whether it dominates, the next one, the largest one's evidence; the
+     * server's request time as a share of the client's (null: no dumps, taken as the client's), what the probe could not
+     * see of it, and what the time outside the server stands on.
      */
     public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled,
                          Cause queue, String queueEvidence, double ownPct, Double serverPct, String unseen, String outsideEvidence) {
+        /** "Other" as a share of the server's request time (of the client's without dumps): over 20%, no bottleneck is named. */
+        public double unexplainedPct() {
+            double other = pct.get(Cause.OTHER);
+            return serverPct == null ? other : serverPct > 0 ? 100 * other / serverPct : 0;
+        }
+
         public String topLine() {
             if (!dominant) {
                 return String.format(Locale.ROOT, "no single cause dominates: %.0f%% of request time %s (%s)%s%s", pct.get(top), top.label, evidence,

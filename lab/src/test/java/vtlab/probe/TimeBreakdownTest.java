@@ -354,20 +354,7 @@ class TimeBreakdownTest {
      */
     @Test
     void threadDumpsSeeTheVirtualThreadsJfrDoesNot() throws Exception {
-        ReentrantLock lock = new ReentrantLock();
-        lock.lock();
-        List<Thread> started = new java.util.ArrayList<>();
-        Path file = dir.resolve("dump.json");
-        synchronized (GUARD) {
-            for (int i = 0; i < 3; i++) started.add(Thread.ofVirtual().start(Service::enterGuard));
-            started.add(Thread.ofVirtual().start(() -> Service.parkOn(lock)));
-            started.add(Thread.ofVirtual().start(Service::sleepUntilInterrupted));
-            Thread.sleep(40);
-            ThreadDump.take(vtlab.tier.tool.Jdk.current(), ProcessHandle.current().pid(), file);
-        }
-        lock.unlock();
-        started.getLast().interrupt();
-        for (Thread t : started) t.join();
+        Path file = dumpWhileWaiting(Thread.ofVirtual(), 3, "dump.json");
         TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER);
         assertEquals(1, d.dumps());
         assertEquals(5, d.observations(), d.toString());
@@ -388,6 +375,25 @@ class TimeBreakdownTest {
         // a virtual row's recording has no sleep events (the dumps see its sleeps); a platform row's keeps them for the tail
         assertTrue(!ProfileProbe.settings(java.time.Duration.ofMillis(1), java.time.Duration.ofMillis(20), false).contains("jdk.ThreadSleep"));
         assertTrue(ProfileProbe.settings(java.time.Duration.ofMillis(1)).contains("jdk.ThreadSleep"));
+    }
+
+    /** A JSON dump of this JVM while threads of the builder wait: n blocked on GUARD, one parked on a held lock, one asleep. */
+    static Path dumpWhileWaiting(Thread.Builder threads, int blocked, String name) throws Exception {
+        ReentrantLock lock = new ReentrantLock();
+        lock.lock();
+        List<Thread> started = new java.util.ArrayList<>();
+        Path file = dir.resolve(name);
+        synchronized (GUARD) {
+            for (int i = 0; i < blocked; i++) started.add(threads.start(Service::enterGuard));
+            started.add(threads.start(() -> Service.parkOn(lock)));
+            started.add(threads.start(Service::sleepUntilInterrupted));
+            Thread.sleep(100);
+            ThreadDump.take(vtlab.tier.tool.Jdk.current(), ProcessHandle.current().pid(), file);
+        }
+        lock.unlock();
+        started.getLast().interrupt();
+        for (Thread t : started) t.join();
+        return file;
     }
 
     static String thread(String state, String extra, String... frames) {
@@ -530,20 +536,7 @@ class TimeBreakdownTest {
     void realDumpsOfTheSameRequestsOnEitherThreadGiveTheSameAccount() throws Exception {
         Map<String, TimeBreakdown.Result> results = new java.util.LinkedHashMap<>();
         for (Thread.Builder threads : List.of(Thread.ofPlatform(), Thread.ofVirtual())) {
-            ReentrantLock lock = new ReentrantLock();
-            lock.lock();
-            List<Thread> started = new java.util.ArrayList<>();
-            Path file = dir.resolve("same-" + results.size() + ".json");
-            synchronized (GUARD) {
-                for (int i = 0; i < 2; i++) started.add(threads.start(Service::enterGuard));
-                started.add(threads.start(() -> Service.parkOn(lock)));
-                started.add(threads.start(Service::sleepUntilInterrupted));
-                Thread.sleep(100);
-                ThreadDump.take(vtlab.tier.tool.Jdk.current(), ProcessHandle.current().pid(), file);
-            }
-            lock.unlock();
-            started.getLast().interrupt();
-            for (Thread t : started) t.join();
+            Path file = dumpWhileWaiting(threads, 2, "same-" + results.size() + ".json");
             TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(java.nio.file.Files.readString(file)), CLASSIFIER);
             assertEquals(4, d.observations(), d.toString());
             assertEquals(Map.of(Cause.MONITOR, 2, Cause.PARK, 1, Cause.SLEEP, 1), d.counts(), d.toString());
@@ -644,14 +637,14 @@ class TimeBreakdownTest {
         assertEquals(100 * 4.61 / (4.61 + 2.91), r.pct().get(Cause.CPU), 0.2, r.pct().toString());
         assertEquals(100 * 2.91 / (4.61 + 2.91), r.pct().get(Cause.RUNQUEUE), 0.2, r.pct().toString());
         assertEquals(Cause.RUNQUEUE, r.queue(), "the queue is still named, beside the work: " + r.pct());
-        assertTrue(r.queueEvidence().startsWith("virtual threads queued for one of 2 carriers on 1 CPU (thread dumps) [4 of 7 request threads in 4 dumps,"
+        assertTrue(r.queueEvidence().startsWith("the SUT's CPU full: 97% busy on 1 CPU; virtual threads queued for one of 2 carriers on 1 CPU (thread dumps) [4 of 7 request threads in 4 dumps,"
                 + " 95% CI 19–88%]"), r.queueEvidence());
         // the dumps saw fewer: the carriers' own run queue sizes it, and is the evidence
         TimeBreakdown.Seen few = TimeBreakdown.withDumps(computing, new TimeBreakdown.DumpSeen(4, 7, Map.of(Cause.RUNQUEUE, 1),
                 Map.of(Cause.RUNQUEUE, Map.of("virtual threads queued for a carrier (thread dumps)", 1))), 5.1);
         TimeBreakdown.Result less = TimeBreakdown.compute(few, 5.1, 5.0, 4.61, 2.47, 2, 1, 0.02, full, 1);
         assertEquals(100 * 2.47 / (4.61 + 2.47), less.pct().get(Cause.RUNQUEUE), 0.2, less.pct().toString());
-        assertEquals("2 request threads on 1 CPU", less.queueEvidence());
+        assertEquals("the SUT's CPU full: 97% busy on 1 CPU; 2 request threads on 1 CPU", less.queueEvidence());
         // no schedstat (another host): the dumps alone, against the CPU the 190 samples estimate (3.8 s)
         TimeBreakdown.Result remote = TimeBreakdown.compute(seen, 5.1, 5.0, Double.NaN, Double.NaN, 2, 1, 0.02);
         assertEquals(100 * 2.91 / (3.8 + 2.91), remote.pct().get(Cause.RUNQUEUE), 0.2, remote.pct().toString());
