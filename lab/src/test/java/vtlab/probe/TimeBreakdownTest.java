@@ -434,7 +434,11 @@ class TimeBreakdownTest {
         assertTrue(r.evidence().contains("; " + TimeBreakdown.YIELDING + " com.zaxxer.hikari.util.ConcurrentBag.requite [2 of 5 request threads in 1 dumps"), r.evidence());
     }
 
-    /** A dump of a Spring/JPA service on Tomcat (src/test/resources/vtlab/dumps), its own package com.example.orders. */
+    /**
+     * A dump of a Spring/JPA service on Tomcat (src/test/resources/vtlab/dumps), its own package com.example.orders:
+     * written in JDK 25's JSON format after the stacks such a service shows (idle workers in Tomcat's TaskQueue, reads
+     * under H2's driver, Hibernate's SQL logger on the console's lock, HikariCP's borrow), not taken from a run.
+     */
     static String dump(String name) throws Exception {
         try (var in = TimeBreakdownTest.class.getResourceAsStream("/vtlab/dumps/" + name)) {
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
