@@ -290,8 +290,8 @@ class AbExperimentTest {
         // the farther bound, 409% above the ratio, not half the width (253%); Welch's df rounded down to 1 at 2 forks a side
         assertTrue(gain.endsWith("NOT SETTLED: virtual as shipped / platform 0.72× (95% CI 0.00–3.65×), reaching ±409%, past ±10%: the forks disagree"
                 + " (more forks: --forks auto within --budget)"), gain);
-        List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3950, 15, "ok", ""),
-                row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7600, 11, "ok", ""));
+        List<Map<String, String>> tight = List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("platform", "as-shipped", 200, 3920, 15, "ok", ""),
+                row("virtual", "as-shipped", 200, 7700, 26, "ok", ""), row("virtual", "as-shipped", 200, 7660, 11, "ok", ""));
         String settled = Verdict.of(vtlab.data.DataRow.numbered(tight), dir.resolve("none.txt")).stream().filter(l -> l.startsWith("/sleep?ms=50 at 200 connections")).findFirst().orElseThrow();
         assertTrue(settled.endsWith("; settled: both bounds of every ratio's 95% interval within ±10% of it, from 2 forks or more a configuration"), settled);
         String one = Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 16, "ok", ""), row("virtual", "as-shipped", 200, 7700, 26, "ok", ""))),
