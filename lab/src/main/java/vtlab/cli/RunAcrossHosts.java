@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
@@ -16,6 +17,7 @@ import vtlab.load.agent.AgentsGenerator;
 import vtlab.load.generator.Generators;
 import vtlab.plan.Experiment;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.probe.Probes;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
@@ -65,12 +67,12 @@ final class RunAcrossHosts {
 
     /** The topology of --hosts, or null without it; a file that is not one is refused in one line. */
     static Topology read(Options o) throws UsageError {
-        if (!o.has("hosts")) return null;
+        if (!RunOptions.HOSTS.given(o)) return null;
         return Topology.read(file(o));
     }
 
     static Path file(Options o) {
-        return Path.of(o.string("hosts", "")).toAbsolutePath();
+        return Path.of(RunOptions.HOSTS.string(o, "")).toAbsolutePath();
     }
 
     /** What a run across hosts does not do yet, refused before any host is reached. */
@@ -85,8 +87,8 @@ final class RunAcrossHosts {
             }
         }
         if (searchesOrStudies) throw new UsageError("--hosts: searches and studies do not run across hosts yet");
-        for (String opt : List.of("cpus-app", "cpus-load")) {
-            if (o.has(opt)) throw new UsageError("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --" + opt);
+        for (Opt opt : List.of(RunOptions.CPUS_APP, RunOptions.CPUS_LOAD)) {
+            if (opt.given(o)) throw new UsageError("--hosts: the SUT's and the agents' CPUs are the topology file's (cpus = \"...\" in an entry), not --" + opt.name());
         }
         // what each generator declares it runs from load agents
         if (gen.fromAgents().isEmpty()) {
@@ -118,9 +120,9 @@ final class RunAcrossHosts {
      * cannot is refused by name.
      */
     static List<String> probes(Options o) throws UsageError {
-        if (o.flag("no-probes")) return List.of();
-        if (!o.has("probes")) return Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList();
-        return refuseProbes(Probes.resolve(o.all("probes"), Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList()));
+        if (RunOptions.NO_PROBES.on(o)) return List.of();
+        if (!RunOptions.PROBES.given(o)) return Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList();
+        return refuseProbes(Probes.resolve(RunOptions.PROBES.list(o), Probes.DEFAULT.stream().filter(RunAcrossHosts::remote).toList()));
     }
 
     /** The probes, each one that can read a SUT on another host; else refused by name. */

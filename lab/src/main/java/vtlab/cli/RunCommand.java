@@ -198,7 +198,7 @@ public final class RunCommand implements Command {
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     static Slo failOn(Options o) throws UsageError {
-        return o.has("fail-on") ? Slo.failOn(o.string("fail-on", "")) : null;
+        return RunOptions.FAIL_ON.given(o) ? Slo.failOn(RunOptions.FAIL_ON.string(o, "")) : null;
     }
 
     /** Options given that neither the lab nor any of these experiments declares. */
@@ -310,14 +310,14 @@ public final class RunCommand implements Command {
         CoreMap cores = Tiers.cores(vtlab.proc.LabAffinity.machineCpus(), o);
         List<String> defaultProbes = Experiment.defaultProbes(chosen, Probes.DEFAULT);
         List<String> probes = topology != null ? RunAcrossHosts.probes(o)
-                : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), defaultProbes) : defaultProbes);
+                : RunOptions.NO_PROBES.on(o) ? List.of() : (RunOptions.PROBES.given(o) ? Probes.resolve(RunOptions.PROBES.list(o), defaultProbes) : defaultProbes);
         int port = RunOptions.PORT.integer(o);
-        Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
-        boolean freshSut = o.flag("fresh-sut");
-        String pinThreshold = o.has("pin-threshold") ? o.duration("pin-threshold", java.time.Duration.ZERO, true).toMillis() + "ms" : null;
+        Path results = Path.of(RunOptions.OUT.string(o, LabHome.get().resolve("results").toString()));
+        boolean freshSut = RunOptions.FRESH_SUT.on(o);
+        String pinThreshold = RunOptions.PIN_THRESHOLD.given(o) ? RunOptions.PIN_THRESHOLD.duration(o, java.time.Duration.ZERO, true).toMillis() + "ms" : null;
         List<PlannedRow> planned = new ArrayList<>();
         for (Row r : rows) planned.add(planned(r, probes, freshSut, pinThreshold));
-        vtlab.tier.TierOptions tierOptions = o.flag("reseed") ? vtlab.tier.TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : vtlab.tier.TierOptions.NONE;
+        vtlab.tier.TierOptions tierOptions = RunOptions.RESEED.on(o) ? vtlab.tier.TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : vtlab.tier.TierOptions.NONE;
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         List<Row> templates = new ArrayList<>(rows);
         for (Search s : searches) templates.add(s.template());
@@ -351,7 +351,7 @@ public final class RunCommand implements Command {
         chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
         boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
         String dflt = profiled ? "vegeta" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
-        Generator gen = Generators.configured(o.string("generator", dflt), o);
+        Generator gen = Generators.configured(Generators.OPTION.string(o, dflt), o);
         if (profiled && !gen.followsRateProfile()) {
             throw new UsageError((runProfile ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
                     + " sends constant rates only; use --generator " + String.join(" or ", profileGenerators()) + " (or drop --generator)");
@@ -380,7 +380,7 @@ public final class RunCommand implements Command {
             boolean ownJar = r.build() != null && !StackVariants.isDefault(s, r.build());
             if (!ownJar && !s.built()) throw new UsageError("stack " + s.name() + " is not built (" + s.jar() + "): run ./vtlab build");
         }
-        if (!templates.isEmpty() && topology == null) cores.refuseShared(o.flag("allow-shared-cpus"));
+        if (!templates.isEmpty() && topology == null) cores.refuseShared(RunOptions.ALLOW_SHARED_CPUS.on(o));
         if (OsPackages.which("taskset").isEmpty()) throw new UsageError("taskset not found: install util-linux");
         if (rows.stream().anyMatch(r -> !r.limits().none())) {
             if (topology != null) throw new UsageError("--cpu-quota/--memory-limit: a SUT in a cgroup runs on this machine only, not with --hosts");
@@ -402,7 +402,7 @@ public final class RunCommand implements Command {
                        CoreMap cores) throws UsageError {
         if (topology == null) return new Hosts(null, gen, cores);
         for (PlannedRow pr : planned) RunAcrossHosts.refuseProbes(pr.probes());
-        RunAcrossHosts.Across across = RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
+        RunAcrossHosts.Across across = RunAcrossHosts.connect(RunAcrossHosts.file(o), topology, rows, gen, cores, RunOptions.ALLOW_SHARED_CPUS.on(o));
         return new Hosts(across, across.generator(), across.placement().cores());
     }
 
@@ -446,9 +446,9 @@ public final class RunCommand implements Command {
 
     /** A suite part's settings as defaults; under --quick its timing is --quick's (the parts' axes stay). */
     static java.util.Map<String, String> suiteSettings(java.util.Map<String, String> part, Options o) throws UsageError {
-        if (!o.flag("quick")) return part;
+        if (!RunOptions.QUICK.on(o)) return part;
         java.util.Map<String, String> out = new java.util.LinkedHashMap<>(part);
-        out.keySet().removeAll(java.util.Set.of("reps", "warmup", "hold"));
+        out.keySet().removeAll(java.util.Set.of(PlanContext.REPS.name(), PlanContext.WARMUP.name(), PlanContext.HOLD.name()));
         return out;
     }
 

@@ -98,8 +98,8 @@ public final class LimitAxis {
      */
     public static Row contained(Row r, ContainerLimits l, Options o) {
         List<String> args = new ArrayList<>(r.jvmArgs());
-        if (l.memoryBytes() != null && !o.has("jvm-args")) args.removeIf(LimitAxis::heapFlag);
-        if (l.cpus() != null && !o.has("carriers")) args.removeIf(a -> a.startsWith("-D" + PlanContext.CARRIERS_PROPERTY + "="));
+        if (l.memoryBytes() != null && !RunOptions.JVM_ARGS.given(o)) args.removeIf(LimitAxis::heapFlag);
+        if (l.cpus() != null && !RunOptions.CARRIERS.given(o)) args.removeIf(a -> a.startsWith("-D" + PlanContext.CARRIERS_PROPERTY + "="));
         return r.withLimits(l, args);
     }
 

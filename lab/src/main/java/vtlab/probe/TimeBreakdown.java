@@ -328,7 +328,7 @@ public final class TimeBreakdown {
         for (String text : jsons) {
             for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
                 for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
-                    if (!t.path("virtual").asBoolean(false)) continue;
+                    if (!t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false)) continue;
                     List<String> frames = new ArrayList<>();
                     t.path("stack").forEach(f -> frames.add(frame(f.asText())));
                     boolean outside = frames.stream().anyMatch(f -> !any(f, JDK));

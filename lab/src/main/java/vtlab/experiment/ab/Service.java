@@ -19,6 +19,7 @@ import vtlab.plan.RunOptions;
 import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.AotCache;
 import vtlab.tier.tool.Jdk;
 
@@ -43,7 +44,7 @@ public final class Service {
             + "are, or the text itself (UTF-8); needs --header \"Content-Type: ...\";\nnot with GET or HEAD");
     public static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
     public static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
-    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
+    public static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
             + "e.g. a database URL; a K naming a PASSWORD, SECRET, TOKEN, KEY or\nCREDENTIAL is written as ***)").typed(Opt.Type.ENV).inScenario("service");
     public static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows").inScenario("service");
     public static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows").inScenario("service");
@@ -102,15 +103,15 @@ public final class Service {
                     + ": say how to switch it with --virtual-args/--platform-args or --virtual-env/--platform-env");
         }
         Map<String, List<String>> modeArgs = new LinkedHashMap<>();
-        for (String mode : List.of("platform", "virtual")) {
+        for (String mode : List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word)) {
             List<String> a = new ArrayList<>();
             if (boot) {
                 // only ever on the loopback, on the lab's port; the property the users flip
                 a.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-                        "--spring.threads.virtual.enabled=" + mode.equals("virtual"),
+                        "--spring.threads.virtual.enabled=" + mode.equals(Threads.VIRTUAL.word),
                         "--spring.datasource.hikari.register-mbeans=true"));
             }
-            a.addAll(mode.equals("virtual") ? virtualArgs : platformArgs);
+            a.addAll(mode.equals(Threads.VIRTUAL.word) ? virtualArgs : platformArgs);
             modeArgs.put(mode, List.copyOf(a));
         }
         Map<String, List<String>> tuningArgs = new LinkedHashMap<>();
@@ -123,8 +124,8 @@ public final class Service {
         }
         Duration timeout = START_TIMEOUT.duration(o, false);
         Map<String, Stack.Setting> settings = new LinkedHashMap<>();
-        settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of("platform", "virtual"), null, modeArgs,
-                Map.of("platform", platformEnv, "virtual", virtualEnv)));
+        settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word), null, modeArgs,
+                Map.of(Threads.PLATFORM.word, platformEnv, Threads.VIRTUAL.word, virtualEnv)));
         settings.put(TUNING, Stack.Setting.byValue(TUNING, List.of(AS_SHIPPED, TUNED), AS_SHIPPED, tuningArgs, Map.of()));
         Map<String, Stack.Workload> workloads = new LinkedHashMap<>();
         Request request = request(o);
