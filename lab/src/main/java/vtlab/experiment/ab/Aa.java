@@ -33,7 +33,7 @@ final class Aa {
     static final int DEFAULT_CONC = 200;
 
     static boolean on(Options o) throws UsageError {
-        return o.flag(AA.name());
+        return AA.on(o);
     }
 
     /** The side a row is on, null for a row of an A/B. */
@@ -70,7 +70,7 @@ final class Aa {
 
     /** What an A/A cannot be combined with, and more than one URL, rate or JDK: one line each, before anything starts. */
     static void refuse(Options o, int urls, int jdks, int rates) throws UsageError {
-        if (o.flag(NextStep.NEXT_STEP.name())) throw new UsageError("--aa measures the machine's noise, one configuration against itself: not with --next-step (nothing to improve on)");
+        if (NextStep.NEXT_STEP.on(o)) throw new UsageError("--aa measures the machine's noise, one configuration against itself: not with --next-step (nothing to improve on)");
         if (urls > 1) throw new UsageError("--aa runs one configuration against itself: give one --url, not " + urls);
         if (jdks > 1) throw new UsageError("--aa runs one configuration against itself: give one --jdk, not " + jdks);
         if (rates > 1) throw new UsageError("--aa runs one configuration against itself: give one --rates value, not " + rates);

@@ -90,7 +90,7 @@ public final class AbExperiment implements Experiment {
         if (Aa.on(o) && !forksGiven && !budgetGiven) return false;
         boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || PlanContext.RATE_PROFILE.given(o);
         if (!forksGiven && !budgetGiven && unsteady) return false;
-        return o.string(FORKS.name(), FORKS.dflt()).trim().equals("auto") || budgetGiven;
+        return FORKS.string(o, FORKS.dflt()).trim().equals("auto") || budgetGiven;
     }
 
     /** A configuration's first fork's wall time, estimated: start, warm-up, each iteration's hold and one explaining hold. */
@@ -226,12 +226,12 @@ public final class AbExperiment implements Experiment {
      */
     /** --next-step-budget: a duration above zero (the next step's own, after the A/B's --budget). */
     static java.time.Duration nextStepBudget(Options o) throws UsageError {
-        return o.duration(NextStep.BUDGET.name(), NextStep.DEFAULT_BUDGET, false);
+        return NextStep.BUDGET.duration(o, NextStep.DEFAULT_BUDGET, false);
     }
 
     static NextStep.Facts facts(Options o, Service.Parsed s) throws UsageError {
-        boolean run = o.flag(NextStep.NEXT_STEP.name());
-        List<String> levers = o.every(NextStep.LEVER.name());
+        boolean run = NextStep.NEXT_STEP.on(o);
+        List<String> levers = NextStep.LEVER.every(o);
         for (String l : levers) Levers.user(l);
         if (!levers.isEmpty() && !run) throw new UsageError("--lever is tried by the next step: add --next-step");
         Map<String, List<String>> args = new LinkedHashMap<>();
@@ -241,7 +241,7 @@ public final class AbExperiment implements Experiment {
         // the jar's libraries: the library lever's (read again at findings time from environment.json, where ab keeps them)
         List<vtlab.check.JarLibraries.Library> libraries = Service.APP.given(o)
                 ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).libraries() : List.of();
-        if (o.has(NextStep.BUDGET.name()) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
+        if (NextStep.BUDGET.given(o) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
         long budget = run ? nextStepBudget(o).toSeconds() : 0;
         return new NextStep.Facts(run, s.springBoot(), Service.CMD.given(o) ? Service.CMD.string(o) : null, jvmArgs(o), args, levers,
                 vtlab.data.Environment.memTotalKb() / 1024, libraries, budget);
@@ -256,8 +256,8 @@ public final class AbExperiment implements Experiment {
     @Override
     public List<vtlab.plan.Search> searches(Options o, PlanContext ctx) throws UsageError {
         boolean auto = forks(o, ctx.timing(o, TIMING)).auto();
-        if (!o.flag(NextStep.NEXT_STEP.name()) && !auto) return List.of();
-        String what = o.flag(NextStep.NEXT_STEP.name()) ? "--next-step" : "--forks auto (or --budget)";
+        if (!NextStep.NEXT_STEP.on(o) && !auto) return List.of();
+        String what = NextStep.NEXT_STEP.on(o) ? "--next-step" : "--forks auto (or --budget)";
         if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError(what + " explains a steady state: not with --fault (run them apart)");
         if (ctx.rateProfile() != null) throw new UsageError(what + " compares constant loads: not with --rate-profile (run them apart)");
         Service.Parsed s = Service.parse(o, RunOptions.PORT.integer(o));
@@ -268,7 +268,7 @@ public final class AbExperiment implements Experiment {
         List<vtlab.plan.Search> out = new ArrayList<>();
         // the forks it adds are later forks: no explaining hold of their own
         if (f.auto()) out.add(new AbForks(rows, f, laterForkSeconds(t, f.iterations())));
-        if (!o.flag(NextStep.NEXT_STEP.name())) return out;
+        if (!NextStep.NEXT_STEP.on(o)) return out;
         // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
         out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow,
                 nextStepBudget(o)));
