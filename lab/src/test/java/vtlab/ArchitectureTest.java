@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -280,6 +282,87 @@ class ArchitectureTest {
         Set<String> used = new TreeSet<>(uses().getOrDefault("report", Set.of()));
         used.removeAll(Set.of("data", "core"));
         assertEquals(Set.of(), used, "report/ may read the data layer (and core's refusals) only");
+    }
+
+    /**
+     * The files that may write a thread mode's name as a literal: its declaration, and the JDK thread dump's field of
+     * the same word (jcmd's format, not a mode). Everywhere else a mode is read from the declaration (ThreadMode.Threads,
+     * a row's threads()), so a renamed or added mode is one edit.
+     */
+    static final Set<String> MODE_NAMES_DECLARED = Set.of("stack/ThreadMode.java", "probe/ThreadDump.java");
+    static final Pattern MODE_NAME = Pattern.compile("\"(platform|virtual)\"");
+
+    /** The code lines of a source that write a thread mode's name, as "file:line: code". */
+    static List<String> modeNames(String file, List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String code = lines.get(i).strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            int comment = code.indexOf("// ");
+            if (MODE_NAME.matcher(comment >= 0 ? code.substring(0, comment) : code).find()) out.add(file + ":" + (i + 1) + ": " + code);
+        }
+        return out;
+    }
+
+    /** What a scan finds in the main sources but those skipped, each named by its path under vtlab/ ("stack/Stack.java"). */
+    static List<String> scanSources(Predicate<String> skip, BiFunction<String, List<String>, List<String>> scan) throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                String file = SOURCES.relativize(f).toString().replace('\\', '/');
+                if (!skip.test(file)) found.addAll(scan.apply(file, Files.readAllLines(f)));
+            }
+        }
+        return found;
+    }
+
+    @Test
+    void threadModesAreNamedOnlyWhereTheyAreDeclared() throws IOException {
+        List<String> found = scanSources(MODE_NAMES_DECLARED::contains, ArchitectureTest::modeNames);
+        assertEquals(List.of(), found, "a thread mode named by its literal: use ThreadMode.Threads (PLATFORM.word, VIRTUAL.word) or the row's threads()");
+        // the scan sees a literal in code, not one in a comment
+        assertEquals(1, modeNames("X", List.of("if (mode.equals(\"virtual\")) x();", "// modes = [\"platform\", \"virtual\"]",
+                " * threadMode(\"virtual\")", "if (mode.equals(Threads.VIRTUAL.word)) x(); // not \"platform\"")).size());
+    }
+
+    /**
+     * A variable of type Options (a parameter, a local, a field), and a read of an option by its name as a string on
+     * one (o.flag("quick"), given.has("conc"), o.withDefaults(Map.of("conc", ...))): a typo reads nothing, and the
+     * declaration's default and help are bypassed. Outside core/ an option is read through its Opt (QUICK.on(o),
+     * OUT.string(o)); a JSON node's has("name") is not an option's read.
+     */
+    static final Pattern OPTIONS_VARIABLE = Pattern.compile("\\bOptions\\s+(\\w+)\\s*[,)=;]");
+
+    /** The code lines of a source that read an option by its name as a string, as "file:line: code". */
+    static List<String> optionReadsByName(String file, List<String> lines) {
+        Set<String> vars = new TreeSet<>();
+        for (String line : lines) {
+            Matcher m = OPTIONS_VARIABLE.matcher(line);
+            while (m.find()) vars.add(m.group(1));
+        }
+        List<String> out = new ArrayList<>();
+        if (vars.isEmpty()) return out;
+        String v = "\\b(?:" + String.join("|", vars) + ")\\.";
+        Pattern read = Pattern.compile(v + "(?:has|flag|string|every|all|choices|positiveInts|positiveInt|duration)\\(\\s*\""
+                + "|" + v + "withDefaults\\(\\s*(?:java\\.util\\.)?Map\\.of\\(\\s*\"");
+        for (int i = 0; i < lines.size(); i++) {
+            String code = lines.get(i).strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            if (read.matcher(code).find()) out.add(file + ":" + (i + 1) + ": " + code);
+        }
+        return out;
+    }
+
+    @Test
+    void optionsAreReadThroughTheirDeclarationsOutsideCore() throws IOException {
+        List<String> found = scanSources(file -> file.startsWith("core/"), ArchitectureTest::optionReadsByName);
+        assertEquals(List.of(), found, "an option read by its name: read it through its Opt (APP.given(o), OUT.string(o), QUICK.on(o), ...)");
+        // the scan sees a read on any Options variable, not one through the Opt, a JSON node's or a comment's
+        assertEquals(List.of("X:2: if (o.has(\"app\")) x();", "X:3: String g = merged.string(\"generator\", \"wrk\");",
+                        "X:4: Options b = o.withDefaults(Map.of(\"conc\", \"1\"));"),
+                optionReadsByName("X", List.of("static int f(Options o, Options merged) {", "if (o.has(\"app\")) x();",
+                        "String g = merged.string(\"generator\", \"wrk\");", "Options b = o.withDefaults(Map.of(\"conc\", \"1\"));",
+                        "if (APP.given(o)) x();", "if (node.has(\"app\")) x();", "// o.flag(\"quick\")")));
     }
 
     /**

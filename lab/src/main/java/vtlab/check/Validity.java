@@ -11,6 +11,7 @@ import vtlab.plan.RateProfile;
 
 import vtlab.data.Column;
 import vtlab.data.Columns;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * The checks every row carries, so no number is taken on faith: achieved vs theoretical bound, Little's law
@@ -282,7 +283,7 @@ public final class Validity {
             long other = virtual ? onPlatform : onVirtual, all = onPlatform + onVirtual;
             if (other > 0) {
                 return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(THREAD_MODE_MIXED + ": " + other + " of the hold's " + all + " requests ran on "
-                        + (virtual ? "platform" : "virtual") + " threads in a " + mode + " row (the SUT's own count, runtime-info's requests_by_thread)"));
+                        + (virtual ? Threads.PLATFORM.word : Threads.VIRTUAL.word) + " threads in a " + mode + " row (the SUT's own count, runtime-info's requests_by_thread)"));
             }
         }
         if (proof != null && proof.startsWith(THREAD_MODE_MIXED + ":")) return new CheckResult(List.of(THREAD_MODE_MIXED), List.of(proof));

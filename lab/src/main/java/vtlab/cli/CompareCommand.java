@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.report.Compare;
@@ -34,20 +35,23 @@ public final class CompareCommand implements Command {
 
     @Override
     public java.util.Set<String> options() {
-        return java.util.Set.of("out", "max-regression", "margin");
+        return java.util.Set.of(OUT.name(), MAX_REGRESSION.name(), MARGIN.name());
     }
 
     static final String USAGE = "./vtlab compare RUN_A RUN_B [--out FILE|DIR] [--max-regression 5%] [--margin 5%]";
+    static final Opt OUT = Opt.of("out", null, "the comparison's HTML file, or the folder it goes in (default compare.html)"),
+            MAX_REGRESSION = Opt.of("max-regression", null, "exit 99 when a row got slower by more than this beyond the noise"),
+            MARGIN = Opt.of("margin", null, "the band around 1.0 within which B and A are called equivalent");
 
     /** ./vtlab compare RUN_A RUN_B [--out FILE.html|DIR] [--max-regression PCT]: exit 99 when B regressed beyond it and the noise. */
     @Override
     public int run(Options o, List<String> args, PrintStream out) throws IOException, UsageError {
-        String outArg = o.string("out", null);
+        String outArg = OUT.string(o);
         List<String> unknown = o.unknown(Main.withHelp(options()));
         if (!unknown.isEmpty()) throw new UsageError("option --" + unknown.getFirst() + " is not known to compare (usage: " + USAGE + ")");
         if (args.size() != 2) throw new UsageError("usage: " + USAGE + " (two run folders, e.g. results/<a> results/latest)");
-        double maxRegression = o.has("max-regression") ? percent(o.string("max-regression", "")) : Double.NaN;
-        vtlab.data.judge.Margin margin = o.has("margin") ? vtlab.data.judge.Margin.parse("--margin", o.string("margin", "")) : vtlab.data.judge.Margin.DEFAULT;
+        double maxRegression = MAX_REGRESSION.given(o) ? percent(MAX_REGRESSION.string(o, "")) : Double.NaN;
+        vtlab.data.judge.Margin margin = MARGIN.given(o) ? vtlab.data.judge.Margin.parse("--margin", MARGIN.string(o, "")) : vtlab.data.judge.Margin.DEFAULT;
         RunData a = RunData.load(ReportCommand.runFolder(args.get(0)));
         RunData b = RunData.load(ReportCommand.runFolder(args.get(1)));
         if (a.rows().isEmpty() && b.rows().isEmpty()) throw new UsageError("neither run has load rows in its matrix.csv: nothing to compare");
@@ -64,10 +68,10 @@ public final class CompareCommand implements Command {
         List<String> regressions = lines.stream().map(l -> l.regression(maxRegression)).filter(java.util.Objects::nonNull).toList();
         for (String r : regressions) out.println("vtlab: REGRESSION " + r);
         if (regressions.isEmpty()) {
-            out.println("vtlab: no comparable row got slower by more than " + o.string("max-regression", "") + " beyond the noise");
+            out.println("vtlab: no comparable row got slower by more than " + MAX_REGRESSION.string(o, "") + " beyond the noise");
             return ExitCodes.OK;
         }
-        out.println("vtlab: " + regressions.size() + " row(s) slower by more than " + o.string("max-regression", "") + " beyond the noise: exit code 99");
+        out.println("vtlab: " + regressions.size() + " row(s) slower by more than " + MAX_REGRESSION.string(o, "") + " beyond the noise: exit code 99");
         return ExitCodes.THRESHOLDS;
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import vtlab.core.LabHome;
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.tier.host.HostSpec;
@@ -19,6 +20,7 @@ import vtlab.tier.host.Topology;
  */
 final class HostsCommand implements Command {
     static final String USAGE = "./vtlab hosts up N [--out hosts.toml] | ./vtlab hosts down | ./vtlab hosts check [hosts.toml]";
+    static final Opt OUT = Opt.of("out", null, "where the hosts file goes (default .vtlab/hosts/hosts.toml)");
 
     @Override
     public String name() {
@@ -41,7 +43,7 @@ final class HostsCommand implements Command {
 
     @Override
     public java.util.Set<String> options() {
-        return java.util.Set.of("out");
+        return java.util.Set.of(OUT.name());
     }
 
     @Override
@@ -55,7 +57,7 @@ final class HostsCommand implements Command {
             case "up" -> {
                 int n = args.size() == 2 && args.get(1).matches("\\d{1,3}") ? Integer.parseInt(args.get(1)) : -1;
                 if (n < 1 || n > TestHosts.MAX) throw new UsageError("hosts up takes the number of hosts, 1 to " + TestHosts.MAX + " (usage: " + USAGE + ")");
-                Path file = Path.of(o.string("out", LabHome.get().resolve(".vtlab/hosts/hosts.toml").toString())).toAbsolutePath();
+                Path file = Path.of(OUT.string(o, LabHome.get().resolve(".vtlab/hosts/hosts.toml").toString())).toAbsolutePath();
                 TestHosts.requirePrivileges();
                 Topology t = hosts.up(n, file);
                 for (HostSpec h : t.all()) {

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 
 import vtlab.core.Options;
+import vtlab.plan.RunOptions;
 import vtlab.core.UsageError;
 
 /** vtlab's command line: picks the command (one class each) and turns its outcome into an exit code: bad input is one line on stderr and exit code 2. */
@@ -30,8 +31,8 @@ public final class Main {
         Options o = parse(args);
         List<String> words = o.positional();
         // --help is help about the words given (run, run NAME); --version the version command
-        if (o.flag("help")) words = java.util.stream.Stream.concat(java.util.stream.Stream.of("help"), words.stream()).toList();
-        else if (o.flag("version")) words = List.of("version");
+        if (RunOptions.HELP.on(o)) words = java.util.stream.Stream.concat(java.util.stream.Stream.of("help"), words.stream()).toList();
+        else if (RunOptions.VERSION.on(o)) words = List.of("version");
         String cmd = words.isEmpty() ? "help" : words.getFirst();
         Command c = commands(args).get(cmd);
         if (c == null) throw new UsageError(unknownCommand(cmd));

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
+import vtlab.plan.RunOptions;
 import vtlab.core.LabHome;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
@@ -165,7 +166,7 @@ public final class RunCommand implements Command {
     static Hosts hosts(Options o, Topology topology, List<Row> rows, List<PlannedRow> planned, Generator gen, CoreMap cores) throws UsageError {
         if (topology == null) return new Hosts(null, gen, cores);
         for (PlannedRow pr : planned) HostsPlan.refuseProbes(pr.probes());
-        RunAcrossHosts.Across across = RunAcrossHosts.connect(HostsPlan.file(o), topology, rows, gen, cores, o.flag("allow-shared-cpus"));
+        RunAcrossHosts.Across across = RunAcrossHosts.connect(HostsPlan.file(o), topology, rows, gen, cores, RunOptions.ALLOW_SHARED_CPUS.on(o));
         return new Hosts(across, across.generator(), across.placement().cores());
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import vtlab.plan.PlanContext;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.scenario.Scenario;
@@ -45,14 +46,14 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         Scenario sc = Scenario.read(file, ScenarioExperiment.metrics());
         sc.refuseUnsetEnv();
         Options merged = options(sc, o);
-        String gen = merged.string("generator", DEFAULT_GENERATOR);
+        String gen = Generators.OPTION.string(merged, DEFAULT_GENERATOR);
         if (!Generators.byName(gen).sendsMix()) {
             List<String> can = Generators.sendingMixes();
             throw new UsageError(file + ": generator " + gen + " cannot send a weighted mix of requests (" + String.join(" and ", can)
                     + " can: wrk through its Lua request() hook, vegeta an attacker per request or, closed, one fed the mix's cycle, k6 through its script); use --generator "
                     + String.join(" or ", can));
         }
-        if (merged.has("ramp")) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
+        if (vtlab.load.generator.K6Generator.RAMP.given(merged)) throw new UsageError(file + ": --ramp sends k6's one request, not a scenario's mix: drop --ramp");
         if (sc.mix().entries().size() > 1 && !Generators.byName(gen).measuresMixApart()) {
             // said once, up front: the run then has the mix's counts at the SUT, no latency of a request of its own
             out.println("vtlab: generator " + gen + " sends the mix but its requests are not measured apart (no p50/p99 per request name; vegeta measures each)");
@@ -66,7 +67,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
 
     /** What a scenario does after the run's own steps: its file saved, its thresholds, JUnit XML and step summary. */
     List<AfterRun> steps() {
-        Path junit = options.has("junit") ? Path.of(options.string("junit", "")).toAbsolutePath() : null;
+        Path junit = ScenarioExperiment.JUNIT.given(options) ? Path.of(ScenarioExperiment.JUNIT.string(options, "")).toAbsolutePath() : null;
         return List.of(new ScenarioSteps.Save(scenario, given), new ScenarioSteps.Thresholds(scenario), new ScenarioSteps.Junit(scenario, junit),
                 new ScenarioSteps.StepSummary(scenario));
     }
@@ -82,8 +83,8 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
     static Options options(Scenario sc, Options given) throws UsageError {
         Map<String, List<String>> values = new java.util.LinkedHashMap<>();
         // the load model chosen beside the file takes the file's axis of the other model with it
-        boolean openGiven = given.has("rates") || given.has("rate-profile") || "open".equals(given.string("load-model", null));
-        boolean closedGiven = given.has("conc") || "closed".equals(given.string("load-model", null));
+        boolean openGiven = PlanContext.RATES.given(given) || PlanContext.RATE_PROFILE.given(given) || "open".equals(PlanContext.LOAD_MODEL.string(given, null));
+        boolean closedGiven = PlanContext.CONC.given(given) || "closed".equals(PlanContext.LOAD_MODEL.string(given, null));
         Set<String> dropped = openGiven ? Set.of("conc") : closedGiven ? Set.of("rates", "rate-profile", "load-model", "max-in-flight") : Set.of();
         for (var e : sc.options().entrySet()) {
             if (given.has(e.getKey()) || dropped.contains(e.getKey())) continue;
@@ -92,7 +93,7 @@ record ScenarioRun(Scenario scenario, Options given, Options options) {
         // one generator per answer: the file's, else vegeta in either model, never switched by what a threshold names
         // (a closed row near 20,000 req/s ran 14% slower under vegeta than under wrk: a threshold naming a request
         // would have changed the whole load's numbers beside it)
-        if (!given.has("generator") && !sc.options().containsKey("generator")) values.put("generator", new ArrayList<>(List.of(DEFAULT_GENERATOR)));
+        if (!Generators.OPTION.given(given) && !sc.options().containsKey(Generators.OPTION.name())) values.put(Generators.OPTION.name(), new ArrayList<>(List.of(DEFAULT_GENERATOR)));
         values.computeIfAbsent("scenario", k -> new ArrayList<>()).add(sc.file().toAbsolutePath().normalize().toString());
         for (var e : given.asMap().entrySet()) values.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).addAll(e.getValue());
         return Options.of(values);

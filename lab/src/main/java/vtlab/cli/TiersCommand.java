@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 import vtlab.core.LabHome;
+import vtlab.core.Opt;
 import vtlab.core.Options;
+import vtlab.plan.RunOptions;
 import vtlab.core.UsageError;
 import vtlab.proc.Env;
 import vtlab.stack.Stack;
@@ -31,6 +33,7 @@ final class TiersCommand implements Command {
     static final List<String> DEFAULT = vtlab.tier.Tiers.startableAlone();
     static final String USAGE = "./vtlab tiers " + DEFAULT.stream().map(n -> "[" + n + "]").collect(java.util.stream.Collectors.joining(" "))
             + " [--data-of STACK] [--reseed]";
+    static final Opt DATA_OF = Opt.of("data-of", "spring-mvc", "the stack whose database this is (its schema and seed data)");
 
     @Override
     public String name() {
@@ -50,7 +53,8 @@ final class TiersCommand implements Command {
 
     @Override
     public java.util.Set<String> options() {
-        return java.util.Set.of("data-of", "reseed", "cpus-app", "cpus-load", "cpus-pg", "cpus-stub");
+        return java.util.stream.Stream.of(DATA_OF, RunOptions.RESEED, RunOptions.CPUS_APP, RunOptions.CPUS_LOAD, RunOptions.CPUS_PG, RunOptions.CPUS_STUB)
+                .map(Opt::name).collect(java.util.stream.Collectors.toSet());
     }
 
     @Override
@@ -61,10 +65,10 @@ final class TiersCommand implements Command {
         for (String n : names) {
             if (!DEFAULT.contains(n)) throw new UsageError("unknown tier '" + n + "' (" + String.join(", ", DEFAULT) + ")");
         }
-        String of = o.string("data-of", "spring-mvc");
+        String of = DATA_OF.string(o);
         StackData data = Stack.load(of).data().orElse(null); // an unknown stack is refused there
         CoreMap cores = CoreMap.compute(vtlab.proc.LabAffinity.machineCpus(), o);
-        TierOptions tierOptions = o.flag("reseed") ? TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
+        TierOptions tierOptions = RunOptions.RESEED.on(o) ? TierOptions.NONE.with(vtlab.tier.PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
         Path state = LabHome.get().resolve(".vtlab"), logs = state.resolve("tiers-logs");
         Files.createDirectories(logs);
 

@@ -92,6 +92,29 @@ public record Opt(String name, String dflt, String quickDflt, String help, Type 
         return o.has(name);
     }
 
+    /** Whether a flag is on: given bare, or as true/yes/on/1 (false/no/off/0: off; any other value refused). */
+    public boolean on(Options o) throws UsageError {
+        return effective(o).flag(name);
+    }
+
+    /**
+     * The value given, or a default the reader works out itself where the declared one will not do (a duration
+     * --quick shortens, a path under the lab's home): the declaration still names what is read.
+     */
+    public String string(Options o, String otherwise) {
+        return o.string(name, otherwise);
+    }
+
+    /** As {@link #string(Options, String)}, a duration. */
+    public Duration duration(Options o, Duration otherwise, boolean allowZero) throws UsageError {
+        return o.duration(name, otherwise, allowZero);
+    }
+
+    /** As {@link #string(Options, String)}, a positive whole number. */
+    public int integer(Options o, int otherwise) throws UsageError {
+        return o.positiveInt(name, otherwise);
+    }
+
     public List<Integer> ints(Options o) throws UsageError {
         return effective(o).positiveInts(name, List.of());
     }

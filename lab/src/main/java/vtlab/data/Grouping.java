@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.StringJoiner;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * Which read-back rows compare with each other, in one place for summary, compare, charts and verdicts: rows with
@@ -16,6 +17,8 @@ public final class Grouping {
     public static final String TUNING = "tuning";
     /** The variant that runs the server's and the JVM's own defaults instead of the lab's tuning. */
     public static final String AS_SHIPPED = "as-shipped";
+    /** The thread modes a variant's name starts with, as stack/ThreadMode declares them (report/ reads only this layer). */
+    public static final String PLATFORM = Threads.PLATFORM.word, VIRTUAL = Threads.VIRTUAL.word;
 
     /**
      * Thread mode, platform rows with their pool size (platform-200 vs platform-2000 are told apart), and a declared
@@ -24,7 +27,7 @@ public final class Grouping {
     public static String variant(DataRow r) {
         String mt = r.param(Rows.MAX_THREADS), tuning = r.param(TUNING);
         String mode = r.mode();
-        return mode + ("platform".equals(mode) && mt != null ? "-" + mt : "") + (tuning == null ? "" : "-" + tuning);
+        return mode + (Threads.PLATFORM.word.equals(mode) && mt != null ? "-" + mt : "") + (tuning == null ? "" : "-" + tuning);
     }
 
     /** The tuned variant an as-shipped one is set against (virtual-as-shipped: virtual), or null for any other. */

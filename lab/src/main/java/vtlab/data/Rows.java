@@ -3,6 +3,8 @@ package vtlab.data;
 import java.util.List;
 import java.util.function.Predicate;
 
+import vtlab.stack.ThreadMode;
+
 /**
  * What reading rows back shares beyond one row (a row read back is a {@link DataRow}): which rows are evidence, a
  * flag that voids a row, rows of an experiment or a mode, and means over rows, so an empty or malformed cell means
@@ -60,6 +62,11 @@ public final class Rows {
     /** Rows of one thread mode (platform, virtual, ...). */
     public static Predicate<DataRow> inMode(String threadMode) {
         return r -> threadMode.equals(r.mode());
+    }
+
+    /** Rows of the mode of that kind's name: virtual's are virtual rows, not virtual-pool's (which {@link DataRow#threads()} also counts). */
+    public static Predicate<DataRow> inMode(ThreadMode.Threads kind) {
+        return inMode(kind.word);
     }
 
     /** Mean of a column over rows, cells without a number skipped; NaN when none has one. */

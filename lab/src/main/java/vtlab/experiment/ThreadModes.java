@@ -15,10 +15,11 @@ import vtlab.plan.PlanContext;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 
 /** The thread modes the experiments compare and their --modes option, declared once (help per experiment). */
 public final class ThreadModes {
-    public static final List<String> ALL = List.of("platform", "virtual");
+    public static final List<String> ALL = List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word);
     public static final Opt OPTION = Opt.of("modes", String.join(",", ALL), "thread mode").withChoices(ALL);
 
     /**
@@ -56,8 +57,8 @@ public final class ThreadModes {
         }
     }
 
-    public static final Variant PLATFORM = new Variant("platform", "platform", false), VIRTUAL = new Variant("virtual", "virtual", false),
-            VIRTUAL_AS_SHIPPED = new Variant("virtual-" + Grouping.AS_SHIPPED, "virtual", true);
+    public static final Variant PLATFORM = new Variant(Threads.PLATFORM.word, Threads.PLATFORM.word, false), VIRTUAL = new Variant(Threads.VIRTUAL.word, Threads.VIRTUAL.word, false),
+            VIRTUAL_AS_SHIPPED = new Variant("virtual-" + Grouping.AS_SHIPPED, Threads.VIRTUAL.word, true);
     public static final List<Variant> VARIANTS = List.of(PLATFORM, VIRTUAL, VIRTUAL_AS_SHIPPED);
 
     /** --modes where the as-shipped variant is offered (the servlet experiment), with the default modes. */
@@ -85,7 +86,7 @@ public final class ThreadModes {
         groups.forEach((key, g) -> {
             Map<String, List<DataRow>> byVariant = g.stream()
                     .collect(java.util.stream.Collectors.groupingBy(r -> Grouping.variant(r), LinkedHashMap::new, java.util.stream.Collectors.toList()));
-            String platform = byVariant.keySet().stream().filter(v -> v.startsWith("platform")).findFirst().orElse(null);
+            String platform = byVariant.keySet().stream().filter(v -> v.startsWith(Threads.PLATFORM.word)).findFirst().orElse(null);
             byVariant.forEach((shipped, sRows) -> {
                 String tuned = Grouping.tunedOf(shipped);
                 if (tuned == null || !byVariant.containsKey(tuned)) return;

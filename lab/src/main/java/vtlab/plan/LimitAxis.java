@@ -43,7 +43,7 @@ public final class LimitAxis {
     /** An axis's values; one left empty ("--cpu-quota ,", "0.5,,1") is refused: it would silently be no row at all. */
     private static List<String> values(Options o, Opt axis) throws UsageError {
         List<String> out = new ArrayList<>();
-        for (String v : axis.given(o) ? o.every(axis.name()) : axis.list(o)) { // as given: Options drops the empty parts
+        for (String v : axis.given(o) ? axis.every(o) : axis.list(o)) { // as given: Options drops the empty parts
             for (String part : v.split(",", -1)) {
                 if (part.isBlank()) {
                     throw new UsageError("--" + axis.name() + " '" + v + "' has an empty value: give " + (axis.name().equals(CPU_QUOTA.name())
@@ -98,8 +98,8 @@ public final class LimitAxis {
      */
     public static Row contained(Row r, ContainerLimits l, Options o) {
         List<String> args = new ArrayList<>(r.jvmArgs());
-        if (l.memoryBytes() != null && !o.has("jvm-args")) args.removeIf(LimitAxis::heapFlag);
-        if (l.cpus() != null && !o.has("carriers")) args.removeIf(a -> a.startsWith("-D" + PlanContext.CARRIERS_PROPERTY + "="));
+        if (l.memoryBytes() != null && !RunOptions.JVM_ARGS.given(o)) args.removeIf(LimitAxis::heapFlag);
+        if (l.cpus() != null && !RunOptions.CARRIERS.given(o)) args.removeIf(a -> a.startsWith("-D" + PlanContext.CARRIERS_PROPERTY + "="));
         return r.withLimits(l, args);
     }
 

@@ -38,11 +38,20 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
     public static final List<Opt> LOAD_OPTIONS = List.of(LOAD_MODEL, RATES, MAX_IN_FLIGHT, RATE_PROFILE, FaultAxis.FAULT,
             LimitAxis.CPU_QUOTA, LimitAxis.MEMORY_LIMIT);
 
+    /**
+     * The options every experiment declares with defaults of its own (timing by {@link #timingOptions}, --conc as its
+     * axis): these name them where the plan reads them whatever the experiment.
+     */
+    public static final Opt REPS = Opt.of("reps", null, "repetitions of each row (--quick: 1)").typed(Opt.Type.INT).inScenario("load"),
+            WARMUP = Opt.of("warmup", null, "warm-up before each row's hold (--quick: at most " + PlanContext.QUICK_WARMUP_MAX_S + "s)").inScenario("load"),
+            HOLD = Opt.of("hold", null, "measured hold of each row").inScenario("load"),
+            CONC = Opt.of("conc", null, "concurrent connections (closed model)");
+
     public static PlanContext from(Options o) throws UsageError {
         List<Jdk> jdks = new ArrayList<>();
-        for (String spec : o.all("jdk")) jdks.add(Jdk.resolve(spec));
+        for (String spec : RunOptions.JDK.list(o)) jdks.add(Jdk.resolve(spec));
         if (jdks.isEmpty()) jdks.add(Jdk.current());
-        String args = o.string("jvm-args", "-Xms512m -Xmx512m");
+        String args = RunOptions.JVM_ARGS.string(o, "-Xms512m -Xmx512m");
         List<String> jvmArgs = args.isBlank() ? List.of() : List.of(args.trim().split("\\s+"));
         int appCpus = appCpus(o);
         int carriers = carriers(RunOptions.CARRIERS.string(o), appCpus);
@@ -61,7 +70,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         boolean open = profile != null || model.equals("open");
         List<Double> rates = open && profile == null ? rates(o) : List.of();
         if (!open && RATES.given(o)) throw new UsageError("--rates is the open model's axis: add --load-model open, or use --conc");
-        if (open && o.has("conc")) throw new UsageError("--conc is the closed model's axis: an open run takes --rates or --rate-profile (and --max-in-flight)");
+        if (open && CONC.given(o)) throw new UsageError("--conc is the closed model's axis: an open run takes --rates or --rate-profile (and --max-in-flight)");
         return new PlanContext(List.copyOf(jdks), jvmArgs, carriers, warmupMax, open, rates, MAX_IN_FLIGHT.integer(o), profile);
     }
 
@@ -108,7 +117,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
      * capacity; --conc itself is refused in an open run.
      */
     public Options forExperiments(Options o) {
-        return open ? o.withDefaults(Map.of("conc", Integer.toString(maxInFlight))) : o;
+        return open ? o.withDefaults(Map.of(CONC.name(), Integer.toString(maxInFlight))) : o;
     }
 
     /**
@@ -187,9 +196,7 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         Opt holdOpt = quickHold == null
                 ? Opt.of("hold", hold, "measured hold of each row (--quick: at most " + QUICK_HOLD_MAX_S + "s)" + (note == null ? "" : "\n" + note))
                 : Opt.of("hold", hold, "measured hold of each row" + (note == null ? "" : "\n" + note)).quick(quickHold);
-        return List.of(Opt.of("reps", Integer.toString(reps), "repetitions of each row (--quick: 1)").typed(Opt.Type.INT).inScenario("load"),
-                Opt.of("warmup", warmup, "warm-up before each row's hold (--quick: at most " + QUICK_WARMUP_MAX_S + "s)").inScenario("load"),
-                holdOpt.inScenario("load"));
+        return List.of(REPS.withDefault(Integer.toString(reps)), WARMUP.withDefault(warmup), holdOpt.inScenario("load"));
     }
 
     /** --quick's warm-up and hold at most, in seconds, unless an experiment declares its own quick hold. */
@@ -203,21 +210,18 @@ public record PlanContext(List<Jdk> jdks, List<String> jvmArgs, int carriers, Du
         int reps = 0;
         Duration warmup = null, hold = null, quickHold = null;
         for (Opt d : declared) {
-            switch (d.name()) {
-                case "reps" -> reps = Integer.parseInt(d.dflt());
-                case "warmup" -> warmup = Opt.of("warmup", d.dflt(), "").duration(Options.parse(List.of()), true);
-                case "hold" -> {
-                    hold = Opt.of("hold", d.dflt(), "").duration(Options.parse(List.of()), false);
-                    if (d.quickDflt() != null) quickHold = Opt.of("hold", d.quickDflt(), "").duration(Options.parse(List.of()), false);
-                }
-                default -> { }
+            if (d.name().equals(REPS.name())) reps = Integer.parseInt(d.dflt());
+            if (d.name().equals(WARMUP.name())) warmup = WARMUP.withDefault(d.dflt()).duration(Options.parse(List.of()), true);
+            if (d.name().equals(HOLD.name())) {
+                hold = HOLD.withDefault(d.dflt()).duration(Options.parse(List.of()), false);
+                if (d.quickDflt() != null) quickHold = HOLD.withDefault(d.quickDflt()).duration(Options.parse(List.of()), false);
             }
         }
-        if (o.flag("quick")) {
+        if (RunOptions.QUICK.on(o)) {
             warmup = Duration.ofSeconds(Math.min(QUICK_WARMUP_MAX_S, warmup.toSeconds()));
             hold = quickHold != null ? quickHold : Duration.ofSeconds(Math.min(QUICK_HOLD_MAX_S, hold.toSeconds()));
             reps = 1;
         }
-        return new Timing(o.duration("warmup", warmup, true), o.duration("hold", hold, false), o.positiveInt("reps", reps));
+        return new Timing(WARMUP.duration(o, warmup, true), HOLD.duration(o, hold, false), REPS.integer(o, reps));
     }
 }

@@ -3,6 +3,7 @@ package vtlab.plan;
 import java.util.List;
 
 import vtlab.core.Opt;
+import vtlab.proc.CoreMap;
 
 /**
  * The lab's own options, whichever experiments run (each experiment declares its own besides, and every load
@@ -38,10 +39,7 @@ public final class RunOptions {
     public static final Opt NO_PROBES = Opt.flag("no-probes", "no probe at all");
     public static final Opt PIN_THRESHOLD = Opt.of("pin-threshold", null, "shortest pin JFR records (jdk.VirtualThreadPinned; JFR's default 20 ms),\n"
             + "e.g. 0ms; short for --probes ...,jfr-pinning:threshold=0ms");
-    public static final Opt CPUS_APP = Opt.of("cpus-app", null, "the SUT's CPUs (a taskset list, e.g. 0 or 0-1): core map override");
-    public static final Opt CPUS_LOAD = Opt.of("cpus-load", null, "the generator's CPUs (a taskset list): core map override");
-    public static final Opt CPUS_PG = Opt.of("cpus-pg", null, "PostgreSQL's CPUs (a taskset list): core map override");
-    public static final Opt CPUS_STUB = Opt.of("cpus-stub", null, "the stub's CPUs (a taskset list): core map override");
+    public static final Opt CPUS_APP = CoreMap.CPUS_APP, CPUS_LOAD = CoreMap.CPUS_LOAD, CPUS_PG = CoreMap.CPUS_PG, CPUS_STUB = CoreMap.CPUS_STUB;
     public static final Opt ALLOW_SHARED_CPUS = Opt.flag("allow-shared-cpus", "let the SUT and the generator share CPUs (refused otherwise; needed on a\n"
             + "one-CPU machine); every row is then flagged shared-cpu");
     /** The SUT's port when --port is not given: a builder that reads no options (vtlab.run.Runner) starts from it too. */

@@ -28,7 +28,7 @@ public final class GeneratorChoice {
         chosen.forEach(e -> { if (e.generator() != null) wanted.add(e.generator()); });
         boolean profiled = rows.stream().anyMatch(r -> r.rateProfile() != null); // --rate-profile, or an experiment's spike rows
         String dflt = profiled ? "vegeta" : wanted.size() == 1 ? wanted.iterator().next() : open ? "oha" : "wrk";
-        Generator gen = Generators.configured(o.string("generator", dflt), o);
+        Generator gen = Generators.configured(Generators.OPTION.string(o, dflt), o);
         if (profiled && !gen.followsRateProfile()) {
             throw new UsageError((runProfile ? "--rate-profile: " : "rows with a rate profile (spikes): ") + gen.name()
                     + " sends constant rates only; use --generator " + String.join(" or ", profileGenerators()) + " (or drop --generator)");

@@ -3,6 +3,7 @@ package vtlab.planning;
 import java.nio.file.Path;
 import java.util.List;
 
+import vtlab.plan.RunOptions;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
@@ -24,12 +25,12 @@ public final class HostsPlan {
 
     /** The topology of --hosts, or null without it; a file that is not one is refused in one line. */
     public static Topology read(Options o) throws UsageError {
-        if (!o.has("hosts")) return null;
+        if (!RunOptions.HOSTS.given(o)) return null;
         return Topology.read(file(o));
     }
 
     public static Path file(Options o) {
-        return Path.of(o.string("hosts", "")).toAbsolutePath();
+        return Path.of(RunOptions.HOSTS.string(o, "")).toAbsolutePath();
     }
 
     /** What a run across hosts does not do yet, refused before any host is reached. */
@@ -82,9 +83,9 @@ public final class HostsPlan {
      * cannot is refused by name.
      */
     public static List<String> probes(Options o) throws UsageError {
-        if (o.flag("no-probes")) return List.of();
-        if (!o.has("probes")) return Probes.DEFAULT.stream().filter(HostsPlan::remote).toList();
-        return refuseProbes(Probes.resolve(o.all("probes"), Probes.DEFAULT.stream().filter(HostsPlan::remote).toList()));
+        if (RunOptions.NO_PROBES.on(o)) return List.of();
+        if (!RunOptions.PROBES.given(o)) return Probes.DEFAULT.stream().filter(HostsPlan::remote).toList();
+        return refuseProbes(Probes.resolve(RunOptions.PROBES.list(o), Probes.DEFAULT.stream().filter(HostsPlan::remote).toList()));
     }
 
     /** The probes, each one that can read a SUT on another host; else refused by name. */

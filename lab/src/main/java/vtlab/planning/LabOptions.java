@@ -45,7 +45,7 @@ public final class LabOptions {
 
     /** --fail-on's thresholds, null without; refused in one line when they do not parse. */
     public static Slo failOn(Options o) throws UsageError {
-        return o.has("fail-on") ? Slo.failOn(o.string("fail-on", "")) : null;
+        return RunOptions.FAIL_ON.given(o) ? Slo.failOn(RunOptions.FAIL_ON.string(o, "")) : null;
     }
 
     /** Options given that neither the lab nor any of these experiments declares. */
@@ -61,7 +61,7 @@ public final class LabOptions {
 
     /** A suite part's settings as defaults; under --quick its timing is --quick's (the parts' axes stay). */
     static Map<String, String> suiteSettings(Map<String, String> part, Options o) throws UsageError {
-        if (!o.flag("quick")) return part;
+        if (!RunOptions.QUICK.on(o)) return part;
         Map<String, String> out = new LinkedHashMap<>(part);
         out.keySet().removeAll(Set.of("reps", "warmup", "hold"));
         return out;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
+import vtlab.plan.RunOptions;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.experiment.registry.Experiments;
@@ -35,8 +36,8 @@ public record RowHooks(List<String> probes, boolean freshSut, String pinThreshol
 
     /** The hooks the options ask for over the run's probe set. */
     static RowHooks of(Options o, List<String> probes) throws UsageError {
-        String pin = o.has("pin-threshold") ? o.duration("pin-threshold", Duration.ZERO, true).toMillis() + "ms" : null;
-        return new RowHooks(probes, o.flag("fresh-sut"), pin);
+        String pin = RunOptions.PIN_THRESHOLD.given(o) ? RunOptions.PIN_THRESHOLD.duration(o, Duration.ZERO, true).toMillis() + "ms" : null;
+        return new RowHooks(probes, RunOptions.FRESH_SUT.on(o), pin);
     }
 
     /**

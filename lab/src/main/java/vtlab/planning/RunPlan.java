@@ -92,12 +92,12 @@ public record RunPlan(List<String> experiments, Options options, List<Experiment
         CoreMap cores = Tiers.cores(LabAffinity.machineCpus(), o);
         List<String> defaultProbes = Experiment.defaultProbes(chosen, Probes.DEFAULT);
         List<String> probes = topology != null ? HostsPlan.probes(o)
-                : o.flag("no-probes") ? List.of() : (o.has("probes") ? Probes.resolve(o.all("probes"), defaultProbes) : defaultProbes);
+                : RunOptions.NO_PROBES.on(o) ? List.of() : (RunOptions.PROBES.given(o) ? Probes.resolve(RunOptions.PROBES.list(o), defaultProbes) : defaultProbes);
         int port = RunOptions.PORT.integer(o);
-        Path results = Path.of(o.string("out", LabHome.get().resolve("results").toString()));
+        Path results = Path.of(RunOptions.OUT.string(o, LabHome.get().resolve("results").toString()));
         RowHooks hooks = RowHooks.of(o, probes);
         List<PlannedRow> planned = hooks.plannedAll(parts.rows);
-        TierOptions tierOptions = o.flag("reseed") ? TierOptions.NONE.with(PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
+        TierOptions tierOptions = RunOptions.RESEED.on(o) ? TierOptions.NONE.with(PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         return new RunPlan(List.copyOf(new LinkedHashSet<>(experiments)), o, List.copyOf(chosen), topology, ctx, List.copyOf(parts.rows),
                 List.copyOf(parts.searches), List.copyOf(parts.studies), parts.studySeconds, Collections.unmodifiableMap(parts.environments),

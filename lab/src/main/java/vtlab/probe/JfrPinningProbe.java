@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * JFR jdk.VirtualThreadPinned events of the SUT during the hold (virtual-mode rows only): count, total and max
@@ -90,7 +91,7 @@ public final class JfrPinningProbe implements Probe {
     }
 
     static boolean applies(ProbeContext ctx) {
-        return ctx.row().threadMode().contains("virtual");
+        return ctx.row().threadMode().contains(Threads.VIRTUAL.word);
     }
 
     static String settings(Duration threshold) {

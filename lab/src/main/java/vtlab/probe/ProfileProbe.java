@@ -20,6 +20,7 @@ import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.RowValues;
 import vtlab.data.RequestTime.Cause;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * Where each request's time goes: a JFR recording of the SUT over a hold (execution samples every 20 ms by default;
@@ -220,7 +221,7 @@ public final class ProfileProbe implements Probe {
      */
     @Override
     public void beforeLoad(ProbeContext ctx, Measurements out) throws Exception {
-        sleepsFromDumps = dumps > 0 && ctx.row().threadMode().contains("virtual");
+        sleepsFromDumps = dumps > 0 && ctx.row().threadMode().contains(Threads.VIRTUAL.word);
         recording = JfrRecording.start(ctx.app(), ctx.row().jdk(), RECORDING, ctx.rawDir().resolve(ctx.stem() + ".profile.jfc"),
                 settings(threshold, period, !sleepsFromDumps));
     }
@@ -409,7 +410,7 @@ public final class ProfileProbe implements Probe {
         if (window < hold / 2) throw new IOException(String.format(Locale.ROOT, "the recording covered %.1f s of the %.1f s profiled hold: no breakdown", window, hold));
         hold = window;
         double requestS = requestSeconds(rps, mean, hold, ctx.row().open() ? null : ctx.row().concurrency());
-        boolean virtual = ctx.row().threadMode().contains("virtual");
+        boolean virtual = ctx.row().threadMode().contains(Threads.VIRTUAL.word);
         List<String> texts = new ArrayList<>();
         for (Path f : dumpFiles) texts.add(Files.readString(f));
         TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier);

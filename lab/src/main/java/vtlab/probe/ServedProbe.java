@@ -7,6 +7,7 @@ import java.util.List;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import vtlab.data.Column;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * The requests the SUT served in the hold by the kind of thread that ran them: its runtime-info's requests_by_thread
@@ -75,7 +76,7 @@ public final class ServedProbe implements Probe {
     /** runtime-info's requests_by_thread as {platform, virtual}, or null without it. */
     static long[] counts(JsonNode info) {
         JsonNode n = info.path("requests_by_thread");
-        if (!n.path("platform").canConvertToLong() || !n.path("virtual").canConvertToLong()) return null;
-        return new long[] {n.path("platform").asLong(), n.path("virtual").asLong()};
+        if (!n.path(Threads.PLATFORM.word).canConvertToLong() || !n.path(Threads.VIRTUAL.word).canConvertToLong()) return null;
+        return new long[] {n.path(Threads.PLATFORM.word).asLong(), n.path(Threads.VIRTUAL.word).asLong()};
     }
 }

@@ -21,6 +21,9 @@ import vtlab.tier.host.TierProcess;
  * and its summary: how many threads, how many virtual, by state, the most common stacks.
  */
 public final class ThreadDump {
+    /** The field jcmd Thread.dump_to_file (JDK 25 on) sets true on a virtual thread: the JDK's format, not a mode's name. */
+    public static final String VIRTUAL_FIELD = "virtual";
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private ThreadDump() {}
@@ -68,7 +71,7 @@ public final class ThreadDump {
                 List<String> stack = new ArrayList<>();
                 t.path("stack").forEach(f -> stack.add(f.asText()));
                 // JDK 25 marks virtual threads; JDK 21's format does not, but their stacks run on VirtualThread
-                boolean isVirtual = t.path("virtual").asBoolean(false) || stack.stream().anyMatch(f -> f.contains("java.lang.VirtualThread."));
+                boolean isVirtual = t.path(VIRTUAL_FIELD).asBoolean(false) || stack.stream().anyMatch(f -> f.contains("java.lang.VirtualThread."));
                 if (!isVirtual) continue;
                 virtual++;
                 byState.merge(t.path("state").asText("UNKNOWN"), 1, Integer::sum);

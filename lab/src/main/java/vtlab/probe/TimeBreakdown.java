@@ -363,7 +363,7 @@ public final class TimeBreakdown {
                 for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
                     List<String> frames = new ArrayList<>();
                     t.path("stack").forEach(f -> frames.add(frame(f.asText())));
-                    boolean virtual = t.path("virtual").asBoolean(false);
+                    boolean virtual = t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false);
                     if (virtual ? !frames.isEmpty() && frames.stream().allMatch(f -> any(f, JDK)) : !inRequest(frames, c)) continue;
                     boolean socket = frames.stream().anyMatch(f -> any(f, SOCKET_IO));
                     // waiting for its client's request (keep-alive, a body not yet sent): the client's time, not the server's

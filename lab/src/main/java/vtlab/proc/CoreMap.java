@@ -3,6 +3,7 @@ package vtlab.proc;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
 
@@ -17,6 +18,12 @@ import vtlab.core.UsageError;
  */
 public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, java.util.Set<String>> machines) {
     public static final String APP = "app", LOAD = "load", PG = "pg", STUB = "stub";
+    /** The overrides of the map, one per tier with CPUs of its own (declared here, where they are read; the run lists them). */
+    public static final Opt CPUS_APP = Opt.of("cpus-app", null, "the SUT's CPUs (a taskset list, e.g. 0 or 0-1): core map override");
+    public static final Opt CPUS_LOAD = Opt.of("cpus-load", null, "the generator's CPUs (a taskset list): core map override");
+    public static final Opt CPUS_PG = Opt.of("cpus-pg", null, "PostgreSQL's CPUs (a taskset list): core map override");
+    public static final Opt CPUS_STUB = Opt.of("cpus-stub", null, "the stub's CPUs (a taskset list): core map override");
+    private static final Map<String, Opt> OVERRIDES = Map.of(APP, CPUS_APP, LOAD, CPUS_LOAD, PG, CPUS_PG, STUB, CPUS_STUB);
     /** The machine the lab runs on, in {@link #machines}. */
     public static final String HERE = "this machine";
 
@@ -108,8 +115,9 @@ public record CoreMap(Map<String, String> cpus, int machineCpus, Map<String, jav
         }
         beside.forEach((tier, of) -> m.put(tier, m.get(of)));
         for (String tier : m.keySet()) {
-            if (o != null && o.has("cpus-" + tier)) {
-                String v = o.string("cpus-" + tier, null);
+            Opt override = OVERRIDES.get(tier); // a tier beside another has none: no option names it
+            if (o != null && override != null && override.given(o)) {
+                String v = override.string(o);
                 try {
                     parse(v, n);
                 } catch (IllegalArgumentException e) {

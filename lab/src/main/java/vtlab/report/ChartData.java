@@ -54,8 +54,8 @@ public final class ChartData {
      */
     public String color(String variant) {
         return colors.computeIfAbsent(variant, v -> {
-            if (v.equals("virtual") || v.endsWith(" virtual")) return VIRTUAL;
-            if (v.equals("platform") || v.endsWith(" platform")) return PLATFORM;
+            if (v.equals(Grouping.VIRTUAL) || v.endsWith(" " + Grouping.VIRTUAL)) return VIRTUAL;
+            if (v.equals(Grouping.PLATFORM) || v.endsWith(" " + Grouping.PLATFORM)) return PLATFORM;
             if (v.matches("(.* )?platform-\\d+") && colors.keySet().stream().noneMatch(k -> k.matches("(.* )?platform-\\d+"))) return PLATFORM;
             Set<String> used = new LinkedHashSet<>(colors.values());
             for (String c : PALETTE) if (!used.contains(c)) return c;
@@ -418,7 +418,7 @@ public final class ChartData {
                 .collect(Collectors.groupingBy(r -> Grouping.variant(r, withStack), LinkedHashMap::new, Collectors.toList()));
         // platform first, so it is drawn under virtual and listed first in legends
         Map<String, List<DataRow>> sorted = new LinkedHashMap<>();
-        m.keySet().stream().sorted(Comparator.comparing((String v) -> v.contains("virtual") ? 1 : 0)).forEach(v -> sorted.put(v, m.get(v)));
+        m.keySet().stream().sorted(Comparator.comparing((String v) -> v.contains(Grouping.VIRTUAL) ? 1 : 0)).forEach(v -> sorted.put(v, m.get(v)));
         sorted.keySet().forEach(this::color);
         return sorted;
     }

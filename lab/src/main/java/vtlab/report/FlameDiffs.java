@@ -81,7 +81,7 @@ final class FlameDiffs {
     }
 
     private static boolean platform(DataRow r) {
-        return Grouping.variant(r).startsWith("platform");
+        return Grouping.variant(r).startsWith(Grouping.PLATFORM);
     }
 
     /**

@@ -134,7 +134,7 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
                         Collectors.mapping(r -> r.text(Columns.STACK), Collectors.toSet()))).values().stream().anyMatch(st -> st.size() > 1);
                 Map<String, List<DataRow>> variants = gRows.stream()
                         .collect(Collectors.groupingBy(r -> Grouping.variant(r, sharedNames), LinkedHashMap::new, Collectors.toList()));
-                double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith("platform"))
+                double platformRps = variants.entrySet().stream().filter(e -> e.getKey().startsWith(Grouping.PLATFORM))
                         .map(e -> Rows.mean(measured(e.getValue()), Columns.RPS)).filter(d -> !Double.isNaN(d)).findFirst().orElse(Double.NaN);
                 variants.forEach((v, vRows) -> {
                     List<DataRow> m = measured(vRows);

@@ -17,6 +17,7 @@ import jdk.jfr.consumer.RecordingFile;
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.JfrRecording;
 import vtlab.probe.ThreadDump;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.host.TierProcess;
 
@@ -72,7 +73,7 @@ final class ThreadModeCheck {
     /** What was tried, for the verdict's message. */
     record Tried(int dumps, int slices, Duration warmup, String jfr) {}
 
-    private final String mode;
+    private final Threads runsOn;
     private final List<String> frames;
     private Seen dumped = new Seen(0, 0), sampled = new Seen(0, 0);
     private int dumps, slices;
@@ -86,7 +87,7 @@ final class ThreadModeCheck {
     /** @param appPackages the service's own packages: a thread in their frames serves a request too */
     ThreadModeCheck(vtlab.stack.ThreadMode.Threads runsOn, List<String> appPackages) {
         // what the stack declares runs the mode's requests, not the mode's name, decides what the witnesses must see
-        this.mode = runsOn.virtual() ? "virtual" : "platform";
+        this.runsOn = runsOn.virtual() ? Threads.VIRTUAL : Threads.PLATFORM;
         List<String> f = new ArrayList<>(SERVER_FRAMES);
         f.addAll(appPackages);
         this.frames = List.copyOf(f);
@@ -143,7 +144,7 @@ final class ThreadModeCheck {
         if (concluded) return;
         concluded = true;
         stop(jdk, sut);
-        verdict(mode, dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
+        verdict(this.runsOn, dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
     }
 
     /**
@@ -182,15 +183,15 @@ final class ThreadModeCheck {
      */
     String proof() {
         String what = describe(dumped, jfrRead ? sampled : null, new Tried(dumps, slices, watched, jfrMissing));
-        return mixed(mode, jfrRead ? dumped.plus(sampled) : dumped) ? vtlab.check.Validity.THREAD_MODE_MIXED + ": " + what : what;
+        return mixed(runsOn, jfrRead ? dumped.plus(sampled) : dumped) ? vtlab.check.Validity.THREAD_MODE_MIXED + ": " + what : what;
     }
 
     /**
      * A virtual row whose requests the witnesses saw on virtual threads and on platform threads in a server's request
      * path: it passes verification (virtual threads are in effect) but is not a virtual-thread measurement alone.
      */
-    static boolean mixed(String mode, Seen seen) {
-        return mode.equals("virtual") && seen.virtual() > 0 && seen.platformInServer() > 0;
+    static boolean mixed(Threads runsOn, Seen seen) {
+        return runsOn.virtual() && seen.virtual() > 0 && seen.platformInServer() > 0;
     }
 
     static String describe(Seen dumped, Seen sampled, Tried tried) {
@@ -201,7 +202,7 @@ final class ThreadModeCheck {
     }
 
     /** @param sampled null when the JFR witness was not read (the dumps sufficed) */
-    static void verdict(String mode, Seen dumped, Seen sampled, Tried tried) throws VerificationFailed {
+    static void verdict(Threads runsOn, Seen dumped, Seen sampled, Tried tried) throws VerificationFailed {
         String what = describe(dumped, sampled, tried);
         Seen seen = sampled == null ? dumped : dumped.plus(sampled);
         if (!seen.any()) {
@@ -210,9 +211,9 @@ final class ThreadModeCheck {
                     + " (a servlet container, or its own package: --app-package)? If it answers in microseconds at low"
                     + " concurrency, give it a longer --warmup or a slower URL");
         }
-        if (mode.equals("virtual") && seen.virtual() == 0) throw new VerificationFailed(NOT_IN_EFFECT + ": " + what);
-        if (!mode.equals("virtual") && seen.virtual() > 0) {
-            throw new VerificationFailed("a " + mode + " row ran requests on virtual threads: " + what);
+        if (runsOn.virtual() && seen.virtual() == 0) throw new VerificationFailed(NOT_IN_EFFECT + ": " + what);
+        if (!runsOn.virtual() && seen.virtual() > 0) {
+            throw new VerificationFailed("a " + runsOn.word + " row ran requests on virtual threads: " + what);
         }
     }
 
@@ -221,7 +222,7 @@ final class ThreadModeCheck {
         int virtual = 0, platform = 0, inServer = 0;
         for (JsonNode container : JSON.readTree(json).path("threadDump").path("threadContainers")) {
             for (JsonNode t : container.path("threads")) {
-                boolean serving = false, server = false, isVirtual = t.path("virtual").asBoolean(false);
+                boolean serving = false, server = false, isVirtual = t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false);
                 for (JsonNode f : t.path("stack")) {
                     // "loader/module@version/class.method(File.java:1)": the class part only
                     String frame = f.asText(), head = frame.contains("(") ? frame.substring(0, frame.indexOf('(')) : frame;

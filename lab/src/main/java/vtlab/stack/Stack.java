@@ -74,7 +74,7 @@ public record Stack(String name, String description, Path dir, Path jar, String 
         } catch (UsageError e) {
             // not a stack of this lab: read from the name below
         }
-        return mode != null && mode.startsWith("virtual") ? ThreadMode.Threads.VIRTUAL : ThreadMode.Threads.PLATFORM;
+        return mode != null && mode.startsWith(ThreadMode.Threads.VIRTUAL.word) ? ThreadMode.Threads.VIRTUAL : ThreadMode.Threads.PLATFORM;
     }
 
     /** The setting that plays a role ({@link #REQUEST_POOL}, {@link #CONNECTION_CAP}), or null where the stack has none. */

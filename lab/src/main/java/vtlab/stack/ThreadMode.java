@@ -136,7 +136,7 @@ public record ThreadMode(String name, Threads threads, Bound bound, String size)
         Stack.Setting mode = settings.get(Stack.MODE);
         if (mode == null) return out;
         for (String v : mode.values()) {
-            boolean virtual = v.startsWith("virtual");
+            boolean virtual = v.startsWith(Threads.VIRTUAL.word);
             out.put(v, new ThreadMode(v, virtual ? Threads.VIRTUAL : Threads.PLATFORM, virtual ? Bound.NONE : Bound.POOL,
                     virtual || !settings.containsKey("maxThreads") ? null : "maxThreads"));
         }

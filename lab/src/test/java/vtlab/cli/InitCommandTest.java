@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -264,18 +263,5 @@ class InitCommandTest {
     void initsHelpSaysTheImportsOptions() throws Exception {
         String help = new InitCommand().help();
         for (String o : List.of("--keep", "--mask", "--field", "VTLAB_SECRET_", "nginx")) assertTrue(help.contains(o), o + " in:\n" + help);
-    }
-
-    /** An option read by its name as a string (o.flag("name")): a typo reads nothing, and the declaration's default is bypassed. */
-    static final Pattern READ_BY_NAME = Pattern.compile("\\bo\\.\\w+\\(\\s*\"");
-
-    @Test
-    void initReadsItsOptionsThroughTheirDeclarations() throws Exception {
-        Path source = Path.of(System.getProperty("vtlab.home", "..")).resolve("lab/src/main/java/vtlab/cli/InitCommand.java");
-        List<String> lines = Files.readAllLines(source);
-        List<String> found = new ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) if (READ_BY_NAME.matcher(lines.get(i)).find()) found.add((i + 1) + ": " + lines.get(i).strip());
-        assertEquals(List.of(), found, "read through the Opt (APP.given(o), OUT.string(o), ...)");
-        assertTrue(READ_BY_NAME.matcher("if (o.has(\"app\")) x();").find() && !READ_BY_NAME.matcher("if (APP.given(o)) x();").find());
     }
 }

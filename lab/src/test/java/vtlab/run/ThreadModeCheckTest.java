@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import vtlab.plan.VerificationFailed;
 import vtlab.probe.ThreadDump;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /** The thread-mode proof of a service without runtime-info, on a real JSON thread dump of this JVM. */
@@ -82,21 +83,21 @@ class ThreadModeCheckTest {
 
     @Test
     void aVirtualRowWithRequestsOnPlatformThreadsOnlyFails() {
-        VerificationFailed e = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(0, 12), NONE, tried(1)));
+        VerificationFailed e = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.VIRTUAL, new ThreadModeCheck.Seen(0, 12), NONE, tried(1)));
         assertTrue(e.getMessage().startsWith("virtual threads not in effect: 0 request(s) on virtual threads, 12 on platform threads"), e.getMessage());
         // either witness alone convicts
-        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", NONE, new ThreadModeCheck.Seen(0, 30), tried(3)));
-        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(3, 0), NONE, tried(1)));
-        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", NONE, new ThreadModeCheck.Seen(2, 40), tried(6)));
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.VIRTUAL, NONE, new ThreadModeCheck.Seen(0, 30), tried(3)));
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.PLATFORM, new ThreadModeCheck.Seen(3, 0), NONE, tried(1)));
+        assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.PLATFORM, NONE, new ThreadModeCheck.Seen(2, 40), tried(6)));
     }
 
     @Test
     void nothingSeenByEitherWitnessOverTheWholeWarmUpSaysWhatWasTriedAndWhatToDo() {
-        VerificationFailed none = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("virtual", NONE, NONE, tried(6)));
+        VerificationFailed none = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.VIRTUAL, NONE, NONE, tried(6)));
         assertTrue(none.getMessage().startsWith("no request seen under load over the whole 7 s warm-up (2 slice(s))"), none.getMessage());
         assertTrue(none.getMessage().contains("in 6 thread dump(s); 0 JFR execution sample(s)"), none.getMessage());
         assertTrue(none.getMessage().contains(ThreadModeCheck.UNPROVEN) && none.getMessage().contains("longer --warmup"), none.getMessage());
-        VerificationFailed noJfr = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict("platform", NONE, NONE,
+        VerificationFailed noJfr = assertThrows(VerificationFailed.class, () -> ThreadModeCheck.verdict(Threads.PLATFORM, NONE, NONE,
                 new ThreadModeCheck.Tried(3, 1, java.time.Duration.ofSeconds(2), "JFR could not start: no such recording")));
         assertTrue(noJfr.getMessage().contains("no JFR samples (JFR could not start: no such recording)"), noJfr.getMessage());
     }
@@ -124,11 +125,11 @@ class ThreadModeCheckTest {
         frames.add("com.shop.");
         ThreadModeCheck.Seen seen = ThreadModeCheck.count(json, frames);
         assertEquals(new ThreadModeCheck.Seen(1, 2, 1), seen);
-        ThreadModeCheck.verdict("virtual", seen, NONE, tried(1)); // passes: virtual threads are in effect
-        assertTrue(ThreadModeCheck.mixed("virtual", seen));
-        assertTrue(!ThreadModeCheck.mixed("virtual", new ThreadModeCheck.Seen(1, 1, 0)), "a platform thread in the service's package only");
-        assertTrue(!ThreadModeCheck.mixed("virtual", new ThreadModeCheck.Seen(40, 0)));
-        assertTrue(!ThreadModeCheck.mixed("platform", new ThreadModeCheck.Seen(0, 40)));
+        ThreadModeCheck.verdict(Threads.VIRTUAL, seen, NONE, tried(1)); // passes: virtual threads are in effect
+        assertTrue(ThreadModeCheck.mixed(Threads.VIRTUAL, seen));
+        assertTrue(!ThreadModeCheck.mixed(Threads.VIRTUAL, new ThreadModeCheck.Seen(1, 1, 0)), "a platform thread in the service's package only");
+        assertTrue(!ThreadModeCheck.mixed(Threads.VIRTUAL, new ThreadModeCheck.Seen(40, 0)));
+        assertTrue(!ThreadModeCheck.mixed(Threads.PLATFORM, new ThreadModeCheck.Seen(0, 40)));
     }
 
     /**
@@ -205,10 +206,10 @@ class ThreadModeCheckTest {
 
     @Test
     void eachModeSeenAsItShouldPasses() throws Exception {
-        ThreadModeCheck.verdict("virtual", new ThreadModeCheck.Seen(40, 0), NONE, tried(1));
-        ThreadModeCheck.verdict("platform", new ThreadModeCheck.Seen(0, 40), NONE, tried(1));
+        ThreadModeCheck.verdict(Threads.VIRTUAL, new ThreadModeCheck.Seen(40, 0), NONE, tried(1));
+        ThreadModeCheck.verdict(Threads.PLATFORM, new ThreadModeCheck.Seen(0, 40), NONE, tried(1));
         // the dumps missed a fast endpoint; the samples caught it
-        ThreadModeCheck.verdict("virtual", NONE, new ThreadModeCheck.Seen(25, 0), tried(6));
-        ThreadModeCheck.verdict("platform", NONE, new ThreadModeCheck.Seen(0, 25), tried(6));
+        ThreadModeCheck.verdict(Threads.VIRTUAL, NONE, new ThreadModeCheck.Seen(25, 0), tried(6));
+        ThreadModeCheck.verdict(Threads.PLATFORM, NONE, new ThreadModeCheck.Seen(0, 25), tried(6));
     }
 }

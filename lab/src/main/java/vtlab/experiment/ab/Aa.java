@@ -7,6 +7,7 @@ import vtlab.core.Options;
 import vtlab.core.UsageError;
 import vtlab.data.DataRow;
 import vtlab.plan.Row;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * ./vtlab ab --aa: one configuration against itself, to measure this machine's noise floor. Its rows are two
@@ -28,11 +29,11 @@ final class Aa {
     static final String A = "A", A2 = "A'";
     /** Forks a side unless asked: ten fresh JVMs, about ab's default --budget at its defaults here, and 9 degrees of freedom for the CV. */
     static final int FORKS = 5;
-    static final String DEFAULT_MODE = "virtual";
+    static final String DEFAULT_MODE = Threads.VIRTUAL.word;
     static final int DEFAULT_CONC = 200;
 
     static boolean on(Options o) throws UsageError {
-        return o.flag(AA.name());
+        return AA.on(o);
     }
 
     /** The side a row is on, null for a row of an A/B. */
@@ -69,11 +70,11 @@ final class Aa {
 
     /** What an A/A cannot be combined with, and more than one URL, rate or JDK: one line each, before anything starts. */
     static void refuse(Options o, int urls, int jdks, int rates) throws UsageError {
-        if (o.flag(NextStep.NEXT_STEP.name())) throw new UsageError("--aa measures the machine's noise, one configuration against itself: not with --next-step (nothing to improve on)");
+        if (NextStep.NEXT_STEP.on(o)) throw new UsageError("--aa measures the machine's noise, one configuration against itself: not with --next-step (nothing to improve on)");
         if (urls > 1) throw new UsageError("--aa runs one configuration against itself: give one --url, not " + urls);
         if (jdks > 1) throw new UsageError("--aa runs one configuration against itself: give one --jdk, not " + jdks);
         if (rates > 1) throw new UsageError("--aa runs one configuration against itself: give one --rates value, not " + rates);
-        if (!vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile")) {
+        if (!vtlab.plan.FaultAxis.parse(o).isEmpty() || vtlab.plan.PlanContext.RATE_PROFILE.given(o)) {
             throw new UsageError("--aa measures the noise of a steady state: not with --fault or --rate-profile");
         }
     }

@@ -18,6 +18,7 @@ import vtlab.proc.Env;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -63,33 +64,33 @@ public final class AbExperiment implements Experiment {
      * in a JVM of its own is what an interval between JVMs needs; --quick is one fork of one iteration.
      */
     static Forks forks(Options o, PlanContext.Timing t) throws UsageError {
-        boolean forksGiven = o.has(FORKS.name()), iterationsGiven = o.has(ITERATIONS.name()), budgetGiven = o.has(BUDGET.name());
-        if (o.has("reps") && (forksGiven || iterationsGiven || budgetGiven)) {
+        boolean forksGiven = FORKS.given(o), iterationsGiven = ITERATIONS.given(o), budgetGiven = BUDGET.given(o);
+        if (PlanContext.REPS.given(o) && (forksGiven || iterationsGiven || budgetGiven)) {
             throw new UsageError("--reps N is N forks of one iteration each: give --reps or --forks/--iterations/--budget, not both");
         }
-        if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return new Forks(t.reps(), 1, null);
+        if (PlanContext.REPS.given(o) || (RunOptions.QUICK.on(o) && !forksGiven && !budgetGiven)) return new Forks(t.reps(), 1, null);
         // an A/A's forks are its measurement of the spread: a fixed number unless asked otherwise, not until a ratio settles
-        if (Aa.on(o) && !forksGiven && !budgetGiven) return new Forks(Aa.FORKS, o.positiveInt(ITERATIONS.name(), 1), null);
-        String f = o.string(FORKS.name(), FORKS.dflt()).trim();
+        if (Aa.on(o) && !forksGiven && !budgetGiven) return new Forks(Aa.FORKS, ITERATIONS.integer(o, 1), null);
+        String f = FORKS.string(o, FORKS.dflt()).trim();
         // a fault or a rate profile is no steady state to settle a ratio on: the default takes one fork there (asked
         // for by name, --forks auto or --budget is refused with them, see searches)
-        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile");
-        if (!forksGiven && !budgetGiven && unsteady) return new Forks(1, o.positiveInt(ITERATIONS.name(), 1), null);
+        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || PlanContext.RATE_PROFILE.given(o);
+        if (!forksGiven && !budgetGiven && unsteady) return new Forks(1, ITERATIONS.integer(o, 1), null);
         boolean auto = f.equals("auto") || budgetGiven;
-        int forks = f.equals("auto") ? 1 : o.positiveInt(FORKS.name(), 1);
-        int iterations = o.positiveInt(ITERATIONS.name(), 1);
-        java.time.Duration budget = auto ? o.duration(BUDGET.name(), java.time.Duration.ofMinutes(10), false) : null;
+        int forks = f.equals("auto") ? 1 : FORKS.integer(o, 1);
+        int iterations = ITERATIONS.integer(o, 1);
+        java.time.Duration budget = auto ? BUDGET.duration(o, java.time.Duration.ofMinutes(10), false) : null;
         return new Forks(forks, iterations, budget);
     }
 
     /** Whether forks are added until settled (--forks auto, the default, or --budget), as {@link #forks} decides. */
     static boolean autoForks(Options o) throws UsageError {
-        boolean forksGiven = o.has(FORKS.name()), budgetGiven = o.has(BUDGET.name());
-        if (o.has("reps") || (o.flag("quick") && !forksGiven && !budgetGiven)) return false;
+        boolean forksGiven = FORKS.given(o), budgetGiven = BUDGET.given(o);
+        if (PlanContext.REPS.given(o) || (RunOptions.QUICK.on(o) && !forksGiven && !budgetGiven)) return false;
         if (Aa.on(o) && !forksGiven && !budgetGiven) return false;
-        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || o.has("rate-profile");
+        boolean unsteady = !vtlab.plan.FaultAxis.parse(o).isEmpty() || PlanContext.RATE_PROFILE.given(o);
         if (!forksGiven && !budgetGiven && unsteady) return false;
-        return o.string(FORKS.name(), FORKS.dflt()).trim().equals("auto") || budgetGiven;
+        return FORKS.string(o, FORKS.dflt()).trim().equals("auto") || budgetGiven;
     }
 
     /** A configuration's first fork's wall time, estimated: start, warm-up, each iteration's hold and one explaining hold. */
@@ -182,7 +183,7 @@ public final class AbExperiment implements Experiment {
         List<Row> configs = new ArrayList<>();
         for (Jdk jdk : ctx.jdks())
             for (String mode : modes)
-                for (String variant : mode.equals("virtual") ? variants : List.of(Service.AS_SHIPPED))
+                for (String variant : mode.equals(Threads.VIRTUAL.word) ? variants : List.of(Service.AS_SHIPPED))
                     for (String url : s.stack().workloads().keySet())
                         for (int c : conc) {
                             Row config = Dependencies.withDependencies(row(s, mode, variant, url, c, 1, jdk, t, jvm, ctx), deps);
@@ -215,7 +216,7 @@ public final class AbExperiment implements Experiment {
 
     /** --jvm-args as given: the service's own heap unless asked (the lab's stacks get -Xms512m -Xmx512m; a user's service has its own). */
     static List<String> jvmArgs(Options o) {
-        String given = o.string("jvm-args", "");
+        String given = RunOptions.JVM_ARGS.string(o, "");
         return given.isBlank() ? List.of() : List.of(given.trim().split("\\s+"));
     }
 
@@ -225,12 +226,12 @@ public final class AbExperiment implements Experiment {
      */
     /** --next-step-budget: a duration above zero (the next step's own, after the A/B's --budget). */
     static java.time.Duration nextStepBudget(Options o) throws UsageError {
-        return o.duration(NextStep.BUDGET.name(), NextStep.DEFAULT_BUDGET, false);
+        return NextStep.BUDGET.duration(o, NextStep.DEFAULT_BUDGET, false);
     }
 
     static NextStep.Facts facts(Options o, Service.Parsed s) throws UsageError {
-        boolean run = o.flag(NextStep.NEXT_STEP.name());
-        List<String> levers = o.every(NextStep.LEVER.name());
+        boolean run = NextStep.NEXT_STEP.on(o);
+        List<String> levers = NextStep.LEVER.every(o);
         for (String l : levers) Levers.user(l);
         if (!levers.isEmpty() && !run) throw new UsageError("--lever is tried by the next step: add --next-step");
         Map<String, List<String>> args = new LinkedHashMap<>();
@@ -240,7 +241,7 @@ public final class AbExperiment implements Experiment {
         // the jar's libraries: the library lever's (read again at findings time from environment.json, where ab keeps them)
         List<vtlab.check.JarLibraries.Library> libraries = Service.APP.given(o)
                 ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).libraries() : List.of();
-        if (o.has(NextStep.BUDGET.name()) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
+        if (NextStep.BUDGET.given(o) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
         long budget = run ? nextStepBudget(o).toSeconds() : 0;
         return new NextStep.Facts(run, s.springBoot(), Service.CMD.given(o) ? Service.CMD.string(o) : null, jvmArgs(o), args, levers,
                 vtlab.data.Environment.memTotalKb() / 1024, libraries, budget);
@@ -255,8 +256,8 @@ public final class AbExperiment implements Experiment {
     @Override
     public List<vtlab.plan.Search> searches(Options o, PlanContext ctx) throws UsageError {
         boolean auto = forks(o, ctx.timing(o, TIMING)).auto();
-        if (!o.flag(NextStep.NEXT_STEP.name()) && !auto) return List.of();
-        String what = o.flag(NextStep.NEXT_STEP.name()) ? "--next-step" : "--forks auto (or --budget)";
+        if (!NextStep.NEXT_STEP.on(o) && !auto) return List.of();
+        String what = NextStep.NEXT_STEP.on(o) ? "--next-step" : "--forks auto (or --budget)";
         if (!vtlab.plan.FaultAxis.parse(o).isEmpty()) throw new UsageError(what + " explains a steady state: not with --fault (run them apart)");
         if (ctx.rateProfile() != null) throw new UsageError(what + " compares constant loads: not with --rate-profile (run them apart)");
         Service.Parsed s = Service.parse(o, RunOptions.PORT.integer(o));
@@ -267,7 +268,7 @@ public final class AbExperiment implements Experiment {
         List<vtlab.plan.Search> out = new ArrayList<>();
         // the forks it adds are later forks: no explaining hold of their own
         if (f.auto()) out.add(new AbForks(rows, f, laterForkSeconds(t, f.iterations())));
-        if (!o.flag(NextStep.NEXT_STEP.name())) return out;
+        if (!NextStep.NEXT_STEP.on(o)) return out;
         // a variant runs the A/B's forks; under --forks auto, two: the least that gives its change an interval
         out.add(new NextStep(rows.stream().filter(r -> r.iteration() == 1).toList(), facts(o, s), f.auto() ? Math.max(2, f.forks()) : f.forks(), perRow,
                 nextStepBudget(o)));

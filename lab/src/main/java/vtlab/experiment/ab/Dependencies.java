@@ -33,7 +33,7 @@ final class Dependencies {
     static List<Dependency> parse(Options o, Env serviceEnv) throws UsageError {
         if (!DEPENDENCY.given(o)) return List.of();
         List<Dependency> out = new ArrayList<>();
-        for (String spec : o.every(DEPENDENCY.name())) {
+        for (String spec : DEPENDENCY.every(o)) {
             int eq = spec.indexOf('=');
             String name = eq < 0 ? "" : spec.substring(0, eq).trim(), endpoint = eq < 0 ? "" : spec.substring(eq + 1).trim();
             if (!name.matches("[a-z][a-z0-9-]*") || !endpoint.matches("[A-Za-z0-9.\\-]+:\\d{1,5}")) {

@@ -32,7 +32,7 @@ record Judging(Margin margin, double level, MachineRecord.NoiseFloor floor) {
 
     /** --margin and --forks as given: refused with one line when --margin is not a percent in (0, 50%]. */
     static Judging of(Options o, boolean auto) throws UsageError {
-        Margin m = o.has(MARGIN.name()) ? Margin.parse("--" + MARGIN.name(), o.string(MARGIN.name(), MARGIN.dflt())) : Margin.DEFAULT;
+        Margin m = MARGIN.given(o) ? Margin.parse("--" + MARGIN.name(), MARGIN.string(o, MARGIN.dflt())) : Margin.DEFAULT;
         return new Judging(m, auto ? Judge.SEQUENTIAL_LEVEL : Stats.LEVEL);
     }
 

@@ -16,6 +16,7 @@ import vtlab.data.DataRow;
 import vtlab.data.RequestTime.Cause;
 import vtlab.data.Rows;
 import vtlab.plan.Row;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.MavenArtifact;
 import vtlab.tier.tool.Jdk;
 
@@ -213,7 +214,7 @@ final class Levers {
 
     /** Tomcat's request threads: given on the command line, else as the breakdown counted them, else Spring Boot's default (200). */
     static final Lever THREADS = new Lever("threads", Cause.THREAD_WAIT,
-            "Tomcat's request threads (server.tomcat.threads.max, a program argument)", Where.ARG, THREADS_KEY, List.of(), true, "platform",
+            "Tomcat's request threads (server.tomcat.threads.max, a program argument)", Where.ARG, THREADS_KEY, List.of(), true, Threads.PLATFORM.word,
             k -> {
                 Long given = argValue(k.args(), THREADS_KEY);
                 if (given != null) return given;
@@ -318,7 +319,7 @@ final class Levers {
      * queue for the few carriers left; JDK 24 and later unmount it (JEP 491). The service's code and jar are unchanged.
      */
     static final Lever JDK = new Lever("jdk", null, "the JDK the service runs on: the lab's own (JDK 24 and later unmount a virtual thread"
-            + " blocked in synchronized instead of pinning its carrier, JEP 491)", Where.JDK, "", List.of(), false, "virtual",
+            + " blocked in synchronized instead of pinning its carrier, JEP 491)", Where.JDK, "", List.of(), false, Threads.VIRTUAL.word,
             k -> {
                 double jdk = k.row().num(Columns.JDK);
                 return Double.isNaN(jdk) ? null : Long.valueOf((long) jdk);

@@ -26,6 +26,7 @@ import vtlab.data.judge.Judge;
 import vtlab.experiment.ab.Levers.Lever;
 import vtlab.plan.Row;
 import vtlab.plan.Search;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * ab's next step: after the A/B, for each thread mode's largest cause of request time that a lever answers
@@ -234,7 +235,7 @@ final class NextStep implements Search {
             Map<String, List<Numbered>> configs = new LinkedHashMap<>(all);
             configs.values().removeIf(l -> l.stream().noneMatch(n -> RequestTime.has(n.row()))); // no breakdown: nothing to start from
             List<String> chosen = new ArrayList<>();
-            if (configs.containsKey("platform")) chosen.add("platform");
+            if (configs.containsKey(Threads.PLATFORM.word)) chosen.add(Threads.PLATFORM.word);
             if (configs.containsKey("virtual tuned")) chosen.add("virtual tuned");
             else if (configs.containsKey("virtual as shipped")) chosen.add("virtual as shipped");
             for (String c : chosen) {
@@ -544,8 +545,8 @@ final class NextStep implements Search {
      * own virtual rows answer it: virtual as shipped 7,620 req/s, 1.91× (rows 2, 4)"; "" when it has no virtual row here.
      */
     static String virtualAnswer(Base b, List<Numbered> rows) {
-        if (!b.threadMode().equals("platform")) return "";
-        List<Numbered> virtual = rows.stream().filter(n -> Levers.of(n.row()) == null && n.row().ok() && n.row().mode().equals("virtual")
+        if (!b.threadMode().equals(Threads.PLATFORM.word)) return "";
+        List<Numbered> virtual = rows.stream().filter(n -> Levers.of(n.row()) == null && n.row().ok() && n.row().mode().equals(Threads.VIRTUAL.word)
                 && key(n).equals(key(b.first()))).toList();
         double base = mean(b.rows(), Columns.RPS), v = mean(virtual, Columns.RPS);
         if (virtual.isEmpty() || !(base > 0) || Double.isNaN(v)) return "";

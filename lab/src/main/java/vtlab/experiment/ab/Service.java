@@ -19,6 +19,7 @@ import vtlab.plan.RunOptions;
 import vtlab.proc.Env;
 import vtlab.stack.Request;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.AotCache;
 import vtlab.tier.tool.Jdk;
 
@@ -43,7 +44,7 @@ public final class Service {
             + "are, or the text itself (UTF-8); needs --header \"Content-Type: ...\";\nnot with GET or HEAD");
     public static final Opt EXPECT_STATUS = Opt.of("expect-status", "2xx", "status every --url must answer before load (2xx or a code)");
     public static final Opt EXPECT_BODY = Opt.of("expect-body", null, "regex the body must match before load");
-    static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
+    public static final Opt ENV = Opt.of("env", null, "K=V for the service's own settings, both modes (repeatable;\n"
             + "e.g. a database URL; a K naming a PASSWORD, SECRET, TOKEN, KEY or\nCREDENTIAL is written as ***)").typed(Opt.Type.ENV).inScenario("service");
     public static final Opt PLATFORM_ARGS = Opt.of("platform-args", null, "program arguments of the platform rows").inScenario("service");
     public static final Opt VIRTUAL_ARGS = Opt.of("virtual-args", null, "program arguments of the virtual rows").inScenario("service");
@@ -77,7 +78,7 @@ public final class Service {
     static Parsed parse(Options o, int port) throws UsageError {
         boolean app = APP.given(o), cmd = CMD.given(o);
         if (app == cmd) throw new UsageError("ab needs the service: --app PATH.jar or --cmd \"...\" (one of them)");
-        List<String> urls = o.every(URL.name());
+        List<String> urls = URL.every(o);
         if (urls.isEmpty()) throw new UsageError("ab needs at least one --url PATH to load (e.g. --url /api/orders/1)");
         Path jar = null;
         String command = null, startClass = null, version = null;
@@ -91,7 +92,7 @@ public final class Service {
         } else {
             command = CMD.string(o).strip();
             if (command.isEmpty()) throw new UsageError("--cmd is empty");
-            if (o.flag(AOT_CACHE.name())) throw new UsageError("--aot-cache takes --app: a --cmd starts its JVM itself");
+            if (AOT_CACHE.on(o)) throw new UsageError("--aot-cache takes --app: a --cmd starts its JVM itself");
         }
         boolean boot = version != null;
         boolean aot = app && aotCache(o);
@@ -106,14 +107,14 @@ public final class Service {
         // Tomcat keeps 200 idle processors by default; a virtual thread per request above that builds a new one (~50 KB):
         // measured in this lab at 1,000 connections, ~40% of the throughput (docs/results.md, "Two defaults")
         if (boot) tuningArgs.put(TUNED, List.of("--server.tomcat.processor-cache=-1"));
-        List<String> packages = o.every(APP_PACKAGE.name()).stream().map(p -> p.endsWith(".") ? p : p + ".").toList();
+        List<String> packages = APP_PACKAGE.every(o).stream().map(p -> p.endsWith(".") ? p : p + ".").toList();
         if (packages.isEmpty() && startClass != null && startClass.contains(".")) {
             packages = List.of(startClass.substring(0, startClass.lastIndexOf('.') + 1));
         }
         Duration timeout = START_TIMEOUT.duration(o, false);
         Map<String, Stack.Setting> settings = new LinkedHashMap<>();
-        settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of("platform", "virtual"), null, modeArgs,
-                Map.of("platform", platformEnv, "virtual", virtualEnv)));
+        settings.put(Stack.MODE, Stack.Setting.byValue(Stack.MODE, List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word), null, modeArgs,
+                Map.of(Threads.PLATFORM.word, platformEnv, Threads.VIRTUAL.word, virtualEnv)));
         settings.put(TUNING, Stack.Setting.byValue(TUNING, List.of(AS_SHIPPED, TUNED), AS_SHIPPED, tuningArgs, Map.of()));
         Map<String, Stack.Workload> workloads = workloads(o, urls);
         String name = app ? jar.getFileName().toString().replaceFirst("\\.jar$", "") : "cmd";
@@ -127,15 +128,15 @@ public final class Service {
     /** Each thread mode's program arguments: on a Spring Boot jar the lab's switch first (and its port), then the user's. */
     private static Map<String, List<String>> modeArgs(boolean boot, int port, List<String> platformArgs, List<String> virtualArgs) {
         Map<String, List<String>> modeArgs = new LinkedHashMap<>();
-        for (String mode : List.of("platform", "virtual")) {
+        for (String mode : List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word)) {
             List<String> a = new ArrayList<>();
             if (boot) {
                 // only ever on the loopback, on the lab's port; the property the users flip
                 a.addAll(List.of("--server.port=" + port, "--server.address=127.0.0.1",
-                        "--spring.threads.virtual.enabled=" + mode.equals("virtual"),
+                        "--spring.threads.virtual.enabled=" + mode.equals(Threads.VIRTUAL.word),
                         "--spring.datasource.hikari.register-mbeans=true"));
             }
-            a.addAll(mode.equals("virtual") ? virtualArgs : platformArgs);
+            a.addAll(mode.equals(Threads.VIRTUAL.word) ? virtualArgs : platformArgs);
             modeArgs.put(mode, List.copyOf(a));
         }
         return modeArgs;
@@ -166,13 +167,13 @@ public final class Service {
      * and --aot-cache is refused.
      */
     private static boolean aotCache(Options o) throws UsageError {
-        if (o.flag(NO_AOT_CACHE.name())) {
-            if (o.flag(AOT_CACHE.name())) throw new UsageError("--aot-cache and --no-aot-cache: give one of them");
+        if (NO_AOT_CACHE.on(o)) {
+            if (AOT_CACHE.on(o)) throw new UsageError("--aot-cache and --no-aot-cache: give one of them");
             return false;
         }
-        for (String spec : o.every(RunOptions.JDK.name())) {
+        for (String spec : RunOptions.JDK.every(o)) {
             if (Jdk.resolve(spec).major() >= AotCache.MIN_JDK) continue;
-            if (!o.flag(AOT_CACHE.name())) return false;
+            if (!AOT_CACHE.on(o)) return false;
             throw new UsageError("--aot-cache with --jdk " + spec + ": a JDK before " + AotCache.MIN_JDK
                     + " starts from the jar, and its rows would be set against rows that started warm from the cache");
         }
@@ -194,7 +195,7 @@ public final class Service {
             throw new UsageError("--method takes GET, HEAD, DELETE, OPTIONS, POST, PUT or PATCH, not '" + method + "'");
         }
         List<Request.Header> headers = new ArrayList<>();
-        for (String h : o.every(HEADER.name())) {
+        for (String h : HEADER.every(o)) {
             int colon = h.indexOf(':');
             if (colon <= 0) throw new UsageError("--header takes \"Name: value\", not '" + Secrets.header(h) + "'");
             String name = h.substring(0, colon).strip(), value = h.substring(colon + 1).strip();
@@ -259,13 +260,13 @@ public final class Service {
 
     private static List<String> words(Options o, Opt opt) {
         List<String> out = new ArrayList<>();
-        for (String v : o.every(opt.name())) if (!v.isBlank()) out.addAll(List.of(v.trim().split("\\s+")));
+        for (String v : opt.every(o)) if (!v.isBlank()) out.addAll(List.of(v.trim().split("\\s+")));
         return out;
     }
 
     private static Env env(Options o, Opt opt) throws UsageError {
         Env out = Env.NONE;
-        for (String kv : o.every(opt.name())) {
+        for (String kv : opt.every(o)) {
             int eq = kv.indexOf('=');
             if (eq <= 0) throw new UsageError("--" + opt.name() + " takes K=V, not '" + kv + "'");
             out = out.with(kv.substring(0, eq), kv.substring(eq + 1));

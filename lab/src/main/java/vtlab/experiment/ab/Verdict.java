@@ -20,6 +20,7 @@ import vtlab.data.Rows;
 import vtlab.data.judge.Claim;
 import vtlab.data.judge.Judge;
 import vtlab.data.judge.Units;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * The verdict of an ab run in words, each claim naming its rows by their number in matrix.csv (the report links
@@ -49,8 +50,8 @@ final class Verdict {
     /** The A/B configuration of a row, a next step's variant's without its lever: platform, virtual as shipped, virtual tuned. */
     static String baseConfig(DataRow r) {
         String mode = r.mode(), tuning = r.param(Service.TUNING);
-        return mode.equals("virtual") && Service.TUNED.equals(tuning) ? "virtual tuned"
-                : mode.equals("virtual") ? "virtual as shipped" : mode;
+        return mode.equals(Threads.VIRTUAL.word) && Service.TUNED.equals(tuning) ? "virtual tuned"
+                : mode.equals(Threads.VIRTUAL.word) ? "virtual as shipped" : mode;
     }
 
     /** The load a scenario is compared at: connections (closed) or the offered rate (open). */
@@ -170,13 +171,13 @@ final class Verdict {
             double v = value.get(c), p99 = l.stream().mapToDouble(n -> n.num(Columns.P99)).average().orElse(Double.NaN);
             String s = open ? String.format(Locale.ROOT, "%s p99 %.1f ms", c, v)
                     : String.format(Locale.ROOT, "%s %,.0f req/s (p99 %.1f ms)", c, v, p99);
-            Ratio r = find(ratios, c, "platform");
+            Ratio r = find(ratios, c, Threads.PLATFORM.word);
             if (r != null) s += r.claim().refused() != null ? " (no ratio against platform)" : " = " + r.claim().ratioWords() + " platform";
             if (aa != null && aa.of().equals(c)) s += aa.claim().refused() != null ? " (no ratio against " + aa.against() + ")" : " = " + aa.claim().ratioWords() + " " + aa.against();
             parts.add(s + " (" + rowsOf(l) + ")");
         });
         String line = scenario + ": " + String.join("; ", parts);
-        Ratio flag = find(ratios, "virtual as shipped", "platform"), tuning = find(ratios, "virtual tuned", "virtual as shipped");
+        Ratio flag = find(ratios, "virtual as shipped", Threads.PLATFORM.word), tuning = find(ratios, "virtual tuned", "virtual as shipped");
         if (aa != null) {
             line += ". A/A (one configuration against itself): " + aaWords(aa.claim());
         } else if (tuning != null) {
@@ -184,7 +185,7 @@ final class Verdict {
         } else if (flag != null) {
             line += ". Virtual threads: " + flag.claim().answerWords();
         } else {
-            Ratio any = ratios.stream().filter(r -> r.against().equals("platform")).findFirst().orElse(null);
+            Ratio any = ratios.stream().filter(r -> r.against().equals(Threads.PLATFORM.word)).findFirst().orElse(null);
             if (any != null) line += ". " + any.of() + ": " + any.claim().answerWords();
         }
         List<Claim> claims = new ArrayList<>(ratios.stream().map(Ratio::claim).toList());
@@ -284,9 +285,9 @@ final class Verdict {
         String unit = open ? "p99" : "req/s";
         List<Ratio> out = new ArrayList<>();
         aaPair(byConfig).forEach((a2, a) -> out.add(judged(a2, byConfig.get(a2), a, byConfig.get(a), col, open, unit, all, failed, judging)));
-        List<DataRow> platform = byConfig.get("platform");
+        List<DataRow> platform = byConfig.get(Threads.PLATFORM.word);
         byConfig.forEach((c, l) -> {
-            if (platform != null && !c.equals("platform")) out.add(judged(c, l, "platform", platform, col, open, unit, all, failed, judging));
+            if (platform != null && !c.equals(Threads.PLATFORM.word)) out.add(judged(c, l, Threads.PLATFORM.word, platform, col, open, unit, all, failed, judging));
         });
         List<DataRow> shipped = byConfig.get("virtual as shipped"), tuned = byConfig.get("virtual tuned");
         if (shipped != null && tuned != null) out.add(judged("virtual tuned", tuned, "virtual as shipped", shipped, col, open, unit, all, failed, judging));
@@ -297,10 +298,10 @@ final class Verdict {
     static List<Ratio> tails(Map<String, List<DataRow>> byConfig, Map<String, List<DataRow>> all, Map<String, List<DataRow>> failed, Judging judging) {
         List<Ratio> out = new ArrayList<>();
         aaPair(byConfig).forEach((a2, a) -> out.add(judged(a2, byConfig.get(a2), a, byConfig.get(a), Columns.P99, true, "p99", all, failed, judging)));
-        List<DataRow> platform = byConfig.get("platform");
+        List<DataRow> platform = byConfig.get(Threads.PLATFORM.word);
         if (platform == null) return out;
         byConfig.forEach((c, l) -> {
-            if (!c.equals("platform")) out.add(judged(c, l, "platform", platform, Columns.P99, true, "p99", all, failed, judging));
+            if (!c.equals(Threads.PLATFORM.word)) out.add(judged(c, l, Threads.PLATFORM.word, platform, Columns.P99, true, "p99", all, failed, judging));
         });
         return out;
     }
@@ -526,7 +527,7 @@ final class Verdict {
         pool.forEach((c, l) -> out.add(Finding.of(String.format(Locale.ROOT, "bottleneck: the connection pool for %s: up to %,.0f requests waited for one of %,.0f busy connections (%s)",
                 c, l.stream().mapToDouble(n -> n.num(Columns.HIKARI_PENDING_MAX)).max().orElse(Double.NaN),
                 l.stream().mapToDouble(n -> n.num(Columns.HIKARI_ACTIVE_MAX)).max().orElse(Double.NaN), rowsOf(l))
-                + (c.startsWith("virtual") ? ": the limit moved from the threads to the pool" : ""), l)));
+                + (c.startsWith(Threads.VIRTUAL.word) ? ": the limit moved from the threads to the pool" : ""), l)));
     }
 
     /**
@@ -562,12 +563,12 @@ final class Verdict {
         });
         if (parts.isEmpty()) return;
         String line = "memory and threads at peak: " + String.join("; ", parts);
-        List<DataRow> platform = byConfig.get("platform");
+        List<DataRow> platform = byConfig.get(Threads.PLATFORM.word);
         if (platform != null) {
             double pRss = Rows.max(platform, Columns.RSS_MAX), pLive = Rows.max(platform, Columns.LIVE_SET);
             List<String> grown = new ArrayList<>(), kept = new ArrayList<>();
             byConfig.forEach((c, l) -> {
-                if (c.equals("platform")) return;
+                if (c.equals(Threads.PLATFORM.word)) return;
                 double rss = Rows.max(l, Columns.RSS_MAX), live = Rows.max(l, Columns.LIVE_SET);
                 if (!(pLive > 0) || Double.isNaN(live)) return;
                 double liveRatio = live / pLive;

@@ -19,6 +19,7 @@ import vtlab.data.Rows;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.plan.Search;
 import vtlab.plan.Study;
 import vtlab.tier.RunTier;
@@ -94,8 +95,8 @@ public final class CapacityExperiment implements Experiment {
     /** The options a search runs with, checked: SLO, rates and the base experiment. */
     record Spec(Experiment base, Slo slo, double from, double maxRate) {
         static Spec parse(Options o, PlanContext ctx, Map<String, Experiment> experiments) throws UsageError {
-            if (o.has("conc")) throw new UsageError("capacity searches rates: --conc is not an axis here (the in-flight cap is --max-in-flight)");
-            if (PlanContext.RATES.given(o) || o.has("load-model")) {
+            if (PlanContext.CONC.given(o)) throw new UsageError("capacity searches rates: --conc is not an axis here (the in-flight cap is --max-in-flight)");
+            if (PlanContext.RATES.given(o) || PlanContext.LOAD_MODEL.given(o)) {
                 throw new UsageError("capacity chooses its own rates (open model): drop --load-model/--rates, start with --from");
             }
             String of = OF.string(o);
@@ -127,8 +128,8 @@ public final class CapacityExperiment implements Experiment {
         // the base experiment's rows, once each, at the in-flight cap: each is a scenario to search
         // --quick: the base experiment's quick timing (a smoke run), not the search's long holds
         Map<String, String> defaults = new java.util.HashMap<>(baseDefaults(s.base()));
-        if (o.flag("quick")) defaults.keySet().removeAll(List.of("warmup", "hold"));
-        Options base = o.withDefaults(defaults).withDefaults(Map.of("conc", Integer.toString(ctx.maxInFlight())));
+        if (RunOptions.QUICK.on(o)) defaults.keySet().removeAll(List.of(PlanContext.WARMUP.name(), PlanContext.HOLD.name()));
+        Options base = o.withDefaults(defaults).withDefaults(Map.of(PlanContext.CONC.name(), Integer.toString(ctx.maxInFlight())));
         List<Search> out = new ArrayList<>();
         Map<String, Row> seeds = new LinkedHashMap<>();
         for (Row r : s.base().plan(base, ctx)) seeds.putIfAbsent(r.scenario(), r);

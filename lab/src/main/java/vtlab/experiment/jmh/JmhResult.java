@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.stack.Params;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * One benchmark (with one set of @Param values) of a JMH JSON result file (-rf json). JMH writes "NaN" as a string
@@ -68,8 +69,8 @@ public record JmhResult(String benchmark, String jmhMode, Params params, double 
         String p = params.get("mode");
         if (p != null) return p;
         String m = method().toLowerCase(java.util.Locale.ROOT);
-        if (m.contains("virtual")) return "virtual";
-        if (m.contains("platform")) return "platform";
+        if (m.contains(Threads.VIRTUAL.word)) return Threads.VIRTUAL.word;
+        if (m.contains(Threads.PLATFORM.word)) return Threads.PLATFORM.word;
         return "main";
     }
 

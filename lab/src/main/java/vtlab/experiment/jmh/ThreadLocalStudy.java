@@ -12,6 +12,7 @@ import vtlab.data.StudyColumns;
 import vtlab.core.Opt;
 import vtlab.core.Options;
 import vtlab.core.UsageError;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * The Tomcat talk's ThreadLocal question (seed 003): an object that is expensive to create, cached in a ThreadLocal,
@@ -20,7 +21,7 @@ import vtlab.core.UsageError;
  * threads", "SynchronizedStack may be slower under high concurrency", and its own results were inconclusive.
  */
 public final class ThreadLocalStudy extends JmhStudy {
-    static final List<String> MODES = List.of("platform", "virtual");
+    static final List<String> MODES = List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word);
     static final List<String> ALTERNATIVES = List.of("threadLocal", "newObject", "synchronizedStack");
 
     @Override
@@ -77,7 +78,7 @@ public final class ThreadLocalStudy extends JmhStudy {
         for (String alt : ALTERNATIVES) {
             List<String> parts = new ArrayList<>();
             for (int w : workers) {
-                Optional<DataRow> p = find(rows, alt, "platform", w), v = find(rows, alt, "virtual", w);
+                Optional<DataRow> p = find(rows, alt, Threads.PLATFORM.word, w), v = find(rows, alt, Threads.VIRTUAL.word, w);
                 if (p.isPresent() && v.isPresent()) {
                     parts.add(String.format("%d workers %s (%s vs %s)", w, ratio(v.get().num(StudyColumns.SCORE) / p.get().num(StudyColumns.SCORE)),
                             scoreText(v.get()), scoreText(p.get())));
@@ -88,7 +89,7 @@ public final class ThreadLocalStudy extends JmhStudy {
         // the talk's claims, checked where both sides were measured
         List<String> slower = new ArrayList<>(), notSlower = new ArrayList<>();
         for (int w : workers) {
-            Optional<DataRow> tl = find(rows, "threadLocal", "virtual", w), no = find(rows, "newObject", "virtual", w);
+            Optional<DataRow> tl = find(rows, "threadLocal", Threads.VIRTUAL.word, w), no = find(rows, "newObject", Threads.VIRTUAL.word, w);
             if (tl.isEmpty() || no.isEmpty()) continue;
             (tl.get().num(StudyColumns.SCORE) > no.get().num(StudyColumns.SCORE) ? slower : notSlower).add(w + (distinct(tl.get(), no.get()) ? "" : " (within error)"));
         }

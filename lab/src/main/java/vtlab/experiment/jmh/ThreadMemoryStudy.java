@@ -28,6 +28,7 @@ import vtlab.probe.NmtProbe;
 import vtlab.probe.Proc;
 import vtlab.proc.Children;
 import vtlab.proc.CoreMap;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -177,7 +178,7 @@ public final class ThreadMemoryStudy implements Study {
         byJdk.forEach((jdk, jr) -> {
             String prefix = byJdk.size() > 1 ? "JDK " + jdk + ": " : "";
             int max = jr.stream().mapToInt(r -> Integer.parseInt(r.text(StudyColumns.THREADS))).max().orElse(0);
-            Optional<DataRow> p = find(jr, "platform", max), v = find(jr, "virtual", max);
+            Optional<DataRow> p = find(jr, Threads.PLATFORM.word, max), v = find(jr, Threads.VIRTUAL.word, max);
             p.ifPresent(r -> {
                 double reservedKb = r.num(Columns.NMT_RESERVED), committedKb = r.num(Columns.NMT_COMMITTED);
                 double stackKb = r.num(StudyColumns.THREAD_STACK_SIZE_KB);
@@ -198,7 +199,7 @@ public final class ThreadMemoryStudy implements Study {
             });
             List<String> table = new ArrayList<>();
             for (DataRow r : jr) {
-                if (!"platform".equals(r.text(StudyColumns.MODE))) continue;
+                if (!Threads.PLATFORM.word.equals(r.text(StudyColumns.MODE))) continue;
                 table.add(String.format(Locale.ROOT, "%,d: %s / %s", Integer.parseInt(r.text(StudyColumns.THREADS)), size(r.num(Columns.NMT_RESERVED)),
                         size(r.num(Columns.NMT_COMMITTED))));
             }

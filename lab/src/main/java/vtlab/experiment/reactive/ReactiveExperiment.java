@@ -24,9 +24,11 @@ import vtlab.plan.Bounds;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -38,7 +40,7 @@ import vtlab.tier.tool.Jdk;
  */
 public final class ReactiveExperiment implements Experiment {
     /** Grouping.variant names: platform-N is MVC on an N-thread pool. */
-    static final List<String> VARIANTS = List.of("platform-200", "platform-2000", "virtual", "reactive", "coroutine", "virtual-netty");
+    static final List<String> VARIANTS = List.of("platform-200", "platform-2000", Threads.VIRTUAL.word, "reactive", "coroutine", "virtual-netty");
     public static final List<String> WEBFLUX_MODES = List.of("reactive", "coroutine", "virtual-netty");
     static final Pattern PLATFORM = Pattern.compile("platform-(\\d+)");
 
@@ -81,7 +83,7 @@ public final class ReactiveExperiment implements Experiment {
             if (variants.isEmpty()) throw new UsageError("--variants needs at least one value");
             List<Integer> conc = CONC.ints(o);
             PlanContext.Timing t = ctx.timing(o, TIMING);
-            Duration cold = o.has("warmup") ? t.warmup() : o.flag("quick") ? QUICK_COLD_WARMUP : COLD_WARMUP;
+            Duration cold = PlanContext.WARMUP.given(o) ? t.warmup() : RunOptions.QUICK.on(o) ? QUICK_COLD_WARMUP : COLD_WARMUP;
             return new Spec(variants, conc, t, cold, SLEEP_MS.integer(o));
         }
     }
@@ -98,9 +100,9 @@ public final class ReactiveExperiment implements Experiment {
                     n = 0;
                 }
                 if (n < 1 || n > 20_000) throw new UsageError("--variants " + id + ": the pool size must be 1 to 20000");
-                return new Variant(id, "spring-mvc", "platform", n);
+                return new Variant(id, "spring-mvc", Threads.PLATFORM.word, n);
             }
-            if (id.equals("virtual")) return new Variant(id, "spring-mvc", "virtual", null);
+            if (id.equals(Threads.VIRTUAL.word)) return new Variant(id, "spring-mvc", Threads.VIRTUAL.word, null);
             if (WEBFLUX_MODES.contains(id)) return new Variant(id, "webflux", id, null);
             throw new UsageError("unknown value '" + id + "' for --variants (choose from " + String.join(", ", VARIANTS) + ", or platform-N)");
         }
@@ -138,7 +140,7 @@ public final class ReactiveExperiment implements Experiment {
             axes = axes.with("maxThreads", Integer.toString(v.maxThreads()));
             params = params.with("maxThreads", Integer.toString(v.maxThreads()));
         }
-        String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? "virtual" : "platform") : v.threadMode();
+        String mode = v.stack().equals("spring-mvc") ? (v.maxThreads() == null ? Threads.VIRTUAL.word : Threads.PLATFORM.word) : v.threadMode();
         // MVC: the stack's pg tier (its HikariCP pool opens at start-up; /sleep never uses it); WebFlux: none
         Stack.Config cfg = stack.configure(mode, "sleep", axes, jdk.major());
         // Reactor Netty sets no connection limit
@@ -209,7 +211,7 @@ public final class ReactiveExperiment implements Experiment {
         // Seed 004's claims (MVC on virtual threads vs WebFlux Mono.delay, WebFlux vs MVC on 2,000 threads): their
         // verdicts as SeedClaims declares and checks them, never judged here in other words
         out.addAll(SeedClaims.linesFor(name(), rows));
-        Double vt = rps.get("virtual"), wf = rps.get("reactive");
+        Double vt = rps.get(Threads.VIRTUAL.word), wf = rps.get("reactive");
         Double co = rps.get("coroutine");
         if (co != null && wf != null) {
             out.add("WebFlux coroutine vs Mono.delay: " + RowStats.signedPct(RowStats.pct(co, wf)) + " (seed 004: +0 %)");

@@ -13,10 +13,12 @@ import vtlab.core.UsageError;
 import vtlab.data.Columns;
 import vtlab.experiment.ThreadModes;
 import vtlab.experiment.ab.AbExperiment;
+import vtlab.experiment.ab.Service;
 import vtlab.load.LoadResult;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.probe.PathsProbe;
 import vtlab.probe.Probes;
 import vtlab.stack.Mix;
@@ -97,7 +99,7 @@ public final class ScenarioExperiment implements Experiment {
         o = o.withDefaults(sc.defaults()); // what cli has not set from the file already (planned without it: tests, ./vtlab list)
         Mix mix = sc.mix();
         if (!STACK.given(o)) {
-            if (o.has("hosts")) throw new UsageError("--hosts: a scenario of a jar or a command does not run across hosts yet (one of the lab's stacks does: stack = \"servlet\")");
+            if (RunOptions.HOSTS.given(o)) throw new UsageError("--hosts: a scenario of a jar or a command does not run across hosts yet (one of the lab's stacks does: stack = \"servlet\")");
             return withModesOf(sc, ofService(o, ctx, mix));
         }
         Stack base = Stack.load(STACK.string(o));
@@ -114,7 +116,7 @@ public final class ScenarioExperiment implements Experiment {
                         Params params = Params.NONE.with(MIX_PARAM, mix.spec());
                         // the file's env (a stack's own settings, ACCESS_LOG=DIR for the servlet stack's access log) under the mode's
                         vtlab.proc.Env env = cfg.env();
-                        for (String kv : o.every("env")) {
+                        for (String kv : Service.ENV.every(o)) {
                             int eq = kv.indexOf('=');
                             if (eq > 0 && env.get(kv.substring(0, eq)) == null) env = env.with(kv.substring(0, eq), kv.substring(eq + 1));
                         }
@@ -136,7 +138,7 @@ public final class ScenarioExperiment implements Experiment {
     static List<Row> ofService(Options o, PlanContext ctx, Mix mix) throws UsageError {
         String first = mix.entries().getFirst().pathWith(mix.firstValues());
         List<Row> rows = new ArrayList<>();
-        for (Row r : new AbExperiment().plan(o.withDefaults(Map.of("url", first, "conc", CONC.dflt())), ctx)) {
+        for (Row r : new AbExperiment().plan(o.withDefaults(Map.of(Service.URL.name(), first, CONC.name(), CONC.dflt())), ctx)) {
             Stack s = Stack.load(r.stack());
             if (s.workload(r.workload()).mix() == null) Stack.define(withMix(s, r.workload(), mix));
             rows.add(r.as(NAME, r.params().with(MIX_PARAM, mix.spec())));

@@ -20,6 +20,7 @@ import vtlab.data.StudyColumns;
 import vtlab.data.judge.Judge;
 import vtlab.data.judge.Margin;
 import vtlab.data.judge.Units;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * Every claim the seeds make that this lab checks, in one place: the claim in words, the seed's number and hardware
@@ -97,36 +98,36 @@ public final class SeedClaims {
                     "thread-cost", SeedClaims::threadCreation),
             new Claim("HelloWorld servlet: virtual threads ~10% faster than the 200-thread pool (400 workers)", "000", HW_000,
                     "129,554 vs 117,787 req/s (1.10×)", "servlet",
-                    ev -> ratio(ev, "servlet", w("hello").and(c(400)), "virtual", "platform", 1.10, 0.95, 1.0)),
+                    ev -> ratio(ev, "servlet", w("hello").and(c(400)), Threads.VIRTUAL.word, Threads.PLATFORM.word, 1.10, 0.95, 1.0)),
             new Claim("Thread.sleep(50) servlet: the 200-thread pool plateaus at 200 / 50 ms = 4,000 req/s", "000", HW_000,
                     "3,968 req/s at 400 workers", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(Rows.inMode("platform")), 3968, 0.05, null)),
+                    ev -> near(ev, "servlet", w("sleep").and(Rows.inMode(Threads.PLATFORM)), 3968, 0.05, null)),
             new Claim("Thread.sleep(50) servlet, virtual threads at 400 workers: ~8,000 req/s (the workers' bound)", "000", HW_000,
                     "7,881 req/s, p99 54 ms", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(c(400)).and(Rows.inMode("virtual")), 7881, 0.05,
-                            () -> ratio(ev, "servlet", w("sleep").and(c(400)), "virtual", "platform", Double.NaN, 1, 1.5))),
+                    ev -> near(ev, "servlet", w("sleep").and(c(400)).and(Rows.inMode(Threads.VIRTUAL)), 7881, 0.05,
+                            () -> ratio(ev, "servlet", w("sleep").and(c(400)), Threads.VIRTUAL.word, Threads.PLATFORM.word, Double.NaN, 1, 1.5))),
             new Claim("Thread.sleep(50) servlet, virtual threads at 1,000 workers: ~19,700 req/s, 5× the pool", "000", HW_000,
                     "19,673 req/s, p99 57 ms", "servlet",
-                    ev -> near(ev, "servlet", w("sleep").and(c(1000)).and(Rows.inMode("virtual")), 19673, 0.10,
-                            () -> ratio(ev, "servlet", w("sleep").and(c(1000)), "virtual", "platform", Double.NaN, 1, 2))),
+                    ev -> near(ev, "servlet", w("sleep").and(c(1000)).and(Rows.inMode(Threads.VIRTUAL)), 19673, 0.10,
+                            () -> ratio(ev, "servlet", w("sleep").and(c(1000)), Threads.VIRTUAL.word, Threads.PLATFORM.word, Double.NaN, 1, 2))),
             new Claim("after load, Tomcat on virtual threads keeps far fewer OS threads (and ~200 MB less reserved stack)", "000", HW_000,
                     "231 vs 39 threads (5.9×) after 1M requests at 400 workers", "footprint",
-                    ev -> ratioOf(ev, "footprint", r -> true, "platform", "virtual", Columns.THREADS_MAX, 5.9, 0.8, 2)),
+                    ev -> ratioOf(ev, "footprint", r -> true, Threads.PLATFORM.word, Threads.VIRTUAL.word, Columns.THREADS_MAX, 5.9, 0.8, 2)),
             new Claim("Spring Boot /sleep(50): spring.threads.virtual.enabled doubles throughput at 400 workers", "000", HW_000,
                     "7,890 vs 3,938 req/s (2.0×)", "spring-sleep",
-                    ev -> ratio(ev, "spring-sleep", c(400).and(p("variant", "article")), "virtual", "platform", 2.0, 0.9, 1.2)),
+                    ev -> ratio(ev, "spring-sleep", c(400).and(p("variant", "article")), Threads.VIRTUAL.word, Threads.PLATFORM.word, 2.0, 0.9, 1.2)),
             new Claim("platform threads plateau at the 200-thread wall (200 / 100 ms = 2,000 req/s)", "002", HW_002,
                     "~2,000–2,600 req/s from 500 to 10,000 VUs", "order-summary",
                     SeedClaims::platformWall),
             new Claim("virtual threads ~6× platform at 2,500 concurrent users", "002", HW_002,
                     "13,673 vs 2,226 req/s (6.1×)", "order-summary",
-                    ev -> ratio(ev, "order-summary", c(2500), "virtual", "platform", 6.1, 0.85, 1.2)),
+                    ev -> ratio(ev, "order-summary", c(2500), Threads.VIRTUAL.word, Threads.PLATFORM.word, 6.1, 0.85, 1.2)),
             new Claim("10,000 VUs is an overload point: virtual throughput falls below its 2,500-VU level", "002", HW_002,
                     "10,091 vs 13,673 req/s (0.74×)", "order-summary",
                     SeedClaims::overload),
             new Claim("connection held across the call: the HikariCP pool is the ceiling, virtual threads ride it", "002", HW_002,
                     "throughput follows the pool size (chart; no figure in the text)", "pool-bottleneck",
-                    ev -> ratioOf(ev, "pool-bottleneck", Rows.inMode("virtual"), "pool=100", "pool=50", Columns.RPS, 2.0, 0.75, 1.2)),
+                    ev -> ratioOf(ev, "pool-bottleneck", Rows.inMode(Threads.VIRTUAL), "pool=100", "pool=50", Columns.RPS, 2.0, 0.75, 1.2)),
             new Claim("JEP 491: on JDK 24+ blocking inside synchronized no longer pins (JDK 21 pins)", "002, 003, 004", HW_002,
                     "jdk.VirtualThreadPinned ≈ 0 on the synchronized path on JDK 25", "pinning",
                     SeedClaims::jep491),
@@ -138,7 +139,7 @@ public final class SeedClaims {
                     SeedClaims::tenThousandThreads),
             new Claim("Spring MVC on virtual threads within ~5% of WebFlux (100 ms wait, 2,000 users)", "004", HW_004,
                     "16,294 vs 17,228 req/s (0.95×)", "reactive",
-                    ev -> ratio(ev, "reactive", c(2000), "virtual", "reactive", 0.95, 0.95, 0.8)),
+                    ev -> ratio(ev, "reactive", c(2000), Threads.VIRTUAL.word, "reactive", 0.95, 0.95, 0.8)),
             new Claim("WebFlux ~40% faster than Spring MVC on 2,000 platform threads", "004", HW_004,
                     "17,228 vs 12,342 req/s (1.40×)", "reactive",
                     ev -> ratioOf(ev, "reactive", c(2000), "reactive", "platform-2000", Columns.RPS, 1.40, 0.85, 1.1)));
@@ -179,11 +180,11 @@ public final class SeedClaims {
     static boolean is(DataRow r, String variant) {
         if (variant.startsWith("pool=")) return variant.equals("pool=" + r.text(Columns.HIKARI_POOL));
         if (variant.startsWith("platform-")) {
-            return "platform".equals(r.mode()) && variant.equals("platform-" + r.param(Rows.MAX_THREADS));
+            return Threads.PLATFORM.word.equals(r.mode()) && variant.equals("platform-" + r.param(Rows.MAX_THREADS));
         }
-        if (variant.equals("platform")) {
+        if (variant.equals(Threads.PLATFORM.word)) {
             String max = r.param(Rows.MAX_THREADS);
-            return "platform".equals(r.mode()) && (max.isEmpty() || max.equals("200"));
+            return Threads.PLATFORM.word.equals(r.mode()) && (max.isEmpty() || max.equals("200"));
         }
         return variant.equals(r.mode());
     }
@@ -246,7 +247,7 @@ public final class SeedClaims {
     }
 
     static Measured threadCreation(Evidence ev) {
-        double main = jmh(ev, "main"), platform = jmh(ev, "platform"), virtual = jmh(ev, "virtual");
+        double main = jmh(ev, "main"), platform = jmh(ev, Threads.PLATFORM.word), virtual = jmh(ev, Threads.VIRTUAL.word);
         if (Double.isNaN(main) || Double.isNaN(platform) || Double.isNaN(virtual)) return new Measured("", Verdict.NO_DATA, "no thread-cost result in jmh.csv");
         double q = (platform - main) / (virtual - main);
         Verdict v = ofRatio(q, 11.7, 0.85, 3);
@@ -260,8 +261,8 @@ public final class SeedClaims {
     }
 
     static Measured platformWall(Evidence ev) {
-        List<DataRow> rows = ev.ok("order-summary", r -> is(r, "platform") && r.num(Columns.CONCURRENCY) >= 500);
-        if (rows.isEmpty()) return noData(ev, "order-summary", Rows.inMode("platform"));
+        List<DataRow> rows = ev.ok("order-summary", r -> is(r, Threads.PLATFORM.word) && r.num(Columns.CONCURRENCY) >= 500);
+        if (rows.isEmpty()) return noData(ev, "order-summary", Rows.inMode(Threads.PLATFORM));
         double best = rows.stream().mapToDouble(r -> r.num(Columns.RPS)).max().orElse(Double.NaN);
         double bound = rows.stream().mapToDouble(r -> r.num(Columns.BOUND_RPS)).max().orElse(Double.NaN);
         // a wall: never above the bound, and near it (the seed's rig: 1.0-1.3× the 2,000 req/s, its queries counted)
@@ -271,8 +272,8 @@ public final class SeedClaims {
     }
 
     static Measured overload(Evidence ev) {
-        List<DataRow> at2500 = ev.ran("order-summary", c(2500).and(Rows.inMode("virtual")));
-        List<DataRow> at10k = ev.ran("order-summary", c(10000).and(Rows.inMode("virtual")));
+        List<DataRow> at2500 = ev.ran("order-summary", c(2500).and(Rows.inMode(Threads.VIRTUAL)));
+        List<DataRow> at10k = ev.ran("order-summary", c(10000).and(Rows.inMode(Threads.VIRTUAL)));
         if (at2500.isEmpty() || at10k.isEmpty()) return noData(ev, "order-summary", c(10000));
         double a = Rows.mean(at2500, Columns.RPS), b = Rows.mean(at10k, Columns.RPS);
         // two sets of forks: the ratio is the judge's; the claim is its direction (below 1), as the seed states it
@@ -311,7 +312,7 @@ public final class SeedClaims {
             if (r.num(Columns.CONCURRENCY) != maxConc) continue;
             double bytes = Double.parseDouble(r.param("bytes").isEmpty() ? "NaN" : r.param("bytes"));
             double[] vp = bySize.computeIfAbsent(bytes, k -> new double[] {Double.NaN, Double.NaN});
-            vp["virtual".equals(r.mode()) ? 0 : 1] = r.num(Columns.RPS);
+            vp[Threads.VIRTUAL.word.equals(r.mode()) ? 0 : 1] = r.num(Columns.RPS);
         }
         bySize.values().removeIf(vp -> Double.isNaN(vp[0]) || Double.isNaN(vp[1]));
         if (bySize.size() < 2) return new Measured("", Verdict.NO_DATA, "needs two response sizes in both modes");
@@ -325,7 +326,7 @@ public final class SeedClaims {
     }
 
     static Measured tenThousandThreads(Evidence ev) {
-        double kb = ev.threadMemory().stream().filter(r -> "platform".equals(r.text(StudyColumns.MODE)) && r.num(StudyColumns.THREADS) == 10000)
+        double kb = ev.threadMemory().stream().filter(r -> Threads.PLATFORM.word.equals(r.text(StudyColumns.MODE)) && r.num(StudyColumns.THREADS) == 10000)
                 .mapToDouble(r -> r.num(Columns.NMT_RESERVED)).average().orElse(Double.NaN);
         if (Double.isNaN(kb)) return new Measured("", Verdict.NO_DATA, "no 10,000-thread platform row in thread-memory.csv");
         Verdict v = ofNumber(kb, 10_000 * 1024.0, 0.15);

@@ -14,6 +14,7 @@ import vtlab.data.Dataset;
 import vtlab.data.Schema;
 import vtlab.data.StudySection;
 import vtlab.plan.Suite;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * `./vtlab run seeds`: every experiment that checks a seed's claim, with settings in the seeds' shapes (the
@@ -40,7 +41,7 @@ public final class SeedsSuite implements Suite {
             part("order-summary", "conc", "500,2500,10000", "reps", "1", "hold", "15s"),
             // the claim is virtual's pool 100 over pool 50; at 2,000 connections pool 50's queue outlasted the 15 s hold
             // (p99 8 s, Little's law and timeouts flagged the row), at 400 both rows are valid evidence
-            part("pool-bottleneck", "modes", "virtual", "pools", "50,100", "conc", "400", "reps", "1", "hold", "15s"),
+            part("pool-bottleneck", "modes", Threads.VIRTUAL.word, "pools", "50,100", "conc", "400", "reps", "1", "hold", "15s"),
             // the JDK 21 control pins in compiled code only after a warm-up long enough for C2 (issue 15, item 1)
             part("pinning", "warmup", "20s", "hold", "10s"),
             part("reactive", "variants", "platform-2000,virtual,reactive", "conc", "2000"),

@@ -17,6 +17,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.stack.ThreadMode.Threads;
 
 /**
  * The article's footprint (seed 000): Tomcat idle, then after a load of 400 connections on the HelloWorld servlet.
@@ -86,11 +87,11 @@ public final class FootprintExperiment extends ServletWithDefaults {
                 out.add(Finding.of(mode + ": no idle readings (the threads and nmt probes must be on)", mr));
                 return;
             }
-            String check = switch (mode) {
-                case "platform" -> after >= 200 ? "; >= 200 threads after load, as the article's pool grew" : "; FEWER than 200 threads after load: the pool did not grow to its maximum";
-                case "virtual" -> after <= 60 ? "; <= 60 threads after load: virtual threads are not OS threads" : "; MORE than 60 threads after load";
-                default -> "";
-            };
+            String check = mode.equals(Threads.PLATFORM.word)
+                    ? after >= 200 ? "; >= 200 threads after load, as the article's pool grew" : "; FEWER than 200 threads after load: the pool did not grow to its maximum"
+                    : mode.equals(Threads.VIRTUAL.word)
+                    ? after <= 60 ? "; <= 60 threads after load: virtual threads are not OS threads" : "; MORE than 60 threads after load"
+                    : "";
             String flagged = mr.stream().filter(DataRow::flagged).map(r -> r.text(Columns.NOTE, "flagged"))
                     .distinct().collect(Collectors.joining(", "));
             out.add(Finding.of(String.format(Locale.ROOT, "%s: %.0f threads idle -> %.0f after load (c=%s); NMT Thread reserved %.1f -> %.1f MiB (+%.1f MiB), "

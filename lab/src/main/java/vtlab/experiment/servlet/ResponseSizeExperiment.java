@@ -20,6 +20,7 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -93,7 +94,7 @@ public final class ResponseSizeExperiment implements Experiment {
         //    SeedClaims' (at the highest concurrency); here the difference at each size (mean over concurrency).
         List<String> bySize = new ArrayList<>();
         for (long s : sizes) {
-            double p = RowStats.pairedPct(ok, size(s).and(Rows.inMode("virtual")), size(s).and(Rows.inMode("platform")), r -> r.text(Columns.CONCURRENCY));
+            double p = RowStats.pairedPct(ok, size(s).and(Rows.inMode(Threads.VIRTUAL)), size(s).and(Rows.inMode(Threads.PLATFORM)), r -> r.text(Columns.CONCURRENCY));
             if (Double.isNaN(p)) continue;
             bySize.add(RowStats.size(s) + " " + RowStats.signedPct(p));
         }
@@ -105,7 +106,7 @@ public final class ResponseSizeExperiment implements Experiment {
             List<String> parts = new ArrayList<>();
             int worse = 0, n = 0;
             for (long s : sizes) {
-                double p = RowStats.pct(RowStats.rps(ok, size(s).and(Rows.inMode("platform")).and(at(2))), RowStats.rps(ok, size(s).and(Rows.inMode("platform")).and(at(1))));
+                double p = RowStats.pct(RowStats.rps(ok, size(s).and(Rows.inMode(Threads.PLATFORM)).and(at(2))), RowStats.rps(ok, size(s).and(Rows.inMode(Threads.PLATFORM)).and(at(1))));
                 if (Double.isNaN(p)) continue;
                 parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
                 n++;
@@ -123,7 +124,7 @@ public final class ResponseSizeExperiment implements Experiment {
             int ahead = 0, n = 0;
             List<String> parts = new ArrayList<>();
             for (int c : above) {
-                double p = RowStats.pairedPct(ok, Rows.inMode("virtual").and(at(c)), Rows.inMode("platform").and(at(c)), r -> r.param("bytes"));
+                double p = RowStats.pairedPct(ok, Rows.inMode(Threads.VIRTUAL).and(at(c)), Rows.inMode(Threads.PLATFORM).and(at(c)), r -> r.param("bytes"));
                 if (Double.isNaN(p)) continue;
                 parts.add("c=" + c + " " + RowStats.signedPct(p));
                 n++;

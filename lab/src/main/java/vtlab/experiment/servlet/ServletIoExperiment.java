@@ -16,9 +16,11 @@ import vtlab.core.UsageError;
 import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -95,8 +97,8 @@ public final class ServletIoExperiment implements Experiment {
      * sets both.
      */
     static Duration coldWarmup(Options o, PlanContext.Timing t) throws UsageError {
-        if (o.has("warmup")) return t.warmup();
-        return Duration.ofSeconds(Math.max(o.flag("quick") ? 6 : 10, t.warmup().toSeconds()));
+        if (PlanContext.WARMUP.given(o)) return t.warmup();
+        return Duration.ofSeconds(Math.max(RunOptions.QUICK.on(o) ? 6 : 10, t.warmup().toSeconds()));
     }
 
     static List<Long> sizes(Opt opt, Options o) throws UsageError {
@@ -137,7 +139,7 @@ public final class ServletIoExperiment implements Experiment {
             List<Double> diffs = new ArrayList<>();
             for (long s : sizes) {
                 Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
-                double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count-async", "platform")), CONC);
+                double p = RowStats.pairedPct(ok, size.and(is("count", Threads.VIRTUAL.word)), size.and(is("count-async", Threads.PLATFORM.word)), CONC);
                 if (!Double.isNaN(p)) {
                     parts.add(RowStats.size(s) + " " + RowStats.signedPct(p));
                     diffs.add(p);
@@ -152,7 +154,7 @@ public final class ServletIoExperiment implements Experiment {
             List<String> vtOnAsync = new ArrayList<>();
             for (long s : sizes) {
                 Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
-                double p = RowStats.pairedPct(ok, size.and(is("count-async", "virtual")), size.and(is("count-async", "platform")), CONC);
+                double p = RowStats.pairedPct(ok, size.and(is("count-async", Threads.VIRTUAL.word)), size.and(is("count-async", Threads.PLATFORM.word)), CONC);
                 if (!Double.isNaN(p)) vtOnAsync.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }
             if (!vtOnAsync.isEmpty()) {
@@ -162,7 +164,7 @@ public final class ServletIoExperiment implements Experiment {
             List<String> blocking = new ArrayList<>();
             for (long s : sizes) {
                 Predicate<DataRow> size = r -> String.valueOf(s).equals(r.param("bodyBytes"));
-                double p = RowStats.pairedPct(ok, size.and(is("count", "virtual")), size.and(is("count", "platform")), CONC);
+                double p = RowStats.pairedPct(ok, size.and(is("count", Threads.VIRTUAL.word)), size.and(is("count", Threads.PLATFORM.word)), CONC);
                 if (!Double.isNaN(p)) blocking.add(RowStats.size(s) + " " + RowStats.signedPct(p));
             }
             if (!blocking.isEmpty()) out.add("blocking read loop, virtual vs platform: " + String.join(", ", blocking));
@@ -173,7 +175,7 @@ public final class ServletIoExperiment implements Experiment {
         List<Double> callDiffs = new ArrayList<>();
         for (int c : conc) {
             Predicate<DataRow> at = r -> r.text(Columns.CONCURRENCY).equals(String.valueOf(c));
-            double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", "virtual"))), RowStats.rps(ok, at.and(is("call-async", "platform"))));
+            double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", Threads.VIRTUAL.word))), RowStats.rps(ok, at.and(is("call-async", Threads.PLATFORM.word))));
             if (!Double.isNaN(p)) {
                 calls.add("c=" + c + " " + RowStats.signedPct(p));
                 callDiffs.add(p);
@@ -187,7 +189,7 @@ public final class ServletIoExperiment implements Experiment {
             List<String> pooled = new ArrayList<>();
             for (int c : conc) {
                 Predicate<DataRow> at = r -> r.text(Columns.CONCURRENCY).equals(String.valueOf(c));
-                double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", "platform"))), RowStats.rps(ok, at.and(is("call-async", "platform"))));
+                double p = RowStats.pct(RowStats.rps(ok, at.and(is("call", Threads.PLATFORM.word))), RowStats.rps(ok, at.and(is("call-async", Threads.PLATFORM.word))));
                 if (!Double.isNaN(p)) pooled.add("c=" + c + " " + RowStats.signedPct(p));
             }
             if (!pooled.isEmpty()) out.add("the same blocking call on the platform pool vs async: " + String.join(", ", pooled)

@@ -19,6 +19,7 @@ import vtlab.plan.Row;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -31,7 +32,7 @@ import vtlab.tier.tool.Jdk;
  * how long p99 took to come back.
  */
 public final class FaultsExperiment implements SpringRig.OrderQueries {
-    static final List<String> MODES = List.of("platform", "virtual", "virtual-limit");
+    static final List<String> MODES = List.of(Threads.PLATFORM.word, Threads.VIRTUAL.word, "virtual-limit");
     static final String LIMITED = "virtual-limit";
     /** 100 ms -> 2 s: the stub's own 100 ms plus 1.9 s on every answer. */
     static final List<String> DEFAULT_FAULTS = List.of("stub:latency=1900ms@10s-30s", "stub:down@10s-20s", "db:lock@10s-15s");
@@ -188,7 +189,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
      */
     static Row modeRow(String experiment, Stack stack, Jdk jdk, String mode, int limit, int cap, int rep, PlanContext.Timing t,
                        List<String> jvmArgs) throws UsageError {
-        SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? "virtual" : mode);
+        SpringRig.Sut s = SpringRig.Sut.defaults(stack, mode.equals(LIMITED) ? Threads.VIRTUAL.word : mode);
         Settings extra = Settings.NONE.with("concurrencyLimit", mode.equals(LIMITED) ? Integer.toString(limit) : "0");
         return SpringRig.row(experiment, stack, jdk, s, "order-summary", cap, rep, true,
                 mode.equals(LIMITED) ? Params.NONE.with("limit", Integer.toString(limit)) : Params.NONE,
@@ -241,7 +242,7 @@ public final class FaultsExperiment implements SpringRig.OrderQueries {
     static java.util.Optional<Finding> compare(String fault, List<DataRow> rows) {
         Map<String, DataRow> by = new LinkedHashMap<>();
         rows.forEach(r -> by.putIfAbsent(r.mode(), r));
-        DataRow p = by.get("platform"), v = by.get("virtual"), l = by.get(LIMITED);
+        DataRow p = by.get(Threads.PLATFORM.word), v = by.get(Threads.VIRTUAL.word), l = by.get(LIMITED);
         if (p == null || v == null) return java.util.Optional.empty();
         StringBuilder sb = new StringBuilder(fault + ": ");
         sb.append(String.format(Locale.ROOT, "without a limit, virtual threads took %s requests in flight and %s MB of heap (platform-200: %s, %s MB)",

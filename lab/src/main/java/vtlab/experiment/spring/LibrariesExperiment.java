@@ -28,6 +28,7 @@ import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Params;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.StackVariants;
 
@@ -122,13 +123,13 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         }
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : SpringRig.jdksWith21(o, ctx, name())) {
-            if (s.modes().contains("virtual")) {
+            if (s.modes().contains(Threads.VIRTUAL.word)) {
                 for (String pg : s.pgjdbc())
                     for (String hk : s.hikari())
-                        for (int rep = 1; rep <= s.timing().reps(); rep++) rows.add(row(stack, jdk, "virtual", pg, hk, rep, s, ctx));
+                        for (int rep = 1; rep <= s.timing().reps(); rep++) rows.add(row(stack, jdk, Threads.VIRTUAL.word, pg, hk, rep, s, ctx));
             }
-            if (s.modes().contains("platform")) {
-                for (int rep = 1; rep <= s.timing().reps(); rep++) rows.add(row(stack, jdk, "platform", defaults.get(PGJDBC), defaults.get(HIKARI), rep, s, ctx));
+            if (s.modes().contains(Threads.PLATFORM.word)) {
+                for (int rep = 1; rep <= s.timing().reps(); rep++) rows.add(row(stack, jdk, Threads.PLATFORM.word, defaults.get(PGJDBC), defaults.get(HIKARI), rep, s, ctx));
             }
         }
         return rows;
@@ -190,7 +191,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
     static List<Finding> findingsOf(List<DataRow> all) {
         List<Finding> out = new ArrayList<>();
         List<DataRow> rows = all.stream().filter(r -> version(r, PGJDBC) != null && version(r, HIKARI) != null).toList();
-        Predicate<DataRow> virtual = Rows.inMode("virtual");
+        Predicate<DataRow> virtual = Rows.inMode(Threads.VIRTUAL);
         // pins are JFR's, not the load's: a flagged row still counts as evidence of pinning (as in pinning); failed rows never
         List<DataRow> pinRows = rows.stream().filter(virtual).filter(r -> !r.failed())
                 .filter(r -> !Double.isNaN(r.num(Columns.PINNED)) && r.num(Columns.HTTP_REQS) > 0).toList();
@@ -342,7 +343,7 @@ public final class LibrariesExperiment implements SpringRig.OrderQueries {
         List<DataRow> g = ok.stream().filter(r -> key(r).equals(key(combo))).toList();
         String mode = combo.mode();
         String s = String.format(Locale.ROOT, "JDK %s, %s%s, pgjdbc %s, HikariCP %s: %s, %s µs CPU per request, %.3f involuntary and %.2f voluntary"
-                        + " context switches per request", combo.text(Columns.JDK), mode, mode.equals("platform") ? " (baseline)" : "",
+                        + " context switches per request", combo.text(Columns.JDK), mode, mode.equals(Threads.PLATFORM.word) ? " (baseline)" : "",
                 version(combo, PGJDBC), version(combo, HIKARI), SpringRig.rps(Rows.mean(g, Columns.RPS)), SpringRig.fmt(mean(g, LibrariesExperiment::cpuUsPerRequest)),
                 mean(g, r -> perRequest(r, Columns.CTXSW_INVOL)), mean(g, r -> perRequest(r, Columns.CTXSW_VOL)));
         double pins = mean(g, r -> perRequest(r, Columns.PINNED) * 1000);

@@ -17,6 +17,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -90,7 +91,7 @@ public final class OrderSummaryExperiment implements SpringRig.OrderQueries {
 
     static List<String> findingsOf(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<DataRow> platform = Rows.inMode("platform"), virtual = Rows.inMode("virtual");
+        Predicate<DataRow> platform = Rows.inMode(Threads.PLATFORM), virtual = Rows.inMode(Threads.VIRTUAL);
         TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, Columns.CONCURRENCY, Columns.RPS);
         TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, Columns.CONCURRENCY, Columns.RPS);
         if (p.isEmpty() && v.isEmpty()) {

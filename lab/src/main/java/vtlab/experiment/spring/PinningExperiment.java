@@ -17,6 +17,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -71,7 +72,7 @@ public final class PinningExperiment implements SpringRig.OrderQueries {
         Spec s = Spec.parse(o, ctx);
         PlanContext.Timing t = s.timing();
         List<Jdk> jdks = SpringRig.jdksWith21(o, ctx, name());
-        SpringRig.Sut virtual = SpringRig.Sut.defaults(stack, "virtual"); // the stack's configuration, only the path varies
+        SpringRig.Sut virtual = SpringRig.Sut.defaults(stack, Threads.VIRTUAL.word); // the stack's configuration, only the path varies
         List<Row> rows = new ArrayList<>();
         for (Jdk jdk : jdks)
             for (String path : s.paths())

@@ -17,6 +17,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 
 /**
@@ -84,7 +85,7 @@ public final class PoolBottleneckExperiment implements SpringRig.OrderQueries {
 
     static List<String> findingsOf(List<DataRow> rows) {
         List<String> out = new ArrayList<>();
-        Predicate<DataRow> platform = Rows.inMode("platform"), virtual = Rows.inMode("virtual");
+        Predicate<DataRow> platform = Rows.inMode(Threads.PLATFORM), virtual = Rows.inMode(Threads.VIRTUAL);
         TreeMap<Integer, Double> v = SpringRig.meanBy(rows, virtual, Columns.HIKARI_POOL, Columns.RPS);
         TreeMap<Integer, Double> p = SpringRig.meanBy(rows, platform, Columns.HIKARI_POOL, Columns.RPS);
         if (v.isEmpty() && p.isEmpty()) {

@@ -27,6 +27,7 @@ import vtlab.core.UsageError;
 import vtlab.plan.Bounds;
 import vtlab.plan.PlanContext;
 import vtlab.plan.Row;
+import vtlab.plan.RunOptions;
 import vtlab.plan.VerificationFailed;
 import vtlab.stack.Params;
 import vtlab.stack.Settings;
@@ -189,7 +190,7 @@ final class SpringRig {
      */
     static List<Jdk> jdksWith21(Options o, PlanContext ctx, String experiment) {
         List<Jdk> jdks = new ArrayList<>(ctx.jdks());
-        if (o.has("jdk")) return jdks;
+        if (RunOptions.JDK.given(o)) return jdks;
         try {
             Jdk jdk21 = Jdk.resolve("21");
             if (jdks.stream().noneMatch(j -> j.major() == 21)) jdks.add(jdk21);
@@ -200,7 +201,7 @@ final class SpringRig {
     }
 
     static List<String> jvmArgs(Options o, PlanContext ctx) {
-        return o.has("jvm-args") ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
+        return RunOptions.JVM_ARGS.given(o) ? ctx.jvmArgs() : ctx.withCarriers(SUT_JVM_ARGS);
     }
 
     static Row row(String experiment, Stack stack, Jdk jdk, Sut s, String workload, int concurrency, int rep,

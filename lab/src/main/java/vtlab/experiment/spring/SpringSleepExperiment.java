@@ -27,6 +27,7 @@ import vtlab.plan.Row;
 import vtlab.plan.VerificationFailed;
 import vtlab.stack.Params;
 import vtlab.stack.Stack;
+import vtlab.stack.ThreadMode.Threads;
 import vtlab.tier.tool.Jdk;
 import vtlab.tier.RunTier;
 
@@ -91,12 +92,12 @@ public final class SpringSleepExperiment implements Experiment {
                 Variant v = vName.equals("article") ? ARTICLE : TALK;
                 List<Integer> conc = s.conc() != null ? s.conc() : v.conc();
                 List<Integer> configs = new ArrayList<>(); // platform pool sizes, then 0 = virtual
-                if (s.modes().contains("platform")) configs.addAll(v.platformThreads());
-                if (s.modes().contains("virtual")) configs.add(0);
+                if (s.modes().contains(Threads.PLATFORM.word)) configs.addAll(v.platformThreads());
+                if (s.modes().contains(Threads.VIRTUAL.word)) configs.add(0);
                 for (int threads : configs)
                     for (int c : conc)
                         for (int rep = 1; rep <= t.reps(); rep++) {
-                            String mode = threads == 0 ? "virtual" : "platform";
+                            String mode = threads == 0 ? Threads.VIRTUAL.word : Threads.PLATFORM.word;
                             // virtual ignores TOMCAT_MAX_THREADS: the stack's default, so its env is the same every time
                             SpringRig.Sut d = SpringRig.Sut.defaults(stack, mode);
                             SpringRig.Sut sut = new SpringRig.Sut(mode, threads == 0 ? d.maxThreads() : threads, d.maxConnections(), POOL,
@@ -117,7 +118,7 @@ public final class SpringSleepExperiment implements Experiment {
         HttpResponse<String> r = http.send(HttpRequest.newBuilder(sutBase.resolve("/sleep?ms=1")).timeout(Duration.ofSeconds(10)).build(),
                 HttpResponse.BodyHandlers.ofString());
         boolean onVirtual = r.body().contains("on VirtualThread[");
-        if (r.statusCode() != 200 || onVirtual != row.threadMode().equals("virtual")) {
+        if (r.statusCode() != 200 || onVirtual != row.threadMode().equals(Threads.VIRTUAL.word)) {
             throw new VerificationFailed("/sleep ran on the wrong kind of thread for a " + row.threadMode() + " row: " + r.body().strip());
         }
     }
@@ -167,6 +168,6 @@ public final class SpringSleepExperiment implements Experiment {
     static String config(DataRow r) {
         String t = r.param("maxThreads");
         String server = SpringRig.JETTY_STACK.equals(r.text(Columns.STACK)) ? "jetty " : "";
-        return server + ("platform".equals(r.mode()) && t != null ? "platform-" + t : r.mode());
+        return server + (Threads.PLATFORM.word.equals(r.mode()) && t != null ? "platform-" + t : r.mode());
     }
 }

@@ -69,7 +69,7 @@ public final class K6Generator implements Generator {
     static final double PREALLOCATED_SECONDS = 0.5;
     /** The hold's samples carry this VU tag under --ramp; the ramps' samples do not count. */
     static final String HOLD_TAG = "phase=hold";
-    static final Opt RAMP = Opt.of("ramp", null, "k6 only: the seed rig's ramping-vus profile, ramping up to --conc over this long (e.g. 8s)\n"
+    public static final Opt RAMP = Opt.of("ramp", null, "k6 only: the seed rig's ramping-vus profile, ramping up to --conc over this long (e.g. 8s)\n"
             + "before the hold and down after it; only the hold is measured (closed model)");
     private static final ObjectMapper JSON = new ObjectMapper();
     private Path k6;
