@@ -44,4 +44,13 @@ public interface Search {
     int expectedRows();
 
     long secondsPerRow();
+
+    /**
+     * The wall time from the run's start within which this search's rows (and the fixed rows before it, for a search
+     * whose budget counts from them) end, give or take one row; 0 when the search has no budget. When every search of
+     * a run has one, the progress line's ETA is the budgets' sum, not the plan's estimate.
+     */
+    default long budgetSeconds() {
+        return 0;
+    }
 }

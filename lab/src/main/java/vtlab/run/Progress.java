@@ -21,6 +21,8 @@ public final class Progress {
     // the row under way: when it started and its planned seconds, so the ETA counts down within a long row (a soak)
     private long rowStartNanos = -1;
     private long rowPlannedSeconds;
+    // the wall time the run's budgets allow from its start (ab's --budget and --next-step-budget), 0 when unbounded
+    private long budgetSeconds;
 
     public Progress(PrintStream out, boolean tty, int total, long plannedSeconds) {
         this(out, tty, total, plannedSeconds, System::nanoTime);
@@ -34,6 +36,15 @@ public final class Progress {
         this.plannedTotal = plannedSeconds;
         this.nanos = nanos;
         this.startNanos = nanos.getAsLong();
+    }
+
+    /**
+     * A run whose rows all sit inside budgets (ab: the A/B's --budget, the next step's own) ends within them plus at
+     * most one fork: its ETA is the budget's once the plan's would outlast it, never more than the budget left (or
+     * the row under way, when that runs past the budget).
+     */
+    public synchronized void budget(long seconds) {
+        budgetSeconds = Math.max(0, seconds);
     }
 
     public static boolean isTerminal() {
@@ -73,6 +84,11 @@ public final class Progress {
     String eta() {
         double inRow = rowStartNanos < 0 ? 0 : Math.min((nanos.getAsLong() - rowStartNanos) / 1e9, rowPlannedSeconds + overheadPerRow);
         long s = Math.round(Math.max(0, remainingPlannedSeconds) + overheadPerRow * Math.max(0, total - done) - inRow);
+        if (budgetSeconds > 0) {
+            double elapsed = (nanos.getAsLong() - startNanos) / 1e9;
+            double rowLeft = rowStartNanos < 0 ? 0 : rowPlannedSeconds + overheadPerRow - inRow;
+            s = Math.min(s, Math.round(Math.max(budgetSeconds - elapsed, rowLeft)));
+        }
         return format(Duration.ofSeconds(Math.max(0, s)));
     }
 

@@ -229,6 +229,9 @@ public final class Runner {
                 + c.searches().stream().mapToLong(s -> s.expectedRows() * s.secondsPerRow()).sum();
         int steps = c.rows().size() + c.studies().size() + c.searches().stream().mapToInt(Search::expectedRows).sum();
         Progress progress = new Progress(out, Progress.isTerminal(), steps, plannedSeconds);
+        if (!c.searches().isEmpty() && c.searches().stream().allMatch(s -> s.budgetSeconds() > 0)) {
+            progress.budget(c.searches().stream().mapToLong(Search::budgetSeconds).sum() + c.studySeconds());
+        }
         RowRunner rowRunner = null;
         Pass pass;
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {

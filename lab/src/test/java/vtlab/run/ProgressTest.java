@@ -49,4 +49,19 @@ class ProgressTest {
         advance(5);
         assertEquals("9s", p.eta());
     }
+
+    @Test
+    void aBudgetedRunsEtaIsTheBudgetLeftOnceThePlanWouldOutlastIt() {
+        Progress p = progress(13, 13 * 60); // 13 rows of a minute each planned, 10 minutes of budget
+        p.budget(600);
+        assertEquals("10m00s", p.eta(), "the plan's 14m44s capped at the budget");
+        p.rowStarted(60);
+        advance(240);
+        assertEquals("6m00s", p.eta(), "four minutes in, six left of the budget");
+        advance(360);
+        assertEquals("0s", p.eta(), "the budget spent: the search starts no row after the one under way");
+        Progress small = progress(2, 20);
+        small.budget(600);
+        assertEquals("36s", small.eta(), "a plan inside its budget keeps its own estimate");
+    }
 }

@@ -92,6 +92,12 @@ final class AbForks implements Search {
         return forkSeconds / Math.max(1, iterations);
     }
 
+    /** --budget counts from the A/B's first row: the fixed forks are inside it. */
+    @Override
+    public long budgetSeconds() {
+        return budget.toSeconds();
+    }
+
     @Override
     public Row next(List<DataRow> measured) {
         return next(List.of(), measured);

@@ -648,6 +648,12 @@ final class NextStep implements Search {
         return secondsPerRow;
     }
 
+    /** --next-step-budget counts from the first variant row, after the A/B's own budget. */
+    @Override
+    public long budgetSeconds() {
+        return budget.toSeconds();
+    }
+
     @Override
     public Row next(List<vtlab.data.DataRow> measured) {
         return null; // it starts from the A/B's rows: see next(before, measured)
