@@ -22,13 +22,7 @@ public final class RequestTime {
         DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f", Kind.OWN),
         SLEEP("sleep", "sleeping (Thread.sleep, or a park to its own timeout)", "#edc948", Kind.OWN),
         GC("gc", "stopped by GC", "#9c755f", Kind.QUEUE),
-        OTHER("other", "in other waits, not seen by the probe", "#bab0ac", Kind.UNSEEN),
-        /**
-         * The client's request time the server did not hold a request thread for: the kernel's accept and receive
-         * queues, the poller handing the request on, the network and the client itself (connections × hold less the
-         * server's requests in flight × hold).
-         */
-        OUTSIDE("outside", "outside the server (the kernel's accept and receive queues, the poller, the network, the client)", "#79706e", Kind.OUTSIDE);
+        OTHER("other", "in other waits, not seen by the probe", "#bab0ac", Kind.UNSEEN);
 
         public final String key, label, color;
         /** The request's own work (its floor) or a queue in front of it (what a service could avoid), or unseen. */
@@ -66,25 +60,7 @@ public final class RequestTime {
      * work (for a free request thread, a pooled connection, the CPU or a carrier, a monitor, GC's pauses) is what the
      * service could avoid, and the largest material one is the bottleneck.
      */
-    public enum Kind { OWN, QUEUE, UNSEEN, OUTSIDE }
-
-    /**
-     * No bottleneck is named while more than this share of the server's own request time is not seen by the probe: the
-     * largest queue of what was seen may be a small part of what was not.
-     */
-    public static final double UNEXPLAINED_PCT = 20;
-
-    /** The server's request time as a share of the client's; NaN for a row without it (no dumps, or written before). */
-    public static double serverPct(DataRow row) {
-        return row.num(Columns.TIME_SERVER);
-    }
-
-    /** "Other" as a share of the server's own request time (of the client's for a row without the server's); NaN: none. */
-    public static double unexplainedPct(DataRow row) {
-        double other = row.num(Cause.OTHER.column()), server = serverPct(row);
-        if (Double.isNaN(other)) return Double.NaN;
-        return server > 0 ? 100 * other / server : other;
-    }
+    public enum Kind { OWN, QUEUE, UNSEEN }
 
     /** Owners of CPU samples (the profile probe's) that are work a request does not need to answer. */
     public static final String WRITING_LOGS = "writing logs or the console", LOADING_CLASSES = "loading classes or resources",
@@ -173,19 +149,6 @@ public final class RequestTime {
         double own = row.num(Columns.TIME_OWN), unseen = row.num(Cause.OTHER.column());
         String ownWork = ownParts(row);
         String s;
-        double unexplained = unexplainedPct(row);
-        if (queue == null && unexplained > UNEXPLAINED_PCT) {
-            // what was seen may be a small part of what was not: no queue is named over it, and the line says what it missed
-            String unseenWhat = row.text(Columns.TIME_UNSEEN);
-            s = String.format(Locale.ROOT, "no bottleneck named: %.0f%% of the server's request time not seen by the probe%s", unexplained,
-                    unseenWhat.isBlank() ? "" : " (" + unseenWhat + ")");
-            if (own >= 1) s += String.format(Locale.ROOT, "; of what it saw, the request's own work %.0f%% of request time%s", own, ownWork.isEmpty() ? "" : " (" + ownWork + ")");
-            String queues = shares(row).entrySet().stream().filter(e -> e.getKey().queue() && e.getValue() >= 1)
-                    .sorted(Map.Entry.<Cause, Double>comparingByValue().reversed()).limit(2)
-                    .map(e -> String.format(Locale.ROOT, "%s %.0f%%", e.getKey().label, e.getValue())).collect(java.util.stream.Collectors.joining(", "));
-            if (!queues.isEmpty()) s += "; queues seen: " + queues;
-            return s + outside(row);
-        }
         if (queue != null) {
             Cause next = null; // a second queue worth naming
             for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {
@@ -207,9 +170,7 @@ public final class RequestTime {
             String ev = row.text(Columns.TIME_EVIDENCE);
             if (top.kind == Kind.OWN && !ev.isBlank()) s += " (" + top.label + ": " + ev + ")";
         }
-        if (unseen >= 10) s += Double.isNaN(serverPct(row)) ? String.format(Locale.ROOT, "; %.0f%% not seen by the probe", unseen)
-                : String.format(Locale.ROOT, "; %.0f%% of the server's request time not seen by the probe", unexplained);
-        s += outside(row);
+        if (unseen >= 10) s += String.format(Locale.ROOT, "; %.0f%% not seen by the probe", unseen);
         // the CPU is the wall (queued for it, or all the work is on it): whose work it was, and what a request does not need
         Cause c = cause(row);
         if (c == Cause.RUNQUEUE || c == Cause.CPU) {
@@ -217,12 +178,6 @@ public final class RequestTime {
             if (!owners.isEmpty()) s += "; " + owners;
         }
         return s;
-    }
-
-    /** "; 38% of request time outside the server (...)": what the client waited that no request thread held; "" below 10%. */
-    static String outside(DataRow row) {
-        double out = row.num(Cause.OUTSIDE.column());
-        return out >= MATERIAL_QUEUE_PCT ? String.format(Locale.ROOT, "; %.0f%% of request time %s", out, Cause.OUTSIDE.label) : "";
     }
 
     /**

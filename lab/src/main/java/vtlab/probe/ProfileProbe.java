@@ -68,13 +68,10 @@ public final class ProfileProbe implements Probe {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
 
     private Duration threshold = Duration.ofMillis(1);
-    /**
-     * JSON thread dumps per hold, on platform and virtual rows alike: the requests in flight at the server in them size
-     * the server's own request time, and their states its waits (where JFR does not see a virtual thread, they do).
-     */
+    /** JSON thread dumps per hold on virtual rows: where JFR does not see a virtual thread, they do. */
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
-    /** A virtual row's sleeps only in its thread dumps, no event per sleep (see settings); the dumps size every row's sleeps. */
+    /** A virtual row's sleeps counted from its thread dumps, not from an event per sleep (see settings). */
     private boolean sleepsFromDumps;
     private String dumpError;
     /** A flame graph of the recording's execution samples (flame=false: none). */
@@ -114,7 +111,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, Columns.TIME_SERVER, Columns.TIME_UNSEEN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, Columns.TIME_CPU_SAMPLES, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, Columns.TIME_CPU_SAMPLES, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -235,14 +232,13 @@ public final class ProfileProbe implements Probe {
     }
 
     /**
-     * A JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none), whatever the thread mode:
-     * both modes are accounted from them the same way; one a call at most, and the runner calls once a second, so a 5 s
-     * hold takes 4 however many are asked.
+     * On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none); one a call
+     * at most, and the runner calls once a second, so a 5 s hold takes 4 however many are asked.
      */
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
         lowerPriority(ctx);
-        if (dumps == 0 || dumpError != null || dumpFiles.size() >= dumps) return;
+        if (dumps == 0 || dumpError != null || !ctx.row().threadMode().contains(Threads.VIRTUAL.word) || dumpFiles.size() >= dumps) return;
         double every = ctx.row().hold().toMillis() / 1000.0 / (dumps + 1);
         if (second < every * (dumpFiles.size() + 1)) return;
         Path file = ctx.rawDir().resolve(ctx.stem() + ".profile-dump-" + (dumpFiles.size() + 1) + ".json");
@@ -413,12 +409,12 @@ public final class ProfileProbe implements Probe {
         boolean virtual = ctx.row().threadMode().contains(Threads.VIRTUAL.word);
         List<String> texts = new ArrayList<>();
         for (Path f : dumpFiles) texts.add(Files.readString(f));
-        TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier);
+        TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier, sleepsFromDumps);
+        TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, requestS);
         double cpuS = Double.NaN, runqueueS = Double.NaN;
         int threads = 0;
         int cpus = ctx.tierCpus().getOrDefault("app", 1);
         TimeBreakdown.SutCpu sut = TimeBreakdown.SutCpu.UNKNOWN;
-        String cpuLine = "";
         if (schedStart != null && schedEnd != null && !schedEnd.isEmpty()) {
             cpuS = 0;
             runqueueS = 0;
@@ -447,18 +443,9 @@ public final class ProfileProbe implements Probe {
             // "its own threads 105% busy, every process 63%" came from dividing by it)
             double schedWindow = from != null && to != null ? Duration.between(from, to).toNanos() / 1e9 : window;
             sut = new TimeBreakdown.SutCpu(schedWindow > 0 ? Math.min(1.0, allCpuS / (schedWindow * cpus)) : Double.NaN, coresBusy, othersRunqueueS, top);
-            // every CPU figure of the row in CPU-seconds of that one window, the request threads' beside all the SUT's
-            // threads', so that they can be read against each other (a share of the SUT's CPUs is of cpus × window)
-            cpuLine = String.format(Locale.ROOT, "the SUT's CPUs over the profiled hold (schedstat and /proc/stat, one window: %.1f s × %d CPU%s = %.1f CPU-s):"
-                            + " its request threads (%s) %.1f s on the CPU and %.1f s in the run queue, all its threads %.1f s on the CPU (%.1f%% busy),"
-                            + " every process %.1f%% busy%n", schedWindow, cpus, cpus == 1 ? "" : "s", schedWindow * cpus,
-                    virtual ? threads + " carriers" : threads + " platform threads seen serving requests", Double.isNaN(cpuS) ? 0 : cpuS,
-                    Double.isNaN(runqueueS) ? 0 : runqueueS, allCpuS, schedWindow > 0 ? 100 * allCpuS / (schedWindow * cpus) : Double.NaN, 100 * coresBusy);
         }
-        TimeBreakdown.Result r = TimeBreakdown.account(seen, fromDumps, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
+        TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
                 ctx.row().open() ? 0 : ctx.row().concurrency());
-        if (r.serverPct() != null) out.put(Columns.TIME_SERVER, r.serverPct());
-        if (!r.unseen().isEmpty()) out.put(Columns.TIME_UNSEEN, r.unseen());
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);
         });
@@ -476,19 +463,18 @@ public final class ProfileProbe implements Probe {
         if (!Double.isNaN(sut.coresBusy())) out.put(CORES_BUSY, Math.round(1000 * sut.coresBusy()) / 10.0);
         out.put(EVIDENCE, evidence);
         Double p99 = number(row, Columns.P99);
-        // the evidence as the account weighed it: the dumps' beside the recording's
-        TimeBreakdown.Seen weighed = TimeBreakdown.withDumps(seen, fromDumps, r.serverPct() == null ? requestS : requestS * r.serverPct() / 100);
-        String tail = p99 == null ? "" : TimeBreakdown.tail(weighed, p99, r, virtual, fromDumps);
+        String tail = p99 == null ? "" : TimeBreakdown.tail(seen, p99, r, virtual, fromDumps);
         if (!tail.isEmpty()) out.put(TAIL, tail);
         if (!r.cpuOwners().isEmpty()) out.put(OWNERS, r.cpuOwners());
         out.put(Columns.TIME_CPU_SAMPLES, seen.samplesTotal());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
-        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, weighed, requestS, cpuS, runqueueS, threads, virtual)
-                + String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of request threads in flight, %d of them runnable on a thread of their own)%s%n",
-                fromDumps.dumps(), fromDumps.observations(), fromDumps.running(), dumpError == null ? "" : "; a dump failed: " + dumpError)
+        Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
+                + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),
+                fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : "")
                 + (tail.isEmpty() ? "" : "\n" + tail + "\n")
                 + (peers.isEmpty() ? "" : "\nthe service's established outgoing connections at the hold's end: " + peers + "\n")
-                + cpuLine);
+                + (Double.isNaN(sut.busy()) ? "" : String.format(Locale.ROOT, "the SUT's CPUs: its own threads %.1f%% busy, every process %.1f%%%n",
+                100 * sut.busy(), 100 * sut.coresBusy())));
     }
 
     /**
@@ -512,18 +498,12 @@ public final class ProfileProbe implements Probe {
     static String render(TimeBreakdown.Result r, TimeBreakdown.Seen seen, double requestS, double cpuS, double runqueueS, int threads,
                          boolean virtual) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "the client's request time in the hold: %.1f s (throughput × mean latency × hold, at most connections × hold)%n", requestS));
-        sb.append(r.serverPct() == null ? "the server's own request time: not measured (no thread dump saw a request): taken as the client's\n"
-                : String.format(Locale.ROOT, "the server's own request time: %.1f s, %.0f%% of the client's (%s)%n", requestS * r.serverPct() / 100, r.serverPct(), r.outsideEvidence()));
-        if (!r.unseen().isEmpty()) sb.append("what the probe could not see: ").append(r.unseen()).append('\n');
+        sb.append(String.format(Locale.ROOT, "request time in the hold: %.1f s (throughput × mean latency × hold, at most connections × hold)%n", requestS));
         sb.append(String.format(Locale.ROOT, "request threads read from schedstat: %d (%s): on CPU %.2f s, run queue %.2f s%n", threads,
                 virtual ? "carriers" : "platform threads seen serving requests", cpuS, runqueueS));
-        if (r.scaled()) sb.append("what was seen exceeded the server's request time (overlaps, sampling): the shares are scaled to it\n");
+        if (r.scaled()) sb.append("what was seen exceeded the request time (overlaps, sampling): the shares are scaled to 100%\n");
         sb.append("largest: ").append(r.topLine()).append('\n');
-        double unexplained = r.unexplainedPct();
-        sb.append(r.queue() == null && unexplained > vtlab.data.RequestTime.UNEXPLAINED_PCT
-                ? String.format(Locale.ROOT, "bottleneck: none named: %.0f%% of the server's request time not seen by the probe%n", unexplained)
-                : r.queue() == null
+        sb.append(r.queue() == null
                 ? String.format(Locale.ROOT, "bottleneck: none (no queue of %.0f%% or more): working, not waiting%n", vtlab.data.RequestTime.MATERIAL_QUEUE_PCT)
                 : String.format(Locale.ROOT, "bottleneck: %.0f%% of request time %s (%s)%n", r.pct().get(r.queue()), r.queue().label, r.queueEvidence()));
         sb.append(String.format(Locale.ROOT, "the request's own work (its floor): %.0f%%%n%n", r.ownPct()));

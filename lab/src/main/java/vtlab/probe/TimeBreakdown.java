@@ -37,8 +37,8 @@ import vtlab.proc.Env;
  *
  * <p>What JFR (JDK 21–25) sees of virtual threads, found by {@code TimeBreakdownTest} on real recordings: their
  * execution samples, socket reads and sleeps (events written in Java code) — but not a park nor a blocked monitor enter
- * once the virtual thread has unmounted (no jdk.ThreadPark, no jdk.JavaMonitorEnter). So the waits of both modes are
- * sized from JSON thread dumps taken in the hold, the same way ({@link #account}), and JFR's events are their evidence.
+ * once the virtual thread has unmounted (no jdk.ThreadPark, no jdk.JavaMonitorEnter): those land in "other" for virtual
+ * rows, with the reason in the evidence.
  */
 public final class TimeBreakdown {
     /** Owners of CPU time, by the leaf-most frame outside the JDK in an execution sample. */
@@ -251,8 +251,7 @@ public final class TimeBreakdown {
                         int port = e.hasField("port") ? e.getInt("port") : -1;
                         String peer = (e.hasField("host") && e.getString("host") != null && !e.getString("host").isEmpty()
                                 ? e.getString("host") : e.hasField("address") ? e.getString("address") : "?") + ":" + port;
-                        // the server's own read only when it is the reader: every Tomcat worker has its endpoint's frames below the request
-                        if (any(leafOutsideJdk(frames), SERVER_IO)) {
+                        if (hasFrame(frames, SERVER_IO)) {
                             cause = Cause.OTHER;
                             what = "reading the client's request";
                         } else if (c.dbPorts().contains(port) || hasFrame(frames, JDBC)) {
@@ -289,39 +288,18 @@ public final class TimeBreakdown {
     }
 
     /**
-     * What JSON thread dumps (jcmd Thread.dump_to_file -format=json) taken during the hold show of the request threads,
-     * platform and virtual alike: each thread inside a request in each dump is one observation of a request in flight
-     * at the server, and its state says where that request's time was going. A virtual thread is inside a request when
-     * it has a frame outside the JDK (or none yet: started, never run; the JDK's own virtual threads have only the
-     * JDK's); a platform thread when its stack holds the server's request path or the service's own code (not its main
-     * method), as {@link Classifier#requestThread} reads JFR's stacks: a pool thread idle in its queue is no request. A
-     * thread reading its client's request is not counted: the server waits for the client there.
+     * What JSON thread dumps (jcmd Thread.dump_to_file -format=json) taken during the hold show of the virtual request
+     * threads, where JFR is blind: each virtual thread with a frame outside the JDK (or none yet: started, never run) in
+     * each dump is one observation of where a request is; those parked or blocked off a carrier, or queued for one, are
+     * counted by cause. Reads are left to JFR's events, which see them whole, and so are sleeps unless the recording
+     * had no sleep events (a virtual row's: see ProfileProbe.settings); mounted threads to schedstat.
      *
-     * @param observations request threads in flight over all dumps: their mean per dump × the hold is the server's own
-     *                     request time
-     * @param counts       of those, by the cause of their state (monitor, park, pool_wait, downstream, db, sleep, runqueue:
-     *                     a virtual thread unmounted and ready, queued for a carrier)
+     * @param observations virtual request threads over all dumps
+     * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
      * @param evidence     per cause: what they waited on, with its count
-     * @param running      of those, runnable on a thread of their own (a platform thread, or a virtual one mounted): on
-     *                     the CPU or in the kernel's run queue, which schedstat splits
-     * @param unclassified of those, in no state a cause covers, by their leaf frame outside the JDK: what the probe
-     *                     could not see
-     * @param heldCarriers virtual request threads blocked or waiting while mounted (pinned: their carrier is held), by
-     *                     their leaf frame outside the JDK
      */
-    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence,
-                           int running, Map<String, Integer> unclassified, Map<String, Integer> heldCarriers) {
-        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of(), 0, Map.of(), Map.of());
-
-        /** Observations a cause does not cover, all runnable on a thread of their own. */
-        public DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
-            this(dumps, observations, counts, evidence, observations - counts.values().stream().mapToInt(Integer::intValue).sum(), Map.of(), Map.of());
-        }
-
-        /** Whether the dumps saw the server's requests in flight: then the server's own time is theirs. */
-        public boolean seesTheServer() {
-            return dumps > 0 && observations > 0;
-        }
+    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
+        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of());
     }
 
     /** A dump's virtual thread waiting for a carrier, in words (the evidence's key). */
@@ -333,69 +311,46 @@ public final class TimeBreakdown {
     public static final String YIELDING = "yielding in a spin (Thread.yield: off its carrier, back in its queue) in";
     /** Requests waiting on the console's lock: System.out / System.err written on the request's path. */
     public static final String CONSOLE = "the console's lock (a java.io.PrintStream: System.out or System.err) written from";
-    /** Carriers a mounted virtual thread held while it blocked or waited (pinned), in words, before the frame. */
-    public static final String HOLDING_CARRIER = "carriers held by a virtual thread blocked or waiting while mounted (pinned) in";
 
     static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
             "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
 
-    /** Whether a dump's platform thread is inside a request: the rule JFR's stacks are read by, on the dump's frames. */
-    static boolean inRequest(List<String> frames, Classifier c) {
-        boolean app = false;
-        for (String f : frames) {
-            if (any(f, SERVER_FRAMES)) return true;
-            if (any(f, c.appPackages())) {
-                if (f.endsWith(".main")) return false; // the service's main thread serves no request
-                app = true;
-            }
-        }
-        return app;
+    public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
+        return readDumps(jsons, c, false);
     }
 
-    public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
+    /** @param sleeps count the virtual threads in Thread.sleep as sleeping (the recording had no sleep events) */
+    public static DumpSeen readDumps(List<String> jsons, Classifier c, boolean sleeps) throws IOException {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
         Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
-        Map<String, Integer> unclassified = new HashMap<>(), held = new HashMap<>();
-        int observations = 0, running = 0;
+        int observations = 0;
         for (String text : jsons) {
             for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
                 for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
+                    if (!t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false)) continue;
                     List<String> frames = new ArrayList<>();
                     t.path("stack").forEach(f -> frames.add(frame(f.asText())));
-                    boolean virtual = t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false);
-                    if (virtual ? !frames.isEmpty() && frames.stream().allMatch(f -> any(f, JDK)) : !inRequest(frames, c)) continue;
-                    boolean socket = frames.stream().anyMatch(f -> any(f, SOCKET_IO));
-                    // waiting for its client's request (keep-alive, a body not yet sent): the client's time, not the server's
-                    // (the server is the reader: its endpoint's frames are below every request on a Tomcat worker, so the leaf says)
-                    if (socket && any(frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse(""), SERVER_IO)) continue;
+                    boolean outside = frames.stream().anyMatch(f -> !any(f, JDK));
+                    if (!frames.isEmpty() && !outside) continue; // the JDK's own virtual threads
                     observations++;
                     String state = t.path("state").asText("");
-                    boolean mounted = !virtual || !t.path("carrier").isMissingNode();
                     String leaf = frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse("(not started)");
                     Cause cause = null;
                     String what = null;
                     boolean console = frames.stream().anyMatch(f -> f.startsWith("java.io.PrintStream."));
-                    boolean waiting = state.endsWith("WAITING");
                     if (state.equals("BLOCKED")) {
                         cause = Cause.MONITOR;
                         String on = t.path("blockedOn").asText("?").replaceFirst("@[0-9a-f]+$", "");
                         what = console || on.startsWith("java.io.PrintStream") ? CONSOLE + " " + leaf : "lock " + on + " in " + leaf;
-                    } else if (socket) {
-                        // a read or a poll: the database's under its driver, a downstream's otherwise (JFR's events name the peer)
-                        String driver = frames.stream().filter(f -> any(f, JDBC)).findFirst().orElse(null);
-                        cause = driver != null ? Cause.DB : Cause.DOWNSTREAM;
-                        what = driver != null ? "socket reads (" + driver + ")" : "socket reads in " + leaf;
-                    } else if (state.equals("RUNNABLE") && !mounted) {
+                    } else if (state.equals("RUNNABLE") && t.path("carrier").isMissingNode() && frames.stream().noneMatch(f -> any(f, SOCKET_IO))) {
                         cause = Cause.RUNQUEUE;
                         boolean yielding = frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.yield") || f.startsWith("java.lang.VirtualThread.tryYield"));
                         what = yielding ? YIELDING + " " + leaf : QUEUED_FOR_CARRIER;
-                    } else if (state.equals("RUNNABLE")) {
-                        running++;
-                    } else if (waiting && frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.sleep"))) {
+                    } else if (sleeps && state.endsWith("WAITING") && frames.stream().anyMatch(f -> f.startsWith("java.lang.Thread.sleep"))) {
                         cause = Cause.SLEEP;
                         what = "Thread.sleep in " + leaf;
-                    } else if (waiting) {
+                    } else if (state.endsWith("WAITING") && frames.stream().noneMatch(f -> any(f, SOCKET_IO) || f.startsWith("java.lang.Thread.sleep"))) {
                         String on = t.path("parkBlocker").path("object").asText(t.path("waitingOn").asText("?")).replaceFirst("@[0-9a-f]+$", "");
                         String pool = frames.stream().filter(f -> any(f, POOLS)).findFirst().orElse(null);
                         String client = frames.stream().filter(f -> any(f, HTTP_CLIENTS)).findFirst().orElse(null);
@@ -410,18 +365,14 @@ public final class TimeBreakdown {
                             // the console's lock: an internal ReentrantLock in JDK 21+'s PrintStream, so a park, not a monitor
                             what = console ? CONSOLE + " " + leaf : on + " in " + leaf;
                         }
-                    } else {
-                        unclassified.merge(state.isEmpty() ? leaf : state + " in " + leaf, 1, Integer::sum);
                     }
-                    // a virtual thread that blocks or waits while mounted keeps its carrier from every other virtual thread
-                    if (virtual && mounted && (state.equals("BLOCKED") || waiting || socket)) held.merge(leaf, 1, Integer::sum);
                     if (cause == null) continue;
                     counts.merge(cause, 1, Integer::sum);
                     evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, 1, Integer::sum);
                 }
             }
         }
-        return new DumpSeen(jsons.size(), observations, counts, evidence, running, unclassified, held);
+        return new DumpSeen(jsons.size(), observations, counts, evidence);
     }
 
     /** "java.base/java.lang.Thread.sleep(Thread.java:540)" as "java.lang.Thread.sleep". */
@@ -432,35 +383,31 @@ public final class TimeBreakdown {
     }
 
     /**
-     * The waits as the dumps size them: each cause's share of the dumps' observations as that share of the server's
-     * request time (where a request's thread is at random instants is where its time goes), for platform and virtual
-     * threads alike; the recording's seconds of a cause the dumps saw are replaced, not added to (JFR's events and the
-     * dumps see one wait twice). Evidence keeps the recording's (a socket's peer, a lock's class) beside the dumps', which
-     * are marked as theirs.
+     * What the recording saw with what the dumps add for virtual threads: each cause's share of the dumps' observations
+     * as that share of the request time (a request is one virtual thread, so where its thread is at random instants is
+     * where its time goes), evidence weighted alike and marked as the dumps'.
      */
-    public static Seen withDumps(Seen seen, DumpSeen dumps, double serverS) {
-        if (!dumps.seesTheServer()) return seen;
+    public static Seen withDumps(Seen seen, DumpSeen dumps, double requestS) {
+        if (dumps.observations() == 0) return seen;
         Map<Cause, Double> wait = new EnumMap<>(Cause.class);
-        for (Cause c : List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP, Cause.RUNQUEUE)) {
-            int n = dumps.counts().getOrDefault(c, 0);
-            if (n > 0 || c != Cause.RUNQUEUE) wait.put(c, serverS * n / dumps.observations());
-        }
+        wait.putAll(seen.waitS());
         Map<Cause, Map<String, Double>> evidence = new EnumMap<>(Cause.class);
         seen.evidence().forEach((c, m) -> evidence.put(c, new HashMap<>(m)));
+        dumps.counts().forEach((c, n) -> wait.merge(c, requestS * n / dumps.observations(), Double::sum));
         dumps.evidence().forEach((c, m) -> m.forEach((what, n) -> evidence.computeIfAbsent(c, k -> new HashMap<>())
-                .merge(what + " " + observed(n, dumps), serverS * n / dumps.observations(), Double::sum)));
+                .merge(what + " " + observed(n, dumps), requestS * n / dumps.observations(), Double::sum)));
         return new Seen(wait, evidence, seen.samples(), seen.topFrames(), seen.gcPauseS(), seen.gcPauses(), seen.platformTids(),
                 seen.virtualSeen(), seen.samplesTotal(), seen.waits());
     }
 
     /**
-     * "[3 of 5 request threads in 1 dumps, 95% CI 8–97%]": a share read from a handful of instants is a direction, and
+     * "[3 of 5 virtual threads in 1 dumps, 95% CI 8–97%]": a share read from a handful of instants is a direction, and
      * its interval says how wide (at one connection a dump sees one request thread at most). The dump is the unit of
      * that interval, not the thread: the threads of one dump are one instant of the service (vtlab.data.judge.Shares).
      */
     static String observed(int n, DumpSeen dumps) {
         double[] ci = vtlab.data.judge.Shares.ofDumps(n, dumps.observations(), dumps.dumps());
-        return String.format(Locale.ROOT, "[%d of %d request threads in %d dumps, 95%% CI %.0f–%.0f%%]", n, dumps.observations(), dumps.dumps(),
+        return String.format(Locale.ROOT, "[%d of %d virtual threads in %d dumps, 95%% CI %.0f–%.0f%%]", n, dumps.observations(), dumps.dumps(),
                 100 * ci[0], 100 * ci[1]);
     }
 
@@ -518,39 +465,16 @@ public final class TimeBreakdown {
     /** A thread pool this busy is saturated: a request that finds no free thread waits in the connector's queue. */
     static final double SATURATED_POOL = 0.9;
 
-    /** Without thread dumps: the recording's seconds, the server's request time taken as the client's (see {@link #account}). */
-    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
-                                 double samplePeriodS, SutCpu sut, int connections) {
-        return account(seen, DumpSeen.NONE, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, sut, connections);
-    }
-
     /**
-     * One account of request time, the same for platform and virtual rows. The client's request time (connections ×
-     * hold, Little's law in the open model) holds the server's: its request threads in flight in the thread dumps × the
-     * hold; the difference is "outside the server" (the kernel's accept and receive queues, the poller, the network, the
-     * client). Inside the server: CPU and run queue from schedstat of the request threads (a virtual thread queued for a
-     * carrier, from the dumps, as the larger of the two: a carrier waiting for the CPU and a thread waiting for that
-     * carrier are one wait seen twice), the waits as the dumps' shares × the server's time, net of the run queue that
-     * follows each wake-up (a thread woken and not yet run still shows its wait in a dump, and in schedstat's run queue),
-     * GC's pauses × the requests in flight; "other" is what is left. No bottleneck is named while more than
-     * {@link RequestTime#UNEXPLAINED_PCT}% of the server's time is other. Without dumps (dumps=0, or none saw a request)
-     * the recording's event seconds stand for the waits and the server's time is the client's, as the result says.
-     *
-     * @param clientS     the client's request time (throughput × mean latency × hold, at most connections × hold)
      * @param connections the closed model's connections (0: open model, or not known): with more of them than the
      *                    platform request threads, and those threads busy all the hold, the requests in flight beyond the
-     *                    threads wait for a free one — counted as waiting for a free request thread, out of the time outside
-     *                    the server (or, without dumps, out of the time no source saw)
+     *                    threads wait for a free one — time no event records, counted as waiting for a free request thread
      */
-    public static Result account(Seen recorded, DumpSeen dumps, double clientS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS, SutCpu sut, int connections) {
-        boolean server = dumps.seesTheServer();
-        double serverS = server ? Math.min(clientS, holdS * dumps.observations() / dumps.dumps()) : clientS;
-        Seen seen = withDumps(recorded, dumps, serverS);
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
-        double cpu = cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS;
-        s.put(Cause.CPU, cpu);
+        s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
         // a virtual thread queued for a carrier (the dumps) whose carrier itself waits for the CPU (schedstat) is one wait
         // seen twice: the larger sizes it, not the sum (summed, a computing request at one connection on one core read
         // its run queue over its CPU: 54% against 41%)
@@ -559,46 +483,32 @@ public final class TimeBreakdown {
         if (!Double.isNaN(runqueueS) || seen.waitS().containsKey(Cause.RUNQUEUE)) {
             s.put(Cause.RUNQUEUE, queueFromDumps ? dumpedQueueS : runqueueS);
         }
-        List<Cause> waitCauses = List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP);
-        double waitsS = 0;
-        for (Cause c : waitCauses) waitsS += seen.waitS().getOrDefault(c, 0.0);
-        // a wait ends when its thread runs again, so the run queue after each wake-up is in the wait (a JFR event's end, a
-        // dump's state) and in schedstat's run queue too: what CPU and run queue hold beyond what the dumps saw runnable
-        // is that, and comes off the waits (without dumps: what exceeds the server's time)
-        double runnableS = server ? serverS * (dumps.running() + dumps.counts().getOrDefault(Cause.RUNQUEUE, 0)) / dumps.observations() : Double.NaN;
-        double queueS = s.getOrDefault(Cause.RUNQUEUE, 0.0);
-        double gcS = seen.gcPauseS() * (holdS > 0 ? serverS / holdS : 0); // a pause stops every request in flight at the server
-        double woken = server ? Math.max(0, cpu + queueS - runnableS) : Math.max(0, cpu + queueS + waitsS + gcS - serverS);
-        double net = waitsS > 0 ? Math.max(0, 1 - Math.min(woken, waitsS) / waitsS) : 1;
-        for (Cause c : waitCauses) s.put(c, seen.waitS().getOrDefault(c, 0.0) * net);
-        s.put(Cause.GC, gcS);
+        for (Cause c : List.of(Cause.MONITOR, Cause.PARK, Cause.POOL_WAIT, Cause.DB, Cause.DOWNSTREAM, Cause.SLEEP)) {
+            s.put(c, seen.waitS().getOrDefault(c, 0.0));
+        }
+        // a pause stops every request in flight: its share of request time is its share of the hold
+        double inFlight = holdS > 0 ? requestS / holdS : 0;
+        s.put(Cause.GC, seen.gcPauseS() * inFlight);
         double seenS = s.values().stream().mapToDouble(Double::doubleValue).sum();
-        double scale = seenS > serverS && seenS > 0 ? serverS / seenS : 1; // overlaps (a wait across a pause) and sampling error
+        double scale = seenS > requestS && seenS > 0 ? requestS / seenS : 1; // overlaps (a wait across a pause) and sampling error
         Map<Cause, Double> pct = new EnumMap<>(Cause.class);
         for (Cause c : Cause.values()) {
-            if (c == Cause.OTHER || c == Cause.OUTSIDE) continue;
+            if (c == Cause.OTHER) continue;
             Double v = s.get(c);
-            pct.put(c, v == null ? null : clientS > 0 ? round(100 * v * scale / clientS) : 0);
+            pct.put(c, v == null ? null : requestS > 0 ? round(100 * v * scale / requestS) : 0);
         }
-        double serverPct = clientS > 0 ? 100 * serverS / clientS : 0;
-        double unseen = clientS > 0 ? round(Math.max(0, serverPct - 100 * seenS * scale / clientS)) : 0, queued = 0, threadWait = 0;
-        double outside = server ? round(Math.max(0, 100 - serverPct)) : 0;
-        // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue), outside
-        // the server's request threads; without dumps that time is in what no source saw
+        double unseen = requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0, queued = 0, threadWait = 0;
+        // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue)
         double busyS = s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
         double poolBusy = threads > 0 && holdS > 0 ? busyS / (threads * holdS) : 0;
-        double beyondThreads = server ? outside : unseen;
         // not on a full CPU: there the threads the probe saw are those that got the CPU, fewer than the pool (Spring's
         // /cpu at 200 connections on Tomcat's 200 threads), and what the requests beyond them waited for is the CPU
-        if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && beyondThreads > 0) {
-            threadWait = round(Math.min(beyondThreads, 100.0 * (connections - threads) / connections));
-            if (server) outside = round(outside - threadWait);
-            else unseen = round(unseen - threadWait);
+        if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && unseen > 0) {
+            threadWait = round(Math.min(unseen, 100.0 * (connections - threads) / connections));
+            unseen = round(unseen - threadWait);
         }
         pct.put(Cause.THREAD_WAIT, threadWait > 0 ? threadWait : 0.0);
-        // without dumps, what no source saw on a full CPU waited for it before a worker took the request; with them, that
-        // time is outside the server, and its evidence says the CPU was full
-        if (!server && sut.full() && unseen > 0) {
+        if (sut.full() && unseen > 0) { // the CPU was full: what no source saw waited for it
             queued = unseen;
             pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + unseen));
             unseen = 0;
@@ -610,9 +520,7 @@ public final class TimeBreakdown {
             queued = Math.max(0, queued - behindGc);
         }
         pct.put(Cause.OTHER, unseen);
-        pct.put(Cause.OUTSIDE, server ? outside : null);
-        List<Map.Entry<Cause, Double>> measured = pct.entrySet().stream().filter(e -> e.getKey().kind != RequestTime.Kind.UNSEEN
-                        && e.getKey().kind != RequestTime.Kind.OUTSIDE && e.getValue() != null)
+        List<Map.Entry<Cause, Double>> measured = pct.entrySet().stream().filter(e -> e.getKey() != Cause.OTHER && e.getValue() != null)
                 .sorted(Map.Entry.<Cause, Double>comparingByValue().reversed()).toList();
         Cause top = measured.isEmpty() ? Cause.CPU : measured.getFirst().getKey();
         double first = measured.isEmpty() ? 0 : measured.get(0).getValue(), second = measured.size() < 2 ? 0 : measured.get(1).getValue();
@@ -622,74 +530,16 @@ public final class TimeBreakdown {
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
-                // the run queue on a full CPU says so first: the queue is for the CPU, whatever the dumps add
-                : (c == Cause.RUNQUEUE && sut.full() ? fullCpu(sut, cpus) + "; " : "")
-                + evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
-                + (c == Cause.RUNQUEUE ? heldCarriers(dumps) : "")
+                : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
                 + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
-        // no bottleneck while much of the server's time is not seen: the largest queue seen may be a small part of it
-        double unexplained = serverPct > 0 ? 100 * unseen / serverPct : 0;
         // the bottleneck: the largest queue in front of the request's own work, when it is material
-        Cause queue = unexplained > RequestTime.UNEXPLAINED_PCT ? null : measured.stream()
-                .filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey).findFirst().orElse(null);
+        Cause queue = measured.stream().filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey)
+                .findFirst().orElse(null);
         double own = round(pct.entrySet().stream().filter(e -> e.getKey().kind == RequestTime.Kind.OWN && e.getValue() != null)
                 .mapToDouble(Map.Entry::getValue).sum());
-        String notSeen = unseen > 0 ? unseenEvidence(dumps, server, cpu + queueS, runnableS) : "";
-        String outsideEvidence = server ? outsideEvidence(dumps, clientS, serverS, sut) : "";
         return new Result(pct, top, dominant, runnerUp, evidenceOf.apply(top), owners(seen), scale < 1, queue,
-                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own,
-                server ? round(serverPct) : null, notSeen, outsideEvidence);
-    }
-
-    /**
-     * What the probe could not see of the server's time, in words: the dumps' request threads in no state a cause
-     * covers (with the frame most were in), threads the dumps saw runnable beyond schedstat's CPU and run queue (in
-     * native code or I/O no cause covers), or, without dumps, that the server's time was taken as the client's.
-     */
-    static String unseenEvidence(DumpSeen dumps, boolean server, double cpuAndQueueS, double runnableS) {
-        if (!server) return "no thread dump saw a request: the server's time is taken as the client's, so this includes time outside the server"
-                + " (the kernel's queues, the poller, the network, the client) and waits under the recording's threshold";
-        List<String> parts = new ArrayList<>();
-        int n = dumps.unclassified().values().stream().mapToInt(Integer::intValue).sum();
-        if (n > 0) {
-            String most = dumps.unclassified().entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse("");
-            parts.add(String.format(Locale.ROOT, "%d of %d request threads in the dumps in no state a cause covers, most %s", n, dumps.observations(), most));
-        }
-        if (runnableS > cpuAndQueueS) {
-            parts.add(String.format(Locale.ROOT, "the dumps saw request threads runnable %.1f s beyond schedstat's %.1f s on the CPU and in its run queue"
-                    + " (in native code or I/O no cause covers)", runnableS - cpuAndQueueS, cpuAndQueueS));
-        }
-        return parts.isEmpty() ? "waits the dumps' few instants did not catch" : String.join("; ", parts);
-    }
-
-    /** The time outside the server in words: the client's and the server's request time, and what queued for the CPU there. */
-    static String outsideEvidence(DumpSeen dumps, double clientS, double serverS, SutCpu sut) {
-        String s = String.format(Locale.ROOT, "the client's request time %.1f s, the server's %.1f s (%.1f request threads in flight on average in %d thread dumps)",
-                clientS, serverS, (double) dumps.observations() / dumps.dumps(), dumps.dumps());
-        if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {
-            s += String.format(Locale.ROOT, "; the server's other threads (the acceptor, the poller) waited %.1f s to run (%s)", sut.othersRunqueueS(), sut.othersTop());
-        }
-        return s + (sut.full() ? "; " + fullCpu(sut, 0) : "");
-    }
-
-    /** "the SUT's CPU full: 97% busy" (on N CPUs when known), with every process's share where the SUT's own is not full. */
-    static String fullCpu(SutCpu sut, int cpus) {
-        String on = cpus > 0 ? String.format(Locale.ROOT, " on %d CPU%s", cpus, cpus == 1 ? "" : "s") : "";
-        return !(sut.busy() >= FULL_CPU) && sut.coresBusy() >= FULL_CPU
-                ? String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy%s, the SUT's own threads %.0f%%", 100 * sut.coresBusy(), on, 100 * sut.busy())
-                : String.format(Locale.ROOT, "the SUT's CPU full: %.0f%% busy%s", 100 * sut.busy(), on);
-    }
-
-    /**
-     * "; carriers held by a virtual thread blocked or waiting while mounted (pinned) in a.Ledger.post [5 of 40 request
-     * threads in 4 dumps]": what holds the carriers, said only when their stacks show it; "" when none was held.
-     */
-    static String heldCarriers(DumpSeen dumps) {
-        return dumps.heldCarriers().entrySet().stream().max(Map.Entry.comparingByValue())
-                .map(e -> String.format(Locale.ROOT, "; %s %s [%d of %d request threads in %d dumps]", HOLDING_CARRIER, e.getKey(),
-                        dumps.heldCarriers().values().stream().mapToInt(Integer::intValue).sum(), dumps.observations(), dumps.dumps()))
-                .orElse("");
+                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own);
     }
 
     /**
@@ -707,19 +557,11 @@ public final class TimeBreakdown {
     }
 
     /**
-     * The breakdown: each cause's share of the client's request time in percent (null: not measured), the largest
-     * measured one (never "other" nor "outside"), whether it dominates, the next one, the largest one's evidence; the
-     * server's request time as a share of the client's (null: no dumps, taken as the client's), what the probe could not
-     * see of it, and what the time outside the server stands on.
+     * The breakdown: each cause's share of request time in percent (null: not measured), the largest measured one (never
+     * "other"), whether it dominates, the next one, the largest one's evidence.
      */
     public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled,
-                         Cause queue, String queueEvidence, double ownPct, Double serverPct, String unseen, String outsideEvidence) {
-        /** "Other" as a share of the server's request time (of the client's without dumps): over 20%, no bottleneck is named. */
-        public double unexplainedPct() {
-            double other = pct.get(Cause.OTHER);
-            return serverPct == null ? other : serverPct > 0 ? 100 * other / serverPct : 0;
-        }
-
+                         Cause queue, String queueEvidence, double ownPct) {
         public String topLine() {
             if (!dominant) {
                 return String.format(Locale.ROOT, "no single cause dominates: %.0f%% of request time %s (%s)%s%s", pct.get(top), top.label, evidence,
@@ -790,7 +632,7 @@ public final class TimeBreakdown {
                 .max(Map.Entry.comparingByValue()).map(e -> {
                     String what = dumps.evidence().getOrDefault(e.getKey(), Map.of()).entrySet().stream().max(Map.Entry.comparingByValue())
                             .map(Map.Entry::getKey).orElse("");
-                    return String.format(Locale.ROOT, "%d of %d request threads in %d dumps %s%s", e.getValue(), dumps.observations(),
+                    return String.format(Locale.ROOT, "%d of %d virtual request threads in %d dumps %s%s", e.getValue(), dumps.observations(),
                             dumps.dumps(), e.getKey().label, what.isEmpty() ? "" : " (" + what + ")");
                 }).orElse(null);
     }

@@ -172,9 +172,7 @@ public final class ReportPage {
         sb.append("<section id=\"request-time\"><h2>Where request time goes</h2>\n<p class=\"hint\">Each bar is one row's request time "
                 + "(throughput × mean latency × hold) by cause, from the profile probe (docs/design.md, \"Where each request's time goes\"), in a "
                 + "<b>profiled hold of its own after the measured one</b>: no number of the row is taken while the profiler runs. Beside each bar, "
-                + "what that hold cost against the measured one. The bar is the client's request time: the server's own (its request threads in flight "
-                + "in the thread dumps × the hold) by cause, and the rest outside the server. Time no source saw inside the server is \"other\", never "
-                + "named as a cause; over 20% of the server's time, no bottleneck is named.</p>\n<p class=\"legend\">");
+                + "what that hold cost against the measured one. Time no source saw is \"other\" and never named as a cause.</p>\n<p class=\"legend\">");
         for (vtlab.data.RequestTime.Cause c : vtlab.data.RequestTime.Cause.values()) {
             sb.append("<span class=\"key\"><i style=\"background:").append(c.color).append("\"></i>").append(Html.esc(c.label)).append("</span> ");
         }

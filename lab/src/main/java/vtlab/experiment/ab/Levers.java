@@ -472,19 +472,10 @@ final class Levers {
             return "a spin on Thread.yield (the frame above): each yield puts the virtual thread back in its carrier's queue, so the requests queue"
                     + " behind the spinners; the library's release that parks instead (the known library fix below, the lab's library lever for a Spring Boot jar)";
         }
-        // carriers held: said only when the dumps saw a virtual thread blocked or waiting while mounted, with its frame
-        int held = evidence == null ? -1 : evidence.indexOf(vtlab.probe.TimeBreakdown.HOLDING_CARRIER);
-        if (cause == Cause.RUNQUEUE && held >= 0) {
-            String where = evidence.substring(held + vtlab.probe.TimeBreakdown.HOLDING_CARRIER.length()).split(";")[0].strip();
-            return "virtual threads queued for a carrier while carriers were held: a virtual thread blocked or waiting while mounted in " + where
-                    + " (pinned: a synchronized block around a blocking call, or a blocking call in native code) keeps its carrier from the others;"
-                    + " take the blocking call out of the pin, or more carriers (-D" + vtlab.plan.PlanContext.CARRIERS_PROPERTY + ")";
-        }
-        // queued for a carrier with no carrier held: the carriers were running requests, or waited for the CPU themselves
+        // a queue for a carrier while the CPU had room is not a full CPU: carriers are held (pinned, or in native code)
         if (cause == Cause.RUNQUEUE && evidence != null && !evidence.contains("CPU full") && evidence.contains("queued for")) {
-            return "virtual threads queued for a carrier, and the dumps saw no carrier held (no virtual thread blocked while mounted): the carriers were"
-                    + " running requests or waiting for the CPU themselves (their run queue in the profile), so less CPU per request, or more carriers (-D"
-                    + vtlab.plan.PlanContext.CARRIERS_PROPERTY + ") where the CPU has room";
+            return "virtual threads queued for a carrier while the CPU had room: something holds the carriers (a pinned virtual thread, "
+                    + "a blocking call in native code: the thread dumps' carriers show which), or more carriers (-D" + vtlab.plan.PlanContext.CARRIERS_PROPERTY + ")";
         }
         return ADVICE.getOrDefault(cause, "");
     }
@@ -502,9 +493,9 @@ final class Levers {
         int colon = s.indexOf(':'), eq = s.indexOf('=');
         if (colon > 0 && (eq < 0 || colon < eq)) {
             cause = Cause.of(s.substring(0, colon));
-            if (cause == null || cause == Cause.OTHER || cause == Cause.OUTSIDE) {
+            if (cause == null || cause == Cause.OTHER) {
                 throw new UsageError("--lever " + spec + ": '" + s.substring(0, colon) + "' is not a cause (one of "
-                        + String.join(", ", java.util.Arrays.stream(Cause.values()).filter(c -> c != Cause.OTHER && c != Cause.OUTSIDE).map(c -> c.key).toList()) + ")");
+                        + String.join(", ", java.util.Arrays.stream(Cause.values()).filter(c -> c != Cause.OTHER).map(c -> c.key).toList()) + ")");
             }
             s = s.substring(colon + 1);
             eq = s.indexOf('=');
