@@ -93,8 +93,8 @@ public final class Stats {
      * Welch-Satterthwaite's degrees of freedom for a difference of two means whose squared standard errors are va (from
      * na values) and vb (from nb), rounded down. Unrounded, they run liberal at the lab's 2–6 forks a side when one side
      * is steady and the other spread: a spread side that happens to come out narrow also raises the df, so the t shrinks
-     * exactly when the difference looks largest (5.5–5.9% false claims on A/A where 5% is meant, docs/results.md).
-     * Rounding down keeps them at 5% and costs about a point of power; the smaller side's n − 1 (Hsu's) costs ten.
+     * exactly when the difference looks largest (5.1–6.5% false claims on A/A where 5% is meant, docs/results.md).
+     * Rounding down keeps them at 5% and costs about a point of power; the smaller side's n − 1 (Hsu's) costs nine.
      */
     static double welchDf(double va, int na, double vb, int nb) {
         double df = (va + vb) * (va + vb) / (va * va / (na - 1) + vb * vb / (nb - 1));
