@@ -83,9 +83,7 @@ public final class HostsPlan {
      * cannot is refused by name.
      */
     public static List<String> probes(Options o) throws UsageError {
-        if (RunOptions.NO_PROBES.on(o)) return List.of();
-        if (!RunOptions.PROBES.given(o)) return Probes.DEFAULT.stream().filter(HostsPlan::remote).toList();
-        return refuseProbes(Probes.resolve(RunOptions.PROBES.list(o), Probes.DEFAULT.stream().filter(HostsPlan::remote).toList()));
+        return refuseProbes(LabOptions.probes(o, Probes.DEFAULT.stream().filter(HostsPlan::remote).toList()));
     }
 
     /** The probes, each one that can read a SUT on another host; else refused by name. */

@@ -16,6 +16,7 @@ import vtlab.plan.Experiment;
 import vtlab.plan.PlanContext;
 import vtlab.plan.RunOptions;
 import vtlab.plan.Study;
+import vtlab.probe.Probes;
 
 /** The options of the lab itself, whichever experiments run, and the demo a run without a name runs. */
 public final class LabOptions {
@@ -36,6 +37,12 @@ public final class LabOptions {
      */
     public static final List<Opt> OWN = ownOptions();
     public static final Set<String> GLOBAL = Set.copyOf(OWN.stream().map(Opt::name).toList());
+
+    /** The probes a run asks for: none with --no-probes, --probes resolved against the defaults, else the defaults. */
+    static List<String> probes(Options o, List<String> defaults) throws UsageError {
+        if (RunOptions.NO_PROBES.on(o)) return List.of();
+        return RunOptions.PROBES.given(o) ? Probes.resolve(RunOptions.PROBES.list(o), defaults) : defaults;
+    }
 
     private static List<Opt> ownOptions() {
         List<Opt> all = new ArrayList<>(RunOptions.ALL);

@@ -91,8 +91,7 @@ public record RunPlan(List<String> experiments, Options options, List<Experiment
         }
         CoreMap cores = Tiers.cores(LabAffinity.machineCpus(), o);
         List<String> defaultProbes = Experiment.defaultProbes(chosen, Probes.DEFAULT);
-        List<String> probes = topology != null ? HostsPlan.probes(o)
-                : RunOptions.NO_PROBES.on(o) ? List.of() : (RunOptions.PROBES.given(o) ? Probes.resolve(RunOptions.PROBES.list(o), defaultProbes) : defaultProbes);
+        List<String> probes = topology != null ? HostsPlan.probes(o) : LabOptions.probes(o, defaultProbes);
         int port = RunOptions.PORT.integer(o);
         Path results = Path.of(RunOptions.OUT.string(o, LabHome.get().resolve("results").toString()));
         RowHooks hooks = RowHooks.of(o, probes);
