@@ -124,17 +124,26 @@ public final class ChartData {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " p99 ms", "y2", bars ? "points" : "dashed", color(v),
                         aggregate(Rows.valid(vr), xCol, Columns.P99, bars ? xList : null, latency(99, Columns.P99)))));
             }
-            List<ChartSpec.Point> flagged = panel.stream().filter(DataRow::flagged)
-                    .filter(r -> !Double.isNaN(r.num(Columns.RPS)))
-                    .map(r -> new ChartSpec.Point(bars ? xList.indexOf(r.num(xCol)) : r.num(xCol),
-                            r.num(Columns.RPS), null, List.of(data.anchor(r))))
-                    .toList();
-            if (!flagged.isEmpty()) lines.add(new ChartSpec.Line("flagged rows (not evidence) req/s", "y", "muted", MUTED, flagged));
+            flaggedLine(panel, xCol, Columns.RPS, 1, bars ? xList : null, "req/s").ifPresent(lines::add);
             out.add(new ChartSpec(id(prefix), bars ? "bar" : "line", title, xLabel, "throughput (req/s)",
                     withP99 ? "p99 latency (ms)" : null, !bars && logScale(xs),
                     bars ? xList.stream().map(x -> fmtInt(x)).toList() : List.of(), lines));
         });
         return out;
+    }
+
+    /**
+     * The flagged rows of a panel (not evidence) as muted points of {@code y} times {@code factor}, each linking its
+     * row: at its category's index when {@code categories} is given (a bar chart), else at its x. Empty when none is
+     * flagged with a value.
+     */
+    private Optional<ChartSpec.Line> flaggedLine(List<DataRow> panel, Column xCol, Column y, double factor, List<Double> categories, String unit) {
+        List<ChartSpec.Point> flagged = panel.stream().filter(DataRow::flagged)
+                .filter(r -> !Double.isNaN(r.num(y)))
+                .map(r -> new ChartSpec.Point(categories != null ? categories.indexOf(r.num(xCol)) : r.num(xCol),
+                        r.num(y) * factor, null, List.of(data.anchor(r))))
+                .toList();
+        return flagged.isEmpty() ? Optional.empty() : Optional.of(new ChartSpec.Line("flagged rows (not evidence) " + unit, "y", "muted", MUTED, flagged));
     }
 
     /**
@@ -257,6 +266,8 @@ public final class ChartData {
                 byVariant.forEach((v, vr) -> lines.add(new ChartSpec.Line(v + " OS threads", "y2", "points", color(v),
                         aggregate(Rows.valid(vr), xCol, Columns.THREADS_MAX, xs))));
             }
+            // a busy machine flags every row: its memory is still drawn, muted, as the throughput is
+            flaggedLine(panel, xCol, yCol, nmt ? 1 / 1024.0 : 1, xs, nmt ? "thread stacks MB" : "RSS MB").ifPresent(lines::add);
             if (lines.stream().allMatch(l -> l.points().isEmpty())) return;
             String y2 = nmt && anyValue(panel, Columns.RSS_MAX) ? "RSS (MB)" : anyValue(panel, Columns.THREADS_MAX) ? "OS threads of the SUT" : null;
             out.add(new ChartSpec(id("memory-" + experiment), "bar", experiment + ": " + (nmt ? "thread stacks committed (NMT)" : "SUT resident memory")

@@ -51,6 +51,25 @@ class ChartDataTest {
     }
 
     @Test
+    void aMachineThatFlagsEveryRowStillGetsItsMemoryChartMuted() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        f.row("servlet", "platform", 50, null, 1, 950, 50);
+        f.row("servlet", "virtual", 50, null, 1, 900, 50);
+        f.rows.forEach(r -> {
+            r.put("status", "flagged");
+            r.put("flags", "busy-machine");
+        });
+        f.write();
+        List<ChartSpec> memory = new ChartData(RunData.load(dir)).memory("servlet");
+        assertEquals(1, memory.size(), "the memory chart, though no row is evidence");
+        ChartSpec.Line flagged = line(memory.getFirst(), "flagged rows (not evidence) RSS MB");
+        assertEquals("muted", flagged.style());
+        assertEquals(List.of(260.0, 180.0), flagged.points().stream().map(ChartSpec.Point::y).toList());
+        assertEquals(List.of(0.0, 0.0), flagged.points().stream().map(ChartSpec.Point::x).toList(), "at the category of their concurrency");
+        assertTrue(line(memory.getFirst(), "virtual RSS MB").points().isEmpty(), "no bar of evidence");
+    }
+
+    @Test
     void poolSweepMakesABottleneckChartAndNoHero() throws Exception {
         RunFixture f = new RunFixture(dir);
         for (int pool : new int[] {50, 100, 200, 400}) {
