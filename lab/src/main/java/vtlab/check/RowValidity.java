@@ -144,6 +144,9 @@ public final class RowValidity {
         Double others = number(out.get(Columns.OTHERS_CPU));
         boolean busy = others != null && others >= Validity.BUSY_MACHINE_PCT;
         if (busy) flags.add("busy-machine");
+        Double stolen = number(out.get(Columns.STEAL_CPU));
+        boolean stole = stolen != null && stolen >= Validity.STOLEN_CPU_PCT;
+        if (stole) flags.add("stolen-cpu");
         out.put(Validity.FLAGS, String.join(";", flags));
         boolean voided = flags.stream().anyMatch(Validity::voids);
         out.put(Validity.STATUS, voided ? "flagged" : "ok");
@@ -153,6 +156,8 @@ public final class RowValidity {
         if (shared != null) notes.add("SUT and generator shared CPU " + shared + " (--allow-shared-cpus): the generator's work was taken from the SUT's");
         if (busy) notes.add(String.format(java.util.Locale.ROOT, "busy-machine: other processes used %.0f%% of a core during the hold"
                 + " (a build, a browser, another run): the tiers' CPUs were not theirs alone", others));
+        if (stole) notes.add(String.format(java.util.Locale.ROOT, "stolen-cpu: the hypervisor gave %.0f%% of a core of this VM's CPUs to"
+                + " other guests during the hold: the tiers ran slower than their own ticks say", stolen));
         if (!ctx.probeErrors().isEmpty()) notes.add("probe errors: " + String.join("; ", ctx.probeErrors()));
         out.put(Validity.NOTE, String.join(" | ", notes));
     }

@@ -28,6 +28,12 @@ public final class Validity {
      * alone: a quarter of a core on a 2-CPU machine where the SUT and the generator have one CPU each.
      */
     public static final double BUSY_MACHINE_PCT = 25.0;
+    /**
+     * CPU the hypervisor stole during a hold (% of one core, the whole machine) at which the row is not the service's
+     * own speed: a tenth of a core, against a quiet VM's 0.3% here; no process's ticks show it, so a number stays
+     * plausible and is 10% low.
+     */
+    public static final double STOLEN_CPU_PCT = 10.0;
     /** A closed row below this share of its bound, with the SUT not saturated, is flagged below-bound. */
     public static final double BOUND_LOW = 0.90;
     /** A row above this share of its bound is flagged above-bound (the bound is a ceiling, not a goal). */

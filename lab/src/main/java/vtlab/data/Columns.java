@@ -99,6 +99,8 @@ public final class Columns {
             "CPU of every process outside the row's tiers and the lab itself over the hold (this machine; 100 = one core): a build or a browser beside the run");
     public static final Column BACKGROUND_CPU = Column.number("background_cpu_pct", "% core",
             "CPU of processes at a lower priority than the lab's (their nice above its: a build at nice 19 and idle priority), user and system, over the hold (this machine; 100 = one core): the kernel gives them only the time the tiers leave, so it is not in others_cpu_pct");
+    public static final Column STEAL_CPU = Column.number("steal_cpu_pct", "% core",
+            "CPU time the hypervisor gave to others while this VM's CPUs wanted it (/proc/stat's steal, every CPU) over the hold (100 = one core): a tier's ticks do not show it, its work just took longer");
     public static final Column APP_CPU_BY_THREAD = Column.text("app_cpu_by_thread", "SUT CPU % of one core by thread group over the hold (group pct;...)");
     public static final Column THREADS_MAX = Column.integer("jvm_threads_max", "threads", "SUT OS threads (/proc Threads), max over the hold");
     public static final Column THREADS_IDLE = Column.integer("jvm_threads_idle", "threads", "SUT OS threads before any load");

@@ -40,12 +40,19 @@ public final class CpuProbe implements Probe {
      * system time alone reached half a core in a C build (docs/results.md) and flagged a row busy-machine.
      */
     public static final Column BACKGROUND = vtlab.data.Columns.BACKGROUND_CPU;
+    /**
+     * What the hypervisor took: a VM's CPUs stolen for other guests. No process's ticks show it, so a row on a stolen
+     * CPU reads as a slower service (the same JVM, same load, 10% lower between one run and the next on this VM):
+     * check.RowValidity flags it. Only where every tier runs on this machine, as others' CPU.
+     */
+    public static final Column STEAL = vtlab.data.Columns.STEAL_CPU;
 
     @Override
     public java.util.List<Column> columns() {
         List<Column> all = new java.util.ArrayList<>(TIER_COLUMNS.values());
         all.add(OTHERS);
         all.add(BACKGROUND);
+        all.add(STEAL);
         return all;
     }
 
@@ -55,6 +62,8 @@ public final class CpuProbe implements Probe {
     private long startNanos, lastNanos;
     /** {machine busy jiffies, the lab's own ticks, the tiers' ticks} at the hold's start and at the last sample that read every tier alive. */
     private long[] machineStart, machineLast;
+    /** The machine's steal jiffies at the hold's start (-1: unread) and the reading's time. */
+    private long stealStart = -1;
     private long machineLastNanos;
     private List<ProcessHandle> servers = List.of();
     /** The tiers' processes and the lab's: never another's, whatever their priority. */
@@ -100,6 +109,25 @@ public final class CpuProbe implements Probe {
         servers = allHere ? servers(ctx) : List.of();
         servers.forEach(h -> rowPids.add(h.pid())); // counted with the tiers, never as lower-priority work too
         machineStart = allHere ? machine(startTicks) : null;
+        stealStart = allHere ? steal() : -1; // this machine's hypervisor: a remote tier's is its host's
+    }
+
+    /** The machine's steal jiffies now; -1 when /proc/stat cannot be read. */
+    private static long steal() {
+        try {
+            return stealJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
+        } catch (java.io.IOException e) {
+            return -1;
+        }
+    }
+
+    /** steal jiffies of the machine ("cpu" line of /proc/stat, its 8th value); -1 where the kernel does not give it. */
+    static long stealJiffies(String procStat) {
+        for (String line : procStat.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f[0].equals("cpu") && f.length > 8) return Long.parseLong(f[8]);
+        }
+        return -1;
     }
 
     /** The local processes serving the SUT (LocalServers) that are no tier of the row: their CPU is the system's too. */
@@ -188,6 +216,8 @@ public final class CpuProbe implements Probe {
         Double others = others(machineStart, machineLast, machineSecs);
         if (others != null) out.put(OTHERS, others);
         if (machineStart != null && machineLast != null && machineSecs > 0) out.put(BACKGROUND, round1(pct(machineLast[3] - machineStart[3], machineSecs)));
+        long stealEnd = steal();
+        if (stealStart >= 0 && stealEnd >= stealStart && dt > 0) out.put(STEAL, round1(pct(stealEnd - stealStart, dt)));
     }
 
     /** Ticks over a stretch of seconds as % of one core. */

@@ -58,6 +58,22 @@ class RowValidityTest {
         assertTrue(((String) busy.get(Validity.NOTE)).contains("other processes used 61% of a core during the hold"), String.valueOf(busy.get(Validity.NOTE)));
     }
 
+    /** The hypervisor took a tenth of a core from the VM while the row ran: its numbers are slower than the service. */
+    @Test
+    void cpuTheHypervisorStoleVoidsTheRowAndSaysHowMuch() {
+        RowValues little = new RowValues();
+        little.put(vtlab.probe.CpuProbe.STEAL, 0.4);
+        RowValidity.judge(little, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("ok", little.get(Validity.STATUS), String.valueOf(little.get(Validity.NOTE)));
+
+        RowValues stolen = new RowValues();
+        stolen.put(vtlab.probe.CpuProbe.STEAL, 14.0);
+        RowValidity.judge(stolen, row(200, 4000.0, null), closed(3950, 50.5), HERE);
+        assertEquals("flagged", stolen.get(Validity.STATUS));
+        assertEquals("stolen-cpu", stolen.get(Validity.FLAGS));
+        assertTrue(((String) stolen.get(Validity.NOTE)).contains("the hypervisor gave 14% of a core"), String.valueOf(stolen.get(Validity.NOTE)));
+    }
+
     /**
      * Handshakes a full accept queue dropped are a caveat that names itself, and the cause in the note when the
      * connections then sat idle (run 20261128T224239Z-servers: Tomcat's backlog of 100 at 1,000 connections, ratio 0.87).

@@ -23,6 +23,13 @@ class CpuProbeTest {
         assertEquals(-1, CpuProbe.busyJiffies("intr 1\n"));
     }
 
+    /** The hypervisor's steal is the "cpu" line's 8th value: no process's ticks, so read apart; absent on old kernels. */
+    @Test
+    void stealIsTheCpuLinesEighthValue() {
+        assertEquals(250, CpuProbe.stealJiffies("cpu  1000 20 300 90000 50 7 400 250 0 0\ncpu0 500 10 150 45000 25 3 200 125 0 0\n"));
+        assertEquals(-1, CpuProbe.stealJiffies("cpu  1000 20 300 90000 50 7 400\n"));
+    }
+
     /**
      * A build run as ./vtlab test runs oha's (nice 19, idle priority) is lower-priority work, whole: its user and system
      * time, and its finished children's through the shell that reaped them, not only the nice jiffies of /proc/stat.
