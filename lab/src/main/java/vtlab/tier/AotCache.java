@@ -76,6 +76,13 @@ public final class AotCache {
         String failed = FAILED.get(key);
         if (failed != null) return Use.jar(stack, failed);
         Path aot = dir.resolve("app.aot");
+        String cannot = unwritable(dir);
+        if (cannot != null) {
+            // said once a run (FAILED keeps it): every fork of this jar starts from the jar as shipped, nothing else changes
+            FAILED.put(key, cannot);
+            System.err.println("vtlab: " + cannot + ": the forks start from the jar, without a cache");
+            return Use.jar(stack, cannot);
+        }
         try {
             boolean trained = Files.isRegularFile(aot);
             if (!trained) prune(dir, stack.jar());
@@ -86,6 +93,24 @@ public final class AotCache {
             String why = e.getMessage().lines().findFirst().orElse("training failed");
             FAILED.put(key, why);
             return Use.jar(stack, why);
+        }
+    }
+
+    /**
+     * Why the cache's folder cannot be written (a file in its way, a read-only disk, no permission), or null when it
+     * can: tried by writing there, as root passes every permission check but a read-only disk's.
+     */
+    static String unwritable(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Files.delete(Files.createTempFile(dir, "writable-", ".tmp"));
+            return null;
+        } catch (java.nio.file.FileAlreadyExistsException | java.nio.file.NotDirectoryException e) {
+            return "the AOT cache folder " + dir + " cannot be written: a file is in its way (" + e.getFile() + ")";
+        } catch (java.nio.file.FileSystemException e) {
+            return "the AOT cache folder " + dir + " cannot be written: " + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName());
+        } catch (IOException e) {
+            return "the AOT cache folder " + dir + " cannot be written: " + e.getMessage();
         }
     }
 

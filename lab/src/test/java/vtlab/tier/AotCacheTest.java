@@ -1,6 +1,7 @@
 package vtlab.tier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -144,6 +145,34 @@ class AotCacheTest {
                 s.data(), new vtlab.stack.Stack.Launch("java -jar x.jar", List.of(), java.time.Duration.ofSeconds(5)));
         AotCache.Use use = AotCache.forStart(cmd, vtlab.tier.tool.Jdk.current(), List.of(), List.of(), vtlab.proc.Env.NONE, "0", 1, tmp.resolve("c.sut.log"));
         assertEquals(new AotCache.Use(List.of(), "command"), use);
+    }
+
+    /**
+     * A cache folder that cannot be written (here a file where .vtlab/aot should be: root passes every permission check)
+     * is said in one line and the fork starts from the jar; nothing is trained, nothing is lost.
+     */
+    @Test
+    void aCacheFolderThatCannotBeWrittenStartsTheJarAsShippedAndSaysWhy() throws Exception {
+        assertNull(AotCache.unwritable(tmp.resolve("fine").resolve("x")));
+        Files.writeString(tmp.resolve("blocked"), "a file, not a folder");
+        String why = AotCache.unwritable(tmp.resolve("blocked").resolve("servlet-jdk25-1"));
+        assertTrue(why != null && why.matches("the AOT cache folder .*/blocked/servlet-jdk25-1 cannot be written: (Not a directory|a file is in its way.*)"), why);
+
+        Stack cached = Stack.load("spring-mvc"); // a stack started from a cache; loaded before the home moves: the stacks are the checkout's
+        Path home = Files.createDirectories(tmp.resolve("home").resolve(".vtlab"));
+        Files.writeString(home.resolve("aot"), "a file where the caches go");
+        String before = System.getProperty("vtlab.home");
+        System.setProperty("vtlab.home", home.getParent().toString());
+        try {
+            AotCache.Use use = AotCache.forStart(cached, vtlab.tier.tool.Jdk.current(), List.of(), List.of(), vtlab.proc.Env.NONE, "0", 1,
+                    tmp.resolve("s.sut.log"));
+            assertEquals(List.of("-jar", cached.jar().toString()), use.javaArgs());
+            assertTrue(use.launch().startsWith("jar (no AOT cache: the AOT cache folder ") && use.launch().contains("cannot be written"), use.launch());
+            assertFalse(Files.exists(tmp.resolve("s.sut.log")), "no training started");
+        } finally {
+            if (before == null) System.clearProperty("vtlab.home");
+            else System.setProperty("vtlab.home", before);
+        }
     }
 
     @Test
