@@ -480,6 +480,61 @@ class ArchitectureTest {
         assertEquals(1, matrixOpeners("run/Other.java", List.of("new Dataset(dir.matrix(), schema)")).size());
     }
 
+    /**
+     * The classes that open environment.json, each for a reason that decides nothing: the runner writes it, RunDir
+     * names it, RunKept reads a run folder written before kept.json (its one reader of old folders), and the report's
+     * RunData reads it to show people (the page's environment, compare's) and to copy it into summary.json for tools.
+     */
+    static final Set<String> ENVIRONMENT_OPENERS = Set.of("run/Runner.java", "data/RunDir.java", "data/RunKept.java", "report/RunData.java");
+    /** Where the report shows environment.json (RunData's environment()): for people, beside the verdicts, never under them. */
+    static final Set<String> ENVIRONMENT_SHOWN = Set.of("report/RunData.java", "report/ReportPage.java", "report/Compare.java", "report/RunSummary.java");
+
+    /**
+     * environment.json is written for people and tools, never read back by the lab for a decision (that is kept.json,
+     * data.RunKept): its name is written in RunDir alone, no class outside RunDir resolves it, only
+     * {@link #ENVIRONMENT_OPENERS} ask RunDir for its path (environmentJson()), only summary's step takes RunData's copy
+     * (environmentCopy), and inside report/ only {@link #ENVIRONMENT_SHOWN} read RunData's environment().
+     */
+    static List<String> environmentOpeners(String file, List<String> lines) {
+        List<String> out = new ArrayList<>();
+        for (String line : lines) {
+            String code = line.strip();
+            if (code.startsWith("*") || code.startsWith("/*") || code.startsWith("//")) continue;
+            int comment = code.indexOf("//");
+            if (comment >= 0) code = code.substring(0, comment);
+            boolean name = code.contains("\"environment.json\"") && !file.equals("data/RunDir.java");
+            boolean resolved = !file.equals("data/RunDir.java") && code.matches(".*\\bresolve\\(\\s*(RunDir\\.)?ENVIRONMENT\\s*\\).*");
+            boolean path = !ENVIRONMENT_OPENERS.contains(file) && code.matches(".*\\.environmentJson\\(\\s*\\).*");
+            boolean copy = !file.equals("report/RunData.java") && !file.equals("cli/RunSteps.java") && code.matches(".*\\benvironmentCopy\\(.*");
+            boolean shown = file.startsWith("report/") && !ENVIRONMENT_SHOWN.contains(file) && code.matches(".*\\.environment\\(\\s*\\).*");
+            if (name || resolved || path || copy || shown) out.add(file + ": " + code.strip());
+        }
+        return out;
+    }
+
+    @Test
+    void environmentJsonIsReadForNoDecision() throws IOException {
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(SOURCES)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+                found.addAll(environmentOpeners(SOURCES.relativize(f).toString(), Files.readAllLines(f)));
+            }
+        }
+        assertEquals(List.of(), found, "environment.json read outside its writer, RunKept's reader of old folders and the report's display:"
+                + " read what the lab kept with RunKept.read(run) (kept.json)");
+        // the scan sees what it forbids, and not a comment, a message, a declared read or the allowed
+        assertEquals(5, environmentOpeners("experiment/X.java", List.of("JsonNode env = JSON.readTree(dir.resolve(\"environment.json\").toFile());",
+                "Path e = run.resolve(RunDir.ENVIRONMENT);", "var doc = JSON.readTree(new RunDir(dir).environmentJson().toFile());",
+                "JsonNode env = RunData.environmentCopy(dir);", "Path e = dir.resolve(ENVIRONMENT);",
+                "// dir.resolve(\"environment.json\")", " * run.environmentJson()", "super(List.of(RunDir.MATRIX, RunDir.ENVIRONMENT), List.of(\"out\"));",
+                "out.println(\"results in matrix.csv, environment.json, raw/\");", "pb.environment().putAll(env);",
+                "RunKept kept = RunKept.read(new RunDir(dir));")).size());
+        assertEquals(1, environmentOpeners("report/Verdicts.java", List.of("String status = data.environment().path(\"status\").asText();")).size());
+        assertEquals(List.of(), environmentOpeners("report/ReportPage.java", List.of("JsonNode env = data.environment();")));
+        assertEquals(List.of(), environmentOpeners("data/RunKept.java", List.of("JSON.readTree(run.environmentJson().toFile())")));
+        assertEquals(List.of(), environmentOpeners("cli/RunSteps.java", List.of("RunSummary.of(rows, h, RunData.environmentCopy(dir.dir()), null, b);")));
+    }
+
     /** The check itself: a test that cannot fail proves nothing. */
     @Test
     void theScanSeesRealReferences() throws IOException {

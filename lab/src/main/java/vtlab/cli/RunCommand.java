@@ -87,7 +87,7 @@ public final class RunCommand implements Command {
         try {
             Runner.Builder config = Runner.Config.builder().rows(plan.planned()).studies(plan.studies(), plan.studySeconds()).generator(p.generator())
                     .cores(p.cores()).port(plan.port()).folders(plan.results(), LabHome.get().resolve(".vtlab")).tierOptions(plan.tierOptions())
-                    .environment(env).experiments(plan.experiments()).plan(plan.ctx()).searches(plan.searches(), plan.hooks()).launcher(p.launcher());
+                    .environment(env).experiments(plan.experiments()).kept(plan.kept()).plan(plan.ctx()).searches(plan.searches(), plan.hooks()).launcher(p.launcher());
             if (across != null) config.hosts(across.run()::unreachable, across.sites());
             done = new Runner(out).run(config.build());
         } finally {
@@ -128,7 +128,6 @@ public final class RunCommand implements Command {
             Environment env = new Environment(commandLine, plan.options().asMap(), cores,
                     Stream.concat(rows.stream(), plan.searches().stream().map(Search::template)).map(Row::jdk).distinct().toList(),
                     generator.name(), generator.version(), plan.probes(), rows.size());
-            plan.environments().forEach(env::set);
             if (across != null) {
                 env.set("topology", across.file().toString());
                 env.set("hosts", across.survey());

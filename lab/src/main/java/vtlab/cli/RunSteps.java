@@ -6,14 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
 import vtlab.data.DataRow;
 import vtlab.data.RunDir;
 import vtlab.experiment.registry.RunFindings;
 import vtlab.report.Histograms;
 import vtlab.report.Report;
+import vtlab.report.RunData;
 import vtlab.report.RunSummary;
 import vtlab.report.Summary;
 import vtlab.run.Runner;
@@ -25,7 +23,7 @@ final class RunSteps {
     /** The experiments' findings, which the summary and the report read as data. */
     static final class WriteFindings extends AfterRun {
         WriteFindings() {
-            super(List.of(RunDir.MATRIX), List.of("findings.json", "findings"), false);
+            super(List.of(RunDir.MATRIX, RunDir.KEPT), List.of("findings.json", "findings"), false);
         }
 
         @Override
@@ -34,10 +32,10 @@ final class RunSteps {
         }
     }
 
-    /** The summary, with each row held against --fail-on; to the terminal too. */
+    /** The summary, with each row held against --fail-on (environment.json copied into summary.json for tools); to the terminal too. */
     static final class WriteSummary extends AfterRun {
         WriteSummary() {
-            super(List.of(RunDir.MATRIX, "environment.json", "raw/", "findings"), List.of("summary.json", "summary.txt", "out", "breached"), false);
+            super(List.of(RunDir.MATRIX, RunDir.ENVIRONMENT, "raw/", "findings"), List.of("summary.json", "summary.txt", "out", "breached"), false);
         }
 
         @Override
@@ -46,8 +44,8 @@ final class RunSteps {
             List<DataRow> rows = dir.rows();
             Map<Integer, List<String>> breaches = new LinkedHashMap<>();
             if (s.failOn() != null) for (int i = 0; i < rows.size(); i++) breaches.put(i + 1, s.failOn().breached(rows.get(i)));
-            JsonNode env = Files.exists(dir.environment()) ? new ObjectMapper().readTree(dir.environment().toFile()) : null;
-            RunSummary summary = RunSummary.of(rows, Histograms.of(dir.dir()), env, s.failOn() == null ? null : s.failOn().text(), breaches);
+            RunSummary summary = RunSummary.of(rows, Histograms.of(dir.dir()), RunData.environmentCopy(dir.dir()), s.failOn() == null ? null : s.failOn().text(),
+                    breaches);
             summary.write(dir.dir());
             String text = (rows.isEmpty() ? "" : Summary.render(summary)) + Summary.findings(s.findings);
             Files.writeString(dir.summary(), text);
@@ -59,7 +57,7 @@ final class RunSteps {
     /** report.html from the run folder; a report that cannot be written does not fail the run. */
     static final class WriteReport extends AfterRun {
         WriteReport() {
-            super(List.of(RunDir.MATRIX, "findings.json", "summary.json", "environment.json", "raw/"), List.of("report.html", "charts/", "out"), false);
+            super(List.of(RunDir.MATRIX, "findings.json", "summary.json", RunDir.ENVIRONMENT, RunDir.KEPT, "raw/"), List.of("report.html", "charts/", "out"), false);
         }
 
         @Override

@@ -46,7 +46,7 @@ final class ScenarioSteps {
         private final Scenario scenario;
 
         Thresholds(Scenario scenario) {
-            super(List.of(RunDir.MATRIX, "raw/", "summary.json"), List.of("summary.json (scenario_fidelity)", "out", "rows", "outcomes", "code"), true);
+            super(List.of(RunDir.MATRIX, RunDir.KEPT, "raw/", "summary.json"), List.of("summary.json (scenario_fidelity)", "out", "rows", "outcomes", "code"), true);
             this.scenario = scenario;
         }
 
@@ -93,7 +93,7 @@ final class ScenarioSteps {
         private final Scenario scenario;
 
         StepSummary(Scenario scenario) {
-            super(List.of("outcomes", "rows", "code", "raw/ (the requests sent)"), List.of("scenario-summary.md", "$GITHUB_STEP_SUMMARY", "out"), true);
+            super(List.of("outcomes", "rows", "code", RunDir.KEPT, "raw/ (the requests sent)"), List.of("scenario-summary.md", "$GITHUB_STEP_SUMMARY", "out"), true);
             this.scenario = scenario;
         }
 

@@ -15,11 +15,15 @@ import vtlab.core.Secrets;
 import vtlab.proc.CoreMap;
 import vtlab.tier.tool.Jdk;
 
-/** environment.json: the machine, the core map, the JDKs, vtlab's version, the generator and every flag given. */
+/**
+ * environment.json: the machine, the core map, the JDKs, vtlab's version, the generator, every flag given and the
+ * run's status, for people and tools. The lab reads no decision back from it: what it reads back is kept apart
+ * ({@link RunKept}).
+ */
 public final class Environment {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private final Map<String, Object> doc = new LinkedHashMap<>();
-    /** The JDKs' key: each with its home, major, version and vendor. */
+    /** The JDKs' key: each with its home, major, version and vendor (a folder written before kept.json: see {@link RunKept#ofEnvironment}). */
     static final String JDKS = "jdks";
 
     public Environment(List<String> args, Map<String, List<String>> options, CoreMap coreMap, List<Jdk> jdks,
@@ -43,15 +47,6 @@ public final class Environment {
         doc.put("generator_version", generatorVersion);
         doc.put("probes", probes);
         doc.put("rows_planned", rows);
-    }
-
-    /** Each JDK major's exact version as a run's environment.json keeps it ("jdks": major, version); empty when it is not there. */
-    public static Map<Integer, String> jdkVersions(com.fasterxml.jackson.databind.JsonNode doc) {
-        Map<Integer, String> out = new LinkedHashMap<>();
-        for (com.fasterxml.jackson.databind.JsonNode j : doc.path(JDKS)) {
-            if (j.hasNonNull("version") && j.path("major").asInt() > 0) out.put(j.path("major").asInt(), j.path("version").asText());
-        }
-        return out;
     }
 
     public synchronized void set(String key, Object value) {

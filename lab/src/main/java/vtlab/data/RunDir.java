@@ -11,18 +11,23 @@ import java.util.List;
 import vtlab.core.UsageError;
 
 /**
- * results/&lt;UTC timestamp&gt;-&lt;experiments&gt;/ with matrix.csv, environment.json, raw/; results/latest points at it.
- * The one reader of matrix.csv ({@link #rows}): every consumer reads the rows here, so an absent, empty or torn file
- * means the same to the summary, the report, compare, the findings and the commands.
+ * results/&lt;UTC timestamp&gt;-&lt;experiments&gt;/ with matrix.csv, environment.json, kept.json, raw/; results/latest
+ * points at it. The one reader of matrix.csv ({@link #rows}): every consumer reads the rows here, so an absent, empty
+ * or torn file means the same to the summary, the report, compare, the findings and the commands.
  */
 public record RunDir(Path dir) {
     /** The rows' file name: its path is {@link #matrix} (the runner's, which writes it), its rows {@link #rows}. */
     public static final String MATRIX = "matrix.csv";
+    /** The machine, the tools and the run described for people and tools: the lab decides nothing from it. */
+    public static final String ENVIRONMENT = "environment.json";
+    /** What the lab keeps of the run for its own later decisions ({@link RunKept}, its one reader). */
+    public static final String KEPT = "kept.json";
 
     /** Every file and folder of a run folder with what it holds, in the order the help lists them. */
     public static final List<java.util.Map.Entry<String, String>> FILES = List.of(
             java.util.Map.entry(MATRIX, "one line per row, written as each row finishes: the seed rig's 23 columns, then vtlab's (./vtlab list columns)"),
-            java.util.Map.entry("environment.json", "CPU model and count, core map, kernel, JDKs, vtlab commit, generator, every option, run status"),
+            java.util.Map.entry(ENVIRONMENT, "CPU model and count, core map, kernel, JDKs, vtlab commit, generator, every option, run status"),
+            java.util.Map.entry(KEPT, "what the lab reads back: each experiment's entry, the rows' exact JDK versions, how the run ended"),
             java.util.Map.entry("summary.txt", "the table printed at the end (per scenario and mode: req/s, p50, p99, bound, flags), then the findings"),
             java.util.Map.entry("summary.json", "the summary as data: per scenario and mode mean, 95% CI and reps, merged p50/p99, bound, flags, breaches"),
             java.util.Map.entry("findings.json", "each experiment's findings in words and each study's report section"),
@@ -69,7 +74,7 @@ public record RunDir(Path dir) {
         if (!Files.isDirectory(dir)) throw new UsageError(dir + " is not a run folder (no such directory)");
         RunDir run = new RunDir(dir);
         Path matrix = run.matrix();
-        if (!Files.exists(matrix) && !Files.exists(run.environment())) {
+        if (!Files.exists(matrix) && !Files.exists(run.environmentJson())) {
             throw new UsageError(dir + " is not a run folder (no matrix.csv or environment.json in it)");
         }
         if (!Files.exists(matrix)) return run; // a run of studies only, or one stopped before its first row
@@ -87,8 +92,17 @@ public record RunDir(Path dir) {
         return run;
     }
 
-    public Path environment() {
-        return dir.resolve("environment.json");
+    /**
+     * Where the runner writes environment.json. Named apart from the other environments (a process's, the report's)
+     * so that a scan of the sources finds each class that opens the file: the lab reads no decision from it.
+     */
+    public Path environmentJson() {
+        return dir.resolve(ENVIRONMENT);
+    }
+
+    /** Where the runner writes kept.json; a reader reads it through {@link RunKept#read}. */
+    public Path kept() {
+        return dir.resolve(KEPT);
     }
 
     public Path raw() {

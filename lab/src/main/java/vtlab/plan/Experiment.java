@@ -116,11 +116,12 @@ public interface Experiment {
     }
 
     /**
-     * What the run's rows run that no row records and its findings need (ab: the libraries in the service's jar), read
-     * once before anything starts and kept in environment.json under the experiment's name, so that the findings read
-     * the run as it was, after the run and on ./vtlab report alike. Empty: nothing to keep.
+     * What the run's rows run that no row records and its findings need (ab: the libraries in the service's jar; a
+     * scenario: its file's requests), read once before anything starts and kept in the run folder's kept.json under
+     * the experiment's name ({@link vtlab.data.RunKept#experiment}), so that the findings read the run as it was, after
+     * the run and on ./vtlab report alike. Empty: nothing to keep.
      */
-    default java.util.Map<String, Object> environment(Options options) throws UsageError {
+    default java.util.Map<String, Object> kept(Options options) throws UsageError {
         return java.util.Map.of();
     }
 

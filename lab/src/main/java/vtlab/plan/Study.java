@@ -56,7 +56,7 @@ public interface Study extends Experiment {
     }
 
     /**
-     * @param runDir   the run folder (matrix.csv, environment.json, raw/ are the load rows'; a study adds its own files)
+     * @param runDir   the run folder (matrix.csv, environment.json, kept.json, raw/ are the load rows'; a study adds its own files)
      * @param progress one line per step, e.g. "thread-memory platform 4000: 1/8"
      */
     record Context(PlanContext plan, Path runDir, Path raw, CoreMap cores, PrintStream out,

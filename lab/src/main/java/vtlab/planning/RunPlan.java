@@ -45,14 +45,14 @@ import vtlab.tier.host.Topology;
  * @param experiments  the names asked for, each once (the demo's when none was)
  * @param options      the options the experiments planned from (the demo's defaults under them when no name was given)
  * @param topology     --hosts' topology, null without
- * @param environments each experiment's own entries of environment.json ({@link Experiment#environment}), by its name
+ * @param kept         each experiment's entry of kept.json ({@link Experiment#kept}), by its name
  * @param open         whether the rows are open-model
  * @param failOn       --fail-on's thresholds, null without
  * @param hooks        how a row is planned (probes, fresh JVM, checks, drains): the fixed rows were, a search's will be
  */
 public record RunPlan(List<String> experiments, Options options, List<Experiment> chosen, Topology topology, PlanContext ctx,
                       List<Row> rows, List<Search> searches, List<Study.Prepared> studies, long studySeconds,
-                      Map<String, Map<String, Object>> environments, boolean open, Generator generator, Slo failOn,
+                      Map<String, Map<String, Object>> kept, boolean open, Generator generator, Slo failOn,
                       CoreMap cores, int port, Path results, TierOptions tierOptions, RowHooks hooks, List<PlannedRow> planned) {
 
     /** The run's probe set (each row adds what its experiment needs). */
@@ -99,7 +99,7 @@ public record RunPlan(List<String> experiments, Options options, List<Experiment
         TierOptions tierOptions = RunOptions.RESEED.on(o) ? TierOptions.NONE.with(PostgresTier.OPT_RESEED, "true") : TierOptions.NONE;
         if (port > 65535) throw new UsageError("--port must be at most 65535");
         return new RunPlan(List.copyOf(new LinkedHashSet<>(experiments)), o, List.copyOf(chosen), topology, ctx, List.copyOf(parts.rows),
-                List.copyOf(parts.searches), List.copyOf(parts.studies), parts.studySeconds, Collections.unmodifiableMap(parts.environments),
+                List.copyOf(parts.searches), List.copyOf(parts.studies), parts.studySeconds, Collections.unmodifiableMap(parts.kept),
                 open, gen, failOn, cores, port, results, tierOptions, hooks, planned);
     }
 
@@ -120,19 +120,19 @@ public record RunPlan(List<String> experiments, Options options, List<Experiment
         return chosen;
     }
 
-    /** What the chosen experiments plan: their rows (faults and limits applied), searches and studies, and their own environment. */
+    /** What the chosen experiments plan: their rows (faults and limits applied), searches and studies, and what each keeps. */
     private record Parts(List<Row> rows, List<Search> searches, List<Study.Prepared> studies, long studySeconds,
-                         Map<String, Map<String, Object>> environments) {
+                         Map<String, Map<String, Object>> kept) {
         static Parts of(List<Experiment> chosen, Map<String, Map<String, String>> settings, Options o, PlanContext ctx) throws UsageError {
             List<Row> rows = new ArrayList<>();
             List<Search> searches = new ArrayList<>();
             List<Study.Prepared> studies = new ArrayList<>();
             long studySeconds = 0;
-            Map<String, Map<String, Object>> environments = new LinkedHashMap<>();
+            Map<String, Map<String, Object>> kept = new LinkedHashMap<>();
             for (Experiment e : chosen) {
                 Options eo = o.withDefaults(settings.getOrDefault(e.name(), Map.of()));
-                Map<String, Object> own = e.environment(eo);
-                if (!own.isEmpty()) environments.put(e.name(), own);
+                Map<String, Object> own = e.kept(eo);
+                if (!own.isEmpty()) kept.put(e.name(), own);
                 if (e instanceof Study s) {
                     Study.Prepared sp = s.prepare(eo, ctx);
                     studySeconds += sp.seconds();
@@ -150,7 +150,7 @@ public record RunPlan(List<String> experiments, Options options, List<Experiment
             }
             if (rows.isEmpty() && studies.isEmpty() && searches.isEmpty()) throw new UsageError("the options leave no row to run");
             LimitAxis.refuse(rows, CoreMap.compute(LabAffinity.machineCpus(), o).count(CoreMap.APP), Environment.memTotalKb() * 1024);
-            return new Parts(rows, searches, studies, studySeconds, environments);
+            return new Parts(rows, searches, studies, studySeconds, kept);
         }
 
         /**

@@ -21,13 +21,15 @@ import vtlab.data.DataRow;
 import vtlab.data.Dataset;
 import vtlab.data.Findings;
 import vtlab.data.RunDir;
+import vtlab.data.RunKept;
 import vtlab.data.StudySection;
 
 /**
  * A finished (or interrupted) run folder read back: matrix.csv rows numbered as the runner wrote them, the per-second
- * series and the latency histogram (raw/, .hlog) of each row, environment.json, findings.json (the experiments'
- * findings and the studies' sections, written by the CLI), the studies' data files and pinning files. Every file but
- * the folder itself may be missing or partial.
+ * series and the latency histogram (raw/, .hlog) of each row, environment.json (shown to people: the page's
+ * environment, compare's), kept.json (what the verdicts decide from: how the run ended), findings.json (the
+ * experiments' findings and the studies' sections, written by the CLI), the studies' data files and pinning files.
+ * Every file but the folder itself may be missing or partial.
  */
 public final class RunData {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,6 +38,7 @@ public final class RunData {
     private final List<DataRow> rows;
     private final Map<Integer, Map<String, List<double[]>>> series;
     private final JsonNode environment;
+    private final RunKept kept;
     private final String summary;
     private final Findings findings;
     /** Each study section with its data file's rows, in findings.json's order; files that are absent are left out. */
@@ -50,7 +53,8 @@ public final class RunData {
         this.dir = dir;
         this.rows = matrixRows(new RunDir(dir));
         this.series = readSeries(dir.resolve("series.jsonl"));
-        this.environment = readJson(dir.resolve("environment.json"));
+        this.environment = readJson(new RunDir(dir).environmentJson());
+        this.kept = RunKept.read(new RunDir(dir));
         this.summary = text(dir.resolve("summary.txt"));
         this.findings = readFindings(dir);
         this.histograms = new Histograms(dir.resolve("raw"), problems);
@@ -110,8 +114,23 @@ public final class RunData {
         return series.getOrDefault(k, Map.of());
     }
 
+    /** environment.json, for people: the page's environment section, compare's, summary.json's copy. */
     public JsonNode environment() {
         return environment;
+    }
+
+    /**
+     * A run folder's environment.json as summary.json copies it for tools, null without one; the lab decides nothing
+     * from it (what it reads back is {@link #kept}).
+     */
+    public static JsonNode environmentCopy(Path dir) throws IOException {
+        Path f = new RunDir(dir).environmentJson();
+        return Files.exists(f) ? JSON.readTree(f.toFile()) : null;
+    }
+
+    /** What the lab kept of the run for its own reading (kept.json, or an older folder's environment.json). */
+    public RunKept kept() {
+        return kept;
     }
 
     public String summary() {

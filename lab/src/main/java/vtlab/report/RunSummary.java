@@ -27,8 +27,9 @@ import vtlab.data.judge.Units;
 /**
  * summary.json: per experiment, scenario and thread-mode variant, the numbers of summary.txt with their noise (mean,
  * 95% CI and every rep of throughput; p50/p99 of the reps' merged histograms), bound, ratio, flags and threshold
- * breaches, plus the failed rows and the run's environment. Written once at the end of a run; summary.txt, the
- * report's summary table and compare read it back. Its schema is in docs/outputs-and-schema.md ("summary.json").
+ * breaches, plus the failed rows and the run's environment (environment.json copied as it is, for tools: no reader
+ * of summary.json decides from it). Written once at the end of a run; summary.txt, the report's summary table and
+ * compare read it back. Its schema is in docs/outputs-and-schema.md ("summary.json").
  */
 public record RunSummary(JsonNode environment, String failOn, List<Entry> entries, List<Failed> failed, List<Breach> breaches,
                          List<String> notes) {
@@ -114,8 +115,9 @@ public record RunSummary(JsonNode environment, String failOn, List<Entry> entrie
     /**
      * From matrix rows (in file order: row k is rows.get(k - 1)) and their histograms.
      *
-     * @param failOn   the --fail-on text, null without
-     * @param breaches per matrix row number, the thresholds it breached in words
+     * @param environment environment.json, copied into summary.json as it is (null: none)
+     * @param failOn      the --fail-on text, null without
+     * @param breaches    per matrix row number, the thresholds it breached in words
      */
     public static RunSummary of(List<DataRow> rows, Histograms histograms, JsonNode environment, String failOn,
                                 Map<Integer, List<String>> breaches) {

@@ -13,6 +13,7 @@ import vtlab.data.Column;
 import vtlab.data.Columns;
 import vtlab.data.DataRow;
 import vtlab.data.Findings;
+import vtlab.data.RunKept;
 import vtlab.data.StudyColumns;
 import vtlab.data.StudySection;
 
@@ -317,23 +318,19 @@ public final class Verdicts {
         return List.of(new Verdict("", "validity", s.toString(), evidence));
     }
 
+    /** How the run ended, as it kept it (kept.json); the evidence is the page's environment section, which shows the same lines. */
     List<Verdict> runStatus() {
         List<Verdict> out = new ArrayList<>();
-        String status = data.environment().path("status").asText("");
-        if (status.equals("incomplete") || status.equals("running")) {
-            out.add(new Verdict("", "validity", "the run is incomplete (" + status + "): only the " + data.rows().size()
+        RunKept.Status status = data.kept().status();
+        if (status.unfinished()) {
+            out.add(new Verdict("", "validity", "the run is incomplete (" + status.state() + "): only the " + data.rows().size()
                     + " rows that finished are shown", List.of("environment")));
         }
-        if (status.equals("stopped")) {
-            out.add(new Verdict("", "validity", "the run stopped early: " + data.environment().path("stopped").asText("")
-                    + " (" + data.environment().path("rows_not_run").asInt() + " rows not run)", List.of("environment")));
+        if (status.state().equals(RunKept.Status.STOPPED)) {
+            out.add(new Verdict("", "validity", "the run stopped early: " + (status.stopped() == null ? "" : status.stopped())
+                    + " (" + status.rowsNotRun() + " rows not run)", List.of("environment")));
         }
-        data.environment().properties().forEach(e -> {
-            if (e.getKey().startsWith("failed_")) {
-                out.add(new Verdict(e.getKey().substring(7), "validity", e.getKey().substring(7) + " failed: " + e.getValue().asText(),
-                        List.of("environment")));
-            }
-        });
+        status.failed().forEach((study, why) -> out.add(new Verdict(study, "validity", study + " failed: " + why, List.of("environment"))));
         return out;
     }
 

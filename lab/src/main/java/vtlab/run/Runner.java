@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -18,6 +19,7 @@ import vtlab.data.Columns;
 import vtlab.data.Dataset;
 import vtlab.data.Environment;
 import vtlab.data.RunDir;
+import vtlab.data.RunKept;
 import vtlab.load.Generator;
 import vtlab.plan.PlanContext;
 import vtlab.plan.PlannedRow;
@@ -35,8 +37,9 @@ import vtlab.tier.Tiers;
 
 /**
  * Carries out a plan: run tiers up once, every row in order (see {@link RowRunner}), each finished row appended to
- * matrix.csv at once; the caller writes the summary and report from it. Ctrl-C or SIGTERM stops every child and marks the run incomplete; the rows
- * already written stay whole.
+ * matrix.csv at once; the caller writes the summary and report from it. environment.json describes the run for people,
+ * kept.json ({@link RunKept}) holds what the lab reads back of it; both say how it ended. Ctrl-C or SIGTERM stops every
+ * child and marks the run incomplete; the rows already written stay whole.
  */
 public final class Runner {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,13 +55,15 @@ public final class Runner {
      * @param hosts    the run's hosts (--hosts), asked after a failed row whether they still answer (see {@link HostLoss});
      *                 null: every tier on this machine
      * @param sites    where each run tier runs and listens, by name (--hosts); a tier not named runs here on loopback
+     * @param kept     each experiment's entry of kept.json (Experiment.kept), by its name
      */
     public record Config(List<PlannedRow> rows, List<Study.Prepared> studies, long studySeconds, Generator generator,
                          CoreMap cores, int port, Path resultsRoot, Path stateDir, TierOptions tierOptions,
-                         Environment environment, List<String> experiments, PlanContext plan, List<Search> searches,
-                         Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts, Map<String, TierSite> sites) {
+                         Environment environment, List<String> experiments, Map<String, Map<String, Object>> kept, PlanContext plan,
+                         List<Search> searches, Planner planner, SutHandle.Launcher launcher, HostLoss.Check hosts, Map<String, TierSite> sites) {
         public Config {
             sites = Map.copyOf(sites);
+            kept = Map.copyOf(kept);
         }
 
         /** A configuration built by name: what a run here without searches or hosts leaves out has its default. */
@@ -69,7 +74,8 @@ public final class Runner {
 
     /**
      * {@link Config} by name. Required: rows, generator, cores, resultsRoot, stateDir, environment, plan. Defaults: no
-     * studies, no searches (and no planner), no tier options, port {@link RunOptions#DEFAULT_PORT}, the SUT started here, no hosts to watch.
+     * studies, no searches (and no planner), no tier options, no experiment's entry to keep, port
+     * {@link RunOptions#DEFAULT_PORT}, the SUT started here, no hosts to watch.
      */
     public static final class Builder {
         private List<PlannedRow> rows;
@@ -82,6 +88,7 @@ public final class Runner {
         private TierOptions tierOptions = TierOptions.NONE;
         private Environment environment;
         private List<String> experiments = List.of();
+        private Map<String, Map<String, Object>> kept = Map.of();
         private PlanContext plan;
         private List<Search> searches = List.of();
         private Planner planner;
@@ -140,6 +147,12 @@ public final class Runner {
             return this;
         }
 
+        /** Each experiment's entry of kept.json, by its name (RunPlan.kept). */
+        public Builder kept(Map<String, Map<String, Object>> kept) {
+            this.kept = kept;
+            return this;
+        }
+
         public Builder plan(PlanContext plan) {
             this.plan = plan;
             return this;
@@ -173,7 +186,7 @@ public final class Runner {
             java.util.Objects.requireNonNull(environment, "environment");
             java.util.Objects.requireNonNull(plan, "plan");
             return new Config(rows, studies, studySeconds, generator, cores, port, resultsRoot, stateDir, tierOptions, environment,
-                    experiments, plan, searches, planner, launcher, hosts, sites);
+                    experiments, kept, plan, searches, planner, launcher, hosts, sites);
         }
     }
 
@@ -217,11 +230,14 @@ public final class Runner {
         String labCpus = vtlab.proc.LabAffinity.pin(c.cores(), out);
         env.set("lab_cpus", labCpus == null ? "unpinned" : labCpus);
         env.set("jdk_known_issues", jdkKnownIssues(c.rows()));
-        env.write(dir.environment());
+        // kept.json first: a folder whose environment.json this runner wrote has the file the lab reads back
+        AtomicReference<RunKept> kept = new AtomicReference<>(RunKept.planned(c.kept(), jdks(c)));
+        kept.get().write(dir);
+        env.write(dir.environmentJson());
         out.println("vtlab: core map  " + c.cores() + (labCpus == null ? "" : "  lab=" + labCpus));
         out.println("vtlab: results   " + dir.dir());
 
-        Runnable markInterrupted = markInterrupted(env, dir);
+        Runnable markInterrupted = markInterrupted(env, kept, dir);
         Children.onShutdown(markInterrupted);
 
         Map<String, RunTier> runTiers = new LinkedHashMap<>();
@@ -236,7 +252,7 @@ public final class Runner {
         Pass pass;
         try (Dataset data = new Dataset(dir.matrix(), MatrixSchema.full())) {
             rowRunner = new RowRunner(c.generator(), c.cores(), c.port(), c.plan().warmupMax(), c.launcher());
-            pass = new Pass(c, dir, data, progress, rowRunner, runTiers, env);
+            pass = new Pass(c, dir, data, progress, rowRunner, runTiers, env, kept);
             pass.rows();
             if (pass.stopped == null) pass.searches();
             pass.studies();
@@ -256,22 +272,31 @@ public final class Runner {
             return new Outcome(dir, false, failed);
         }
         Children.removeOnShutdown(markInterrupted);
-        env.set("status", stopped != null ? "stopped" : failed == 0 ? "complete" : "complete-with-failures");
+        String status = stopped != null ? RunKept.Status.STOPPED : failed == 0 ? RunKept.Status.COMPLETE : RunKept.Status.COMPLETE_WITH_FAILURES;
+        env.set("status", status);
         env.set("rows_failed", failed);
         env.set("ended", Instant.now().toString());
-        env.write(dir.environment());
+        kept.updateAndGet(k -> k.with(k.status().ended(status))).write(dir);
+        env.write(dir.environmentJson());
         return new Outcome(dir, true, failed, notRun, stopped);
     }
 
-    /** Marks the run folder incomplete (environment.json, an INCOMPLETE file) once, whoever calls it first. */
-    private static Runnable markInterrupted(Environment env, RunDir dir) {
+    /** The JDKs the rows and the searches' rows run on: kept.json keeps each one's exact version. */
+    static List<vtlab.tier.tool.Jdk> jdks(Config c) {
+        return java.util.stream.Stream.concat(c.rows().stream().map(r -> r.row().jdk()), c.searches().stream().map(s -> s.template().jdk()))
+                .distinct().toList();
+    }
+
+    /** Marks the run folder incomplete (environment.json, kept.json, an INCOMPLETE file) once, whoever calls it first. */
+    private static Runnable markInterrupted(Environment env, AtomicReference<RunKept> kept, RunDir dir) {
         AtomicBoolean marked = new AtomicBoolean();
         return () -> {
             if (marked.getAndSet(true)) return; // the hook and this thread may both get here
-            env.set("status", "incomplete");
+            env.set("status", RunKept.Status.INCOMPLETE);
             env.set("ended", Instant.now().toString());
             try {
-                env.write(dir.environment());
+                kept.updateAndGet(k -> k.with(k.status().ended(RunKept.Status.INCOMPLETE))).write(dir);
+                env.write(dir.environmentJson());
                 Files.writeString(dir.dir().resolve("INCOMPLETE"), "interrupted at " + Instant.now() + "; matrix.csv holds every finished row\n");
             } catch (IOException ignored) {
                 // best effort while the JVM is stopping
@@ -289,13 +314,16 @@ public final class Runner {
         final RowRunner rowRunner;
         final Map<String, RunTier> runTiers;
         final Environment env;
+        /** kept.json's as the run goes: why it stopped, each failed study (written as the run ends). */
+        final AtomicReference<RunKept> kept;
         int index, failed, notRun;
         /** Every row run so far, as matrix.csv holds it: what a search that starts from the plan's rows reads. */
         final List<vtlab.data.DataRow> done = new java.util.ArrayList<>();
         /** Why the run stopped before its end (a host lost), or null. */
         String stopped;
 
-        Pass(Config c, RunDir dir, Dataset data, Progress progress, RowRunner rowRunner, Map<String, RunTier> runTiers, Environment env) {
+        Pass(Config c, RunDir dir, Dataset data, Progress progress, RowRunner rowRunner, Map<String, RunTier> runTiers, Environment env,
+             AtomicReference<RunKept> kept) {
             this.c = c;
             this.dir = dir;
             this.data = data;
@@ -303,6 +331,7 @@ public final class Runner {
             this.rowRunner = rowRunner;
             this.runTiers = runTiers;
             this.env = env;
+            this.kept = kept;
         }
 
         /** The planned rows in order; a lost host stops them, the rows left written as not run. */
@@ -318,6 +347,7 @@ public final class Runner {
                     out.println(loss.line(i + 1, c.rows().size()));
                     env.set("stopped", loss.why());
                     env.set("rows_not_run", loss.notRun());
+                    kept.updateAndGet(k -> k.with(k.status().stoppedEarly(loss.why(), loss.notRun())));
                     break;
                 }
             }
@@ -379,6 +409,7 @@ public final class Runner {
                     if (Children.shuttingDown()) break;
                     failed++;
                     env.set("failed_" + study.name(), e.toString());
+                    kept.updateAndGet(k -> k.with(k.status().studyFailed(study.name(), e.toString())));
                     progress.rowDone(est, study.name() + "  FAILED: " + e.getMessage());
                 }
             }

@@ -177,7 +177,7 @@ final class Lab {
         java.io.ByteArrayOutputStream buf = new java.io.ByteArrayOutputStream();
         vtlab.run.Runner.Outcome done = new vtlab.run.Runner(new java.io.PrintStream(buf, true)).run(vtlab.run.Runner.Config.builder()
                 .rows(plan.planned()).studies(plan.studies(), plan.studySeconds()).generator(p.generator()).cores(p.cores()).port(plan.port())
-                .folders(plan.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(plan.experiments()).plan(plan.ctx())
+                .folders(plan.results(), state).tierOptions(SharedTiers.SMALL_SEED).environment(env).experiments(plan.experiments()).kept(plan.kept()).plan(plan.ctx())
                 .build());
         vtlab.cli.RunCommand.writeResults(done, plan.experiments(), new java.io.PrintStream(buf, true));
         Path run = onlyRun(dir);

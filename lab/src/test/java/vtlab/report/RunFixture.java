@@ -13,11 +13,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import vtlab.data.Dataset;
 import vtlab.data.Findings;
+import vtlab.data.RunDir;
+import vtlab.data.RunKept;
 import vtlab.data.StudySection;
 
 /**
- * Writes a run folder as the runner does (matrix.csv through {@link Dataset}, series.jsonl, environment.json) plus
- * the studies' files, with rows chosen by the test: the report's input without running load.
+ * Writes a run folder as the runner does (matrix.csv through {@link Dataset}, series.jsonl, environment.json,
+ * kept.json) plus the studies' files, with rows chosen by the test: the report's input without running load.
  */
 final class RunFixture {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -27,6 +29,8 @@ final class RunFixture {
     final Path dir;
     final List<Map<String, Object>> rows = new ArrayList<>();
     final Map<String, Object> env = new LinkedHashMap<>();
+    /** How the run ended, as kept.json keeps it; null: no kept.json (a folder written before the lab kept one). */
+    RunKept.Status status = RunKept.Status.STARTED.ended(RunKept.Status.COMPLETE);
     /** Series a test gives a row, beside the app_cpu_pct and threads every row gets. */
     final Map<Map<String, Object>, Map<String, List<double[]>>> rowSeries = new java.util.IdentityHashMap<>();
 
@@ -131,6 +135,7 @@ final class RunFixture {
         }
         Files.writeString(dir.resolve("series.jsonl"), series);
         JSON.writeValue(dir.resolve("environment.json").toFile(), env);
+        if (status != null) new RunKept(Map.of(), Map.of(25, "25.0.3"), status).write(new RunDir(dir));
         return this;
     }
 

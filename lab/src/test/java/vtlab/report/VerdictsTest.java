@@ -12,6 +12,8 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import vtlab.data.RunKept;
+
 class VerdictsTest {
     @TempDir
     Path dir;
@@ -141,6 +143,30 @@ class VerdictsTest {
     @Test
     void anInterruptedRunSaysSo() throws Exception {
         RunFixture f = new RunFixture(dir);
+        f.status = RunKept.Status.STARTED.studyFailed("jmh", "java.io.IOException: fork failed").ended(RunKept.Status.INCOMPLETE);
+        f.env.put("status", "complete"); // the people's copy: the verdicts read what the lab kept
+        f.row("servlet", "virtual", 100, null, 1, 900, 120);
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).all().stream().map(Verdicts.Verdict::text).toList();
+        assertTrue(texts.contains("the run is incomplete (incomplete): only the 1 rows that finished are shown"), texts.toString());
+        assertTrue(texts.contains("jmh failed: java.io.IOException: fork failed"), texts.toString());
+    }
+
+    @Test
+    void aStoppedRunSaysWhyAndHowManyRowsWereNotRun() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        f.status = RunKept.Status.STARTED.stoppedEarly("root@10.77.0.13 (load) does not answer", 2).ended(RunKept.Status.STOPPED);
+        f.row("servlet", "virtual", 100, null, 1, 900, 120);
+        f.write();
+        List<String> texts = new Verdicts(RunData.load(dir)).all().stream().map(Verdicts.Verdict::text).toList();
+        assertTrue(texts.contains("the run stopped early: root@10.77.0.13 (load) does not answer (2 rows not run)"), texts.toString());
+    }
+
+    /** A run folder written before kept.json: the verdicts read how it ended from its environment.json, as then. */
+    @Test
+    void aFolderBeforeKeptJsonSaysHowItEnded() throws Exception {
+        RunFixture f = new RunFixture(dir);
+        f.status = null;
         f.env.put("status", "incomplete");
         f.env.put("failed_jmh", "java.io.IOException: fork failed");
         f.row("servlet", "virtual", 100, null, 1, 900, 120);

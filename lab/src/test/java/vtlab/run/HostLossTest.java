@@ -80,10 +80,13 @@ class HostLossTest {
             assertEquals("not run: the run stopped: " + SILENT, rows.get(i).get("note"));
         }
         assertTrue(console.toString().contains("vtlab: run stopped after row 1 of 3: " + SILENT + "; 2 rows not run"), console.toString());
-        var env = new ObjectMapper().readTree(done.dir().environment().toFile());
+        var env = new ObjectMapper().readTree(done.dir().environmentJson().toFile());
         assertEquals("stopped", env.path("status").asText());
         assertEquals(SILENT, env.path("stopped").asText());
         assertEquals(2, env.path("rows_not_run").asInt());
+        // what the report's verdicts read: the same facts, kept for the lab
+        assertEquals(new vtlab.data.RunKept.Status("stopped", SILENT, 2, Map.of()), vtlab.data.RunKept.read(done.dir()).status());
+        assertEquals(Jdk.current().version(), vtlab.data.RunKept.read(done.dir()).jdks().get(Jdk.current().major()), "the rows' JDK, by its exact version");
     }
 
     @Test
@@ -97,7 +100,8 @@ class HostLossTest {
         assertEquals(3, done.failed());
         assertEquals(0, done.notRun());
         assertNull(done.stopped());
-        assertEquals("complete-with-failures", new ObjectMapper().readTree(done.dir().environment().toFile()).path("status").asText());
+        assertEquals("complete-with-failures", new ObjectMapper().readTree(done.dir().environmentJson().toFile()).path("status").asText());
+        assertEquals("complete-with-failures", vtlab.data.RunKept.read(done.dir()).status().state());
 
         starts = 0;
         Runner.Outcome here = run(null, new ByteArrayOutputStream());

@@ -221,7 +221,7 @@ public final class AbExperiment implements Experiment {
     }
 
     /**
-     * What the next step knows of the service (kept in environment.json): whether it runs, the service's kind, the
+     * What the next step knows of the service (kept in kept.json): whether it runs, the service's kind, the
      * JVM options and the program arguments its levers read their present values from, the user's --lever.
      */
     /** --next-step-budget: a duration above zero (the next step's own, after the A/B's --budget). */
@@ -238,7 +238,7 @@ public final class AbExperiment implements Experiment {
         for (String mode : ThreadModes.ALL) {
             args.put(mode, s.modeArgs(mode).stream().filter(a -> a.startsWith(Levers.POOL_KEY + "=") || a.startsWith(Levers.THREADS_KEY + "=")).toList());
         }
-        // the jar's libraries: the library lever's (read again at findings time from environment.json, where ab keeps them)
+        // the jar's libraries: the library lever's (read again at findings time from kept.json, where ab keeps them)
         List<vtlab.check.JarLibraries.Library> libraries = Service.APP.given(o)
                 ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()).libraries() : List.of();
         if (NextStep.BUDGET.given(o) && !run) throw new UsageError("--next-step-budget bounds the next step: add --next-step");
@@ -300,16 +300,16 @@ public final class AbExperiment implements Experiment {
      * next step knows of the service (under next_step).
      */
     @Override
-    public Map<String, Object> environment(Options o) throws UsageError {
+    public Map<String, Object> kept(Options o) throws UsageError {
         ServiceLibraries jar = Service.APP.given(o) ? ServiceLibraries.scan(Path.of(Service.APP.string(o)).toAbsolutePath().normalize()) : null;
-        return new AbEnvironment(jar, facts(o, Service.parse(o, RunOptions.PORT.integer(o))),
+        return new AbKept(jar, facts(o, Service.parse(o, RunOptions.PORT.integer(o))),
                 Judging.of(o, autoForks(o)).withFloor(vtlab.data.MachineRecord.noiseFloor()), Map.of()).asMap();
     }
 
     /** The verdict, each claim with the rows it names (ab runs alone: its rows are the matrix's, numbered as there). */
     @Override
     public List<vtlab.data.Finding> findings(Path runDir, List<vtlab.data.DataRow> rows) {
-        AbEnvironment kept = AbEnvironment.read(runDir);
+        AbKept kept = AbKept.read(runDir);
         return Verdict.findings(rows, runDir.resolve("pinning.txt"), kept.libraries(), kept.jdks(), kept.nextStep(), kept.judging());
     }
 

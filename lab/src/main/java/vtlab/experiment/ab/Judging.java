@@ -14,7 +14,7 @@ import vtlab.data.judge.Margin;
 import vtlab.data.judge.Stats;
 
 /**
- * How an ab run's claims are judged, kept in environment.json (ab.judge) so the verdict reads the run as it was: the
+ * How an ab run's claims are judged, kept in kept.json (ab.judge) so the verdict reads the run as it was: the
  * equivalence margin (--margin) and the level of each look (95% for a fixed --forks N; under --forks auto, which looks
  * after each fork a side, at most {@link AbForks#MAX_LOOKS} times, {@link Judge#SEQUENTIAL_LEVEL}); and this machine's noise floor as the run found it
  * (ab.noise_floor, null when none was measured here), which a comparison without an interval is set beside.
@@ -43,13 +43,13 @@ record Judging(Margin margin, double level, MachineRecord.NoiseFloor floor) {
         return m;
     }
 
-    /** As this run judges with this machine's noise floor (null: none measured here), kept beside it in environment.json. */
+    /** As this run judges with this machine's noise floor (null: none measured here), kept beside it in kept.json. */
     Judging withFloor(MachineRecord.NoiseFloor floor) {
         return new Judging(margin, level, floor);
     }
 
     /**
-     * From ab's judge and noise_floor entries of environment.json ({@link AbEnvironment}): the default margin and
+     * From ab's judge and noise_floor entries of kept.json ({@link AbKept}): the default margin and
      * level for a run before they were kept; {@link #DEFAULT} for entries that are not one.
      */
     static Judging kept(JsonNode n, JsonNode floorNode) {

@@ -90,7 +90,7 @@ final class NextStep implements Search {
             .typed(Opt.Type.REPEATED);
 
     /**
-     * What the run knew of the service for its levers, kept in environment.json (ab.next_step) so the verdict reads
+     * What the run knew of the service for its levers, kept in kept.json (ab.next_step) so the verdict reads
      * the run as it was.
      *
      * @param run        whether the next step ran (--next-step); otherwise the verdict names the lever to try
@@ -100,7 +100,7 @@ final class NextStep implements Search {
      * @param args       per thread mode, the program arguments a lever reads its present value from (its own keys only)
      * @param levers     the user's --lever specs
      * @param memoryMb   this machine's memory, MB
-     * @param libraries  the libraries in the service's jar (ab keeps them in environment.json apart: {@link ServiceLibraries})
+     * @param libraries  the libraries in the service's jar (ab keeps them in kept.json apart: {@link ServiceLibraries})
      */
     record Facts(boolean run, boolean springBoot, String command, List<String> jvmArgs, Map<String, List<String>> args,
                  List<String> levers, long memoryMb, List<vtlab.check.JarLibraries.Library> libraries, long budgetSeconds) {
@@ -143,7 +143,7 @@ final class NextStep implements Search {
         }
 
         /**
-         * From ab's next_step entry of environment.json ({@link AbEnvironment}), with the libraries kept beside it;
+         * From ab's next_step entry of kept.json ({@link AbKept}), with the libraries kept beside it;
          * null for a run before the next step was kept.
          */
         static Facts kept(JsonNode n, ServiceLibraries jar) {

@@ -20,7 +20,7 @@ import vtlab.data.judge.Spread;
 final class NoiseFloorLine {
     private NoiseFloorLine() {}
 
-    /** Its key under ab in environment.json: the machine's floor as the run found it. */
+    /** Its key under ab in kept.json: the machine's floor as the run found it. */
     static final String KEY = "noise_floor";
 
     /**

@@ -13,7 +13,7 @@ import vtlab.check.JarLibraries;
 import vtlab.check.JarLibraries.Library;
 
 /**
- * The libraries in the service's jar, read once before the run and kept in environment.json (under "ab"), so the
+ * The libraries in the service's jar, read once before the run and kept in kept.json (under "ab"), so the
  * verdict checks the jar that ran even when it has been rebuilt or removed since (./vtlab report reads it back). The
  * check against the lab's table is the verdict's ({@link Verdict}), at findings time: a later lab knows more.
  *
@@ -31,7 +31,7 @@ record ServiceLibraries(String jar, List<Library> libraries, String error) {
         }
     }
 
-    /** As environment.json keeps it. */
+    /** As kept.json keeps it. */
     Map<String, Object> asMap() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("jar", jar);
@@ -50,7 +50,7 @@ record ServiceLibraries(String jar, List<Library> libraries, String error) {
         return m;
     }
 
-    /** From ab's entry of environment.json ({@link AbEnvironment}); null when the run kept none (a --cmd service, a run before this check). */
+    /** From ab's entry of kept.json ({@link AbKept}); null when the run kept none (a --cmd service, a run before this check). */
     static ServiceLibraries kept(JsonNode ab) {
         if (!ab.has("jar")) return null;
         List<Library> libs = new ArrayList<>();

@@ -85,7 +85,7 @@ final class Verdict {
     }
 
     /**
-     * @param jdkVersions the exact version (25.0.3) of each JDK major the run used, from environment.json (empty:
+     * @param jdkVersions the exact version (25.0.3) of each JDK major the run used, from kept.json (empty:
      *                    not kept, a run before this check)
      */
     static List<Finding> findings(List<DataRow> rows, Path pinningTxt, ServiceLibraries jar, Map<Integer, String> jdkVersions,

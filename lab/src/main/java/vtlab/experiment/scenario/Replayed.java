@@ -53,9 +53,9 @@ public record Replayed(Fidelity fidelity, String why) {
         }
     }
 
-    /** The run's baseline and each request's path template, from environment.json; null when the scenario names no baseline. */
+    /** The run's baseline and each request's path template, from kept.json; null when the scenario names no baseline. */
     public static Replayed.Of of(Path runDir) {
-        ScenarioEnvironment kept = ScenarioEnvironment.read(runDir);
+        ScenarioKept kept = ScenarioKept.read(runDir);
         if (kept == null || kept.baseline() == null) return null;
         try {
             return new Of(Baseline.read(Path.of(kept.baseline())), kept.templates());

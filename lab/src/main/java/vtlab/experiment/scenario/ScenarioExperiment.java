@@ -171,19 +171,19 @@ public final class ScenarioExperiment implements Experiment {
         return true;
     }
 
-    /** The file and its requests (name, path, weight), in environment.json: the findings match the SUT's paths to them. */
+    /** The file and its requests (name, path, weight), in kept.json: the findings match the SUT's paths to them. */
     @Override
-    public Map<String, Object> environment(Options o) throws UsageError {
+    public Map<String, Object> kept(Options o) throws UsageError {
         if (!SCENARIO.given(o)) return Map.of();
-        return ScenarioEnvironment.of(Scenario.read(Path.of(SCENARIO.string(o)), metrics())).asMap();
+        return ScenarioKept.of(Scenario.read(Path.of(SCENARIO.string(o)), metrics())).asMap();
     }
 
-    /** A request of the mix as environment.json keeps it ({@link ScenarioEnvironment}), by name, path and weight. */
+    /** A request of the mix as kept.json keeps it ({@link ScenarioKept}), by name, path and weight. */
     public record Named(String name, String path, int weight) {}
 
-    /** The requests of the run's scenario from its environment.json (empty when it has none). */
+    /** The requests of the run's scenario from its kept.json (empty when it kept none). */
     public static List<Named> requests(Path runDir) {
-        ScenarioEnvironment kept = ScenarioEnvironment.read(runDir);
+        ScenarioKept kept = ScenarioKept.read(runDir);
         return kept == null ? List.of() : kept.named();
     }
 

@@ -111,7 +111,7 @@ class AaTest {
         assertTrue(one.contains("not measured on this machine: run ./vtlab ab --aa"), one);
     }
 
-    /** A finished A/A keeps its floor as the machine's, says where, and a later run's environment.json carries it. */
+    /** A finished A/A keeps its floor as the machine's, says where, and a later run's kept.json carries it. */
     @Test
     void aFinishedAaKeepsItsFloorAsTheMachinesAndLaterRunsCarryIt(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         String before = System.getProperty("vtlab.machine.records");
@@ -125,8 +125,8 @@ class AaTest {
             MachineRecord.NoiseFloor kept = MachineRecord.noiseFloor();
             assertEquals(6, kept.rps().units());
             assertEquals("20261207T010000Z", kept.run());
-            Map<String, Object> env = new AbExperiment().environment(vtlab.cli.Main.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/x")));
-            assertEquals(kept.asMap(), env.get(NoiseFloorLine.KEY), "a later run keeps the floor it found");
+            Map<String, Object> later = new AbExperiment().kept(vtlab.cli.Main.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/x")));
+            assertEquals(kept.asMap(), later.get(NoiseFloorLine.KEY), "a later run keeps the floor it found");
             // an A/B keeps nothing
             java.io.ByteArrayOutputStream none = new java.io.ByteArrayOutputStream();
             new AbExperiment().afterRun(dir, DataRow.numbered(List.of(AbExperimentTest.row("platform", "as-shipped", 200, 1000, 60, "ok", ""))), new java.io.PrintStream(none));

@@ -336,11 +336,11 @@ class AbExperimentTest {
     @Test
     void theJarsLibrariesAreKeptForTheRunAndTheKnownOnesJudgedInTheVerdict() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("ab", "--app", SPRING_JAR, "--url", "/"));
-        Map<String, Object> kept = new AbExperiment().environment(o);
+        Map<String, Object> kept = new AbExperiment().kept(o);
         assertEquals(Path.of(SPRING_JAR).toAbsolutePath().normalize().toString(), kept.get("jar"));
-        // as environment.json holds it, read back as ./vtlab report would, with the jar gone or rebuilt since
-        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
-        ServiceLibraries read = AbEnvironment.read(dir).libraries();
+        // as kept.json holds it, read back as ./vtlab report would, with the jar gone or rebuilt since
+        vtlab.data.RunKept.planned(Map.of("ab", kept), List.of()).write(new vtlab.data.RunDir(dir));
+        ServiceLibraries read = AbKept.read(dir).libraries();
         assertEquals(ServiceLibraries.scan(Path.of(SPRING_JAR).toAbsolutePath().normalize()), read);
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""),
                 row("virtual", "as-shipped", 200, 5000, 50, "ok", ""));
@@ -362,11 +362,11 @@ class AbExperimentTest {
     }
 
     @Test
-    void theRunPlansTheJarsLibrariesIntoEnvironmentJson() throws Exception {
+    void theRunPlansTheJarsLibrariesIntoKeptJson() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("run", "ab", "--app", SPRING_JAR, "--url", "/", "--port", Integer.toString(vtlab.proc.LoopbackPort.free())));
         vtlab.cli.RunCommand.Prepared p = vtlab.cli.RunCommand.prepare(o, List.of("ab"));
-        assertEquals(List.of("ab"), List.copyOf(p.plan().environments().keySet()));
-        Map<String, Object> kept = new LinkedHashMap<>(p.plan().environments().get("ab"));
+        assertEquals(List.of("ab"), List.copyOf(p.plan().kept().keySet()));
+        Map<String, Object> kept = new LinkedHashMap<>(p.plan().kept().get("ab"));
         assertTrue(kept.remove("next_step") instanceof Map, "what the next step knows of the service, beside the libraries: " + kept.keySet());
         // how its claims are judged: the default margin, and --forks auto's looks at 97.5% each
         assertEquals(Map.of("margin", 0.05, "level", 0.975), kept.remove("judge"));
@@ -379,11 +379,9 @@ class AbExperimentTest {
         Map<String, String> on25 = new LinkedHashMap<>(row("virtual", "as-shipped", 200, 3900, 60, "ok", ""));
         on25.put("jdk", "25");
         List<Map<String, String>> rows = List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""), on25);
-        Files.writeString(dir.resolve("environment.json"), """
-                {"jdks": [{"home": "/j25", "major": 25, "version": "25.0.3", "vendor": "Eclipse Adoptium"},
-                          {"home": "/j21", "major": 21, "version": "21.0.9", "vendor": "x"}]}
-                """);
-        Map<Integer, String> versions = AbEnvironment.read(dir).jdks();
+        vtlab.data.RunKept.planned(Map.of(), List.of(new vtlab.tier.tool.Jdk(Path.of("/j25"), 25, "25.0.3", "Eclipse Adoptium"),
+                new vtlab.tier.tool.Jdk(Path.of("/j21"), 21, "21.0.9", "x"))).write(new vtlab.data.RunDir(dir));
+        Map<Integer, String> versions = AbKept.read(dir).jdks();
         assertEquals(Map.of(25, "25.0.3", 21, "21.0.9"), versions);
         List<String> v = Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null, versions);
         assertTrue(v.contains("jdk 21.0.9: no known JDK issue for virtual threads in its release"), v.toString());
@@ -391,8 +389,8 @@ class AbExperimentTest {
                 .orElseThrow(() -> new AssertionError(v.toString()));
         assertTrue(jdk25.contains("fixed in 25.0.4"), jdk25);
         assertTrue(Verdict.of(vtlab.data.DataRow.numbered(rows), dir.resolve("none.txt"), null).stream().noneMatch(l -> l.startsWith("jdk ")),
-                "without environment.json's versions no update is guessed");
-        assertEquals(Map.of(), AbEnvironment.read(dir.resolve("nosuch")).jdks());
+                "without the kept versions no update is guessed");
+        assertEquals(Map.of(), AbKept.read(dir.resolve("nosuch")).jdks());
     }
 
     @Test
@@ -421,12 +419,12 @@ class AbExperimentTest {
     @Test
     void aCommandHasNoJarToRead() throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("ab", "--cmd", "java -jar " + SERVLET_JAR, "--virtual-env", "A=1", "--url", "/"));
-        Map<String, Object> kept = new AbExperiment().environment(o);
+        Map<String, Object> kept = new AbExperiment().kept(o);
         java.util.Set<String> keys = new java.util.HashSet<>(kept.keySet());
         keys.remove(NoiseFloorLine.KEY); // this machine's noise floor, when ./vtlab ab --aa measured one here
         assertEquals(java.util.Set.of("next_step", "judge"), keys, "no jar to read, only what the next step knows of the command and how claims are judged");
         assertEquals("java -jar " + SERVLET_JAR, ((Map<?, ?>) kept.get("next_step")).get("command"));
-        assertEquals(null, AbEnvironment.read(dir).libraries(), "no environment.json, or one without ab's entry");
+        assertEquals(null, AbKept.read(dir).libraries(), "no kept.json, or one without ab's entry");
         assertTrue(Verdict.of(vtlab.data.DataRow.numbered(List.of(row("platform", "as-shipped", 200, 3900, 60, "ok", ""))), dir.resolve("none.txt"), null).stream()
                 .noneMatch(l -> l.startsWith("librar")));
     }

@@ -174,9 +174,9 @@ class NextStepTest {
     void whatTheNextStepKnowsOfTheServiceIsKeptForTheVerdictOfTheRunAsItWas(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         Options o = vtlab.cli.Main.parse(List.of("ab", "--app", AbExperimentTest.SPRING_JAR, "--url", "/", "--next-step", "--lever", "gc:-Dx=1,2",
                 "--jvm-args", "-Xmx300m", "--platform-args", "--server.tomcat.threads.max=50 --other=1"));
-        Map<String, Object> kept = new AbExperiment().environment(o);
-        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(dir.resolve("environment.json").toFile(), Map.of("ab", kept));
-        NextStep.Facts f = AbEnvironment.read(dir).nextStep();
+        Map<String, Object> kept = new AbExperiment().kept(o);
+        vtlab.data.RunKept.planned(Map.of("ab", kept), List.of()).write(new vtlab.data.RunDir(dir));
+        NextStep.Facts f = AbKept.read(dir).nextStep();
         assertTrue(f.run() && f.springBoot());
         assertNull(f.command());
         assertEquals(List.of("-Xmx300m"), f.jvmArgs());
@@ -184,7 +184,7 @@ class NextStepTest {
         assertEquals(List.of(), f.args().get("virtual"));
         assertEquals(List.of("gc:-Dx=1,2"), f.levers());
         assertEquals(Cause.GC, f.user().getFirst().answers());
-        assertNull(AbEnvironment.read(dir.resolve("none")).nextStep(), "a run before the next step");
+        assertNull(AbKept.read(dir.resolve("none")).nextStep(), "a run before the next step");
     }
 
     // ---- rows as matrix.csv holds them

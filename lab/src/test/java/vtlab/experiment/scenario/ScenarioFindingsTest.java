@@ -32,10 +32,8 @@ class ScenarioFindingsTest {
     void eachRequestsLatencyByDefaultAndTheFidelityOrWhyNot() throws Exception {
         Path baseline = run.resolve("s-baseline.json");
         FidelityTest.log().write(baseline);
-        Files.writeString(run.resolve("environment.json"), """
-                {"scenario": {"requests": [{"name": "hello", "path": "/hello", "weight": 3}, {"name": "item", "path": "/items/{id}", "weight": 1}],
-                 "baseline": "%s"}}
-                """.formatted(baseline));
+        keep(Map.of("requests", List.of(Map.of("name", "hello", "path", "/hello", "weight", 3), Map.of("name", "item", "path", "/items/{id}", "weight", 1)),
+                "baseline", baseline.toString()));
         Files.createDirectories(run.resolve("raw"));
         List<vtlab.data.DataRow> rows = vtlab.data.DataRow.numbered(List.of(
                 row("vegeta", "hello=0.400;item=2.000", "hello=1.100;item=9.000"), row("wrk", "", "")));
@@ -48,22 +46,37 @@ class ScenarioFindingsTest {
                 said.toString());
     }
 
-    /** The scenario's entry of environment.json as written is what its findings and its replay read back. */
+    /** The scenario's entry of kept.json as written is what its findings and its replay read back. */
     @Test
     void theScenariosEntryIsReadBackAsWritten() throws Exception {
-        assertEquals(null, ScenarioEnvironment.read(run), "no environment.json");
+        assertEquals(null, ScenarioKept.read(run), "no kept.json");
         assertEquals(List.of(), ScenarioExperiment.requests(run));
-        ScenarioEnvironment kept = new ScenarioEnvironment("/s/a.toml", "a", List.of(new ScenarioEnvironment.Request("hello", "/hello", 3, "GET"),
-                new ScenarioEnvironment.Request("item", "/items/{id}", 1, "POST")), List.of("p99 < 50ms"), "/s/a-baseline.json");
-        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(run.resolve("environment.json").toFile(), Map.of("scenario", kept.asMap()));
-        assertEquals(kept, ScenarioEnvironment.read(run));
+        ScenarioKept kept = new ScenarioKept("/s/a.toml", "a", List.of(new ScenarioKept.Request("hello", "/hello", 3, "GET"),
+                new ScenarioKept.Request("item", "/items/{id}", 1, "POST")), List.of("p99 < 50ms"), "/s/a-baseline.json");
+        keep(kept.asMap());
+        assertEquals(kept, ScenarioKept.read(run));
         assertEquals(List.of(new ScenarioExperiment.Named("hello", "/hello", 3), new ScenarioExperiment.Named("item", "/items/{id}", 1)),
                 ScenarioExperiment.requests(run));
         assertEquals(Map.of("hello", "/hello", "item", "/items/{id}"), kept.templates());
-        ScenarioEnvironment none = new ScenarioEnvironment("/s/b.toml", "b", List.of(), List.of(), null);
+        ScenarioKept none = new ScenarioKept("/s/b.toml", "b", List.of(), List.of(), null);
         assertEquals(List.of("file", "name", "requests", "thresholds"), List.copyOf(none.asMap().keySet()), "no baseline key without one");
-        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(run.resolve("environment.json").toFile(), Map.of("scenario", none.asMap()));
-        assertEquals(none, ScenarioEnvironment.read(run));
+        keep(none.asMap());
+        assertEquals(none, ScenarioKept.read(run));
         assertEquals(null, Replayed.of(run), "no baseline: no replay to compare");
+    }
+
+    /** A run folder written before kept.json kept the entry in its environment.json: its findings still read it. */
+    @Test
+    void aFolderBeforeKeptJsonIsReadFromItsEnvironment() throws Exception {
+        ScenarioKept kept = new ScenarioKept("/s/a.toml", "a", List.of(new ScenarioKept.Request("hello", "/hello", 3, "GET")), List.of(), null);
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(run.resolve("environment.json").toFile(),
+                Map.of("status", "complete", "scenario", kept.asMap()));
+        assertEquals(kept, ScenarioKept.read(run));
+        assertEquals(List.of(new ScenarioExperiment.Named("hello", "/hello", 3)), ScenarioExperiment.requests(run));
+    }
+
+    /** The scenario's entry in the run folder's kept.json, as the runner writes it. */
+    private void keep(Map<String, Object> entry) throws java.io.IOException {
+        vtlab.data.RunKept.planned(Map.of(ScenarioExperiment.NAME, entry), List.of()).write(new vtlab.data.RunDir(run));
     }
 }

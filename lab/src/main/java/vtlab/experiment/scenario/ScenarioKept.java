@@ -1,22 +1,19 @@
 package vtlab.experiment.scenario;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import vtlab.data.RunDir;
+import vtlab.data.RunKept;
 import vtlab.stack.Mix;
 
 /**
- * What a scenario run keeps of its file in environment.json (under "scenario"), typed: written when the run is
+ * What a scenario run keeps of its file in kept.json (under "scenario"), typed: written when the run is
  * planned, read back when its findings, its summary and its replay's fidelity are computed, after the run and again
  * on ./vtlab report. One class writes the entry and reads it, so a key written is the key read.
  *
@@ -26,12 +23,11 @@ import vtlab.stack.Mix;
  * @param thresholds its thresholds as written
  * @param baseline   the access log's baseline it replays (absolute), or null when it names none
  */
-public record ScenarioEnvironment(String file, String name, List<Request> requests, List<String> thresholds, String baseline) {
+public record ScenarioKept(String file, String name, List<Request> requests, List<String> thresholds, String baseline) {
     /** The key naming the baseline file. */
     static final String BASELINE = "baseline";
-    private static final ObjectMapper JSON = JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
-    public ScenarioEnvironment {
+    public ScenarioKept {
         requests = List.copyOf(requests);
         thresholds = List.copyOf(thresholds);
     }
@@ -40,14 +36,14 @@ public record ScenarioEnvironment(String file, String name, List<Request> reques
     public record Request(String name, String path, int weight, String method) {}
 
     /** The entry of a scenario as it is run. */
-    static ScenarioEnvironment of(Scenario sc) {
+    static ScenarioKept of(Scenario sc) {
         List<Request> requests = new ArrayList<>();
         for (Mix.Entry e : sc.mix().entries()) requests.add(new Request(e.name(), e.path(), e.weight(), e.method()));
-        return new ScenarioEnvironment(sc.file().toAbsolutePath().normalize().toString(), sc.name(), requests,
+        return new ScenarioKept(sc.file().toAbsolutePath().normalize().toString(), sc.name(), requests,
                 sc.thresholds().stream().map(Threshold::text).toList(), sc.baselinePath() == null ? null : sc.baselinePath().toAbsolutePath().toString());
     }
 
-    /** As environment.json keeps it. */
+    /** As kept.json keeps it. */
     Map<String, Object> asMap() {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("file", file);
@@ -58,14 +54,9 @@ public record ScenarioEnvironment(String file, String name, List<Request> reques
         return out;
     }
 
-    /** From a run folder's environment.json; null when it has none, it does not read, or it has no scenario entry. */
-    static ScenarioEnvironment read(Path runDir) {
-        JsonNode n;
-        try {
-            n = JSON.readTree(new RunDir(runDir).environment().toFile()).path(ScenarioExperiment.NAME);
-        } catch (IOException e) {
-            return null;
-        }
+    /** From a run folder ({@link RunKept#read}); null when it kept no scenario entry. */
+    static ScenarioKept read(Path runDir) {
+        JsonNode n = RunKept.read(new RunDir(runDir)).experiment(ScenarioExperiment.NAME);
         if (n.isMissingNode()) return null;
         List<Request> requests = new ArrayList<>();
         for (JsonNode r : n.path("requests")) {
@@ -73,7 +64,7 @@ public record ScenarioEnvironment(String file, String name, List<Request> reques
         }
         List<String> thresholds = new ArrayList<>();
         n.path("thresholds").forEach(t -> thresholds.add(t.asText()));
-        return new ScenarioEnvironment(n.path("file").asText(), n.path("name").asText(), requests, thresholds,
+        return new ScenarioKept(n.path("file").asText(), n.path("name").asText(), requests, thresholds,
                 n.hasNonNull(BASELINE) ? n.path(BASELINE).asText() : null);
     }
 
