@@ -87,7 +87,7 @@ final class RunSteps {
         @Override
         void run(AfterRun.State s) {
             Runner.Outcome done = s.done();
-            s.out().println("vtlab: results in " + done.dir().dir() + " (matrix.csv, summary.txt, summary.json, environment.json, raw/)");
+            s.out().println("vtlab: results in " + done.dir().dir() + " (matrix.csv, summary.txt, summary.json, environment.json, kept.json, raw/)");
             s.code = ExitCodes.ofRun(done.complete(), done.failed(), s.breached);
             if (s.code == ExitCodes.ROWS_FAILED) {
                 s.out().println("vtlab: " + done.failed() + " row(s) failed" + (done.stopped() == null ? "" : ", " + done.notRun() + " not run (the run stopped)") + ": exit code 1");
