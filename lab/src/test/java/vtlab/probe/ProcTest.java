@@ -26,10 +26,12 @@ class ProcTest {
             long rssThere = Proc.statusField(there, "VmRSS"), rssHere = Proc.statusField(here, "VmRSS");
             assertTrue(rssThere > 0 && Math.abs(rssThere - rssHere) < rssHere / 2, rssThere + " vs " + rssHere);
             assertEquals(Proc.statusField(self.pid(), "Threads"), Proc.statusField(there, "Threads"), 3);
-            long ticks = Proc.treeTicks(there), direct = Proc.cpuTicks(self.pid());
-            assertTrue(ticks > 0 && Math.abs(ticks - direct) <= 20, ticks + " vs " + direct);
-            long jit = Proc.jitTicks(there);
-            assertTrue(jit >= 0 && Math.abs(jit - Proc.jitTicks(self.pid())) <= 20, "compiler threads' ticks: " + jit);
+            // this JVM runs other tests meanwhile, so its ticks grow between two reads (447 against 514 once, on a new
+            // machine's first build): the read through the host is bracketed by direct reads of the same tree
+            long before = Proc.treeTicks(here), ticks = Proc.treeTicks(there), after = Proc.treeTicks(here);
+            assertTrue(ticks > 0 && ticks >= before - 20 && ticks <= after + 20, before + " <= " + ticks + " <= " + after);
+            long jitBefore = Proc.jitTicks(self.pid()), jit = Proc.jitTicks(there), jitAfter = Proc.jitTicks(self.pid());
+            assertTrue(jit >= 0 && jit >= jitBefore - 20 && jit <= jitAfter + 20, "compiler threads' ticks: " + jitBefore + " <= " + jit + " <= " + jitAfter);
 
             // in nanoseconds (schedstat) here, from the ticks there: the same compiler threads, within 20 ticks' time
             long nanosHere = Proc.jitNanos(here), nanosThere = Proc.jitNanos(there);
@@ -43,8 +45,10 @@ class ProcTest {
             assertEquals(-1, Proc.jitTicks(gone));
             assertEquals(0, Proc.treeTicks(gone));
             // two agents are one tier: their ticks added
+            long first = Proc.treeTicks(there);
             long both = Proc.treeTicks(TierProcess.group(List.of(there, TierProcess.on(files, self.pid(), () -> true))));
-            assertTrue(Math.abs(both - 2 * Proc.treeTicks(there)) <= 40, both + " vs 2 x " + ticks);
+            long last = Proc.treeTicks(there);
+            assertTrue(both >= 2 * first - 40 && both <= 2 * last + 40, "2 x " + first + " <= " + both + " <= 2 x " + last);
         }
     }
 
