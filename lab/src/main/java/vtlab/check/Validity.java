@@ -29,9 +29,10 @@ public final class Validity {
      */
     public static final double BUSY_MACHINE_PCT = 25.0;
     /**
-     * CPU the hypervisor stole during a hold (% of one core, the whole machine) at which the row is not the service's
-     * own speed: a tenth of a core, against a quiet VM's 0.3% here; no process's ticks show it, so a number stays
-     * plausible and is 10% low.
+     * CPU the hypervisor stole during a hold (% of one core, the whole machine) at which the row is flagged: a tenth
+     * of a core, against a quiet VM's 0.3% here; no process's ticks show it, so a number stays plausible and is low (a
+     * row with 28% stolen in its 4 s hold, no warm-up, ran at 0.89 of its bound). A caveat for now
+     * ({@link vtlab.data.Rows#voids}).
      */
     public static final double STOLEN_CPU_PCT = 10.0;
     /** A closed row below this share of its bound, with the SUT not saturated, is flagged below-bound. */

@@ -43,7 +43,7 @@ public final class CpuProbe implements Probe {
     /**
      * What the hypervisor took: a VM's CPUs stolen for other guests. No process's ticks show it, so a row on a stolen
      * CPU reads as a slower service (the same JVM, same load, 10% lower between one run and the next on this VM):
-     * check.RowValidity flags it. Only where every tier runs on this machine, as others' CPU.
+     * check.RowValidity flags it, a caveat with how much. Only where every tier runs on this machine, as others' CPU.
      */
     public static final Column STEAL = vtlab.data.Columns.STEAL_CPU;
 

@@ -58,9 +58,12 @@ class RowValidityTest {
         assertTrue(((String) busy.get(Validity.NOTE)).contains("other processes used 61% of a core during the hold"), String.valueOf(busy.get(Validity.NOTE)));
     }
 
-    /** The hypervisor took a tenth of a core from the VM while the row ran: its numbers are slower than the service. */
+    /**
+     * The hypervisor took a tenth of a core from the VM while the row ran: its numbers are slower than the service's,
+     * said with how much; a caveat, not yet voiding the row.
+     */
     @Test
-    void cpuTheHypervisorStoleVoidsTheRowAndSaysHowMuch() {
+    void cpuTheHypervisorStoleIsFlaggedWithHowMuch() {
         RowValues little = new RowValues();
         little.put(vtlab.probe.CpuProbe.STEAL, 0.4);
         RowValidity.judge(little, row(200, 4000.0, null), closed(3950, 50.5), HERE);
@@ -69,7 +72,7 @@ class RowValidityTest {
         RowValues stolen = new RowValues();
         stolen.put(vtlab.probe.CpuProbe.STEAL, 14.0);
         RowValidity.judge(stolen, row(200, 4000.0, null), closed(3950, 50.5), HERE);
-        assertEquals("flagged", stolen.get(Validity.STATUS));
+        assertEquals("ok", stolen.get(Validity.STATUS), "a caveat");
         assertEquals("stolen-cpu", stolen.get(Validity.FLAGS));
         assertTrue(((String) stolen.get(Validity.NOTE)).contains("the hypervisor gave 14% of a core"), String.valueOf(stolen.get(Validity.NOTE)));
     }

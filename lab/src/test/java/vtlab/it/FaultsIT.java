@@ -136,7 +136,10 @@ class FaultsIT {
         assertEquals("failed", rows.get(0).get("status"));
         assertTrue(rows.get(0).get("note").contains("SUT died"), rows.get(0).get("note"));
         assertEquals("", rows.get(0).get("throughput_rps"), "a failed row never carries numbers");
-        assertEquals("ok", rows.get(1).get("status"), rows.get(1).toString());
+        // the run went on: the next row ran whole and carries its numbers (whether they are evidence is the machine's
+        // say, a flag of its own: a 4 s hold with no warm-up on a VM that lost CPU to the hypervisor once was not)
+        assertTrue(List.of("ok", "flagged").contains(rows.get(1).get("status")), rows.get(1).toString());
+        assertFalse(rows.get(1).get("throughput_rps").isBlank(), rows.get(1).toString());
         assertTrue(buf.toString().contains("FAILED"), buf.toString());
         assertTrue(ProcessHandle.current().descendants().noneMatch(FaultsIT::isSut));
     }
