@@ -62,8 +62,7 @@ public final class CpuProbe implements Probe {
     private long startNanos, lastNanos;
     /** {machine busy jiffies, the lab's own ticks, the tiers' ticks} at the hold's start and at the last sample that read every tier alive. */
     private long[] machineStart, machineLast;
-    /** The machine's steal jiffies at the hold's start (-1: unread) and the reading's time. */
-    private long stealStart = -1;
+
     private long machineLastNanos;
     private List<ProcessHandle> servers = List.of();
     /** The tiers' processes and the lab's: never another's, whatever their priority. */
@@ -109,16 +108,6 @@ public final class CpuProbe implements Probe {
         servers = allHere ? servers(ctx) : List.of();
         servers.forEach(h -> rowPids.add(h.pid())); // counted with the tiers, never as lower-priority work too
         machineStart = allHere ? machine(startTicks) : null;
-        stealStart = allHere ? steal() : -1; // this machine's hypervisor: a remote tier's is its host's
-    }
-
-    /** The machine's steal jiffies now; -1 when /proc/stat cannot be read. */
-    private static long steal() {
-        try {
-            return stealJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
-        } catch (java.io.IOException e) {
-            return -1;
-        }
     }
 
     /** steal jiffies of the machine ("cpu" line of /proc/stat, its 8th value); -1 where the kernel does not give it. */
@@ -139,19 +128,20 @@ public final class CpuProbe implements Probe {
     }
 
     /**
-     * {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks, lower-priority processes' ticks}; null when
+     * {busy jiffies of every CPU, the lab's own ticks, the tiers' ticks, lower-priority processes' ticks, steal jiffies (-1: none)}; null when
      * /proc/stat cannot be read.
      */
     private long[] machine(Map<String, Long> tierTicks) {
         try {
-            long busy = busyJiffies(java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat")));
+            String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/stat"));
+            long busy = busyJiffies(stat);
             long self = ProcessHandle.current().pid();
             // with the children it ran and reaped (a jcmd of a probe); the generator is reaped only after the last
             // reading, which is taken while every tier is alive
             long own = Proc.cpuTicks(self);
             long served = servers.stream().mapToLong(Proc::treeTicks).sum();
             long[] lower = background.read(Proc.lowerPriorityProcesses(Proc.nice(self), rowPids));
-            return busy < 0 || own < 0 ? null : new long[] {busy, own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, lower[0] + lower[1]};
+            return busy < 0 || own < 0 ? null : new long[] {busy, own, tierTicks.values().stream().mapToLong(Long::longValue).sum() + served, lower[0] + lower[1], stealJiffies(stat)};
         } catch (java.io.IOException e) {
             return null;
         }
@@ -216,8 +206,9 @@ public final class CpuProbe implements Probe {
         Double others = others(machineStart, machineLast, machineSecs);
         if (others != null) out.put(OTHERS, others);
         if (machineStart != null && machineLast != null && machineSecs > 0) out.put(BACKGROUND, round1(pct(machineLast[3] - machineStart[3], machineSecs)));
-        long stealEnd = steal();
-        if (stealStart >= 0 && stealEnd >= stealStart && dt > 0) out.put(STEAL, round1(pct(stealEnd - stealStart, dt)));
+        if (machineStart != null && machineLast != null && machineSecs > 0 && machineStart[4] >= 0 && machineLast[4] >= machineStart[4]) {
+            out.put(STEAL, round1(pct(machineLast[4] - machineStart[4], machineSecs)));
+        }
     }
 
     /** Ticks over a stretch of seconds as % of one core. */
