@@ -49,6 +49,8 @@ public final class Columns {
             "why the warm-up ended: the trend of its last 4 slices' rates in words (slope %/slice, 95% CI, CV; empty: no room to check)");
     public static final Column WARMUP_RPS = Column.text("warmup_rps", "rate of each warm-up slice (req/s;...)");
     public static final Column WARMUP_JIT_PCT = Column.text("warmup_jit_pct", "JIT compiler threads' CPU in each warm-up slice (% core;...)");
+    public static final Column WARMUP_JIT_FIRST = Column.text("warmup_jit_first",
+            "whether the JIT's compiler threads ran before the request threads while warming up (real-time policy, back to normal before the hold), or why not");
     public static final Column MODE_PROOF = Column.text("thread_mode_proof",
             "a service without runtime-info: what proved its thread mode under the warm-up's load (requests seen in thread dumps, in JFR execution samples)");
 

@@ -129,6 +129,15 @@ public final class Proc {
         return name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre");
     }
 
+    /** The thread ids of a local process's JIT compiler threads now (empty when it is gone). */
+    public static java.util.Set<Long> compilerThreadIds(long pid) {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        threadTicks(pid).forEach((tid, t) -> {
+            if (compilerThread(t.name())) out.add(tid);
+        });
+        return out;
+    }
+
     /** The compiler threads' ticks among a process's threads; -1 for none (the process is gone). */
     static long jitTicks(Map<Long, ThreadTicks> threads) {
         if (threads.isEmpty()) return -1;

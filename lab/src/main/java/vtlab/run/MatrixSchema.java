@@ -25,6 +25,7 @@ public final class MatrixSchema {
         all.addAll(FaultSchedule.COLUMNS);
         all.addAll(ExplainingHold.COLUMNS);
         all.addAll(PhaseClock.COLUMNS);
+        all.addAll(ProbeSession.COLUMNS);
         all.addAll(vtlab.check.FaultVerdict.COLUMNS);
         Probes.all().values().forEach(p -> all.addAll(p.get().columns()));
         return Schema.ordered(Columns.SEED, all);

@@ -123,6 +123,7 @@ public final class RowRunner {
         } finally {
             if (stop.applies(c)) stop.run(c);
             c.steps.into(c.out);
+            ProbeSession.into(c.out, c.probes, c.explainers);
         }
     }
 

@@ -71,7 +71,26 @@ final class WarmUpPhase implements Phase {
     /** Load until the rate and the JIT settle (see {@link WarmUp}); discarded but for the warm-up columns. */
     private void warmUp(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
                         RowValues out, ThreadModeCheck modeCheck) throws Exception {
-        WarmUp.Result warm = WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
+        JitFirst jitFirst = new JitFirst(sut.process(), JitFirst.CHRT);
+        WarmUp.Result warm;
+        try (jitFirst) {
+            warm = warmUpSlices(row, sut, url, w, raw, stem, steps, modeCheck, jitFirst);
+        }
+        out.put(RowColumns.WARMUP_JIT_FIRST, jitFirst.state());
+        out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
+        out.put(RowColumns.WARMUP_STEADY, warm.steady());
+        out.put(RowColumns.WARMUP_TREND, warm.trend());
+        out.put(RowColumns.WARMUP_RPS, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.0f", v.rps()))
+                .collect(Collectors.joining(";")));
+        out.put(RowColumns.WARMUP_JIT_PCT, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.1f", v.jitPct()))
+                .collect(Collectors.joining(";")));
+    }
+
+    /** The warm-up's slices, the JIT's compiler threads raised before each one (see {@link JitFirst}). */
+    private WarmUp.Result warmUpSlices(Row row, SutHandle sut, URI url, Stack.Workload w, Path raw, String stem, Steps steps,
+                                       ThreadModeCheck modeCheck, JitFirst jitFirst) throws Exception {
+        return WarmUp.run(row.warmup(), warmupMax, (d, slice) -> {
+            jitFirst.raise();
             steps.step(slice == 0 ? "warming up " + d.toSeconds() + "s" : "warming up: +" + d.toSeconds() + "s until the rate settles");
             LoadSpec spec = spec(row, url, w, d, raw, stem + ".warmup" + (slice == 0 ? "" : "-" + slice)).forRateOnly();
             long jit0 = Proc.jitTicks(sut.process()), t0 = System.nanoTime();
@@ -98,13 +117,6 @@ final class WarmUpPhase implements Phase {
             }
             return done;
         });
-        out.put(RowColumns.WARMUP_S, warm.total().toSeconds());
-        out.put(RowColumns.WARMUP_STEADY, warm.steady());
-        out.put(RowColumns.WARMUP_TREND, warm.trend());
-        out.put(RowColumns.WARMUP_RPS, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.0f", v.rps()))
-                .collect(Collectors.joining(";")));
-        out.put(RowColumns.WARMUP_JIT_PCT, warm.slices().stream().map(v -> String.format(Locale.ROOT, "%.1f", v.jitPct()))
-                .collect(Collectors.joining(";")));
     }
 
     private LoadSpec spec(Row row, URI url, Stack.Workload w, Duration d, Path raw, String stem) {

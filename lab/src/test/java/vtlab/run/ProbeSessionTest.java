@@ -76,4 +76,39 @@ class ProbeSessionTest {
         assertFalse(left.sutClean());
         assertEquals(List.of("jfr-pinning: JFR recording vtlab-pinning could not be stopped: no answer"), left.errors());
     }
+
+    /** A probe whose finish() takes this long, as a live set's full collection does. */
+    record Slow(String name, long millis) implements Probe {
+        @Override
+        public String description() {
+            return name;
+        }
+
+        @Override
+        public List<Column> columns() {
+            return List.of();
+        }
+
+        @Override
+        public void finish(ProbeContext ctx, Measurements out) throws Exception {
+            Thread.sleep(millis);
+        }
+    }
+
+    /** Each probe's wall time, a row's explaining probes' added to its own, largest first. */
+    @Test
+    void whatEachProbeCostsTheRowIsWritten() {
+        ProbeSession probes = new ProbeSession(List.of(new Slow("gc", 20), new Slow("live-set", 300)));
+        ProbeSession explainers = new ProbeSession(List.of(new Slow("profile", 120)));
+        probes.finish(null);
+        explainers.finish(null);
+        explainers.finish(null);
+        vtlab.data.RowValues out = new vtlab.data.RowValues();
+        ProbeSession.into(out, probes, explainers, null);
+        String[] parts = ((String) out.get(ProbeSession.WALL)).split(";");
+        assertEquals(List.of("live-set", "profile", "gc"), java.util.Arrays.stream(parts).map(p -> p.split(" ")[0]).toList(), String.join(";", parts));
+        double liveSet = Double.parseDouble(parts[0].split(" ")[1]), profile = Double.parseDouble(parts[1].split(" ")[1]);
+        assertTrue(liveSet >= 0.3 && liveSet < 1.0, parts[0]);
+        assertTrue(profile >= 0.2 && profile < 1.0, "two calls of 120 ms: " + parts[1]);
+    }
 }
