@@ -20,7 +20,11 @@ final class PhaseClock implements RowRunner.Steps {
     static final Column PHASES = Column.text("row_phases_s",
             "the row's wall time by phase in s (start, verify, warm-up, jit-catch-up, mode-proof, drain, hold, probes, profiled-hold, stop)");
     static final Column ROW_S = Column.number("row_s", "s", "the row's wall time, from its first step (its SUT started or reused) to its end");
-    static final List<Column> COLUMNS = List.of(ROW_S, PHASES);
+    static final Column READY_S = Column.number("ready_s", "s",
+            "a fresh fork's start and warm-up: from its SUT's start to its first hold (start, verify, warm-up, jit-catch-up, mode-proof, drain); empty for a reused JVM");
+    static final List<Column> COLUMNS = List.of(ROW_S, PHASES, READY_S);
+    /** The phases before a fork's first hold: what a fork costs before it measures anything. */
+    private static final List<String> READY = List.of("start", "verify", "warm-up", "jit-catch-up", "mode-proof", "drain");
 
     private final RowRunner.Steps shown;
     private final LongSupplier nanos;
@@ -77,6 +81,10 @@ final class PhaseClock implements RowRunner.Steps {
         enter(null);
         double total = (nanos.getAsLong() - started) / 1e9;
         out.put(ROW_S, Math.round(total * 10) / 10.0);
+        if (spent.containsKey("start")) {
+            double ready = READY.stream().mapToLong(p -> spent.getOrDefault(p, 0L)).sum() / 1e9;
+            out.put(READY_S, Math.round(ready * 10) / 10.0);
+        }
         out.put(PHASES, spent.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> e.getKey() + " " + String.format(Locale.ROOT, "%.1f", e.getValue() / 1e9))
                 .collect(Collectors.joining(";")));

@@ -449,6 +449,7 @@ public final class Runner {
         String s = String.format(java.util.Locale.ROOT, "%s  %,.0f req/s  p99 %.1f ms", what,
                 ((Number) r.get(Columns.RPS)).doubleValue(), ((Number) r.get(Columns.P99)).doubleValue());
         if (r.get(Columns.BOUND_RATIO) instanceof Number b) s += String.format(java.util.Locale.ROOT, "  %.0f%% of bound", b.doubleValue() * 100);
+        if (r.get(PhaseClock.READY_S) instanceof Number ready) s += String.format(java.util.Locale.ROOT, "  started and warm in %.0f s", ready.doubleValue());
         String flags = (String) r.get(Columns.FLAGS);
         return flags == null || flags.isEmpty() ? s : s + "  [" + flags + "]";
     }

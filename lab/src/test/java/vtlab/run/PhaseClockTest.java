@@ -44,5 +44,18 @@ class PhaseClockTest {
         assertEquals(List.of("starting SUT", "warming up 3s", "warming up: letting the JIT catch up", "warming up: +5s until the rate settles", "measuring 5s"), shown);
         assertEquals(19.0, out.number(PhaseClock.ROW_S), 1e-9);
         assertEquals("warm-up 8.0;hold 5.0;start 4.0;jit-catch-up 1.5;probes 0.5", out.get(PhaseClock.PHASES));
+        assertEquals(13.5, out.number(PhaseClock.READY_S), 1e-9, "start, warm-up and its catch-up: what the fork cost before its hold");
+    }
+
+    /** A later iteration in a kept JVM has no start of its own: no fork cost to show. */
+    @Test
+    void aReusedJvmHasNoStartAndWarmUpTime() {
+        long[] now = {0};
+        PhaseClock c = new PhaseClock(s -> {}, () -> now[0]);
+        c.step("measuring 5s");
+        now[0] += 5_000_000_000L;
+        RowValues out = new RowValues();
+        c.into(out);
+        assertEquals(null, out.get(PhaseClock.READY_S));
     }
 }

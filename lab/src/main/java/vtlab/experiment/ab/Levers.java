@@ -461,8 +461,17 @@ final class Levers {
         return out.isEmpty() ? "" : "; first, work a request does not need: " + String.join(", ", out);
     }
 
-    /** What would help for this cause and its evidence. */
+    /** What would help for this cause and its evidence, the row's CPU not known to be full. */
     static String advice(Cause cause, String evidence) {
+        return advice(cause, evidence, false);
+    }
+
+    /**
+     * What would help for this cause and its evidence; cpuFull: the row was flagged app-cpu-bound, so virtual threads
+     * queued for a carrier waited for the CPU itself, not for carriers something held (PetClinic's virtual forks: 99%
+     * of request time in the carriers' queue at 100% of its one CPU were told "while the CPU had room").
+     */
+    static String advice(Cause cause, String evidence, boolean cpuFull) {
         if (cause == Cause.MONITOR && evidence != null && evidence.contains(vtlab.probe.TimeBreakdown.NESTED_JAR_LOADER)) {
             return "the monitors of Spring Boot's nested-jar class loader: run the jar extracted (java -Djarmode=tools -jar APP.jar extract,"
                     + " then java -jar the extracted APP.jar), as Spring Boot advises for production (the lab's launch lever, for a Spring Boot jar)";
@@ -473,7 +482,7 @@ final class Levers {
                     + " behind the spinners; the library's release that parks instead (the known library fix below, the lab's library lever for a Spring Boot jar)";
         }
         // a queue for a carrier while the CPU had room is not a full CPU: carriers are held (pinned, or in native code)
-        if (cause == Cause.RUNQUEUE && evidence != null && !evidence.contains("CPU full") && evidence.contains("queued for")) {
+        if (cause == Cause.RUNQUEUE && !cpuFull && evidence != null && !evidence.contains("CPU full") && evidence.contains("queued for")) {
             return "virtual threads queued for a carrier while the CPU had room: something holds the carriers (a pinned virtual thread, "
                     + "a blocking call in native code: the thread dumps' carriers show which), or more carriers (-D" + vtlab.plan.PlanContext.CARRIERS_PROPERTY + ")";
         }

@@ -490,7 +490,7 @@ final class NextStep implements Search {
             }
             if (fit.stream().noneMatch(l -> l.given() == null)) {
                 s.append(fit.isEmpty() ? " → no lever the lab can turn for it" : "; no lever of the lab's answers it").append("; what would help: ")
-                        .append(Levers.advice(b.top(), ev)).append(Levers.overheadAdvice(b.top(), b.first().row(), facts.springBoot()));
+                        .append(Levers.advice(b.top(), ev, b.first().row().flags().contains("app-cpu-bound"))).append(Levers.overheadAdvice(b.top(), b.first().row(), facts.springBoot()));
             }
             if (b.top() == Cause.THREAD_WAIT) s.append(virtualAnswer(b, rows));
             String fixes = libraryFixes(b.top(), vtlab.data.RequestTime.evidence(b.first().row()), jar, jdks);

@@ -541,6 +541,8 @@ class NextStepTest {
                 .startsWith("the CPU was full"));
         String carriers = Levers.advice(Cause.RUNQUEUE, "virtual threads queued for one of 2 carriers on 1 CPU (thread dumps)");
         assertTrue(carriers.startsWith("virtual threads queued for a carrier while the CPU had room") && carriers.contains("jdk.virtualThreadScheduler.parallelism"), carriers);
+        // the same dumps' queue in a row whose CPU was full (app-cpu-bound): the CPU, not held carriers
+        assertTrue(Levers.advice(Cause.RUNQUEUE, "virtual threads queued for one of 2 carriers on 1 CPU (thread dumps)", true).startsWith("the CPU was full"));
     }
 
     /** A row with the breakdown's split: its bottleneck (a queue, or none: working) and its own work. */
