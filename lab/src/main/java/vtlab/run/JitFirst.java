@@ -35,38 +35,54 @@ final class JitFirst implements AutoCloseable {
             ? List.of("chrt", "-r", "-p", "1", Long.toString(tid))
             : List.of("chrt", "-o", "-p", "0", Long.toString(tid)), Duration.ofSeconds(5));
 
+    /** The compiler threads of a local process now, by thread id: /proc here, a test's list there. */
+    interface Threads {
+        Set<Long> of(long pid);
+    }
+
     private final TierProcess jvm;
     private final Scheduler scheduler;
+    private final Threads threads;
     private final Set<Long> raised = new LinkedHashSet<>();
     private String refused;
     private int total;
 
     JitFirst(TierProcess jvm, Scheduler scheduler) {
+        this(jvm, scheduler, Proc::compilerThreadIds);
+    }
+
+    JitFirst(TierProcess jvm, Scheduler scheduler, Threads threads) {
         this.jvm = jvm;
         this.scheduler = scheduler;
+        this.threads = threads;
         if (jvm.local().isEmpty()) refused = "not done: the SUT runs on another host";
     }
 
     /** Raises the compiler threads not yet raised; after a refusal, nothing more is tried. */
     void raise() throws InterruptedException {
         if (refused != null) return;
-        for (long tid : Proc.compilerThreadIds(jvm.pid())) {
+        for (long tid : threads.of(jvm.pid())) {
             if (raised.contains(tid)) continue;
             try {
                 scheduler.set(tid, true);
                 raised.add(tid);
                 total++;
             } catch (IOException e) {
-                if (!jvm.alive() || !Proc.compilerThreadIds(jvm.pid()).contains(tid)) continue; // it ended meanwhile
+                if (!jvm.alive() || !threads.of(jvm.pid()).contains(tid)) continue; // it ended meanwhile
                 refused = "not done: " + firstLine(e.getMessage());
                 return;
             }
         }
     }
 
-    /** Every raised compiler thread still alive back under the normal policy. */
+    /**
+     * Every compiler thread back under the normal policy: the raised ones, and any the JVM started since the last
+     * slice (a thread inherits its creator's policy, and compiler threads are started by compiler threads).
+     */
     @Override
     public void close() throws InterruptedException {
+        if (raised.isEmpty()) return;
+        if (jvm.alive()) raised.addAll(threads.of(jvm.pid()));
         for (long tid : raised) {
             try {
                 scheduler.set(tid, false);

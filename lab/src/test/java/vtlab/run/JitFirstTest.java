@@ -74,6 +74,19 @@ class JitFirstTest {
         assertEquals("not done: the SUT runs on another host", first.state());
     }
 
+    /** A compiler thread the JVM started after the last slice inherited the real-time policy from its creator. */
+    @Test
+    void aCompilerThreadStartedAfterTheLastSliceIsPutBackToo() throws Exception {
+        java.util.Set<Long> now = new java.util.TreeSet<>(Set.of(11L, 12L));
+        List<String> calls = new ArrayList<>();
+        JitFirst first = new JitFirst(SELF, (tid, up) -> calls.add((up ? "rr " : "normal ") + tid), pid -> now);
+        first.raise();
+        now.add(13L);
+        first.close();
+        assertEquals(List.of("rr 11", "rr 12", "normal 11", "normal 12", "normal 13"), calls);
+        assertEquals("SCHED_RR 1 for 2 compiler threads while warming up", first.state());
+    }
+
     private static boolean alive(long tid) {
         return Files.exists(Path.of("/proc/self/task/" + tid));
     }
