@@ -215,9 +215,13 @@ class SpringMvcIT {
             // code; C2 on one core still took 14% of it after 28 s on a new machine (0.89 of the bound), and the row warmed
             // for 58 s. One mode: the columns asserted are the rig's, the same in either (both modes of the SUT are checked
             // above, through runtime-info and the answers); a second row cost ~48 s for the same assertions.
+            // The stub's delay 200 ms, not its default 100: the bound (connections / delay) leaves out the service's own
+            // ~9 ms a request (query, JSON, the HTTP hops), which at 100 ms put the row at 0.90-0.92 of the bound, on the
+            // lab's below-bound line (a fresh clone read 0.898 twice); at 200 ms that time is 4-5% of it. The warm-up
+            // may run 4 slices after its 3 s, the trend's window, so it can end steady.
             Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")),
                     dir -> Lab.runInProcess(runState, dir, List.of("run", "order-summary", "--modes", "virtual", "--conc", "20", "--pool", "4",
-                            "--warmup", "3s", "--warmup-max", "20s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
+                            "--delay-ms", "200", "--warmup", "3s", "--warmup-max", "25s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
                             "--jvm-args", "-Xmx256m -XX:TieredStopAtLevel=1")));
             String console = a.console();
             Path run = a.run();
@@ -226,22 +230,22 @@ class SpringMvcIT {
             Lab.skipIfTheMachineVoided("order summary", a);
             for (Map<String, String> r : rows) {
                 String what = r.get("thread_mode") + ": " + r;
-                System.out.println("vtlab IT: order summary: " + r.get("throughput_rps") + " req/s of 200, warm-up " + r.get("warmup_s") + " s "
+                System.out.println("vtlab IT: order summary: " + r.get("throughput_rps") + " req/s of 100, warm-up " + r.get("warmup_s") + " s "
                         + r.get("warmup_rps") + " (JIT % " + r.get("warmup_jit_pct") + "), " + r.get("flags") + "; row " + r.get("row_s") + " s: " + r.get("row_phases_s"));
                 assertEquals("virtual", r.get("thread_mode"), what);
                 assertEquals("ok", r.get("status"), what); // verification passed (runtime-info, JSON shape, query counts) and valid evidence
                 assertEquals("4", r.get("hikari_pool"), what);
                 assertEquals("released", r.get("conn_mode"), what);
                 assertEquals("normal", r.get("path_mode"), what);
-                assertEquals(200.0, Lab.num(r, "bound_rps"), 1e-9, "20 connections / 100 ms: " + what);
+                assertEquals(100.0, Lab.num(r, "bound_rps"), 1e-9, "20 connections / 200 ms: " + what);
                 double rps = Lab.num(r, "throughput_rps");
                 // the lab's own thresholds: within [0.90, 1.05] of the bound unless the SUT's core is saturated
                 // a warm-up that never settled is what this machine could not give: said first, not a parse of the row
                 String unsettled = "true".equals(r.get("warmup_steady")) ? "" : "the warm-up did not settle in " + r.get("warmup_s")
                         + " s (JIT % per slice " + r.get("warmup_jit_pct") + "); ";
-                assertTrue((rps >= Validity.BOUND_LOW * 200 || r.get("flags").contains("app-cpu-bound")) && rps <= Validity.BOUND_HIGH * 200, unsettled + what);
+                assertTrue((rps >= Validity.BOUND_LOW * 100 || r.get("flags").contains("app-cpu-bound")) && rps <= Validity.BOUND_HIGH * 100, unsettled + what);
                 assertEquals(0.0, Lab.num(r, "error_rate"), what);
-                assertTrue(Lab.num(r, "p50_ms") >= 100, "no answer beats the stub's delay: " + what);
+                assertTrue(Lab.num(r, "p50_ms") >= 200, "no answer beats the stub's delay: " + what);
                 double active = Lab.num(r, "hikari_active_max");
                 assertTrue(active >= 1 && active <= 4, what);
                 assertTrue(Lab.num(r, "hikari_pending_max") >= 0, what);
