@@ -218,10 +218,11 @@ class SpringMvcIT {
             // The stub's delay 200 ms, not its default 100: the bound (connections / delay) leaves out the service's own
             // ~9 ms a request (query, JSON, the HTTP hops), which at 100 ms put the row at 0.90-0.92 of the bound, on the
             // lab's below-bound line (a fresh clone read 0.898 twice); at 200 ms that time is 4-5% of it. The warm-up
-            // may run 4 slices after its 3 s, the trend's window, so it can end steady.
+            // may run 4 slices after its 3 s, the trend's window, so it can end steady. The hold 8 s: a closed hold starts
+            // empty, so its first round trip (200 ms) answers nothing; over 4 s that cost 5% (a fresh clone read 0.899).
             Lab.LabRun a = Lab.retriedOnce(out, t -> Lab.allOk(t.rows()) && t.rows().stream().noneMatch(r -> r.get("flags").contains("-bound")),
                     dir -> Lab.runInProcess(runState, dir, List.of("run", "order-summary", "--modes", "virtual", "--conc", "20", "--pool", "4",
-                            "--delay-ms", "200", "--warmup", "3s", "--warmup-max", "25s", "--hold", "4s", "--reps", "1", "--probes", "cpu,threads,hikari",
+                            "--delay-ms", "200", "--warmup", "3s", "--warmup-max", "25s", "--hold", "8s", "--reps", "1", "--probes", "cpu,threads,hikari",
                             "--jvm-args", "-Xmx256m -XX:TieredStopAtLevel=1")));
             String console = a.console();
             Path run = a.run();
