@@ -5,6 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 import vtlab.tier.host.TierProcess;
@@ -130,8 +132,8 @@ public final class Proc {
     }
 
     /** The thread ids of a local process's JIT compiler threads now (empty when it is gone). */
-    public static java.util.Set<Long> compilerThreadIds(long pid) {
-        java.util.Set<Long> out = new java.util.TreeSet<>();
+    public static Set<Long> compilerThreadIds(long pid) {
+        Set<Long> out = new TreeSet<>();
         threadTicks(pid).forEach((tid, t) -> {
             if (compilerThread(t.name())) out.add(tid);
         });

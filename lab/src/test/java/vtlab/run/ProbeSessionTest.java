@@ -46,8 +46,13 @@ class ProbeSessionTest {
         assertEquals(List.of("cpu-threads.stop", "gc.stop", "cpu-threads.finish", "gc.finish"), calls);
     }
 
-    /** A probe whose finish() throws this; its other calls do nothing. */
-    record Failing(String name, Exception thrown) implements Probe {
+    /** What a test probe's finish() does: throw, or take its time. */
+    interface Finish {
+        void run() throws Exception;
+    }
+
+    /** A probe whose finish() does this; its other calls do nothing. */
+    record Finishing(String name, Finish body) implements Probe {
         @Override
         public String description() {
             return name;
@@ -60,46 +65,28 @@ class ProbeSessionTest {
 
         @Override
         public void finish(ProbeContext ctx, Measurements out) throws Exception {
-            throw thrown;
+            body.run();
         }
     }
 
     /** A probe that could not stop its recording says so by type, not in words: the SUT is no longer clean. */
     @Test
     void aProbeThatLeavesTheSutUncleanIsKeptApartFromOtherErrors() {
-        ProbeSession other = new ProbeSession(List.of(new Failing("gc", new java.io.IOException("jcmd JFR.stop failed"))));
+        ProbeSession other = new ProbeSession(List.of(failing("gc", new java.io.IOException("jcmd JFR.stop failed"))));
         other.finish(null);
         assertTrue(other.sutClean(), "an error's text alone never marks the SUT");
-        ProbeSession left = new ProbeSession(List.of(new Failing("jfr-pinning", new vtlab.probe.SutNotClean(
+        ProbeSession left = new ProbeSession(List.of(failing("jfr-pinning", new vtlab.probe.SutNotClean(
                 "JFR recording vtlab-pinning could not be stopped: no answer", new java.io.IOException("no answer")))));
         left.finish(null);
         assertFalse(left.sutClean());
         assertEquals(List.of("jfr-pinning: JFR recording vtlab-pinning could not be stopped: no answer"), left.errors());
     }
 
-    /** A probe whose finish() takes this long, as a live set's full collection does. */
-    record Slow(String name, long millis) implements Probe {
-        @Override
-        public String description() {
-            return name;
-        }
-
-        @Override
-        public List<Column> columns() {
-            return List.of();
-        }
-
-        @Override
-        public void finish(ProbeContext ctx, Measurements out) throws Exception {
-            Thread.sleep(millis);
-        }
-    }
-
     /** Each probe's wall time, a row's explaining probes' added to its own, largest first. */
     @Test
     void whatEachProbeCostsTheRowIsWritten() {
-        ProbeSession probes = new ProbeSession(List.of(new Slow("gc", 20), new Slow("live-set", 300)));
-        ProbeSession explainers = new ProbeSession(List.of(new Slow("profile", 120)));
+        ProbeSession probes = new ProbeSession(List.of(slow("gc", 20), slow("live-set", 300)));
+        ProbeSession explainers = new ProbeSession(List.of(slow("profile", 120)));
         probes.finish(null);
         explainers.finish(null);
         explainers.finish(null);
@@ -110,5 +97,16 @@ class ProbeSessionTest {
         double liveSet = Double.parseDouble(parts[0].split(" ")[1]), profile = Double.parseDouble(parts[1].split(" ")[1]);
         assertTrue(liveSet >= 0.3 && liveSet < 1.0, parts[0]);
         assertTrue(profile >= 0.2 && profile < 1.0, "two calls of 120 ms: " + parts[1]);
+    }
+
+    static Finishing failing(String name, Exception thrown) {
+        return new Finishing(name, () -> {
+            throw thrown;
+        });
+    }
+
+    /** A probe whose finish() takes this long, as a live set's full collection does. */
+    static Finishing slow(String name, long millis) {
+        return new Finishing(name, () -> Thread.sleep(millis));
     }
 }
