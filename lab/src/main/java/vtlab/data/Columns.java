@@ -206,6 +206,7 @@ public final class Columns {
     public static final Column PROFILE_JFR = Column.text("profile_jfr", "the profile probe's recording in raw/ (.jfr; the breakdown with every cause's evidence in .profile.txt)");
     public static final Column TIME_QUEUE = Column.text("time_queue_cause", "the bottleneck: the largest queue in front of the request's own work (runqueue, thread_wait, pool_wait, monitor, park or gc) when it is 10% of request time or more; empty: working, not waiting (profile probe)");
     public static final Column TIME_QUEUE_EVIDENCE = Column.text("time_queue_evidence", "what the bottleneck queued for: the lock's class, the pool, the threads, the CPU's busy share, the pauses");
+    public static final Column TIME_SERVER = Column.number("time_server_pct", "%", "the server's own share of request time: requests its request threads held (thread dumps, both thread models) over the client's request time; the rest is time_outside_pct (profile probe)");
     public static final Column TIME_OWN = Column.number("time_own_pct", "%", "the request's own work as a share of request time (cpu, db, downstream, sleep): the floor of its latency, not a bottleneck (profile probe)");
     public static final Column TIME_EVIDENCE = Column.text("time_top_evidence", "what the largest cause was: the top frame and owner, the lock's class, the socket's peer, the pauses");
     public static final Column TIME_CPU_SAMPLES = Column.integer("time_cpu_samples", "samples", "execution samples of request threads that time_cpu_owners' shares stand on");

@@ -22,6 +22,8 @@ public final class RequestTime {
         DOWNSTREAM("downstream", "waiting for a downstream", "#59a14f", Kind.OWN),
         SLEEP("sleep", "sleeping (Thread.sleep, or a park to its own timeout)", "#edc948", Kind.OWN),
         GC("gc", "stopped by GC", "#9c755f", Kind.QUEUE),
+        /** The client's request time no request thread of the server held (thread dumps count those that did). */
+        OUTSIDE("outside", "outside the server (the kernel's queues, the poller, the network, the client)", "#8cd17d", Kind.QUEUE),
         OTHER("other", "in other waits, not seen by the probe", "#bab0ac", Kind.UNSEEN);
 
         public final String key, label, color;
@@ -77,6 +79,18 @@ public final class RequestTime {
 
     private RequestTime() {}
 
+    /** No bottleneck is named while the probe did not see more than this share of the server's own request time. */
+    public static final double UNEXPLAINED_SERVER_PCT = 20;
+
+    /**
+     * The share of the server's own request time (time_server_pct) the probe did not see, in %; NaN for a row without
+     * the server's own time (no thread dumps, or written before they counted it).
+     */
+    public static double unexplainedPct(DataRow row) {
+        double server = row.num(Columns.TIME_SERVER), other = row.num(Cause.OTHER.column());
+        return server > 0 && !Double.isNaN(other) ? 100 * other / server : Double.NaN;
+    }
+
     /** Whether the row has a breakdown. */
     public static boolean has(DataRow row) {
         return Cause.of(row.text(Columns.TIME_TOP)) != null;
@@ -109,6 +123,7 @@ public final class RequestTime {
     public static Cause cause(DataRow row) {
         Cause top = Cause.of(row.text(Columns.TIME_TOP));
         if (!split(row) || top == null) return top;
+        if (unexplainedPct(row) > UNEXPLAINED_SERVER_PCT) return Cause.OTHER; // what the probe missed could be larger than what it names
         Cause queue = bottleneck(row);
         if (queue != null) return queue;
         Cause own = null;
@@ -149,6 +164,16 @@ public final class RequestTime {
         double own = row.num(Columns.TIME_OWN), unseen = row.num(Cause.OTHER.column());
         String ownWork = ownParts(row);
         String s;
+        double unexplained = unexplainedPct(row);
+        if (unexplained > UNEXPLAINED_SERVER_PCT) {
+            // one account: what the probe did not see is inside the server, and too large to name a bottleneck beside it
+            Cause seen = shares(row).entrySet().stream().filter(e -> e.getKey() != Cause.OTHER)
+                    .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(null);
+            s = String.format(Locale.ROOT, "no bottleneck named: %.0f%% of the server's own request time (%.0f%% of the client's) was not seen by the probe"
+                    + " (short waits under its threshold, or a wait no JFR event or thread dump shows)", unexplained, unseen);
+            if (seen != null) s += String.format(Locale.ROOT, "; the largest it saw: %.0f%% %s", row.num(seen.column()), seen.label);
+            return s;
+        }
         if (queue != null) {
             Cause next = null; // a second queue worth naming
             for (Map.Entry<Cause, Double> e : shares(row).entrySet()) {

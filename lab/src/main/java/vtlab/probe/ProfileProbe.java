@@ -68,7 +68,10 @@ public final class ProfileProbe implements Probe {
     private static final Pattern DURATION = Pattern.compile("(\\d+)(us|ms)");
 
     private Duration threshold = Duration.ofMillis(1);
-    /** JSON thread dumps per hold on virtual rows: where JFR does not see a virtual thread, they do. */
+    /**
+     * JSON thread dumps per hold: how many requests the server's threads hold (its own share of request time, both thread
+     * models), and on virtual rows where JFR does not see a virtual thread, where it is.
+     */
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
     /** A virtual row's sleeps counted from its thread dumps, not from an event per sleep (see settings). */
@@ -111,7 +114,7 @@ public final class ProfileProbe implements Probe {
     @Override
     public List<Column> columns() {
         List<Column> all = new ArrayList<>(SHARES.values());
-        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, Columns.TIME_CPU_SAMPLES, REQUEST_S, FILE, FLAME));
+        all.addAll(List.of(TOP, DOMINANT, QUEUE, QUEUE_EVIDENCE, OWN, Columns.TIME_SERVER, SUT_BUSY, CORES_BUSY, EVIDENCE, TAIL, OWNERS, Columns.TIME_CPU_SAMPLES, REQUEST_S, FILE, FLAME));
         return all;
     }
 
@@ -232,13 +235,13 @@ public final class ProfileProbe implements Probe {
     }
 
     /**
-     * On virtual rows, a JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none); one a call
-     * at most, and the runner calls once a second, so a 5 s hold takes 4 however many are asked.
+     * A JSON thread dump at evenly spaced seconds of the hold (dumps=N, default 4; 0: none), in both thread models; one a
+     * call at most, and the runner calls once a second, so a 5 s hold takes 4 however many are asked.
      */
     @Override
     public void sample(ProbeContext ctx, double second, Measurements out) {
         lowerPriority(ctx);
-        if (dumps == 0 || dumpError != null || !ctx.row().threadMode().contains(Threads.VIRTUAL.word) || dumpFiles.size() >= dumps) return;
+        if (dumps == 0 || dumpError != null || dumpFiles.size() >= dumps) return;
         double every = ctx.row().hold().toMillis() / 1000.0 / (dumps + 1);
         if (second < every * (dumpFiles.size() + 1)) return;
         Path file = ctx.rawDir().resolve(ctx.stem() + ".profile-dump-" + (dumpFiles.size() + 1) + ".json");
@@ -410,7 +413,10 @@ public final class ProfileProbe implements Probe {
         List<String> texts = new ArrayList<>();
         for (Path f : dumpFiles) texts.add(Files.readString(f));
         TimeBreakdown.DumpSeen fromDumps = TimeBreakdown.readDumps(texts, classifier, sleepsFromDumps);
-        TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, requestS);
+        // the server's own request time: the requests its threads held at the dumps' average instant, over the window
+        double serverS = Math.min(requestS, fromDumps.inServerPerDump() * hold);
+        // a virtual row's dump shares are of the requests in the server, so they size the server's time, not the client's
+        TimeBreakdown.Seen seen = TimeBreakdown.withDumps(this.seen, fromDumps, Double.isNaN(serverS) ? requestS : serverS);
         double cpuS = Double.NaN, runqueueS = Double.NaN;
         int threads = 0;
         int cpus = ctx.tierCpus().getOrDefault("app", 1);
@@ -445,7 +451,8 @@ public final class ProfileProbe implements Probe {
             sut = new TimeBreakdown.SutCpu(schedWindow > 0 ? Math.min(1.0, allCpuS / (schedWindow * cpus)) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
         TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
-                ctx.row().open() ? 0 : ctx.row().concurrency());
+                ctx.row().open() ? 0 : ctx.row().concurrency(), serverS);
+        if (!Double.isNaN(r.serverPct())) out.put(Columns.TIME_SERVER, r.serverPct());
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);
         });
@@ -469,8 +476,12 @@ public final class ProfileProbe implements Probe {
         out.put(Columns.TIME_CPU_SAMPLES, seen.samplesTotal());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
-                + (virtual ? String.format(Locale.ROOT, "%nthread dumps: %d (%d observations of virtual request threads)%s%n", fromDumps.dumps(),
-                fromDumps.observations(), dumpError == null ? "" : "; a dump failed: " + dumpError) : "")
+                + String.format(Locale.ROOT, "%nthread dumps: %d (%d requests inside the server over them%s)%s%n", fromDumps.dumps(), Math.max(0, fromDumps.inServer()),
+                virtual ? String.format(Locale.ROOT, "; %d observations of virtual request threads", fromDumps.observations()) : "",
+                dumpError == null ? "" : "; a dump failed: " + dumpError)
+                + (Double.isNaN(serverS) ? "the server's own request time: not known (no dumps, or none saw a request thread): what no source saw is other\n"
+                : String.format(Locale.ROOT, "the server's own request time: %.1f s of %.1f s (%.0f%%); outside the server %.1f s%n", serverS, requestS,
+                100 * serverS / requestS, requestS - serverS))
                 + (tail.isEmpty() ? "" : "\n" + tail + "\n")
                 + (peers.isEmpty() ? "" : "\nthe service's established outgoing connections at the hold's end: " + peers + "\n")
                 + (Double.isNaN(sut.busy()) ? "" : String.format(Locale.ROOT, "the SUT's CPUs: its own threads %.1f%% busy, every process %.1f%%%n",

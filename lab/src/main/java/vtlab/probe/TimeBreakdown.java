@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
@@ -298,8 +299,22 @@ public final class TimeBreakdown {
      * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
      * @param evidence     per cause: what they waited on, with its count
      */
-    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
-        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of());
+    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence, int inServer) {
+        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of(), 0);
+
+        /** Dumps whose requests in the server were not counted (built by hand): their server time is unknown. */
+        public DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
+            this(dumps, observations, counts, evidence, -1);
+        }
+
+        /**
+         * Requests inside the server at the dumps' average instant: its request threads holding one (a platform thread in
+         * a servlet container's request path, a virtual request thread), none that waits for its client's bytes. NaN
+         * without dumps, or when they saw no request thread of a servlet container (a Netty event loop holds no request).
+         */
+        public double inServerPerDump() {
+            return dumps > 0 && inServer > 0 ? (double) inServer / dumps : Double.NaN;
+        }
     }
 
     /** A dump's virtual thread waiting for a carrier, in words (the evidence's key). */
@@ -314,6 +329,17 @@ public final class TimeBreakdown {
 
     static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
             "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
+    /** A server's own reading of its client's connection (Helidon reads each connection on a virtual thread of its own). */
+    static final List<String> CLIENT_READS = java.util.stream.Stream.concat(SERVER_IO.stream(), Stream.of("io.helidon.webserver.", "io.helidon.common.buffers.")).toList();
+
+    /**
+     * A thread blocked reading its client's connection (the next request on a kept-alive one, or the body still on its
+     * way): it waits for the client, not inside the server.
+     */
+    static boolean readingItsClient(List<String> frames) {
+        return frames.stream().anyMatch(f -> any(f, SOCKET_IO)) && frames.stream().anyMatch(f -> any(f, CLIENT_READS))
+                && frames.stream().noneMatch(f -> any(f, JDBC) || any(f, HTTP_CLIENTS));
+    }
 
     public static DumpSeen readDumps(List<String> jsons, Classifier c) throws IOException {
         return readDumps(jsons, c, false);
@@ -324,16 +350,22 @@ public final class TimeBreakdown {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
         Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
-        int observations = 0;
+        int observations = 0, inServer = 0;
         for (String text : jsons) {
             for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
                 for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
-                    if (!t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false)) continue;
                     List<String> frames = new ArrayList<>();
                     t.path("stack").forEach(f -> frames.add(frame(f.asText())));
+                    if (!t.path(ThreadDump.VIRTUAL_FIELD).asBoolean(false)) {
+                        // a platform thread in a servlet container's request path holds a request; one idle in its pool does not
+                        if (frames.stream().anyMatch(f -> any(f, SERVER_FRAMES)) && !readingItsClient(frames)) inServer++;
+                        continue;
+                    }
                     boolean outside = frames.stream().anyMatch(f -> !any(f, JDK));
                     if (!frames.isEmpty() && !outside) continue; // the JDK's own virtual threads
+                    if (readingItsClient(frames)) continue; // waiting for its client's bytes: not in the server
                     observations++;
+                    inServer++;
                     String state = t.path("state").asText("");
                     String leaf = frames.stream().filter(f -> !any(f, JDK)).findFirst().orElse("(not started)");
                     Cause cause = null;
@@ -372,7 +404,7 @@ public final class TimeBreakdown {
                 }
             }
         }
-        return new DumpSeen(jsons.size(), observations, counts, evidence);
+        return new DumpSeen(jsons.size(), observations, counts, evidence, inServer);
     }
 
     /** "java.base/java.lang.Thread.sleep(Thread.java:540)" as "java.lang.Thread.sleep". */
@@ -472,6 +504,23 @@ public final class TimeBreakdown {
      */
     public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS, SutCpu sut, int connections) {
+        return compute(seen, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, sut, connections, Double.NaN);
+    }
+
+    /**
+     * One account of request time for both thread models: the client's request time (connections × hold in the closed
+     * model) is the server's own (requests its request threads held: {@link DumpSeen#inServerPerDump} × hold) and the
+     * rest, outside the server (the kernel's accept and receive queues, the poller, the network, the client). What the
+     * recording and schedstat saw of the request threads is inside the server and is capped at its time; what they did
+     * not see of it is "other"; the time outside is measured, not left unseen: on a full CPU it waited for the CPU, before
+     * a saturated pool of platform threads for a free thread, else it is its own share (outside the server).
+     *
+     * @param serverS the server's own request time, seconds; NaN: not known (no dumps), everything unseen is "other"
+     */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS, SutCpu sut, int connections, double serverS) {
+        boolean oneAccount = !Double.isNaN(serverS) && requestS > 0;
+        double server = oneAccount ? Math.min(serverS, requestS) : requestS;
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
         boolean cpuEstimated = Double.isNaN(cpuS);
         s.put(Cause.CPU, cpuEstimated ? seen.samplesTotal() * samplePeriodS : cpuS);
@@ -490,29 +539,39 @@ public final class TimeBreakdown {
         double inFlight = holdS > 0 ? requestS / holdS : 0;
         s.put(Cause.GC, seen.gcPauseS() * inFlight);
         double seenS = s.values().stream().mapToDouble(Double::doubleValue).sum();
-        double scale = seenS > requestS && seenS > 0 ? requestS / seenS : 1; // overlaps (a wait across a pause) and sampling error
+        // overlaps (a wait across a pause) and sampling error: what was seen of the request threads fills the server's time at most
+        double scale = seenS > server && seenS > 0 ? server / seenS : 1;
         Map<Cause, Double> pct = new EnumMap<>(Cause.class);
         for (Cause c : Cause.values()) {
-            if (c == Cause.OTHER) continue;
+            if (c == Cause.OTHER || c == Cause.OUTSIDE) continue;
             Double v = s.get(c);
             pct.put(c, v == null ? null : requestS > 0 ? round(100 * v * scale / requestS) : 0);
         }
-        double unseen = requestS > 0 ? round(Math.max(0, 100 - 100 * seenS * scale / requestS)) : 0, queued = 0, threadWait = 0;
-        // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue)
-        double busyS = s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
+        double outside = oneAccount ? round(100 * (requestS - server) / requestS) : 0;
+        double unseen = requestS > 0 ? round(Math.max(0, 100 * (server - seenS * scale) / requestS)) : 0, queued = 0, threadWait = 0;
+        // a saturated pool of platform threads: the connections beyond the threads wait for one (the pool's queue); with the
+        // server's own time measured, how busy the pool was is that time over the threads, and the wait is the time outside
+        double busyS = oneAccount ? server : s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
         double poolBusy = threads > 0 && holdS > 0 ? busyS / (threads * holdS) : 0;
         // not on a full CPU: there the threads the probe saw are those that got the CPU, fewer than the pool (Spring's
         // /cpu at 200 connections on Tomcat's 200 threads), and what the requests beyond them waited for is the CPU
-        if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL && unseen > 0) {
-            threadWait = round(Math.min(unseen, 100.0 * (connections - threads) / connections));
-            unseen = round(unseen - threadWait);
+        if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL) {
+            if (oneAccount && outside > 0) {
+                threadWait = outside;
+                outside = 0;
+            } else if (!oneAccount && unseen > 0) {
+                threadWait = round(Math.min(unseen, 100.0 * (connections - threads) / connections));
+                unseen = round(unseen - threadWait);
+            }
         }
         pct.put(Cause.THREAD_WAIT, threadWait > 0 ? threadWait : 0.0);
-        if (sut.full() && unseen > 0) { // the CPU was full: what no source saw waited for it
-            queued = unseen;
-            pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + unseen));
+        if (sut.full() && unseen + outside > 0) { // the CPU was full: what no source saw, and what waited outside the server, waited for it
+            queued = round(unseen + outside);
+            pct.put(Cause.RUNQUEUE, round((pct.get(Cause.RUNQUEUE) == null ? 0 : pct.get(Cause.RUNQUEUE)) + queued));
             unseen = 0;
+            outside = 0;
         }
+        if (oneAccount) pct.put(Cause.OUTSIDE, outside);
         double behindGc = behindGc(pct.get(Cause.RUNQUEUE), seen.gcPauseS() * cpus, s.get(Cause.CPU));
         if (behindGc > 0) {
             pct.put(Cause.RUNQUEUE, round(pct.get(Cause.RUNQUEUE) - behindGc));
@@ -528,18 +587,22 @@ public final class TimeBreakdown {
         boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
         double queuedPct = queued, busyPool = poolBusy;
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
+                : c == Cause.OUTSIDE ? outsideEvidence(server, holdS, connections, sut)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
                 : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
                 + (c == Cause.GC && behindGc > 0 ? String.format(Locale.ROOT, "; with %.0f%% of request time queued for the CPU behind its work", behindGc) : "");
         Cause runnerUp = measured.size() < 2 ? null : measured.get(1).getKey();
-        // the bottleneck: the largest queue in front of the request's own work, when it is material
-        Cause queue = measured.stream().filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey)
+        // the bottleneck: the largest queue in front of the request's own work, when it is material, and none while the
+        // probe did not see a fifth of the server's own time (what it missed could be larger than what it names)
+        double serverPct = oneAccount ? round(100 * server / requestS) : Double.NaN;
+        boolean unexplained = oneAccount && serverPct > 0 && 100 * unseen / serverPct > RequestTime.UNEXPLAINED_SERVER_PCT;
+        Cause queue = unexplained ? null : measured.stream().filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey)
                 .findFirst().orElse(null);
         double own = round(pct.entrySet().stream().filter(e -> e.getKey().kind == RequestTime.Kind.OWN && e.getValue() != null)
                 .mapToDouble(Map.Entry::getValue).sum());
         return new Result(pct, top, dominant, runnerUp, evidenceOf.apply(top), owners(seen), scale < 1, queue,
-                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own);
+                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own, serverPct);
     }
 
     /**
@@ -561,7 +624,19 @@ public final class TimeBreakdown {
      * "other"), whether it dominates, the next one, the largest one's evidence.
      */
     public record Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled,
-                         Cause queue, String queueEvidence, double ownPct) {
+                         Cause queue, String queueEvidence, double ownPct, double serverPct) {
+        /** A breakdown without the server's own time (no dumps): every share of the client's request time, the unseen "other". */
+        public Result(Map<Cause, Double> pct, Cause top, boolean dominant, Cause second, String evidence, String cpuOwners, boolean scaled,
+                      Cause queue, String queueEvidence, double ownPct) {
+            this(pct, top, dominant, second, evidence, cpuOwners, scaled, queue, queueEvidence, ownPct, Double.NaN);
+        }
+
+        /** Whether the probe missed more than a fifth of the server's own request time: no bottleneck is named then. */
+        public boolean unexplained() {
+            Double other = pct.get(Cause.OTHER);
+            return serverPct > 0 && other != null && 100 * other / serverPct > RequestTime.UNEXPLAINED_SERVER_PCT;
+        }
+
         public String topLine() {
             if (!dominant) {
                 return String.format(Locale.ROOT, "no single cause dominates: %.0f%% of request time %s (%s)%s%s", pct.get(top), top.label, evidence,
@@ -635,6 +710,21 @@ public final class TimeBreakdown {
                     return String.format(Locale.ROOT, "%d of %d virtual request threads in %d dumps %s%s", e.getValue(), dumps.observations(),
                             dumps.dumps(), e.getKey().label, what.isEmpty() ? "" : " (" + what + ")");
                 }).orElse(null);
+    }
+
+    /**
+     * Evidence for the client's request time no request thread held: how many requests were in the server at an average
+     * instant (the dumps) against the client's connections, and where the rest can be.
+     */
+    static String outsideEvidence(double serverS, double holdS, int connections, SutCpu sut) {
+        String s = String.format(Locale.ROOT, "%.0f requests inside the server at an average instant (thread dumps)", holdS > 0 ? serverS / holdS : 0);
+        if (connections > 0) s += String.format(Locale.ROOT, " of the client's %d connections", connections);
+        s += ": the rest waited in the kernel's accept or receive queue, the server's poller, the network or the client";
+        if (!Double.isNaN(sut.busy())) s += String.format(Locale.ROOT, "; the SUT's CPUs %.0f%% busy", 100 * sut.busy());
+        if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {
+            s += String.format(Locale.ROOT, "; the server's other threads waited %.1f s to run (%s)", sut.othersRunqueueS(), sut.othersTop());
+        }
+        return s;
     }
 
     /** Evidence for time that waited for a full CPU before a worker took the request. */

@@ -180,4 +180,32 @@ class RequestTimeTest {
         r.remove("time_cpu_samples");
         assertEquals("", RequestTime.cpuOwners(DataRow.of(r)), "no samples to stand on: no shares");
     }
+
+    /**
+     * One account: a row whose server's own time is known (thread dumps) and whose probe missed more than a fifth of it
+     * names no bottleneck and says what it could not see; the same shares with the missing time small name theirs.
+     */
+    @Test
+    void noBottleneckIsNamedWhileTheServersOwnTimeIsUnexplained() {
+        // the server held 60% of the client's request time; the probe saw 30 points of it (a park 20, the CPU 10)
+        Map<String, String> r = split("platform", "park", "x.Lock in x.Y.doGet, 100% of it", 10,
+                Map.of("cpu", "10", "park", "20", "outside", "40", "other", "30"));
+        r.put("time_server_pct", "60");
+        assertEquals(50.0, RequestTime.unexplainedPct(DataRow.of(r)), 1e-9);
+        String line = RequestTime.line(DataRow.of(r));
+        assertTrue(line.startsWith("no bottleneck named: 50% of the server's own request time (30% of the client's) was not seen by the probe"), line);
+        assertTrue(line.endsWith("; the largest it saw: 40% outside the server (the kernel's queues, the poller, the network, the client)"), line);
+        assertEquals(Cause.OTHER, RequestTime.cause(DataRow.of(r)), "nothing to act on: the missing part could be larger than the park");
+        // a tenth of the server's time missing: the park is the bottleneck as before
+        Map<String, String> seen = split("platform", "park", "x.Lock in x.Y.doGet, 100% of it", 10,
+                Map.of("cpu", "10", "park", "54", "outside", "30", "other", "6"));
+        seen.put("time_server_pct", "70");
+        assertTrue(RequestTime.line(DataRow.of(seen)).startsWith("bottleneck: 54% of request time parked on a lock or condition"), RequestTime.line(DataRow.of(seen)));
+        assertEquals(Cause.PARK, RequestTime.cause(DataRow.of(seen)));
+        // a row without the server's own time (no dumps, or written before): as it was
+        seen.remove("time_server_pct");
+        seen.put("time_other_pct", "46");
+        assertTrue(Double.isNaN(RequestTime.unexplainedPct(DataRow.of(seen))));
+        assertEquals(Cause.PARK, RequestTime.cause(DataRow.of(seen)));
+    }
 }

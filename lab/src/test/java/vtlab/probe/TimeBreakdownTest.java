@@ -711,4 +711,89 @@ class TimeBreakdownTest {
         // every declared column is one of matrix.csv's
         assertTrue(p.columns().stream().anyMatch(c -> c.name().equals("time_pool_wait_pct")));
     }
+
+    static String platformThread(String state, String... frames) {
+        return "{\"tid\":\"1\",\"name\":\"http-nio-8080-exec-1\",\"state\":\"" + state + "\",\"stack\":["
+                + java.util.Arrays.stream(frames).map(f -> "\"" + f + "\"").collect(java.util.stream.Collectors.joining(",")) + "]}";
+    }
+
+    /**
+     * The dumps count the requests inside the server in both thread models: a platform thread in Tomcat's request path
+     * holds one, a thread idle in its pool or the poller does not, and neither does a thread blocked reading its
+     * client's connection (it waits for the client); a virtual request thread holds one unless it reads its client.
+     */
+    @Test
+    void theDumpsCountTheRequestsInsideTheServerInBothModes() throws Exception {
+        String[] serving = {"java.base/java.lang.Thread.sleep(Thread.java:1)", "com.example.Orders.get(Orders.java:10)",
+                "org.apache.catalina.core.ApplicationFilterChain.doFilter(ApplicationFilterChain.java:1)",
+                "org.apache.coyote.http11.Http11Processor.service(Http11Processor.java:1)",
+                "org.apache.tomcat.util.net.NioEndpoint$SocketProcessor.doRun(NioEndpoint.java:1)"};
+        String[] idle = {"java.base/jdk.internal.misc.Unsafe.park(Native Method)", "org.apache.tomcat.util.threads.TaskQueue.poll(TaskQueue.java:1)",
+                "org.apache.tomcat.util.threads.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1)"};
+        String[] poller = {"java.base/sun.nio.ch.EPoll.wait(Native Method)", "org.apache.tomcat.util.net.NioEndpoint$Poller.run(NioEndpoint.java:1)"};
+        String[] readingClient = {"java.base/sun.nio.ch.NioSocketImpl.read(NioSocketImpl.java:1)",
+                "org.apache.tomcat.util.net.NioEndpoint$NioSocketWrapper.fillReadBuffer(NioEndpoint.java:1)",
+                "org.apache.coyote.http11.Http11InputBuffer.fill(Http11InputBuffer.java:1)",
+                "org.apache.coyote.http11.Http11Processor.service(Http11Processor.java:1)"};
+        String[] readingDb = {"java.base/sun.nio.ch.NioSocketImpl.read(NioSocketImpl.java:1)", "org.postgresql.core.PGStream.receiveChar(PGStream.java:1)",
+                "com.example.Orders.get(Orders.java:10)", "org.apache.coyote.http11.Http11Processor.service(Http11Processor.java:1)"};
+        String dump = "{\"threadDump\":{\"threadContainers\":[{\"container\":\"<root>\",\"threads\":["
+                + String.join(",", platformThread("TIMED_WAITING", serving), platformThread("RUNNABLE", readingDb), platformThread("WAITING", idle),
+                platformThread("RUNNABLE", poller), platformThread("RUNNABLE", readingClient))
+                + "]},{\"container\":\"vt\",\"threads\":[" + String.join(",", thread("RUNNABLE", "", "com.example.Orders.compute(Orders.java:20)"),
+                thread("RUNNABLE", "", readingClient)) + "]}]}}";
+        TimeBreakdown.DumpSeen d = TimeBreakdown.readDumps(List.of(dump, dump), CLASSIFIER);
+        assertEquals(2, d.dumps());
+        assertEquals(2 * (2 + 1), d.inServer(), "two platform threads serving and one virtual, in each of two dumps: " + d);
+        assertEquals(3.0, d.inServerPerDump(), 1e-9);
+        assertEquals(2, d.observations(), "the virtual thread reading its client is not a request in the server: " + d);
+        // dumps that saw no request thread (a Netty event loop holds none): the server's own time is not known
+        String netty = "{\"threadDump\":{\"threadContainers\":[{\"container\":\"<root>\",\"threads\":[" + platformThread("RUNNABLE", poller) + "]}]}}";
+        assertTrue(Double.isNaN(TimeBreakdown.readDumps(List.of(netty), CLASSIFIER).inServerPerDump()));
+        assertTrue(Double.isNaN(TimeBreakdown.DumpSeen.NONE.inServerPerDump()));
+    }
+
+    /**
+     * One account of request time for both thread models: the client's request time is the server's own (what its
+     * request threads held) and the rest, outside the server; what the probe saw of the request threads fills the
+     * server's part at most, what it missed there is "other", and the time outside is a share of its own: before a
+     * saturated pool of platform threads the wait for a free thread, on a full CPU the wait for it, else "outside the
+     * server" with how many requests the server held.
+     */
+    @Test
+    void theClientsRequestTimeIsTheServersOwnAndWhatWaitedOutsideIt() {
+        TimeBreakdown.SutCpu calmCpu = new TimeBreakdown.SutCpu(0.3, 0.3, 0, "");
+        // the sleep servlet on platform: 400 connections, 200 threads asleep 0.95 s of each 1 s, the dumps saw 200 in the server
+        TimeBreakdown.Seen asleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 190.0), Map.of(Cause.SLEEP, Map.of("Thread.sleep in x.Y.doGet", 190.0)),
+                Map.of(), Map.of(), 0, 0, Set.of(1L, 2L), false, 0, List.of());
+        TimeBreakdown.Result p = TimeBreakdown.compute(asleep, 400.0, 1.0, 2.0, 0.5, 200, 1, 0.02, calmCpu, 400, 200.0);
+        assertEquals(50.0, p.serverPct(), 1e-9);
+        assertEquals(50.0, p.pct().get(Cause.THREAD_WAIT), "measured: the time no thread held, " + p.pct());
+        assertEquals(0.0, p.pct().get(Cause.OUTSIDE), p.pct().toString());
+        assertEquals(47.5, p.pct().get(Cause.SLEEP), 0.1, p.pct().toString());
+        assertEquals(1.9, p.pct().get(Cause.OTHER), 0.1, "what was not seen inside the server only: " + p.pct());
+        assertEquals(Cause.THREAD_WAIT, p.queue());
+        assertFalse(p.unexplained());
+        // virtual, CPU calm: 100 s of the client's, 60 s in the server, 55 s of it asleep: 40% outside, named with its count
+        TimeBreakdown.Seen virtualAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 55.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
+        TimeBreakdown.Result v = TimeBreakdown.compute(virtualAsleep, 100.0, 1.0, 1.0, 0.0, 2, 1, 0.02, calmCpu, 100, 60.0);
+        assertEquals(40.0, v.pct().get(Cause.OUTSIDE), 1e-9, v.pct().toString());
+        assertEquals(Cause.OUTSIDE, v.queue(), v.pct().toString());
+        assertTrue(v.queueEvidence().startsWith("60 requests inside the server at an average instant (thread dumps) of the client's 100 connections"), v.queueEvidence());
+        assertEquals(4.0, v.pct().get(Cause.OTHER), 0.1, v.pct().toString());
+        // the same on a full CPU: the time outside waited for the CPU (the poller and acceptor need it too)
+        TimeBreakdown.Result full = TimeBreakdown.compute(virtualAsleep, 100.0, 1.0, 1.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.97, 0.98, 0, ""), 100, 60.0);
+        assertEquals(0.0, full.pct().get(Cause.OUTSIDE), full.pct().toString());
+        assertEquals(Cause.RUNQUEUE, full.queue(), full.pct().toString());
+        // the probe saw 30 s of the server's 100: no bottleneck while 70% of the server's time is unexplained
+        TimeBreakdown.Seen parked = new TimeBreakdown.Seen(Map.of(Cause.PARK, 20.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(1L), false, 0, List.of());
+        TimeBreakdown.Result blind = TimeBreakdown.compute(parked, 100.0, 1.0, 10.0, 0.0, 200, 1, 0.02, calmCpu, 100, 100.0);
+        assertTrue(blind.unexplained(), blind.pct().toString());
+        assertNull(blind.queue(), "the park's 20% is material, but what the probe missed could be larger: " + blind.pct());
+        // without dumps (server time NaN): no outside share, the unseen is other, as before
+        TimeBreakdown.Result before = TimeBreakdown.compute(virtualAsleep, 100.0, 1.0, 1.0, 0.0, 2, 1, 0.02, calmCpu, 100);
+        assertNull(before.pct().get(Cause.OUTSIDE), before.pct().toString());
+        assertEquals(44.0, before.pct().get(Cause.OTHER), 0.1, before.pct().toString());
+        assertTrue(Double.isNaN(before.serverPct()));
+    }
 }
