@@ -74,6 +74,8 @@ public final class ProfileProbe implements Probe {
      */
     private int dumps = 4;
     private final List<Path> dumpFiles = new ArrayList<>();
+    /** The load's sockets with bytes waiting, summed over the dumps' instants. */
+    private TimeBreakdown.ReceiveQueues receiveQueues = TimeBreakdown.ReceiveQueues.NONE;
     /** A virtual row's sleeps counted from its thread dumps, not from an event per sleep (see settings). */
     private boolean sleepsFromDumps;
     private String dumpError;
@@ -247,6 +249,12 @@ public final class ProfileProbe implements Probe {
         Path file = ctx.rawDir().resolve(ctx.stem() + ".profile-dump-" + (dumpFiles.size() + 1) + ".json");
         try {
             dumpFiles.add(ThreadDump.take(ctx.app(), ctx.row().jdk(), file));
+            // where the requests outside the server are, at the same instant: the kernel's receive queues of both ends
+            if (!ctx.app().local().isEmpty() && ctx.sutBase() != null) {
+                int[] u = unread(LocalServers.tcpTables(ctx.app().pid()), ctx.sutBase().getPort());
+                receiveQueues = new TimeBreakdown.ReceiveQueues(receiveQueues.instants() + 1, receiveQueues.unreadByServer() + u[0],
+                        receiveQueues.unreadByClient() + u[1]);
+            }
         } catch (IOException e) {
             dumpError = e.getMessage();
         } catch (InterruptedException e) {
@@ -276,6 +284,25 @@ public final class ProfileProbe implements Probe {
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
+    }
+
+    /**
+     * The load's connections with bytes waiting in the kernel at one instant (/proc/net/tcp's rx_queue of established
+     * sockets): {requests the server had not read (its sockets on ownPort), answers the client had not read (the
+     * sockets whose peer is ownPort)}. The table is the network namespace's, so the client's sockets are in it too.
+     */
+    static int[] unread(String procNetTcp, int ownPort) {
+        int server = 0, client = 0;
+        for (String line : procNetTcp.split("\n")) {
+            String[] f = line.trim().split("\\s+");
+            if (f.length < 5 || !f[0].endsWith(":") || !f[3].equals("01")) continue;
+            int local = Integer.parseInt(f[1].substring(f[1].indexOf(':') + 1), 16), remote = Integer.parseInt(f[2].substring(f[2].indexOf(':') + 1), 16);
+            long rx = Long.parseLong(f[4].substring(f[4].indexOf(':') + 1), 16);
+            if (rx == 0) continue;
+            if (local == ownPort) server++;
+            else if (remote == ownPort) client++;
+        }
+        return new int[] {server, client};
     }
 
     /** Remote "host:port" of the established connections (state 01) among these socket inodes, with their count. */
@@ -451,7 +478,7 @@ public final class ProfileProbe implements Probe {
             sut = new TimeBreakdown.SutCpu(schedWindow > 0 ? Math.min(1.0, allCpuS / (schedWindow * cpus)) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
         TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
-                ctx.row().open() ? 0 : ctx.row().concurrency(), serverS);
+                ctx.row().open() ? 0 : ctx.row().concurrency(), serverS, receiveQueues);
         if (!Double.isNaN(r.serverPct())) out.put(Columns.TIME_SERVER, r.serverPct());
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);

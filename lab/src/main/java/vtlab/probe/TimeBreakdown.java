@@ -519,6 +519,21 @@ public final class TimeBreakdown {
      */
     public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS, SutCpu sut, int connections, double serverS) {
+        return compute(seen, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, sut, connections, serverS, ReceiveQueues.NONE);
+    }
+
+    /**
+     * The load's sockets with bytes in the kernel's receive queue, summed over instants (the dumps'): requests the server
+     * had not read yet, answers the client had not read yet. Where the time outside the server was: on the server's side
+     * of the connection (its poller or acceptor behind), or on the client's.
+     */
+    public record ReceiveQueues(int instants, int unreadByServer, int unreadByClient) {
+        public static final ReceiveQueues NONE = new ReceiveQueues(0, 0, 0);
+    }
+
+    /** @param queues the load's sockets with bytes waiting at the dumps' instants (NONE: not read, e.g. on another host) */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS, SutCpu sut, int connections, double serverS, ReceiveQueues queues) {
         boolean oneAccount = !Double.isNaN(serverS) && requestS > 0;
         double server = oneAccount ? Math.min(serverS, requestS) : requestS;
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
@@ -587,7 +602,7 @@ public final class TimeBreakdown {
         boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
         double queuedPct = queued, busyPool = poolBusy;
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
-                : c == Cause.OUTSIDE ? outsideEvidence(server, holdS, connections, sut)
+                : c == Cause.OUTSIDE ? outsideEvidence(server, holdS, connections, sut, queues)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
                 : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
@@ -716,10 +731,16 @@ public final class TimeBreakdown {
      * Evidence for the client's request time no request thread held: how many requests were in the server at an average
      * instant (the dumps) against the client's connections, and where the rest can be.
      */
-    static String outsideEvidence(double serverS, double holdS, int connections, SutCpu sut) {
+    static String outsideEvidence(double serverS, double holdS, int connections, SutCpu sut, ReceiveQueues queues) {
         String s = String.format(Locale.ROOT, "%.0f requests inside the server at an average instant (thread dumps)", holdS > 0 ? serverS / holdS : 0);
         if (connections > 0) s += String.format(Locale.ROOT, " of the client's %d connections", connections);
-        s += ": the rest waited in the kernel's accept or receive queue, the server's poller, the network or the client";
+        if (queues.instants() > 0) {
+            s += String.format(Locale.ROOT, "; at the same instants %.0f requests the server had not read yet and %.0f answers the client had not"
+                    + " read yet (the connections' kernel receive queues)", (double) queues.unreadByServer() / queues.instants(),
+                    (double) queues.unreadByClient() / queues.instants());
+        } else {
+            s += ": the rest waited in the kernel's accept or receive queue, the server's poller, the network or the client";
+        }
         if (!Double.isNaN(sut.busy())) s += String.format(Locale.ROOT, "; the SUT's CPUs %.0f%% busy", 100 * sut.busy());
         if (!Double.isNaN(sut.othersRunqueueS()) && !sut.othersTop().isEmpty()) {
             s += String.format(Locale.ROOT, "; the server's other threads waited %.1f s to run (%s)", sut.othersRunqueueS(), sut.othersTop());

@@ -543,6 +543,31 @@ class TimeBreakdownTest {
     }
 
     /**
+     * Where the time outside the server is, at an instant: the load's connections with bytes in the kernel's receive
+     * queue, on the server's end (a request it has not read) or the client's (an answer it has not read); the listening
+     * socket, empty queues and other ports are not the load's.
+     */
+    @Test
+    void theLoadsSocketsWithBytesWaitingSayOnWhichEndTheTimeOutsideIs() {
+        String tcp = """
+                  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+                   0: 0100007F:1F90 00000000:0000 0A 00000000:00000003 00:00000000 00000000 0 0 100 1 0 20 4 30 10 -1
+                   1: 0100007F:1F90 0100007F:C350 01 00000000:0000004A 00:00000000 00000000 0 0 101 1 0 20 4 30 10 -1
+                   2: 0100007F:1F90 0100007F:C351 01 00000000:0000004A 00:00000000 00000000 0 0 102 1 0 20 4 30 10 -1
+                   3: 0100007F:1F90 0100007F:C352 01 00000010:00000000 00:00000000 00000000 0 0 103 1 0 20 4 30 10 -1
+                   4: 0100007F:C353 0100007F:1F90 01 00000000:00001000 00:00000000 00000000 0 0 104 1 0 20 4 30 10 -1
+                   5: 0100007F:C354 0100007F:1538 01 00000000:00000100 00:00000000 00000000 0 0 105 1 0 20 4 30 10 -1
+                """;
+        assertArrayEquals(new int[] {2, 1}, ProfileProbe.unread(tcp, 8080));
+        // as the time outside the server's evidence, per instant
+        TimeBreakdown.Seen virtualAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 55.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
+        TimeBreakdown.Result r = TimeBreakdown.compute(virtualAsleep, 100.0, 1.0, 1.0, 0.0, 2, 1, 0.02, new TimeBreakdown.SutCpu(0.3, 0.3, 0, ""), 100, 60.0,
+                new TimeBreakdown.ReceiveQueues(4, 150, 6));
+        assertTrue(r.queueEvidence().startsWith("60 requests inside the server at an average instant (thread dumps) of the client's 100 connections; at the"
+                + " same instants 38 requests the server had not read yet and 2 answers the client had not read yet"), r.queueEvidence());
+    }
+
+    /**
      * Why the tail is slow: at a p99 of 100 ms, each of the recording's 80 ms waits is enough alone to make a request
      * that slow, and is named by cause with what it waited on; at a p99 of 1 s none is, and the line says so.
      */
