@@ -375,7 +375,7 @@ final class Levers {
         m.put(Cause.DOWNSTREAM, "the downstream's own latency: a cache, calls in parallel, or a timeout; more threads would only wait longer");
         m.put(Cause.SLEEP, "nothing to set: the request's own sleep is its floor, and nothing queues in front of it");
         m.put(Cause.GC, "a larger heap (-Xmx where the service sets it) or less allocation per request");
-        m.put(Cause.OUTSIDE, "the load generator's CPU (gen_cpu_pct) or the server's acceptor and poller: no thread model or pool moves time no request thread held");
+        m.put(Cause.OUTSIDE, "requests the server had not read yet: its poller and acceptor (one thread each beside the request threads: fewer request threads, or a CPU of their own), or request threads that keep a connection after answering; answers the client had not read: the load generator (load_cpu_pct)");
         m.put(Cause.OTHER, "nothing the probe saw");
         return java.util.Collections.unmodifiableMap(m);
     }
