@@ -310,11 +310,19 @@ public final class TimeBreakdown {
         /**
          * Requests inside the server at the dumps' average instant: its request threads holding one (a platform thread in
          * a servlet container's request path, a virtual request thread), none that waits for its client's bytes. NaN
-         * without dumps, or when they saw no request thread of a servlet container (a Netty event loop holds no request).
+         * without dumps, when they saw no request thread of a servlet container (a Netty event loop holds no request), or
+         * too few to measure by ({@link #MIN_IN_SERVER}).
          */
         public double inServerPerDump() {
-            return dumps > 0 && inServer > 0 ? (double) inServer / dumps : Double.NaN;
+            return dumps > 0 && inServer >= MIN_IN_SERVER ? (double) inServer / dumps : Double.NaN;
         }
+
+        /**
+         * Requests in the server seen over all dumps below which their mean is no measure of the server's time: at one
+         * connection 4 dumps see 0 to 4 (the CPU control's virtual row read a quarter of its time outside the server
+         * from one dump that caught its request between two). 40 is a relative error of about 1/√40 = 16%.
+         */
+        public static final int MIN_IN_SERVER = 40;
     }
 
     /** A dump's virtual thread waiting for a carrier, in words (the evidence's key). */
