@@ -478,7 +478,7 @@ public final class ProfileProbe implements Probe {
             sut = new TimeBreakdown.SutCpu(schedWindow > 0 ? Math.min(1.0, allCpuS / (schedWindow * cpus)) : Double.NaN, coresBusy, othersRunqueueS, top);
         }
         TimeBreakdown.Result r = TimeBreakdown.compute(seen, requestS, hold, cpuS, runqueueS, threads, cpus, period.toNanos() / 1e9, sut,
-                ctx.row().open() ? 0 : ctx.row().concurrency(), serverS, receiveQueues);
+                ctx.row().open() ? 0 : ctx.row().concurrency(), serverS, receiveQueues, fromDumps.peakInServer());
         if (!Double.isNaN(r.serverPct())) out.put(Columns.TIME_SERVER, r.serverPct());
         r.pct().forEach((c, v) -> {
             if (v != null) out.put(SHARES.get(c), v);
@@ -503,7 +503,8 @@ public final class ProfileProbe implements Probe {
         out.put(Columns.TIME_CPU_SAMPLES, seen.samplesTotal());
         out.put(REQUEST_S, Math.round(requestS * 10) / 10.0);
         Files.writeString(ctx.rawDir().resolve(ctx.stem() + ".profile.txt"), render(r, seen, requestS, cpuS, runqueueS, threads, virtual)
-                + String.format(Locale.ROOT, "%nthread dumps: %d (%d requests inside the server over them%s)%s%n", fromDumps.dumps(), Math.max(0, fromDumps.inServer()),
+                + String.format(Locale.ROOT, "%nthread dumps: %d (%d requests inside the server over them, at most %d in one%s)%s%n", fromDumps.dumps(), Math.max(0, fromDumps.inServer()),
+                Math.max(0, fromDumps.peakInServer()),
                 virtual ? String.format(Locale.ROOT, "; %d observations of virtual request threads", fromDumps.observations()) : "",
                 dumpError == null ? "" : "; a dump failed: " + dumpError)
                 + (Double.isNaN(serverS) ? "the server's own request time: not known (no dumps, or none saw a request thread): what no source saw is other\n"

@@ -242,7 +242,8 @@ public final class TimeBreakdown {
                 switch (type) {
                     case "jdk.JavaMonitorEnter" -> {
                         cause = Cause.MONITOR;
-                        what = "lock " + className(e, "monitorClass") + " in " + leafOutsideJdk(frames);
+                        String lock = className(e, "monitorClass");
+                        what = lock.startsWith("java.io.PrintStream") ? CONSOLE + " " + leafOutsideJdk(frames) : "lock " + lock + " in " + leafOutsideJdk(frames);
                     }
                     case "jdk.ThreadSleep" -> {
                         cause = Cause.SLEEP;
@@ -276,7 +277,8 @@ public final class TimeBreakdown {
                             what = "a park to its own timeout (" + on + ") in " + leafOutsideJdk(frames);
                         } else {
                             cause = Cause.PARK;
-                            what = on + " in " + leafOutsideJdk(frames);
+                            // JDK 21+'s PrintStream takes an internal lock: a park behind the console, not a monitor
+                            what = hasMethod(frames, "java.io.PrintStream.") ? CONSOLE + " " + leafOutsideJdk(frames) : on + " in " + leafOutsideJdk(frames);
                         }
                     }
                 }
@@ -299,12 +301,13 @@ public final class TimeBreakdown {
      * @param counts       of those, by a cause only the dumps see (monitor, park, pool_wait, downstream, runqueue)
      * @param evidence     per cause: what they waited on, with its count
      */
-    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence, int inServer) {
-        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of(), 0);
+    public record DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence, int inServer,
+                           int peakInServer) {
+        public static final DumpSeen NONE = new DumpSeen(0, 0, Map.of(), Map.of(), 0, 0);
 
         /** Dumps whose requests in the server were not counted (built by hand): their server time is unknown. */
         public DumpSeen(int dumps, int observations, Map<Cause, Integer> counts, Map<Cause, Map<String, Integer>> evidence) {
-            this(dumps, observations, counts, evidence, -1);
+            this(dumps, observations, counts, evidence, -1, -1);
         }
 
         /**
@@ -358,8 +361,9 @@ public final class TimeBreakdown {
         com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
         Map<Cause, Integer> counts = new EnumMap<>(Cause.class);
         Map<Cause, Map<String, Integer>> evidence = new EnumMap<>(Cause.class);
-        int observations = 0, inServer = 0;
+        int observations = 0, inServer = 0, peak = 0;
         for (String text : jsons) {
+            int before = inServer;
             for (com.fasterxml.jackson.databind.JsonNode container : json.readTree(text).path("threadDump").path("threadContainers")) {
                 for (com.fasterxml.jackson.databind.JsonNode t : container.path("threads")) {
                     List<String> frames = new ArrayList<>();
@@ -411,8 +415,9 @@ public final class TimeBreakdown {
                     evidence.computeIfAbsent(cause, k -> new HashMap<>()).merge(what, 1, Integer::sum);
                 }
             }
+            peak = Math.max(peak, inServer - before);
         }
-        return new DumpSeen(jsons.size(), observations, counts, evidence, inServer);
+        return new DumpSeen(jsons.size(), observations, counts, evidence, inServer, peak);
     }
 
     /** "java.base/java.lang.Thread.sleep(Thread.java:540)" as "java.lang.Thread.sleep". */
@@ -542,6 +547,17 @@ public final class TimeBreakdown {
     /** @param queues the load's sockets with bytes waiting at the dumps' instants (NONE: not read, e.g. on another host) */
     public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
                                  double samplePeriodS, SutCpu sut, int connections, double serverS, ReceiveQueues queues) {
+        return compute(seen, requestS, holdS, cpuS, runqueueS, threads, cpus, samplePeriodS, sut, connections, serverS, queues, -1);
+    }
+
+    /**
+     * @param peakInServer the most requests one dump saw in the server (-1: not known): a pool of platform threads every
+     *                     one of which a dump saw holding a request was saturated then, though the dumps' mean may read
+     *                     less (a dump's jcmd starts a JVM on the generator's CPUs, and at that instant the client falls
+     *                     behind: the sleep A/B's platform row read 150 of its 200 threads on average in a test run)
+     */
+    public static Result compute(Seen seen, double requestS, double holdS, double cpuS, double runqueueS, int threads, int cpus,
+                                 double samplePeriodS, SutCpu sut, int connections, double serverS, ReceiveQueues queues, int peakInServer) {
         boolean oneAccount = !Double.isNaN(serverS) && requestS > 0;
         double server = oneAccount ? Math.min(serverS, requestS) : requestS;
         Map<Cause, Double> s = new EnumMap<>(Cause.class);
@@ -562,6 +578,10 @@ public final class TimeBreakdown {
         double inFlight = holdS > 0 ? requestS / holdS : 0;
         s.put(Cause.GC, seen.gcPauseS() * inFlight);
         double seenS = s.values().stream().mapToDouble(Double::doubleValue).sum();
+        // a platform request thread's events and schedstat seconds are time it held a request: the server's own time is at
+        // least that, whatever the dumps' few instants read (the sleep A/B's platform row: 150 of 200 threads in the dumps,
+        // 190 s asleep in JFR's events over a 1 s hold)
+        if (oneAccount && !seen.virtualSeen()) server = Math.min(requestS, Math.max(server, seenS - s.getOrDefault(Cause.GC, 0.0)));
         // overlaps (a wait across a pause) and sampling error: what was seen of the request threads fills the server's time at most
         double scale = seenS > server && seenS > 0 ? server / seenS : 1;
         Map<Cause, Double> pct = new EnumMap<>(Cause.class);
@@ -576,6 +596,7 @@ public final class TimeBreakdown {
         // server's own time measured, how busy the pool was is that time over the threads, and the wait is the time outside
         double busyS = oneAccount ? server : s.entrySet().stream().filter(e -> e.getKey() != Cause.GC && e.getValue() != null).mapToDouble(Map.Entry::getValue).sum();
         double poolBusy = threads > 0 && holdS > 0 ? busyS / (threads * holdS) : 0;
+        if (oneAccount && threads > 0 && peakInServer > 0) poolBusy = Math.max(poolBusy, (double) peakInServer / threads);
         // not on a full CPU: there the threads the probe saw are those that got the CPU, fewer than the pool (Spring's
         // /cpu at 200 connections on Tomcat's 200 threads), and what the requests beyond them waited for is the CPU
         if (!sut.full() && !seen.virtualSeen() && connections > threads && threads > 0 && poolBusy >= SATURATED_POOL) {
@@ -608,9 +629,9 @@ public final class TimeBreakdown {
         double first = measured.isEmpty() ? 0 : measured.get(0).getValue(), second = measured.size() < 2 ? 0 : measured.get(1).getValue();
         // a cause dominates at half the request time, or at twice the next one and more than what no source saw
         boolean dominant = first >= DOMINANT_PCT || first > 0 && first >= DOMINANT_RATIO * second && first >= unseen;
-        double queuedPct = queued, busyPool = poolBusy;
+        double queuedPct = queued, busyPool = poolBusy, serverSeconds = server;
         java.util.function.Function<Cause, String> evidenceOf = c -> c == Cause.RUNQUEUE && queuedPct > 0 ? queuedEvidence(queuedPct, seen, threads, cpus, runqueueS, sut)
-                : c == Cause.OUTSIDE ? outsideEvidence(server, holdS, connections, sut, queues)
+                : c == Cause.OUTSIDE ? outsideEvidence(serverSeconds, holdS, connections, sut, queues)
                 : c == Cause.THREAD_WAIT ? String.format(Locale.ROOT, "%d connections on %d request threads, busy %.0f%% of the hold: the"
                         + " requests beyond the threads waited in the connector's queue for a free one", connections, threads, 100 * Math.min(1, busyPool))
                 : evidence(c, seen, queueFromDumps, threads, cpus, cpuEstimated, holdS)
@@ -624,8 +645,9 @@ public final class TimeBreakdown {
                 .findFirst().orElse(null);
         double own = round(pct.entrySet().stream().filter(e -> e.getKey().kind == RequestTime.Kind.OWN && e.getValue() != null)
                 .mapToDouble(Map.Entry::getValue).sum());
-        return new Result(pct, top, dominant, runnerUp, evidenceOf.apply(top), owners(seen), scale < 1, queue,
-                queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue), own, serverPct);
+        String queueEvidence = queue == null ? "" : queue == top ? evidenceOf.apply(top) : evidenceOf.apply(queue);
+        if (queue != null && !queueEvidence.contains(CONSOLE)) queueEvidence += consoleAside(seen, requestS);
+        return new Result(pct, top, dominant, runnerUp, evidenceOf.apply(top), owners(seen), scale < 1, queue, queueEvidence, own, serverPct);
     }
 
     /**
@@ -756,6 +778,22 @@ public final class TimeBreakdown {
         return s;
     }
 
+    /**
+     * Requests waiting on the console's lock, when they are not the bottleneck itself: "; also in front of the requests:
+     * the console's lock (…) written from org.hibernate…SqlStatementLogger.logStatement [9 of 1025 virtual threads in 4
+     * dumps, …], 3% of request time"; "" when nothing waited there. A lock every request takes to log is said wherever it
+     * is, since switching the logging off is a lever of its own.
+     */
+    static String consoleAside(Seen seen, double requestS) {
+        List<String> parts = new ArrayList<>();
+        for (Cause c : List.of(Cause.MONITOR, Cause.PARK)) {
+            seen.evidence().getOrDefault(c, Map.of()).entrySet().stream().filter(e -> e.getKey().startsWith(CONSOLE))
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .forEach(e -> parts.add(String.format(Locale.ROOT, "%s, %.0f%% of request time", e.getKey(), requestS > 0 ? 100 * e.getValue() / requestS : 0)));
+        }
+        return parts.isEmpty() ? "" : "; also in front of the requests: " + String.join("; ", parts);
+    }
+
     /** Evidence for time that waited for a full CPU before a worker took the request. */
     static String queuedEvidence(double queuedPct, Seen seen, int threads, int cpus, double runqueueS, SutCpu sut) {
         boolean others = !(sut.busy() >= FULL_CPU) && sut.coresBusy() >= FULL_CPU;
@@ -831,6 +869,11 @@ public final class TimeBreakdown {
 
     static boolean any(String type, List<String> prefixes) {
         for (String p : prefixes) if (type.startsWith(p)) return true;
+        return false;
+    }
+
+    static boolean hasMethod(List<RecordedFrame> frames, String prefix) {
+        for (RecordedFrame f : frames) if (f.getMethod() != null && (type(f) + "." + f.getMethod().getName()).startsWith(prefix)) return true;
         return false;
     }
 

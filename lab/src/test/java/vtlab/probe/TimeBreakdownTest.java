@@ -426,6 +426,9 @@ class TimeBreakdownTest {
         TimeBreakdown.Result r = TimeBreakdown.compute(TimeBreakdown.withDumps(recorded, d, 10.0), 10.0, 10.0, 0.5, 0.0, 2, 1, 0.01);
         assertEquals(Cause.RUNQUEUE, r.top(), r.toString());
         assertTrue(r.evidence().contains("; " + TimeBreakdown.YIELDING + " com.zaxxer.hikari.util.ConcurrentBag.requite [2 of 5 virtual threads in 1 dumps"), r.evidence());
+        // the console's lock is said beside the bottleneck, with its share: switching the logging off is a lever of its own
+        assertTrue(r.queueEvidence().contains("; also in front of the requests: " + console + " [1 of 5 virtual threads in 1 dumps"), r.queueEvidence());
+        assertTrue(r.queueEvidence().contains("], 20% of request time"), r.queueEvidence());
     }
 
     /**
@@ -771,6 +774,7 @@ class TimeBreakdownTest {
         assertEquals(14, d.dumps());
         assertEquals(14 * (2 + 1), d.inServer(), "two platform threads serving and one virtual, in each of 14 dumps: " + d);
         assertEquals(3.0, d.inServerPerDump(), 1e-9);
+        assertEquals(3, d.peakInServer());
         assertEquals(14, d.observations(), "the virtual thread reading its client is not a request in the server: " + d);
         // 6 requests seen over two dumps (a handful of connections): too few to size the server's time by
         assertTrue(Double.isNaN(TimeBreakdown.readDumps(List.of(dump, dump), CLASSIFIER).inServerPerDump()));
@@ -801,6 +805,16 @@ class TimeBreakdownTest {
         assertEquals(1.9, p.pct().get(Cause.OTHER), 0.1, "what was not seen inside the server only: " + p.pct());
         assertEquals(Cause.THREAD_WAIT, p.queue());
         assertFalse(p.unexplained());
+        // the dumps' mean read 150 of the 200 threads, one dump all 200: the pool was saturated, the time outside a wait for a thread
+        TimeBreakdown.Result biased = TimeBreakdown.compute(asleep, 400.0, 1.0, 2.0, 0.5, 200, 1, 0.02, calmCpu, 400, 150.0, TimeBreakdown.ReceiveQueues.NONE, 200);
+        // and what JFR and schedstat saw the threads hold (192.5 s) is the server's time at least: 51.9% waited for a thread
+        assertEquals(51.9, biased.pct().get(Cause.THREAD_WAIT), 1e-9, biased.pct().toString());
+        assertEquals(48.1, biased.serverPct(), 1e-9);
+        // threads asleep half the hold, and no dump saw the pool full: the time outside is its own
+        TimeBreakdown.Seen halfAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 100.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(1L, 2L), false, 0, List.of());
+        TimeBreakdown.Result idle = TimeBreakdown.compute(halfAsleep, 400.0, 1.0, 2.0, 0.5, 200, 1, 0.02, calmCpu, 400, 150.0, TimeBreakdown.ReceiveQueues.NONE, 160);
+        assertEquals(0.0, idle.pct().get(Cause.THREAD_WAIT), idle.pct().toString());
+        assertEquals(62.5, idle.pct().get(Cause.OUTSIDE), 1e-9, idle.pct().toString());
         // virtual, CPU calm: 100 s of the client's, 60 s in the server, 55 s of it asleep: 40% outside, named with its count
         TimeBreakdown.Seen virtualAsleep = new TimeBreakdown.Seen(Map.of(Cause.SLEEP, 55.0), Map.of(), Map.of(), Map.of(), 0, 0, Set.of(), true, 0, List.of());
         TimeBreakdown.Result v = TimeBreakdown.compute(virtualAsleep, 100.0, 1.0, 1.0, 0.0, 2, 1, 0.02, calmCpu, 100, 60.0);
