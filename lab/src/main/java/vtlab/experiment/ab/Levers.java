@@ -95,6 +95,11 @@ final class Levers {
      */
     record Lever(String name, Cause answers, String words, Where where, String key, List<String> also, boolean springBoot, String mode,
                  Current current, Current demand, String unit, List<String> given) {
+        /** A service's own switch, tried for a finding beside the bottleneck (the console on the request's path), not for it. */
+        boolean aside() {
+            return where == Where.SWITCH;
+        }
+
         /** Whether it can be pulled on this service's rows of this thread mode, for this cause. */
         boolean fits(Known k, String threadMode, Cause cause) {
             if (springBoot && !k.springBoot()) return false;

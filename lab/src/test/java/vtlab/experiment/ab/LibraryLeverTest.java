@@ -78,6 +78,10 @@ class LibraryLeverTest {
         assertFalse(Levers.SQL_LOG.fits(known(true, List.of(HIBERNATE), Map.of("time_cpu_owners", "writing logs or the console 3%")), "virtual", Cause.CPU),
                 "under 5% of the samples: not worth a lever");
         assertEquals(List.of(Levers.SWITCH_OFF), Levers.SQL_LOG.values(known(true, List.of(HIBERNATE), logging)));
+        // the switch answers a finding beside the bottleneck: the next step tries it after every mode's levers for its
+        // bottleneck (a known fix of the pool that spins), never before them
+        assertTrue(Levers.SQL_LOG.aside());
+        assertEquals(List.of(Levers.SQL_LOG), Levers.ALL.stream().filter(Levers.Lever::aside).toList());
         assertEquals("sql-log off", Levers.SQL_LOG.label("off"));
     }
 
