@@ -140,7 +140,10 @@ class RemoteProbesIT {
         try (RecordingFile f = new RecordingFile(jfr)) {
             assertTrue(f.readEventTypes().stream().anyMatch(t -> t.getName().equals("jdk.VirtualThreadPinned")));
         }
-        assertEquals("0", r.get("pinned_events"), r.toString());
+        // a sleep pins nothing; JDK 25 can still report a pin outside the servlet's code when a freeze fails (a fresh clone
+        // saw one, 0.1 ms, "Freeze or preempt failed (2)" at Tomcat's NioChannel.read): the sleep's own frames never pinned
+        assertTrue(Lab.num(r, "pinned_events") == 0 || !r.get("pinned_top_frame").contains("vtlab.sut.") && Lab.num(r, "pinned_total_ms") < 10,
+                r.toString());
 
         // gc log, thread dump, thread names: theirs too. The GC log came back from h1 with the hold's collections in it,
         // each a line of unified logging, and the row's pauses are the log's
