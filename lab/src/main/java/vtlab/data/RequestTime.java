@@ -87,8 +87,17 @@ public final class RequestTime {
      * the server's own time (no thread dumps, or written before they counted it).
      */
     public static double unexplainedPct(DataRow row) {
-        double server = row.num(Columns.TIME_SERVER), other = row.num(Cause.OTHER.column());
-        return server > 0 && !Double.isNaN(other) ? 100 * other / server : Double.NaN;
+        return unexplainedPct(row.num(Cause.OTHER.column()), row.num(Columns.TIME_SERVER));
+    }
+
+    /** What the probe missed of the server's own time, in %, from the shares of the client's (NaN: the server's not known). */
+    public static double unexplainedPct(double otherPct, double serverPct) {
+        return serverPct > 0 && !Double.isNaN(otherPct) ? 100 * otherPct / serverPct : Double.NaN;
+    }
+
+    /** Whether the probe missed too much of the server's own time to name a bottleneck ({@link #UNEXPLAINED_SERVER_PCT}). */
+    public static boolean unexplained(double otherPct, double serverPct) {
+        return unexplainedPct(otherPct, serverPct) > UNEXPLAINED_SERVER_PCT;
     }
 
     /** Whether the row has a breakdown. */
@@ -123,7 +132,7 @@ public final class RequestTime {
     public static Cause cause(DataRow row) {
         Cause top = Cause.of(row.text(Columns.TIME_TOP));
         if (!split(row) || top == null) return top;
-        if (unexplainedPct(row) > UNEXPLAINED_SERVER_PCT) return Cause.OTHER; // what the probe missed could be larger than what it names
+        if (unexplained(row.num(Cause.OTHER.column()), row.num(Columns.TIME_SERVER))) return Cause.OTHER; // what the probe missed could be larger than what it names
         Cause queue = bottleneck(row);
         if (queue != null) return queue;
         Cause own = null;

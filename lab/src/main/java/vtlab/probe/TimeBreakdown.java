@@ -341,7 +341,7 @@ public final class TimeBreakdown {
     static final List<String> SOCKET_IO = List.of("sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketInputStream.", "java.net.SocketInputStream.",
             "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.Net.poll");
     /** A server's own reading of its client's connection (Helidon reads each connection on a virtual thread of its own). */
-    static final List<String> CLIENT_READS = java.util.stream.Stream.concat(SERVER_IO.stream(), Stream.of("io.helidon.webserver.", "io.helidon.common.buffers.")).toList();
+    static final List<String> CLIENT_READS = Stream.concat(SERVER_IO.stream(), Stream.of("io.helidon.webserver.", "io.helidon.common.buffers.")).toList();
 
     /**
      * A thread blocked reading its client's connection (the next request on a kept-alive one, or the body still on its
@@ -640,7 +640,7 @@ public final class TimeBreakdown {
         // the bottleneck: the largest queue in front of the request's own work, when it is material, and none while the
         // probe did not see a fifth of the server's own time (what it missed could be larger than what it names)
         double serverPct = oneAccount ? round(100 * server / requestS) : Double.NaN;
-        boolean unexplained = oneAccount && serverPct > 0 && 100 * unseen / serverPct > RequestTime.UNEXPLAINED_SERVER_PCT;
+        boolean unexplained = RequestTime.unexplained(unseen, serverPct);
         Cause queue = unexplained ? null : measured.stream().filter(e -> e.getKey().queue() && e.getValue() >= RequestTime.MATERIAL_QUEUE_PCT).map(Map.Entry::getKey)
                 .findFirst().orElse(null);
         double own = round(pct.entrySet().stream().filter(e -> e.getKey().kind == RequestTime.Kind.OWN && e.getValue() != null)
@@ -679,7 +679,7 @@ public final class TimeBreakdown {
         /** Whether the probe missed more than a fifth of the server's own request time: no bottleneck is named then. */
         public boolean unexplained() {
             Double other = pct.get(Cause.OTHER);
-            return serverPct > 0 && other != null && 100 * other / serverPct > RequestTime.UNEXPLAINED_SERVER_PCT;
+            return other != null && RequestTime.unexplained(other, serverPct);
         }
 
         public String topLine() {
